@@ -1,0 +1,214 @@
+"""Small exact arithmetic for the derivations: Fp, its quadratic extension, and curve points.
+
+Derivations check themselves on numbers (random twist points, Frobenius constants, endomorphism
+eigenvalues); this module is the arithmetic they use. It is kept apart from
+``generator/reference`` on purpose: the reference is the independent test oracle.
+
+Elements of Fq are tuples of ints: length 1 for Fp, length 2 for Fp[u]/(u^2 - beta).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import gmpy2
+
+Elem = tuple[int, ...]
+Point = tuple[Elem, Elem] | None  # affine; None is the point at infinity
+
+
+def sqrt_fp(a: int, p: int) -> int | None:
+    """A square root of a mod p (Tonelli–Shanks), or None."""
+    a %= p
+    if a == 0:
+        return 0
+    if gmpy2.legendre(a, p) != 1:
+        return None
+    if p % 4 == 3:
+        return pow(a, (p + 1) // 4, p)
+    s, e = p - 1, 0
+    while s % 2 == 0:
+        s, e = s // 2, e + 1
+    z = 2
+    while gmpy2.legendre(z, p) != -1:
+        z += 1
+    m, c, t, root = e, pow(z, s, p), pow(a, s, p), pow(a, (s + 1) // 2, p)
+    while t != 1:
+        i, t2 = 0, t
+        while t2 != 1:
+            t2, i = t2 * t2 % p, i + 1
+        b = pow(c, 1 << (m - i - 1), p)
+        m, c = i, b * b % p
+        t, root = t * c % p, root * b % p
+    return root
+
+
+@dataclass(frozen=True)
+class Fq:
+    """Fp (degree 1) or Fp[u]/(u^2 - beta) (degree 2)."""
+
+    p: int
+    degree: int
+    beta: int = 0
+
+    def elem(self, *coeffs: int) -> Elem:
+        values = [c % self.p for c in coeffs] + [0] * (self.degree - len(coeffs))
+        return tuple(values[: self.degree])
+
+    @property
+    def zero(self) -> Elem:
+        return (0,) * self.degree
+
+    @property
+    def one(self) -> Elem:
+        return self.elem(1)
+
+    @property
+    def order(self) -> int:
+        return self.p**self.degree
+
+    def add(self, a: Elem, b: Elem) -> Elem:
+        return tuple((x + y) % self.p for x, y in zip(a, b))
+
+    def sub(self, a: Elem, b: Elem) -> Elem:
+        return tuple((x - y) % self.p for x, y in zip(a, b))
+
+    def neg(self, a: Elem) -> Elem:
+        return tuple(-x % self.p for x in a)
+
+    def mul(self, a: Elem, b: Elem) -> Elem:
+        p = self.p
+        if self.degree == 1:
+            return (a[0] * b[0] % p,)
+        return ((a[0] * b[0] + self.beta * a[1] * b[1]) % p, (a[0] * b[1] + a[1] * b[0]) % p)
+
+    def scale(self, a: Elem, k: int) -> Elem:
+        return tuple(x * k % self.p for x in a)
+
+    def pow(self, a: Elem, e: int) -> Elem:
+        if e < 0:
+            return self.pow(self.inv(a), -e)
+        result, base = self.one, a
+        while e:
+            if e & 1:
+                result = self.mul(result, base)
+            base = self.mul(base, base)
+            e >>= 1
+        return result
+
+    def inv(self, a: Elem) -> Elem:
+        p = self.p
+        if self.degree == 1:
+            return (int(gmpy2.invert(a[0], p)),)
+        norm = (a[0] * a[0] - self.beta * a[1] * a[1]) % p
+        n_inv = int(gmpy2.invert(norm, p))
+        return (a[0] * n_inv % p, -a[1] * n_inv % p)
+
+    def conj(self, a: Elem) -> Elem:
+        """The p-power Frobenius: identity on Fp, u -> -u on Fp2."""
+        return a if self.degree == 1 else (a[0], -a[1] % self.p)
+
+    def frobenius(self, a: Elem, n: int) -> Elem:
+        return self.conj(a) if n % 2 else a
+
+    def is_square(self, a: Elem) -> bool:
+        return a == self.zero or self.pow(a, (self.order - 1) // 2) == self.one
+
+    def sqrt(self, a: Elem) -> Elem | None:
+        """A square root in Fq, or None (the complex method for degree 2)."""
+        p = self.p
+        if self.degree == 1:
+            root = sqrt_fp(a[0], p)
+            return None if root is None else (root,)
+        if a[1] == 0:
+            root = sqrt_fp(a[0], p)
+            if root is not None:
+                return (root, 0)
+            root = sqrt_fp(a[0] * int(gmpy2.invert(self.beta, p)), p)
+            return None if root is None else (0, root)
+        alpha = sqrt_fp(a[0] * a[0] - self.beta * a[1] * a[1], p)
+        if alpha is None:
+            return None
+        half = int(gmpy2.invert(2, p))
+        for delta in ((a[0] + alpha) * half % p, (a[0] - alpha) * half % p):
+            x0 = sqrt_fp(delta, p)
+            if x0:
+                x1 = a[1] * int(gmpy2.invert(2 * x0, p)) % p
+                candidate = (x0, x1)
+                if self.mul(candidate, candidate) == a:
+                    return candidate
+        return None
+
+    def random(self, rng: random.Random) -> Elem:
+        return tuple(rng.randrange(self.p) for _ in range(self.degree))
+
+
+@dataclass(frozen=True)
+class Curve:
+    """y^2 = x^3 + b over Fq, affine arithmetic."""
+
+    F: Fq
+    b: Elem
+
+    def on_curve(self, P: Point) -> bool:
+        if P is None:
+            return True
+        x, y = P
+        F = self.F
+        return F.mul(y, y) == F.add(F.mul(F.mul(x, x), x), self.b)
+
+    def neg(self, P: Point) -> Point:
+        return None if P is None else (P[0], self.F.neg(P[1]))
+
+    def add(self, P: Point, Q: Point) -> Point:
+        F = self.F
+        if P is None:
+            return Q
+        if Q is None:
+            return P
+        if P[0] == Q[0]:
+            if P[1] != Q[1] or P[1] == F.zero:
+                return None
+            lam = F.mul(F.scale(F.mul(P[0], P[0]), 3), F.inv(F.scale(P[1], 2)))
+        else:
+            lam = F.mul(F.sub(Q[1], P[1]), F.inv(F.sub(Q[0], P[0])))
+        x3 = F.sub(F.sub(F.mul(lam, lam), P[0]), Q[0])
+        y3 = F.sub(F.mul(lam, F.sub(P[0], x3)), P[1])
+        return (x3, y3)
+
+    def mul(self, P: Point, k: int) -> Point:
+        if k < 0:
+            return self.mul(self.neg(P), -k)
+        result: Point = None
+        while k:
+            if k & 1:
+                result = self.add(result, P)
+            P = self.add(P, P)
+            k >>= 1
+        return result
+
+    def lift_x(self, x: Elem) -> Point:
+        """The point with this x and the smaller (not lexicographically largest) y, or None."""
+        F = self.F
+        rhs = F.add(F.mul(F.mul(x, x), x), self.b)
+        y = F.sqrt(rhs)
+        if y is None:
+            return None
+        if lex_largest(F, y):
+            y = F.neg(y)
+        return (x, y)
+
+    def random_point(self, rng: random.Random) -> Point:
+        while True:
+            P = self.lift_x(self.F.random(rng))
+            if P is not None:
+                return P
+
+
+def lex_largest(F: Fq, a: Elem) -> bool:
+    """The zcash / gnark sign: compare the highest non-zero coefficient with (p-1)/2."""
+    for coeff in reversed(a):
+        if coeff:
+            return coeff > (F.p - 1) // 2
+    return False

@@ -1,0 +1,198 @@
+"""Addition chains for fixed exponents (inversion, square roots, Legendre, exponentiation by |x|).
+
+A chain is a short straight-line program of squarings and multiplications. Templates render it
+to C (one call per step), and the exponent tracker runs the same program on integers to prove
+what it computes. Chains are found by a cost-weighted sliding-window search over several window
+sizes and cached in ``chain_cache/`` keyed by the exponent and cost model, so that regenerating
+a curve never searches again.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, TypeVar
+
+CACHE_DIR = Path(__file__).resolve().parent / "chain_cache"
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Sqr:
+    """dst = src^(2^n)."""
+
+    dst: int
+    src: int
+    n: int
+
+
+@dataclass(frozen=True)
+class Mul:
+    """dst = a * b."""
+
+    dst: int
+    a: int
+    b: int
+
+
+Step = Sqr | Mul
+
+
+@dataclass(frozen=True)
+class Chain:
+    """A program computing base^exponent; register 0 holds the base, ``result`` the answer."""
+
+    exponent: int
+    steps: tuple[Step, ...]
+    result: int
+    nregs: int
+
+    @property
+    def squarings(self) -> int:
+        return sum(s.n for s in self.steps if isinstance(s, Sqr))
+
+    @property
+    def multiplications(self) -> int:
+        return sum(1 for s in self.steps if isinstance(s, Mul))
+
+    def evaluate(self, base: T, mul: Callable[[T, T], T], sqr: Callable[[T], T]) -> T:
+        """Run the chain on any values (field elements, or integers for exponent tracking)."""
+        regs: list[T | None] = [None] * self.nregs
+        regs[0] = base
+        for step in self.steps:
+            if isinstance(step, Sqr):
+                value = regs[step.src]
+                for _ in range(step.n):
+                    value = sqr(value)
+                regs[step.dst] = value
+            else:
+                regs[step.dst] = mul(regs[step.a], regs[step.b])
+        out = regs[self.result]
+        assert out is not None
+        return out
+
+    def verify(self) -> None:
+        """Check on integers that the chain computes exactly the exponent it claims."""
+        got = self.evaluate(1, lambda a, b: a + b, lambda a: 2 * a)
+        if got != self.exponent:
+            raise AssertionError(f"chain for {self.exponent:#x} computes {got:#x}")
+
+
+def _sliding_window(e: int, w: int) -> Chain:
+    """Left-to-right sliding window with odd powers up to 2^w - 1 (only those used)."""
+    bits = bin(e)[2:]
+    # Split the exponent into windows: (value, shift-after) pairs read from the top.
+    digits: list[tuple[int, int]] = []  # (odd digit or 0, number of squarings before it)
+    i = 0
+    pending_sqr = 0
+    while i < len(bits):
+        if bits[i] == "0":
+            pending_sqr += 1
+            i += 1
+            continue
+        j = min(i + w, len(bits))
+        while bits[j - 1] == "0":
+            j -= 1
+        value = int(bits[i:j], 2)
+        digits.append((value, pending_sqr + (j - i)))
+        pending_sqr = 0
+        i = j
+    needed = sorted({d for d, _ in digits})
+    steps: list[Step] = []
+    reg_of: dict[int, int] = {1: 0}
+    nregs = 1
+    if len(needed) > 1 or needed[0] != 1:
+        top = needed[-1]
+        if top > 1:
+            sq = nregs
+            nregs += 1
+            steps.append(Sqr(sq, 0, 1))
+            prev = 0
+            for odd in range(3, top + 1, 2):
+                reg = nregs
+                nregs += 1
+                steps.append(Mul(reg, prev, sq))
+                reg_of[odd] = reg
+                prev = reg
+    acc = nregs
+    nregs += 1
+    first, _ = digits[0]
+    # The accumulator starts as the first digit's power (no squarings before it matter).
+    acc_started = False
+    for index, (digit, shift) in enumerate(digits):
+        if not acc_started:
+            acc_src = reg_of[digit]
+            acc_started = True
+            current = acc_src
+            continue
+        # shift counts the squarings for this window, including the zeros before it.
+        steps.append(Sqr(acc, current, shift))
+        steps.append(Mul(acc, acc, reg_of[digit]))
+        current = acc
+    if pending_sqr:
+        steps.append(Sqr(acc, current, pending_sqr))
+        current = acc
+    chain = Chain(exponent=e, steps=tuple(steps), result=current, nregs=nregs)
+    return chain
+
+
+def _cost(chain: Chain, sqr_cost: float, mul_cost: float) -> float:
+    return chain.squarings * sqr_cost + chain.multiplications * mul_cost
+
+
+def _search(e: int, sqr_cost: float, mul_cost: float) -> Chain:
+    best: Chain | None = None
+    for w in range(1, 8):
+        candidate = _sliding_window(e, w)
+        candidate.verify()
+        if best is None or _cost(candidate, sqr_cost, mul_cost) < _cost(best, sqr_cost, mul_cost):
+            best = candidate
+    assert best is not None
+    return best
+
+
+def _cache_path(e: int, sqr_cost: float, mul_cost: float) -> Path:
+    key = hashlib.sha256(f"{e:x}:{sqr_cost}:{mul_cost}".encode()).hexdigest()[:24]
+    return CACHE_DIR / f"{key}.json"
+
+
+def _to_json(chain: Chain, sqr_cost: float, mul_cost: float) -> dict:
+    return {
+        "exponent": f"{chain.exponent:#x}",
+        "cost_model": {"sqr": sqr_cost, "mul": mul_cost},
+        "result": chain.result,
+        "nregs": chain.nregs,
+        "steps": [
+            ["sqr", s.dst, s.src, s.n] if isinstance(s, Sqr) else ["mul", s.dst, s.a, s.b]
+            for s in chain.steps
+        ],
+    }
+
+
+def _from_json(data: dict) -> Chain:
+    steps: list[Step] = []
+    for kind, dst, a, b in data["steps"]:
+        steps.append(Sqr(dst, a, b) if kind == "sqr" else Mul(dst, a, b))
+    return Chain(int(data["exponent"], 16), tuple(steps), data["result"], data["nregs"])
+
+
+def chain_for(e: int, sqr_cost: float = 1.0, mul_cost: float = 1.0) -> Chain:
+    """The cheapest chain found for base^e under the given costs, from the cache when present.
+
+    A cached chain is verified again before use, so a corrupted cache cannot produce wrong code.
+    """
+    if e < 1:
+        raise ValueError(f"addition chains need a positive exponent, got {e}")
+    path = _cache_path(e, sqr_cost, mul_cost)
+    if path.exists():
+        chain = _from_json(json.loads(path.read_text()))
+        if chain.exponent == e:
+            chain.verify()
+            return chain
+    chain = _search(e, sqr_cost, mul_cost)
+    CACHE_DIR.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(_to_json(chain, sqr_cost, mul_cost), indent=0) + "\n")
+    return chain

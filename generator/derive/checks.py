@@ -1,0 +1,13 @@
+"""The self-check every derivation runs on its own result."""
+
+from __future__ import annotations
+
+
+class DerivationError(ValueError):
+    """A derived value failed its numerical check; the message names the curve and the check."""
+
+
+def require(condition: bool, curve: str, check: str) -> None:
+    """Fail loudly with the curve and the check that failed."""
+    if not condition:
+        raise DerivationError(f"{curve}: derivation check failed: {check}")

@@ -1,0 +1,152 @@
+"""Optimal ate Miller loops per family, as data: loop terms with their digits.
+
+A loop is a list of terms f_{c_i, Q_i}(P) sharing the squarings of f. Term i doubles its own
+accumulator T_i and adds +-Q_i at its non-zero digits; a term whose digits are shorter starts
+later (its T_i is set to Q_i at its top digit).
+
+* BN (Vercauteren 2010): one term c = 6x + 2 (NAF), then the two Frobenius correction lines
+  l_{T, psi(Q)} and l_{T + psi(Q), -psi^2(Q)}.
+* BLS12: one term c = |x| (binary or NAF, whichever has fewer non-zero digits).
+* BW6 (El Housni–Guillevic, eprint 2020/351, optimal ate eq. (1)):
+  f = f_{x+1,Q}(P) * f_{x^3-x^2-x,Q}(P)^p. The p-power is moved onto the point:
+  f_{c,Q}^p = f_{c,pi(Q)} and pi acts on G2 as [p mod r], which on the twist (j = 0) is an
+  automorphism (x, y) -> (zeta x, s y); zeta and s are derived and checked on the generator.
+  The two terms share one loop of squarings (a two-term multi-Miller loop).
+For a negative loop scalar, f is conjugated after the loop (f^(p^(k/2)) = 1/f after the final
+exponentiation) and T negated before any correction lines.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .algebra import Curve, Elem, Point
+from .checks import DerivationError, require
+from .tower import TowerModel
+
+
+@dataclass(frozen=True)
+class MillerTerm:
+    scalar: int                 # |c|
+    digits: tuple[int, ...]     # signed digits of |c|, most significant first (top digit is 1)
+    zeta: Elem | None           # Q_i = (zeta x, sign y); None means Q_i = Q
+    sign: int
+
+
+@dataclass(frozen=True)
+class MillerLoopModel:
+    terms: tuple[MillerTerm, ...]
+    negative: bool              # the loop scalars are negative: conjugate f, negate T
+    frobenius_corrections: bool  # BN: the two extra lines with psi(Q) and -psi^2(Q)
+    psi: tuple[tuple[Elem, Elem], ...]  # (c_x, c_y) of psi^n, n = 0..3 (k = 12 only; else empty)
+    formula: str
+
+    @property
+    def length(self) -> int:
+        return max(len(t.digits) for t in self.terms)
+
+
+def naf(n: int) -> tuple[int, ...]:
+    """Non-adjacent form of n > 0, most significant digit first."""
+    digits = []
+    while n:
+        if n & 1:
+            d = 2 - (n & 3)
+            n -= d
+        else:
+            d = 0
+        digits.append(d)
+        n >>= 1
+    return tuple(reversed(digits))
+
+
+def binary(n: int) -> tuple[int, ...]:
+    return tuple(int(b) for b in bin(n)[2:])
+
+
+def lightest_digits(n: int) -> tuple[int, ...]:
+    """Binary or NAF, whichever needs fewer additions (ties go to binary: no negation)."""
+    b, s = binary(n), naf(n)
+    weight = lambda ds: sum(1 for d in ds if d)  # noqa: E731
+    return b if weight(b) <= weight(s) else s
+
+
+def _digits_value(digits: tuple[int, ...]) -> int:
+    value = 0
+    for d in digits:
+        value = 2 * value + d
+    return value
+
+
+def psi_coefficients(tower: TowerModel, twist_kind: str, p: int) -> tuple[tuple[Elem, Elem], ...]:
+    """psi^n(x, y) = (frob^n(x) c_x, frob^n(y) c_y) for n = 0..3 (untwist-Frobenius-twist)."""
+    F = tower.fq
+    base = tower.xi if twist_kind == "D" else F.inv(tower.xi)
+    return tuple((F.pow(base, (p**n - 1) // 3), F.pow(base, (p**n - 1) // 2)) for n in range(4))
+
+
+def apply_psi(E: Curve, psi: tuple[tuple[Elem, Elem], ...], Q: Point, n: int) -> Point:
+    if Q is None:
+        return None
+    F = E.F
+    cx, cy = psi[n]
+    return (F.mul(F.frobenius(Q[0], n), cx), F.mul(F.frobenius(Q[1], n), cy))
+
+
+def _frobenius_automorphism(E: Curve, G2: Point, p: int, r: int, curve: str) -> tuple[Elem, int]:
+    """(zeta, s) with [p mod r]Q = (zeta x, s y) on the twist, for k = 6."""
+    F = E.F
+    target = E.mul(G2, p % r)
+    zeta_candidates = [F.one]
+    # The cube roots of unity in Fq: c^((q-1)/3) for a non-cube c.
+    for c in range(2, 100):
+        z = F.pow(F.elem(c), (F.order - 1) // 3)
+        if z != F.one:
+            zeta_candidates += [z, F.mul(z, z)]
+            break
+    for zeta in zeta_candidates:
+        for s in (1, -1):
+            Q1 = (F.mul(zeta, G2[0]), G2[1] if s == 1 else F.neg(G2[1]))
+            if Q1 == target:
+                return zeta, s
+    raise DerivationError(f"{curve}: [p]Q is not an automorphism image of Q on the twist")
+
+
+def derive_miller_loop(family: str, x: int, p: int, r: int, tower: TowerModel, twist_kind: str,
+                       E2: Curve, G2: Point, curve: str) -> MillerLoopModel:
+    psi: tuple[tuple[Elem, Elem], ...] = ()
+    if tower.k == 12:
+        psi = psi_coefficients(tower, twist_kind, p)
+        require(apply_psi(E2, psi, G2, 1) == E2.mul(G2, p % r), curve, "psi(G2) = [p mod r] G2")
+        require(apply_psi(E2, psi, G2, 2) == E2.mul(G2, p * p % r), curve, "psi^2(G2) = [p^2 mod r] G2")
+    if family == "BN":
+        c = 6 * x + 2
+        require((c + p - p**2 + p**3) % r == 0, curve, "6x + 2 + p - p^2 + p^3 = 0 mod r (optimal ate)")
+        terms = (MillerTerm(abs(c), naf(abs(c)), None, 1),)
+        negative, corrections = c < 0, True
+        formula = "BN optimal ate (Vercauteren): f_{6x+2,Q} l_{T,psi(Q)} l_{T+psi(Q),-psi^2(Q)}"
+    elif family == "BLS12":
+        require((x - p) % r == 0, curve, "x = p mod r (optimal ate with one term)")
+        terms = (MillerTerm(abs(x), lightest_digits(abs(x)), None, 1),)
+        negative, corrections = x < 0, False
+        formula = "BLS12 optimal ate: f_{|x|,Q}, conjugated when x < 0"
+    elif family == "BW6":
+        c0, c1 = x + 1, x**3 - x**2 - x
+        require((c0 + p * c1) % r == 0, curve, "(x+1) + p (x^3 - x^2 - x) = 0 mod r (HG20 optimal ate)")
+        if (c0 < 0) != (c1 < 0):
+            raise DerivationError(f"{curve}: BW6 loop scalars x+1 and x^3-x^2-x have different signs")
+        zeta, s = _frobenius_automorphism(E2, G2, p, r, curve)
+        terms = (
+            MillerTerm(abs(c0), lightest_digits(abs(c0)), None, 1),
+            MillerTerm(abs(c1), lightest_digits(abs(c1)), zeta, s),
+        )
+        negative, corrections = c0 < 0, False
+        formula = ("BW6 optimal ate (El Housni–Guillevic 2020/351 eq. (1)): f_{x+1,Q} * f_{x^3-x^2-x,Q}^p, "
+                   "with the p-power moved onto the point (pi(Q) = [p]Q) and one shared loop")
+    else:
+        raise DerivationError(f"{curve}: unknown family {family}")
+    for term in terms:
+        require(_digits_value(term.digits) == term.scalar and term.digits[0] == 1, curve,
+                "Miller loop digits encode the loop scalar")
+    return MillerLoopModel(terms=terms, negative=negative, frobenius_corrections=corrections, psi=psi,
+                           formula=formula)

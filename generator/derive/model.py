@@ -1,0 +1,99 @@
+"""The CurveModel: everything the templates need, derived from a CurveSpec and checked."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from ..params import CurveSpec
+from .algebra import Curve, Elem, Fq, Point
+from .checks import require
+from .families import derive_family
+from .fields import FieldModel, derive_field
+from .final_exponentiation import FinalExpModel, derive_final_exponentiation
+from .miller_loop import MillerLoopModel, derive_miller_loop
+from .tower import TowerModel, derive_tower
+from .twist import TwistModel, check_b, derive_generator, derive_twist, search_b
+
+Progress = Callable[[str], None]
+
+
+@dataclass(frozen=True)
+class CurveModel:
+    name: str
+    package: str
+    source: str
+    family: str
+    k: int
+    x: int
+    p: int
+    r: int
+    t: int
+    h1: int
+    b: int
+    ht: int | None
+    hy: int | None
+    fp: FieldModel
+    fr: FieldModel
+    tower: TowerModel
+    twist: TwistModel
+    g1_gen: tuple[Elem, Elem]
+    g2_gen: tuple[Elem, Elem]
+    miller: MillerLoopModel
+    final_exp: FinalExpModel
+    spec: CurveSpec
+
+    @property
+    def h2(self) -> int:
+        return self.twist.cofactor
+
+    @property
+    def E1(self) -> Curve:
+        return Curve(Fq(self.p, 1), (self.b % self.p,))
+
+    @property
+    def E2(self) -> Curve:
+        return self.twist.curve
+
+    @property
+    def fq_degree(self) -> int:
+        return self.tower.fq.degree
+
+
+def build_model(spec: CurveSpec, progress: Progress | None = None) -> CurveModel:
+    """Derive every constant of the curve described by ``spec``; each step checks itself."""
+    say = progress or (lambda _msg: None)
+    curve = f"{spec.name} ({spec.source})"
+    say("family polynomials: p, r, t")
+    fam = derive_family(spec.family, spec.x, curve, spec.ht, spec.hy)
+    for key, value in spec.published.items():
+        derived = {"p": fam.p, "r": fam.r}[key]
+        require(derived == value, curve, f"published {key} equals the derived {key} ({derived:#x})")
+    say("prime fields: Montgomery constants, square roots, chains")
+    fp = derive_field("fp", fam.p, curve)
+    fr = derive_field("fr", fam.r, curve)
+    say("curve coefficient b")
+    n1 = fam.p + 1 - fam.t
+    if spec.b is None:
+        b = search_b(fam.p, n1, curve)
+    else:
+        b = spec.b
+        check_b(fam.p, b, n1, curve)
+    say("tower: non-residues and Frobenius coefficients")
+    tower = derive_tower(fam.k, fam.p, curve, spec.beta, spec.xi, spec.alpha)
+    say("sextic twist: type and order on random points")
+    twist = derive_twist(tower, fam.p, fam.t, fam.r, b, curve)
+    say("generators")
+    E1 = Curve(Fq(fam.p, 1), (b % fam.p,))
+    g1 = derive_generator(E1, fam.h1, fam.r, spec.g1 and ((spec.g1[0],), (spec.g1[1],)), curve, "G1")
+    g2 = derive_generator(twist.curve, twist.cofactor, fam.r, spec.g2, curve, "G2")
+    say("Miller loop")
+    miller = derive_miller_loop(spec.family, spec.x, fam.p, fam.r, tower, twist.kind, twist.curve, g2, curve)
+    say("final exponentiation: hard part and exponent tracking")
+    final_exp = derive_final_exponentiation(fam.p_poly, fam.r_poly, fam.k, spec.x, fam.p, fam.r, curve)
+    return CurveModel(
+        name=spec.name, package=spec.package, source=spec.source, family=spec.family, k=fam.k, x=spec.x,
+        p=fam.p, r=fam.r, t=fam.t, h1=fam.h1, b=b, ht=fam.ht, hy=fam.hy, fp=fp, fr=fr, tower=tower,
+        twist=twist, g1_gen=g1, g2_gen=g2, miller=miller, final_exp=final_exp, spec=spec,
+    )
+

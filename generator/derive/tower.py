@@ -1,0 +1,84 @@
+"""The extension tower: non-residues and Frobenius coefficients.
+
+k = 12: Fp2 = Fp[u]/(u^2 - beta), Fp6 = Fp2[v]/(v^3 - xi), Fp12 = Fp6[w]/(w^2 - v).
+k = 6:  Fp3 = Fp[u]/(u^3 - alpha), Fp6 = Fp3[v]/(v^2 - u).
+Both are a sextic extension of Fq (Fp2 or Fp, the field of the twist) written as quadratic over
+cubic, with w^6 = xi (xi = alpha for k = 6). Frobenius: (sum a_i w^i)^(p^n) =
+sum frob^n(a_i) * gamma[n][i] * w^i with gamma[n][i] = xi^(i (p^n - 1) / 6).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import gmpy2
+
+from .algebra import Elem, Fq
+from .checks import require
+
+
+@dataclass(frozen=True)
+class TowerModel:
+    k: int
+    beta: int | None          # u^2 = beta in Fp2 (k = 12)
+    xi: Elem                  # w^6 = xi, an element of Fq
+    fq: Fq                    # the field of the twist
+    gamma: tuple[tuple[Elem, ...], ...]  # gamma[n][i], n = 0..3, i = 0..5
+
+    @property
+    def names(self) -> dict[str, str]:
+        """C names of the three levels above Fp: the twist field, the cubic and the sextic."""
+        if self.k == 12:
+            return {"fq": "fp2", "fq3": "fp6", "fq6": "fp12"}
+        return {"fq": "fp", "fq3": "fp3", "fq6": "fp6"}
+
+
+def _is_cube(F: Fq, a: Elem) -> bool:
+    return F.pow(a, (F.order - 1) // 3) == F.one
+
+
+def _search_beta(p: int) -> int:
+    """-1 when p = 3 mod 4, else the non-square of smallest |beta|, negative first."""
+    for magnitude in range(1, 1000):
+        for beta in (-magnitude, magnitude):
+            if gmpy2.legendre(beta % p, p) == -1:
+                return beta
+    raise AssertionError("no quadratic non-residue below 1000")
+
+
+def _search_xi(F: Fq) -> Elem:
+    """The first of u, 1+u, 2+u, ... (k = 12) or -1, 2, -2, ... (k = 6) that is a sextic non-residue."""
+    candidates = (
+        (F.elem(a, 1) for a in range(0, 1000))
+        if F.degree == 2
+        else (F.elem(sign * m) for m in range(2, 1000) for sign in (1, -1))
+    )
+    for xi in candidates:
+        if not F.is_square(xi) and not _is_cube(F, xi):
+            return xi
+    raise AssertionError("no sextic non-residue found")
+
+
+def derive_tower(k: int, p: int, curve: str, beta: int | None, xi: tuple[int, ...] | None,
+                 alpha: int | None) -> TowerModel:
+    require(p % 6 == 1, curve, "p = 1 mod 6 (sextic twists and the tower exist)")
+    if k == 12:
+        if beta is None:
+            beta = _search_beta(p)
+        require(gmpy2.legendre(beta % p, p) == -1, curve, f"beta = {beta} is a non-square in Fp")
+        F = Fq(p, 2, beta % p)
+        xi_elem = F.elem(*xi) if xi is not None else _search_xi(F)
+    else:
+        F = Fq(p, 1)
+        xi_elem = F.elem(alpha) if alpha is not None else _search_xi(F)
+    require(not F.is_square(xi_elem), curve, f"xi = {xi_elem} is a non-square in Fq")
+    require(not _is_cube(F, xi_elem), curve, f"xi = {xi_elem} is a non-cube in Fq")
+    gamma = []
+    for n in range(4):
+        e = (p**n - 1) // 6
+        row = tuple(F.pow(xi_elem, i * e) for i in range(6))
+        # Defining property: (w^(p^n))^6 = frob^n(xi), i.e. gamma[n][1]^6 * xi = frob^n(xi).
+        require(F.mul(F.pow(row[1], 6), xi_elem) == F.frobenius(xi_elem, n), curve,
+                f"Frobenius coefficient gamma[{n}][1]")
+        gamma.append(row)
+    return TowerModel(k=k, beta=beta, xi=xi_elem, fq=F, gamma=tuple(gamma))

@@ -1,0 +1,103 @@
+"""b, the sextic twist (type and order, confirmed on random points) and the two generators."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+import gmpy2
+
+from .algebra import Curve, Elem, Fq, Point
+from .checks import DerivationError, require
+from .tower import TowerModel
+
+RANDOM_POINTS = 3
+
+
+@dataclass(frozen=True)
+class TwistModel:
+    kind: str           # "D": b' = b / xi, "M": b' = b * xi
+    b: Elem             # b' in Fq
+    order: int          # #E'(Fq)
+    cofactor: int       # h2 = order / r
+    curve: Curve
+
+
+def _order_kills_random_points(E: Curve, n: int, rng: random.Random) -> bool:
+    return all(E.mul(E.random_point(rng), n) is None for _ in range(RANDOM_POINTS))
+
+
+def search_b(p: int, n1: int, curve: str) -> int:
+    """Smallest |b| (positive first) with #E(Fp) = n1, confirmed on random points."""
+    F = Fq(p, 1)
+    rng = random.Random(1)
+    for magnitude in range(1, 200):
+        for b in (magnitude, -magnitude):
+            if _order_kills_random_points(Curve(F, F.elem(b)), n1, rng):
+                return b
+    raise DerivationError(f"{curve}: no b with |b| < 200 gives #E(Fp) = p + 1 - t")
+
+
+def check_b(p: int, b: int, n1: int, curve: str) -> None:
+    F = Fq(p, 1)
+    require(_order_kills_random_points(Curve(F, F.elem(b)), n1, random.Random(2)), curve,
+            f"#E(Fp) = p + 1 - t on random points of y^2 = x^3 + {b}")
+
+
+def derive_twist(tower: TowerModel, p: int, t: int, r: int, b: int, curve: str) -> TwistModel:
+    """The sextic twist E'/Fq whose order r divides, excluding the trivial twist.
+
+    Divisibility does not identify the twist (the trivial one is always divisible), so the
+    candidate order is confirmed by [n]R = O on random points of the actual curve E'.
+    """
+    F = tower.fq
+    q = p ** F.degree
+    tq = t if F.degree == 1 else t * t - 2 * p
+    f2, rem = divmod(4 * q - tq * tq, 3)
+    f, exact = gmpy2.iroot(f2, 2)
+    require(rem == 0 and exact, curve, "4q - t_q^2 = 3 f^2 has an integer solution")
+    f = int(f)
+    candidates = []
+    for s in ((tq + 3 * f) // 2, (tq - 3 * f) // 2, (-tq + 3 * f) // 2, (-tq - 3 * f) // 2, -tq):
+        n = q + 1 - s
+        if n % r == 0 and n not in candidates:
+            candidates.append(n)
+    require(bool(candidates), curve, "a non-trivial sextic twist has order divisible by r")
+    b_fq = F.elem(b)
+    rng = random.Random(3)
+    for kind, b_twist in (("D", F.mul(b_fq, F.inv(tower.xi))), ("M", F.mul(b_fq, tower.xi))):
+        E = Curve(F, b_twist)
+        for n in candidates:
+            if _order_kills_random_points(E, n, rng):
+                return TwistModel(kind=kind, b=b_twist, order=n, cofactor=n // r, curve=E)
+    raise DerivationError(f"{curve}: no twist type (D or M) has an order divisible by r on random points")
+
+
+def _check_generator(E: Curve, G: Point, r: int, curve: str, group: str) -> None:
+    require(G is not None and E.on_curve(G), curve, f"{group} generator is on the curve")
+    require(E.mul(G, r) is None, curve, f"{group} generator has order r ([r]G = O)")
+
+
+def derive_generator(E: Curve, cofactor: int, r: int, given: tuple | None, curve: str, group: str) -> Point:
+    """The given generator after checking it, or the first of x = 1, 2, ... (x = i + u on Fp2),
+    lifted with the smaller y and multiplied by the cofactor, that is not the identity."""
+    F = E.F
+    if given is not None:
+        if F.degree == 1:
+            G = (F.elem(*given[0]) if isinstance(given[0], tuple) else F.elem(given[0]),
+                 F.elem(*given[1]) if isinstance(given[1], tuple) else F.elem(given[1]))
+        else:
+            G = (F.elem(*given[0]), F.elem(*given[1]))
+        _check_generator(E, G, r, curve, group)
+        return G
+    for i in range(1, 10_000):
+        x = F.elem(i, 1) if F.degree == 2 else F.elem(i)
+        P = E.lift_x(x)
+        if P is None:
+            continue
+        G = E.mul(P, cofactor)
+        if G is not None:
+            # Normalise so that the documented rule (smaller y) also holds after clearing.
+            _check_generator(E, G, r, curve, group)
+            return G
+    raise DerivationError(f"{curve}: no {group} generator found")

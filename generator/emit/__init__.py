@@ -1,0 +1,1 @@
+"""Rendering of the curve model into C, Cython and Python files."""

@@ -1,0 +1,158 @@
+"""Curve parameter files: parse and validate ``curves/<name>.toml`` into a ``CurveSpec``.
+
+Only facts live in a curve file: the family and the seed, plus optional overrides that pick a
+convention (tower non-residues, b, generators) and published constants that are checked against
+the derived ones, never used instead of them.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+FAMILIES = ("BN", "BLS12", "BW6")
+
+KNOWN_KEYS = {
+    "name", "family", "x", "b", "beta", "xi", "alpha", "ht", "hy", "g1", "g2",
+    "published", "serialization", "protocols", "description",
+}
+PUBLISHED_KEYS = {"p", "r"}
+
+
+class CurveFileError(ValueError):
+    """A curve file is malformed; the message names the file, the key and the reason."""
+
+
+@dataclass(frozen=True)
+class CurveSpec:
+    """The validated content of one curve file."""
+
+    name: str
+    family: str
+    x: int
+    source: str
+    b: int | None = None
+    beta: int | None = None
+    xi: tuple[int, ...] | None = None
+    alpha: int | None = None
+    ht: int | None = None
+    hy: int | None = None
+    g1: tuple[int, int] | None = None
+    g2: tuple[tuple[int, ...], tuple[int, ...]] | None = None
+    published: dict[str, int] = field(default_factory=dict)
+    serialization: str | None = None
+    protocols: tuple[str, ...] = ()
+    description: str = ""
+
+    @property
+    def package(self) -> str:
+        """The Python package name: the display name in lower-case snake form."""
+        return re.sub(r"[^0-9a-z]+", "_", self.name.lower()).strip("_")
+
+
+def _int(value: object, key: str, where: str) -> int:
+    """Accept TOML integers and decimal/hex strings (with sign) for big numbers."""
+    if isinstance(value, bool):
+        raise CurveFileError(f"{where}: key '{key}' must be an integer, got a boolean")
+    if isinstance(value, int):
+        return value
+    if isinstance(value, str):
+        text = value.strip().replace("_", "")
+        try:
+            return int(text, 0)
+        except ValueError:
+            pass
+    raise CurveFileError(f"{where}: key '{key}' must be an integer or an integer string, got {value!r}")
+
+
+def _int_tuple(value: object, key: str, where: str, lengths: tuple[int, ...]) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) not in lengths:
+        want = " or ".join(str(n) for n in lengths)
+        raise CurveFileError(f"{where}: key '{key}' must be a list of {want} integers, got {value!r}")
+    return tuple(_int(v, f"{key}[{i}]", where) for i, v in enumerate(value))
+
+
+def _coordinate(value: object, key: str, where: str) -> tuple[int, ...]:
+    """A point coordinate: one integer (Fp) or a list of integers (extension field, c0 first)."""
+    if isinstance(value, list):
+        return _int_tuple(value, key, where, (1, 2, 3))
+    return (_int(value, key, where),)
+
+
+def parse_curve_text(text: str, source: str) -> CurveSpec:
+    """Parse and validate the text of a curve file; ``source`` names it in errors."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise CurveFileError(f"{source}: not valid TOML: {exc}") from None
+    unknown = sorted(set(data) - KNOWN_KEYS)
+    if unknown:
+        raise CurveFileError(f"{source}: unknown key '{unknown[0]}' (known: {', '.join(sorted(KNOWN_KEYS))})")
+    for key in ("name", "family", "x"):
+        if key not in data:
+            raise CurveFileError(f"{source}: missing required key '{key}'")
+    name = data["name"]
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_\- ]*", name):
+        raise CurveFileError(f"{source}: key 'name' must start with a letter and hold letters, digits, '-', '_'")
+    family = data["family"]
+    if family not in FAMILIES:
+        raise CurveFileError(f"{source}: key 'family' must be one of {', '.join(FAMILIES)}, got {family!r}")
+    x = _int(data["x"], "x", source)
+    if x == 0:
+        raise CurveFileError(f"{source}: key 'x' must be non-zero")
+    k12 = family in ("BN", "BLS12")
+    if k12 and ("alpha" in data or "ht" in data or "hy" in data):
+        raise CurveFileError(f"{source}: keys 'alpha', 'ht', 'hy' apply to the BW6 family only")
+    if not k12 and ("beta" in data or "xi" in data):
+        raise CurveFileError(f"{source}: keys 'beta' and 'xi' apply to k = 12 families (BN, BLS12) only")
+    if family == "BW6" and ("ht" in data) != ("hy" in data):
+        raise CurveFileError(f"{source}: keys 'ht' and 'hy' must be given together")
+    published = data.get("published", {})
+    if not isinstance(published, dict) or set(published) - PUBLISHED_KEYS:
+        raise CurveFileError(f"{source}: table 'published' may only hold {', '.join(sorted(PUBLISHED_KEYS))}")
+    g1 = g2 = None
+    if "g1" in data:
+        pair = data["g1"]
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise CurveFileError(f"{source}: key 'g1' must be [x, y]")
+        g1 = (_int(pair[0], "g1.x", source), _int(pair[1], "g1.y", source))
+    if "g2" in data:
+        pair = data["g2"]
+        if not isinstance(pair, list) or len(pair) != 2:
+            raise CurveFileError(f"{source}: key 'g2' must be [x, y] with coordinates as lists (c0 first)")
+        g2 = (_coordinate(pair[0], "g2.x", source), _coordinate(pair[1], "g2.y", source))
+    protocols = data.get("protocols", [])
+    if not isinstance(protocols, list) or not all(isinstance(p, str) for p in protocols):
+        raise CurveFileError(f"{source}: key 'protocols' must be a list of strings")
+    serialization = data.get("serialization")
+    if serialization is not None and not isinstance(serialization, str):
+        raise CurveFileError(f"{source}: key 'serialization' must be a string")
+    return CurveSpec(
+        name=name,
+        family=family,
+        x=x,
+        source=source,
+        b=_int(data["b"], "b", source) if "b" in data else None,
+        beta=_int(data["beta"], "beta", source) if "beta" in data else None,
+        xi=_int_tuple(data["xi"], "xi", source, (2,)) if "xi" in data else None,
+        alpha=_int(data["alpha"], "alpha", source) if "alpha" in data else None,
+        ht=_int(data["ht"], "ht", source) if "ht" in data else None,
+        hy=_int(data["hy"], "hy", source) if "hy" in data else None,
+        g1=g1,
+        g2=g2,
+        published={k: _int(v, f"published.{k}", source) for k, v in published.items()},
+        serialization=serialization,
+        protocols=tuple(protocols),
+        description=str(data.get("description", "")),
+    )
+
+
+def load_curve_file(path: Path) -> CurveSpec:
+    """Read and validate one curve file."""
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise CurveFileError(f"{path}: cannot read: {exc.strerror}") from None
+    return parse_curve_text(text, str(path))

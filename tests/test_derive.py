@@ -1,0 +1,291 @@
+"""Derived constants of the four standard curves against their published values, and the
+derivation checks on custom curves (BN462, BLS12-461, a BN curve with a negative seed)."""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+from generator.derive.checks import DerivationError
+from generator.derive.families import cyclotomic
+from generator.derive.final_exponentiation import track_exponent
+from generator.derive.model import CurveModel, build_model
+from generator.params import CurveFileError, parse_curve_text
+from generator.pipeline import derive_model
+
+CURVES = Path(__file__).resolve().parents[1] / "curves"
+
+
+@lru_cache(maxsize=None)
+def model(name: str) -> CurveModel:
+    return derive_model(CURVES / f"{name}.toml")
+
+
+def custom(text: str) -> CurveModel:
+    return build_model(parse_curve_text(text, "custom.toml"))
+
+
+# Published values (../shared/docs/curve-notes.md §5, gnark-crypto, arkworks, EIPs).
+PUBLISHED = {
+    "bn254": {
+        "twist": "D",
+        "b_twist": None,
+        "h1": 1,
+        "psi": (
+            (21575463638280843010398324269430826099269044274347216827212613867836435027261,
+             10307601595873709700152284273816112264069230130616436755625194854815875713954),
+            (2821565182194536844548159561693502659359617185244120367078079554186484126554,
+             3505843767911556378687030309984248845540243509899259641013678093033130930403),
+        ),
+        "m": 1,
+    },
+    "bls12-381": {
+        "twist": "M",
+        "b_twist": (4, 4),
+        "h1": 0x396C8C005555E1568C00AAAB0000AAAB,
+        "h2": 0x5D543A95414E7F1091D50792876A202CD91DE4547085ABAA68A205B2E5A7DDFA628F1CB4D9E82EF21537E293A6691AE1616EC6E786F0C70CF1C38E31C7238E5,
+        "psi": (
+            (0, 4002409555221667392624310435006688643935503118305586438271171395842971157480381377015405980053539358417135540939437),
+            (2973677408986561043442465346520108879172042883009249989176415018091420807192182638567116318576472649347015917690530,
+             1028732146235106349975324479215795277384839936929757896155643118032610843298655225875571310552543014690878354869257),
+        ),
+        "m": 3,
+    },
+    "bls12-377": {
+        "twist": "D",
+        "b_twist": None,
+        "h1": 0x170B5D44300000000000000000000000,
+        "h2": 0x26BA558AE9562ADDD88D99A6F6A829FBB36B00E1DCC40C8C505634FAE2E189D693E8C36676BD09A0F3622FBA094800452217CC900000000000000000000001,
+        "psi": (
+            (80949648264912719408558363140637477264845294720710499478137287262712535938301461879813459410946, 0),
+            (216465761340224619389371505802605247630151569547285782856803747159100223055385581585702401816380679166954762214499, 0),
+        ),
+        "m": 3,
+    },
+    "bw6-761": {
+        "twist": "M",
+        "b_twist": (4,),
+        "h1": 0xAD1972339049CE762C77D5AC34CB12EFC856A0853C9DB94CC61C554757551C0C832BA4061000003B3DE580000000007C,
+        "h2": 0xAD1972339049CE762C77D5AC34CB12EFC856A0853C9DB94CC61C554757551C0C832BA4061000003B3DE580000000007C - 7,
+        "t": 0x15D8F58F3501DBEC1AB2F9CB6145AEECB55FC0D440CB48F058490FB40986940170B5D44300000007467A800000000010,
+        "m": 3,
+    },
+}
+
+# Spare bits, no-carry flags and -p^-1 mod 2^64 (curve-notes §4.11).
+FIELD_TABLE = {
+    ("bn254", "fp"): (4, 2, True, True, 0x87D20782E4866389),
+    ("bn254", "fr"): (4, 2, True, True, 0xC2E1F593EFFFFFFF),
+    ("bls12-381", "fp"): (6, 3, True, True, 0x89F3FFFCFFFCFFFD),
+    ("bls12-381", "fr"): (4, 1, True, False, 0xFFFFFFFEFFFFFFFF),
+    ("bls12-377", "fp"): (6, 7, True, True, 0x8508BFFFFFFFFFFF),
+    ("bls12-377", "fr"): (4, 3, True, True, 0x0A117FFFFFFFFFFF),
+    ("bw6-761", "fp"): (12, 7, True, True, 0x0A5593568FA798DD),
+}
+
+STANDARD = sorted(PUBLISHED)
+
+
+@pytest.mark.parametrize("name", STANDARD)
+def test_family_values_match_published(name: str) -> None:
+    m = model(name)
+    pub = PUBLISHED[name]
+    assert m.p == m.spec.published["p"] and m.r == m.spec.published["r"]
+    assert m.twist.kind == pub["twist"]
+    assert m.h1 == pub["h1"]
+    if "h2" in pub:
+        assert m.h2 == pub["h2"]
+    if "t" in pub:
+        assert m.t == pub["t"]
+    if pub["b_twist"] is not None:
+        assert m.twist.b == pub["b_twist"]
+    assert (m.p + 1 - m.t) == m.h1 * m.r
+    assert m.twist.order == m.h2 * m.r
+
+
+def test_bn254_h2_is_2p_minus_r() -> None:
+    m = model("bn254")
+    assert m.h2 == 2 * m.p - m.r
+
+
+@pytest.mark.parametrize("name", ["bn254", "bls12-381", "bls12-377"])
+def test_psi_coefficients_match_published(name: str) -> None:
+    m = model(name)
+    assert m.miller.psi[1] == PUBLISHED[name]["psi"]
+
+
+@pytest.mark.parametrize("key", sorted(FIELD_TABLE))
+def test_field_constants(key: tuple[str, str]) -> None:
+    m = model(key[0])
+    field = getattr(m, key[1])
+    limbs, spare, no_carry, no_carry_sqr, n0 = FIELD_TABLE[key]
+    assert (field.limbs64, field.spare_bits, field.no_carry(64), field.no_carry_square(64)) == (
+        limbs, spare, no_carry, no_carry_sqr)
+    assert field.n0(64) == n0
+    assert field.n0(32) == n0 & 0xFFFFFFFF
+    assert field.r_mod == (1 << (64 * limbs)) % field.modulus
+
+
+def test_square_root_methods() -> None:
+    assert model("bn254").fp.sqrt.method == "p3mod4"
+    assert model("bls12-381").fp.sqrt.method == "p3mod4"
+    assert model("bls12-377").fp.sqrt.method == "tonelli_shanks"
+    assert model("bls12-377").fp.sqrt.two_adicity == 46
+    assert model("bls12-377").fr.sqrt.two_adicity == 47
+    assert model("bw6-761").fp.sqrt.method == "p3mod4"
+
+
+@pytest.mark.parametrize("name", STANDARD)
+def test_generators_are_the_published_ones(name: str) -> None:
+    m = model(name)
+    assert m.g1_gen == (tuple(v % m.p for v in (m.spec.g1[0],)), tuple(v % m.p for v in (m.spec.g1[1],)))
+    g2 = m.spec.g2
+    assert m.g2_gen == (tuple(c % m.p for c in g2[0]), tuple(c % m.p for c in g2[1]))
+    assert m.E1.mul(m.g1_gen, m.r) is None and m.E2.mul(m.g2_gen, m.r) is None
+
+
+@pytest.mark.parametrize("name", STANDARD)
+def test_tower_non_residues_and_frobenius(name: str) -> None:
+    m = model(name)
+    F = m.tower.fq
+    assert not F.is_square(m.tower.xi)
+    assert F.pow(m.tower.xi, (F.order - 1) // 3) != F.one
+    for n in range(4):
+        for i in range(6):
+            assert m.tower.gamma[n][i] == F.pow(m.tower.xi, i * (m.p**n - 1) // 6)
+    if m.k == 12:
+        # gamma[2][i] lies in Fp (a norm), as the notes state.
+        assert all(g[1] == 0 for g in m.tower.gamma[2])
+
+
+def test_bn254_gamma2_values() -> None:
+    m = model("bn254")
+    g2 = [g[0] for g in m.tower.gamma[2]]
+    assert g2[3] == m.p - 1
+    assert str(g2[1]).endswith("556617") and str(g2[2]).endswith("556616")
+
+
+@pytest.mark.parametrize("name", STANDARD)
+def test_final_exponentiation_exponent_tracking(name: str) -> None:
+    """The rendered program computes f^(m Phi_k(p)/r) with the documented m, gcd(m, r) = 1."""
+    m = model(name)
+    fe = m.final_exp
+    phi = cyclotomic(m.k, m.p)
+    tracked = track_exponent(fe.ops, fe.nregs, fe.result, m.x, m.p, phi)
+    assert tracked == fe.m * (phi // m.r) % phi
+    assert fe.m == PUBLISHED[name]["m"]
+    # A program that forgets one multiplication must fail the proof.
+    broken = fe.ops[:-1]
+    assert track_exponent(broken, fe.nregs, fe.ops[-1].dst if broken else 0, m.x, m.p, phi) != tracked
+
+
+def test_bn_hard_part_is_the_scott_et_al_decomposition() -> None:
+    fe = model("bn254").final_exp
+    assert fe.lambdas == ((-2, -18, -30, -36), (1, -12, -18, -36), (1, 0, 6), (1,))
+    assert fe.exp_by_x_count == 3
+
+
+def test_bls12_hard_part_uses_five_exponentiations_by_x() -> None:
+    assert model("bls12-381").final_exp.exp_by_x_count == 5
+
+
+def test_miller_loop_digits() -> None:
+    bn = model("bn254").miller
+    assert len(bn.terms) == 1 and bn.frobenius_corrections and not bn.negative
+    digits = bn.terms[0].digits
+    assert len(digits) == 66 and sum(1 for d in digits if d) == 22
+    bls = model("bls12-381").miller
+    assert bls.negative and sum(1 for d in bls.terms[0].digits if d) == 6
+    bw6 = model("bw6-761").miller
+    assert [t.scalar for t in bw6.terms] == [0x8508C00000000001 + 1, 0x8508C00000000001**3 - 0x8508C00000000001**2 - 0x8508C00000000001]
+    # The second BW6 term runs on [p]Q, which the derivation identified as an automorphism image.
+    m = model("bw6-761")
+    term = bw6.terms[1]
+    Q = m.g2_gen
+    F = m.E2.F
+    image = (F.mul(term.zeta, Q[0]), Q[1] if term.sign == 1 else F.neg(Q[1]))
+    assert image == m.E2.mul(Q, m.p % m.r)
+
+
+def test_twist_is_confirmed_on_random_points() -> None:
+    m = model("bls12-381")
+    rng = random.Random(7)
+    for _ in range(2):
+        R = m.E2.random_point(rng)
+        assert m.E2.mul(R, m.twist.order) is None
+    # The trivial twist order p^2 + 1 - t2 is divisible by r but is not the order of E'.
+    t2 = m.t * m.t - 2 * m.p
+    trivial = m.p**2 + 1 - t2
+    assert trivial % m.r == 0 and trivial != m.twist.order
+
+
+# ------------------------------------------------------------------------------------------
+# Custom curves from the minimal form only.
+
+BN462 = 'name = "BN462"\nfamily = "BN"\nx = "0x4001fffffffffffffffffffffbfff"\n'
+BLS12_461 = 'name = "BLS12-461"\nfamily = "BLS12"\nx = "-0x1ffffffbfffe00000000"\n'
+BN_NEGATIVE = 'name = "BN254N"\nfamily = "BN"\nx = "-0x4080000000000001"\n'
+
+
+@pytest.mark.parametrize("text", [BN462, BLS12_461, BN_NEGATIVE], ids=["bn462", "bls12-461", "bn-negative"])
+def test_custom_curves_derive(text: str) -> None:
+    m = custom(text)
+    assert m.E1.on_curve(m.g1_gen) and m.E1.mul(m.g1_gen, m.r) is None
+    assert m.E2.on_curve(m.g2_gen) and m.E2.mul(m.g2_gen, m.r) is None
+    phi = cyclotomic(m.k, m.p)
+    fe = m.final_exp
+    assert track_exponent(fe.ops, fe.nregs, fe.result, m.x, m.p, phi) == fe.m * (phi // m.r) % phi
+    assert m.b != 0
+
+
+def test_bls12_461_parameters() -> None:
+    m = custom(BLS12_461)
+    assert m.p.bit_length() == 461 and m.fp.limbs64 == 8
+    assert m.miller.negative
+
+
+def test_negative_bn_seed_conjugates() -> None:
+    m = custom(BN_NEGATIVE)
+    assert m.p.bit_length() == 254 and m.miller.negative and m.miller.frobenius_corrections
+
+
+# ------------------------------------------------------------------------------------------
+# Bad curve files and failed derivations.
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ('family = "BN"\nx = 1\n', "missing required key 'name'"),
+        ('name = "A"\nfamily = "MNT4"\nx = 1\n', "key 'family'"),
+        ('name = "A"\nfamily = "BN"\nx = "zz"\n', "key 'x'"),
+        ('name = "A"\nfamily = "BN"\nx = 1\ncolour = 1\n', "unknown key 'colour'"),
+        ('name = "A"\nfamily = "BN"\nx = 1\nalpha = 2\n', "BW6 family only"),
+        ('name = "A"\nfamily = "BN"\nx = 1\nxi = [1]\n', "key 'xi'"),
+        ('name = "A"\nfamily = "BW6"\nx = 1\nht = 1\n', "'ht' and 'hy'"),
+        ('name = "A"\nfamily = "BN"\nx = 0\n', "non-zero"),
+        ('name = "A" family', "not valid TOML"),
+    ],
+)
+def test_bad_curve_files(text: str, fragment: str) -> None:
+    with pytest.raises(CurveFileError, match=fragment.replace("(", r"\(")):
+        parse_curve_text(text, "bad.toml")
+
+
+def test_failed_derivation_names_curve_and_check() -> None:
+    # x = 2 is not 1 mod 3: no BLS12 curve.
+    with pytest.raises(DerivationError, match="BLS12 seed satisfies x = 1 mod 3"):
+        custom('name = "Bad"\nfamily = "BLS12"\nx = 2\n')
+    # A published p that does not match.
+    text = 'name = "BN254"\nfamily = "BN"\nx = "0x44e992b44a6909f1"\n[published]\np = 7\n'
+    with pytest.raises(DerivationError, match="published p"):
+        custom(text)
+    # A wrong generator.
+    text = 'name = "BN254"\nfamily = "BN"\nx = "0x44e992b44a6909f1"\nb = 3\ng1 = [1, 3]\n'
+    with pytest.raises(DerivationError, match="G1 generator is on the curve"):
+        custom(text)
+    # A b of the wrong order.
+    with pytest.raises(DerivationError, match="random points"):
+        custom('name = "BN254"\nfamily = "BN"\nx = "0x44e992b44a6909f1"\nb = 5\n')
