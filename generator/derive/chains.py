@@ -38,7 +38,15 @@ class Mul:
     b: int
 
 
-Step = Sqr | Mul
+@dataclass(frozen=True)
+class Inv:
+    """dst = src^-1; only in groups where inversion is nearly free (conjugation in GT)."""
+
+    dst: int
+    src: int
+
+
+Step = Sqr | Mul | Inv
 
 
 @dataclass(frozen=True)
@@ -58,7 +66,12 @@ class Chain:
     def multiplications(self) -> int:
         return sum(1 for s in self.steps if isinstance(s, Mul))
 
-    def evaluate(self, base: T, mul: Callable[[T, T], T], sqr: Callable[[T], T]) -> T:
+    @property
+    def signed(self) -> bool:
+        return any(isinstance(s, Inv) for s in self.steps)
+
+    def evaluate(self, base: T, mul: Callable[[T, T], T], sqr: Callable[[T], T],
+                 inv: Callable[[T], T] | None = None) -> T:
         """Run the chain on any values (field elements, or integers for exponent tracking)."""
         regs: list[T | None] = [None] * self.nregs
         regs[0] = base
@@ -68,6 +81,10 @@ class Chain:
                 for _ in range(step.n):
                     value = sqr(value)
                 regs[step.dst] = value
+            elif isinstance(step, Inv):
+                if inv is None:
+                    raise ValueError("this chain needs an inversion")
+                regs[step.dst] = inv(regs[step.src])
             else:
                 regs[step.dst] = mul(regs[step.a], regs[step.b])
         out = regs[self.result]
@@ -76,7 +93,7 @@ class Chain:
 
     def verify(self) -> None:
         """Check on integers that the chain computes exactly the exponent it claims."""
-        got = self.evaluate(1, lambda a, b: a + b, lambda a: 2 * a)
+        got = self.evaluate(1, lambda a, b: a + b, lambda a: 2 * a, lambda a: -a)
         if got != self.exponent:
             raise AssertionError(f"chain for {self.exponent:#x} computes {got:#x}")
 
@@ -139,14 +156,69 @@ def _sliding_window(e: int, w: int) -> Chain:
     return chain
 
 
+def _wnaf(e: int, w: int) -> list[int]:
+    """Width-w non-adjacent form of e > 0, least significant digit first (odd digits < 2^(w-1))."""
+    digits = []
+    while e:
+        if e & 1:
+            d = e & ((1 << w) - 1)
+            if d >= 1 << (w - 1):
+                d -= 1 << w
+            e -= d
+        else:
+            d = 0
+        digits.append(d)
+        e >>= 1
+    return digits
+
+
+def _signed_window(e: int, w: int) -> Chain:
+    """Left-to-right width-w NAF: odd powers up to 2^(w-1) - 1 and their inverses, as needed."""
+    digits = _wnaf(e, w)[::-1]
+    steps: list[Step] = []
+    nregs = 1
+    reg_of: dict[int, int] = {1: 0}
+    top = max(abs(d) for d in digits)
+    if top > 1:
+        sq = nregs
+        nregs += 1
+        steps.append(Sqr(sq, 0, 1))
+        prev = 0
+        for odd in range(3, top + 1, 2):
+            reg_of[odd] = nregs
+            steps.append(Mul(nregs, prev, sq))
+            prev = nregs
+            nregs += 1
+    for d in sorted({-d for d in digits if d < 0}):
+        reg_of[-d] = nregs
+        steps.append(Inv(nregs, reg_of[d]))
+        nregs += 1
+    acc = nregs
+    nregs += 1
+    current = reg_of[digits[0]]
+    pending = 0
+    for d in digits[1:]:
+        pending += 1
+        if d:
+            steps.append(Sqr(acc, current, pending))
+            steps.append(Mul(acc, acc, reg_of[d]))
+            current, pending = acc, 0
+    if pending:
+        steps.append(Sqr(acc, current, pending))
+        current = acc
+    return Chain(exponent=e, steps=tuple(steps), result=current, nregs=nregs)
+
+
 def _cost(chain: Chain, sqr_cost: float, mul_cost: float) -> float:
     return chain.squarings * sqr_cost + chain.multiplications * mul_cost
 
 
-def _search(e: int, sqr_cost: float, mul_cost: float) -> Chain:
+def _search(e: int, sqr_cost: float, mul_cost: float, signed: bool) -> Chain:
+    candidates = [_sliding_window(e, w) for w in range(1, 8)]
+    if signed:
+        candidates += [_signed_window(e, w) for w in range(2, 8)]
     best: Chain | None = None
-    for w in range(1, 8):
-        candidate = _sliding_window(e, w)
+    for candidate in candidates:
         candidate.verify()
         if best is None or _cost(candidate, sqr_cost, mul_cost) < _cost(best, sqr_cost, mul_cost):
             best = candidate
@@ -154,45 +226,55 @@ def _search(e: int, sqr_cost: float, mul_cost: float) -> Chain:
     return best
 
 
-def _cache_path(e: int, sqr_cost: float, mul_cost: float) -> Path:
-    key = hashlib.sha256(f"{e:x}:{sqr_cost}:{mul_cost}".encode()).hexdigest()[:24]
+def _cache_path(e: int, sqr_cost: float, mul_cost: float, signed: bool) -> Path:
+    key = hashlib.sha256(f"{e:x}:{sqr_cost}:{mul_cost}{':signed' if signed else ''}".encode()).hexdigest()[:24]
     return CACHE_DIR / f"{key}.json"
 
 
 def _to_json(chain: Chain, sqr_cost: float, mul_cost: float) -> dict:
+    def step(s: Step) -> list:
+        if isinstance(s, Sqr):
+            return ["sqr", s.dst, s.src, s.n]
+        if isinstance(s, Inv):
+            return ["inv", s.dst, s.src, 0]
+        return ["mul", s.dst, s.a, s.b]
+
     return {
         "exponent": f"{chain.exponent:#x}",
         "cost_model": {"sqr": sqr_cost, "mul": mul_cost},
         "result": chain.result,
         "nregs": chain.nregs,
-        "steps": [
-            ["sqr", s.dst, s.src, s.n] if isinstance(s, Sqr) else ["mul", s.dst, s.a, s.b]
-            for s in chain.steps
-        ],
+        "steps": [step(s) for s in chain.steps],
     }
 
 
 def _from_json(data: dict) -> Chain:
     steps: list[Step] = []
     for kind, dst, a, b in data["steps"]:
-        steps.append(Sqr(dst, a, b) if kind == "sqr" else Mul(dst, a, b))
+        if kind == "sqr":
+            steps.append(Sqr(dst, a, b))
+        elif kind == "inv":
+            steps.append(Inv(dst, a))
+        else:
+            steps.append(Mul(dst, a, b))
     return Chain(int(data["exponent"], 16), tuple(steps), data["result"], data["nregs"])
 
 
-def chain_for(e: int, sqr_cost: float = 1.0, mul_cost: float = 1.0) -> Chain:
+def chain_for(e: int, sqr_cost: float = 1.0, mul_cost: float = 1.0, signed: bool = False) -> Chain:
     """The cheapest chain found for base^e under the given costs, from the cache when present.
 
+    ``signed`` allows inversions (free in the cyclotomic subgroup, where they are conjugations).
     A cached chain is verified again before use, so a corrupted cache cannot produce wrong code.
     """
     if e < 1:
         raise ValueError(f"addition chains need a positive exponent, got {e}")
-    path = _cache_path(e, sqr_cost, mul_cost)
+    path = _cache_path(e, sqr_cost, mul_cost, signed)
     if path.exists():
         chain = _from_json(json.loads(path.read_text()))
         if chain.exponent == e:
             chain.verify()
             return chain
-    chain = _search(e, sqr_cost, mul_cost)
+    chain = _search(e, sqr_cost, mul_cost, signed)
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(_to_json(chain, sqr_cost, mul_cost), indent=0) + "\n")
     return chain

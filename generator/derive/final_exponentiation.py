@@ -135,7 +135,7 @@ def _build_program(lambdas: list[list[int]]) -> tuple[list[Op], int, int]:
         if e == 1:
             return base_reg[j]
         if (j, e) not in powers:
-            ops.append(PowSmall(nregs, base_reg[j], chain_for(e, CYCLOTOMIC_SQR_COST, GT_MUL_COST)))
+            ops.append(PowSmall(nregs, base_reg[j], chain_for(e, CYCLOTOMIC_SQR_COST, GT_MUL_COST, signed=True)))
             powers[(j, e)] = nregs
             nregs += 1
         return powers[(j, e)]
@@ -205,6 +205,6 @@ def derive_final_exponentiation(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int, 
     tracked = track_exponent(tuple(ops), nregs, result, x, p, phi)
     require(tracked == m * (phi // r) % phi, curve, "exponent tracking: the program computes f^(m Phi_k(p)/r)")
     require(gcd(m, r) == 1, curve, "gcd(m, r) = 1: the pairing stays non-degenerate")
-    exp_chain = chain_for(abs(x), CYCLOTOMIC_SQR_COST, GT_MUL_COST)
+    exp_chain = chain_for(abs(x), CYCLOTOMIC_SQR_COST, GT_MUL_COST, signed=True)
     return FinalExpModel(m=m, lambdas=tuple(tuple(c) for c in lambdas), ops=tuple(ops), nregs=nregs,
                          result=result, exp_by_x_chain=exp_chain, x_negative=x < 0)

@@ -1,0 +1,173 @@
+"""Benchmark every curve module importable from `generated` beside the installed peers.
+
+    python bench/run.py                      all curves in generated/ and the four standard ones
+    python bench/run.py --curves bls12-381,bn254 --quick
+    python bench/run.py --no-peers
+
+Writes bench/results/bench.json (everything), bench.md (table) and bench.png (chart).
+Operations a module lacks, and curves that are not built, are reported as n/a.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import platform
+import sys
+from importlib import metadata
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+from bench import ours, peers, report  # noqa: E402
+from bench.ops import OPS, STANDARD_CURVES, package_name  # noqa: E402
+from bench.timing import Timing, format_ns, measure  # noqa: E402
+
+RESULTS_DIR = REPO_ROOT / "bench" / "results"
+
+
+def _cpu() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return metadata.version(dist)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def _curves(arg: str | None) -> list[str]:
+    if arg:
+        return list(dict.fromkeys(package_name(c) for c in arg.split(",") if c.strip()))
+    found = sorted(p.parent.name for p in (REPO_ROOT / "generated").glob("*/__init__.py"))
+    return list(dict.fromkeys([*STANDARD_CURVES, *found]))
+
+
+def _time(setup, target_s: float, samples: int, max_calls: int | None = None) -> tuple[Timing | None, str]:
+    try:
+        fn = setup()
+    except Exception as exc:
+        return None, f"{type(exc).__name__}: {exc}"
+    try:
+        return measure(fn, target_s=target_s, samples=samples, max_calls=max_calls), ""
+    except Exception as exc:
+        return None, f"{type(exc).__name__}: {exc}"
+
+
+def run(args: argparse.Namespace) -> tuple[dict, list[dict]]:
+    target_s = 0.02 if args.quick else args.target
+    samples = 3 if args.quick else 7
+    log = (lambda *a: None) if args.silent else (lambda *a: print(*a, file=sys.stderr, flush=True))
+
+    peer_ops: dict[str, dict[str, dict]] = {}
+    peers_missing: dict[str, str] = {}
+    rows: list[dict] = []
+    for package in _curves(args.curves):
+        module, why = ours.load(package)
+        display = getattr(module, "NAME", None) or STANDARD_CURVES.get(package, package)
+        our_setups: dict = {}
+        if module is not None:
+            try:
+                our_setups = ours.setups(module)
+            except Exception as exc:
+                module, why = None, f"setup failed: {type(exc).__name__}: {exc}"
+        if module is None:
+            log(f"[{display}] ours: n/a ({why})")
+        available: dict[str, dict] = {}
+        if not args.no_peers:
+            for name, provider in peers.PEERS.items():
+                try:
+                    available[name] = provider(package)
+                except ImportError as exc:
+                    peers_missing[name] = str(exc)
+                except Exception as exc:  # a broken peer must not stop the run
+                    peers_missing[name] = f"{type(exc).__name__}: {exc}"
+        peer_ops[package] = {name: sorted(ops) for name, ops in available.items() if ops}
+
+        for op in OPS:
+            row: dict = {"curve": display, "package": package, "op": op, "ours": None, "peers": {}}
+            if module is None:
+                row["ours_error"] = why
+            elif op not in our_setups:
+                row["ours_error"] = "not measured for this module"
+            else:
+                timing, error = _time(our_setups[op], target_s, samples)
+                if timing is not None:
+                    row["ours"] = timing.as_dict()
+                else:
+                    row["ours_error"] = f"{op}: {error}"
+            for name, ops in available.items():
+                if op not in ops:
+                    continue
+                peer_op = ops[op]
+                max_calls = peer_op.max_calls
+                if args.quick and max_calls is not None:
+                    max_calls = 1
+                timing, error = _time(peer_op.setup, target_s, samples, max_calls)
+                entry = {"median_ns": None, "note": peer_op.note}
+                if timing is not None:
+                    entry.update(timing.as_dict())
+                else:
+                    entry["error"] = error
+                row["peers"][name] = entry
+            timed = {n: e["median_ns"] for n, e in row["peers"].items() if e.get("median_ns")}
+            if timed:
+                best = min(timed, key=timed.get)
+                row["best_peer"], row["best_peer_ns"] = best, timed[best]
+                if row["ours"]:
+                    row["ratio"] = row["ours"]["median_ns"] / timed[best]
+            rows.append(row)
+            ours_text = format_ns(row["ours"]["median_ns"]) if row["ours"] else "n/a"
+            peer_text = ", ".join(f"{n} {format_ns(t)}" for n, t in timed.items())
+            if row["ours"] or timed:
+                log(f"[{display}] {op:<28} ours {ours_text:>10}" + (f"   {peer_text}" if peer_text else ""))
+
+    meta = {
+        "date": dt.datetime.now().isoformat(timespec="seconds"),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpu": _cpu(),
+        "quick": bool(args.quick),
+        "target_s_per_op": target_s,
+        "samples": samples,
+        "versions": {d: _version(d) for d in ("pairforge", "blspy", "zksnake", "py_ecc", "Cython")},
+        "peers_missing": peers_missing,
+        "peer_ops": peer_ops,
+    }
+    return meta, rows
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="bench/run.py", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--curves", help="comma-separated curve names (default: generated/ and the standard four)")
+    parser.add_argument("--quick", action="store_true", help="short runs (~0.02 s per op), slow peers once")
+    parser.add_argument("--target", type=float, default=0.2, help="seconds per operation (default 0.2)")
+    parser.add_argument("--no-peers", action="store_true", help="measure only our modules")
+    parser.add_argument("--out", type=Path, default=RESULTS_DIR, help="results folder (default bench/results)")
+    parser.add_argument("--silent", action="store_true", help="no progress lines")
+    args = parser.parse_args(argv)
+
+    meta, rows = run(args)
+    args.out.mkdir(parents=True, exist_ok=True)
+    report.write_json(args.out / "bench.json", meta, rows)
+    report.write_markdown(args.out / "bench.md", meta, rows)
+    report.write_chart(args.out / "bench.png", meta, rows)
+    measured = sum(1 for r in rows if r["ours"])
+    print(
+        f"bench: {measured} of {len(rows)} operations measured for pairforge; results in "
+        f"{args.out}/bench.json, bench.md, bench.png"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,81 @@
+"""Adaptive timing of one operation: median time per call over several samples."""
+
+from __future__ import annotations
+
+import gc
+import statistics
+from collections.abc import Callable
+from dataclasses import dataclass
+from time import perf_counter_ns
+
+
+@dataclass(frozen=True)
+class Timing:
+    median_ns: float  # median over the samples of the time per call
+    calls: int  # calls timed in all (warm-up excluded)
+    samples: int
+
+    def as_dict(self) -> dict:
+        return {"median_ns": round(self.median_ns, 1), "calls": self.calls, "samples": self.samples}
+
+
+def _batch_ns(fn: Callable[[], object], n: int) -> int:
+    start = perf_counter_ns()
+    for _ in range(n):
+        fn()
+    return perf_counter_ns() - start
+
+
+def measure(
+    fn: Callable[[], object],
+    target_s: float = 0.2,
+    samples: int = 7,
+    max_calls: int | None = None,
+) -> Timing:
+    """Time ``fn`` for about ``target_s`` seconds and return the median time per call.
+
+    One warm-up call estimates the cost; fast operations are batched so that each of the
+    ``samples`` batches lasts about ``target_s / samples``. Slow operations get single-call
+    samples while the budget lasts (at least one). ``max_calls`` caps the number of timed calls
+    (for very slow peers such as py_ecc, where one or two calls must do).
+    """
+    budget_ns = target_s * 1e9
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        first = max(_batch_ns(fn, 1), 1)  # warm-up, also the first estimate
+        if max_calls is not None and max_calls <= 1:
+            return Timing(float(first), 1, 1)
+        per_sample_ns = budget_ns / samples
+        if first >= per_sample_ns:
+            # slow: single-call samples while the budget lasts; the warm-up counts toward max_calls
+            n = min(samples, int(budget_ns // first))
+            if max_calls is not None:
+                n = min(n, max_calls - 1)
+            if n < 1:
+                return Timing(float(first), 1, 1)
+            times = [_batch_ns(fn, 1) for _ in range(n)]
+            return Timing(float(statistics.median(times)), n, n)
+        # calibrate on a batch of ~1 ms (the first call is often slower than the rest)
+        inner = max(1, int(min(1e6, per_sample_ns) // first))
+        per_call = max(_batch_ns(fn, inner) / inner, 1.0)
+        inner = max(1, int(per_sample_ns // per_call))
+        if max_calls is not None:
+            inner = max(1, min(inner, (max_calls - 1) // samples))
+        times = [_batch_ns(fn, inner) / inner for _ in range(samples)]
+        return Timing(float(statistics.median(times)), inner * samples, samples)
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def format_ns(ns: float | None) -> str:
+    if ns is None:
+        return "n/a"
+    if ns < 1e3:
+        return f"{ns:.0f} ns"
+    if ns < 1e6:
+        return f"{ns / 1e3:.2f} µs"
+    if ns < 1e9:
+        return f"{ns / 1e6:.2f} ms"
+    return f"{ns / 1e9:.2f} s"

@@ -1,0 +1,323 @@
+"""Compile a rendered curve package (``generated/<pkg>/``) into an importable extension module.
+
+A rendered package holds ``_core.pyx``, which includes the header-only C in ``c/pairforge.h``.
+``build_package`` cythonizes and compiles it into ``<pkg_dir>/_core<EXT_SUFFIX>``, so that
+``generated.<pkg>._core`` (or ``<pkg>._core`` for a standalone ``--out`` directory) imports.
+
+The compilation runs in a child Python process (setuptools' distutils keeps global state and
+prints straight to the file descriptors), in a temporary build directory; the finished module
+is then moved into the package atomically, so a process that has the old module loaded is not
+disturbed.
+
+``setup.py`` loads this file by path (it must not import the rest of ``generator``), so this
+module imports only the standard library at module level; setuptools and Cython are imported
+where they are used.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from collections import deque
+from collections.abc import Callable
+from pathlib import Path, PurePosixPath
+
+LIMB_BITS = (64, 32)
+EXTENSION_STEM = "_core"
+# Portable: no -march. Later flags win over the interpreter's CFLAGS (which carry -O2).
+BASE_COMPILE_ARGS = ("-O3", "-Wno-unused-function")
+CYTHON_DIRECTIVES = {"language_level": "3"}
+# Extra compiler flags for every build (e.g. sanitizers): PAIRFORGE_CFLAGS="-fsanitize=address".
+CFLAGS_ENV = "PAIRFORGE_CFLAGS"
+# Limb width for `pip install -e .` / `setup.py build_ext`: PAIRFORGE_LIMB_BITS=32 forces generic32.
+LIMB_BITS_ENV = "PAIRFORGE_LIMB_BITS"
+
+_ARTEFACT_SUFFIXES = (".so", ".pyd", ".dll", ".dylib", ".o", ".obj", ".pyc", ".pyo")
+_ARTEFACT_DIRS = ("__pycache__", "build", ".pytest_cache", ".hypothesis")
+_TAIL_LINES = 30
+
+
+class BuildError(RuntimeError):
+    """A build failed. ``summary`` is one line; ``log_tail`` holds the compiler's last lines."""
+
+    def __init__(self, summary: str, log_tail: str = "", log_path: Path | None = None):
+        self.summary = summary
+        self.log_tail = log_tail
+        self.log_path = log_path
+        text = summary if not log_tail else f"{summary}\n{log_tail}"
+        super().__init__(text)
+
+
+# --------------------------------------------------------------------------------------------
+# Names and paths
+
+
+def extension_suffix() -> str:
+    """The file suffix of an extension module for this interpreter (e.g. ``.cpython-311-x86_64-linux-gnu.so``)."""
+    return sysconfig.get_config_var("EXT_SUFFIX") or ".so"
+
+
+def module_name(pkg_dir: Path) -> tuple[Path, str]:
+    """``(root, dotted name of the extension)`` for a package directory.
+
+    Parent directories that hold an ``__init__.py`` are parent packages: ``generated/bls12_381``
+    gives ``generated.bls12_381._core`` with the repository as root; a standalone ``DIR/mycurve``
+    (DIR without ``__init__.py``) gives ``mycurve._core`` with DIR as root.
+    """
+    pkg_dir = Path(pkg_dir).resolve()
+    parts = [pkg_dir.name]
+    parent = pkg_dir.parent
+    while (parent / "__init__.py").is_file() and parent != parent.parent:
+        parts.insert(0, parent.name)
+        parent = parent.parent
+    for part in parts:
+        if not part.isidentifier():
+            raise BuildError(f"{pkg_dir}: {part!r} is not a valid Python package name")
+    return parent, ".".join([*parts, EXTENSION_STEM])
+
+
+def is_build_artefact(relpath: str | PurePosixPath) -> bool:
+    """Whether a path inside a package directory is a build product rather than a rendered file.
+
+    Build products are never compared by the regen check and never removed as stale: compiled
+    modules and objects, caches, and the C file Cython writes beside a ``.pyx`` when someone
+    cythonizes in place (``_core.c``; rendered C lives in ``c/``).
+    """
+    path = PurePosixPath(relpath)
+    if any(part in _ARTEFACT_DIRS or part.endswith(".egg-info") for part in path.parts):
+        return True
+    if path.suffix in _ARTEFACT_SUFFIXES:
+        return True
+    if ".pf-tmp-" in path.name:  # an interrupted atomic write
+        return True
+    return len(path.parts) == 1 and path.stem == EXTENSION_STEM and path.suffix in (".c", ".cpp", ".html")
+
+
+def discover_packages(generated_dir: Path) -> list[Path]:
+    """Rendered packages under ``generated_dir``: sub-directories holding ``_core.pyx``, sorted."""
+    generated_dir = Path(generated_dir)
+    if not generated_dir.is_dir():
+        return []
+    return sorted(p.parent for p in generated_dir.glob(f"*/{EXTENSION_STEM}.pyx"))
+
+
+def limb_bits_from_env(default: int = 64) -> int:
+    value = os.environ.get(LIMB_BITS_ENV, "").strip()
+    if not value:
+        return default
+    if value not in {str(b) for b in LIMB_BITS}:
+        raise BuildError(f"{LIMB_BITS_ENV}={value!r}: expected 64 or 32")
+    return int(value)
+
+
+def compile_args() -> list[str]:
+    return [*BASE_COMPILE_ARGS, *shlex.split(os.environ.get(CFLAGS_ENV, ""))]
+
+
+def extension_options(pkg_dir: Path, limb_bits: int = 64, relative_to: Path | None = None) -> dict:
+    """Keyword arguments for ``setuptools.Extension`` (shared by ``setup.py`` and ``build_package``).
+
+    With ``relative_to``, paths are made relative to it (setup.py wants relative paths).
+    """
+    if limb_bits not in LIMB_BITS:
+        raise BuildError(f"limb_bits must be 64 or 32, not {limb_bits!r}")
+    pkg_dir = Path(pkg_dir).resolve()
+    c_dir = pkg_dir / "c"
+    depends = sorted(p for p in c_dir.rglob("*") if p.is_file()) if c_dir.is_dir() else []
+
+    def rel(path: Path) -> str:
+        return os.path.relpath(path, relative_to) if relative_to is not None else str(path)
+
+    return {
+        "sources": [rel(pkg_dir / f"{EXTENSION_STEM}.pyx")],
+        "include_dirs": [rel(pkg_dir), rel(c_dir)],
+        "depends": [rel(p) for p in depends],
+        "define_macros": [("PF_LIMB_BITS", str(limb_bits))],
+        "extra_compile_args": compile_args(),
+    }
+
+
+def make_extension(pkg_dir: Path, limb_bits: int = 64, relative_to: Path | None = None):
+    """A ``setuptools.Extension`` for one rendered package (not yet cythonized)."""
+    from setuptools import Extension
+
+    _, name = module_name(pkg_dir)
+    return Extension(name, **extension_options(pkg_dir, limb_bits, relative_to))
+
+
+# --------------------------------------------------------------------------------------------
+# Building
+
+
+def build_package(
+    pkg_dir: Path,
+    limb_bits: int = 64,
+    verbose: bool = False,
+    *,
+    progress: Callable[[str], None] | None = None,
+) -> Path:
+    """Compile ``<pkg_dir>/_core.pyx`` into ``<pkg_dir>/_core<EXT_SUFFIX>`` and return that path.
+
+    ``limb_bits`` is 64 (generic64) or 32 (generic32): it becomes ``-DPF_LIMB_BITS``.
+    Unless ``verbose``, nothing but one progress line is shown (through ``progress`` when given,
+    else on stderr); with ``verbose`` the output of Cython and the compiler is shown as it comes.
+    Raises ``BuildError`` with the compiler's last lines on failure.
+    """
+    pkg_dir = Path(pkg_dir).resolve()
+    pyx = pkg_dir / f"{EXTENSION_STEM}.pyx"
+    if not pyx.is_file():
+        raise BuildError(f"{pyx} does not exist (render the package first)")
+    if limb_bits not in LIMB_BITS:
+        raise BuildError(f"limb_bits must be 64 or 32, not {limb_bits!r}")
+    root, dotted = module_name(pkg_dir)
+    target = pkg_dir / f"{EXTENSION_STEM}{extension_suffix()}"
+
+    line = f"compiling {dotted} ({limb_bits}-bit limbs)"
+    if progress is not None:
+        progress(line)
+    elif not verbose:
+        print(f"{line} ...", end="", file=sys.stderr, flush=True)
+
+    start = time.monotonic()
+    workdir = Path(tempfile.mkdtemp(prefix=f"pairforge-build-{pkg_dir.name}-"))
+    ok = False
+    try:
+        request = {
+            "name": dotted,
+            "pkg_dir": str(pkg_dir),
+            "root": str(root),
+            "limb_bits": limb_bits,
+            "workdir": str(workdir),
+            "verbose": verbose,
+        }
+        loader = (
+            "import importlib.util, sys; "
+            "s = importlib.util.spec_from_file_location('_pairforge_build', sys.argv[1]); "
+            "m = importlib.util.module_from_spec(s); s.loader.exec_module(m); "
+            "sys.exit(m._worker(sys.argv[2]))"
+        )
+        cmd = [sys.executable, "-c", loader, str(Path(__file__).resolve()), json.dumps(request)]
+        tail: deque[str] = deque(maxlen=400)
+        log_path = workdir / "build.log"
+        with open(log_path, "w", encoding="utf-8") as log:
+            proc = subprocess.Popen(
+                cmd,
+                cwd=workdir,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                errors="replace",
+                env={**os.environ, "PYTHONUNBUFFERED": "1"},
+            )
+            assert proc.stdout is not None
+            for out_line in proc.stdout:
+                log.write(out_line)
+                tail.append(out_line.rstrip("\n"))
+                if verbose:
+                    print(out_line, end="", flush=True)
+            rc = proc.wait()
+        built = workdir / "lib" / Path(*dotted.split(".")[:-1]) / f"{EXTENSION_STEM}{extension_suffix()}"
+        if rc != 0 or not built.is_file():
+            kept = _keep_log(log_path, pkg_dir.name)
+            reason = _first_error(list(tail)) or (f"exit status {rc}" if rc else "no module was produced")
+            lines = list(tail)[-_TAIL_LINES:]
+            raise BuildError(
+                f"building {dotted} failed: {reason} (full log: {kept})",
+                "\n".join(lines),
+                kept,
+            )
+        # Move into place atomically (copy next to the target first: /tmp may be another filesystem).
+        staging = target.with_name(f".{target.name}.pf-tmp-{os.getpid()}")
+        shutil.copy2(built, staging)
+        os.replace(staging, target)
+        ok = True
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+        if progress is None and not verbose:
+            status = f" done ({time.monotonic() - start:.1f} s)" if ok else " failed"
+            print(status, file=sys.stderr, flush=True)
+    return target
+
+
+def _keep_log(log_path: Path, stem: str) -> Path:
+    fd, kept = tempfile.mkstemp(prefix=f"pairforge-build-{stem}-", suffix=".log")
+    os.close(fd)
+    shutil.copyfile(log_path, kept)
+    return Path(kept)
+
+
+_ERROR_PATTERNS = (
+    re.compile(r":\d+(:\d+)?: (fatal )?error: "),  # gcc / clang
+    re.compile(r"\.(pyx|pxd|pxi):\d+:\d+: "),  # Cython
+    re.compile(r"\b(Error|error)\b"),
+)
+
+
+def _first_error(lines: list[str]) -> str:
+    for pattern in _ERROR_PATTERNS:
+        for line in lines:
+            if pattern.search(line):
+                text = line.strip()
+                return text if len(text) <= 300 else text[:297] + "..."
+    return ""
+
+
+def _worker(request_json: str) -> int:
+    """Runs in the child process: cythonize and compile one extension into ``workdir/lib``."""
+    request = json.loads(request_json)
+    import setuptools  # noqa: F401  (installs setuptools' distutils before Cython imports it)
+    from Cython.Build import cythonize
+    from setuptools import Distribution
+
+    if request["verbose"]:
+        import logging
+
+        logging.basicConfig(level=logging.INFO, format="%(message)s")
+        try:
+            from distutils import log as distutils_log
+
+            distutils_log.set_verbosity(1)
+        except Exception:  # pragma: no cover - depends on the setuptools version
+            pass
+    pkg_dir = Path(request["pkg_dir"])
+    root = Path(request["root"])
+    workdir = Path(request["workdir"])
+    verbose = bool(request["verbose"])
+    ext = make_extension(pkg_dir, int(request["limb_bits"]))
+    if ext.name != request["name"]:
+        print(f"module name mismatch: {ext.name} != {request['name']}")
+        return 1
+    try:
+        (ext,) = cythonize(
+            [ext],
+            build_dir=str(workdir / "cython"),
+            include_path=[str(root)],
+            compiler_directives=dict(CYTHON_DIRECTIVES),
+            quiet=not verbose,
+            force=True,
+        )
+    except Exception as exc:  # Cython has already printed the details
+        print(f"Cython failed: {exc}")
+        return 1
+    dist = Distribution({"name": "pairforge-build", "ext_modules": [ext], "script_name": "setup.py"})
+    dist.verbose = 1 if verbose else 0
+    cmd = dist.get_command_obj("build_ext")
+    cmd.inplace = False
+    cmd.force = True
+    cmd.build_lib = str(workdir / "lib")
+    cmd.build_temp = str(workdir / "temp")
+    try:
+        dist.run_command("build_ext")
+    except BaseException as exc:  # distutils raises CompileError / LinkError / SystemExit
+        print(f"error: {type(exc).__name__}: {exc}")
+        return 1
+    return 0

@@ -1,0 +1,164 @@
+"""Shared test helpers: where the known-answer vectors are, and the compiled curve modules.
+
+Fixtures:
+  vectors_dir          the shared vectors folder (PAIRFORGE_VECTORS, else <repo>/../shared/vectors)
+  vectors_subdir(name) one folder in it, e.g. vectors_subdir("eip196_197_bn254_precompiles_geth")
+  curve_module(pkg)    the compiled package ``generated.<pkg>``, e.g. curve_module("bls12_381")
+  curve                parametrized over every curve package in generated/
+
+A missing vectors folder or an unbuilt curve module is a skip (with the reason) locally and a
+failure when the environment variable CI is set, so CI never passes by skipping.
+
+Tests marked ``@pytest.mark.slow`` run only with ``--runslow`` (or PAIRFORGE_RUNSLOW=1).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from types import ModuleType
+from typing import NoReturn
+
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+GENERATED_DIR = REPO_ROOT / "generated"
+STANDARD_CURVES = ("bn254", "bls12_381", "bls12_377", "bw6_761")
+
+# `import generated` and `import generator` from the checkout, however pytest was started.
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+
+def in_ci() -> bool:
+    return os.environ.get("CI", "").strip().lower() not in ("", "0", "false", "no")
+
+
+def skip_or_fail(reason: str) -> NoReturn:
+    """Skip locally; fail when CI is set (a CI run must not pass by skipping)."""
+    if in_ci():
+        pytest.fail(f"{reason} (this is a failure because CI is set)", pytrace=False)
+    pytest.skip(reason)
+
+
+# --------------------------------------------------------------------------------------------
+# Known-answer vectors
+
+
+def find_vectors_dir() -> tuple[Path | None, str]:
+    """(folder, how it was looked for). The folder is None when it does not exist."""
+    env = os.environ.get("PAIRFORGE_VECTORS", "").strip()
+    if env:
+        path = Path(env).expanduser()
+        return (path if path.is_dir() else None), f"PAIRFORGE_VECTORS={env}"
+    path = (REPO_ROOT.parent / "shared" / "vectors").resolve()
+    return (path if path.is_dir() else None), f"{path} (set PAIRFORGE_VECTORS to use another folder)"
+
+
+@pytest.fixture(scope="session")
+def vectors_dir() -> Path:
+    path, where = find_vectors_dir()
+    if path is None:
+        skip_or_fail(f"known-answer vectors not found: {where}")
+    return path
+
+
+@pytest.fixture(scope="session")
+def vectors_subdir(vectors_dir: Path) -> Callable[[str], Path]:
+    def get(name: str) -> Path:
+        path = vectors_dir / name
+        if not path.is_dir():
+            skip_or_fail(f"vector folder {name!r} not found in {vectors_dir}")
+        return path
+
+    return get
+
+
+# --------------------------------------------------------------------------------------------
+# Compiled curve modules
+
+
+def generated_packages() -> list[str]:
+    """Curve packages rendered into generated/ (whether built or not), sorted."""
+    if not GENERATED_DIR.is_dir():
+        return []
+    return sorted(p.parent.name for p in GENERATED_DIR.glob("*/_core.pyx") if (p.parent / "__init__.py").is_file())
+
+
+_modules: dict[str, ModuleType | str] = {}
+
+
+def load_curve_module(pkg: str) -> ModuleType:
+    """``generated.<pkg>``, imported once; skips (fails under CI) with the reason if unavailable."""
+    if pkg not in _modules:
+        if not (GENERATED_DIR / pkg / "__init__.py").is_file():
+            _modules[pkg] = f"generated/{pkg}/ does not exist (render it with `gen-curve {pkg}`)"
+        else:
+            try:
+                _modules[pkg] = importlib.import_module(f"generated.{pkg}")
+            except ImportError as exc:
+                _modules[pkg] = (
+                    f"generated.{pkg} is not built ({exc}); run `pip install -e .` or `gen-curve {pkg}`"
+                )
+    result = _modules[pkg]
+    if isinstance(result, str):
+        skip_or_fail(result)
+    return result
+
+
+@pytest.fixture(scope="session")
+def curve_module() -> Callable[[str], ModuleType]:
+    """A function: ``curve_module("bls12_381")`` returns the compiled ``generated.bls12_381``."""
+    return load_curve_module
+
+
+@pytest.fixture(scope="session", params=generated_packages() or [None], ids=lambda p: p or "no-curves")
+def curve(request: pytest.FixtureRequest) -> ModuleType:
+    """Each curve package in generated/, in turn."""
+    if request.param is None:
+        skip_or_fail("no curve packages in generated/ (run `gen-curve --all`)")
+    return load_curve_module(request.param)
+
+
+# --------------------------------------------------------------------------------------------
+# Options, markers, hypothesis profiles
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--runslow", action="store_true", default=False, help="also run tests marked slow")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "slow: long-running test, run only with --runslow")
+    try:
+        from hypothesis import HealthCheck, settings
+    except ImportError:  # pragma: no cover
+        return
+    # Shared machines are noisy: no per-example deadline. CI runs a fixed, reproducible sample.
+    settings.register_profile("default", deadline=None)
+    settings.register_profile(
+        "ci", deadline=None, derandomize=True, print_blob=True, suppress_health_check=[HealthCheck.too_slow]
+    )
+    settings.register_profile("dev", deadline=None, max_examples=20)
+    settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if in_ci() else "default"))
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--runslow") or os.environ.get("PAIRFORGE_RUNSLOW", "") not in ("", "0"):
+        return
+    skip_slow = pytest.mark.skip(reason="slow test: run with --runslow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip_slow)
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    path, where = find_vectors_dir()
+    packages = generated_packages()
+    return [
+        f"pairforge: vectors {'at ' + str(path) if path else 'missing: ' + where}",
+        f"pairforge: curve packages in generated/: {', '.join(packages) or 'none'}; CI={'yes' if in_ci() else 'no'}",
+    ]
