@@ -33,7 +33,10 @@ from pathlib import Path, PurePosixPath
 LIMB_BITS = (64, 32)
 EXTENSION_STEM = "_core"
 # Portable: no -march. Later flags win over the interpreter's CFLAGS (which carry -O2).
-BASE_COMPILE_ARGS = ("-O3", "-Wno-unused-function")
+# -fno-tree-vectorize: gcc 12 vectorises the short limb loops of the field arithmetic into SSE
+# shuffles that cost more than they save; without it the BLS12-381 pairing takes 1.4x longer
+# (1.62 ms against 1.14 ms on the CI machine, measured with the C-level timing harness).
+BASE_COMPILE_ARGS = ("-O3", "-fno-tree-vectorize", "-Wno-unused-function")
 CYTHON_DIRECTIVES = {"language_level": "3"}
 # Extra compiler flags for every build (e.g. sanitizers): PAIRFORGE_CFLAGS="-fsanitize=address".
 CFLAGS_ENV = "PAIRFORGE_CFLAGS"

@@ -2473,6 +2473,22 @@ cdef class GT:
 # ---------------------------------------------------------------------------------------------
 # Pairing
 
+cdef inline bint _g1_all_affine(const g1_t *p, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        if not fp_is_one(&p[i].z):
+            return False
+    return True
+
+
+cdef inline bint _g2_all_affine(const g2_t *p, Py_ssize_t n) noexcept nogil:
+    cdef Py_ssize_t i
+    for i in range(n):
+        if not fp2_is_one(&p[i].z):
+            return False
+    return True
+
+
 cdef int _miller(object Ps, object Qs, gt_t *out, str what) except -1:
     """out = prod_i f_(P_i, Q_i): the multi-Miller loop (the GIL is released during the loop)."""
     cdef Py_ssize_t n, i
@@ -2515,8 +2531,20 @@ cdef int _miller(object Ps, object Qs, gt_t *out, str what) except -1:
             p1[i] = (<G1>Ps[i]).v
             p2[i] = (<G2>Qs[i]).v
         with nogil:
-            g1_batch_to_affine(a1, p1, <size_t>n, s1)
-            g2_batch_to_affine(a2, p2, <size_t>n, s2)
+            # Pairing inputs are public: points that are already affine (z = 1: generators,
+            # decoded points) skip the inversion of the batch conversion.
+            if _g1_all_affine(p1, n):
+                for i in range(n):
+                    a1[i].x = p1[i].x
+                    a1[i].y = p1[i].y
+            else:
+                g1_batch_to_affine(a1, p1, <size_t>n, s1)
+            if _g2_all_affine(p2, n):
+                for i in range(n):
+                    a2[i].x = p2[i].x
+                    a2[i].y = p2[i].y
+            else:
+                g2_batch_to_affine(a2, p2, <size_t>n, s2)
             pf_miller_loop(out, a1, a2, <size_t>n, scratch)
     finally:
         PyMem_Free(p1)
