@@ -117,43 +117,39 @@ def _sliding_window(e: int, w: int) -> Chain:
         digits.append((value, pending_sqr + (j - i)))
         pending_sqr = 0
         i = j
-    needed = sorted({d for d, _ in digits})
     steps: list[Step] = []
-    reg_of: dict[int, int] = {1: 0}
-    nregs = 1
-    if len(needed) > 1 or needed[0] != 1:
-        top = needed[-1]
-        if top > 1:
-            sq = nregs
-            nregs += 1
-            steps.append(Sqr(sq, 0, 1))
-            prev = 0
-            for odd in range(3, top + 1, 2):
-                reg = nregs
-                nregs += 1
-                steps.append(Mul(reg, prev, sq))
-                reg_of[odd] = reg
-                prev = reg
+    reg_of, nregs = _odd_powers(steps, max(d for d, _ in digits))
     acc = nregs
     nregs += 1
-    first, _ = digits[0]
-    # The accumulator starts as the first digit's power (no squarings before it matter).
-    acc_started = False
-    for index, (digit, shift) in enumerate(digits):
-        if not acc_started:
-            acc_src = reg_of[digit]
-            acc_started = True
-            current = acc_src
-            continue
-        # shift counts the squarings for this window, including the zeros before it.
+    # The accumulator starts as the first window's power; each later window squares it
+    # (shift counts the squarings, the zeros before the window included) and multiplies.
+    current = reg_of[digits[0][0]]
+    for digit, shift in digits[1:]:
         steps.append(Sqr(acc, current, shift))
         steps.append(Mul(acc, acc, reg_of[digit]))
         current = acc
     if pending_sqr:
         steps.append(Sqr(acc, current, pending_sqr))
         current = acc
-    chain = Chain(exponent=e, steps=tuple(steps), result=current, nregs=nregs)
-    return chain
+    return Chain(exponent=e, steps=tuple(steps), result=current, nregs=nregs)
+
+
+def _odd_powers(steps: list[Step], top: int) -> tuple[dict[int, int], int]:
+    """Append the steps computing base^1, base^3, ..., base^top (top odd); return the register
+    of each power and the number of registers used (register 0 is the base)."""
+    reg_of: dict[int, int] = {1: 0}
+    nregs = 1
+    if top > 1:
+        sq = nregs
+        nregs += 1
+        steps.append(Sqr(sq, 0, 1))
+        prev = 0
+        for odd in range(3, top + 1, 2):
+            reg_of[odd] = nregs
+            steps.append(Mul(nregs, prev, sq))
+            prev = nregs
+            nregs += 1
+    return reg_of, nregs
 
 
 def _wnaf(e: int, w: int) -> list[int]:
@@ -176,19 +172,7 @@ def _signed_window(e: int, w: int) -> Chain:
     """Left-to-right width-w NAF: odd powers up to 2^(w-1) - 1 and their inverses, as needed."""
     digits = _wnaf(e, w)[::-1]
     steps: list[Step] = []
-    nregs = 1
-    reg_of: dict[int, int] = {1: 0}
-    top = max(abs(d) for d in digits)
-    if top > 1:
-        sq = nregs
-        nregs += 1
-        steps.append(Sqr(sq, 0, 1))
-        prev = 0
-        for odd in range(3, top + 1, 2):
-            reg_of[odd] = nregs
-            steps.append(Mul(nregs, prev, sq))
-            prev = nregs
-            nregs += 1
+    reg_of, nregs = _odd_powers(steps, max(abs(d) for d in digits))
     for d in sorted({-d for d in digits if d < 0}):
         reg_of[-d] = nregs
         steps.append(Inv(nregs, reg_of[d]))
