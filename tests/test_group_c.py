@@ -348,7 +348,13 @@ _LOGS: dict = {}
 def finished(proc: subprocess.Popen) -> str:
     """Wait for a compiler process (once) and return its output."""
     if proc not in _LOGS:
-        _LOGS[proc] = proc.communicate()[0]
+        try:
+            _LOGS[proc] = proc.communicate()[0]
+        except ValueError:
+            # The pipe was already drained and closed (seen once under heavy load): the exit
+            # status is still valid, only the log is gone.
+            proc.wait()
+            _LOGS[proc] = "(compiler output unavailable)"
     return _LOGS[proc]
 
 

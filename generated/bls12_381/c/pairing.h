@@ -15,12 +15,13 @@ typedef struct { fp2_t y, x, c; } pf_line_t;
 
 /* The state of one (P, Q) pair in the multi-Miller loop. */
 typedef struct {
-    fp_t xp, yp;                    /* x_P and -y_P ... see pf_miller_prepare */
-    fp2_t q_x[1], q_y[1], q_ny[1];   /* Q_i and -y(Q_i) per loop term */
+    fp_t xp, nyp;                   /* x_P and -y_P (the line formulas use -y_P) */
+    fp2_t q_x[1], q_y[1], q_ny[1];  /* Q_i and -y(Q_i), per loop term */
     pf_proj_t t[1];       /* the accumulators T_i */
 } pf_miller_pair_t;
 
-static const fp2_t PF_TWIST_B3 = { { { PF_W(0x44760000, 0x0027552e), PF_W(0xdcb8009a, 0x43480020), PF_W(0x6f7ee9ce, 0x4a6e8b59), PF_W(0xb10330b7, 0xc0a95bc6), PF_W(0x6140b1fc, 0xfb1e54b7), PF_W(0x0381be09, 0x7f0bb4e1) } }, { { PF_W(0x44760000, 0x0027552e), PF_W(0xdcb8009a, 0x43480020), PF_W(0x6f7ee9ce, 0x4a6e8b59), PF_W(0xb10330b7, 0xc0a95bc6), PF_W(0x6140b1fc, 0xfb1e54b7), PF_W(0x0381be09, 0x7f0bb4e1) } } };   /* 3 b' */
+/* 3 b', b' = b * xi the coefficient of the twist. */
+static const fp2_t PF_TWIST_B3 = { { { PF_W(0x44760000, 0x0027552e), PF_W(0xdcb8009a, 0x43480020), PF_W(0x6f7ee9ce, 0x4a6e8b59), PF_W(0xb10330b7, 0xc0a95bc6), PF_W(0x6140b1fc, 0xfb1e54b7), PF_W(0x0381be09, 0x7f0bb4e1) } }, { { PF_W(0x44760000, 0x0027552e), PF_W(0xdcb8009a, 0x43480020), PF_W(0x6f7ee9ce, 0x4a6e8b59), PF_W(0xb10330b7, 0xc0a95bc6), PF_W(0x6140b1fc, 0xfb1e54b7), PF_W(0x0381be09, 0x7f0bb4e1) } } };
 
 /* Tangent line at T and T <- 2T (homogeneous projective, a = 0; Costello–Lange–Naehrig
  * 2009/615 as in Aranha et al. 2013/722 §4.3, with every coordinate scaled by 4 to avoid
@@ -133,7 +134,7 @@ static const int PF_MILLER_LENGTH[1] = { 64 };
 static void pf_miller_prepare(pf_miller_pair_t *st, const g1_affine_t *P, const g2_affine_t *Q)
 {
     st->xp = P->x;
-    fp_neg(&st->yp, &P->y);
+    fp_neg(&st->nyp, &P->y);
     st->q_x[0] = Q->x;
     st->q_y[0] = Q->y;
     fp2_neg(&st->q_ny[0], &st->q_y[0]);
@@ -175,12 +176,12 @@ static void pf_miller_loop(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q
                     pf_proj_from_affine(&st->t[term], &st->q_x[term], &st->q_y[term]);
                     continue;
                 }
-                pf_line_dbl(&line, &st->t[term], &st->xp, &st->yp);
+                pf_line_dbl(&line, &st->t[term], &st->xp, &st->nyp);
                 pf_mul_by_line(&f, &line);
                 int8_t digit = PF_MILLER_DIGITS[term][j];
                 if (digit) {
                     pf_line_add(&line, &st->t[term], &st->q_x[term],
-                                digit > 0 ? &st->q_y[term] : &st->q_ny[term], &st->xp, &st->yp);
+                                digit > 0 ? &st->q_y[term] : &st->q_ny[term], &st->xp, &st->nyp);
                     pf_mul_by_line(&f, &line);
                 }
             }

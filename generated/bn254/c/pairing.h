@@ -15,12 +15,13 @@ typedef struct { fp2_t y, x, c; } pf_line_t;
 
 /* The state of one (P, Q) pair in the multi-Miller loop. */
 typedef struct {
-    fp_t xp, yp;                    /* x_P and -y_P ... see pf_miller_prepare */
-    fp2_t q_x[1], q_y[1], q_ny[1];   /* Q_i and -y(Q_i) per loop term */
+    fp_t xp, nyp;                   /* x_P and -y_P (the line formulas use -y_P) */
+    fp2_t q_x[1], q_y[1], q_ny[1];  /* Q_i and -y(Q_i), per loop term */
     pf_proj_t t[1];       /* the accumulators T_i */
 } pf_miller_pair_t;
 
-static const fp2_t PF_TWIST_B3 = { { { PF_W(0x3baa927c, 0xb62e0d6a), PF_W(0xd71e7c52, 0xd1b664fd), PF_W(0x03873e63, 0xd95d4664), PF_W(0x0e75b5b1, 0x082ab8f4) } }, { { PF_W(0xaab7c666, 0x7596fe35), PF_W(0x31d21a78, 0xbb6a27ba), PF_W(0x85dd7297, 0x680401ff), PF_W(0x03c52d6a, 0xdf39a7e9) } } };   /* 3 b' */
+/* 3 b', b' = b / xi the coefficient of the twist. */
+static const fp2_t PF_TWIST_B3 = { { { PF_W(0x3baa927c, 0xb62e0d6a), PF_W(0xd71e7c52, 0xd1b664fd), PF_W(0x03873e63, 0xd95d4664), PF_W(0x0e75b5b1, 0x082ab8f4) } }, { { PF_W(0xaab7c666, 0x7596fe35), PF_W(0x31d21a78, 0xbb6a27ba), PF_W(0x85dd7297, 0x680401ff), PF_W(0x03c52d6a, 0xdf39a7e9) } } };
 
 /* Tangent line at T and T <- 2T (homogeneous projective, a = 0; Costello–Lange–Naehrig
  * 2009/615 as in Aranha et al. 2013/722 §4.3, with every coordinate scaled by 4 to avoid
@@ -139,7 +140,7 @@ static const fp2_t PF_PSI2_Y = { { { PF_W(0x68c34889, 0x12edefaa), PF_W(0x8d087f
 static void pf_miller_prepare(pf_miller_pair_t *st, const g1_affine_t *P, const g2_affine_t *Q)
 {
     st->xp = P->x;
-    fp_neg(&st->yp, &P->y);
+    fp_neg(&st->nyp, &P->y);
     st->q_x[0] = Q->x;
     st->q_y[0] = Q->y;
     fp2_neg(&st->q_ny[0], &st->q_y[0]);
@@ -181,12 +182,12 @@ static void pf_miller_loop(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q
                     pf_proj_from_affine(&st->t[term], &st->q_x[term], &st->q_y[term]);
                     continue;
                 }
-                pf_line_dbl(&line, &st->t[term], &st->xp, &st->yp);
+                pf_line_dbl(&line, &st->t[term], &st->xp, &st->nyp);
                 pf_mul_by_line(&f, &line);
                 int8_t digit = PF_MILLER_DIGITS[term][j];
                 if (digit) {
                     pf_line_add(&line, &st->t[term], &st->q_x[term],
-                                digit > 0 ? &st->q_y[term] : &st->q_ny[term], &st->xp, &st->yp);
+                                digit > 0 ? &st->q_y[term] : &st->q_ny[term], &st->xp, &st->nyp);
                     pf_mul_by_line(&f, &line);
                 }
             }
@@ -205,9 +206,9 @@ static void pf_miller_loop(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q
         fp2_frobenius(&q2y, &st->q_y[0], 2);
         fp2_mul(&q2y, &q2y, &PF_PSI2_Y);
         fp2_neg(&q2y, &q2y);
-        pf_line_add(&line, &st->t[0], &q1x, &q1y, &st->xp, &st->yp);
+        pf_line_add(&line, &st->t[0], &q1x, &q1y, &st->xp, &st->nyp);
         pf_mul_by_line(&f, &line);
-        pf_line_add(&line, &st->t[0], &q2x, &q2y, &st->xp, &st->yp);
+        pf_line_add(&line, &st->t[0], &q2x, &q2y, &st->xp, &st->nyp);
         pf_mul_by_line(&f, &line);
     }
     *out = f;

@@ -15,12 +15,13 @@ typedef struct { fp_t y, x, c; } pf_line_t;
 
 /* The state of one (P, Q) pair in the multi-Miller loop. */
 typedef struct {
-    fp_t xp, yp;                    /* x_P and -y_P ... see pf_miller_prepare */
-    fp_t q_x[2], q_y[2], q_ny[2];   /* Q_i and -y(Q_i) per loop term */
+    fp_t xp, nyp;                   /* x_P and -y_P (the line formulas use -y_P) */
+    fp_t q_x[2], q_y[2], q_ny[2];  /* Q_i and -y(Q_i), per loop term */
     pf_proj_t t[2];       /* the accumulators T_i */
 } pf_miller_pair_t;
 
-static const fp_t PF_TWIST_B3 = { { PF_W(0x3a4cffff, 0xfffa445b), PF_W(0x886e0f49, 0x6ffa994b), PF_W(0x2d0a411d, 0x5d2a15c4), PF_W(0x7320b211, 0xaf7eec8f), PF_W(0xc55f0b54, 0x0734a302), PF_W(0x772f80d4, 0xa273b7dd), PF_W(0xcc379400, 0xe7024337), PF_W(0x566fed40, 0x99a6d0e0), PF_W(0xd084c431, 0xe6be2b0d), PF_W(0x16c4336f, 0x4f5846a0), PF_W(0xa74a150b, 0x69d2f8bb), PF_W(0x006ee184, 0x5b537bc5) } };   /* 3 b' */
+/* 3 b', b' = b * xi the coefficient of the twist. */
+static const fp_t PF_TWIST_B3 = { { PF_W(0x3a4cffff, 0xfffa445b), PF_W(0x886e0f49, 0x6ffa994b), PF_W(0x2d0a411d, 0x5d2a15c4), PF_W(0x7320b211, 0xaf7eec8f), PF_W(0xc55f0b54, 0x0734a302), PF_W(0x772f80d4, 0xa273b7dd), PF_W(0xcc379400, 0xe7024337), PF_W(0x566fed40, 0x99a6d0e0), PF_W(0xd084c431, 0xe6be2b0d), PF_W(0x16c4336f, 0x4f5846a0), PF_W(0xa74a150b, 0x69d2f8bb), PF_W(0x006ee184, 0x5b537bc5) } };
 
 /* Tangent line at T and T <- 2T (homogeneous projective, a = 0; Costello–Lange–Naehrig
  * 2009/615 as in Aranha et al. 2013/722 §4.3, with every coordinate scaled by 4 to avoid
@@ -144,7 +145,7 @@ static const fp_t PF_MILLER_ZETA_1 = { { PF_W(0x67a04ae4, 0x27bfb5f8), PF_W(0x9d
 static void pf_miller_prepare(pf_miller_pair_t *st, const g1_affine_t *P, const g2_affine_t *Q)
 {
     st->xp = P->x;
-    fp_neg(&st->yp, &P->y);
+    fp_neg(&st->nyp, &P->y);
     st->q_x[0] = Q->x;
     st->q_y[0] = Q->y;
     fp_neg(&st->q_ny[0], &st->q_y[0]);
@@ -189,12 +190,12 @@ static void pf_miller_loop(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q
                     pf_proj_from_affine(&st->t[term], &st->q_x[term], &st->q_y[term]);
                     continue;
                 }
-                pf_line_dbl(&line, &st->t[term], &st->xp, &st->yp);
+                pf_line_dbl(&line, &st->t[term], &st->xp, &st->nyp);
                 pf_mul_by_line(&f, &line);
                 int8_t digit = PF_MILLER_DIGITS[term][j];
                 if (digit) {
                     pf_line_add(&line, &st->t[term], &st->q_x[term],
-                                digit > 0 ? &st->q_y[term] : &st->q_ny[term], &st->xp, &st->yp);
+                                digit > 0 ? &st->q_y[term] : &st->q_ny[term], &st->xp, &st->nyp);
                     pf_mul_by_line(&f, &line);
                 }
             }
