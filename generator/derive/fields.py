@@ -60,6 +60,36 @@ class FieldModel:
     def to_mont(self, value: int) -> int:
         return value * self.r_mod % self.modulus
 
+    # Constants of the safegcd inversion (Bernstein–Yang, signed 62-bit limbs).
+    @property
+    def s62_limbs(self) -> int:
+        """Signed 62-bit limbs holding values in (-2p, 2p)."""
+        return (self.bits + 2 + 61) // 62
+
+    @property
+    def s62_modulus(self) -> tuple[int, ...]:
+        """p in 62-bit limbs, least significant first (the top limb takes the rest)."""
+        mask = (1 << 62) - 1
+        n = self.s62_limbs
+        return tuple((self.modulus >> (62 * i)) & mask if i < n - 1 else self.modulus >> (62 * i) for i in range(n))
+
+    @property
+    def s62_pinv(self) -> int:
+        """p^-1 mod 2^62."""
+        return int(gmpy2.invert(self.modulus, 1 << 62))
+
+    @property
+    def safegcd_batches(self) -> int:
+        """Batches of 59 divsteps: Wuille's bound floor((45907 bits + 26313) / 19929) on the
+        divsteps any input needs, rounded up, plus one batch of margin (extra batches are
+        harmless once g = 0)."""
+        divsteps = (45907 * self.bits + 26313) // 19929
+        return -(-divsteps // 59) + 1
+
+    @property
+    def r3_mod(self) -> int:
+        return self.r_mod * self.r2_mod % self.modulus
+
     @property
     def half(self) -> int:
         """(p - 1) / 2, the bound above which an element is "lexicographically largest"."""
