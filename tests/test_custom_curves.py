@@ -21,6 +21,9 @@ CUSTOM = {
     "bls12_461": 'name = "BLS12-461"\nfamily = "BLS12"\nx = "-0x1ffffffbfffe00000000"\n',
     # BN with a negative seed: conjugation and T negation before the correction lines.
     "bn254n": 'name = "BN254N"\nfamily = "BN"\nx = "-0x4080000000000001"\n',
+    # BN with an even seed: p = 5 mod 8 (Atkin square roots in Fp and Fr), u^2 = -2 (lazy Fp2
+    # multiplication with k = 2), xi = 3 + u, b = 5 and an M-twist.
+    "bn254a": 'name = "BN254A"\nfamily = "BN"\nx = "0x4000000000002966"\n',
 }
 
 

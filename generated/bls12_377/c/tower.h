@@ -72,9 +72,7 @@ static inline void fp2_frobenius(fp2_t *out, const fp2_t *a, int n)
         fp2_conj(out, a);
     else
         *out = *a;
-}
-
-/* Karatsuba: three multiplications in Fp. */
+}/* Karatsuba: three multiplications in Fp. */
 static void fp2_mul(fp2_t *out, const fp2_t *a, const fp2_t *b)
 {
     fp_t v0, v1, s, t;

@@ -97,11 +97,6 @@ static inline void fp_redc(limb_t out[FP_NLIMBS], limb_t t[2 * FP_NLIMBS])
  * once. Used by the tower for Karatsuba multiplication in Fp2. */
 #define FP_HAS_WIDE 1
 
-/* p^2, added to a negative double-width difference to bring it back into [0, 2p^2). */
-static const limb_t FP_P_SQUARED[2 * FP_NLIMBS] = {
-    PF_W(0x26aa0000, 0x1c718e39), PF_W(0x7ced6b1d, 0x76382eab), PF_W(0x162c3383, 0x62113cfd), PF_W(0x66bf91ed, 0x3e71b743), PF_W(0x292e85a8, 0x7091a049), PF_W(0x1d68619c, 0x86185c7b), PF_W(0xf5314933, 0x0978ef01), PF_W(0x50a62cfd, 0x16ddca6e), PF_W(0x66e59e49, 0x349e8bd0), PF_W(0xe2dc90e5, 0x0e7046b4), PF_W(0x4bd278ea, 0xa22f25e9), PF_W(0x02a437a4, 0xb8c35fc7)
-};
-
 /* t = a * b as a double-width integer (a, b below 2^(w*N)); no reduction. */
 static inline void fp_mul_wide(limb_t t[2 * FP_NLIMBS], const limb_t a[FP_NLIMBS], const limb_t b[FP_NLIMBS])
 {
@@ -139,14 +134,24 @@ static inline limb_t fp_wide_sub(limb_t t[2 * FP_NLIMBS], const limb_t a[2 * FP_
     return borrow;
 }
 
-/* t += p^2 when flag is 1, in constant time. */
-static inline void fp_wide_add_p2(limb_t t[2 * FP_NLIMBS], limb_t flag)
+/* t += c when flag is 1, in constant time (c: a double-width constant, a multiple of p). */
+static inline void fp_wide_cadd(limb_t t[2 * FP_NLIMBS], const limb_t c[2 * FP_NLIMBS], limb_t flag)
 {
     limb_t carry = 0, mask = pf_mask(flag);
     size_t i;
 
     for (i = 0; i < 2 * FP_NLIMBS; i++)
-        t[i] = pf_addc(t[i], FP_P_SQUARED[i] & mask, &carry);
+        t[i] = pf_addc(t[i], c[i] & mask, &carry);
+}
+
+/* t = k a for a double-width a and a small k (the caller keeps k a below 2^(2wN)). */
+static inline void fp_wide_mul_small(limb_t t[2 * FP_NLIMBS], const limb_t a[2 * FP_NLIMBS], limb_t k)
+{
+    limb_t c = 0;
+    size_t i;
+
+    for (i = 0; i < 2 * FP_NLIMBS; i++)
+        t[i] = pf_mac(a[i], k, 0, &c);
 }
 
 static inline void fp_set_zero(fp_t *out)

@@ -70,26 +70,18 @@ static inline void fp2_frobenius(fp2_t *out, const fp2_t *a, int n)
         fp2_conj(out, a);
     else
         *out = *a;
-}
-
-/* Karatsuba with lazy reduction (u^2 = -1, p < R/4): three double-width products and two
- * Montgomery reductions, c0 = a0 b0 - a1 b1 (+ p^2 when negative), c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1. */
+}/* Karatsuba: three multiplications in Fp. */
 static void fp2_mul(fp2_t *out, const fp2_t *a, const fp2_t *b)
 {
-    limb_t v0[2 * FP_NLIMBS], v1[2 * FP_NLIMBS], v2[2 * FP_NLIMBS], s[FP_NLIMBS], t[FP_NLIMBS];
-    limb_t borrow;
-
-    fp_add_unreduced(s, &a->c0, &a->c1);
-    fp_add_unreduced(t, &b->c0, &b->c1);
-    fp_mul_wide(v0, a->c0.l, b->c0.l);
-    fp_mul_wide(v1, a->c1.l, b->c1.l);
-    fp_mul_wide(v2, s, t);
-    (void)fp_wide_sub(v2, v2, v0);
-    (void)fp_wide_sub(v2, v2, v1);
-    borrow = fp_wide_sub(v0, v0, v1);
-    fp_wide_add_p2(v0, borrow);
-    fp_redc(out->c0.l, v0);
-    fp_redc(out->c1.l, v2);
+    fp_t v0, v1, s, t;
+    fp_mul(&v0, &a->c0, &b->c0);
+    fp_mul(&v1, &a->c1, &b->c1);
+    fp_add(&s, &a->c0, &a->c1);
+    fp_add(&t, &b->c0, &b->c1);
+    fp_mul(&s, &s, &t);
+    fp_sub(&s, &s, &v0);
+    fp_sub(&out->c1, &s, &v1);
+    fp_sub(&out->c0, &v0, &v1);
 }
 
 /* Complex squaring: (a0 + a1 u)^2 = (a0 + a1)(a0 + beta a1) - (1 + beta) a0 a1 + 2 a0 a1 u.

@@ -89,11 +89,6 @@ static inline void fp_redc(limb_t out[FP_NLIMBS], limb_t t[2 * FP_NLIMBS])
  * once. Used by the tower for Karatsuba multiplication in Fp2. */
 #define FP_HAS_WIDE 1
 
-/* p^2, added to a negative double-width difference to bring it back into [0, 2p^2). */
-static const limb_t FP_P_SQUARED[2 * FP_NLIMBS] = {
-    PF_W(0x3b5458a2, 0x275d69b1), PF_W(0xa602072d, 0x09eac101), PF_W(0x4a50189c, 0x6d96cadc), PF_W(0x04689e95, 0x7a1242c8), PF_W(0x26edfa5c, 0x34c6b38d), PF_W(0xb00b8551, 0x16375606), PF_W(0x599a6f7c, 0x0348d21c), PF_W(0x0925c4b8, 0x763cbf9c)
-};
-
 /* t = a * b as a double-width integer (a, b below 2^(w*N)); no reduction. */
 static inline void fp_mul_wide(limb_t t[2 * FP_NLIMBS], const limb_t a[FP_NLIMBS], const limb_t b[FP_NLIMBS])
 {
@@ -131,14 +126,24 @@ static inline limb_t fp_wide_sub(limb_t t[2 * FP_NLIMBS], const limb_t a[2 * FP_
     return borrow;
 }
 
-/* t += p^2 when flag is 1, in constant time. */
-static inline void fp_wide_add_p2(limb_t t[2 * FP_NLIMBS], limb_t flag)
+/* t += c when flag is 1, in constant time (c: a double-width constant, a multiple of p). */
+static inline void fp_wide_cadd(limb_t t[2 * FP_NLIMBS], const limb_t c[2 * FP_NLIMBS], limb_t flag)
 {
     limb_t carry = 0, mask = pf_mask(flag);
     size_t i;
 
     for (i = 0; i < 2 * FP_NLIMBS; i++)
-        t[i] = pf_addc(t[i], FP_P_SQUARED[i] & mask, &carry);
+        t[i] = pf_addc(t[i], c[i] & mask, &carry);
+}
+
+/* t = k a for a double-width a and a small k (the caller keeps k a below 2^(2wN)). */
+static inline void fp_wide_mul_small(limb_t t[2 * FP_NLIMBS], const limb_t a[2 * FP_NLIMBS], limb_t k)
+{
+    limb_t c = 0;
+    size_t i;
+
+    for (i = 0; i < 2 * FP_NLIMBS; i++)
+        t[i] = pf_mac(a[i], k, 0, &c);
 }
 
 static inline void fp_set_zero(fp_t *out)

@@ -96,11 +96,6 @@ static inline void fr_redc(limb_t out[FR_NLIMBS], limb_t t[2 * FR_NLIMBS])
  * once. Used by the tower for Karatsuba multiplication in Fp2. */
 #define FR_HAS_WIDE 1
 
-/* p^2, added to a negative double-width difference to bring it back into [0, 2p^2). */
-static const limb_t FR_P_SQUARED[2 * FR_NLIMBS] = {
-    PF_W(0x08c3eb27, 0xe0000001), PF_W(0xc7f26223, 0xdcb34000), PF_W(0xffe9a62c, 0x68c9bb7f), PF_W(0xa6ce1975, 0xe821ddb0), PF_W(0x2c77527b, 0x47b62fe7), PF_W(0x85f73bb0, 0xd379d3df), PF_W(0x599a6f7c, 0x0348d21c), PF_W(0x0925c4b8, 0x763cbf9c)
-};
-
 /* t = a * b as a double-width integer (a, b below 2^(w*N)); no reduction. */
 static inline void fr_mul_wide(limb_t t[2 * FR_NLIMBS], const limb_t a[FR_NLIMBS], const limb_t b[FR_NLIMBS])
 {
@@ -138,14 +133,24 @@ static inline limb_t fr_wide_sub(limb_t t[2 * FR_NLIMBS], const limb_t a[2 * FR_
     return borrow;
 }
 
-/* t += p^2 when flag is 1, in constant time. */
-static inline void fr_wide_add_p2(limb_t t[2 * FR_NLIMBS], limb_t flag)
+/* t += c when flag is 1, in constant time (c: a double-width constant, a multiple of p). */
+static inline void fr_wide_cadd(limb_t t[2 * FR_NLIMBS], const limb_t c[2 * FR_NLIMBS], limb_t flag)
 {
     limb_t carry = 0, mask = pf_mask(flag);
     size_t i;
 
     for (i = 0; i < 2 * FR_NLIMBS; i++)
-        t[i] = pf_addc(t[i], FR_P_SQUARED[i] & mask, &carry);
+        t[i] = pf_addc(t[i], c[i] & mask, &carry);
+}
+
+/* t = k a for a double-width a and a small k (the caller keeps k a below 2^(2wN)). */
+static inline void fr_wide_mul_small(limb_t t[2 * FR_NLIMBS], const limb_t a[2 * FR_NLIMBS], limb_t k)
+{
+    limb_t c = 0;
+    size_t i;
+
+    for (i = 0; i < 2 * FR_NLIMBS; i++)
+        t[i] = pf_mac(a[i], k, 0, &c);
 }
 
 static inline void fr_set_zero(fr_t *out)

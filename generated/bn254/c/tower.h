@@ -70,10 +70,12 @@ static inline void fp2_frobenius(fp2_t *out, const fp2_t *a, int n)
         fp2_conj(out, a);
     else
         *out = *a;
-}
+}/* k p^2 (k = -beta = 1), added to a negative double-width c0 to bring it into [0, (k + 1) p^2). */
+static const limb_t FP2_K_P_SQUARED[2 * FP_NLIMBS] = { PF_W(0x3b5458a2, 0x275d69b1), PF_W(0xa602072d, 0x09eac101), PF_W(0x4a50189c, 0x6d96cadc), PF_W(0x04689e95, 0x7a1242c8), PF_W(0x26edfa5c, 0x34c6b38d), PF_W(0xb00b8551, 0x16375606), PF_W(0x599a6f7c, 0x0348d21c), PF_W(0x0925c4b8, 0x763cbf9c) };
 
-/* Karatsuba with lazy reduction (u^2 = -1, p < R/4): three double-width products and two
- * Montgomery reductions, c0 = a0 b0 - a1 b1 (+ p^2 when negative), c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1. */
+/* Karatsuba with lazy reduction (u^2 = -1, 4p < R): three double-width
+ * products and two Montgomery reductions, c0 = a0 b0 - 1 a1 b1 (+ 1 p^2 when negative),
+ * c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1. */
 static void fp2_mul(fp2_t *out, const fp2_t *a, const fp2_t *b)
 {
     limb_t v0[2 * FP_NLIMBS], v1[2 * FP_NLIMBS], v2[2 * FP_NLIMBS], s[FP_NLIMBS], t[FP_NLIMBS];
@@ -87,7 +89,7 @@ static void fp2_mul(fp2_t *out, const fp2_t *a, const fp2_t *b)
     (void)fp_wide_sub(v2, v2, v0);
     (void)fp_wide_sub(v2, v2, v1);
     borrow = fp_wide_sub(v0, v0, v1);
-    fp_wide_add_p2(v0, borrow);
+    fp_wide_cadd(v0, FP2_K_P_SQUARED, borrow);
     fp_redc(out->c0.l, v0);
     fp_redc(out->c1.l, v2);
 }

@@ -121,11 +121,6 @@ static inline void fp_redc(limb_t out[FP_NLIMBS], limb_t t[2 * FP_NLIMBS])
  * once. Used by the tower for Karatsuba multiplication in Fp2. */
 #define FP_HAS_WIDE 1
 
-/* p^2, added to a negative double-width difference to bring it back into [0, 2p^2). */
-static const limb_t FP_P_SQUARED[2 * FP_NLIMBS] = {
-    PF_W(0xa27e0000, 0x00004b79), PF_W(0xbae96db2, 0xa0008e35), PF_W(0x4aaf1d22, 0x82ebf7b1), PF_W(0x7908fd92, 0x7224cb3d), PF_W(0x6fe68290, 0x29b17ed1), PF_W(0xfe1b7282, 0xafc968db), PF_W(0xe1e548cb, 0x9028bbf0), PF_W(0x09094ed6, 0x3a8ffc03), PF_W(0xd63ea631, 0x61e9cf95), PF_W(0xe834ca62, 0x54918abf), PF_W(0xe52594ed, 0x52aa651e), PF_W(0xe2423252, 0xb4c46a4f), PF_W(0xa8cf17d8, 0x6c09aae4), PF_W(0x2d80ffb0, 0xc5f5cee5), PF_W(0x2dede100, 0x55bbc10d), PF_W(0x1f4e7a7c, 0xe2360382), PF_W(0x586c3847, 0xae2fe433), PF_W(0x915c56e1, 0x78eadae1), PF_W(0xa35b2945, 0x69a5ce00), PF_W(0x9d66e7fe, 0x767c08ca), PF_W(0x7e44cf6a, 0xd8b88c77), PF_W(0xb29bfc93, 0x67c9c873), PF_W(0x6a24005a, 0xbbc80af9), PF_W(0x00014a92, 0xc64ce3d5)
-};
-
 /* t = a * b as a double-width integer (a, b below 2^(w*N)); no reduction. */
 static inline void fp_mul_wide(limb_t t[2 * FP_NLIMBS], const limb_t a[FP_NLIMBS], const limb_t b[FP_NLIMBS])
 {
@@ -163,14 +158,24 @@ static inline limb_t fp_wide_sub(limb_t t[2 * FP_NLIMBS], const limb_t a[2 * FP_
     return borrow;
 }
 
-/* t += p^2 when flag is 1, in constant time. */
-static inline void fp_wide_add_p2(limb_t t[2 * FP_NLIMBS], limb_t flag)
+/* t += c when flag is 1, in constant time (c: a double-width constant, a multiple of p). */
+static inline void fp_wide_cadd(limb_t t[2 * FP_NLIMBS], const limb_t c[2 * FP_NLIMBS], limb_t flag)
 {
     limb_t carry = 0, mask = pf_mask(flag);
     size_t i;
 
     for (i = 0; i < 2 * FP_NLIMBS; i++)
-        t[i] = pf_addc(t[i], FP_P_SQUARED[i] & mask, &carry);
+        t[i] = pf_addc(t[i], c[i] & mask, &carry);
+}
+
+/* t = k a for a double-width a and a small k (the caller keeps k a below 2^(2wN)). */
+static inline void fp_wide_mul_small(limb_t t[2 * FP_NLIMBS], const limb_t a[2 * FP_NLIMBS], limb_t k)
+{
+    limb_t c = 0;
+    size_t i;
+
+    for (i = 0; i < 2 * FP_NLIMBS; i++)
+        t[i] = pf_mac(a[i], k, 0, &c);
 }
 
 static inline void fp_set_zero(fp_t *out)

@@ -106,11 +106,6 @@ static inline void fr_redc(limb_t out[FR_NLIMBS], limb_t t[2 * FR_NLIMBS])
  * once. Used by the tower for Karatsuba multiplication in Fp2. */
 #define FR_HAS_WIDE 1
 
-/* p^2, added to a negative double-width difference to bring it back into [0, 2p^2). */
-static const limb_t FR_P_SQUARED[2 * FR_NLIMBS] = {
-    PF_W(0x0a118000, 0x00000001), PF_W(0x7338d254, 0xf0000001), PF_W(0x4ada268f, 0x2e1bd800), PF_W(0x6bcbfbd2, 0x35f1c09a), PF_W(0x318324b9, 0x58638c9d), PF_W(0x460aaaaa, 0x8bb70ae0), PF_W(0xc014e712, 0x502a4d6c), PF_W(0x09d018af, 0xb90660cd), PF_W(0x1f5e7141, 0x3dda4d5c), PF_W(0x4bb8b87d, 0xa4aee93f), PF_W(0x2256913b, 0xb361263c), PF_W(0x0002d307, 0xd0bbaffb)
-};
-
 /* t = a * b as a double-width integer (a, b below 2^(w*N)); no reduction. */
 static inline void fr_mul_wide(limb_t t[2 * FR_NLIMBS], const limb_t a[FR_NLIMBS], const limb_t b[FR_NLIMBS])
 {
@@ -148,14 +143,24 @@ static inline limb_t fr_wide_sub(limb_t t[2 * FR_NLIMBS], const limb_t a[2 * FR_
     return borrow;
 }
 
-/* t += p^2 when flag is 1, in constant time. */
-static inline void fr_wide_add_p2(limb_t t[2 * FR_NLIMBS], limb_t flag)
+/* t += c when flag is 1, in constant time (c: a double-width constant, a multiple of p). */
+static inline void fr_wide_cadd(limb_t t[2 * FR_NLIMBS], const limb_t c[2 * FR_NLIMBS], limb_t flag)
 {
     limb_t carry = 0, mask = pf_mask(flag);
     size_t i;
 
     for (i = 0; i < 2 * FR_NLIMBS; i++)
-        t[i] = pf_addc(t[i], FR_P_SQUARED[i] & mask, &carry);
+        t[i] = pf_addc(t[i], c[i] & mask, &carry);
+}
+
+/* t = k a for a double-width a and a small k (the caller keeps k a below 2^(2wN)). */
+static inline void fr_wide_mul_small(limb_t t[2 * FR_NLIMBS], const limb_t a[2 * FR_NLIMBS], limb_t k)
+{
+    limb_t c = 0;
+    size_t i;
+
+    for (i = 0; i < 2 * FR_NLIMBS; i++)
+        t[i] = pf_mac(a[i], k, 0, &c);
 }
 
 static inline void fr_set_zero(fr_t *out)
