@@ -175,7 +175,7 @@ class Group:
 
     def __init__(self, name: str, curve: dict, deg: int):
         self.name = name
-        self.p = p = curve["p"]
+        self.p = curve["p"]
         self.r = curve["r"]
         self.deg = deg
         if name.endswith("g1"):
@@ -625,7 +625,7 @@ def test_equal(lib):
 
 
 def test_affine_conversions(lib):
-    G, rng = lib.grp, rng_for(lib, "aff")
+    rng = rng_for(lib, "aff")
     pts, _ = sample(lib, 7)
     for P in pts + [None]:
         assert lib.to_affine(lib.jac(P, rng)) == P

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from ..params import CurveSpec
-from .algebra import Curve, Elem, Fq, Point
+from .algebra import Curve, Elem, Fq
 from .checks import require
 from .families import derive_family
 from .fields import FieldModel, derive_field

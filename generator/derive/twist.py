@@ -97,7 +97,6 @@ def derive_generator(E: Curve, cofactor: int, r: int, given: tuple | None, curve
             continue
         G = E.mul(P, cofactor)
         if G is not None:
-            # Normalise so that the documented rule (smaller y) also holds after clearing.
             _check_generator(E, G, r, curve, group)
             return G
     raise DerivationError(f"{curve}: no {group} generator found")

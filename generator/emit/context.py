@@ -32,9 +32,6 @@ class Literals:
         """A canonical integer (not Montgomery) as limbs of Fr's width."""
         return c_limbs(value, self.model.fr.limbs64)
 
-    def fp_int(self, value: int) -> str:
-        return c_limbs(value, self.model.fp.limbs64)
-
 
 def source_path(model: CurveModel) -> str:
     path = Path(model.source)

@@ -105,15 +105,13 @@ static void pf_line_add(pf_line_t *l, pf_proj_t *t, const fp2_t *qx, const fp2_t
 static void pf_mul_by_line(fp12_t *f, const pf_line_t *l)
 {
     fp6_t t0, t1, s;
-    fp2_t a, b;
+    fp2_t b;
     /* M-twist (line multiplied by w^3): line = c + x w^2 + y w^3, i.e. l0 = (c, x, 0), l1 = (0, y, 0). */
     fp6_mul_by_01(&t0, &f->c0, &l->c, &l->x);
     fp6_mul_by_1(&t1, &f->c1, &l->y);
     fp6_add(&s, &f->c0, &f->c1);
     fp2_add(&b, &l->x, &l->y);
     fp6_mul_by_01(&s, &s, &l->c, &b);
-    (void)a;
-    (void)b;
     fp6_sub(&s, &s, &t0);
     fp6_sub(&f->c1, &s, &t1);
     fp6_mul_by_v(&t1, &t1);

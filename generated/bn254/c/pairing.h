@@ -105,15 +105,13 @@ static void pf_line_add(pf_line_t *l, pf_proj_t *t, const fp2_t *qx, const fp2_t
 static void pf_mul_by_line(fp12_t *f, const pf_line_t *l)
 {
     fp6_t t0, t1, s;
-    fp2_t a, b;
+    fp2_t a;
     /* D-twist: line = y + x w + c w^3, i.e. l0 = (y, 0, 0), l1 = (x, c, 0). */
     fp6_mul_by_fp2(&t0, &f->c0, &l->y);
     fp6_mul_by_01(&t1, &f->c1, &l->x, &l->c);
     fp6_add(&s, &f->c0, &f->c1);
     fp2_add(&a, &l->y, &l->x);
     fp6_mul_by_01(&s, &s, &a, &l->c);
-    (void)a;
-    (void)b;
     fp6_sub(&s, &s, &t0);
     fp6_sub(&f->c1, &s, &t1);
     fp6_mul_by_v(&t1, &t1);
