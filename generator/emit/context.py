@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
@@ -33,6 +34,29 @@ class Literals:
         return c_limbs(value, self.model.fr.limbs64)
 
 
+@dataclass(frozen=True, order=True)
+class Kernel:
+    """One field-kernel shape a curve needs from a target: limb count at a limb width, and whether
+    the no-carry Montgomery form applies (the same kernel serves every field of that shape)."""
+
+    limb_bits: int
+    limbs: int
+    no_carry: bool
+
+
+ASM_TARGETS = ("x86_64_adx", "arm64", "arm32")
+
+
+def field_kernels(model: CurveModel) -> list[Kernel]:
+    """The kernel shapes of Fp and Fr at both limb widths, without repeats."""
+    shapes = {
+        Kernel(bits, field.limbs64 * 64 // bits, field.no_carry(bits))
+        for field in (model.fp, model.fr)
+        for bits in (64, 32)
+    }
+    return sorted(shapes)
+
+
 def source_path(model: CurveModel) -> str:
     path = Path(model.source)
     return f"curves/{path.name}" if path.parent.name == "curves" else path.name
@@ -48,6 +72,9 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     files: dict[str, str] = {}
     say("rendering C: fields")
     files["c/limbs.h"] = render("c/limbs.h.j2", **common)
+    kernels = field_kernels(model)
+    for asm in ASM_TARGETS:
+        files[f"c/asm_{asm}.h"] = render(f"asm/{asm}/kernels.h.j2", kernels=kernels, **common)
     files["c/fp.h"] = render("c/field.h.j2", field=model.fp, **common)
     files["c/fr.h"] = render("c/field.h.j2", field=model.fr, **common)
     say("rendering C: tower")

@@ -79,6 +79,11 @@ static inline void fr_reduce_once(limb_t out[FR_NLIMBS], const limb_t t[FR_NLIMB
  * t is overwritten. */
 static inline void fr_redc(limb_t out[FR_NLIMBS], limb_t t[2 * FR_NLIMBS])
 {
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_REDC_MONT_4)
+    pf_redc_mont_4(out, t, FR_P, FR_N0);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_REDC_MONT_8)
+    pf_redc_mont_8(out, t, FR_P, FR_N0);
+#else
     limb_t hi = 0;
     size_t i, j;
 
@@ -90,6 +95,7 @@ static inline void fr_redc(limb_t out[FR_NLIMBS], limb_t t[2 * FR_NLIMBS])
         t[i + FR_NLIMBS] = pf_addc(t[i + FR_NLIMBS], c, &hi);
     }
     fr_reduce_once(out, t + FR_NLIMBS, hi);
+#endif
 }
 
 /* Lazy reduction (p < R/4): double-width products of operands below 2p, combined, then reduced
@@ -99,6 +105,11 @@ static inline void fr_redc(limb_t out[FR_NLIMBS], limb_t t[2 * FR_NLIMBS])
 /* t = a * b as a double-width integer (a, b below 2^(w*N)); no reduction. */
 static inline void fr_mul_wide(limb_t t[2 * FR_NLIMBS], const limb_t a[FR_NLIMBS], const limb_t b[FR_NLIMBS])
 {
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_MUL_WIDE_4)
+    pf_mul_wide_4(t, a, b);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_MUL_WIDE_8)
+    pf_mul_wide_8(t, a, b);
+#else
     size_t i, j;
 
     for (i = 0; i < 2 * FR_NLIMBS; i++)
@@ -110,6 +121,7 @@ static inline void fr_mul_wide(limb_t t[2 * FR_NLIMBS], const limb_t a[FR_NLIMBS
             t[i + j] = pf_mac(a[i], b[j], t[i + j], &c);
         t[i + FR_NLIMBS] = c;
     }
+#endif
 }
 
 /* t = a + b for limbs below 2p: no reduction (the spare bits leave room). */
@@ -168,12 +180,18 @@ static inline void fr_set_one(fr_t *out)
 
 static inline void fr_add(fr_t *out, const fr_t *a, const fr_t *b)
 {
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_ADD_MOD_4)
+    pf_add_mod_4(out->l, a->l, b->l, FR_P);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_ADD_MOD_8)
+    pf_add_mod_8(out->l, a->l, b->l, FR_P);
+#else
     limb_t t[FR_NLIMBS], carry = 0;
     size_t i;
 
     for (i = 0; i < FR_NLIMBS; i++)
         t[i] = pf_addc(a->l[i], b->l[i], &carry);
     fr_reduce_once(out->l, t, carry);
+#endif
 }
 
 static inline void fr_dbl(fr_t *out, const fr_t *a)
@@ -191,6 +209,11 @@ static inline void fr_dbl(fr_t *out, const fr_t *a)
 
 static inline void fr_sub(fr_t *out, const fr_t *a, const fr_t *b)
 {
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_SUB_MOD_4)
+    pf_sub_mod_4(out->l, a->l, b->l, FR_P);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_SUB_MOD_8)
+    pf_sub_mod_8(out->l, a->l, b->l, FR_P);
+#else
     limb_t t[FR_NLIMBS], borrow = 0, mask, carry = 0;
     size_t i;
 
@@ -200,6 +223,7 @@ static inline void fr_sub(fr_t *out, const fr_t *a, const fr_t *b)
     mask = pf_mask(borrow);
     for (i = 0; i < FR_NLIMBS; i++)
         out->l[i] = pf_addc(t[i], FR_P[i] & mask, &carry);
+#endif
 }
 
 /* out = -a; the negation of 0 is 0 */
@@ -218,6 +242,11 @@ static inline void fr_neg(fr_t *out, const fr_t *a)
 /* out = a * b / R mod p: Montgomery multiplication, word by word (CIOS). */
 static void fr_mul(fr_t *out, const fr_t *a, const fr_t *b)
 {
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_MUL_MONT_4_NC)
+    pf_mul_mont_4_nc(out->l, a->l, b->l, FR_P, FR_N0);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_MUL_MONT_8_NC)
+    pf_mul_mont_8_nc(out->l, a->l, b->l, FR_P, FR_N0);
+#else
     /* CIOS without the extra carry word (El Housni-Botrel, "no-carry"): the top limb of p is at
      * most 2^(w-1) - 2, so t + a*b[i] + m*p never needs a word above t[N-1]. */
     limb_t t[FR_NLIMBS] = {0};
@@ -236,11 +265,17 @@ static void fr_mul(fr_t *out, const fr_t *a, const fr_t *b)
         t[FR_NLIMBS - 1] = C + A;
     }
     fr_reduce_once(out->l, t, 0);
+#endif
 }
 
 /* out = a^2 / R mod p */
 static void fr_sqr(fr_t *out, const fr_t *a)
 {
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_SQR_MONT_4_NC)
+    pf_sqr_mont_4_nc(out->l, a->l, FR_P, FR_N0);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_SQR_MONT_8_NC)
+    pf_sqr_mont_8_nc(out->l, a->l, FR_P, FR_N0);
+#else
 #if PF_LIMB_BITS == 64
     /* With 4 or fewer 64-bit limbs the dedicated squaring (the 32-bit branch) measured a few
      * percent slower than the CIOS multiplication (gcc 12, x86-64, -O3), so square by multiplying. */
@@ -273,6 +308,7 @@ static void fr_sqr(fr_t *out, const fr_t *a)
         t[2 * i + 1] = pf_addc(t[2 * i + 1], hi, &c);
     }
     fr_redc(out->l, t);
+#endif
 #endif
 }
 

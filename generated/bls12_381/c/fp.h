@@ -80,6 +80,11 @@ static inline void fp_reduce_once(limb_t out[FP_NLIMBS], const limb_t t[FP_NLIMB
  * t is overwritten. */
 static inline void fp_redc(limb_t out[FP_NLIMBS], limb_t t[2 * FP_NLIMBS])
 {
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_REDC_MONT_6)
+    pf_redc_mont_6(out, t, FP_P, FP_N0);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_REDC_MONT_12)
+    pf_redc_mont_12(out, t, FP_P, FP_N0);
+#else
     limb_t hi = 0;
     size_t i, j;
 
@@ -91,6 +96,7 @@ static inline void fp_redc(limb_t out[FP_NLIMBS], limb_t t[2 * FP_NLIMBS])
         t[i + FP_NLIMBS] = pf_addc(t[i + FP_NLIMBS], c, &hi);
     }
     fp_reduce_once(out, t + FP_NLIMBS, hi);
+#endif
 }
 
 /* Lazy reduction (p < R/4): double-width products of operands below 2p, combined, then reduced
@@ -100,6 +106,11 @@ static inline void fp_redc(limb_t out[FP_NLIMBS], limb_t t[2 * FP_NLIMBS])
 /* t = a * b as a double-width integer (a, b below 2^(w*N)); no reduction. */
 static inline void fp_mul_wide(limb_t t[2 * FP_NLIMBS], const limb_t a[FP_NLIMBS], const limb_t b[FP_NLIMBS])
 {
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_MUL_WIDE_6)
+    pf_mul_wide_6(t, a, b);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_MUL_WIDE_12)
+    pf_mul_wide_12(t, a, b);
+#else
     size_t i, j;
 
     for (i = 0; i < 2 * FP_NLIMBS; i++)
@@ -111,6 +122,7 @@ static inline void fp_mul_wide(limb_t t[2 * FP_NLIMBS], const limb_t a[FP_NLIMBS
             t[i + j] = pf_mac(a[i], b[j], t[i + j], &c);
         t[i + FP_NLIMBS] = c;
     }
+#endif
 }
 
 /* t = a + b for limbs below 2p: no reduction (the spare bits leave room). */
@@ -169,12 +181,18 @@ static inline void fp_set_one(fp_t *out)
 
 static inline void fp_add(fp_t *out, const fp_t *a, const fp_t *b)
 {
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_ADD_MOD_6)
+    pf_add_mod_6(out->l, a->l, b->l, FP_P);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_ADD_MOD_12)
+    pf_add_mod_12(out->l, a->l, b->l, FP_P);
+#else
     limb_t t[FP_NLIMBS], carry = 0;
     size_t i;
 
     for (i = 0; i < FP_NLIMBS; i++)
         t[i] = pf_addc(a->l[i], b->l[i], &carry);
     fp_reduce_once(out->l, t, carry);
+#endif
 }
 
 static inline void fp_dbl(fp_t *out, const fp_t *a)
@@ -192,6 +210,11 @@ static inline void fp_dbl(fp_t *out, const fp_t *a)
 
 static inline void fp_sub(fp_t *out, const fp_t *a, const fp_t *b)
 {
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_SUB_MOD_6)
+    pf_sub_mod_6(out->l, a->l, b->l, FP_P);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_SUB_MOD_12)
+    pf_sub_mod_12(out->l, a->l, b->l, FP_P);
+#else
     limb_t t[FP_NLIMBS], borrow = 0, mask, carry = 0;
     size_t i;
 
@@ -201,6 +224,7 @@ static inline void fp_sub(fp_t *out, const fp_t *a, const fp_t *b)
     mask = pf_mask(borrow);
     for (i = 0; i < FP_NLIMBS; i++)
         out->l[i] = pf_addc(t[i], FP_P[i] & mask, &carry);
+#endif
 }
 
 /* out = -a; the negation of 0 is 0 */
@@ -219,6 +243,11 @@ static inline void fp_neg(fp_t *out, const fp_t *a)
 /* out = a * b / R mod p: Montgomery multiplication, word by word (CIOS). */
 static void fp_mul(fp_t *out, const fp_t *a, const fp_t *b)
 {
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_MUL_MONT_6_NC)
+    pf_mul_mont_6_nc(out->l, a->l, b->l, FP_P, FP_N0);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_MUL_MONT_12_NC)
+    pf_mul_mont_12_nc(out->l, a->l, b->l, FP_P, FP_N0);
+#else
     /* CIOS without the extra carry word (El Housni-Botrel, "no-carry"): the top limb of p is at
      * most 2^(w-1) - 2, so t + a*b[i] + m*p never needs a word above t[N-1]. */
     limb_t t[FP_NLIMBS] = {0};
@@ -237,11 +266,17 @@ static void fp_mul(fp_t *out, const fp_t *a, const fp_t *b)
         t[FP_NLIMBS - 1] = C + A;
     }
     fp_reduce_once(out->l, t, 0);
+#endif
 }
 
 /* out = a^2 / R mod p */
 static void fp_sqr(fp_t *out, const fp_t *a)
 {
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_SQR_MONT_6_NC)
+    pf_sqr_mont_6_nc(out->l, a->l, FP_P, FP_N0);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_SQR_MONT_12_NC)
+    pf_sqr_mont_12_nc(out->l, a->l, FP_P, FP_N0);
+#else
     /* The cross products a[i]*a[j] (i < j) once, doubled, plus the squares a[i]^2, then one
      * Montgomery reduction of the double-width result (SOS). */
     limb_t t[2 * FP_NLIMBS] = {0}, c, top = 0;
@@ -269,6 +304,7 @@ static void fp_sqr(fp_t *out, const fp_t *a)
         t[2 * i + 1] = pf_addc(t[2 * i + 1], hi, &c);
     }
     fp_redc(out->l, t);
+#endif
 }
 
 /* out = a^(2^n), n >= 0 */

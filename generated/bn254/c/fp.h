@@ -72,6 +72,11 @@ static inline void fp_reduce_once(limb_t out[FP_NLIMBS], const limb_t t[FP_NLIMB
  * t is overwritten. */
 static inline void fp_redc(limb_t out[FP_NLIMBS], limb_t t[2 * FP_NLIMBS])
 {
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_REDC_MONT_4)
+    pf_redc_mont_4(out, t, FP_P, FP_N0);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_REDC_MONT_8)
+    pf_redc_mont_8(out, t, FP_P, FP_N0);
+#else
     limb_t hi = 0;
     size_t i, j;
 
@@ -83,6 +88,7 @@ static inline void fp_redc(limb_t out[FP_NLIMBS], limb_t t[2 * FP_NLIMBS])
         t[i + FP_NLIMBS] = pf_addc(t[i + FP_NLIMBS], c, &hi);
     }
     fp_reduce_once(out, t + FP_NLIMBS, hi);
+#endif
 }
 
 /* Lazy reduction (p < R/4): double-width products of operands below 2p, combined, then reduced
@@ -92,6 +98,11 @@ static inline void fp_redc(limb_t out[FP_NLIMBS], limb_t t[2 * FP_NLIMBS])
 /* t = a * b as a double-width integer (a, b below 2^(w*N)); no reduction. */
 static inline void fp_mul_wide(limb_t t[2 * FP_NLIMBS], const limb_t a[FP_NLIMBS], const limb_t b[FP_NLIMBS])
 {
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_MUL_WIDE_4)
+    pf_mul_wide_4(t, a, b);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_MUL_WIDE_8)
+    pf_mul_wide_8(t, a, b);
+#else
     size_t i, j;
 
     for (i = 0; i < 2 * FP_NLIMBS; i++)
@@ -103,6 +114,7 @@ static inline void fp_mul_wide(limb_t t[2 * FP_NLIMBS], const limb_t a[FP_NLIMBS
             t[i + j] = pf_mac(a[i], b[j], t[i + j], &c);
         t[i + FP_NLIMBS] = c;
     }
+#endif
 }
 
 /* t = a + b for limbs below 2p: no reduction (the spare bits leave room). */
@@ -161,12 +173,18 @@ static inline void fp_set_one(fp_t *out)
 
 static inline void fp_add(fp_t *out, const fp_t *a, const fp_t *b)
 {
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_ADD_MOD_4)
+    pf_add_mod_4(out->l, a->l, b->l, FP_P);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_ADD_MOD_8)
+    pf_add_mod_8(out->l, a->l, b->l, FP_P);
+#else
     limb_t t[FP_NLIMBS], carry = 0;
     size_t i;
 
     for (i = 0; i < FP_NLIMBS; i++)
         t[i] = pf_addc(a->l[i], b->l[i], &carry);
     fp_reduce_once(out->l, t, carry);
+#endif
 }
 
 static inline void fp_dbl(fp_t *out, const fp_t *a)
@@ -184,6 +202,11 @@ static inline void fp_dbl(fp_t *out, const fp_t *a)
 
 static inline void fp_sub(fp_t *out, const fp_t *a, const fp_t *b)
 {
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_SUB_MOD_4)
+    pf_sub_mod_4(out->l, a->l, b->l, FP_P);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_SUB_MOD_8)
+    pf_sub_mod_8(out->l, a->l, b->l, FP_P);
+#else
     limb_t t[FP_NLIMBS], borrow = 0, mask, carry = 0;
     size_t i;
 
@@ -193,6 +216,7 @@ static inline void fp_sub(fp_t *out, const fp_t *a, const fp_t *b)
     mask = pf_mask(borrow);
     for (i = 0; i < FP_NLIMBS; i++)
         out->l[i] = pf_addc(t[i], FP_P[i] & mask, &carry);
+#endif
 }
 
 /* out = -a; the negation of 0 is 0 */
@@ -211,6 +235,11 @@ static inline void fp_neg(fp_t *out, const fp_t *a)
 /* out = a * b / R mod p: Montgomery multiplication, word by word (CIOS). */
 static void fp_mul(fp_t *out, const fp_t *a, const fp_t *b)
 {
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_MUL_MONT_4_NC)
+    pf_mul_mont_4_nc(out->l, a->l, b->l, FP_P, FP_N0);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_MUL_MONT_8_NC)
+    pf_mul_mont_8_nc(out->l, a->l, b->l, FP_P, FP_N0);
+#else
     /* CIOS without the extra carry word (El Housni-Botrel, "no-carry"): the top limb of p is at
      * most 2^(w-1) - 2, so t + a*b[i] + m*p never needs a word above t[N-1]. */
     limb_t t[FP_NLIMBS] = {0};
@@ -229,11 +258,17 @@ static void fp_mul(fp_t *out, const fp_t *a, const fp_t *b)
         t[FP_NLIMBS - 1] = C + A;
     }
     fp_reduce_once(out->l, t, 0);
+#endif
 }
 
 /* out = a^2 / R mod p */
 static void fp_sqr(fp_t *out, const fp_t *a)
 {
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_SQR_MONT_4_NC)
+    pf_sqr_mont_4_nc(out->l, a->l, FP_P, FP_N0);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_SQR_MONT_8_NC)
+    pf_sqr_mont_8_nc(out->l, a->l, FP_P, FP_N0);
+#else
 #if PF_LIMB_BITS == 64
     /* With 4 or fewer 64-bit limbs the dedicated squaring (the 32-bit branch) measured a few
      * percent slower than the CIOS multiplication (gcc 12, x86-64, -O3), so square by multiplying. */
@@ -266,6 +301,7 @@ static void fp_sqr(fp_t *out, const fp_t *a)
         t[2 * i + 1] = pf_addc(t[2 * i + 1], hi, &c);
     }
     fp_redc(out->l, t);
+#endif
 #endif
 }
 

@@ -79,4 +79,24 @@ static inline limb_t pf_mac(limb_t a, limb_t b, limb_t c, limb_t *carry)
     return lo;
 }
 
+/* Field kernels in assembly for the selected target (docs/internals.md, "Target kernels").
+ * A build defines at most one PF_TARGET_* macro; each target header defines PF_ASM_<OP>_<n> for
+ * the kernels it provides, and field.h uses the portable C for every other operation. */
+#if defined(PF_TARGET_X86_64_ADX)
+#if PF_LIMB_BITS != 64 || !defined(__x86_64__)
+#error "PF_TARGET_X86_64_ADX needs an x86-64 compiler and 64-bit limbs"
+#endif
+#include "asm_x86_64_adx.h"
+#elif defined(PF_TARGET_ARM64)
+#if PF_LIMB_BITS != 64 || !defined(__aarch64__)
+#error "PF_TARGET_ARM64 needs an AArch64 compiler and 64-bit limbs"
+#endif
+#include "asm_arm64.h"
+#elif defined(PF_TARGET_ARM32)
+#if PF_LIMB_BITS != 32 || !defined(__arm__)
+#error "PF_TARGET_ARM32 needs an ARMv7-A compiler and 32-bit limbs"
+#endif
+#include "asm_arm32.h"
+#endif
+
 #endif /* PF_LIMBS_H */
