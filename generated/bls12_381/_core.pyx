@@ -54,6 +54,9 @@ cdef extern from "c/pairforge.h" nogil:
         fp2_t y
     ctypedef struct pf_miller_pair_t:
         pass
+    ctypedef struct pf_line_t:
+        pass
+    enum: PF_PREPARED_LINES
 
     void fp_set_zero(fp_t *out)
     void fp_set_one(fp_t *out)
@@ -168,8 +171,9 @@ cdef extern from "c/pairforge.h" nogil:
     void g2_msm_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
                             g2_t *buckets)
 
-    void pf_miller_loop(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q, size_t n,
-                        pf_miller_pair_t *scratch)
+    void pf_miller_loop(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q,
+                        const pf_line_t *const *lines, size_t n, pf_miller_pair_t *scratch)
+    void pf_g2_prepare(pf_line_t *lines, const g2_affine_t *Q)
     void pf_final_exp(gt_t *out, const gt_t *f)
 
 
@@ -190,7 +194,7 @@ LIMB_BITS = PF_LIMB_BITS
 __all__ = [
     "NAME", "FAMILY", "K", "P", "R", "X", "H1", "H2",
     "Fp", "Fr", "Fp2", "Fp6", "Fp12",
-    "G1", "G2", "GT",
+    "G1", "G2", "GT", "G2Prepared",
     "pairing", "multi_pairing", "pairing_check", "miller_loop", "final_exponentiation",
 ]
 
@@ -2483,8 +2487,42 @@ cdef inline bint _g2_all_affine(const g2_t *p, Py_ssize_t n) noexcept nogil:
     return True
 
 
+cdef class G2Prepared:
+    """A G2 point with the lines of its Miller loop precomputed, for pairings of many G1 points
+    against the same Q (verification keys, fixed public keys). Accepted wherever pairing,
+    multi_pairing, pairing_check and miller_loop take a G2 point; immutable."""
+
+    cdef pf_line_t *lines           # PF_PREPARED_LINES raw lines, or NULL for the identity
+    cdef readonly G2 point
+
+    def __cinit__(self, Q):
+        cdef g2_affine_t a
+        if type(Q) is not G2:
+            raise TypeError(f"G2Prepared: expected a G2 point, not {type(Q).__name__}")
+        self.point = Q
+        self.lines = NULL
+        if g2_is_identity(&(<G2>Q).v):
+            return
+        self.lines = <pf_line_t *>PyMem_Malloc(PF_PREPARED_LINES * sizeof(pf_line_t))
+        if self.lines == NULL:
+            raise MemoryError()
+        g2_to_affine(&a, &(<G2>Q).v)
+        with nogil:
+            pf_g2_prepare(self.lines, &a)
+
+    def __dealloc__(self):
+        PyMem_Free(self.lines)
+
+    def __repr__(self):
+        return f"G2Prepared({self.point!r})"
+
+    def __reduce__(self):
+        return (G2Prepared, (self.point,))
+
+
 cdef int _miller(object Ps, object Qs, gt_t *out, str what) except -1:
-    """out = prod_i f_(P_i, Q_i): the multi-Miller loop (the GIL is released during the loop)."""
+    """out = prod_i f_(P_i, Q_i): the multi-Miller loop (the GIL is released during the loop).
+    Each Q_i is a G2 point or a G2Prepared."""
     cdef Py_ssize_t n, i
     cdef g1_t *p1 = NULL
     cdef g1_affine_t *a1 = NULL
@@ -2492,8 +2530,10 @@ cdef int _miller(object Ps, object Qs, gt_t *out, str what) except -1:
     cdef g2_t *p2 = NULL
     cdef g2_affine_t *a2 = NULL
     cdef fp2_t *s2 = NULL
+    cdef const pf_line_t **lines = NULL
     cdef pf_miller_pair_t *scratch = NULL
-    if isinstance(Ps, (G1, G2)) or isinstance(Qs, (G1, G2)):
+    cdef bint any_prepared = False
+    if isinstance(Ps, (G1, G2, G2Prepared)) or isinstance(Qs, (G1, G2, G2Prepared)):
         raise TypeError(f"{what}: expected two sequences of points (use pairing(P, Q) for one pair)")
     try:
         Ps = list(Ps)
@@ -2506,8 +2546,10 @@ cdef int _miller(object Ps, object Qs, gt_t *out, str what) except -1:
     for i in range(n):
         if type(Ps[i]) is not G1:
             raise TypeError(f"{what}: Ps[{i}] is a {type(Ps[i]).__name__}, expected G1")
-        if type(Qs[i]) is not G2:
-            raise TypeError(f"{what}: Qs[{i}] is a {type(Qs[i]).__name__}, expected G2")
+        if type(Qs[i]) is G2Prepared:
+            any_prepared = True
+        elif type(Qs[i]) is not G2:
+            raise TypeError(f"{what}: Qs[{i}] is a {type(Qs[i]).__name__}, expected G2 or G2Prepared")
     if n == 0:
         fp12_set_one(out)
         return 0
@@ -2519,11 +2561,23 @@ cdef int _miller(object Ps, object Qs, gt_t *out, str what) except -1:
         a2 = <g2_affine_t *>PyMem_Malloc(n * sizeof(g2_affine_t))
         s2 = <fp2_t *>PyMem_Malloc(n * sizeof(fp2_t))
         scratch = <pf_miller_pair_t *>PyMem_Malloc(n * sizeof(pf_miller_pair_t))
-        if p1 == NULL or a1 == NULL or s1 == NULL or p2 == NULL or a2 == NULL or s2 == NULL or scratch == NULL:
+        if any_prepared:
+            lines = <const pf_line_t **>PyMem_Malloc(n * sizeof(pf_line_t *))
+        if (p1 == NULL or a1 == NULL or s1 == NULL or p2 == NULL or a2 == NULL or s2 == NULL
+                or scratch == NULL or (any_prepared and lines == NULL)):
             raise MemoryError()
         for i in range(n):
             p1[i] = (<G1>Ps[i]).v
-            p2[i] = (<G2>Qs[i]).v
+            if type(Qs[i]) is G2Prepared:
+                # The prepared lines replace Q; a prepared identity has none and is skipped.
+                lines[i] = (<G2Prepared>Qs[i]).lines
+                fp2_set_zero(&p2[i].x)
+                fp2_set_zero(&p2[i].y)
+                fp2_set_one(&p2[i].z)
+            else:
+                if any_prepared:
+                    lines[i] = NULL
+                p2[i] = (<G2>Qs[i]).v
         with nogil:
             # Pairing inputs are public: points that are already affine (z = 1: generators,
             # decoded points) skip the inversion of the batch conversion.
@@ -2539,7 +2593,7 @@ cdef int _miller(object Ps, object Qs, gt_t *out, str what) except -1:
                     a2[i].y = p2[i].y
             else:
                 g2_batch_to_affine(a2, p2, <size_t>n, s2)
-            pf_miller_loop(out, a1, a2, <size_t>n, scratch)
+            pf_miller_loop(out, a1, a2, lines, <size_t>n, scratch)
     finally:
         PyMem_Free(p1)
         PyMem_Free(a1)
@@ -2547,6 +2601,7 @@ cdef int _miller(object Ps, object Qs, gt_t *out, str what) except -1:
         PyMem_Free(p2)
         PyMem_Free(a2)
         PyMem_Free(s2)
+        PyMem_Free(lines)
         PyMem_Free(scratch)
     return 0
 
@@ -2557,8 +2612,8 @@ def pairing(P, Q):
     cdef gt_t f
     if type(P) is not G1:
         raise TypeError(f"pairing: P must be a G1 point, not {type(P).__name__}")
-    if type(Q) is not G2:
-        raise TypeError(f"pairing: Q must be a G2 point, not {type(Q).__name__}")
+    if type(Q) is not G2 and type(Q) is not G2Prepared:
+        raise TypeError(f"pairing: Q must be a G2 point or a G2Prepared, not {type(Q).__name__}")
     _miller((P,), (Q,), &f, "pairing")
     r = _new_gt()
     with nogil:
@@ -2586,7 +2641,7 @@ def miller_loop(Ps, Qs):
     """The (multi-)Miller loop value in Fp12 (before the final exponentiation); takes one G1
     and one G2 point or two sequences of points."""
     cdef Fp12 r = _new_fp12()
-    if type(Ps) is G1 and type(Qs) is G2:
+    if type(Ps) is G1 and (type(Qs) is G2 or type(Qs) is G2Prepared):
         _miller((Ps,), (Qs,), &r.v, "miller_loop")
     else:
         _miller(Ps, Qs, &r.v, "miller_loop")

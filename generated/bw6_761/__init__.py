@@ -8,7 +8,8 @@ Points serialize in the zcash format.
 GT values are e(P, Q)^m for the optimal ate pairing e with m = 3 (final exponentiation
 multiple); compare pairings from other libraries through pairing checks, not raw GT values.
 
-Fields: Fp, Fr, Fp3, Fp6; groups: G1, G2, GT;
+Fields: Fp, Fr, Fp3, Fp6; groups: G1, G2, GT; G2Prepared (a G2 point
+with its Miller-loop lines precomputed);
 pairing(P, Q), multi_pairing(Ps, Qs), pairing_check(Ps, Qs), miller_loop(Ps, Qs),
 final_exponentiation(f).
 """
@@ -18,6 +19,7 @@ from ._core import (  # noqa: F401
     FAMILY,
     G1,
     G2,
+    G2Prepared,
     GT,
     H1,
     H2,
@@ -53,6 +55,7 @@ __all__ = [
     "G1",
     "G2",
     "GT",
+    "G2Prepared",
     "pairing",
     "multi_pairing",
     "pairing_check",

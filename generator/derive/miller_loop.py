@@ -11,7 +11,13 @@ later (its T_i is set to Q_i at its top digit).
   f = f_{x+1,Q}(P) * f_{x^3-x^2-x,Q}(P)^p. The p-power is moved onto the point:
   f_{c,Q}^p = f_{c,pi(Q)} and pi acts on G2 as [p mod r], which on the twist (j = 0) is an
   automorphism (x, y) -> (zeta x, s y); zeta and s are derived and checked on the generator.
-  The two terms share one loop of squarings (a two-term multi-Miller loop).
+  The two terms share one loop of squarings and one accumulator T = [n_0]Q + [n_1]pi(Q) that is
+  doubled once per step and adds +-Q or +-pi(Q) at the digits of either term (the joint loop of
+  El Housni–Guillevic eprint 2021/1359, Alg. 2, as in gnark-crypto). Its value differs from
+  f_{x+1,Q} f_{x^3-x^2-x,pi(Q)} by the line through [x+1]Q and [x^3-x^2-x]pi(Q) = -[x+1]Q, a
+  vertical line whose value at P lies in a proper subfield and vanishes in the final
+  exponentiation; so the pairing values are those of eq. (1). derive_miller_loop checks that no
+  step before the last meets an exceptional case (T = O or T = +-Q_i).
 For a negative loop scalar, f is conjugated after the loop (f^(p^(k/2)) = 1/f after the final
 exponentiation) and T negated before any correction lines.
 """
@@ -40,6 +46,7 @@ class MillerLoopModel:
     frobenius_corrections: bool  # BN: the two extra lines with psi(Q) and -psi^2(Q)
     psi: tuple[tuple[Elem, Elem], ...]  # (c_x, c_y) of psi^n, n = 0..3 (k = 12 only; else empty)
     formula: str
+    shared_accumulator: bool = False  # several terms, one T doubled once per step (joint loop)
 
     @property
     def length(self) -> int:
@@ -148,5 +155,42 @@ def derive_miller_loop(family: str, x: int, p: int, r: int, tower: TowerModel, t
     for term in terms:
         require(_digits_value(term.digits) == term.scalar and term.digits[0] == 1, curve,
                 "Miller loop digits encode the loop scalar")
+    shared = len(terms) > 1
+    if shared:
+        eigenvalues = [1] + [p % r for _ in terms[1:]]       # Q_i = [p]Q (derived above)
+        require(all(t.zeta is not None for t in terms[1:]), curve, "joint loop: Q_i = [p]Q for the later terms")
+        _check_joint_loop(terms, eigenvalues, r, curve)
+        formula += "; joint loop with one accumulator (El Housni–Guillevic 2021/1359 Alg. 2)"
     return MillerLoopModel(terms=terms, negative=negative, frobenius_corrections=corrections, psi=psi,
-                           formula=formula)
+                           formula=formula, shared_accumulator=shared)
+
+
+def _check_joint_loop(terms: tuple[MillerTerm, ...], eigenvalues: list[int], r: int, curve: str) -> None:
+    """Step the joint loop on scalars mod r (T = [t]Q, Q_i = [eigenvalues[i]]Q): no doubling of O,
+    no addition with T = O or T = +-Q_i, except the last addition, which must reach O (the loop
+    scalar is a multiple of r)."""
+    length = max(len(t.digits) for t in terms)
+    t: int | None = None
+    steps: list[tuple[int, int]] = []           # (index, term) of every addition, in loop order
+    for i in range(length):
+        for k, term in enumerate(terms):
+            j = i - (length - len(term.digits))
+            if j >= 0 and term.digits[j]:
+                steps.append((i, k))
+    last = steps[-1]
+    for i in range(length):
+        if t is not None and i > 0:
+            require(t % r != 0, curve, f"joint loop: T = O before the doubling at step {i}")
+            t = 2 * t % r
+        for k, term in enumerate(terms):
+            j = i - (length - len(term.digits))
+            if j < 0 or not term.digits[j]:
+                continue
+            q = term.digits[j] * eigenvalues[k] % r
+            if t is None:
+                t = q
+                continue
+            require(t % r != 0 and (t - q) % r != 0 and (t + q) % r != 0 or (i, k) == last, curve,
+                    f"joint loop: exceptional addition at step {i}")
+            t = (t + q) % r
+    require(t == 0, curve, "joint loop: the loop scalar sum_i c_i lambda_i is 0 mod r")

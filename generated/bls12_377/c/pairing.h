@@ -9,15 +9,22 @@
 /* A point of the twist in homogeneous projective coordinates (x = X/Z, y = Y/Z). */
 typedef struct { fp2_t x, y, z; } pf_proj_t;
 
-/* The three non-zero coefficients of a line evaluated at P: the parts carrying y_P, x_P and
- * the constant. The D-twist puts them at w^0, w^1, w^3. */
+/* The three non-zero coefficients of a line: the parts carrying y_P, x_P and the constant. The
+ * D-twist puts them at w^0, w^1, w^3. A line step yields them
+ * "raw" (y and x not yet multiplied by -y_P and x_P: this is what a prepared G2 point stores);
+ * pf_line_at then evaluates the line at P. */
 typedef struct { fp2_t y, x, c; } pf_line_t;
 
-/* The state of one (P, Q) pair in the multi-Miller loop. */
+/* The state of one (P, Q) pair in the multi-Miller loop. A pair either steps its own points T_i
+ * (lines == NULL) or reads the raw lines of a prepared Q (pf_g2_prepare) in loop order; with
+ * record != NULL the raw lines it computes are also written there. */
 typedef struct {
     fp_t xp, nyp;                   /* x_P and -y_P (the line formulas use -y_P) */
     fp2_t q_x[1], q_y[1], q_ny[1];  /* Q_i and -y(Q_i), per loop term */
     pf_proj_t t[1];       /* the accumulators T_i */
+    const pf_line_t *lines;         /* precomputed raw lines, or NULL */
+    pf_line_t *record;              /* where to write the computed raw lines, or NULL */
+    size_t pos;                     /* the next line to read or write */
 } pf_miller_pair_t;
 
 /* 3 b', b' = b / xi the coefficient of the twist. */
@@ -26,8 +33,8 @@ static const fp2_t PF_TWIST_B3 = { { { PF_W(0x00000000, 0x00000000), PF_W(0x0000
 /* Tangent line at T and T <- 2T (homogeneous projective, a = 0; Costello–Lange–Naehrig
  * 2009/615 as in Aranha et al. 2013/722 §4.3, with every coordinate scaled by 4 to avoid
  * halvings):  B = Y^2, C = Z^2, E = 3b'C, F = 3E, H = (Y + Z)^2 - B - C, I = E - B, J = X^2,
- * X3 = 2XY(B - F), Y3 = (B + F)^2 - 12 E^2, Z3 = 4BH; line = -H y_P, 3J x_P, I. */
-static void pf_line_dbl(pf_line_t *l, pf_proj_t *t, const fp_t *xp, const fp_t *nyp)
+ * X3 = 2XY(B - F), Y3 = (B + F)^2 - 12 E^2, Z3 = 4BH; raw line = (H, 3J, I), i.e. -H y_P, 3J x_P, I. */
+static void pf_line_dbl(pf_line_t *l, pf_proj_t *t)
 {
     fp2_t b, c, e, f, h, s, u;
     fp2_sqr(&b, &t->y);
@@ -42,10 +49,9 @@ static void pf_line_dbl(pf_line_t *l, pf_proj_t *t, const fp_t *xp, const fp_t *
     /* line */
     fp2_sub(&l->c, &e, &b);
     fp2_sqr(&s, &t->x);
-    fp2_dbl(&u, &s);
-    fp2_add(&u, &u, &s);
-    fp2_mul_by_fp(&l->x, &u, xp);
-    fp2_mul_by_fp(&l->y, &h, nyp);
+    fp2_dbl(&l->x, &s);
+    fp2_add(&l->x, &l->x, &s);
+    l->y = h;
     /* point */
     fp2_mul(&s, &t->x, &t->y);
     fp2_dbl(&s, &s);
@@ -67,23 +73,21 @@ static void pf_line_dbl(pf_line_t *l, pf_proj_t *t, const fp_t *xp, const fp_t *
 /* Line through T and the affine Q = (qx, qy), and T <- T + Q (mixed addition):
  * theta = Y - qy Z, lambda = X - qx Z, C = theta^2, D = lambda^2, E = lambda D, F = Z C,
  * G = X D, H = E + F - 2G, X3 = lambda H, Y3 = theta (G - H) - Y E, Z3 = Z E;
- * line = lambda y_P, -theta x_P, theta qx - lambda qy. T must differ from +-Q. */
-static void pf_line_add(pf_line_t *l, pf_proj_t *t, const fp2_t *qx, const fp2_t *qy,
-                        const fp_t *xp, const fp_t *nyp)
+ * raw line = (-lambda, -theta, theta qx - lambda qy), i.e. lambda y_P, -theta x_P, theta qx - lambda qy.
+ * T must differ from +-Q. */
+static void pf_line_add(pf_line_t *l, pf_proj_t *t, const fp2_t *qx, const fp2_t *qy)
 {
     fp2_t theta, lambda, c, d, e, f, g, h, s;
     fp2_mul(&theta, qy, &t->z);
     fp2_sub(&theta, &t->y, &theta);
     fp2_mul(&lambda, qx, &t->z);
     fp2_sub(&lambda, &t->x, &lambda);
-    /* line; -theta x_P = theta * (-x_P) is written as -(theta x_P) */
+    /* line */
     fp2_mul(&s, &theta, qx);
     fp2_mul(&c, &lambda, qy);
     fp2_sub(&l->c, &s, &c);
-    fp2_mul_by_fp(&l->x, &theta, xp);
-    fp2_neg(&l->x, &l->x);
-    fp2_mul_by_fp(&l->y, &lambda, nyp);
-    fp2_neg(&l->y, &l->y);
+    fp2_neg(&l->x, &theta);
+    fp2_neg(&l->y, &lambda);
     /* point */
     fp2_sqr(&c, &theta);
     fp2_sqr(&d, &lambda);
@@ -99,6 +103,13 @@ static void pf_line_add(pf_line_t *l, pf_proj_t *t, const fp2_t *qx, const fp2_t
     fp2_mul(&c, &t->y, &e);
     fp2_sub(&t->y, &s, &c);
     fp2_mul(&t->z, &t->z, &e);
+}
+
+/* Evaluate a raw line at P: y <- y (-y_P), x <- x x_P. */
+static inline void pf_line_at(pf_line_t *l, const fp_t *xp, const fp_t *nyp)
+{
+    fp2_mul_by_fp(&l->x, &l->x, xp);
+    fp2_mul_by_fp(&l->y, &l->y, nyp);
 }
 
 /* f <- f * line, with the line's three non-zero slots (13 multiplications in fp2). */
@@ -127,12 +138,17 @@ static const int8_t PF_MILLER_DIGITS_0[64] = {
 static const int8_t *const PF_MILLER_DIGITS[1] = { PF_MILLER_DIGITS_0 };
 static const int PF_MILLER_LENGTH[1] = { 64 };
 #define PF_MILLER_MAX_LENGTH 64
+/* The number of raw lines of a prepared G2 point (pf_g2_prepare). */
+#define PF_PREPARED_LINES 69
 
 /* Fill the state of one pair: P's coordinates and the points Q_i of every loop term. */
 static void pf_miller_prepare(pf_miller_pair_t *st, const g1_affine_t *P, const g2_affine_t *Q)
 {
     st->xp = P->x;
     fp_neg(&st->nyp, &P->y);
+    st->lines = NULL;
+    st->record = NULL;
+    st->pos = 0;
     st->q_x[0] = Q->x;
     st->q_y[0] = Q->y;
     fp2_neg(&st->q_ny[0], &st->q_y[0]);
@@ -145,47 +161,109 @@ static inline void pf_proj_from_affine(pf_proj_t *t, const fp2_t *x, const fp2_t
     fp2_set_one(&t->z);
 }
 
-/* The product of the Miller functions of n pairs, sharing the squarings of f. Pairs with an
- * identity point contribute 1 and are skipped. scratch holds n pair states. */
-static void pf_miller_loop(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q, size_t n,
-                           pf_miller_pair_t *scratch)
+/* The pair's next raw line: read from its prepared lines, or computed by stepping T_term
+ * (a doubling when qy is NULL, else the addition of (qx, qy)) and recorded when asked. */
+static void pf_next_line(pf_line_t *l, pf_miller_pair_t *st, int term, const fp2_t *qx,
+                         const fp2_t *qy)
 {
-    size_t used = 0;
-    pf_line_t line;
-    gt_t f;
-    for (size_t k = 0; k < n; k++) {
-        if (g1_affine_is_identity(&P[k]) || g2_affine_is_identity(&Q[k]))
-            continue;
-        pf_miller_prepare(&scratch[used], &P[k], &Q[k]);
-        used++;
+    if (st->lines != NULL) {
+        *l = st->lines[st->pos++];
+        return;
     }
+    if (qy == NULL)
+        pf_line_dbl(l, &st->t[term]);
+    else
+        pf_line_add(l, &st->t[term], qx, qy);
+    if (st->record != NULL)
+        st->record[st->pos++] = *l;
+}
+
+/* f <- f * (the pair's next line evaluated at P); with f == NULL only step the pair. */
+static inline void pf_miller_step(gt_t *f, pf_miller_pair_t *st, int term, const fp2_t *qx,
+                                  const fp2_t *qy)
+{
+    pf_line_t line;
+
+    pf_next_line(&line, st, term, qx, qy);
+    if (f != NULL) {
+        pf_line_at(&line, &st->xp, &st->nyp);
+        pf_mul_by_line(f, &line);
+    }
+}
+
+/* The Miller loop over filled pair states, sharing the squarings of f; with out == NULL the
+ * pairs are only stepped (to record the lines of a prepared Q). */
+static void pf_miller_run(gt_t *out, pf_miller_pair_t *pairs, size_t n)
+{
+    gt_t f, *acc = out != NULL ? &f : NULL;
+
     fp12_set_one(&f);
     for (int i = 0; i < PF_MILLER_MAX_LENGTH; i++) {
-        if (i > 1)
-            fp12_sqr(&f, &f);
-        for (size_t k = 0; k < used; k++) {
-            pf_miller_pair_t *st = &scratch[k];
+        if (acc != NULL && i > 1)
+            fp12_sqr(acc, acc);
+        for (size_t k = 0; k < n; k++) {
+            pf_miller_pair_t *st = &pairs[k];
             for (int term = 0; term < 1; term++) {
                 int j = i - (PF_MILLER_MAX_LENGTH - PF_MILLER_LENGTH[term]);
                 if (j < 0)
                     continue;
                 if (j == 0) {
                     /* the term starts: T_i = Q_i (its top digit is 1) */
-                    pf_proj_from_affine(&st->t[term], &st->q_x[term], &st->q_y[term]);
+                    if (st->lines == NULL)
+                        pf_proj_from_affine(&st->t[term], &st->q_x[term], &st->q_y[term]);
                     continue;
                 }
-                pf_line_dbl(&line, &st->t[term], &st->xp, &st->nyp);
-                pf_mul_by_line(&f, &line);
+                pf_miller_step(acc, st, term, NULL, NULL);
                 int8_t digit = PF_MILLER_DIGITS[term][j];
-                if (digit) {
-                    pf_line_add(&line, &st->t[term], &st->q_x[term],
-                                digit > 0 ? &st->q_y[term] : &st->q_ny[term], &st->xp, &st->nyp);
-                    pf_mul_by_line(&f, &line);
-                }
+                if (digit)
+                    pf_miller_step(acc, st, term, &st->q_x[term],
+                                   digit > 0 ? &st->q_y[term] : &st->q_ny[term]);
             }
         }
     }
-    *out = f;
+    if (out != NULL)
+        *out = f;
+}
+
+/* The product of the Miller functions of n pairs. Pair k uses the prepared lines lines[k] when
+ * lines != NULL and lines[k] != NULL (then Q[k] is not read), else steps Q[k] itself. Pairs with
+ * an identity point contribute 1 and are skipped (a prepared identity has lines[k] == NULL and
+ * Q[k] the identity). scratch holds n pair states. */
+static void pf_miller_loop(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q,
+                           const pf_line_t *const *lines, size_t n, pf_miller_pair_t *scratch)
+{
+    size_t used = 0;
+
+    for (size_t k = 0; k < n; k++) {
+        const pf_line_t *prepared = lines != NULL ? lines[k] : NULL;
+        if (g1_affine_is_identity(&P[k]) || (prepared == NULL && g2_affine_is_identity(&Q[k])))
+            continue;
+        pf_miller_pair_t *st = &scratch[used++];
+        if (prepared != NULL) {
+            st->xp = P[k].x;
+            fp_neg(&st->nyp, &P[k].y);
+            st->lines = prepared;
+            st->record = NULL;
+            st->pos = 0;
+        } else {
+            pf_miller_prepare(st, &P[k], &Q[k]);
+        }
+    }
+    pf_miller_run(out, scratch, used);
+}
+
+/* Precompute the PF_PREPARED_LINES raw lines of the Miller loop of a fixed Q (not the identity),
+ * for pairings with many P against the same Q. */
+static void pf_g2_prepare(pf_line_t lines[PF_PREPARED_LINES], const g2_affine_t *Q)
+{
+    pf_miller_pair_t st;
+    g1_affine_t none;
+
+    fp_set_zero(&none.x);
+    fp_set_zero(&none.y);
+    pf_miller_prepare(&st, &none, Q);
+    st.record = lines;
+    pf_miller_run(NULL, &st, 1);
 }
 
 /* a^2 in GT (1 cyclotomic squarings, 0 multiplications). */

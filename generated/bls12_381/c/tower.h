@@ -604,6 +604,105 @@ static void fp12_cyclotomic_sqr_n(fp12_t *out, const fp12_t *a, int n)
         fp12_cyclotomic_sqr(out, out);
 }
 
+/* Karabina's compressed squaring (eprint 2010/542 §3): an element of the cyclotomic subgroup is
+ * determined by x1, x2, x3, x5 (the notation of the squaring above), and the Granger–Scott
+ * formulas for those four read only those four: 6 squarings in fp2 instead of 9.
+ * out's x0 and x4 are not updated (pf_cyclotomic_decompress recovers them). */
+static void fp12_cyclotomic_sqr_compressed(fp12_t *out, const fp12_t *a)
+{
+    fp2_t t2, t3, t4, t5, t7, t8, r1, r2, r3, r5;
+    fp2_sqr(&t2, &a->c0.c2);
+    fp2_sqr(&t3, &a->c1.c0);
+    fp2_add(&t7, &a->c0.c2, &a->c1.c0);
+    fp2_sqr(&t7, &t7);
+    fp2_sub(&t7, &t7, &t2);
+    fp2_sub(&t7, &t7, &t3);                 /* 2 x2 x3 */
+    fp2_sqr(&t4, &a->c1.c2);
+    fp2_sqr(&t5, &a->c0.c1);
+    fp2_add(&t8, &a->c1.c2, &a->c0.c1);
+    fp2_sqr(&t8, &t8);
+    fp2_sub(&t8, &t8, &t4);
+    fp2_sub(&t8, &t8, &t5);
+    fp2_mul_by_xi(&t8, &t8);                /* 2 x1 x5 xi */
+    fp2_mul_by_xi(&t2, &t2);
+    fp2_add(&t2, &t2, &t3);                 /* x2^2 xi + x3^2 */
+    fp2_mul_by_xi(&t4, &t4);
+    fp2_add(&t4, &t4, &t5);                 /* x5^2 xi + x1^2 */
+    fp2_sub(&r1, &t2, &a->c0.c1);
+    fp2_dbl(&r1, &r1);
+    fp2_add(&r1, &r1, &t2);                 /* 3 (x2^2 xi + x3^2) - 2 x1 */
+    fp2_sub(&r2, &t4, &a->c0.c2);
+    fp2_dbl(&r2, &r2);
+    fp2_add(&r2, &r2, &t4);                 /* 3 (x5^2 xi + x1^2) - 2 x2 */
+    fp2_add(&r3, &t8, &a->c1.c0);
+    fp2_dbl(&r3, &r3);
+    fp2_add(&r3, &r3, &t8);                 /* 6 x1 x5 xi + 2 x3 */
+    fp2_add(&r5, &t7, &a->c1.c2);
+    fp2_dbl(&r5, &r5);
+    fp2_add(&r5, &r5, &t7);                 /* 6 x2 x3 + 2 x5 */
+    out->c0.c1 = r1;
+    out->c0.c2 = r2;
+    out->c1.c0 = r3;
+    out->c1.c2 = r5;
+}
+
+/* Recover x4 and x0 of n compressed cyclotomic elements in place, with one inversion in fp2
+ * (Karabina, eprint 2010/542 Th. 3.2):
+ *   x4 = (xi x5^2 + 3 x1^2 - 2 x2) / (4 x3), or 2 x1 x5 / x2 when x3 = 0,
+ *   x0 = xi (2 x4^2 + x3 x5 - 3 x1 x2) + 1.
+ * When x2 = x3 = 0 too (the element 1) the denominator is replaced by 1 and x4 = 0. Constant
+ * time. num and den are scratch of n elements each. */
+static void fp12_cyclotomic_decompress(fp12_t *a, size_t n, fp2_t *num, fp2_t *den)
+{
+    fp2_t t, s, acc, inv;
+
+    for (size_t i = 0; i < n; i++) {
+        limb_t x3_zero = fp2_is_zero(&a[i].c1.c0);
+        fp2_sqr(&t, &a[i].c1.c2);
+        fp2_mul_by_xi(&t, &t);
+        fp2_sqr(&s, &a[i].c0.c1);
+        fp2_add(&num[i], &t, &s);
+        fp2_dbl(&s, &s);
+        fp2_add(&num[i], &num[i], &s);
+        fp2_dbl(&t, &a[i].c0.c2);
+        fp2_sub(&num[i], &num[i], &t);
+        fp2_dbl(&den[i], &a[i].c1.c0);
+        fp2_dbl(&den[i], &den[i]);
+        fp2_mul(&t, &a[i].c0.c1, &a[i].c1.c2);
+        fp2_dbl(&t, &t);
+        fp2_cmov(&num[i], &t, x3_zero);
+        fp2_cmov(&den[i], &a[i].c0.c2, x3_zero);
+        fp2_set_one(&t);
+        fp2_cmov(&den[i], &t, fp2_is_zero(&den[i]));
+    }
+    /* one inversion for all denominators (Montgomery's trick); x4's slot holds the prefix
+     * product d_0 ... d_{i-1} until x4 is known */
+    fp2_set_one(&acc);
+    for (size_t i = 0; i < n; i++) {
+        a[i].c1.c1 = acc;
+        fp2_mul(&acc, &acc, &den[i]);
+    }
+    fp2_inv(&inv, &acc);
+    for (size_t i = n; i-- > 0;) {
+        /* inv = 1 / (d_0 ... d_i), so 1 / d_i = inv (d_0 ... d_{i-1}) */
+        fp2_mul(&t, &inv, &a[i].c1.c1);
+        fp2_mul(&inv, &inv, &den[i]);
+        fp2_mul(&a[i].c1.c1, &num[i], &t);
+    }
+    for (size_t i = 0; i < n; i++) {
+        fp2_sqr(&t, &a[i].c1.c1);
+        fp2_dbl(&t, &t);                       /* 2 x4^2 */
+        fp2_mul(&s, &a[i].c1.c0, &a[i].c1.c2);
+        fp2_add(&t, &t, &s);                   /* + x3 x5 */
+        fp2_mul(&s, &a[i].c0.c1, &a[i].c0.c2);
+        fp2_sub(&t, &t, &s);
+        fp2_dbl(&s, &s);
+        fp2_sub(&t, &t, &s);                   /* - 3 x1 x2 */
+        fp2_mul_by_xi(&t, &t);
+        fp2_set_one(&s);
+        fp2_add(&a[i].c0.c0, &t, &s);
+    }
+}
 /* a^e for any element and a public exponent (little-endian limbs), square and multiply. */
 static void fp12_pow_vartime(fp12_t *out, const fp12_t *a, const limb_t *e, size_t nlimbs)
 {
@@ -619,27 +718,40 @@ static void fp12_pow_vartime(fp12_t *out, const fp12_t *a, const limb_t *e, size
     *out = acc;
 }
 
-/* a^x for a in GT (x = -15132376222941642752): an addition chain on |x| of cyclotomic squarings
- * (63 squarings, 5 multiplications), then a conjugation (x < 0). */
+/* a^x for a in GT (x = -15132376222941642752): |x| = 2^16 + 2^48 + 2^57 + 2^60 + 2^62 + 2^63
+ * from one run of 63 compressed squarings (Karabina), the 6 powers a^(2^position)
+ * decompressed together, then multiplied, then a conjugation (x < 0). Only for elements of the
+ * cyclotomic subgroup. */
 static void gt_exp_by_x(gt_t *out, const gt_t *a)
 {
-    {   /* 63 squarings, 5 multiplications */
-        gt_t r[2];
-        r[0] = *a;
-        fp12_cyclotomic_sqr_n(&r[1], &r[0], 1);
-        fp12_mul(&r[1], &r[1], &r[0]);
-        fp12_cyclotomic_sqr_n(&r[1], &r[1], 2);
-        fp12_mul(&r[1], &r[1], &r[0]);
-        fp12_cyclotomic_sqr_n(&r[1], &r[1], 3);
-        fp12_mul(&r[1], &r[1], &r[0]);
-        fp12_cyclotomic_sqr_n(&r[1], &r[1], 9);
-        fp12_mul(&r[1], &r[1], &r[0]);
-        fp12_cyclotomic_sqr_n(&r[1], &r[1], 32);
-        fp12_mul(&r[1], &r[1], &r[0]);
-        fp12_cyclotomic_sqr_n(&r[1], &r[1], 16);
-        *out = r[1];
-    }
-    fp12_conj(out, out);
+    gt_t pw[6], t = *a;
+    fp2_t num[6], den[6];
+    for (int i = 0; i < 16; i++)
+        fp12_cyclotomic_sqr_compressed(&t, &t);
+    pw[0] = t;                          /* a^(2^16) */
+    for (int i = 0; i < 32; i++)
+        fp12_cyclotomic_sqr_compressed(&t, &t);
+    pw[1] = t;                          /* a^(2^48) */
+    for (int i = 0; i < 9; i++)
+        fp12_cyclotomic_sqr_compressed(&t, &t);
+    pw[2] = t;                          /* a^(2^57) */
+    for (int i = 0; i < 3; i++)
+        fp12_cyclotomic_sqr_compressed(&t, &t);
+    pw[3] = t;                          /* a^(2^60) */
+    for (int i = 0; i < 2; i++)
+        fp12_cyclotomic_sqr_compressed(&t, &t);
+    pw[4] = t;                          /* a^(2^62) */
+    for (int i = 0; i < 1; i++)
+        fp12_cyclotomic_sqr_compressed(&t, &t);
+    pw[5] = t;                          /* a^(2^63) */
+    fp12_cyclotomic_decompress(pw, 6, num, den);
+    t = pw[0];
+    fp12_mul(&t, &t, &pw[1]);
+    fp12_mul(&t, &t, &pw[2]);
+    fp12_mul(&t, &t, &pw[3]);
+    fp12_mul(&t, &t, &pw[4]);
+    fp12_mul(&t, &t, &pw[5]);
+    fp12_conj(out, &t);
 }
 
 /* a^k in GT, constant time in k: fixed 4-bit windows, every table entry read for each window.
