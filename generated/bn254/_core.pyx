@@ -7,6 +7,7 @@ picklable Python objects. Long operations (pairings, multi-scalar and scalar mul
 exponentiations in GT) release the GIL.
 """
 
+cimport cython
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport uint8_t
 from libc.string cimport memcpy
@@ -299,6 +300,7 @@ cdef void _fp_pow(fp_t *out, const fp_t *a, const uint8_t *e, size_t n) noexcept
     out[0] = acc
 
 
+@cython.freelist(64)  # reuse freed objects: allocation is most of a small operation's cost
 cdef class Fp:
     """An element of the base field Fp (modulus P); immutable.
 
@@ -560,6 +562,7 @@ cdef void _fr_pow(fr_t *out, const fr_t *a, const uint8_t *e, size_t n) noexcept
     out[0] = acc
 
 
+@cython.freelist(64)  # reuse freed objects: allocation is most of a small operation's cost
 cdef class Fr:
     """An element of the scalar field Fr (integers mod the group order r) (modulus R); immutable.
 
@@ -848,6 +851,7 @@ cdef void _fp2_pow(fp2_t *out, const fp2_t *a, const uint8_t *e, size_t n) noexc
     out[0] = acc
 
 
+@cython.freelist(64)  # reuse freed objects: allocation is most of a small operation's cost
 cdef class Fp2:
     """An element c0 + c1 u of Fp2 = Fp[u], u^2 = -1; immutable.
 
@@ -1170,6 +1174,7 @@ cdef void _fp6_pow(fp6_t *out, const fp6_t *a, const uint8_t *e, size_t n) noexc
     out[0] = acc
 
 
+@cython.freelist(64)  # reuse freed objects: allocation is most of a small operation's cost
 cdef class Fp6:
     """An element c0 + c1 v + c2 v^2 of Fp6 = Fp2[v], v^3 = xi = 9 + 1 u; immutable.
 
@@ -1474,6 +1479,7 @@ cdef void _fp12_pow(fp12_t *out, const fp12_t *a, const uint8_t *e, size_t n) no
     out[0] = acc
 
 
+@cython.freelist(64)  # reuse freed objects: allocation is most of a small operation's cost
 cdef class Fp12:
     """An element c0 + c1 w of Fp12 = Fp6[w], w^2 = v; immutable.
 
@@ -1860,6 +1866,7 @@ cdef G1 _g1_decode(const uint8_t *data, size_t n, bint check):
     return r
 
 
+@cython.freelist(64)  # reuse freed objects: allocation is most of a small operation's cost
 cdef class G1:
     """A point of G1; immutable. Build one with G1.generator(), G1.identity(),
     G1.from_affine(x, y), G1.from_bytes(data) or arithmetic."""
@@ -2134,6 +2141,7 @@ cdef G2 _g2_decode(const uint8_t *data, size_t n, bint check):
     return r
 
 
+@cython.freelist(64)  # reuse freed objects: allocation is most of a small operation's cost
 cdef class G2:
     """A point of G2; immutable. Build one with G2.generator(), G2.identity(),
     G2.from_affine(x, y), G2.from_bytes(data) or arithmetic."""
@@ -2351,6 +2359,7 @@ cdef inline GT _new_gt():
     return GT.__new__(GT)
 
 
+@cython.freelist(64)  # reuse freed objects: allocation is most of a small operation's cost
 cdef class GT:
     """An element of GT, the subgroup of order r of Fp12^* (written multiplicatively); immutable.
 
