@@ -217,11 +217,14 @@ class SerializationModel:
         return next(p for p in self.profiles if p.name == self.default)
 
 
+# The default point encoding: the first of these whose flags fit (arkworks always fits: its flags
+# may take one more byte). Three spare bits give zcash, two give gnark's compressed form.
+DEFAULT_ORDER = ("zcash", "gnark", "arkworks")
+
+
 def derive_serialization(fp: FieldModel, fr: FieldModel) -> SerializationModel:
-    """Every profile resolved for the curve; the default is zcash where its flags fit, else gnark."""
+    """Every profile resolved for the curve, and the default (DEFAULT_ORDER)."""
     profiles = tuple(resolve(p, i, fp, fr) for i, p in enumerate(PROFILES))
     by_name = {p.name: p for p in profiles}
-    default = "zcash" if by_name["zcash"].usable else "gnark"
-    if not by_name[default].usable:
-        raise ValueError(f"no default serialization profile fits: {by_name[default].reason}")
+    default = next(name for name in DEFAULT_ORDER if by_name[name].usable)
     return SerializationModel(profiles, default)
