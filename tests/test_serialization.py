@@ -628,3 +628,41 @@ def test_one_spare_bit_profiles(one_spare_bit):
     test_field_layouts(C)
     test_gt_layouts(C)
     test_batch_decoding_errors_and_types(C)
+
+
+# --------------------------------------------------------------------------------------------
+# The generator's resolution of profiles (generator/derive/serialization.py)
+
+
+def test_profile_resolution():
+    from types import SimpleNamespace
+
+    from generator.derive.checks import DerivationError
+    from generator.derive.serialization import derive_serialization
+
+    def field(bits):
+        return SimpleNamespace(bits=bits, nbytes=(bits + 7) // 8)
+
+    fr = field(255)
+    cases = {  # p bits -> (default, usable profiles, arkworks flagged width)
+        381: ("zcash", {"zcash", "gnark", "arkworks", "eip197", "eip2537"}, 48),
+        254: ("gnark", {"gnark", "arkworks", "eip197", "eip2537"}, 32),
+        255: ("arkworks", {"arkworks", "eip197", "eip2537"}, 33),
+        256: ("arkworks", {"arkworks", "eip197", "eip2537"}, 33),
+        761: ("zcash", {"zcash", "gnark", "arkworks", "eip197", "eip2537"}, 96),
+    }
+    for bits, (default, names, flagged) in cases.items():
+        ser = derive_serialization(field(bits), fr)
+        by = {p.name: p for p in ser.profiles}
+        assert ser.default == default
+        assert {p.name for p in ser.profiles if p.usable} == names
+        assert by["arkworks"].flagged_width == flagged and by["arkworks"].width == (bits + 7) // 8
+        assert by["eip2537"].width == -(-((bits + 7) // 8) // 32) * 32
+        if by["gnark"].usable:
+            assert by["gnark"].flags.bits == (3 if by["zcash"].usable else 2)
+    ser = derive_serialization(field(254), fr, "eip197", "BN-test")
+    assert ser.default == "gnark"  # the declared profile is checked, not made the default
+    with pytest.raises(DerivationError, match="needs 3 spare bits"):
+        derive_serialization(field(254), fr, "zcash", "BN-test")
+    with pytest.raises(DerivationError, match="names a profile"):
+        derive_serialization(field(381), fr, "blst", "BLS-test")

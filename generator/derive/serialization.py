@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .checks import require
 from .fields import FieldModel
 
 # Meanings of a flag code. Compressed: which root y is. Uncompressed: SMALL/LARGE are informative
@@ -222,9 +223,15 @@ class SerializationModel:
 DEFAULT_ORDER = ("zcash", "gnark", "arkworks")
 
 
-def derive_serialization(fp: FieldModel, fr: FieldModel) -> SerializationModel:
-    """Every profile resolved for the curve, and the default (DEFAULT_ORDER)."""
+def derive_serialization(fp: FieldModel, fr: FieldModel, declared: str | None = None,
+                         curve: str = "the curve") -> SerializationModel:
+    """Every profile resolved for the curve, and the default (DEFAULT_ORDER). ``declared`` (the
+    curve file's `serialization` key: the profile its ecosystem uses) must name a usable profile."""
     profiles = tuple(resolve(p, i, fp, fr) for i, p in enumerate(PROFILES))
     by_name = {p.name: p for p in profiles}
+    if declared is not None:
+        require(declared in by_name, curve,
+                f"serialization = {declared!r} names a profile ({', '.join(PROFILE_NAMES)})")
+        require(by_name[declared].usable, curve, f"serialization = {declared!r} fits: {by_name[declared].reason}")
     default = next(name for name in DEFAULT_ORDER if by_name[name].usable)
     return SerializationModel(profiles, default)
