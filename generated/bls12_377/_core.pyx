@@ -13,6 +13,7 @@ None is the default, "zcash" for points of this curve):
   arkworks  arkworks CanonicalSerialize: little-endian, c0||c1, flags in the last byte
   eip197    EIP-196/197: big-endian, Fp2 as (imaginary, real), (0, 0) is infinity, uncompressed
   eip2537   EIP-2537/2539/3026: big-endian, zero-padded to 32-byte words, c0||c1, uncompressed
+
 Points: compressed where the profile has a compressed form. Uncompressed arkworks encodings carry
 the "y negative" flag as arkworks 0.4+ writes it; decoding accepts it set or clear, as arkworks
 itself does (arkworks 0.3 wrote it clear). from_bytes(check=True) checks the subgroup; with
@@ -20,8 +21,8 @@ check=False it still rejects wrong lengths, bad flags or padding, coordinates >=
 off the curve, so only the subgroup check is skipped. Fields: Fp and the tower levels use each
 profile's element width and byte order, with the most significant coefficient first where the
 profile writes Fp2 as c1 || c0; Fr uses the profile's scalar layout (little-endian for zcash and
-arkworks). GT: the gnark and arkworks layouts. Without a profile, fields and GT use big-endian
-coefficients, c0 first, depth first.
+arkworks). GT: the gnark and arkworks layouts only. Without a profile, fields and GT use
+big-endian coefficients, c0 first, depth first.
 """
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
