@@ -4,7 +4,7 @@
 Family BLS12, seed x = 0x8508c00000000001, embedding degree 12.
 p has 377 bits, r has 253 bits; E: y^2 = x^3 + 1 over Fp,
 G2 on the D-type sextic twist over Fp2.
-Points serialize in the zcash format.
+Points serialize in the zcash format by default (other profiles: gnark, arkworks, eip197, eip2537).
 GT values are e(P, Q)^m for the optimal ate pairing e with m = 3 (final exponentiation
 multiple); compare pairings from other libraries through pairing checks, not raw GT values.
 
@@ -16,6 +16,7 @@ final_exponentiation(f).
 
 from ._core import *  # noqa: F401,F403
 from ._core import (  # noqa: F401
+    DEFAULT_PROFILE,
     FAMILY,
     G1,
     G2,
@@ -27,6 +28,7 @@ from ._core import (  # noqa: F401
     NAME,
     P,
     R,
+    SERIALIZATION_PROFILES,
     X,
     Fp,
     Fp2,
@@ -63,4 +65,6 @@ __all__ = [
     "pairing_check",
     "miller_loop",
     "final_exponentiation",
+    "SERIALIZATION_PROFILES",
+    "DEFAULT_PROFILE",
 ]

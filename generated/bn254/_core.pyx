@@ -5,6 +5,24 @@
 The arithmetic is the generated C of c/pairforge.h; this module wraps it in immutable, hashable,
 picklable Python objects. Long operations (pairings, multi-scalar and scalar multiplications,
 exponentiations in GT) release the GIL.
+
+Serialization profiles (the `profile=` argument of to_bytes / from_bytes / batch_from_bytes;
+None is the default, "gnark" for points of this curve):
+  zcash     zkcrypto / blst / IETF: big-endian, Fp2 as c1||c0, 3 flag bits in byte 0 -- not usable here: the zcash profile needs 3 spare bits in the top byte of an Fp element for its flags, and p has 254 bits in 32 bytes (2 spare)
+  gnark     gnark-crypto: big-endian, Fp2 as A1||A0, zcash flags with 3 spare bits, else 2
+  arkworks  arkworks CanonicalSerialize: little-endian, c0||c1, flags in the last byte
+  eip197    EIP-196/197: big-endian, Fp2 as (imaginary, real), (0, 0) is infinity, uncompressed
+  eip2537   EIP-2537/2539/3026: big-endian, zero-padded to 32-byte words, c0||c1, uncompressed
+
+Points: compressed where the profile has a compressed form. Uncompressed arkworks encodings carry
+the "y negative" flag as arkworks 0.4+ writes it; decoding accepts it set or clear, as arkworks
+itself does (arkworks 0.3 wrote it clear). from_bytes(check=True) checks the subgroup; with
+check=False it still rejects wrong lengths, bad flags or padding, coordinates >= p and points
+off the curve, so only the subgroup check is skipped. Fields: Fp and the tower levels use each
+profile's element width and byte order, with the most significant coefficient first where the
+profile writes Fp2 as c1 || c0; Fr uses the profile's scalar layout (little-endian for zcash and
+arkworks). GT: the gnark and arkworks layouts only. Without a profile, fields and GT use
+big-endian coefficients, c0 first, depth first.
 """
 
 cimport cython
@@ -197,6 +215,7 @@ __all__ = [
     "Fp", "Fr", "Fp2", "Fp6", "Fp12",
     "G1", "G2", "GT", "G2Prepared",
     "pairing", "multi_pairing", "pairing_check", "miller_loop", "final_exponentiation",
+    "SERIALIZATION_PROFILES", "DEFAULT_PROFILE",
 ]
 
 cdef object _P = P
@@ -243,6 +262,341 @@ def _hexes(t):
     if isinstance(t, tuple):
         return "(" + ", ".join(_hexes(x) for x in t) + ")"
     return f"{t:#x}"
+
+# ---------------------------------------------------------------------------------------------
+# Serialization profiles: byte layouts of other libraries and standards, as data
+
+cdef enum:
+    # Meanings of a flag code (per profile, per form); -1: an invalid code
+    _SER_SMALL = 0
+    _SER_LARGE = 1
+    _SER_ANY = 2
+    _SER_INF = 3
+    # Decoding results (messages: _ser_message)
+    _SER_OK = 0
+    _SER_ERR_LENGTH = 1
+    _SER_ERR_FLAGS = 2
+    _SER_ERR_INF_JUNK = 3
+    _SER_ERR_PADDING = 4
+    _SER_ERR_X = 5
+    _SER_ERR_Y = 6
+    _SER_ERR_NOT_SQUARE = 7
+    _SER_ERR_SIGN_ZERO = 8
+    _SER_ERR_OFF_CURVE = 9
+    _SER_ERR_SUBGROUP = 10
+    _SER_ERR_NONCANON = 11
+    # Sizes: the widest element of any profile; the number of profiles
+    _SER_MAXW = 32
+    _SER_NPROFILES = 5
+
+ctypedef struct _ser_profile_t:
+    bint usable
+    bint little             # byte order of every Fp element
+    size_t width            # bytes of a plain Fp element (padding included)
+    size_t pad              # zero padding bytes (most significant side) in width
+    size_t flagged_width    # bytes of the Fp element that carries the flags
+    bint high_first         # tower coefficients: most significant first (c1 || c0)
+    int flag_bits           # flags: the top flag_bits bits of the flag byte
+    bint flags_at_end       # the flag byte is the last byte of the encoding (else byte 0)
+    bint zero_is_infinity   # uncompressed all-zero bytes are the point at infinity
+    bint has_compressed
+    signed char meaning_c[8]
+    signed char meaning_u[8]
+    int code_c_small, code_c_large, code_c_inf   # codes written (-1: none)
+    int code_u_small, code_u_large, code_u_inf
+
+cdef _ser_profile_t _SER[_SER_NPROFILES]
+
+
+cdef void _ser_init_profiles() noexcept:
+    # zcash: zkcrypto / blst / IETF: big-endian, Fp2 as c1||c0, 3 flag bits in byte 0 (not usable here)
+    _SER[0].usable = False
+    # gnark: gnark-crypto: big-endian, Fp2 as A1||A0, zcash flags with 3 spare bits, else 2
+    _SER[1].usable = True
+    _SER[1].little = False
+    _SER[1].width = 32
+    _SER[1].pad = 0
+    _SER[1].flagged_width = 32
+    _SER[1].high_first = True
+    _SER[1].flag_bits = 2
+    _SER[1].flags_at_end = False
+    _SER[1].zero_is_infinity = True
+    _SER[1].has_compressed = True
+    _SER[1].meaning_c[0] = -1
+    _SER[1].meaning_c[1] = 3
+    _SER[1].meaning_c[2] = 0
+    _SER[1].meaning_c[3] = 1
+    _SER[1].meaning_c[4] = -1
+    _SER[1].meaning_c[5] = -1
+    _SER[1].meaning_c[6] = -1
+    _SER[1].meaning_c[7] = -1
+    _SER[1].code_c_small = 2
+    _SER[1].code_c_large = 3
+    _SER[1].code_c_inf = 1
+    _SER[1].meaning_u[0] = 2
+    _SER[1].meaning_u[1] = -1
+    _SER[1].meaning_u[2] = -1
+    _SER[1].meaning_u[3] = -1
+    _SER[1].meaning_u[4] = -1
+    _SER[1].meaning_u[5] = -1
+    _SER[1].meaning_u[6] = -1
+    _SER[1].meaning_u[7] = -1
+    _SER[1].code_u_small = 0
+    _SER[1].code_u_large = 0
+    _SER[1].code_u_inf = -1
+    # arkworks: arkworks CanonicalSerialize: little-endian, c0||c1, flags in the last byte
+    _SER[2].usable = True
+    _SER[2].little = True
+    _SER[2].width = 32
+    _SER[2].pad = 0
+    _SER[2].flagged_width = 32
+    _SER[2].high_first = False
+    _SER[2].flag_bits = 2
+    _SER[2].flags_at_end = True
+    _SER[2].zero_is_infinity = False
+    _SER[2].has_compressed = True
+    _SER[2].meaning_c[0] = 0
+    _SER[2].meaning_c[1] = 3
+    _SER[2].meaning_c[2] = 1
+    _SER[2].meaning_c[3] = -1
+    _SER[2].meaning_c[4] = -1
+    _SER[2].meaning_c[5] = -1
+    _SER[2].meaning_c[6] = -1
+    _SER[2].meaning_c[7] = -1
+    _SER[2].code_c_small = 0
+    _SER[2].code_c_large = 2
+    _SER[2].code_c_inf = 1
+    _SER[2].meaning_u[0] = 0
+    _SER[2].meaning_u[1] = 3
+    _SER[2].meaning_u[2] = 1
+    _SER[2].meaning_u[3] = -1
+    _SER[2].meaning_u[4] = -1
+    _SER[2].meaning_u[5] = -1
+    _SER[2].meaning_u[6] = -1
+    _SER[2].meaning_u[7] = -1
+    _SER[2].code_u_small = 0
+    _SER[2].code_u_large = 2
+    _SER[2].code_u_inf = 1
+    # eip197: EIP-196/197: big-endian, Fp2 as (imaginary, real), (0, 0) is infinity, uncompressed
+    _SER[3].usable = True
+    _SER[3].little = False
+    _SER[3].width = 32
+    _SER[3].pad = 0
+    _SER[3].flagged_width = 32
+    _SER[3].high_first = True
+    _SER[3].flag_bits = 0
+    _SER[3].flags_at_end = False
+    _SER[3].zero_is_infinity = True
+    _SER[3].has_compressed = False
+    _SER[3].meaning_c[0] = -1
+    _SER[3].meaning_c[1] = -1
+    _SER[3].meaning_c[2] = -1
+    _SER[3].meaning_c[3] = -1
+    _SER[3].meaning_c[4] = -1
+    _SER[3].meaning_c[5] = -1
+    _SER[3].meaning_c[6] = -1
+    _SER[3].meaning_c[7] = -1
+    _SER[3].code_c_small = -1
+    _SER[3].code_c_large = -1
+    _SER[3].code_c_inf = -1
+    _SER[3].meaning_u[0] = 2
+    _SER[3].meaning_u[1] = -1
+    _SER[3].meaning_u[2] = -1
+    _SER[3].meaning_u[3] = -1
+    _SER[3].meaning_u[4] = -1
+    _SER[3].meaning_u[5] = -1
+    _SER[3].meaning_u[6] = -1
+    _SER[3].meaning_u[7] = -1
+    _SER[3].code_u_small = 0
+    _SER[3].code_u_large = 0
+    _SER[3].code_u_inf = -1
+    # eip2537: EIP-2537/2539/3026: big-endian, zero-padded to 32-byte words, c0||c1, uncompressed
+    _SER[4].usable = True
+    _SER[4].little = False
+    _SER[4].width = 32
+    _SER[4].pad = 0
+    _SER[4].flagged_width = 32
+    _SER[4].high_first = False
+    _SER[4].flag_bits = 0
+    _SER[4].flags_at_end = False
+    _SER[4].zero_is_infinity = True
+    _SER[4].has_compressed = False
+    _SER[4].meaning_c[0] = -1
+    _SER[4].meaning_c[1] = -1
+    _SER[4].meaning_c[2] = -1
+    _SER[4].meaning_c[3] = -1
+    _SER[4].meaning_c[4] = -1
+    _SER[4].meaning_c[5] = -1
+    _SER[4].meaning_c[6] = -1
+    _SER[4].meaning_c[7] = -1
+    _SER[4].code_c_small = -1
+    _SER[4].code_c_large = -1
+    _SER[4].code_c_inf = -1
+    _SER[4].meaning_u[0] = 2
+    _SER[4].meaning_u[1] = -1
+    _SER[4].meaning_u[2] = -1
+    _SER[4].meaning_u[3] = -1
+    _SER[4].meaning_u[4] = -1
+    _SER[4].meaning_u[5] = -1
+    _SER[4].meaning_u[6] = -1
+    _SER[4].meaning_u[7] = -1
+    _SER[4].code_u_small = 0
+    _SER[4].code_u_large = 0
+    _SER[4].code_u_inf = -1
+
+_ser_init_profiles()
+
+cdef dict _SER_INDEX = { "zcash": 0, "gnark": 1, "arkworks": 2, "eip197": 3, "eip2537": 4 }
+cdef tuple _SER_NAMES = ("zcash", "gnark", "arkworks", "eip197", "eip2537", )
+cdef dict _SER_UNUSABLE = { "zcash": "the zcash profile needs 3 spare bits in the top byte of an Fp element for its flags, and p has 254 bits in 32 bytes (2 spare)" }
+cdef int _SER_DEFAULT = 1
+# Flag-code errors: [profile][compressed][code] -> message ({clen} / {ulen}: the lengths)
+cdef tuple _SER_FLAG_ERRORS = (
+    ([], []),
+    (["", "a {ulen}-byte (uncompressed) encoding must have its top two bits zero", "a {ulen}-byte (uncompressed) encoding must have its top two bits zero", "a {ulen}-byte (uncompressed) encoding must have its top two bits zero"], ["a {clen}-byte encoding must have compression flags (top two bits 10, 11 or 01)", "", "", ""]),
+    (["", "", "", "the flags \u0027y negative\u0027 (0x80) and \u0027infinity\u0027 (0x40) must not both be set"], ["", "", "", "the flags \u0027y negative\u0027 (0x80) and \u0027infinity\u0027 (0x40) must not both be set"]),
+    ([""], ["the flag code 0 is not valid"]),
+    ([""], ["the flag code 0 is not valid"]),
+)
+# Scalar (Fr) layouts: (width, pad, little) per profile
+cdef tuple _SER_SCALAR = ((32, 0, True), (32, 0, False), (32, 0, True), (32, 0, False), (32, 0, False), )
+# Profiles that define an encoding of GT
+cdef tuple _SER_GT = (False, True, True, False, False, )
+
+# The profiles usable with this curve, and the one used when none is named.
+SERIALIZATION_PROFILES = ("gnark", "arkworks", "eip197", "eip2537", )
+DEFAULT_PROFILE = "gnark"
+
+
+cdef int _ser_profile(object profile, str what) except -1:
+    """The index of a profile name (None: this curve's default); ValueError if unknown or unusable."""
+    if profile is None:
+        return _SER_DEFAULT
+    if not isinstance(profile, str):
+        raise TypeError(f"{what}: profile must be a str or None, not {type(profile).__name__}")
+    i = _SER_INDEX.get(profile)
+    if i is None:
+        raise ValueError(f"{what}: unknown serialization profile {profile!r} (profiles: {', '.join(_SER_NAMES)})")
+    if profile in _SER_UNUSABLE:
+        raise ValueError(f"{what}: {_SER_UNUSABLE[profile]}")
+    return i
+
+
+# -- field elements -----------------------------------------------------------------------------
+
+cdef int _ser_read_fp(const _ser_profile_t *p, fp_t *out, const uint8_t *src, size_t w) noexcept nogil:
+    """One Fp element of w bytes in profile p: _SER_OK, _SER_ERR_PADDING or _SER_ERR_NONCANON."""
+    cdef uint8_t be[_SER_MAXW]
+    cdef size_t i
+    if p.little:
+        for i in range(w):
+            be[i] = src[w - 1 - i]
+    else:
+        memcpy(be, src, w)
+    for i in range(w - 32):
+        if be[i]:
+            return _SER_ERR_PADDING if i < p.pad else _SER_ERR_NONCANON
+    if not fp_from_bytes_be(out, be + w - 32):
+        return _SER_ERR_NONCANON
+    return _SER_OK
+
+
+cdef void _ser_write_fp(const _ser_profile_t *p, uint8_t *dst, const fp_t *a, size_t w) noexcept nogil:
+    """One Fp element as w bytes in profile p (the leading bytes zero)."""
+    cdef uint8_t be[_SER_MAXW]
+    cdef size_t i
+    for i in range(w - 32):
+        be[i] = 0
+    fp_to_bytes_be(be + w - 32, a)
+    if p.little:
+        for i in range(w):
+            dst[i] = be[w - 1 - i]
+    else:
+        memcpy(dst, be, w)
+
+
+cdef bytes _ser_int_bytes(object v, size_t width, bint little):
+    return v.to_bytes(width, "little" if little else "big")
+
+
+cdef object _ser_int_from(bytes b, size_t pad, bint little, object modulus, str what):
+    """A canonical integer from one element's bytes (padding zero, value < modulus)."""
+    v = int.from_bytes(b, "little" if little else "big")
+    if pad and (v >> (8 * (len(b) - pad))):
+        raise ValueError(f"{what}: the {pad} padding bytes of an element must be zero")
+    if v >= modulus:
+        raise ValueError(f"{what}: not canonical (the value is >= the modulus)")
+    return v
+
+
+cdef bytes _ser_scalar_to_bytes(object v, object profile, str what):
+    """An Fr value in the profile's scalar layout (zcash and arkworks: little-endian)."""
+    cdef int i = _ser_profile(profile, what)
+    width, pad, little = _SER_SCALAR[i]
+    return _ser_int_bytes(v, width, little)
+
+
+cdef object _ser_scalar_from_bytes(bytes b, object profile, str what):
+    cdef int i = _ser_profile(profile, what)
+    width, pad, little = _SER_SCALAR[i]
+    if len(b) != width:
+        raise ValueError(f"{what}: expected {width} bytes ({_SER_NAMES[i]} profile), got {len(b)}")
+    return _ser_int_from(b, pad, little, _R, what)
+
+
+cdef bytes _ser_fp_to_bytes(object v, object profile, str what):
+    return _ser_base_to_bytes([v], profile, what)
+
+
+cdef object _ser_fp_from_bytes(bytes b, object profile, str what):
+    return _ser_base_from_bytes(b, 1, profile, what)[0]
+
+
+cdef bytes _ser_base_to_bytes(list flat, object profile, str what):
+    """Fp coefficients (depth first, c0 first) in the profile's layout: its element width and byte
+    order, the most significant coefficient first where the profile says so."""
+    cdef int i = _ser_profile(profile, what)
+    cdef const _ser_profile_t *p = &_SER[i]
+    if p.high_first:
+        flat = flat[::-1]
+    return b"".join([_ser_int_bytes(v, p.width, p.little) for v in flat])
+
+
+cdef list _ser_base_from_bytes(bytes b, size_t count, object profile, str what):
+    """Inverse of _ser_base_to_bytes: count canonical Fp values, depth first, c0 first."""
+    cdef int i = _ser_profile(profile, what)
+    cdef const _ser_profile_t *p = &_SER[i]
+    cdef size_t w = p.width
+    if <size_t>len(b) != count * w:
+        raise ValueError(f"{what}: expected {count * w} bytes ({_SER_NAMES[i]} profile), got {len(b)}")
+    flat = [_ser_int_from(b[j * w:(j + 1) * w], p.pad, p.little, _P, what) for j in range(count)]
+    if p.high_first:
+        flat.reverse()
+    return flat
+
+
+cdef int _ser_gt_profile(object profile, str what) except -1:
+    cdef int i = _ser_profile(profile, what)
+    if not _SER_GT[i]:
+        raise ValueError(f"{what}: the {_SER_NAMES[i]} profile defines no encoding of GT "
+                         f"(profiles with one: {', '.join(n for j, n in enumerate(_SER_NAMES) if _SER_GT[j])})")
+    return i
+
+
+def _ser_flatten(t):
+    """Nested coefficient tuples -> a flat list of ints, depth first."""
+    if isinstance(t, tuple):
+        return [v for c in t for v in _ser_flatten(c)]
+    return [t]
+
+
+def _ser_nest(list flat, tuple shape):
+    """Inverse of _ser_flatten for a tower of the given arities (top level first)."""
+    if not shape:
+        return flat[0]
+    n = shape[0]
+    step = len(flat) // n
+    return tuple(_ser_nest(flat[j * step:(j + 1) * step], shape[1:]) for j in range(n))
 
 # ---------------------------------------------------------------------------------------------
 # Fp: the base field Fp
@@ -478,17 +832,23 @@ cdef class Fp:
     def __repr__(self):
         return f"Fp({_fp_int(&self.v):#x})"
 
-    def to_bytes(self):
-        """Big-endian, 32 bytes."""
+    def to_bytes(self, profile=None):
+        """Big-endian, 32 bytes; or the field-element layout of a serialization profile."""
         cdef uint8_t buf[32]
+        if profile is not None:
+            return _ser_fp_to_bytes(_fp_int(&self.v), profile, "Fp.to_bytes")
         fp_to_bytes_be(buf, &self.v)
         return (<char *>buf)[:32]
 
     @classmethod
-    def from_bytes(cls, data):
-        """Inverse of to_bytes: ValueError on a wrong length or a value >= the modulus."""
+    def from_bytes(cls, data, profile=None):
+        """Inverse of to_bytes: ValueError on a wrong length, non-zero padding or a value >= the modulus."""
         cdef bytes b = _as_bytes(data, "Fp.from_bytes")
         cdef Fp r
+        if profile is not None:
+            r = _new_fp()
+            _fp_set_int(&r.v, _ser_fp_from_bytes(b, profile, "Fp.from_bytes"))
+            return r
         if len(b) != 32:
             raise ValueError(f"Fp.from_bytes: expected 32 bytes, got {len(b)}")
         r = _new_fp()
@@ -740,17 +1100,23 @@ cdef class Fr:
     def __repr__(self):
         return f"Fr({_fr_int(&self.v):#x})"
 
-    def to_bytes(self):
-        """Big-endian, 32 bytes."""
+    def to_bytes(self, profile=None):
+        """Big-endian, 32 bytes; or the scalar layout of a serialization profile."""
         cdef uint8_t buf[32]
+        if profile is not None:
+            return _ser_scalar_to_bytes(_fr_int(&self.v), profile, "Fr.to_bytes")
         fr_to_bytes_be(buf, &self.v)
         return (<char *>buf)[:32]
 
     @classmethod
-    def from_bytes(cls, data):
-        """Inverse of to_bytes: ValueError on a wrong length or a value >= the modulus."""
+    def from_bytes(cls, data, profile=None):
+        """Inverse of to_bytes: ValueError on a wrong length, non-zero padding or a value >= the modulus."""
         cdef bytes b = _as_bytes(data, "Fr.from_bytes")
         cdef Fr r
+        if profile is not None:
+            r = _new_fr()
+            _fr_set_int(&r.v, _ser_scalar_from_bytes(b, profile, "Fr.from_bytes"))
+            return r
         if len(b) != 32:
             raise ValueError(f"Fr.from_bytes: expected 32 bytes, got {len(b)}")
         r = _new_fr()
@@ -1073,17 +1439,26 @@ cdef class Fp2:
     def __repr__(self):
         return "Fp2" + _hexes(_fp2_tuple(&self.v))
 
-    def to_bytes(self):
-        """All 2 Fp coefficients big-endian, c0 first, depth first (64 bytes)."""
+    def to_bytes(self, profile=None):
+        """All 2 Fp coefficients big-endian, c0 first, depth first (64 bytes); or in a
+        serialization profile's layout (its element width and byte order, and the most significant
+        coefficient first at every level where the profile writes Fp2 as c1 || c0)."""
         cdef uint8_t buf[64]
+        if profile is not None:
+            return _ser_base_to_bytes(_ser_flatten(_fp2_tuple(&self.v)), profile, "Fp2.to_bytes")
         _fp2_write(buf, &self.v)
         return (<char *>buf)[:64]
 
     @classmethod
-    def from_bytes(cls, data):
-        """Inverse of to_bytes: ValueError on a wrong length or a coefficient >= p."""
+    def from_bytes(cls, data, profile=None):
+        """Inverse of to_bytes: ValueError on a wrong length, non-zero padding or a coefficient >= p."""
         cdef bytes b = _as_bytes(data, "Fp2.from_bytes")
         cdef Fp2 r
+        if profile is not None:
+            r = _new_fp2()
+            flat = _ser_base_from_bytes(b, 2, profile, "Fp2.from_bytes")
+            _fp2_from_obj(&r.v, _ser_nest(flat, (2,)), "Fp2.from_bytes")
+            return r
         if len(b) != 64:
             raise ValueError(f"Fp2.from_bytes: expected 64 bytes, got {len(b)}")
         r = _new_fp2()
@@ -1382,17 +1757,26 @@ cdef class Fp6:
     def __repr__(self):
         return "Fp6" + _hexes(_fp6_tuple(&self.v))
 
-    def to_bytes(self):
-        """All 6 Fp coefficients big-endian, c0 first, depth first (192 bytes)."""
+    def to_bytes(self, profile=None):
+        """All 6 Fp coefficients big-endian, c0 first, depth first (192 bytes); or in a
+        serialization profile's layout (its element width and byte order, and the most significant
+        coefficient first at every level where the profile writes Fp2 as c1 || c0)."""
         cdef uint8_t buf[192]
+        if profile is not None:
+            return _ser_base_to_bytes(_ser_flatten(_fp6_tuple(&self.v)), profile, "Fp6.to_bytes")
         _fp6_write(buf, &self.v)
         return (<char *>buf)[:192]
 
     @classmethod
-    def from_bytes(cls, data):
-        """Inverse of to_bytes: ValueError on a wrong length or a coefficient >= p."""
+    def from_bytes(cls, data, profile=None):
+        """Inverse of to_bytes: ValueError on a wrong length, non-zero padding or a coefficient >= p."""
         cdef bytes b = _as_bytes(data, "Fp6.from_bytes")
         cdef Fp6 r
+        if profile is not None:
+            r = _new_fp6()
+            flat = _ser_base_from_bytes(b, 6, profile, "Fp6.from_bytes")
+            _fp6_from_obj(&r.v, _ser_nest(flat, (3, 2,)), "Fp6.from_bytes")
+            return r
         if len(b) != 192:
             raise ValueError(f"Fp6.from_bytes: expected 192 bytes, got {len(b)}")
         r = _new_fp6()
@@ -1686,17 +2070,26 @@ cdef class Fp12:
     def __repr__(self):
         return "Fp12" + _hexes(_fp12_tuple(&self.v))
 
-    def to_bytes(self):
-        """All 12 Fp coefficients big-endian, c0 first, depth first (384 bytes)."""
+    def to_bytes(self, profile=None):
+        """All 12 Fp coefficients big-endian, c0 first, depth first (384 bytes); or in a
+        serialization profile's layout (its element width and byte order, and the most significant
+        coefficient first at every level where the profile writes Fp2 as c1 || c0)."""
         cdef uint8_t buf[384]
+        if profile is not None:
+            return _ser_base_to_bytes(_ser_flatten(_fp12_tuple(&self.v)), profile, "Fp12.to_bytes")
         _fp12_write(buf, &self.v)
         return (<char *>buf)[:384]
 
     @classmethod
-    def from_bytes(cls, data):
-        """Inverse of to_bytes: ValueError on a wrong length or a coefficient >= p."""
+    def from_bytes(cls, data, profile=None):
+        """Inverse of to_bytes: ValueError on a wrong length, non-zero padding or a coefficient >= p."""
         cdef bytes b = _as_bytes(data, "Fp12.from_bytes")
         cdef Fp12 r
+        if profile is not None:
+            r = _new_fp12()
+            flat = _ser_base_from_bytes(b, 12, profile, "Fp12.from_bytes")
+            _fp12_from_obj(&r.v, _ser_nest(flat, (2, 3, 2,)), "Fp12.from_bytes")
+            return r
         if len(b) != 384:
             raise ValueError(f"Fp12.from_bytes: expected 384 bytes, got {len(b)}")
         r = _new_fp12()
@@ -1737,15 +2130,7 @@ cdef bint _is_scalar(object k):
     return type(k) is Fr or _int_or_none(k) is not None
 
 # ---------------------------------------------------------------------------------------------
-# Point coordinates and their serialization (gnark / EIP-197 format, 2 flag bits)
-
-cdef void _ser_write_fp(uint8_t *out, const fp_t *a) noexcept nogil:
-    fp_to_bytes_be(out, a)
-
-
-cdef bint _ser_read_fp(fp_t *out, const uint8_t *data) noexcept nogil:
-    return fp_from_bytes_be(out, data)
-
+# Point coordinates
 
 cdef object _coord_fp(const fp_t *a):
     return _fp_int(a)
@@ -1763,17 +2148,6 @@ cdef int _coord_from_obj_fp(fp_t *out, object x, str what) except -1:
         raise ValueError(f"{what}: the coordinate is not canonical (must be in [0, p))")
     _fp_set_int(out, i)
     return 0
-
-
-cdef void _ser_write_fp2(uint8_t *out, const fp2_t *a) noexcept nogil:
-    fp_to_bytes_be(out, &a.c1)
-    fp_to_bytes_be(out + 32, &a.c0)
-
-
-cdef bint _ser_read_fp2(fp2_t *out, const uint8_t *data) noexcept nogil:
-    cdef bint ok1 = fp_from_bytes_be(&out.c1, data)
-    cdef bint ok0 = fp_from_bytes_be(&out.c0, data + 32)
-    return ok1 and ok0
 
 
 cdef object _coord_fp2(const fp2_t *a):
@@ -1799,71 +2173,6 @@ cdef int _coord_from_obj_fp2(fp2_t *out, object x, str what) except -1:
 
 cdef inline G1 _new_g1():
     return G1.__new__(G1)
-
-
-cdef G1 _g1_decode(const uint8_t *data, size_t n, bint check):
-    cdef uint8_t buf[64]
-    cdef g1_affine_t a
-    cdef fp_t rhs, t, y
-    cdef bint compressed, sign, largest
-    cdef size_t i
-    cdef uint8_t flags
-    cdef G1 r
-    if n == 32:
-        compressed = True
-    elif n == 64:
-        compressed = False
-    else:
-        raise ValueError(f"G1.from_bytes: expected 32 bytes (compressed) or 64 bytes (uncompressed), got {n}")
-    memcpy(buf, data, n)
-    flags = buf[0]
-    # gnark / EIP-197: compressed 0b10 (y smallest), 0b11 (y largest), 0b01 (infinity);
-    # uncompressed: top bits 00, the point at infinity is all zeros
-    buf[0] = flags & 0x3F
-    if compressed:
-        if (flags >> 6) == 0:
-            raise ValueError("G1.from_bytes: a 32-byte encoding must have compression flags (top two bits 10, 11 or 01)")
-        if (flags >> 6) == 1:
-            for i in range(n):
-                if buf[i]:
-                    raise ValueError("G1.from_bytes: the point at infinity (flag 01) must have all other bits zero")
-            return _new_g1()
-        sign = (flags >> 6) == 3
-    else:
-        if (flags >> 6) != 0:
-            raise ValueError("G1.from_bytes: a 64-byte (uncompressed) encoding must have its top two bits zero")
-        sign = False
-        for i in range(n):
-            if buf[i]:
-                break
-        else:
-            return _new_g1()
-    if not _ser_read_fp(&a.x, buf):
-        raise ValueError("G1.from_bytes: the x coordinate is not canonical (>= p)")
-    if compressed:
-        fp_sqr(&t, &a.x)
-        fp_mul(&rhs, &t, &a.x)
-        fp_add(&t, &rhs, &G1_B)
-        if not fp_sqrt(&y, &t):
-            raise ValueError("G1.from_bytes: x is not the x coordinate of a point on the curve (x^3 + b is not a square)")
-        if fp_is_zero(&y) and sign:
-            raise ValueError("G1.from_bytes: the sign flag is set but y = 0")
-        largest = fp_is_lex_largest(&y)
-        if largest != sign:
-            fp_neg(&t, &y)
-            y = t
-        a.y = y
-    else:
-        if not _ser_read_fp(&a.y, buf + 32):
-            raise ValueError("G1.from_bytes: the y coordinate is not canonical (>= p)")
-        # (0, 0) is the C encoding of the identity, never a point of the curve (b != 0)
-        if not g1_affine_is_on_curve(&a) or (fp_is_zero(&a.x) and fp_is_zero(&a.y)):
-            raise ValueError("G1.from_bytes: the point is not on the curve")
-    r = _new_g1()
-    g1_from_affine(&r.v, &a)
-    if check and not g1_in_subgroup(&r.v):
-        raise ValueError("G1.from_bytes: the point is not in the subgroup of order r")
-    return r
 
 
 @cython.freelist(64)  # reuse freed objects: allocation is most of a small operation's cost
@@ -1988,31 +2297,26 @@ cdef class G1:
         return "G1.from_affine(" + _hexes(x) + ", " + _hexes(y) + ")"
 
     # -- serialization --------------------------------------------------------------------
-    def to_bytes(self, compressed=True):
-        """The gnark / EIP-197 encoding: 32 bytes compressed, 64 uncompressed."""
-        cdef uint8_t buf[64]
-        cdef g1_affine_t a
-        cdef size_t n = 32 if compressed else 64
-        cdef size_t i
-        for i in range(n):
-            buf[i] = 0
-        if g1_is_identity(&self.v):
-            buf[0] = 0x40 if compressed else 0x00
-            return (<char *>buf)[:n]
-        g1_to_affine(&a, &self.v)
-        _ser_write_fp(buf, &a.x)
-        if compressed:
-            buf[0] |= 0xC0 if fp_is_lex_largest(&a.y) else 0x80
-        else:
-            _ser_write_fp(buf + 32, &a.y)
-        return (<char *>buf)[:n]
+    def to_bytes(self, compressed=True, profile=None):
+        """The encoding in a serialization profile (None: this curve's default, DEFAULT_PROFILE);
+        compressed where the profile has that form. See the module docstring for the profiles."""
+        return _g1_to_bytes_prof(&self.v, compressed, profile)
 
     @classmethod
-    def from_bytes(cls, data, check=True):
-        """Decode to_bytes (either length); ValueError on a wrong length, bad flags, a coordinate
-        >= p, a point off the curve or (when check) outside the subgroup of order r."""
-        cdef bytes b = _as_bytes(data, "G1.from_bytes")
-        return _g1_decode(<const uint8_t *><const char *>b, len(b), check)
+    def from_bytes(cls, data, check=True, profile=None):
+        """Decode to_bytes (either form; the length tells which); ValueError on a wrong length, bad
+        flags or padding, a coordinate >= p, a point off the curve or (when check) outside the
+        subgroup of order r."""
+        cdef G1 r = _new_g1()
+        _g1_from_bytes_prof(&r.v, data, check, profile)
+        return r
+
+    @classmethod
+    def batch_from_bytes(cls, data, check=True, profile=None, compressed=None):
+        """from_bytes on many encodings: a sequence of bytes, or one bytes object of encodings back
+        to back (compressed where the profile has that form, unless compressed=False). Decoding
+        and subgroup checks release the GIL; ValueError names the first bad item."""
+        return _g1_batch_from_bytes(data, check, profile, compressed)
 
     def __reduce__(self):
         return (_from_bytes, (G1, self.to_bytes()))
@@ -2074,71 +2378,6 @@ cdef class G1:
 
 cdef inline G2 _new_g2():
     return G2.__new__(G2)
-
-
-cdef G2 _g2_decode(const uint8_t *data, size_t n, bint check):
-    cdef uint8_t buf[128]
-    cdef g2_affine_t a
-    cdef fp2_t rhs, t, y
-    cdef bint compressed, sign, largest
-    cdef size_t i
-    cdef uint8_t flags
-    cdef G2 r
-    if n == 64:
-        compressed = True
-    elif n == 128:
-        compressed = False
-    else:
-        raise ValueError(f"G2.from_bytes: expected 64 bytes (compressed) or 128 bytes (uncompressed), got {n}")
-    memcpy(buf, data, n)
-    flags = buf[0]
-    # gnark / EIP-197: compressed 0b10 (y smallest), 0b11 (y largest), 0b01 (infinity);
-    # uncompressed: top bits 00, the point at infinity is all zeros
-    buf[0] = flags & 0x3F
-    if compressed:
-        if (flags >> 6) == 0:
-            raise ValueError("G2.from_bytes: a 64-byte encoding must have compression flags (top two bits 10, 11 or 01)")
-        if (flags >> 6) == 1:
-            for i in range(n):
-                if buf[i]:
-                    raise ValueError("G2.from_bytes: the point at infinity (flag 01) must have all other bits zero")
-            return _new_g2()
-        sign = (flags >> 6) == 3
-    else:
-        if (flags >> 6) != 0:
-            raise ValueError("G2.from_bytes: a 128-byte (uncompressed) encoding must have its top two bits zero")
-        sign = False
-        for i in range(n):
-            if buf[i]:
-                break
-        else:
-            return _new_g2()
-    if not _ser_read_fp2(&a.x, buf):
-        raise ValueError("G2.from_bytes: the x coordinate is not canonical (>= p)")
-    if compressed:
-        fp2_sqr(&t, &a.x)
-        fp2_mul(&rhs, &t, &a.x)
-        fp2_add(&t, &rhs, &G2_B)
-        if not fp2_sqrt(&y, &t):
-            raise ValueError("G2.from_bytes: x is not the x coordinate of a point on the curve (x^3 + b is not a square)")
-        if fp2_is_zero(&y) and sign:
-            raise ValueError("G2.from_bytes: the sign flag is set but y = 0")
-        largest = fp2_is_lex_largest(&y)
-        if largest != sign:
-            fp2_neg(&t, &y)
-            y = t
-        a.y = y
-    else:
-        if not _ser_read_fp2(&a.y, buf + 64):
-            raise ValueError("G2.from_bytes: the y coordinate is not canonical (>= p)")
-        # (0, 0) is the C encoding of the identity, never a point of the curve (b != 0)
-        if not g2_affine_is_on_curve(&a) or (fp2_is_zero(&a.x) and fp2_is_zero(&a.y)):
-            raise ValueError("G2.from_bytes: the point is not on the curve")
-    r = _new_g2()
-    g2_from_affine(&r.v, &a)
-    if check and not g2_in_subgroup(&r.v):
-        raise ValueError("G2.from_bytes: the point is not in the subgroup of order r")
-    return r
 
 
 @cython.freelist(64)  # reuse freed objects: allocation is most of a small operation's cost
@@ -2263,31 +2502,26 @@ cdef class G2:
         return "G2.from_affine(" + _hexes(x) + ", " + _hexes(y) + ")"
 
     # -- serialization --------------------------------------------------------------------
-    def to_bytes(self, compressed=True):
-        """The gnark / EIP-197 encoding: 64 bytes compressed, 128 uncompressed."""
-        cdef uint8_t buf[128]
-        cdef g2_affine_t a
-        cdef size_t n = 64 if compressed else 128
-        cdef size_t i
-        for i in range(n):
-            buf[i] = 0
-        if g2_is_identity(&self.v):
-            buf[0] = 0x40 if compressed else 0x00
-            return (<char *>buf)[:n]
-        g2_to_affine(&a, &self.v)
-        _ser_write_fp2(buf, &a.x)
-        if compressed:
-            buf[0] |= 0xC0 if fp2_is_lex_largest(&a.y) else 0x80
-        else:
-            _ser_write_fp2(buf + 64, &a.y)
-        return (<char *>buf)[:n]
+    def to_bytes(self, compressed=True, profile=None):
+        """The encoding in a serialization profile (None: this curve's default, DEFAULT_PROFILE);
+        compressed where the profile has that form. See the module docstring for the profiles."""
+        return _g2_to_bytes_prof(&self.v, compressed, profile)
 
     @classmethod
-    def from_bytes(cls, data, check=True):
-        """Decode to_bytes (either length); ValueError on a wrong length, bad flags, a coordinate
-        >= p, a point off the curve or (when check) outside the subgroup of order r."""
-        cdef bytes b = _as_bytes(data, "G2.from_bytes")
-        return _g2_decode(<const uint8_t *><const char *>b, len(b), check)
+    def from_bytes(cls, data, check=True, profile=None):
+        """Decode to_bytes (either form; the length tells which); ValueError on a wrong length, bad
+        flags or padding, a coordinate >= p, a point off the curve or (when check) outside the
+        subgroup of order r."""
+        cdef G2 r = _new_g2()
+        _g2_from_bytes_prof(&r.v, data, check, profile)
+        return r
+
+    @classmethod
+    def batch_from_bytes(cls, data, check=True, profile=None, compressed=None):
+        """from_bytes on many encodings: a sequence of bytes, or one bytes object of encodings back
+        to back (compressed where the profile has that form, unless compressed=False). Decoding
+        and subgroup checks release the GIL; ValueError names the first bad item."""
+        return _g2_batch_from_bytes(data, check, profile, compressed)
 
     def __reduce__(self):
         return (_from_bytes, (G2, self.to_bytes()))
@@ -2343,6 +2577,605 @@ cdef class G2:
             PyMem_Free(buckets)
         return r
 
+
+# ---------------------------------------------------------------------------------------------
+# G1: bytes in every profile (the per-point work runs without the GIL)
+
+cdef inline size_t _g1_ser_clen(const _ser_profile_t *p) noexcept nogil:
+    return 0 * p.width + p.flagged_width
+
+
+cdef inline size_t _g1_ser_ulen(const _ser_profile_t *p) noexcept nogil:
+    return 1 * p.width + p.flagged_width
+
+
+cdef inline size_t _g1_ser_at(const _ser_profile_t *p, size_t j, size_t m, size_t *w) noexcept nogil:
+    """Offset (and width) of element j of an encoding of m Fp elements: the flagged element is
+    the first one, or the last one when the flags sit at the end."""
+    cdef size_t flagged = m - 1 if p.flags_at_end else 0
+    cdef size_t extra = p.flagged_width - p.width
+    w[0] = p.flagged_width if j == flagged else p.width
+    return j * p.width + (extra if j > flagged else 0)
+
+
+cdef int _g1_ser_read_coord(const _ser_profile_t *p, fp_t *out, const uint8_t *buf, size_t first,
+                               size_t m) noexcept nogil:
+    """The coordinate in elements first.. of buf (an encoding of m elements)."""
+    cdef size_t w, off
+    cdef int err
+    off = _g1_ser_at(p, first, m, &w)
+    return _ser_read_fp(p, out, buf + off, w)
+
+
+cdef void _g1_ser_write_coord(const _ser_profile_t *p, uint8_t *buf, const fp_t *a, size_t first,
+                                 size_t m) noexcept nogil:
+    cdef size_t w, off
+    off = _g1_ser_at(p, first, m, &w)
+    _ser_write_fp(p, buf + off, a, w)
+
+
+cdef int _g1_ser_decode(const _ser_profile_t *p, const uint8_t *data, size_t n, g1_affine_t *out,
+                           bint *inf, int *code) noexcept nogil:
+    """Decode n bytes in profile p: _SER_OK (with *out, or *inf for the point at infinity) or an
+    error (_ser_message). Checks the length, flags, padding, canonical coordinates and that the
+    point is on the curve; not the subgroup."""
+    cdef uint8_t buf[2 * _SER_MAXW + 1]
+    cdef size_t clen = _g1_ser_clen(p)
+    cdef size_t ulen = _g1_ser_ulen(p)
+    cdef size_t m, i, fb
+    cdef bint compressed, allzero
+    cdef int meaning, err
+    cdef fp_t rhs, t, y
+    inf[0] = False
+    code[0] = 0
+    if p.has_compressed and n == clen:
+        compressed = True
+        m = 1
+    elif n == ulen:
+        compressed = False
+        m = 2
+    else:
+        return _SER_ERR_LENGTH
+    memcpy(buf, data, n)
+    fb = n - 1 if p.flags_at_end else 0
+    if p.flag_bits:
+        code[0] = buf[fb] >> (8 - p.flag_bits)
+        buf[fb] &= <uint8_t>(0xFF >> p.flag_bits)
+    meaning = p.meaning_c[code[0]] if compressed else p.meaning_u[code[0]]
+    if meaning < 0:
+        return _SER_ERR_FLAGS
+    if meaning == _SER_INF or (not compressed and p.zero_is_infinity):
+        allzero = True
+        for i in range(n):
+            if buf[i]:
+                allzero = False
+                break
+        if allzero:
+            inf[0] = True
+            return _SER_OK
+        if meaning == _SER_INF:
+            return _SER_ERR_INF_JUNK
+    err = _g1_ser_read_coord(p, &out.x, buf, 0, m)
+    if err:
+        return _SER_ERR_X if err == _SER_ERR_NONCANON else err
+    if compressed:
+        fp_sqr(&t, &out.x)
+        fp_mul(&rhs, &t, &out.x)
+        fp_add(&t, &rhs, &G1_B)
+        if not fp_sqrt(&y, &t):
+            return _SER_ERR_NOT_SQUARE
+        if fp_is_zero(&y) and meaning == _SER_LARGE:
+            return _SER_ERR_SIGN_ZERO
+        if fp_is_lex_largest(&y) != (meaning == _SER_LARGE):
+            fp_neg(&t, &y)
+            y = t
+        out.y = y
+        return _SER_OK
+    err = _g1_ser_read_coord(p, &out.y, buf, 1, m)
+    if err:
+        return _SER_ERR_Y if err == _SER_ERR_NONCANON else err
+    # (0, 0) is the C encoding of the identity, never a point of the curve (b != 0)
+    if not g1_affine_is_on_curve(out) or (fp_is_zero(&out.x) and fp_is_zero(&out.y)):
+        return _SER_ERR_OFF_CURVE
+    return _SER_OK
+
+
+cdef size_t _g1_ser_encode(const _ser_profile_t *p, uint8_t *out, const g1_t *v,
+                              bint compressed) noexcept nogil:
+    """Write v in profile p (compressed only where p has that form); returns the length."""
+    cdef g1_affine_t a
+    cdef size_t n = _g1_ser_clen(p) if compressed else _g1_ser_ulen(p)
+    cdef size_t m = 1 if compressed else 2
+    cdef size_t fb = n - 1 if p.flags_at_end else 0
+    cdef size_t i
+    cdef int c
+    for i in range(n):
+        out[i] = 0
+    if g1_is_identity(v):
+        c = p.code_c_inf if compressed else p.code_u_inf
+        if c > 0:
+            out[fb] |= <uint8_t>(c << (8 - p.flag_bits))
+        return n
+    g1_to_affine(&a, v)
+    _g1_ser_write_coord(p, out, &a.x, 0, m)
+    if not compressed:
+        _g1_ser_write_coord(p, out, &a.y, 1, m)
+    if p.flag_bits:
+        if fp_is_lex_largest(&a.y):
+            c = p.code_c_large if compressed else p.code_u_large
+        else:
+            c = p.code_c_small if compressed else p.code_u_small
+        out[fb] |= <uint8_t>(c << (8 - p.flag_bits))
+    return n
+
+
+cdef str _g1_ser_message(int err, int prof, const uint8_t *data, size_t n):
+    """The reason for a decoding error of _g1_ser_decode."""
+    cdef const _ser_profile_t *p = &_SER[prof]
+    cdef size_t clen = _g1_ser_clen(p)
+    cdef size_t ulen = _g1_ser_ulen(p)
+    cdef bint compressed = p.has_compressed and n == clen
+    cdef size_t fb
+    cdef int code
+    name = _SER_NAMES[prof]
+    if err == _SER_ERR_LENGTH:
+        if p.has_compressed:
+            return f"expected {clen} bytes (compressed) or {ulen} bytes (uncompressed) in the {name} profile, got {n}"
+        return f"expected {ulen} bytes (the {name} profile has only the uncompressed form), got {n}"
+    if err == _SER_ERR_FLAGS:
+        fb = n - 1 if p.flags_at_end else 0
+        code = data[fb] >> (8 - p.flag_bits)
+        return _SER_FLAG_ERRORS[prof][compressed][code].format(clen=clen, ulen=ulen)
+    if err == _SER_ERR_INF_JUNK:
+        return "the point at infinity must have all other bits zero"
+    if err == _SER_ERR_PADDING:
+        return (f"the {p.pad} padding bytes of each {p.width}-byte coordinate element must be zero "
+                f"(the {name} profile)")
+    if err == _SER_ERR_X:
+        return "the x coordinate is not canonical (>= p)"
+    if err == _SER_ERR_Y:
+        return "the y coordinate is not canonical (>= p)"
+    if err == _SER_ERR_NOT_SQUARE:
+        return "x is not the x coordinate of a point on the curve (x^3 + b is not a square)"
+    if err == _SER_ERR_SIGN_ZERO:
+        return "the sign flag is set but y = 0"
+    if err == _SER_ERR_OFF_CURVE:
+        return "the point is not on the curve"
+    if err == _SER_ERR_SUBGROUP:
+        return "the point is not in the subgroup of order r"
+    return f"undecodable (error {err})"
+
+
+cdef bytes _g1_to_bytes_prof(const g1_t *v, object compressed, object profile):
+    cdef uint8_t buf[2 * _SER_MAXW + 1]
+    cdef int i = _ser_profile(profile, "G1.to_bytes")
+    cdef bint comp = bool(compressed)
+    cdef size_t n
+    if comp and not _SER[i].has_compressed:
+        raise ValueError(f"G1.to_bytes: the {_SER_NAMES[i]} profile has no compressed form (use compressed=False)")
+    n = _g1_ser_encode(&_SER[i], buf, v, comp)
+    return (<char *>buf)[:n]
+
+
+cdef int _g1_from_bytes_prof(g1_t *out, object data, bint check, object profile) except -1:
+    cdef int i = _ser_profile(profile, "G1.from_bytes")
+    cdef bytes b = _as_bytes(data, "G1.from_bytes")
+    cdef const uint8_t *d = <const uint8_t *><const char *>b
+    cdef g1_affine_t a
+    cdef bint inf, ok
+    cdef int code
+    cdef int err = _g1_ser_decode(&_SER[i], d, len(b), &a, &inf, &code)
+    if err:
+        raise ValueError("G1.from_bytes: " + _g1_ser_message(err, i, d, len(b)))
+    if inf:
+        g1_set_identity(out)
+        return 0
+    g1_from_affine(out, &a)
+    if check:
+        with nogil:
+            ok = g1_in_subgroup(out)
+        if not ok:
+            raise ValueError("G1.from_bytes: " + _g1_ser_message(_SER_ERR_SUBGROUP, i, d, len(b)))
+    return 0
+
+
+cdef list _g1_batch_from_bytes(object data, bint check, object profile, object compressed):
+    """Decode many encodings: a sequence of bytes-like objects, or one bytes-like object holding
+    encodings of one form back to back. Decoding and subgroup checks run without the GIL."""
+    cdef str what = "G1.batch_from_bytes"
+    cdef int i = _ser_profile(profile, what)
+    cdef const _ser_profile_t *p = &_SER[i]
+    cdef size_t clen = _g1_ser_clen(p)
+    cdef size_t ulen = _g1_ser_ulen(p)
+    cdef size_t size, count, k, total
+    cdef size_t *offs = NULL
+    cdef size_t *lens = NULL
+    cdef g1_affine_t *aff = NULL
+    cdef g1_t *pts = NULL
+    cdef int *errs = NULL
+    cdef int *codes = NULL
+    cdef bint *infs = NULL
+    cdef bytes blob
+    cdef const uint8_t *base
+    cdef bint comp
+    cdef G1 r
+    if compressed is not None and bool(compressed) and not p.has_compressed:
+        raise ValueError(f"{what}: the {_SER_NAMES[i]} profile has no compressed form")
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        blob = bytes(data)
+        comp = p.has_compressed if compressed is None else bool(compressed)
+        size = clen if comp else ulen
+        if len(blob) % size:
+            raise ValueError(f"{what}: {len(blob)} bytes are not a whole number of {size}-byte "
+                             f"{'compressed' if comp else 'uncompressed'} encodings ({_SER_NAMES[i]} profile)")
+        count = len(blob) // size
+        items = None
+    else:
+        try:
+            items = list(data)
+        except TypeError:
+            raise TypeError(f"{what}: expected bytes or a sequence of bytes, not {type(data).__name__}") from None
+        for k in range(len(items)):
+            if not isinstance(items[k], (bytes, bytearray, memoryview)):
+                raise TypeError(f"{what}: item {k} is a {type(items[k]).__name__}, expected bytes")
+            items[k] = bytes(items[k])
+            if compressed is not None and len(items[k]) != (clen if compressed else ulen):
+                raise ValueError(f"{what}: item {k}: expected {clen if compressed else ulen} bytes "
+                                 f"({'compressed' if compressed else 'uncompressed'}), got {len(items[k])}")
+        count = len(items)
+        blob = b"".join(items)
+    if count == 0:
+        return []
+    base = <const uint8_t *><const char *>blob
+    try:
+        offs = <size_t *>PyMem_Malloc(count * sizeof(size_t))
+        lens = <size_t *>PyMem_Malloc(count * sizeof(size_t))
+        aff = <g1_affine_t *>PyMem_Malloc(count * sizeof(g1_affine_t))
+        pts = <g1_t *>PyMem_Malloc(count * sizeof(g1_t))
+        errs = <int *>PyMem_Malloc(count * sizeof(int))
+        codes = <int *>PyMem_Malloc(count * sizeof(int))
+        infs = <bint *>PyMem_Malloc(count * sizeof(bint))
+        if offs == NULL or lens == NULL or aff == NULL or pts == NULL or errs == NULL or codes == NULL or infs == NULL:
+            raise MemoryError()
+        total = 0
+        for k in range(count):
+            offs[k] = total
+            lens[k] = size if items is None else <size_t>len(items[k])
+            total += lens[k]
+        with nogil:
+            for k in range(count):
+                errs[k] = _g1_ser_decode(p, base + offs[k], lens[k], &aff[k], &infs[k], &codes[k])
+                if errs[k]:
+                    break
+                if infs[k]:
+                    g1_set_identity(&pts[k])
+                    continue
+                g1_from_affine(&pts[k], &aff[k])
+                if check and not g1_in_subgroup(&pts[k]):
+                    errs[k] = _SER_ERR_SUBGROUP
+                    break
+        out = []
+        for k in range(count):
+            if errs[k]:
+                raise ValueError(f"{what}: item {k}: " + _g1_ser_message(errs[k], i, base + offs[k], lens[k]))
+            r = _new_g1()
+            r.v = pts[k]
+            out.append(r)
+        return out
+    finally:
+        PyMem_Free(offs)
+        PyMem_Free(lens)
+        PyMem_Free(aff)
+        PyMem_Free(pts)
+        PyMem_Free(errs)
+        PyMem_Free(codes)
+        PyMem_Free(infs)
+
+# ---------------------------------------------------------------------------------------------
+# G2: bytes in every profile (the per-point work runs without the GIL)
+
+cdef inline size_t _g2_ser_clen(const _ser_profile_t *p) noexcept nogil:
+    return 1 * p.width + p.flagged_width
+
+
+cdef inline size_t _g2_ser_ulen(const _ser_profile_t *p) noexcept nogil:
+    return 3 * p.width + p.flagged_width
+
+
+cdef inline size_t _g2_ser_at(const _ser_profile_t *p, size_t j, size_t m, size_t *w) noexcept nogil:
+    """Offset (and width) of element j of an encoding of m Fp elements: the flagged element is
+    the first one, or the last one when the flags sit at the end."""
+    cdef size_t flagged = m - 1 if p.flags_at_end else 0
+    cdef size_t extra = p.flagged_width - p.width
+    w[0] = p.flagged_width if j == flagged else p.width
+    return j * p.width + (extra if j > flagged else 0)
+
+
+cdef int _g2_ser_read_coord(const _ser_profile_t *p, fp2_t *out, const uint8_t *buf, size_t first,
+                               size_t m) noexcept nogil:
+    """The coordinate in elements first.. of buf (an encoding of m elements)."""
+    cdef size_t w, off
+    cdef int err
+    cdef fp_t *c[2]
+    if p.high_first:
+        c[0] = &out.c1
+        c[1] = &out.c0
+    else:
+        c[0] = &out.c0
+        c[1] = &out.c1
+    off = _g2_ser_at(p, first, m, &w)
+    err = _ser_read_fp(p, c[0], buf + off, w)
+    if err:
+        return err
+    off = _g2_ser_at(p, first + 1, m, &w)
+    return _ser_read_fp(p, c[1], buf + off, w)
+
+
+cdef void _g2_ser_write_coord(const _ser_profile_t *p, uint8_t *buf, const fp2_t *a, size_t first,
+                                 size_t m) noexcept nogil:
+    cdef size_t w, off
+    off = _g2_ser_at(p, first, m, &w)
+    _ser_write_fp(p, buf + off, &a.c1 if p.high_first else &a.c0, w)
+    off = _g2_ser_at(p, first + 1, m, &w)
+    _ser_write_fp(p, buf + off, &a.c0 if p.high_first else &a.c1, w)
+
+
+cdef int _g2_ser_decode(const _ser_profile_t *p, const uint8_t *data, size_t n, g2_affine_t *out,
+                           bint *inf, int *code) noexcept nogil:
+    """Decode n bytes in profile p: _SER_OK (with *out, or *inf for the point at infinity) or an
+    error (_ser_message). Checks the length, flags, padding, canonical coordinates and that the
+    point is on the curve; not the subgroup."""
+    cdef uint8_t buf[4 * _SER_MAXW + 1]
+    cdef size_t clen = _g2_ser_clen(p)
+    cdef size_t ulen = _g2_ser_ulen(p)
+    cdef size_t m, i, fb
+    cdef bint compressed, allzero
+    cdef int meaning, err
+    cdef fp2_t rhs, t, y
+    inf[0] = False
+    code[0] = 0
+    if p.has_compressed and n == clen:
+        compressed = True
+        m = 2
+    elif n == ulen:
+        compressed = False
+        m = 4
+    else:
+        return _SER_ERR_LENGTH
+    memcpy(buf, data, n)
+    fb = n - 1 if p.flags_at_end else 0
+    if p.flag_bits:
+        code[0] = buf[fb] >> (8 - p.flag_bits)
+        buf[fb] &= <uint8_t>(0xFF >> p.flag_bits)
+    meaning = p.meaning_c[code[0]] if compressed else p.meaning_u[code[0]]
+    if meaning < 0:
+        return _SER_ERR_FLAGS
+    if meaning == _SER_INF or (not compressed and p.zero_is_infinity):
+        allzero = True
+        for i in range(n):
+            if buf[i]:
+                allzero = False
+                break
+        if allzero:
+            inf[0] = True
+            return _SER_OK
+        if meaning == _SER_INF:
+            return _SER_ERR_INF_JUNK
+    err = _g2_ser_read_coord(p, &out.x, buf, 0, m)
+    if err:
+        return _SER_ERR_X if err == _SER_ERR_NONCANON else err
+    if compressed:
+        fp2_sqr(&t, &out.x)
+        fp2_mul(&rhs, &t, &out.x)
+        fp2_add(&t, &rhs, &G2_B)
+        if not fp2_sqrt(&y, &t):
+            return _SER_ERR_NOT_SQUARE
+        if fp2_is_zero(&y) and meaning == _SER_LARGE:
+            return _SER_ERR_SIGN_ZERO
+        if fp2_is_lex_largest(&y) != (meaning == _SER_LARGE):
+            fp2_neg(&t, &y)
+            y = t
+        out.y = y
+        return _SER_OK
+    err = _g2_ser_read_coord(p, &out.y, buf, 2, m)
+    if err:
+        return _SER_ERR_Y if err == _SER_ERR_NONCANON else err
+    # (0, 0) is the C encoding of the identity, never a point of the curve (b != 0)
+    if not g2_affine_is_on_curve(out) or (fp2_is_zero(&out.x) and fp2_is_zero(&out.y)):
+        return _SER_ERR_OFF_CURVE
+    return _SER_OK
+
+
+cdef size_t _g2_ser_encode(const _ser_profile_t *p, uint8_t *out, const g2_t *v,
+                              bint compressed) noexcept nogil:
+    """Write v in profile p (compressed only where p has that form); returns the length."""
+    cdef g2_affine_t a
+    cdef size_t n = _g2_ser_clen(p) if compressed else _g2_ser_ulen(p)
+    cdef size_t m = 2 if compressed else 4
+    cdef size_t fb = n - 1 if p.flags_at_end else 0
+    cdef size_t i
+    cdef int c
+    for i in range(n):
+        out[i] = 0
+    if g2_is_identity(v):
+        c = p.code_c_inf if compressed else p.code_u_inf
+        if c > 0:
+            out[fb] |= <uint8_t>(c << (8 - p.flag_bits))
+        return n
+    g2_to_affine(&a, v)
+    _g2_ser_write_coord(p, out, &a.x, 0, m)
+    if not compressed:
+        _g2_ser_write_coord(p, out, &a.y, 2, m)
+    if p.flag_bits:
+        if fp2_is_lex_largest(&a.y):
+            c = p.code_c_large if compressed else p.code_u_large
+        else:
+            c = p.code_c_small if compressed else p.code_u_small
+        out[fb] |= <uint8_t>(c << (8 - p.flag_bits))
+    return n
+
+
+cdef str _g2_ser_message(int err, int prof, const uint8_t *data, size_t n):
+    """The reason for a decoding error of _g2_ser_decode."""
+    cdef const _ser_profile_t *p = &_SER[prof]
+    cdef size_t clen = _g2_ser_clen(p)
+    cdef size_t ulen = _g2_ser_ulen(p)
+    cdef bint compressed = p.has_compressed and n == clen
+    cdef size_t fb
+    cdef int code
+    name = _SER_NAMES[prof]
+    if err == _SER_ERR_LENGTH:
+        if p.has_compressed:
+            return f"expected {clen} bytes (compressed) or {ulen} bytes (uncompressed) in the {name} profile, got {n}"
+        return f"expected {ulen} bytes (the {name} profile has only the uncompressed form), got {n}"
+    if err == _SER_ERR_FLAGS:
+        fb = n - 1 if p.flags_at_end else 0
+        code = data[fb] >> (8 - p.flag_bits)
+        return _SER_FLAG_ERRORS[prof][compressed][code].format(clen=clen, ulen=ulen)
+    if err == _SER_ERR_INF_JUNK:
+        return "the point at infinity must have all other bits zero"
+    if err == _SER_ERR_PADDING:
+        return (f"the {p.pad} padding bytes of each {p.width}-byte coordinate element must be zero "
+                f"(the {name} profile)")
+    if err == _SER_ERR_X:
+        return "the x coordinate is not canonical (>= p)"
+    if err == _SER_ERR_Y:
+        return "the y coordinate is not canonical (>= p)"
+    if err == _SER_ERR_NOT_SQUARE:
+        return "x is not the x coordinate of a point on the curve (x^3 + b is not a square)"
+    if err == _SER_ERR_SIGN_ZERO:
+        return "the sign flag is set but y = 0"
+    if err == _SER_ERR_OFF_CURVE:
+        return "the point is not on the curve"
+    if err == _SER_ERR_SUBGROUP:
+        return "the point is not in the subgroup of order r"
+    return f"undecodable (error {err})"
+
+
+cdef bytes _g2_to_bytes_prof(const g2_t *v, object compressed, object profile):
+    cdef uint8_t buf[4 * _SER_MAXW + 1]
+    cdef int i = _ser_profile(profile, "G2.to_bytes")
+    cdef bint comp = bool(compressed)
+    cdef size_t n
+    if comp and not _SER[i].has_compressed:
+        raise ValueError(f"G2.to_bytes: the {_SER_NAMES[i]} profile has no compressed form (use compressed=False)")
+    n = _g2_ser_encode(&_SER[i], buf, v, comp)
+    return (<char *>buf)[:n]
+
+
+cdef int _g2_from_bytes_prof(g2_t *out, object data, bint check, object profile) except -1:
+    cdef int i = _ser_profile(profile, "G2.from_bytes")
+    cdef bytes b = _as_bytes(data, "G2.from_bytes")
+    cdef const uint8_t *d = <const uint8_t *><const char *>b
+    cdef g2_affine_t a
+    cdef bint inf, ok
+    cdef int code
+    cdef int err = _g2_ser_decode(&_SER[i], d, len(b), &a, &inf, &code)
+    if err:
+        raise ValueError("G2.from_bytes: " + _g2_ser_message(err, i, d, len(b)))
+    if inf:
+        g2_set_identity(out)
+        return 0
+    g2_from_affine(out, &a)
+    if check:
+        with nogil:
+            ok = g2_in_subgroup(out)
+        if not ok:
+            raise ValueError("G2.from_bytes: " + _g2_ser_message(_SER_ERR_SUBGROUP, i, d, len(b)))
+    return 0
+
+
+cdef list _g2_batch_from_bytes(object data, bint check, object profile, object compressed):
+    """Decode many encodings: a sequence of bytes-like objects, or one bytes-like object holding
+    encodings of one form back to back. Decoding and subgroup checks run without the GIL."""
+    cdef str what = "G2.batch_from_bytes"
+    cdef int i = _ser_profile(profile, what)
+    cdef const _ser_profile_t *p = &_SER[i]
+    cdef size_t clen = _g2_ser_clen(p)
+    cdef size_t ulen = _g2_ser_ulen(p)
+    cdef size_t size, count, k, total
+    cdef size_t *offs = NULL
+    cdef size_t *lens = NULL
+    cdef g2_affine_t *aff = NULL
+    cdef g2_t *pts = NULL
+    cdef int *errs = NULL
+    cdef int *codes = NULL
+    cdef bint *infs = NULL
+    cdef bytes blob
+    cdef const uint8_t *base
+    cdef bint comp
+    cdef G2 r
+    if compressed is not None and bool(compressed) and not p.has_compressed:
+        raise ValueError(f"{what}: the {_SER_NAMES[i]} profile has no compressed form")
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        blob = bytes(data)
+        comp = p.has_compressed if compressed is None else bool(compressed)
+        size = clen if comp else ulen
+        if len(blob) % size:
+            raise ValueError(f"{what}: {len(blob)} bytes are not a whole number of {size}-byte "
+                             f"{'compressed' if comp else 'uncompressed'} encodings ({_SER_NAMES[i]} profile)")
+        count = len(blob) // size
+        items = None
+    else:
+        try:
+            items = list(data)
+        except TypeError:
+            raise TypeError(f"{what}: expected bytes or a sequence of bytes, not {type(data).__name__}") from None
+        for k in range(len(items)):
+            if not isinstance(items[k], (bytes, bytearray, memoryview)):
+                raise TypeError(f"{what}: item {k} is a {type(items[k]).__name__}, expected bytes")
+            items[k] = bytes(items[k])
+            if compressed is not None and len(items[k]) != (clen if compressed else ulen):
+                raise ValueError(f"{what}: item {k}: expected {clen if compressed else ulen} bytes "
+                                 f"({'compressed' if compressed else 'uncompressed'}), got {len(items[k])}")
+        count = len(items)
+        blob = b"".join(items)
+    if count == 0:
+        return []
+    base = <const uint8_t *><const char *>blob
+    try:
+        offs = <size_t *>PyMem_Malloc(count * sizeof(size_t))
+        lens = <size_t *>PyMem_Malloc(count * sizeof(size_t))
+        aff = <g2_affine_t *>PyMem_Malloc(count * sizeof(g2_affine_t))
+        pts = <g2_t *>PyMem_Malloc(count * sizeof(g2_t))
+        errs = <int *>PyMem_Malloc(count * sizeof(int))
+        codes = <int *>PyMem_Malloc(count * sizeof(int))
+        infs = <bint *>PyMem_Malloc(count * sizeof(bint))
+        if offs == NULL or lens == NULL or aff == NULL or pts == NULL or errs == NULL or codes == NULL or infs == NULL:
+            raise MemoryError()
+        total = 0
+        for k in range(count):
+            offs[k] = total
+            lens[k] = size if items is None else <size_t>len(items[k])
+            total += lens[k]
+        with nogil:
+            for k in range(count):
+                errs[k] = _g2_ser_decode(p, base + offs[k], lens[k], &aff[k], &infs[k], &codes[k])
+                if errs[k]:
+                    break
+                if infs[k]:
+                    g2_set_identity(&pts[k])
+                    continue
+                g2_from_affine(&pts[k], &aff[k])
+                if check and not g2_in_subgroup(&pts[k]):
+                    errs[k] = _SER_ERR_SUBGROUP
+                    break
+        out = []
+        for k in range(count):
+            if errs[k]:
+                raise ValueError(f"{what}: item {k}: " + _g2_ser_message(errs[k], i, base + offs[k], lens[k]))
+            r = _new_g2()
+            r.v = pts[k]
+            out.append(r)
+        return out
+    finally:
+        PyMem_Free(offs)
+        PyMem_Free(lens)
+        PyMem_Free(aff)
+        PyMem_Free(pts)
+        PyMem_Free(errs)
+        PyMem_Free(codes)
+        PyMem_Free(infs)
 
 _G1_GENERATOR = G1.from_affine(0x1,
                                0x2, check=False)
@@ -2452,23 +3285,32 @@ cdef class GT:
     def __repr__(self):
         return "GT" + _hexes(_fp12_tuple(&self.v))
 
-    def to_bytes(self):
-        """All 12 Fp coefficients big-endian in tower order (depth first, c0 first): 384 bytes."""
+    def to_bytes(self, profile=None):
+        """All 12 Fp coefficients big-endian in tower order (depth first, c0 first): 384 bytes;
+        or the GT layout of a profile that defines one (gnark: big-endian, the most significant
+        coefficient first; arkworks: little-endian, c0 first)."""
         cdef uint8_t buf[384]
+        if profile is not None:
+            _ser_gt_profile(profile, "GT.to_bytes")
+            return _ser_base_to_bytes(_ser_flatten(_fp12_tuple(&self.v)), profile, "GT.to_bytes")
         _fp12_write(buf, &self.v)
         return (<char *>buf)[:384]
 
     @classmethod
-    def from_bytes(cls, data):
+    def from_bytes(cls, data, profile=None):
         """Inverse of to_bytes: ValueError on a wrong length, a coefficient >= p, or an element
         outside GT."""
         cdef bytes b = _as_bytes(data, "GT.from_bytes")
-        cdef GT r
-        if len(b) != 384:
-            raise ValueError(f"GT.from_bytes: expected 384 bytes, got {len(b)}")
-        r = _new_gt()
-        if not _fp12_read(&r.v, <const uint8_t *><const char *>b):
-            raise ValueError("GT.from_bytes: not canonical (a coefficient is >= p)")
+        cdef GT r = _new_gt()
+        if profile is not None:
+            _ser_gt_profile(profile, "GT.from_bytes")
+            flat = _ser_base_from_bytes(b, 12, profile, "GT.from_bytes")
+            _fp12_from_obj(&r.v, _ser_nest(flat, (2, 3, 2,)), "GT.from_bytes")
+        else:
+            if len(b) != 384:
+                raise ValueError(f"GT.from_bytes: expected 384 bytes, got {len(b)}")
+            if not _fp12_read(&r.v, <const uint8_t *><const char *>b):
+                raise ValueError("GT.from_bytes: not canonical (a coefficient is >= p)")
         if fp12_is_zero(&r.v) or not gt_in_subgroup(&r.v):
             raise ValueError("GT.from_bytes: the element is not in GT (f^r != 1)")
         return r
