@@ -3,7 +3,7 @@
 #define PF_ASM_ARM32_H
 
 /* out = a * b / 2^256 mod p, 8 limbs, no-carry CIOS. */
-static inline void pf_mul_mont_8_nc(limb_t out[8], const limb_t a[8], const limb_t b[8], const limb_t p[8], limb_t n0)
+static __attribute__((noinline)) void pf_mul_mont_8_nc(limb_t out[8], const limb_t a[8], const limb_t b[8], const limb_t p[8], limb_t n0)
 {
     limb_t t[8] = {0}, m, ca, cm, tj, x, mask;
     size_t i;
@@ -165,7 +165,7 @@ static inline void pf_sqr_mont_8_nc(limb_t out[8], const limb_t a[8], const limb
 #define PF_ASM_SQR_MONT_8_NC 1
 
 /* out = a * b / 2^384 mod p, 12 limbs, no-carry CIOS. */
-static inline void pf_mul_mont_12_nc(limb_t out[12], const limb_t a[12], const limb_t b[12], const limb_t p[12], limb_t n0)
+static __attribute__((noinline)) void pf_mul_mont_12_nc(limb_t out[12], const limb_t a[12], const limb_t b[12], const limb_t p[12], limb_t n0)
 {
     limb_t t[12] = {0}, m, ca, cm, tj, x, mask;
     size_t i;

@@ -3,7 +3,7 @@
 #define PF_ASM_ARM64_H
 
 /* out = a * b / 2^256 mod p, 4 limbs, no-carry CIOS. */
-static inline void pf_mul_mont_4_nc(limb_t out[4], const limb_t a[4], const limb_t b[4], const limb_t p[4], limb_t n0)
+static __attribute__((noinline)) void pf_mul_mont_4_nc(limb_t out[4], const limb_t a[4], const limb_t b[4], const limb_t p[4], limb_t n0)
 {
     limb_t t0, t1, t2, t3, t4, x, bi, m;
 
@@ -256,7 +256,7 @@ static inline void pf_sqr_mont_4_nc(limb_t out[4], const limb_t a[4], const limb
 #define PF_ASM_SQR_MONT_4_NC 1
 
 /* out = a * b / 2^384 mod p, 6 limbs, no-carry CIOS. */
-static inline void pf_mul_mont_6_nc(limb_t out[6], const limb_t a[6], const limb_t b[6], const limb_t p[6], limb_t n0)
+static __attribute__((noinline)) void pf_mul_mont_6_nc(limb_t out[6], const limb_t a[6], const limb_t b[6], const limb_t p[6], limb_t n0)
 {
     limb_t t0, t1, t2, t3, t4, t5, t6, x, bi, m;
 

@@ -3,7 +3,7 @@
 #define PF_ASM_ARM64_H
 
 /* out = a * b / 2^256 mod p, 4 limbs, no-carry CIOS. */
-static inline void pf_mul_mont_4_nc(limb_t out[4], const limb_t a[4], const limb_t b[4], const limb_t p[4], limb_t n0)
+static __attribute__((noinline)) void pf_mul_mont_4_nc(limb_t out[4], const limb_t a[4], const limb_t b[4], const limb_t p[4], limb_t n0)
 {
     limb_t t0, t1, t2, t3, t4, x, bi, m;
 

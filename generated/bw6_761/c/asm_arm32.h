@@ -3,7 +3,7 @@
 #define PF_ASM_ARM32_H
 
 /* out = a * b / 2^384 mod p, 12 limbs, no-carry CIOS. */
-static inline void pf_mul_mont_12_nc(limb_t out[12], const limb_t a[12], const limb_t b[12], const limb_t p[12], limb_t n0)
+static __attribute__((noinline)) void pf_mul_mont_12_nc(limb_t out[12], const limb_t a[12], const limb_t b[12], const limb_t p[12], limb_t n0)
 {
     limb_t t[12] = {0}, m, ca, cm, tj, x, mask;
     size_t i;
@@ -229,7 +229,7 @@ static inline void pf_sqr_mont_12_nc(limb_t out[12], const limb_t a[12], const l
 #define PF_ASM_SQR_MONT_12_NC 1
 
 /* out = a * b / 2^768 mod p, 24 limbs, no-carry CIOS. */
-static inline void pf_mul_mont_24_nc(limb_t out[24], const limb_t a[24], const limb_t b[24], const limb_t p[24], limb_t n0)
+static __attribute__((noinline)) void pf_mul_mont_24_nc(limb_t out[24], const limb_t a[24], const limb_t b[24], const limb_t p[24], limb_t n0)
 {
     limb_t t[24] = {0}, m, ca, cm, tj, x, mask;
     size_t i;

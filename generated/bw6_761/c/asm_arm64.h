@@ -3,7 +3,7 @@
 #define PF_ASM_ARM64_H
 
 /* out = a * b / 2^384 mod p, 6 limbs, no-carry CIOS. */
-static inline void pf_mul_mont_6_nc(limb_t out[6], const limb_t a[6], const limb_t b[6], const limb_t p[6], limb_t n0)
+static __attribute__((noinline)) void pf_mul_mont_6_nc(limb_t out[6], const limb_t a[6], const limb_t b[6], const limb_t p[6], limb_t n0)
 {
     limb_t t0, t1, t2, t3, t4, t5, t6, x, bi, m;
 
@@ -516,7 +516,7 @@ static inline void pf_sqr_mont_6_nc(limb_t out[6], const limb_t a[6], const limb
 #define PF_ASM_SQR_MONT_6_NC 1
 
 /* out = a * b / 2^768 mod p, 12 limbs, no-carry CIOS. */
-static inline void pf_mul_mont_12_nc(limb_t out[12], const limb_t a[12], const limb_t b[12], const limb_t p[12], limb_t n0)
+static __attribute__((noinline)) void pf_mul_mont_12_nc(limb_t out[12], const limb_t a[12], const limb_t b[12], const limb_t p[12], limb_t n0)
 {
     limb_t t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12, x, bi, m;
 
