@@ -23,6 +23,8 @@ from .derive.model import CurveModel
 from .reference import ReferencePairing
 
 KAT_SOURCE = "c/kat_main.c"
+# the kernels' symbols, with the suffix of a GCC clone (".constprop.0", ".isra.0")
+KERNEL_SYMBOL = r"pf_((mul|sqr)_mont_\d+(_nc)?|mul_wide_\d+|redc_mont_\d+)(\..*)?"
 
 
 @dataclass(frozen=True)
@@ -95,7 +97,8 @@ def run_kat(binary: Path, target: str, requests: str, timeout: float = 600) -> l
 
 
 def kernel_instructions(binary: Path, target: str) -> dict[str, Counter]:
-    """Mnemonic counts of each out-of-line Montgomery kernel (``pf_mul_mont_<n>[_nc]``) in a
+    """Mnemonic counts of each out-of-line field kernel (``pf_mul_mont_<n>[_nc]``,
+    ``pf_sqr_mont_<n>[_nc]``, ``pf_mul_wide_<n>``, ``pf_redc_mont_<n>``, or a clone of one) in a
     binary, from objdump. An empty result means no kernel was linked in: the field code used C."""
     spec = TARGETS[target]
     if spec.objdump is None:
@@ -109,7 +112,7 @@ def kernel_instructions(binary: Path, target: str) -> dict[str, Counter]:
         head = re.match(r"^[0-9a-f]+ <([^>]+)>:$", line)
         if head:
             name = head.group(1)
-            current = kernels.setdefault(name, Counter()) if re.fullmatch(r"pf_mul_mont_\d+(_nc)?(\..*)?", name) else None
+            current = kernels.setdefault(name, Counter()) if re.fullmatch(KERNEL_SYMBOL, name) else None
             continue
         if current is not None:
             parts = line.split("\t")

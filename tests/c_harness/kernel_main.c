@@ -2,11 +2,15 @@
  * Test driver for the assembly Montgomery kernels of one target (templates/asm/<target>/
  * kernels.h.j2), built by tests/test_cross.py with the target's PF_TARGET_* macro and limb width,
  * next to the rendered "limbs.h" (which includes the kernel header) and "kernel_table.h", which
- * lists the shapes as KERNELS = X(n, nc) X(n, nc) ...
+ * lists the Montgomery shapes as KERNELS = X(n, nc) X(n, nc) ... and the limb counts with
+ * double-width kernels (mul_wide, redc_mont) as WIDE_KERNELS = Y(n) Y(n) ...
  *
- * Reads lines "n nc op a b p n0" (op: mul or sqr; a, b, p as n limbs of hex, most significant
- * first; n0 one limb) and prints out = a b / 2^(w n) mod p (b ignored for sqr) as n limbs. The
- * kernel is also run with out aliasing a; a difference prints "alias-mismatch".
+ * Reads lines "n nc op a b p n0" (a, b, p as n limbs of hex, most significant first; n0 one limb)
+ * and prints, as limbs of hex:
+ *   mul, sqr  a b / 2^(w n) mod p (b ignored for sqr), n limbs; also run with out aliasing a, a
+ *             difference prints "alias-mismatch"
+ *   wide      a b, 2n limbs (p, n0 ignored)
+ *   redc      t / 2^(w n) mod p for t = b 2^(w n) + a, n limbs
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,15 +58,34 @@ int main(void)
 
     while (scanf("%u %u %7s %1023s %1023s %1023s %63s", &n, &nc, op, a_hex, b_hex, p_hex, n0_hex) == 7) {
         limb_t a[MAXN], b[MAXN], p[MAXN], n0, out[MAXN], alias[MAXN];
-        int sqr = strcmp(op, "sqr") == 0, found = 0;
+        int sqr = strcmp(op, "sqr") == 0, wide = strcmp(op, "wide") == 0, redc = strcmp(op, "redc") == 0;
+        int found = 0;
 
         parse(a, n, a_hex);
         parse(b, n, b_hex);
         parse(p, n, p_hex);
         parse(&n0, 1, n0_hex);
         memcpy(alias, a, sizeof a);
+#define Y(N)                                                                                 \
+        if (n == N && (wide || redc)) {                                                      \
+            limb_t t[2 * N];                                                                 \
+            found = 1;                                                                       \
+            if (wide) {                                                                      \
+                pf_mul_wide_##N(t, a, b);                                                    \
+                print(t, 2 * N);                                                             \
+            } else {                                                                         \
+                memcpy(t, a, N * sizeof(limb_t));                                            \
+                memcpy(t + N, b, N * sizeof(limb_t));                                        \
+                pf_redc_mont_##N(out, t, p, n0);                                             \
+                print(out, N);                                                               \
+            }                                                                                \
+            putchar('\n');                                                                   \
+            continue;                                                                        \
+        }
+        WIDE_KERNELS
+#undef Y
 #define X(N, NC)                                                                             \
-        if (n == N && nc == NC) {                                                            \
+        if (n == N && nc == NC && !wide && !redc) {                                          \
             found = 1;                                                                       \
             if (sqr) {                                                                       \
                 NAME(sqr, N, SUFFIX_##NC)(out, a, p, n0);                                     \
