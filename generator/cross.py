@@ -226,7 +226,7 @@ def _field_vectors(prefix: str, modulus: int, nbytes: int, rng: random.Random, c
     edges = [0, 1, 2, modulus - 1, modulus - 2, (modulus - 1) // 2]
     values = edges + [rng.randrange(modulus) for _ in range(count)]
     out: list[Vector] = []
-    for a, b in zip(values, values[1:] + values[:1]):
+    for a, b in zip(values, values[1:] + values[:1], strict=True):
         out.append(Vector(f"{prefix}_add", enc(a) + enc(b), enc((a + b) % modulus)))
         out.append(Vector(f"{prefix}_sub", enc(a) + enc(b), enc((a - b) % modulus)))
         out.append(Vector(f"{prefix}_mul", enc(a) + enc(b), enc(a * b % modulus)))
@@ -269,7 +269,7 @@ def make_vectors(model: CurveModel, count: int = 4, seed: int = 1) -> list[Vecto
 
     # the twist field, the cubic level and GT (tower layout of the C code)
     fqs = [ref.Fq(0), ref.Fq(1)] + [ref.Fq(o.rand_fq(rng)) for _ in range(count)]
-    for a, b in zip(fqs, fqs[1:] + fqs[:1]):
+    for a, b in zip(fqs, fqs[1:] + fqs[:1], strict=True):
         vectors.append(Vector("fq_mul", o.fq(a) + o.fq(b), o.fq(a * b)))
     for a in fqs:
         vectors.append(Vector("fq_sqr", o.fq(a), o.fq(a * a)))
@@ -393,7 +393,7 @@ def compare(vectors: list[Vector], outputs: dict[str, list[str]]) -> list[Mismat
         if len(lines) != len(vectors):
             bad.append(Mismatch(target, vectors[0], "", f"{len(lines)} output lines for {len(vectors)} requests"))
             continue
-        for i, (vector, line) in enumerate(zip(vectors, lines)):
+        for i, (vector, line) in enumerate(zip(vectors, lines, strict=True)):
             if native is not None and target != "native" and line != native[i]:
                 bad.append(Mismatch(target, vector, line, f"differs from the native output {native[i][:96]}"))
                 continue

@@ -166,7 +166,7 @@ def test_kernels_against_python_integers(target, tmp_path) -> None:
             n0 = -pow(p, -1, 1 << w) % (1 << w)
             r_inv = pow(1 << (w * n), -1, p)
             values = [0, 1, p - 1, p - 2, p - 1] + [rng.randrange(p) for _ in range(6)] + [p - 3, p - 1]
-            for a, b in zip(values, reversed(values)):
+            for a, b in zip(values, reversed(values), strict=True):
                 for op in ("mul", "sqr"):
                     hexes = [f"{v:0{n * w // 4}x}" for v in (a, b, p)]
                     lines.append(f"{n} {int(k.no_carry)} {op} {' '.join(hexes)} {n0:0{w // 4}x}\n")
@@ -192,5 +192,5 @@ def test_kernels_against_python_integers(target, tmp_path) -> None:
                 expected.append(f"{a * b:0{n * w // 2}x}")
     got = cross.run_kat(binary, target, "".join(lines))
     assert len(got) == len(expected)
-    wrong = [(line, g, e) for line, g, e in zip(lines, got, expected) if g != e]
+    wrong = [(line, g, e) for line, g, e in zip(lines, got, expected, strict=True) if g != e]
     assert not wrong, f"{len(wrong)} wrong results, e.g. {wrong[0]}"
