@@ -1,8 +1,9 @@
-"""nox sessions: tests, regen (the regen check), bench, lint.
+"""nox sessions: tests, regen (the regen check), bench, cross, lint.
 
     nox -s tests               fresh venv: pip install -e .[test] (builds every curve), pytest
     nox -s regen               gen-curve --all --check
     nox -s bench -- --quick    the benchmark suite (bench/run.py), arguments after --
+    nox -s cross               arm64 / arm32 / generic32 under qemu against the reference and x86-64
     nox -s lint                ruff
     nox --no-venv -s tests     the same in the current interpreter (nothing installed)
 """
@@ -43,6 +44,13 @@ def regen(session: nox.Session) -> None:
 def bench(session: nox.Session) -> None:
     _install(session, "-e", ".[bench]")
     session.run("python", "bench/run.py", *session.posargs)
+
+
+@nox.session
+def cross(session: nox.Session) -> None:
+    """The cross-target tests; needs gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf qemu-user."""
+    _install(session, "-e", ".[test]")
+    session.run(*TEST_COMMAND, "tests/test_cross.py", *session.posargs)
 
 
 @nox.session

@@ -11,7 +11,9 @@ from .params import load_curve_file
 
 Progress = Callable[[str], None]
 
-TARGETS = ("generic64", "generic32")
+# Every target renders the same files (each package carries the kernel headers of every assembly
+# target); the target decides how generator/cli.py builds them.
+TARGETS = ("generic64", "generic32", "arm64", "arm32")
 
 
 def derive_model(curve_file: Path, progress: Progress | None = None) -> CurveModel:

@@ -88,6 +88,8 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     say("rendering C: pairing")
     files["c/pairing.h"] = render("c/pairing.h.j2", **common)
     files["c/pairforge.h"] = render("c/pairforge.h.j2", **common)
+    # the known-answer test program of the cross-target tests (generator/cross.py)
+    files["c/kat_main.c"] = render("c/kat_main.c.j2", **common)
     say("rendering the Python module")
     files["_core.pyx"] = render("cython/_core.pyx.j2", **common)
     files["_core.pyi"] = render("python/_core.pyi.j2", **common)
