@@ -425,7 +425,7 @@ static size_t op_miller_loop(uint8_t *out, const uint8_t *in)
 
     get_g1(&P, in);
     get_g2(&Q, in + G1_NBYTES);
-    pf_miller_loop(&f, &P, &Q, 1, &scratch);
+    pf_miller_loop(&f, &P, &Q, NULL, 1, &scratch);
     put_gt(out, &f);
     return GT_NBYTES;
 }
@@ -449,7 +449,7 @@ static size_t op_pairing(uint8_t *out, const uint8_t *in)
 
     get_g1(&P, in);
     get_g2(&Q, in + G1_NBYTES);
-    pf_miller_loop(&f, &P, &Q, 1, &scratch);
+    pf_miller_loop(&f, &P, &Q, NULL, 1, &scratch);
     pf_final_exp(&f, &f);
     put_gt(out, &f);
     return GT_NBYTES;
