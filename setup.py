@@ -1,7 +1,8 @@
 """Build the extension module of every curve package committed in generated/.
 
 `pip install -e .` (and `pip install .`) compile each `generated/<pkg>/_core.pyx` into
-`generated.<pkg>._core`. In an editable install, setuptools (>= 64) copies the compiled modules
+`generated.<pkg>._core`, and on x86-64 `_core_adx.pyx` into `generated.<pkg>._core_adx` (the
+x86_64-adx field kernels, imported on CPUs with BMI2 and ADX). In an editable install, setuptools (>= 64) copies the compiled modules
 into the source tree, next to their `.pyx`, so `from generated import bls12_381` works from the
 checkout. `python setup.py build_ext --inplace` does the same without installing.
 
@@ -43,6 +44,8 @@ def curve_extensions():
 
     limb_bits = pfb.limb_bits_from_env()
     extensions = [pfb.make_extension(pkg, limb_bits, relative_to=ROOT) for pkg in packages]
+    if pfb.builds_adx(limb_bits):  # x86-64: also the x86_64-adx module of each curve
+        extensions += [pfb.make_extension(pkg, limb_bits, relative_to=ROOT, adx=True) for pkg in packages]
     return cythonize(
         extensions,
         build_dir=os.path.join("build", f"cython{limb_bits}"),

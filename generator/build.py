@@ -3,6 +3,8 @@
 A rendered package holds ``_core.pyx``, which includes the header-only C in ``c/pairforge.h``.
 ``build_package`` cythonizes and compiles it into ``<pkg_dir>/_core<EXT_SUFFIX>``, so that
 ``generated.<pkg>._core`` (or ``<pkg>._core`` for a standalone ``--out`` directory) imports.
+On x86-64 hosts it also compiles ``_core_adx.pyx`` (the same source) with the x86_64-adx field
+kernels into ``_core_adx<EXT_SUFFIX>``; the package's ``__init__`` picks one at import time.
 
 The compilation runs in a child Python process (setuptools' distutils keeps global state and
 prints straight to the file descriptors), in a temporary build directory; the finished module
@@ -18,6 +20,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import re
 import shlex
 import shutil
@@ -32,6 +35,10 @@ from pathlib import Path, PurePosixPath
 
 LIMB_BITS = (64, 32)
 EXTENSION_STEM = "_core"
+# The x86_64-adx build of the same module: MULX/ADCX/ADOX field kernels (c/asm_x86_64_adx.h).
+ADX_STEM = "_core_adx"
+ADX_DEFINE = "PF_TARGET_X86_64_ADX"
+ADX_COMPILE_ARGS = ("-mbmi2", "-madx")
 # Portable: no -march. Later flags win over the interpreter's CFLAGS (which carry -O2).
 # -fno-tree-vectorize: gcc 12 vectorises the short limb loops of the field arithmetic into SSE
 # shuffles that cost more than they save; without it the BLS12-381 pairing takes 1.4x longer
@@ -68,7 +75,7 @@ def extension_suffix() -> str:
     return sysconfig.get_config_var("EXT_SUFFIX") or ".so"
 
 
-def module_name(pkg_dir: Path) -> tuple[Path, str]:
+def module_name(pkg_dir: Path, stem: str = EXTENSION_STEM) -> tuple[Path, str]:
     """``(root, dotted name of the extension)`` for a package directory.
 
     Parent directories that hold an ``__init__.py`` are parent packages: ``generated/bls12_381``
@@ -84,7 +91,7 @@ def module_name(pkg_dir: Path) -> tuple[Path, str]:
     for part in parts:
         if not part.isidentifier():
             raise BuildError(f"{pkg_dir}: {part!r} is not a valid Python package name")
-    return parent, ".".join([*parts, EXTENSION_STEM])
+    return parent, ".".join([*parts, stem])
 
 
 def is_build_artefact(relpath: str | PurePosixPath) -> bool:
@@ -101,7 +108,7 @@ def is_build_artefact(relpath: str | PurePosixPath) -> bool:
         return True
     if ".pf-tmp-" in path.name:  # an interrupted atomic write
         return True
-    return len(path.parts) == 1 and path.stem == EXTENSION_STEM and path.suffix in (".c", ".cpp", ".html")
+    return len(path.parts) == 1 and path.stem in (EXTENSION_STEM, ADX_STEM) and path.suffix in (".c", ".cpp", ".html")
 
 
 def discover_packages(generated_dir: Path) -> list[Path]:
@@ -121,17 +128,28 @@ def limb_bits_from_env(default: int = 64) -> int:
     return int(value)
 
 
+def builds_adx(limb_bits: int = 64) -> bool:
+    """Whether builds on this host include the x86_64-adx module: x86-64 and 64-bit limbs.
+
+    Only building needs this; the package imports the module only on CPUs with BMI2 and ADX.
+    """
+    return limb_bits == 64 and platform.machine().lower() in ("x86_64", "amd64")
+
+
 def compile_args() -> list[str]:
     return [*BASE_COMPILE_ARGS, *shlex.split(os.environ.get(CFLAGS_ENV, ""))]
 
 
-def extension_options(pkg_dir: Path, limb_bits: int = 64, relative_to: Path | None = None) -> dict:
+def extension_options(pkg_dir: Path, limb_bits: int = 64, relative_to: Path | None = None, adx: bool = False) -> dict:
     """Keyword arguments for ``setuptools.Extension`` (shared by ``setup.py`` and ``build_package``).
 
     With ``relative_to``, paths are made relative to it (setup.py wants relative paths).
+    ``adx`` gives the x86_64-adx module (``_core_adx.pyx``, 64-bit limbs only).
     """
     if limb_bits not in LIMB_BITS:
         raise BuildError(f"limb_bits must be 64 or 32, not {limb_bits!r}")
+    if adx and limb_bits != 64:
+        raise BuildError("the x86_64-adx module needs 64-bit limbs")
     pkg_dir = Path(pkg_dir).resolve()
     c_dir = pkg_dir / "c"
     depends = sorted(p for p in c_dir.rglob("*") if p.is_file()) if c_dir.is_dir() else []
@@ -139,21 +157,23 @@ def extension_options(pkg_dir: Path, limb_bits: int = 64, relative_to: Path | No
     def rel(path: Path) -> str:
         return os.path.relpath(path, relative_to) if relative_to is not None else str(path)
 
+    stem = ADX_STEM if adx else EXTENSION_STEM
+    pyx = [pkg_dir / f"{stem}.pyx"] + ([pkg_dir / f"{EXTENSION_STEM}.pyx"] if adx else [])
     return {
-        "sources": [rel(pkg_dir / f"{EXTENSION_STEM}.pyx")],
+        "sources": [rel(pkg_dir / f"{stem}.pyx")],
         "include_dirs": [rel(pkg_dir), rel(c_dir)],
-        "depends": [rel(p) for p in depends],
-        "define_macros": [("PF_LIMB_BITS", str(limb_bits))],
-        "extra_compile_args": compile_args(),
+        "depends": [rel(p) for p in depends + pyx[1:]],
+        "define_macros": [("PF_LIMB_BITS", str(limb_bits))] + ([(ADX_DEFINE, "1")] if adx else []),
+        "extra_compile_args": compile_args() + (list(ADX_COMPILE_ARGS) if adx else []),
     }
 
 
-def make_extension(pkg_dir: Path, limb_bits: int = 64, relative_to: Path | None = None):
+def make_extension(pkg_dir: Path, limb_bits: int = 64, relative_to: Path | None = None, adx: bool = False):
     """A ``setuptools.Extension`` for one rendered package (not yet cythonized)."""
     from setuptools import Extension
 
-    _, name = module_name(pkg_dir)
-    return Extension(name, **extension_options(pkg_dir, limb_bits, relative_to))
+    _, name = module_name(pkg_dir, ADX_STEM if adx else EXTENSION_STEM)
+    return Extension(name, **extension_options(pkg_dir, limb_bits, relative_to, adx))
 
 
 # --------------------------------------------------------------------------------------------
@@ -170,6 +190,8 @@ def build_package(
     """Compile ``<pkg_dir>/_core.pyx`` into ``<pkg_dir>/_core<EXT_SUFFIX>`` and return that path.
 
     ``limb_bits`` is 64 (generic64) or 32 (generic32): it becomes ``-DPF_LIMB_BITS``.
+    Where ``builds_adx(limb_bits)``, ``_core_adx.pyx`` is compiled too (x86_64-adx); otherwise a
+    ``_core_adx`` module left from an earlier build is removed, so the package cannot pick it.
     Unless ``verbose``, nothing but one progress line is shown (through ``progress`` when given,
     else on stderr); with ``verbose`` the output of Cython and the compiler is shown as it comes.
     Raises ``BuildError`` with the compiler's last lines on failure.
@@ -180,10 +202,23 @@ def build_package(
         raise BuildError(f"{pyx} does not exist (render the package first)")
     if limb_bits not in LIMB_BITS:
         raise BuildError(f"limb_bits must be 64 or 32, not {limb_bits!r}")
-    root, dotted = module_name(pkg_dir)
-    target = pkg_dir / f"{EXTENSION_STEM}{extension_suffix()}"
+    target = _build_one(pkg_dir, limb_bits, False, verbose, progress)
+    if builds_adx(limb_bits) and (pkg_dir / f"{ADX_STEM}.pyx").is_file():
+        _build_one(pkg_dir, limb_bits, True, verbose, progress)
+    else:
+        (pkg_dir / f"{ADX_STEM}{extension_suffix()}").unlink(missing_ok=True)
+    return target
 
-    line = f"compiling {dotted} ({limb_bits}-bit limbs)"
+
+def _build_one(
+    pkg_dir: Path, limb_bits: int, adx: bool, verbose: bool, progress: Callable[[str], None] | None
+) -> Path:
+    """Compile one extension module of the package (``_core``, or ``_core_adx`` with ``adx``)."""
+    stem = ADX_STEM if adx else EXTENSION_STEM
+    root, dotted = module_name(pkg_dir, stem)
+    target = pkg_dir / f"{stem}{extension_suffix()}"
+
+    line = f"compiling {dotted} ({'x86_64-adx' if adx else f'{limb_bits}-bit limbs'})"
     if progress is not None:
         progress(line)
     elif not verbose:
@@ -198,6 +233,7 @@ def build_package(
             "pkg_dir": str(pkg_dir),
             "root": str(root),
             "limb_bits": limb_bits,
+            "adx": adx,
             "workdir": str(workdir),
             "verbose": verbose,
         }
@@ -228,7 +264,7 @@ def build_package(
                 if verbose:
                     print(out_line, end="", flush=True)
             rc = proc.wait()
-        built = workdir / "lib" / Path(*dotted.split(".")[:-1]) / f"{EXTENSION_STEM}{extension_suffix()}"
+        built = workdir / "lib" / Path(*dotted.split(".")[:-1]) / f"{stem}{extension_suffix()}"
         if rc != 0 or not built.is_file():
             kept = _keep_log(log_path, pkg_dir.name)
             reason = _first_error(list(tail)) or (f"exit status {rc}" if rc else "no module was produced")
@@ -295,7 +331,7 @@ def _worker(request_json: str) -> int:
     root = Path(request["root"])
     workdir = Path(request["workdir"])
     verbose = bool(request["verbose"])
-    ext = make_extension(pkg_dir, int(request["limb_bits"]))
+    ext = make_extension(pkg_dir, int(request["limb_bits"]), adx=bool(request["adx"]))
     if ext.name != request["name"]:
         print(f"module name mismatch: {ext.name} != {request['name']}")
         return 1

@@ -152,6 +152,11 @@ def _indent(text: str) -> str:
 
 def _validate(args: argparse.Namespace) -> None:
     if args.target not in TARGETS:
+        if args.target == "x86_64-adx":
+            raise UsageError(
+                "x86_64-adx is not a separate build: generic64 builds on x86-64 include it (module _core_adx), "
+                "and the package picks it at import on CPUs with BMI2 and ADX (PAIRFORGE_TARGET overrides)"
+            )
         if args.target in PLANNED_TARGETS:
             raise UsageError(f"target {args.target!r} is not implemented yet (available: {', '.join(TARGETS)})")
         raise UsageError(f"unknown target {args.target!r} (available: {', '.join(TARGETS)})")

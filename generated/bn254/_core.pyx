@@ -210,6 +210,39 @@ H2 = 0x30644e72e131a029b85045b68181585e06ceecda572a2489345f2299c0f9fa8d
 # The limb width this module was compiled with: 64 (generic64) or 32 (generic32).
 LIMB_BITS = PF_LIMB_BITS
 
+cdef extern from *:
+    """
+    /* The code target this module was compiled for, and whether the running CPU has what the
+     * x86_64-adx kernels execute (MULX from BMI2, ADCX/ADOX from ADX). */
+    #if defined(PF_TARGET_X86_64_ADX)
+    #define PF_TARGET_NAME "x86_64-adx"
+    #elif PF_LIMB_BITS == 32
+    #define PF_TARGET_NAME "generic32"
+    #else
+    #define PF_TARGET_NAME "generic64"
+    #endif
+    static int pf_cpu_supports_adx(void)
+    {
+    #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("adx") && __builtin_cpu_supports("bmi2");
+    #else
+        return 0;
+    #endif
+    }
+    """
+    const char *PF_TARGET_NAME
+    int pf_cpu_supports_adx()
+
+# The code target of this module: "generic64", "generic32" or "x86_64-adx" (the package's
+# __init__ picks the module for this CPU and exposes its choice as TARGET).
+_TARGET = PF_TARGET_NAME.decode()
+
+
+def _cpu_supports_adx():
+    """Whether this CPU has BMI2 and ADX, the instructions of the x86_64-adx kernels."""
+    return bool(pf_cpu_supports_adx())
+
 __all__ = [
     "NAME", "FAMILY", "K", "P", "R", "X", "H1", "H2",
     "Fp", "Fr", "Fp2", "Fp6", "Fp12",
@@ -253,7 +286,15 @@ cdef bytes _exponent_bytes(object e):
 
 
 def _from_bytes(cls, data):
-    """Unpickling helper: cls.from_bytes(data)."""
+    """Unpickling helper: cls.from_bytes(data), cls being one of this module's classes or its name.
+
+    Pickles name the class, and the package re-exports this function as its own, so a pickle
+    loads into whichever build (target) the package picked, not the one that wrote it.
+    """
+    if isinstance(cls, str):
+        if cls not in __all__ or not isinstance(globals()[cls], type):
+            raise ValueError(f"no class {cls!r} to unpickle")
+        cls = globals()[cls]
     return cls.from_bytes(data)
 
 
@@ -857,7 +898,7 @@ cdef class Fp:
         return r
 
     def __reduce__(self):
-        return (_from_bytes, (Fp, self.to_bytes()))
+        return (_from_bytes, ("Fp", self.to_bytes()))
 
     def __copy__(self):
         return self
@@ -1125,7 +1166,7 @@ cdef class Fr:
         return r
 
     def __reduce__(self):
-        return (_from_bytes, (Fr, self.to_bytes()))
+        return (_from_bytes, ("Fr", self.to_bytes()))
 
     def __copy__(self):
         return self
@@ -1467,7 +1508,7 @@ cdef class Fp2:
         return r
 
     def __reduce__(self):
-        return (_from_bytes, (Fp2, self.to_bytes()))
+        return (_from_bytes, ("Fp2", self.to_bytes()))
 
     def __copy__(self):
         return self
@@ -1785,7 +1826,7 @@ cdef class Fp6:
         return r
 
     def __reduce__(self):
-        return (_from_bytes, (Fp6, self.to_bytes()))
+        return (_from_bytes, ("Fp6", self.to_bytes()))
 
     def __copy__(self):
         return self
@@ -2098,7 +2139,7 @@ cdef class Fp12:
         return r
 
     def __reduce__(self):
-        return (_from_bytes, (Fp12, self.to_bytes()))
+        return (_from_bytes, ("Fp12", self.to_bytes()))
 
     def __copy__(self):
         return self
@@ -2319,7 +2360,7 @@ cdef class G1:
         return _g1_batch_from_bytes(data, check, profile, compressed)
 
     def __reduce__(self):
-        return (_from_bytes, (G1, self.to_bytes()))
+        return (_from_bytes, ("G1", self.to_bytes()))
 
     def __copy__(self):
         return self
@@ -2524,7 +2565,7 @@ cdef class G2:
         return _g2_batch_from_bytes(data, check, profile, compressed)
 
     def __reduce__(self):
-        return (_from_bytes, (G2, self.to_bytes()))
+        return (_from_bytes, ("G2", self.to_bytes()))
 
     def __copy__(self):
         return self
@@ -3316,7 +3357,7 @@ cdef class GT:
         return r
 
     def __reduce__(self):
-        return (_from_bytes, (GT, self.to_bytes()))
+        return (_from_bytes, ("GT", self.to_bytes()))
 
     def __copy__(self):
         return self
@@ -3373,8 +3414,17 @@ cdef class G2Prepared:
     def __repr__(self):
         return f"G2Prepared({self.point!r})"
 
+    def to_bytes(self, compressed=True, profile=None):
+        """The encoding of the point (G2.to_bytes)."""
+        return self.point.to_bytes(compressed=compressed, profile=profile)
+
+    @classmethod
+    def from_bytes(cls, data, check=True, profile=None):
+        """Decode a G2 point (G2.from_bytes) and prepare it."""
+        return cls(G2.from_bytes(data, check=check, profile=profile))
+
     def __reduce__(self):
-        return (G2Prepared, (self.point,))
+        return (_from_bytes, ("G2Prepared", self.point.to_bytes()))
 
 
 cdef int _miller(object Ps, object Qs, gt_t *out, str what) except -1:

@@ -14,32 +14,72 @@ pairing(P, Q), multi_pairing(Ps, Qs), pairing_check(Ps, Qs), miller_loop(Ps, Qs)
 final_exponentiation(f).
 """
 
-from ._core import *  # noqa: F401,F403
-from ._core import (  # noqa: F401
-    DEFAULT_PROFILE,
-    FAMILY,
-    G1,
-    G2,
-    G2Prepared,
-    GT,
-    H1,
-    H2,
-    K,
-    NAME,
-    P,
-    R,
-    SERIALIZATION_PROFILES,
-    X,
-    Fp,
-    Fp3,
-    Fp6,
-    Fr,
-    final_exponentiation,
-    miller_loop,
-    multi_pairing,
-    pairing,
-    pairing_check,
-)
+import importlib as _importlib
+import importlib.util as _importlib_util
+import os as _os
+from typing import TYPE_CHECKING
+
+from . import _core as _portable
+
+# Code targets: the portable build (_core) and, on x86-64, the build with the MULX/ADCX/ADOX
+# field kernels (_core_adx), used when the CPU has BMI2 and ADX. PAIRFORGE_TARGET forces one.
+TARGET_ENV = "PAIRFORGE_TARGET"
+_ADX = "x86_64-adx"
+
+
+def _select():
+    """The extension module for this CPU and the PAIRFORGE_TARGET setting."""
+    want = _os.environ.get(TARGET_ENV, "").strip()
+    known = (_portable._TARGET, _ADX)
+    if want and want not in known:
+        raise ImportError(f"{TARGET_ENV}={want!r}: this build of {__name__} offers {' or '.join(map(repr, known))}")
+    if want == _portable._TARGET:
+        return _portable
+    built = _importlib_util.find_spec(f"{__name__}._core_adx") is not None
+    if want == _ADX:
+        if not built:
+            raise ImportError(f"{TARGET_ENV}={_ADX}: {__name__}._core_adx is not built (x86-64 hosts with 64-bit limbs only)")
+        if not _portable._cpu_supports_adx():
+            raise ImportError(f"{TARGET_ENV}={_ADX}: this CPU lacks BMI2 or ADX")
+    elif not (built and _portable._cpu_supports_adx()):
+        return _portable
+    return _importlib.import_module(f"{__name__}._core_adx")
+
+
+_impl = _select()
+# The code target in use: "generic64", "generic32" or "x86_64-adx".
+TARGET = _impl._TARGET
+globals().update({_name: getattr(_impl, _name) for _name in _impl.__all__})
+# Pickles refer to this re-export (and to classes by name), so they load under either target.
+_from_bytes = _impl._from_bytes
+_from_bytes.__module__ = __name__
+
+if TYPE_CHECKING:
+    from ._core import (  # noqa: F401
+        FAMILY,
+        G1,
+        G2,
+        G2Prepared,
+        GT,
+        H1,
+        H2,
+        K,
+        NAME,
+        P,
+        R,
+        SERIALIZATION_PROFILES,
+        DEFAULT_PROFILE,
+        X,
+        Fp,
+        Fp3,
+        Fp6,
+        Fr,
+        final_exponentiation,
+        miller_loop,
+        multi_pairing,
+        pairing,
+        pairing_check,
+    )
 
 __all__ = [
     "NAME",

@@ -92,6 +92,7 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     files["c/kat_main.c"] = render("c/kat_main.c.j2", **common)
     say("rendering the Python module")
     files["_core.pyx"] = render("cython/_core.pyx.j2", **common)
+    files["_core_adx.pyx"] = render("cython/_core_adx.pyx.j2", **common)
     files["_core.pyi"] = render("python/_core.pyi.j2", **common)
     files["__init__.py"] = render("python/__init__.py.j2", **common)
     return files

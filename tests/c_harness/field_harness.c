@@ -105,12 +105,33 @@ int main(void)
         elem_t x, y;
 
         if (!op) continue;
-        if (a1 && strcmp(op, "frombytes") && strcmp(op, "fromint") && strcmp(op, "sqrn")) parse_elem(&x, a1);
-        if (a2 && strcmp(op, "sqrn")) parse_elem(&y, a2);
+        if (a1 && strcmp(op, "frombytes") && strcmp(op, "fromint") && strcmp(op, "sqrn") && strcmp(op, "redc"))
+            parse_elem(&x, a1);
+        if (a2 && strcmp(op, "sqrn") && strcmp(op, "redc")) parse_elem(&y, a2);
 
         if (!strcmp(op, "add")) BINARY(F(add));
         else if (!strcmp(op, "sub")) BINARY(F(sub));
         else if (!strcmp(op, "mul")) BINARY(F(mul));
+#if defined(FP_HAS_WIDE) || defined(FR_HAS_WIDE)
+        /* lazy reduction: the double-width product of two elements, reduced (= mul) */
+        else if (!strcmp(op, "wmul")) {
+            limb_t t[2 * NLIMBS];
+            elem_t r;
+
+            F(mul_wide)(t, x.l, y.l);
+            F(redc)(r.l, t);
+            print_elem(&r);
+        /* redc of the raw integer hi * R + lo (hi < p): prints (hi R + lo) / R^2 mod p */
+        } else if (!strcmp(op, "redc")) {
+            limb_t t[2 * NLIMBS];
+            elem_t r;
+
+            parse_limbs(t + NLIMBS, a1);
+            parse_limbs(t, a2);
+            F(redc)(r.l, t);
+            print_elem(&r);
+        }
+#endif
         else if (!strcmp(op, "sqr")) UNARY(F(sqr));
         else if (!strcmp(op, "neg")) UNARY(F(neg));
         else if (!strcmp(op, "dbl")) UNARY(F(dbl));
