@@ -14,9 +14,11 @@ class Timing:
     median_ns: float  # median over the samples of the time per call
     calls: int  # calls timed in all (warm-up excluded)
     samples: int
+    min_ns: float | None = None  # the fastest sample (least disturbed by other processes)
 
     def as_dict(self) -> dict:
-        return {"median_ns": round(self.median_ns, 1), "calls": self.calls, "samples": self.samples}
+        low = None if self.min_ns is None else round(self.min_ns, 1)
+        return {"median_ns": round(self.median_ns, 1), "min_ns": low, "calls": self.calls, "samples": self.samples}
 
 
 def _batch_ns(fn: Callable[[], object], n: int) -> int:
@@ -55,7 +57,7 @@ def measure(
             if n < 1:
                 return Timing(float(first), 1, 1)
             times = [_batch_ns(fn, 1) for _ in range(n)]
-            return Timing(float(statistics.median(times)), n, n)
+            return Timing(float(statistics.median(times)), n, n, float(min(times)))
         # calibrate on a batch of ~1 ms (the first call is often slower than the rest)
         inner = max(1, int(min(1e6, per_sample_ns) // first))
         per_call = max(_batch_ns(fn, inner) / inner, 1.0)
@@ -63,7 +65,7 @@ def measure(
         if max_calls is not None:
             inner = max(1, min(inner, (max_calls - 1) // samples))
         times = [_batch_ns(fn, inner) / inner for _ in range(samples)]
-        return Timing(float(statistics.median(times)), inner * samples, samples)
+        return Timing(float(statistics.median(times)), inner * samples, samples, float(min(times)))
     finally:
         if gc_was_enabled:
             gc.enable()
