@@ -351,7 +351,7 @@ def arkworks_ops(package: str) -> dict[str, PeerOp]:
                     encode(make, "to_xy_bytes_be"), note="to_xy_bytes_be: x || y, no flag bits"
                 ),
                 f"{G} from_bytes (uncompressed)": PeerOp(
-                    decode(make, "to_xy_bytes_be", cls.from_xy_bytes_be), note="from_xy_bytes_be: x || y, no flag bits"
+                    decode(make, "to_xy_bytes_be", cls.from_xy_bytes_be), note="from_xy_bytes_be: x || y, no flag bits (checks the subgroup)"
                 ),
                 f"{G} msm (n={MSM_N})": PeerOp(msm(cls, make), note="multiexp_unchecked"),
                 f"{G} hash_to_curve": PeerOp(lambda cls=cls: lambda: cls.hash_to_curve(H2C_MSG, H2C_DST)),

@@ -195,6 +195,10 @@ def write_markdown(path: Path, meta: dict, rows: list[dict], levels: dict | None
         "- Pairing values: ours is e(P, Q)^m with the curve's fixed m (README, 'What the pairing computes');",
         "  peers compute their own fixed power: the same work, different GT representatives.",
     ]
+    checks = meta.get("peer_checks") or {}
+    if checks:
+        lines += ["", "Peer semantics checked in this run (bench/check_peers.py):", ""]
+        lines += [f"- {result}: {name}" for name, result in checks.items()]
     if notes:
         lines += ["", "Where a peer's operation differs from ours:", ""] + [f"- {note}" for note in notes]
     if failed:

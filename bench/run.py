@@ -2,9 +2,14 @@
 
     python bench/run.py                      all curves in generated/ and the four standard ones
     python bench/run.py --curves bls12-381,bn254 --quick
-    python bench/run.py --no-peers
+    python bench/run.py --no-peers --no-c    our Python API only
+    python bench/run.py --c-targets generic64
 
-Writes bench/results/bench.json (everything), bench.md (table) and bench.png (chart).
+Three levels, one run: every operation of the Python API (DESIGN §5) beside the same operation
+in the installed peers (bench/peers.py, their semantics checked by bench/check_peers.py); the C
+kernels without Python (bench/cbench.py: times per target, and instruction counts under
+valgrind); the Python overhead of a G1 addition over its C kernel. Writes
+bench/results/bench.json (everything), bench.md (tables) and bench.png (chart).
 Operations a module lacks, and curves that are not built, are reported as n/a.
 """
 
@@ -12,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import json
 import os
 import platform
 import sys
@@ -23,7 +29,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
-from bench import cbench, ours, peers, report  # noqa: E402
+from bench import cbench, check_peers, ours, peers, report  # noqa: E402
 from bench.ops import STANDARD_CURVES, package_name  # noqa: E402
 from bench.timing import Timing, format_ns, measure  # noqa: E402
 
@@ -103,6 +109,10 @@ def run(args: argparse.Namespace) -> tuple[dict, list[dict], dict]:
     if unknown:
         raise SystemExit(f"bench/run.py: unknown C target(s) {unknown}; known: {sorted(cbench.TARGET_FLAGS)}")
 
+    peer_checks = {} if args.no_peers else check_peers.checks()
+    for name, result in peer_checks.items():
+        if result != "ok":
+            log(f"peer check: {name}: {result}")
     peer_ops: dict[str, dict[str, list]] = {}
     peers_missing: dict[str, str] = {}
     rows: list[dict] = []
@@ -209,6 +219,7 @@ def run(args: argparse.Namespace) -> tuple[dict, list[dict], dict]:
         "versions": {d: _version(d) for d in VERSIONED},
         "peers_missing": peers_missing,
         "peer_ops": peer_ops,
+        "peer_checks": peer_checks,
     }
     return meta, rows, levels
 
@@ -230,13 +241,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--out", type=Path, default=RESULTS_DIR, help="results folder (default bench/results)")
     parser.add_argument("--silent", action="store_true", help="no progress lines")
+    parser.add_argument(
+        "--from-json", type=Path, help="measure nothing: redraw bench.md and bench.png from this bench.json"
+    )
     args = parser.parse_args(argv)
 
-    started = time.perf_counter()
-    meta, rows, levels = run(args)
-    meta["duration_s"] = round(time.perf_counter() - started, 1)
     args.out.mkdir(parents=True, exist_ok=True)
-    report.write_json(args.out / "bench.json", meta, rows, levels)
+    if args.from_json:
+        data = json.loads(args.from_json.read_text(encoding="utf-8"))
+        meta, rows, levels = data["meta"], data["results"], data.get("c_and_overhead", {})
+    else:
+        started = time.perf_counter()
+        meta, rows, levels = run(args)
+        meta["duration_s"] = round(time.perf_counter() - started, 1)
+        report.write_json(args.out / "bench.json", meta, rows, levels)
     report.write_markdown(args.out / "bench.md", meta, rows, levels)
     report.write_chart(args.out / "bench.png", meta, rows, levels)
     measured = sum(1 for r in rows if r["ours"])
