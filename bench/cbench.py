@@ -157,20 +157,76 @@ def count_instructions(c_dir: Path, work: Path, target: str) -> dict[str, float]
     return counts
 
 
+def python_overhead(c_dir: Path, work: Path, target: str, module, pairs: int = 301, number: int = 200) -> dict:
+    """The Python overhead of ``P + Q`` on G1 over the C ``g1_add`` it calls, measured in one
+    process: the kernel built as a shared library (ctypes; the timing is inside C) alternates
+    with timeit runs of ``P + Q`` and of the empty statement, so both sides see the same load.
+    Returns the medians and minima per call, and the overhead from each (in ns)."""
+    import ctypes
+    import random
+    import statistics
+    import timeit
+
+    lib_path = work / f"libbench-{target}.so"
+    ccshared = shlex.split(sysconfig.get_config_var("CCSHARED") or "-fPIC")
+    cmd = compile_command(c_dir, work, target, lib_path, ("-DBENCH_LIBRARY", *ccshared, "-shared"))
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise RuntimeError("compile failed: " + done.stderr.strip()[-2000:])
+    lib = ctypes.CDLL(str(lib_path))
+    kernel = lib.pf_bench_g1_add
+    kernel.restype = ctypes.c_double
+    kernel.argtypes = [ctypes.c_long]
+    rng = random.Random(11)
+    env = {"P": module.G1.generator() * rng.randrange(1, module.R), "Q": module.G1.generator() * rng.randrange(1, module.R)}
+    add = timeit.Timer("P + Q", globals=env)
+    loop = timeit.Timer("pass", globals=env)
+    neg = timeit.Timer("-P", globals=env)  # a call whose kernel is negligible: the overhead alone
+    kernel(number)  # warm-up
+    py, empty, c, negs = [], [], [], []
+    for _ in range(pairs):
+        py.append(add.timeit(number) / number * 1e9)
+        empty.append(loop.timeit(number) / number * 1e9)
+        c.append(kernel(number) / number)
+        negs.append(neg.timeit(number) / number * 1e9)
+    diffs = [a - b - k for a, b, k in zip(py, empty, c, strict=True)]
+    return {
+        "target": target,
+        "pairs": pairs,
+        "calls_per_sample": number,
+        "python_ns": round(statistics.median(py), 1),
+        "python_min_ns": round(min(py), 1),
+        "loop_ns": round(statistics.median(empty), 1),
+        "loop_min_ns": round(min(empty), 1),
+        "c_ns": round(statistics.median(c), 1),
+        "c_min_ns": round(min(c), 1),
+        "overhead_ns": round(statistics.median(diffs), 1),  # median of the per-pair differences
+        "overhead_min_ns": round(min(py) - min(empty) - min(c), 1),  # fastest against fastest
+        "neg_ns": round(statistics.median(negs) - statistics.median(empty), 1),
+    }
+
+
 def run_curve(
     package_dir: Path,
     targets: list[str],
     quick: bool = False,
     instructions: bool = False,
     log=lambda *a: None,
+    curve_path: Path | None = None,
+    overhead_module=None,
 ) -> dict[str, dict]:
     """``{target: {"kernels": {name: timing}, "command": ...}}`` or ``{target: {"error": ...}}``;
-    with ``instructions`` (and valgrind installed) each kernel also gets ``instructions``."""
+    with ``instructions`` (and valgrind installed) each kernel also gets ``instructions``.
+    ``curve_path``: the curve file, where it is not the one the package's headers name under
+    the repository (a package rendered with ``gen-curve --params FILE --out DIR``).
+    ``overhead_module``: the curve's Python module; its target's entry then also gets
+    ``python_overhead`` (see ``python_overhead``)."""
     from generator.pipeline import derive_model
 
-    model = derive_model(curve_file(package_dir))
-    # many short runs: on a shared machine the fastest of them is close to the quiet-machine time
-    runs, run_ns = (11, 1e6) if quick else (31, 2e6)
+    model = derive_model(curve_path or curve_file(package_dir))
+    # many short runs (shorter than a scheduler time slice): on a loaded machine most of them run
+    # undisturbed, so the median stays close to the quiet-machine time
+    runs, run_ns = (31, 2e5) if quick else (101, 2e5)
     results: dict[str, dict] = {}
     work = Path(tempfile.mkdtemp(prefix="pf-cbench-"))
     try:
@@ -201,6 +257,13 @@ def run_curve(
                 kernels[name] = KernelTiming(name, float(med), float(low), int(calls)).as_dict()
                 log(f"[{model.name}] C {target:<10} {name:<16} {float(med):>12.1f} ns")
             results[target] = {"kernels": kernels, "fields": fields, "command": shlex.join(cmd)}
+            if overhead_module is not None and getattr(overhead_module, "TARGET", "generic64") == target:
+                try:
+                    results[target]["python_overhead"] = python_overhead(
+                        package_dir / "c", work, target, overhead_module, pairs=51 if quick else 301
+                    )
+                except Exception as exc:
+                    results[target]["python_overhead"] = {"error": f"{type(exc).__name__}: {exc}"}
             if instructions and shutil.which("valgrind"):
                 try:
                     counts = count_instructions(package_dir / "c", work, target)

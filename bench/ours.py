@@ -276,23 +276,3 @@ def setups(C: ModuleType, seed: int = 2024) -> dict[str, Setup]:
         }
     )
     return ops
-
-
-def python_overhead(C: ModuleType, seed: int = 7, number: int = 20000, repeat: int = 7) -> dict[str, float]:
-    """``P + Q`` on G1 timed with timeit (the statement compiled into the timing loop: no
-    function call around it), and the empty statement for the loop itself; medians and minima
-    over the repeats, in ns."""
-    import statistics
-    import timeit
-
-    rng = random.Random(seed)
-    P = C.G1.generator() * rng.randrange(1, C.R)
-    Q = C.G1.generator() * rng.randrange(1, C.R)
-    env = {"P": P, "Q": Q}
-
-    def ns(stmt: str) -> tuple[float, float]:
-        runs = timeit.repeat(stmt, globals=env, number=number, repeat=repeat)
-        return statistics.median(runs) / number * 1e9, min(runs) / number * 1e9
-
-    (add, add_min), (loop, loop_min) = ns("P + Q"), ns("pass")
-    return {"g1_add_py_ns": add, "g1_add_py_min_ns": add_min, "loop_ns": loop, "loop_min_ns": loop_min}

@@ -76,30 +76,6 @@ def _time(setup, target_s: float, samples: int, max_calls: int | None = None) ->
         return None, f"{type(exc).__name__}: {exc}"
 
 
-def _overhead(module, c_results: dict, quick: bool) -> dict | None:
-    """Python ``P + Q`` on G1 against the C ``g1_add`` of the module's target (same run)."""
-    target = getattr(module, "TARGET", "generic64")
-    kernel = c_results.get(target, {}).get("kernels", {}).get("g1_add")
-    try:
-        py = ours.python_overhead(module, number=1000 if quick else 2000, repeat=11 if quick else 31)
-    except Exception as exc:
-        return {"error": f"{type(exc).__name__}: {exc}"}
-    entry = {
-        "target": target,
-        "python_ns": round(py["g1_add_py_ns"], 1),
-        "python_min_ns": round(py["g1_add_py_min_ns"], 1),
-        "loop_ns": round(py["loop_ns"], 1),
-        "loop_min_ns": round(py["loop_min_ns"], 1),
-    }
-    if kernel:
-        # medians against medians, and the least disturbed runs against each other
-        entry["c_ns"] = kernel["median_ns"]
-        entry["c_min_ns"] = kernel["min_ns"]
-        entry["overhead_ns"] = round(py["g1_add_py_ns"] - py["loop_ns"] - kernel["median_ns"], 1)
-        entry["overhead_min_ns"] = round(py["g1_add_py_min_ns"] - py["loop_min_ns"] - kernel["min_ns"], 1)
-    return entry
-
-
 def run(args: argparse.Namespace) -> tuple[dict, list[dict], dict]:
     target_s = 0.02 if args.quick else args.target
     samples = 3 if args.quick else 7
@@ -122,7 +98,7 @@ def run(args: argparse.Namespace) -> tuple[dict, list[dict], dict]:
         module, why = ours.load(package)
         display = getattr(module, "NAME", None) or STANDARD_CURVES.get(package, package)
         if module is not None:
-            module_targets[display] = getattr(module, "TARGET", "(no TARGET attribute: generic64)")
+            module_targets[display] = getattr(module, "TARGET", "generic64, no TARGET attribute")
             log(f"[{display}] Python module target: {module_targets[display]}")
         our_setups: dict = {}
         if module is not None:
@@ -187,20 +163,25 @@ def run(args: argparse.Namespace) -> tuple[dict, list[dict], dict]:
         if not args.no_c and (package_dir / "c" / "pairforge.h").is_file():
             try:
                 level["c"] = cbench.run_curve(
-                    package_dir, c_targets, quick=args.quick, instructions=not (args.no_instructions or args.quick), log=log
+                    package_dir,
+                    c_targets,
+                    quick=args.quick,
+                    instructions=not (args.no_instructions or args.quick),
+                    log=log,
+                    overhead_module=module,
                 )
             except Exception as exc:
                 level["c_error"] = f"{type(exc).__name__}: {exc}"
                 log(f"[{display}] C microbenchmark failed: {level['c_error']}")
-        if module is not None:
-            overhead = _overhead(module, level.get("c", {}), args.quick)
-            if overhead:
-                level["python_overhead"] = overhead
-                if overhead.get("overhead_ns") is not None:
-                    log(
-                        f"[{display}] G1 add: Python P + Q {overhead['python_ns']:.0f} ns, C g1_add "
-                        f"{overhead['c_ns']:.0f} ns, overhead {overhead['overhead_ns']:.0f} ns"
-                    )
+        overhead = next((r["python_overhead"] for r in level.get("c", {}).values() if "python_overhead" in r), None)
+        if overhead:
+            level["python_overhead"] = overhead
+            if overhead.get("overhead_ns") is not None:
+                log(
+                    f"[{display}] G1 add: Python P + Q {overhead['python_ns']:.0f} ns, C g1_add "
+                    f"{overhead['c_ns']:.0f} ns, overhead {overhead['overhead_ns']:.0f} ns "
+                    f"(fastest runs: {overhead['overhead_min_ns']:.0f} ns)"
+                )
         if level:
             levels[display] = level
 

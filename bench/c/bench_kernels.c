@@ -9,7 +9,8 @@
  *
  * Each kernel runs in a calibrated loop whose output feeds its next input (a dependent chain,
  * so the compiler can neither drop nor hoist a call, and the time is the latency of one call).
- * A run lasts about BENCH_RUN_NS; the median of BENCH_RUNS runs is printed, with the fastest,
+ * A run lasts about BENCH_RUN_NS (shorter than a scheduler time slice, so that on a loaded machine
+ * most runs are undisturbed); the median of BENCH_RUNS runs is printed, with the fastest,
  * one line per kernel: "name median_ns min_ns calls_per_run". The twist-field kernels are labelled
  * fq_*, the GT-field ones fk_* (a first comment line gives their C names); the twist field's own
  * kernels are skipped when it is fp itself.
@@ -35,10 +36,10 @@
 #define STR(x) STR_(x)
 
 #ifndef BENCH_RUNS
-#define BENCH_RUNS 31
+#define BENCH_RUNS 101
 #endif
 #ifndef BENCH_RUN_NS
-#define BENCH_RUN_NS 2e6
+#define BENCH_RUN_NS 2e5
 #endif
 
 /* Read once per Miller loop / pairing call to tie its output to its next input at no cost the
@@ -111,6 +112,41 @@ static void load_fq(FQ_T *out, const limb_t in[BENCH_FQ_DEGREE][FP_NLIMBS])
         fp_from_int(&c[i], in[i]);
 }
 
+#ifdef BENCH_LIBRARY
+/* Built as a shared library, for bench/cbench.py's measurement of the Python overhead: n calls
+ * of g1_add (the kernel behind P + Q in Python; both points with Z != 1), in ns. Like P + Q
+ * repeated in Python, the calls are independent (same inputs, a fresh output each time): the
+ * empty asm with a memory clobber keeps the compiler from hoisting or dropping them. Python
+ * alternates this with timeit runs of P + Q, so both see the same machine load. */
+double pf_bench_g1_add(long n);
+
+double pf_bench_g1_add(long n)
+{
+    static int ready = 0;
+    static g1_t p, q, out;
+    double t0, dt;
+    long k;
+
+    if (!ready) {
+        g1_affine_t a;
+        load_fp(&a.x, BENCH_G1[0]);
+        load_fp(&a.y, BENCH_G1[1]);
+        g1_from_affine(&q, &a);
+        g1_dbl(&p, &q);
+        g1_add(&p, &p, &q);  /* 3 G */
+        g1_dbl(&q, &p);      /* 6 G */
+        ready = 1;
+    }
+    t0 = now_ns();
+    for (k = 0; k < n; k++) {
+        g1_add(&out, &p, &q);
+        __asm__ volatile("" : : "r"(&out), "r"(&p), "r"(&q) : "memory");
+    }
+    dt = now_ns() - t0;
+    bench_sink ^= out.x.l[0];
+    return dt;
+}
+#else
 int main(void)
 {
     g1_affine_t g1a, p1a, q1a;
@@ -196,3 +232,4 @@ int main(void)
     printf("# checksum %016llx\n", (unsigned long long)bench_sink);
     return 0;
 }
+#endif /* BENCH_LIBRARY */
