@@ -97,6 +97,13 @@ def _c_tables(levels: dict) -> list[str]:
         return []
     lines = ["Median time per call:", ""]
     lines += _kernel_rows(columns, lambda k: format_ns(k["median_ns"]) if k else "—")
+    lines += [
+        "",
+        "Fastest run (the least disturbed by other processes; kernels slower than a scheduler time slice",
+        "are disturbed in most runs on a busy machine, so their medians above overstate them):",
+        "",
+    ]
+    lines += _kernel_rows(columns, lambda k: format_ns(k["min_ns"]) if k else "—")
     if any("instructions" in k for _, _, r in columns for k in r["kernels"].values()):
         lines += ["", "Instructions per call (valgrind --tool=callgrind; independent of the machine's load):", ""]
         lines += _kernel_rows(columns, lambda k: _count(k["instructions"]) if k and "instructions" in k else "—")
@@ -152,13 +159,16 @@ def _find(rows: list[dict], curve: str, op: str) -> dict | None:
     return next((r for r in rows if r["curve"] == curve and r["op"] == op), None)
 
 
-def summary_lines(meta: dict, rows: list[dict], levels: dict) -> list[str]:
-    """The short tables of the README: pairings through Python, key C kernels, Python overhead."""
+def summary_lines(meta: dict, rows: list[dict], levels: dict, targets: tuple[str, ...] | None = None) -> list[str]:
+    """The short tables of the README: pairings through Python, key C kernels (of ``targets``, or
+    every target measured), Python overhead."""
     curves = _curves_measured(rows)
 
     def ours(curve: str, op: str) -> str:
         row = _find(rows, curve, op)
-        return format_ns(row["ours"]["median_ns"]) if row and row.get("ours") else "n/a"
+        if not (row and row.get("ours")):
+            return "n/a"
+        return f"{format_ns(row['ours']['median_ns'])} / {format_ns(row['ours'].get('min_ns'))}"
 
     def peers_of(curve: str, op: str) -> str:
         row = _find(rows, curve, op)
@@ -176,7 +186,8 @@ def summary_lines(meta: dict, rows: list[dict], levels: dict) -> list[str]:
         return _ratio_fastest(row) if row else "n/a"
 
     lines = [
-        "| curve | pairing | Miller loop | final exp. | peers (pairing) | ratio to best | ratio, fastest |",
+        "| curve: median / fastest batch | pairing | Miller loop | final exp. | peers (pairing, medians) "
+        "| ratio to best | ratio, fastest |",
         "|---|---:|---:|---:|---|---:|---:|",
     ]
     for curve in curves:
@@ -185,12 +196,14 @@ def summary_lines(meta: dict, rows: list[dict], levels: dict) -> list[str]:
             f"{ours(curve, 'final_exponentiation')} | {peers_of(curve, 'pairing')} | {ratio(curve, 'pairing')} | "
             f"{ratio_fastest(curve, 'pairing')} |"
         )
-    columns = _c_columns(levels)
+    columns = [c for c in _c_columns(levels) if targets is None or c[1] in targets]
     if columns:
         keys = ("fp_mul", "fq_mul", "g1_add_affine", "g2_add_affine", "miller_loop", "final_exp", "pairing")
         lines += [
             "",
-            "| C kernel: time (instructions) | " + " | ".join(f"{c} {t}" for c, t, _ in columns) + " |",
+            "| C kernel: median / fastest run (instructions) | "
+            + " | ".join(f"{c} {t}" for c, t, _ in columns)
+            + " |",
             "|---|" + "---:|" * len(columns),
         ]
         for key in keys:
@@ -201,7 +214,7 @@ def summary_lines(meta: dict, rows: list[dict], levels: dict) -> list[str]:
                     cells.append("—")
                     continue
                 count = f" ({_count(k['instructions'])})" if "instructions" in k else ""
-                cells.append(format_ns(k["median_ns"]) + count)
+                cells.append(f"{format_ns(k['median_ns'])} / {format_ns(k['min_ns'])}{count}")
             lines.append(f"| {C_KERNELS[key]} | " + " | ".join(cells) + " |")
     overhead = _overhead_table(levels)
     if overhead:
@@ -347,6 +360,6 @@ def write_chart(path: Path, meta: dict, rows: list[dict], levels: dict | None = 
         f"pairforge vs best installed peer (×: ours / peer) — {meta['date'][:10]}, {meta['cpu']}, shared machine",
         fontsize=9,
     )
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.4 / fig_height))  # room for the title
     fig.savefig(path, dpi=100)
     plt.close(fig)
