@@ -230,7 +230,8 @@ def pymcl_ops(package: str) -> dict[str, PeerOp]:
     def copy(P):
         return type(P).deserialize(P.serialize())
 
-    fmt = "mcl's own format (the compressed encoding, byte-reversed; checks the subgroup)"
+    fmt = "mcl's own format (the compressed encoding, byte-reversed)"
+    fmt_in = "mcl's own format (the compressed encoding, byte-reversed); checks the subgroup"
     return {
         "Fr add": PeerOp(_binary(fr, _add)),
         "Fr mul": PeerOp(_binary(fr, _mul)),
@@ -241,7 +242,7 @@ def pymcl_ops(package: str) -> dict[str, PeerOp]:
         "G1 scalar mul (Fr)": PeerOp(mul(g1)),
         "G1 ==": PeerOp(_eq_setup(g1, copy)),
         "G1 to_bytes (compressed)": PeerOp(to_bytes(g1), note=fmt),
-        "G1 from_bytes (compressed)": PeerOp(from_bytes(g1, pymcl.G1), note=fmt),
+        "G1 from_bytes (compressed)": PeerOp(from_bytes(g1, pymcl.G1), note=fmt_in),
         "G1 hash_to_curve": PeerOp(
             lambda: lambda: pymcl.G1.hash(H2C_MSG.decode()),
             note="G1.hash: mcl's hash-and-map as pymcl configures it (no DST argument; not checked to be RFC 9380)",
@@ -252,7 +253,7 @@ def pymcl_ops(package: str) -> dict[str, PeerOp]:
         "G2 scalar mul (Fr)": PeerOp(mul(g2)),
         "G2 ==": PeerOp(_eq_setup(g2, copy)),
         "G2 to_bytes (compressed)": PeerOp(to_bytes(g2), note=fmt),
-        "G2 from_bytes (compressed)": PeerOp(from_bytes(g2, pymcl.G2), note=fmt),
+        "G2 from_bytes (compressed)": PeerOp(from_bytes(g2, pymcl.G2), note=fmt_in),
         "GT mul": PeerOp(_binary(gt, _mul)),
         "GT div": PeerOp(_binary(gt, _div)),
         "GT pow (exponent < r)": PeerOp(gt_pow, note="exponent given as an Fr"),

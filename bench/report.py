@@ -286,7 +286,15 @@ def write_markdown(path: Path, meta: dict, rows: list[dict], levels: dict | None
         {f"{peer} {row['op']}: {info['error']}" for row in rows for peer, info in row["peers"].items() if info.get("error")}
     )
     missing = [f"{name}: {why}" for name, why in sorted(meta.get("peers_missing", {}).items())]
-    unavailable = sorted({f"{row['curve']}: {row['ours_error']}" for row in rows if row.get("ours_error")})
+    # ours not measured, grouped per curve and reason (e.g. an operation the module does not have yet)
+    grouped: dict[tuple[str, str], list[str]] = {}
+    for row in rows:
+        error = row.get("ours_error")
+        if error:
+            detail = error.split(": ", 1)[1] if error.startswith(f"{row['op']}: ") else error
+            reason = "not in this module" if detail.startswith("AttributeError") else detail
+            grouped.setdefault((row["curve"], reason), []).append(row["op"])
+    unavailable = [f"{curve}: {', '.join(ops)} ({reason})" for (curve, reason), ops in grouped.items()]
     lines += [
         "",
         "## Notes",
