@@ -1,4 +1,6 @@
-"""Benchmarks: the generated curve modules through their Python API, beside installed peers.
+"""Benchmarks: the generated curve modules through their Python API beside installed peers, and
+their C kernels without Python.
 
-Run ``python bench/run.py`` (or ``nox -s bench``); results go to ``bench/results/``.
+Run ``python bench/run.py`` (or ``nox -s bench``); results go to ``bench/results/``. Not a test
+package: pytest collects only tests/ (pyproject ``testpaths``).
 """

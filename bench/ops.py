@@ -1,30 +1,56 @@
-"""The operations the benchmark measures, in report order, and the curves it knows by name."""
+"""Sizes of the batched operations, the operations the chart shows, and the curves known by name.
+
+The operations themselves are listed, in report order, by ``bench.ours.setups`` (every operation
+of the Python API, DESIGN §5); peers use the same names.
+"""
 
 from __future__ import annotations
 
 import re
 
-OPS = (
+MULTI_PAIRING_N = 4
+PAIRING_CHECK_N = 2
+MSM_N = 64
+
+# the operations of the chart (the table has all of them)
+CHART_OPS = (
     "Fp mul",
     "Fp inverse",
     "G1 add",
-    "G1 double",
-    "G1 scalar mul",
-    "G2 add",
-    "G2 scalar mul",
-    "pairing",
+    "G1 scalar mul (int)",
+    "G1 scalar mul (Fr)",
+    "G2 scalar mul (int)",
+    "G2 scalar mul (Fr)",
+    f"G1 msm (n={MSM_N})",
+    "G1 from_bytes (compressed)",
+    "G2 from_bytes (compressed)",
+    "G2 hash_to_curve",
     "miller_loop",
     "final_exponentiation",
-    "multi_pairing (n=4)",
-    "G1 msm (n=64)",
-    "G1 to_bytes (compressed)",
-    "G1 from_bytes (compressed)",
-    "G2 to_bytes (compressed)",
-    "G2 from_bytes (compressed)",
+    "pairing",
+    f"multi_pairing (n={MULTI_PAIRING_N})",
 )
 
-MULTI_PAIRING_N = 4
-MSM_N = 64
+# the C-level kernels (bench/c/bench_kernels.c), in report order, with what they compute
+C_KERNELS = {
+    "fp_add": "Fp add",
+    "fp_mul": "Fp mul (Montgomery)",
+    "fp_sqr": "Fp square",
+    "fp_inv": "Fp inverse (constant time)",
+    "fq_mul": "twist-field mul (Fq)",
+    "fq_sqr": "twist-field square (Fq)",
+    "fk_mul": "GT-field mul",
+    "fk_sqr": "GT-field square",
+    "g1_add": "G1 add (Jacobian + Jacobian)",
+    "g1_add_affine": "G1 mixed add (Jacobian + affine)",
+    "g1_dbl": "G1 double",
+    "g2_add": "G2 add (Jacobian + Jacobian)",
+    "g2_add_affine": "G2 mixed add (Jacobian + affine)",
+    "g2_dbl": "G2 double",
+    "miller_loop": "Miller loop (affine inputs)",
+    "final_exp": "final exponentiation",
+    "pairing": "pairing (Miller loop + final exp.)",
+}
 
 # package name -> display name, for curves whose module is not built
 STANDARD_CURVES = {

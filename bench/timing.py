@@ -14,9 +14,11 @@ class Timing:
     median_ns: float  # median over the samples of the time per call
     calls: int  # calls timed in all (warm-up excluded)
     samples: int
+    min_ns: float | None = None  # the fastest sample (least disturbed by other processes)
 
     def as_dict(self) -> dict:
-        return {"median_ns": round(self.median_ns, 1), "calls": self.calls, "samples": self.samples}
+        low = None if self.min_ns is None else round(self.min_ns, 1)
+        return {"median_ns": round(self.median_ns, 1), "min_ns": low, "calls": self.calls, "samples": self.samples}
 
 
 def _batch_ns(fn: Callable[[], object], n: int) -> int:
@@ -24,6 +26,12 @@ def _batch_ns(fn: Callable[[], object], n: int) -> int:
     for _ in range(n):
         fn()
     return perf_counter_ns() - start
+
+
+# One sample lasts about this long: much shorter than a scheduler time slice, so that on a
+# loaded machine most samples run undisturbed and the median stays close to the quiet time.
+BATCH_NS = 500_000
+MAX_SAMPLES = 2000
 
 
 def measure(
@@ -34,10 +42,10 @@ def measure(
 ) -> Timing:
     """Time ``fn`` for about ``target_s`` seconds and return the median time per call.
 
-    One warm-up call estimates the cost; fast operations are batched so that each of the
-    ``samples`` batches lasts about ``target_s / samples``. Slow operations get single-call
-    samples while the budget lasts (at least one). ``max_calls`` caps the number of timed calls
-    (for very slow peers such as py_ecc, where one or two calls must do).
+    One warm-up call estimates the cost. Fast operations are timed in batches of about
+    ``BATCH_NS``, as many batches as the budget allows (at least ``samples``); slow operations
+    get single-call samples while the budget lasts (at least one). ``max_calls`` caps the
+    number of timed calls (for very slow peers such as py_ecc, where one or two calls must do).
     """
     budget_ns = target_s * 1e9
     gc_was_enabled = gc.isenabled()
@@ -45,25 +53,25 @@ def measure(
     try:
         first = max(_batch_ns(fn, 1), 1)  # warm-up, also the first estimate
         if max_calls is not None and max_calls <= 1:
-            return Timing(float(first), 1, 1)
-        per_sample_ns = budget_ns / samples
-        if first >= per_sample_ns:
+            return Timing(float(first), 1, 1, float(first))
+        if first >= BATCH_NS:
             # slow: single-call samples while the budget lasts; the warm-up counts toward max_calls
-            n = min(samples, int(budget_ns // first))
+            n = min(MAX_SAMPLES, max(1, int(budget_ns // first)))
             if max_calls is not None:
                 n = min(n, max_calls - 1)
             if n < 1:
-                return Timing(float(first), 1, 1)
+                return Timing(float(first), 1, 1, float(first))
             times = [_batch_ns(fn, 1) for _ in range(n)]
-            return Timing(float(statistics.median(times)), n, n)
-        # calibrate on a batch of ~1 ms (the first call is often slower than the rest)
-        inner = max(1, int(min(1e6, per_sample_ns) // first))
+            return Timing(float(statistics.median(times)), n, n, float(min(times)))
+        # calibrate on a batch of ~BATCH_NS (the first call is often slower than the rest)
+        inner = max(1, int(BATCH_NS // first))
         per_call = max(_batch_ns(fn, inner) / inner, 1.0)
-        inner = max(1, int(per_sample_ns // per_call))
+        inner = max(1, int(BATCH_NS // per_call))
+        count = min(MAX_SAMPLES, max(samples, int(budget_ns // (inner * per_call))))
         if max_calls is not None:
-            inner = max(1, min(inner, (max_calls - 1) // samples))
-        times = [_batch_ns(fn, inner) / inner for _ in range(samples)]
-        return Timing(float(statistics.median(times)), inner * samples, samples)
+            inner = max(1, min(inner, (max_calls - 1) // count))
+        times = [_batch_ns(fn, inner) / inner for _ in range(count)]
+        return Timing(float(statistics.median(times)), inner * count, count, float(min(times)))
     finally:
         if gc_was_enabled:
             gc.enable()
