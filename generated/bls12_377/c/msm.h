@@ -17,25 +17,28 @@
  * addition whose bucket is already in the current batch waits in a queue for the next batch; when
  * the queue is full (many equal digits) it goes, with a mixed Jacobian addition, into a second
  * Jacobian bucket of the same index, so equal digits never serialise the batches.  Each window is
- * then reduced with running sums (sum_d d B_d = sum of the suffix sums), and the windows are
- * joined by c doublings each.  Windows are split across threads; the result does not depend on
- * the number of threads.
+ * then reduced with running sums (sum_d d B_d = sum of the suffix sums), and the window sums
+ * are joined from the top down, doubling once per bit of width.  Windows are split across
+ * threads; the result does not depend on the number of threads.
  *
  * Window width and method come from a cost model counted in multiplications M of the coordinate
- * field (S = M), see pf_msm_plan_*:
+ * field (S = M), see pf_msm_plan:
  *   windows           W(c) = ceil((bits + 1) / c)       (Booth digits need one bit more),
  *                     of widths c and c - 1 as above
  *   batch-affine      per addition 6 + I / B(w), with I the cost of an inversion and
  *                     B(w) = min(256, 2^(w-1) / 4) the batch size of a window of width w
+ *                     (a quarter of the buckets: few conflicts; larger batches measured slower)
  *   Jacobian buckets  per addition 11 (mixed addition; used when batches are too small to pay)
  *   reduction         per bucket 27 (a mixed and a full Jacobian addition; 32 with Jacobian buckets)
  *   cost(c)           sum over the windows of n * per-addition + 2^(w-1) * per-bucket
  * and, for a few points, n double-and-add multiplications (bits * 7 + bits / 6 * 16 + 128 each)
  * when that is cheaper.  The smallest cost over c = 2 .. 16 wins.
  *
- * GLV (a later change): with an endomorphism of eigenvalue lambda, k P = k1 P + k2 phi(P) with
- * |k1|, |k2| ~ sqrt(r); feeding 2n points with half-length scalars halves W(c) for the same n,
- * which halves the reduction work and lets the cost model pick a wider window.
+ * GLV (a later change): with an endomorphism phi of eigenvalue lambda, k P = k1 P + k2 phi(P)
+ * with |k1|, |k2| ~ sqrt(r) (signs folded into the points).  Feeding 2n points (phi(P) costs one
+ * multiplication) with scalars of half the length halves W(c): the bucket additions stay at
+ * 2n * W/2, but the reductions and the doublings between windows halve, and the cost model can
+ * then take a wider window.  Only PF_MSM_SCALAR_BITS and the scalar splitting change here.
  */
 #ifndef PF_MSM_H
 #define PF_MSM_H
