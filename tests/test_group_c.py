@@ -295,7 +295,10 @@ def prepare(tmp: Path, curve: str, bits: int, backend: str):
     else:
         f2, b2 = "fp2", "{ " + ", ".join(fp_init(v, p, limbs64) for v in g2.b.c) + " }"
     (inc / "g2.h").write_text(render("c/group.h.j2", header=f"{curve} G2", g="g2", F=f2, b_init=b2, **common))
-    return inc, [CC, "-O2", "-std=c99", "-Wall", "-Wextra", "-Werror", f"-DPF_LIMB_BITS={bits}",
+    groups = [{"g": "g1", "F": "fp", "deg": 1}, {"g": "g2", "F": f2, "deg": g2.deg}]
+    msm = render("c/msm.h.j2", header=f"{curve} msm", groups=groups, fp_bits=p.bit_length(), **common)
+    (inc / "msm.h").write_text(msm)
+    return inc, [CC, "-O2", "-std=c99", "-pthread", "-Wall", "-Wextra", "-Werror", f"-DPF_LIMB_BITS={bits}",
                  "-I", str(inc), "-I", str(HARNESS)]  # fmt: skip
 
 
@@ -381,10 +384,12 @@ class Lib:
         self.nl = dll.t_fp_nlimbs()
         self.frn = dll.t_fr_nlimbs()
         self.el = self.nl * grp.deg  # limbs per field element
-        for name in ("msm_window", "msm_scratch_points"):
-            fn = self.f(name)
-            fn.restype = ctypes.c_size_t
-            fn.argtypes = [ctypes.c_size_t]
+        fn = self.f("msm_window")
+        fn.restype = ctypes.c_size_t
+        fn.argtypes = [ctypes.c_size_t]
+        fn = self.f("msm_scratch_size")
+        fn.restype = ctypes.c_size_t
+        fn.argtypes = [ctypes.c_size_t, ctypes.c_size_t]
 
     def f(self, name):
         return getattr(self.dll, f"t_{self.g}_{name}")
@@ -488,12 +493,12 @@ class Lib:
         e2 = 2 * self.el
         return [self.dec_aff(list(o)[i * e2 : (i + 1) * e2]) for i in range(n)]
 
-    def msm(self, points, scalars):
+    def msm(self, points, scalars, threads=1):
         n = len(points)
         pts = [w for P in points for w in self.aff(P)]
         ks = [w for k in scalars for w in self.limbs(k, self.frn)]
         o = self.out(3 * self.el)
-        assert self.f("msm")(o, self.arr(pts), self.arr(ks), ctypes.c_size_t(n))
+        assert self.f("msm")(o, self.arr(pts), self.arr(ks), ctypes.c_size_t(n), ctypes.c_size_t(threads))
         return self.dec_jac(list(o))
 
 
@@ -711,18 +716,27 @@ def test_in_subgroup(lib):
 
 
 def test_msm_window_and_scratch(lib):
-    for n in (0, 1, 2, 3):
-        assert lib.f("msm_scratch_points")(n) == 0
+    # the direct method (0) for a few points, then windows that never shrink as n grows
+    assert lib.f("msm_window")(0) == 0 and lib.f("msm_scratch_size")(0, 1) == 0
     last = 0
-    for n in (4, 7, 31, 32, 100, 1000, 1 << 16, 1 << 20, 1 << 40):
+    for n in (1, 2, 3, 4, 7, 31, 32, 100, 1000, 1 << 16, 1 << 20, 1 << 40):
         c = lib.f("msm_window")(n)
-        assert 2 <= c <= 16 and c >= last
-        assert lib.f("msm_scratch_points")(n) == (1 << c) - 1
+        assert c == 0 or 2 <= c <= 16
+        assert c >= last
         last = c
+        one = lib.f("msm_scratch_size")(n, 1)
+        assert (one == 0) == (c == 0)
+        if c:
+            windows = -(-(lib.grp.r.bit_length() + 1) // c)
+            assert lib.f("msm_scratch_size")(n, 2) > one
+            assert lib.f("msm_scratch_size")(n, windows) == lib.f("msm_scratch_size")(n, windows + 5)
+    assert last >= 12
 
 
-@pytest.mark.parametrize("n", [0, 1, 2, 3, 4, 7, 33, 100])
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 4, 7, 33, 100, 1024])
 def test_msm(lib, n):
+    if n > 100 and "-mock" in lib.dll._name:
+        pytest.skip("batch-affine buckets (n = 1024) are run on the real field builds only (time)")
     G, rng = lib.grp, rng_for(lib, f"msm{n}")
     pts, logs = sample(lib, n, seed=1)
     pts, logs = list(pts), list(logs)
@@ -736,6 +750,7 @@ def test_msm(lib, n):
         pts[n - 1], logs[n - 1] = None, 0
     want = G.mul(G.gen, sum(k * s for k, s in zip(ks, logs)) % G.r)
     assert lib.msm(pts, ks) == want
+    assert lib.msm(pts, ks, threads=3) == want
     # against the C vartime multiplications, and with a repeated point (P + P in a bucket)
     if 0 < n <= 7:
         acc = None

@@ -30,6 +30,7 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport uint8_t
 from libc.string cimport memcpy
 
+import os as _os
 from operator import index as _index
 
 cdef extern from "c/pairforge.h" nogil:
@@ -169,9 +170,10 @@ cdef extern from "c/pairforge.h" nogil:
     bint g1_affine_is_on_curve(const g1_affine_t *a)
     void g1_mul_ct(g1_t *out, const g1_t *a, const limb_t *k, size_t nbits)
     bint g1_in_subgroup(const g1_t *a)
-    size_t g1_msm_scratch_points(size_t n)
+    bint g1_affine_is_identity(const g1_affine_t *a)
+    size_t g1_msm_scratch_size(size_t n, size_t nthreads)
     void g1_msm_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
-                            g1_t *buckets)
+                            void *scratch, size_t nthreads)
     const fp2_t G2_B
     void g2_set_identity(g2_t *out)
     bint g2_is_identity(const g2_t *a)
@@ -186,9 +188,11 @@ cdef extern from "c/pairforge.h" nogil:
     bint g2_affine_is_on_curve(const g2_affine_t *a)
     void g2_mul_ct(g2_t *out, const g2_t *a, const limb_t *k, size_t nbits)
     bint g2_in_subgroup(const g2_t *a)
-    size_t g2_msm_scratch_points(size_t n)
+    bint g2_affine_is_identity(const g2_affine_t *a)
+    size_t g2_msm_scratch_size(size_t n, size_t nthreads)
     void g2_msm_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
-                            g2_t *buckets)
+                            void *scratch, size_t nthreads)
+    bint pf_msm_scalar_below_r(const limb_t *k)
 
     void pf_miller_loop(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q,
                         const pf_line_t *const *lines, size_t n, pf_miller_pair_t *scratch)
@@ -2201,6 +2205,52 @@ cdef int _scalar_limbs(object k, limb_t *out, str what) except -1:
 cdef bint _is_scalar(object k):
     return type(k) is Fr or _int_or_none(k) is not None
 
+
+# Multi-scalar multiplication inputs (used by G1.msm, G2.msm and their msm_bytes)
+
+cdef size_t _msm_threads(object threads, str what) except 0:
+    """The threads argument: None is every core this process may run on, else an int >= 1."""
+    if threads is None:
+        try:
+            return max(1, len(_os.sched_getaffinity(0)))
+        except (AttributeError, OSError):
+            return max(1, _os.cpu_count() or 1)
+    t = _int_or_none(threads)
+    if t is None:
+        raise TypeError(f"{what}: threads must be an int or None, not {type(threads).__name__}")
+    if t < 1:
+        raise ValueError(f"{what}: threads must be at least 1, got {t}")
+    return min(t, 1 << 16)
+
+
+cdef void _msm_limbs_from_bytes(limb_t *out, const uint8_t *b, bint big) noexcept nogil:
+    """32 bytes (little- or big-endian) as FR_NLIMBS little-endian limbs."""
+    cdef size_t j
+    for j in range(FR_NLIMBS):
+        out[j] = 0
+    for j in range(32):
+        out[j // (PF_LIMB_BITS // 8)] |= (<limb_t>b[31 - j if big else j]) << (8 * (j % (PF_LIMB_BITS // 8)))
+
+
+cdef int _msm_scalar(object k, limb_t *out, Py_ssize_t i, str what) except -1:
+    """scalars[i] of an MSM as limbs: ints in [0, r) and Fr directly, other ints reduced mod r."""
+    cdef bytes b
+    if type(k) is int and 0 <= k < _R:
+        b = k.to_bytes(32, "little")
+        _msm_limbs_from_bytes(out, <const uint8_t *><const char *>b, False)
+        return 0
+    return _scalar_limbs(k, out, f"{what}: scalars[{i}]")
+
+
+cdef int _msm_scalar_bytes(limb_t *out, const uint8_t *b, bint big) except -1:
+    """One packed scalar of msm_bytes, reduced mod r."""
+    cdef bytes t
+    _msm_limbs_from_bytes(out, b, big)
+    if not pf_msm_scalar_below_r(out):
+        t = (int.from_bytes((<const char *>b)[:32], "big" if big else "little") % _R).to_bytes(32, "little")
+        _msm_limbs_from_bytes(out, <const uint8_t *><const char *>t, False)
+    return 0
+
 # ---------------------------------------------------------------------------------------------
 # Point coordinates
 
@@ -2401,15 +2451,23 @@ cdef class G1:
 
     # -- multi-scalar multiplication ------------------------------------------------------
     @classmethod
-    def msm(cls, points, scalars):
-        """sum [scalars[i]] points[i] (Pippenger, variable time; releases the GIL)."""
+    def msm(cls, points, scalars, threads=None):
+        """sum [scalars[i]] points[i]: Pippenger's method with signed digits and batch-affine
+        buckets (variable time: for public inputs), multi-threaded, the GIL released.
+
+        points: an iterable of G1 (identities allowed); scalars: an iterable of the same length
+        of ints (any size and sign, reduced mod r) or Fr.  threads: how many threads share the
+        work (None, the default: every core this process may run on); the result does not
+        depend on it.  For large arrays held as bytes, msm_bytes avoids the Python objects.
+        ValueError on a length mismatch or threads < 1; TypeError on a wrong type."""
         cdef Py_ssize_t n, i
+        cdef size_t nt = _msm_threads(threads, "G1.msm")
         cdef g1_t *jac = NULL
         cdef g1_affine_t *aff = NULL
         cdef fp_t *zs = NULL
         cdef limb_t *sc = NULL
-        cdef g1_t *buckets = NULL
-        cdef size_t nb
+        cdef void *scratch = NULL
+        cdef size_t nbytes
         cdef G1 r = _new_g1()
         points = list(points)
         scalars = list(scalars)
@@ -2419,31 +2477,110 @@ cdef class G1:
         if n == 0:
             return r
         try:
-            nb = g1_msm_scratch_points(<size_t>n)
+            nbytes = g1_msm_scratch_size(<size_t>n, nt)
             jac = <g1_t *>PyMem_Malloc(n * sizeof(g1_t))
             aff = <g1_affine_t *>PyMem_Malloc(n * sizeof(g1_affine_t))
             zs = <fp_t *>PyMem_Malloc(n * sizeof(fp_t))
             sc = <limb_t *>PyMem_Malloc(n * FR_NLIMBS * sizeof(limb_t))
-            buckets = <g1_t *>PyMem_Malloc((nb if nb > 0 else 1) * sizeof(g1_t))
-            if jac == NULL or aff == NULL or zs == NULL or sc == NULL or buckets == NULL:
+            scratch = PyMem_Malloc(nbytes if nbytes > 0 else 1)
+            if jac == NULL or aff == NULL or zs == NULL or sc == NULL or scratch == NULL:
                 raise MemoryError()
             for i in range(n):
                 pt = points[i]
                 if type(pt) is not G1:
                     raise TypeError(f"G1.msm: points[{i}] is a {type(pt).__name__}, expected G1")
                 jac[i] = (<G1>pt).v
-                _scalar_limbs(scalars[i], sc + i * FR_NLIMBS, f"G1.msm: scalars[{i}]")
+                _msm_scalar(scalars[i], sc + i * FR_NLIMBS, i, "G1.msm")
             with nogil:
                 g1_batch_to_affine(aff, jac, <size_t>n, zs)
-                g1_msm_vartime(&r.v, aff, sc, <size_t>n, buckets)
+                g1_msm_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
         finally:
             PyMem_Free(jac)
             PyMem_Free(aff)
             PyMem_Free(zs)
             PyMem_Free(sc)
-            PyMem_Free(buckets)
+            PyMem_Free(scratch)
         return r
 
+    @classmethod
+    def msm_bytes(cls, points, scalars, endian="little", threads=None, check=False, profile=None):
+        """msm on packed arrays: points is n uncompressed encodings one after another, in the
+        serialization profile given (the format of to_bytes(compressed=False, profile=profile); the
+        identity allowed; the default profile when None); scalars is n
+        integers of 32 bytes each, little-endian (endian="little", the default) or big-endian
+        (endian="big"), reduced mod r.  Any bytes-like object (bytes, bytearray, memoryview, a
+        contiguous uint8 array) is accepted.
+
+        Every point is checked to be canonical and on the curve; with check=True also to be in
+        the subgroup of order r (one scalar multiplication per point, slower than the MSM
+        itself).  ValueError, naming the first bad point, otherwise.  threads as in msm."""
+        cdef const uint8_t[::1] pv
+        cdef const uint8_t[::1] sv
+        cdef Py_ssize_t n, i, bad = -1
+        cdef size_t nt = _msm_threads(threads, "G1.msm_bytes")
+        cdef g1_affine_t *aff = NULL
+        cdef limb_t *sc = NULL
+        cdef void *scratch = NULL
+        cdef size_t nbytes
+        cdef int err, code
+        cdef bint big, inf
+        cdef bint subgroup = bool(check)
+        cdef int prof = _ser_profile(profile, "G1.msm_bytes")
+        cdef size_t ulen = _g1_ser_ulen(&_SER[prof])
+        cdef g1_t t
+        cdef G1 r = _new_g1()
+        if endian not in ("little", "big"):
+            raise ValueError(f"G1.msm_bytes: endian must be 'little' or 'big', not {endian!r}")
+        big = endian == "big"
+        try:
+            pv = points
+        except (TypeError, ValueError, BufferError):
+            raise TypeError(f"G1.msm_bytes: points must be a contiguous bytes-like object, not {type(points).__name__}") from None
+        try:
+            sv = scalars
+        except (TypeError, ValueError, BufferError):
+            raise TypeError(f"G1.msm_bytes: scalars must be a contiguous bytes-like object, not {type(scalars).__name__}") from None
+        if pv.shape[0] % ulen:
+            raise ValueError(f"G1.msm_bytes: points holds {pv.shape[0]} bytes, not a multiple of {ulen} (one uncompressed point)")
+        if sv.shape[0] % 32:
+            raise ValueError(f"G1.msm_bytes: scalars holds {sv.shape[0]} bytes, not a multiple of 32 (one scalar)")
+        n = pv.shape[0] // ulen
+        if n != sv.shape[0] // 32:
+            raise ValueError(f"G1.msm_bytes: {n} points but {sv.shape[0] // 32} scalars")
+        if n == 0:
+            return r
+        try:
+            nbytes = g1_msm_scratch_size(<size_t>n, nt)
+            aff = <g1_affine_t *>PyMem_Malloc(n * sizeof(g1_affine_t))
+            sc = <limb_t *>PyMem_Malloc(n * FR_NLIMBS * sizeof(limb_t))
+            scratch = PyMem_Malloc(nbytes if nbytes > 0 else 1)
+            if aff == NULL or sc == NULL or scratch == NULL:
+                raise MemoryError()
+            for i in range(n):
+                err = _g1_ser_decode(&_SER[prof], &pv[i * ulen], ulen, &aff[i], &inf, &code)
+                if err:
+                    raise ValueError(f"G1.msm_bytes: point {i}: "
+                                     + _g1_ser_message(err, prof, &pv[i * ulen], ulen))
+                if inf:
+                    fp_set_zero(&aff[i].x)
+                    fp_set_zero(&aff[i].y)
+                _msm_scalar_bytes(sc + i * FR_NLIMBS, &sv[i * 32], big)
+            with nogil:
+                if subgroup:
+                    for i in range(n):
+                        g1_from_affine(&t, &aff[i])
+                        if not g1_in_subgroup(&t):
+                            bad = i
+                            break
+                if bad < 0:
+                    g1_msm_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
+            if bad >= 0:
+                raise ValueError(f"G1.msm_bytes: point {bad} is not in the subgroup of order r")
+        finally:
+            PyMem_Free(aff)
+            PyMem_Free(sc)
+            PyMem_Free(scratch)
+        return r
 
 # ---------------------------------------------------------------------------------------------
 # G2: points of the twist E'(Fp2) of order r (Jacobian coordinates)
@@ -2606,15 +2743,23 @@ cdef class G2:
 
     # -- multi-scalar multiplication ------------------------------------------------------
     @classmethod
-    def msm(cls, points, scalars):
-        """sum [scalars[i]] points[i] (Pippenger, variable time; releases the GIL)."""
+    def msm(cls, points, scalars, threads=None):
+        """sum [scalars[i]] points[i]: Pippenger's method with signed digits and batch-affine
+        buckets (variable time: for public inputs), multi-threaded, the GIL released.
+
+        points: an iterable of G2 (identities allowed); scalars: an iterable of the same length
+        of ints (any size and sign, reduced mod r) or Fr.  threads: how many threads share the
+        work (None, the default: every core this process may run on); the result does not
+        depend on it.  For large arrays held as bytes, msm_bytes avoids the Python objects.
+        ValueError on a length mismatch or threads < 1; TypeError on a wrong type."""
         cdef Py_ssize_t n, i
+        cdef size_t nt = _msm_threads(threads, "G2.msm")
         cdef g2_t *jac = NULL
         cdef g2_affine_t *aff = NULL
         cdef fp2_t *zs = NULL
         cdef limb_t *sc = NULL
-        cdef g2_t *buckets = NULL
-        cdef size_t nb
+        cdef void *scratch = NULL
+        cdef size_t nbytes
         cdef G2 r = _new_g2()
         points = list(points)
         scalars = list(scalars)
@@ -2624,31 +2769,110 @@ cdef class G2:
         if n == 0:
             return r
         try:
-            nb = g2_msm_scratch_points(<size_t>n)
+            nbytes = g2_msm_scratch_size(<size_t>n, nt)
             jac = <g2_t *>PyMem_Malloc(n * sizeof(g2_t))
             aff = <g2_affine_t *>PyMem_Malloc(n * sizeof(g2_affine_t))
             zs = <fp2_t *>PyMem_Malloc(n * sizeof(fp2_t))
             sc = <limb_t *>PyMem_Malloc(n * FR_NLIMBS * sizeof(limb_t))
-            buckets = <g2_t *>PyMem_Malloc((nb if nb > 0 else 1) * sizeof(g2_t))
-            if jac == NULL or aff == NULL or zs == NULL or sc == NULL or buckets == NULL:
+            scratch = PyMem_Malloc(nbytes if nbytes > 0 else 1)
+            if jac == NULL or aff == NULL or zs == NULL or sc == NULL or scratch == NULL:
                 raise MemoryError()
             for i in range(n):
                 pt = points[i]
                 if type(pt) is not G2:
                     raise TypeError(f"G2.msm: points[{i}] is a {type(pt).__name__}, expected G2")
                 jac[i] = (<G2>pt).v
-                _scalar_limbs(scalars[i], sc + i * FR_NLIMBS, f"G2.msm: scalars[{i}]")
+                _msm_scalar(scalars[i], sc + i * FR_NLIMBS, i, "G2.msm")
             with nogil:
                 g2_batch_to_affine(aff, jac, <size_t>n, zs)
-                g2_msm_vartime(&r.v, aff, sc, <size_t>n, buckets)
+                g2_msm_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
         finally:
             PyMem_Free(jac)
             PyMem_Free(aff)
             PyMem_Free(zs)
             PyMem_Free(sc)
-            PyMem_Free(buckets)
+            PyMem_Free(scratch)
         return r
 
+    @classmethod
+    def msm_bytes(cls, points, scalars, endian="little", threads=None, check=False, profile=None):
+        """msm on packed arrays: points is n uncompressed encodings one after another, in the
+        serialization profile given (the format of to_bytes(compressed=False, profile=profile); the
+        identity allowed; the default profile when None); scalars is n
+        integers of 32 bytes each, little-endian (endian="little", the default) or big-endian
+        (endian="big"), reduced mod r.  Any bytes-like object (bytes, bytearray, memoryview, a
+        contiguous uint8 array) is accepted.
+
+        Every point is checked to be canonical and on the curve; with check=True also to be in
+        the subgroup of order r (one scalar multiplication per point, slower than the MSM
+        itself).  ValueError, naming the first bad point, otherwise.  threads as in msm."""
+        cdef const uint8_t[::1] pv
+        cdef const uint8_t[::1] sv
+        cdef Py_ssize_t n, i, bad = -1
+        cdef size_t nt = _msm_threads(threads, "G2.msm_bytes")
+        cdef g2_affine_t *aff = NULL
+        cdef limb_t *sc = NULL
+        cdef void *scratch = NULL
+        cdef size_t nbytes
+        cdef int err, code
+        cdef bint big, inf
+        cdef bint subgroup = bool(check)
+        cdef int prof = _ser_profile(profile, "G2.msm_bytes")
+        cdef size_t ulen = _g2_ser_ulen(&_SER[prof])
+        cdef g2_t t
+        cdef G2 r = _new_g2()
+        if endian not in ("little", "big"):
+            raise ValueError(f"G2.msm_bytes: endian must be 'little' or 'big', not {endian!r}")
+        big = endian == "big"
+        try:
+            pv = points
+        except (TypeError, ValueError, BufferError):
+            raise TypeError(f"G2.msm_bytes: points must be a contiguous bytes-like object, not {type(points).__name__}") from None
+        try:
+            sv = scalars
+        except (TypeError, ValueError, BufferError):
+            raise TypeError(f"G2.msm_bytes: scalars must be a contiguous bytes-like object, not {type(scalars).__name__}") from None
+        if pv.shape[0] % ulen:
+            raise ValueError(f"G2.msm_bytes: points holds {pv.shape[0]} bytes, not a multiple of {ulen} (one uncompressed point)")
+        if sv.shape[0] % 32:
+            raise ValueError(f"G2.msm_bytes: scalars holds {sv.shape[0]} bytes, not a multiple of 32 (one scalar)")
+        n = pv.shape[0] // ulen
+        if n != sv.shape[0] // 32:
+            raise ValueError(f"G2.msm_bytes: {n} points but {sv.shape[0] // 32} scalars")
+        if n == 0:
+            return r
+        try:
+            nbytes = g2_msm_scratch_size(<size_t>n, nt)
+            aff = <g2_affine_t *>PyMem_Malloc(n * sizeof(g2_affine_t))
+            sc = <limb_t *>PyMem_Malloc(n * FR_NLIMBS * sizeof(limb_t))
+            scratch = PyMem_Malloc(nbytes if nbytes > 0 else 1)
+            if aff == NULL or sc == NULL or scratch == NULL:
+                raise MemoryError()
+            for i in range(n):
+                err = _g2_ser_decode(&_SER[prof], &pv[i * ulen], ulen, &aff[i], &inf, &code)
+                if err:
+                    raise ValueError(f"G2.msm_bytes: point {i}: "
+                                     + _g2_ser_message(err, prof, &pv[i * ulen], ulen))
+                if inf:
+                    fp2_set_zero(&aff[i].x)
+                    fp2_set_zero(&aff[i].y)
+                _msm_scalar_bytes(sc + i * FR_NLIMBS, &sv[i * 32], big)
+            with nogil:
+                if subgroup:
+                    for i in range(n):
+                        g2_from_affine(&t, &aff[i])
+                        if not g2_in_subgroup(&t):
+                            bad = i
+                            break
+                if bad < 0:
+                    g2_msm_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
+            if bad >= 0:
+                raise ValueError(f"G2.msm_bytes: point {bad} is not in the subgroup of order r")
+        finally:
+            PyMem_Free(aff)
+            PyMem_Free(sc)
+            PyMem_Free(scratch)
+        return r
 
 # ---------------------------------------------------------------------------------------------
 # G1: bytes in every profile (the per-point work runs without the GIL)

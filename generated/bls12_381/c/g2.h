@@ -20,8 +20,6 @@ static const fp2_t G2_B = { { { PF_W(0xaa270000, 0x000cfff3), PF_W(0x53cc0032, 0
 static const limb_t G2_ORDER[] = { PF_W(0xffffffff, 0x00000001), PF_W(0x53bda402, 0xfffe5bfe), PF_W(0x3339d808, 0x09a1d805), PF_W(0x73eda753, 0x299d7d48) };
 #define G2_ORDER_NLIMBS (sizeof(G2_ORDER) / sizeof(G2_ORDER[0]))
 #define G2_ORDER_BITS 255
-/* Below this many points g2_msm_vartime sums scalar multiplications instead of using buckets. */
-#define G2_MSM_MIN_BUCKETS_N 4
 
 /* ------------------------------------------------------------------------------------------ */
 /* Basics                                                                                     */
@@ -450,88 +448,6 @@ static inline bool g2_in_subgroup(const g2_t *a)
 
     g2_mul_vartime(&t, a, G2_ORDER, G2_ORDER_NLIMBS);
     return g2_is_identity(&t);
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* Multi-scalar multiplication (Pippenger, variable time)                                     */
-
-/* Window width c for n points: 3 below 32 points, else floor(log2 n) * 0.69 + 2, at most 16. */
-static inline size_t g2_msm_window(size_t n)
-{
-    size_t lg = 0, c;
-
-    if (n < 32)
-        return 3;
-    while ((n >> lg) > 1)
-        lg++;
-    c = lg * 69 / 100 + 2;
-    return c > 16 ? 16 : c;
-}
-
-/* Number of g2_t the caller passes as `buckets` to g2_msm_vartime for n points:
- * 2^c - 1 with c = g2_msm_window(n), or 0 (buckets may be NULL) when n < G2_MSM_MIN_BUCKETS_N. */
-static inline size_t g2_msm_scratch_points(size_t n)
-{
-    if (n < G2_MSM_MIN_BUCKETS_N)
-        return 0;
-    return ((size_t)1 << g2_msm_window(n)) - 1;
-}
-
-/* The c-bit digit of the FR_NLIMBS-limb scalar k starting at bit `bit`. */
-static inline limb_t g2_msm_digit(const limb_t *k, size_t bit, size_t c)
-{
-    size_t li = bit / PF_LIMB_BITS, sh = bit % PF_LIMB_BITS;
-    limb_t v = k[li] >> sh;
-
-    if (sh + c > PF_LIMB_BITS && li + 1 < FR_NLIMBS)
-        v |= k[li + 1] << (PF_LIMB_BITS - sh);
-    return v & (((limb_t)1 << c) - 1);
-}
-
-/* out = sum [scalars_i] points_i.  scalars holds n * FR_NLIMBS limbs: n little-endian integers
- * below 2^G2_ORDER_BITS.  buckets: g2_msm_scratch_points(n) elements of scratch.
- * Identity points and zero scalars are allowed; n = 0 gives the identity. */
-static inline void g2_msm_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
-                                      g2_t *buckets)
-{
-    g2_t acc, run, sum, t;
-    size_t c, nb, nwin, w, i, b;
-
-    g2_set_identity(&acc);
-    if (n < G2_MSM_MIN_BUCKETS_N) {
-        for (i = 0; i < n; i++) {
-            g2_from_affine(&t, &points[i]);
-            g2_mul_vartime(&t, &t, scalars + i * FR_NLIMBS, FR_NLIMBS);
-            g2_add(&acc, &acc, &t);
-        }
-        *out = acc;
-        return;
-    }
-    c = g2_msm_window(n);
-    nb = ((size_t)1 << c) - 1;
-    nwin = (G2_ORDER_BITS + c - 1) / c;
-    for (w = nwin; w-- > 0;) {
-        if (w != nwin - 1)
-            for (i = 0; i < c; i++)
-                g2_dbl(&acc, &acc);
-        for (b = 0; b < nb; b++)
-            g2_set_identity(&buckets[b]);
-        for (i = 0; i < n; i++) {
-            limb_t d = g2_msm_digit(scalars + i * FR_NLIMBS, w * c, c);
-
-            if (d != 0)
-                g2_add_affine(&buckets[d - 1], &buckets[d - 1], &points[i]);
-        }
-        /* sum_d d * bucket[d] = sum of the running sums from the top bucket down */
-        g2_set_identity(&run);
-        g2_set_identity(&sum);
-        for (b = nb; b-- > 0;) {
-            g2_add(&run, &run, &buckets[b]);
-            g2_add(&sum, &sum, &run);
-        }
-        g2_add(&acc, &acc, &sum);
-    }
-    *out = acc;
 }
 
 #endif /* PF_G2_H */

@@ -20,8 +20,6 @@ static const fp_t G1_B = { { PF_W(0xf29a0000, 0x00007ab6), PF_W(0x8c391832, 0xe0
 static const limb_t G1_ORDER[] = { PF_W(0x8508c000, 0x00000001), PF_W(0x170b5d44, 0x30000000), PF_W(0x1ef3622f, 0xba094800), PF_W(0x1a22d9f3, 0x00f5138f), PF_W(0xc63b05c0, 0x6ca1493b), PF_W(0x01ae3a46, 0x17c510ea) };
 #define G1_ORDER_NLIMBS (sizeof(G1_ORDER) / sizeof(G1_ORDER[0]))
 #define G1_ORDER_BITS 377
-/* Below this many points g1_msm_vartime sums scalar multiplications instead of using buckets. */
-#define G1_MSM_MIN_BUCKETS_N 4
 
 /* ------------------------------------------------------------------------------------------ */
 /* Basics                                                                                     */
@@ -450,88 +448,6 @@ static inline bool g1_in_subgroup(const g1_t *a)
 
     g1_mul_vartime(&t, a, G1_ORDER, G1_ORDER_NLIMBS);
     return g1_is_identity(&t);
-}
-
-/* ------------------------------------------------------------------------------------------ */
-/* Multi-scalar multiplication (Pippenger, variable time)                                     */
-
-/* Window width c for n points: 3 below 32 points, else floor(log2 n) * 0.69 + 2, at most 16. */
-static inline size_t g1_msm_window(size_t n)
-{
-    size_t lg = 0, c;
-
-    if (n < 32)
-        return 3;
-    while ((n >> lg) > 1)
-        lg++;
-    c = lg * 69 / 100 + 2;
-    return c > 16 ? 16 : c;
-}
-
-/* Number of g1_t the caller passes as `buckets` to g1_msm_vartime for n points:
- * 2^c - 1 with c = g1_msm_window(n), or 0 (buckets may be NULL) when n < G1_MSM_MIN_BUCKETS_N. */
-static inline size_t g1_msm_scratch_points(size_t n)
-{
-    if (n < G1_MSM_MIN_BUCKETS_N)
-        return 0;
-    return ((size_t)1 << g1_msm_window(n)) - 1;
-}
-
-/* The c-bit digit of the FR_NLIMBS-limb scalar k starting at bit `bit`. */
-static inline limb_t g1_msm_digit(const limb_t *k, size_t bit, size_t c)
-{
-    size_t li = bit / PF_LIMB_BITS, sh = bit % PF_LIMB_BITS;
-    limb_t v = k[li] >> sh;
-
-    if (sh + c > PF_LIMB_BITS && li + 1 < FR_NLIMBS)
-        v |= k[li + 1] << (PF_LIMB_BITS - sh);
-    return v & (((limb_t)1 << c) - 1);
-}
-
-/* out = sum [scalars_i] points_i.  scalars holds n * FR_NLIMBS limbs: n little-endian integers
- * below 2^G1_ORDER_BITS.  buckets: g1_msm_scratch_points(n) elements of scratch.
- * Identity points and zero scalars are allowed; n = 0 gives the identity. */
-static inline void g1_msm_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
-                                      g1_t *buckets)
-{
-    g1_t acc, run, sum, t;
-    size_t c, nb, nwin, w, i, b;
-
-    g1_set_identity(&acc);
-    if (n < G1_MSM_MIN_BUCKETS_N) {
-        for (i = 0; i < n; i++) {
-            g1_from_affine(&t, &points[i]);
-            g1_mul_vartime(&t, &t, scalars + i * FR_NLIMBS, FR_NLIMBS);
-            g1_add(&acc, &acc, &t);
-        }
-        *out = acc;
-        return;
-    }
-    c = g1_msm_window(n);
-    nb = ((size_t)1 << c) - 1;
-    nwin = (G1_ORDER_BITS + c - 1) / c;
-    for (w = nwin; w-- > 0;) {
-        if (w != nwin - 1)
-            for (i = 0; i < c; i++)
-                g1_dbl(&acc, &acc);
-        for (b = 0; b < nb; b++)
-            g1_set_identity(&buckets[b]);
-        for (i = 0; i < n; i++) {
-            limb_t d = g1_msm_digit(scalars + i * FR_NLIMBS, w * c, c);
-
-            if (d != 0)
-                g1_add_affine(&buckets[d - 1], &buckets[d - 1], &points[i]);
-        }
-        /* sum_d d * bucket[d] = sum of the running sums from the top bucket down */
-        g1_set_identity(&run);
-        g1_set_identity(&sum);
-        for (b = nb; b-- > 0;) {
-            g1_add(&run, &run, &buckets[b]);
-            g1_add(&sum, &sum, &run);
-        }
-        g1_add(&acc, &acc, &sum);
-    }
-    *out = acc;
 }
 
 #endif /* PF_G1_H */

@@ -2,7 +2,7 @@
  * The test writes, into the include directory: limbs.h, harness_cfg.h (MOCK_* constants, or
  * HARNESS_REAL_FP to use the rendered field template fp.h; HARNESS_FR_LIMBS64, the number of 64-bit
  * words of r; HARNESS_G2_FP for a BW6-style G2 over fp), g1.h (F = fp) and g2.h (F = fp2, the mock
- * quadratic extension u^2 = -1, or F = fp with HARNESS_G2_FP).  Field elements cross the boundary as canonical integers:
+ * quadratic extension u^2 = -1, or F = fp with HARNESS_G2_FP) and msm.h (both groups).  Field elements cross the boundary as canonical integers:
  * FP_NLIMBS limbs each, c0 before c1 for fp2; a Jacobian point is x, y, z and an affine one x, y. */
 #include "harness_cfg.h"
 #include "limbs.h"
@@ -18,6 +18,7 @@
 
 #include "g1.h"
 #include "g2.h"
+#include "msm.h"
 
 static inline void fp_h_in(fp_t *out, const limb_t *in) { fp_from_int(out, in); }
 static inline void fp_h_out(limb_t *out, const fp_t *a) { fp_to_int(out, a); }
