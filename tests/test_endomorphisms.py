@@ -166,12 +166,20 @@ def test_glv_decomposition(pkg, group, data):
     assert all(abs(ki) < 1 << e.glv.bits for ki in parts)
 
 
+def E_has_point_0_2(m) -> bool:
+    E = m.E2
+    return E.on_curve((E.F.elem(0), E.F.elem(2))) and E.mul((E.F.elem(0), E.F.elem(2)), 3) is None
+
+
 def test_bw6_g2_published_test_has_a_3_torsion_kernel():
     """The HGP formula [x+1]P + phi([x^3 - x^2 + 1]P) == O holds on G2 of BW6-761 but also on
-    G + T for a point T of order 3 of E'(Fp): the generator must not use it (it falls back to
-    [r]P), and the fallback rejects G + T."""
+    G + T for a point T of order 3 of E'(Fp): b' = 4 is a square, so T = (0, 2) is on E', phi fixes
+    it, and (x + 1) + (x^3 - x^2 + 1) = 0 mod 3 for x = 1 mod 3. The generator must not use that
+    formula (it uses a proven lattice vector instead), and in_subgroup rejects G + T (checked in
+    test_subgroup_membership_small_orders)."""
     m = model("bw6_761")
-    assert m.endo.g2.test is None
+    assert m.endo.g2.test is None and m.endo.g2.test_vector is not None
+    assert E_has_point_0_2(m)
     E = m.E2
     rng = random.Random(3)
     n = m.r * m.h2

@@ -388,10 +388,18 @@ static inline bool g1_in_subgroup(const g1_t *a)
 
 /* psi^n coefficients (c_x, c_y), n = 0..3: psi^n(x, y) = (frob^n(x) c_x, frob^n(y) c_y) */
 static const fp2_t G2_PSI[4][2] = {
-    { { { { PF_W(0xd35d438d, 0xc58f0d9d), PF_W(0x0a78eb28, 0xf5c70b3d), PF_W(0x666ea36f, 0x7879462c), PF_W(0x0e0a77c1, 0x9a07df2f) } }, { { PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000) } } }, { { { PF_W(0xd35d438d, 0xc58f0d9d), PF_W(0x0a78eb28, 0xf5c70b3d), PF_W(0x666ea36f, 0x7879462c), PF_W(0x0e0a77c1, 0x9a07df2f) } }, { { PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000) } } } },
-    { { { { PF_W(0xb5773b10, 0x4563ab30), PF_W(0x347f91c8, 0xa9aa6454), PF_W(0x7a007127, 0x242e0991), PF_W(0x1956bcd8, 0x118214ec) } }, { { PF_W(0x6e849f1e, 0xa0aa4757), PF_W(0xaa1c7b6d, 0x89f89141), PF_W(0xb6e713cd, 0xfae0ca3a), PF_W(0x26694fbb, 0x4e82ebc3) } } }, { { { PF_W(0xe4bbdd0c, 0x2936b629), PF_W(0xbb30f162, 0xe133bacb), PF_W(0x31a9d1b6, 0xf9645366), PF_W(0x253570be, 0xa500f8dd) } }, { { PF_W(0xa1d77ce4, 0x5ffe77c7), PF_W(0x07affd11, 0x7826d1db), PF_W(0x6d16bd27, 0xbb7edc6b), PF_W(0x2c872002, 0x85defecc) } } } },
-    { { { { PF_W(0x3350c88e, 0x13e80b9c), PF_W(0x7dce557c, 0xdb5e56b9), PF_W(0x6001b4b8, 0xb615564a), PF_W(0x2682e617, 0x020217e0) } }, { { PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000) } } }, { { { PF_W(0x68c34889, 0x12edefaa), PF_W(0x8d087f68, 0x72aabf4f), PF_W(0x51e1a247, 0x09081231), PF_W(0x2259d6b1, 0x4729c0fa) } }, { { PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000) } } } },
-    { { { { PF_W(0xc9af22f7, 0x16ad6bad), PF_W(0xb311782a, 0x4aa662b2), PF_W(0x19eeaf64, 0xe248c7f4), PF_W(0x20273e77, 0xe3439f82) } }, { { PF_W(0xacc02860, 0xf7ce93ac), PF_W(0x3933d581, 0x7ba76b4c), PF_W(0x69e6188b, 0x446c8467), PF_W(0x0a46036d, 0x4417cc55) } } }, { { { PF_W(0x5764af0a, 0xaf46471e), PF_W(0xdc50792e, 0x873e0fc1), PF_W(0x86a673ff, 0x881d04f6), PF_W(0x0b2eddb4, 0x3c30a74c) } }, { { PF_W(0x9a490f32, 0x787e8580), PF_W(0x8fd16d7f, 0xf04af8b1), PF_W(0x4b39888e, 0xc6027bf2), PF_W(0x03dd2e70, 0x5b52a15d) } } } },
+    { /* n = 0 */
+      { { { PF_W(0xd35d438d, 0xc58f0d9d), PF_W(0x0a78eb28, 0xf5c70b3d), PF_W(0x666ea36f, 0x7879462c), PF_W(0x0e0a77c1, 0x9a07df2f) } }, { { PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000) } } },
+      { { { PF_W(0xd35d438d, 0xc58f0d9d), PF_W(0x0a78eb28, 0xf5c70b3d), PF_W(0x666ea36f, 0x7879462c), PF_W(0x0e0a77c1, 0x9a07df2f) } }, { { PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000) } } } },
+    { /* n = 1 */
+      { { { PF_W(0xb5773b10, 0x4563ab30), PF_W(0x347f91c8, 0xa9aa6454), PF_W(0x7a007127, 0x242e0991), PF_W(0x1956bcd8, 0x118214ec) } }, { { PF_W(0x6e849f1e, 0xa0aa4757), PF_W(0xaa1c7b6d, 0x89f89141), PF_W(0xb6e713cd, 0xfae0ca3a), PF_W(0x26694fbb, 0x4e82ebc3) } } },
+      { { { PF_W(0xe4bbdd0c, 0x2936b629), PF_W(0xbb30f162, 0xe133bacb), PF_W(0x31a9d1b6, 0xf9645366), PF_W(0x253570be, 0xa500f8dd) } }, { { PF_W(0xa1d77ce4, 0x5ffe77c7), PF_W(0x07affd11, 0x7826d1db), PF_W(0x6d16bd27, 0xbb7edc6b), PF_W(0x2c872002, 0x85defecc) } } } },
+    { /* n = 2 */
+      { { { PF_W(0x3350c88e, 0x13e80b9c), PF_W(0x7dce557c, 0xdb5e56b9), PF_W(0x6001b4b8, 0xb615564a), PF_W(0x2682e617, 0x020217e0) } }, { { PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000) } } },
+      { { { PF_W(0x68c34889, 0x12edefaa), PF_W(0x8d087f68, 0x72aabf4f), PF_W(0x51e1a247, 0x09081231), PF_W(0x2259d6b1, 0x4729c0fa) } }, { { PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000) } } } },
+    { /* n = 3 */
+      { { { PF_W(0xc9af22f7, 0x16ad6bad), PF_W(0xb311782a, 0x4aa662b2), PF_W(0x19eeaf64, 0xe248c7f4), PF_W(0x20273e77, 0xe3439f82) } }, { { PF_W(0xacc02860, 0xf7ce93ac), PF_W(0x3933d581, 0x7ba76b4c), PF_W(0x69e6188b, 0x446c8467), PF_W(0x0a46036d, 0x4417cc55) } } },
+      { { { PF_W(0x5764af0a, 0xaf46471e), PF_W(0xdc50792e, 0x873e0fc1), PF_W(0x86a673ff, 0x881d04f6), PF_W(0x0b2eddb4, 0x3c30a74c) } }, { { PF_W(0x9a490f32, 0x787e8580), PF_W(0x8fd16d7f, 0xf04af8b1), PF_W(0x4b39888e, 0xc6027bf2), PF_W(0x03dd2e70, 0x5b52a15d) } } } },
 };
 
 /* e^n(a) for n = 0..3; Jacobian coordinates: (frob^n(X) c_x, frob^n(Y) c_y, frob^n(Z)) */
@@ -473,7 +481,6 @@ static inline void g2_clear_cofactor(g2_t *out, const g2_t *a)
     g2_endo(&s, &s, 3);
     g2_add(&acc, &acc, &s);
     *out = acc;
-
 }
 
 /* ---- GLV/GLS decomposition: k = sum k_i lam^i mod r, |k_i| < 2^64 (Babai rounding) ---- */
@@ -759,7 +766,6 @@ static inline void g2_in_subgroup_formula(g2_t *out, const g2_t *a)
     g2_endo(&s, &s, 3);
     g2_add(&acc, &acc, &s);
     *out = acc;
-
 }
 
 /* Membership in the subgroup of order r (variable time; a is public and on the curve).

@@ -196,7 +196,6 @@ static inline void g1_clear_cofactor(g1_t *out, const g1_t *a)
     g1_endo(&s, &s, 1);
     g1_add(&acc, &acc, &s);
     *out = acc;
-
 }
 
 /* ---- GLV/GLS decomposition: k = sum k_i lam^i mod r, |k_i| < 2^189 (Babai rounding) ---- */
@@ -424,7 +423,6 @@ static inline void g1_in_subgroup_formula(g1_t *out, const g1_t *a)
     g1_endo(&s, &s, 1);
     g1_add(&acc, &acc, &s);
     *out = acc;
-
 }
 
 /* Membership in the subgroup of order r (variable time; a is public and on the curve).
@@ -528,7 +526,6 @@ static inline void g2_clear_cofactor(g2_t *out, const g2_t *a)
     g2_endo(&s, &s, 1);
     g2_add(&acc, &acc, &s);
     *out = acc;
-
 }
 
 /* ---- GLV/GLS decomposition: k = sum k_i lam^i mod r, |k_i| < 2^189 (Babai rounding) ---- */
