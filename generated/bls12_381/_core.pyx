@@ -154,6 +154,8 @@ cdef extern from "c/pairforge.h" nogil:
     bint fp2_is_lex_largest(const fp2_t *a)
     void fp12_conj(fp12_t *out, const fp12_t *a)
     void gt_pow_ct(gt_t *out, const gt_t *a, const limb_t *k, size_t nbits)
+    void gt_pow_endo_ct(gt_t *out, const gt_t *a, const limb_t *k)
+    void gt_pow_endo_vartime(gt_t *out, const gt_t *a, const limb_t *k)
     bint gt_in_subgroup(const gt_t *a)
 
     const fp_t G1_B
@@ -172,6 +174,9 @@ cdef extern from "c/pairforge.h" nogil:
     bint g1_in_subgroup(const g1_t *a)
     bint g1_affine_is_identity(const g1_affine_t *a)
     size_t g1_msm_scratch_size(size_t n, size_t nthreads)
+    void g1_mul_endo_ct(g1_t *out, const g1_t *a, const limb_t *k)
+    void g1_mul_vartime(g1_t *out, const g1_t *a, const limb_t *k, size_t nlimbs)
+    void g1_clear_cofactor(g1_t *out, const g1_t *a)
     void g1_msm_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
                             void *scratch, size_t nthreads)
     const fp2_t G2_B
@@ -190,6 +195,9 @@ cdef extern from "c/pairforge.h" nogil:
     bint g2_in_subgroup(const g2_t *a)
     bint g2_affine_is_identity(const g2_affine_t *a)
     size_t g2_msm_scratch_size(size_t n, size_t nthreads)
+    void g2_mul_endo_ct(g2_t *out, const g2_t *a, const limb_t *k)
+    void g2_mul_vartime(g2_t *out, const g2_t *a, const limb_t *k, size_t nlimbs)
+    void g2_clear_cofactor(g2_t *out, const g2_t *a)
     void g2_msm_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
                             void *scratch, size_t nthreads)
     bint pf_msm_scalar_below_r(const limb_t *k)
@@ -2367,7 +2375,8 @@ cdef class G1:
         return self
 
     def __mul__(self, k):
-        """[k]P in constant time (k: an int of any size and sign, reduced mod r, or an Fr)."""
+        """[k]P in constant time (k: an int of any size and sign, reduced mod r, or an Fr), with the
+        GLV/GLS endomorphism: for points of the subgroup (see mul_vartime for public scalars)."""
         cdef limb_t s[FR_NLIMBS]
         cdef G1 r
         if not _is_scalar(k):
@@ -2375,7 +2384,28 @@ cdef class G1:
         _scalar_limbs(k, s, "G1 * k")
         r = _new_g1()
         with nogil:
-            g1_mul_ct(&r.v, &self.v, s, 255)
+            g1_mul_endo_ct(&r.v, &self.v, s)
+        return r
+
+    def mul_vartime(self, k):
+        """[k]P for a public scalar k (variable time; GLV/GLS with interleaved wNAF; k reduced
+        mod r, so for points of the subgroup)."""
+        cdef limb_t s[FR_NLIMBS]
+        cdef G1 r
+        if not _is_scalar(k):
+            raise TypeError(f"G1.mul_vartime: expected an int or Fr, got {type(k).__name__}")
+        _scalar_limbs(k, s, "G1.mul_vartime")
+        r = _new_g1()
+        with nogil:
+            g1_mul_vartime(&r.v, &self.v, s, FR_NLIMBS)
+        return r
+
+    def clear_cofactor(self):
+        """[h_eff]P by the curve's endomorphism formula (any point of the curve; the result is in
+        the subgroup of order r)."""
+        cdef G1 r = _new_g1()
+        with nogil:
+            g1_clear_cofactor(&r.v, &self.v)
         return r
 
     def __rmul__(self, k):
@@ -2659,7 +2689,8 @@ cdef class G2:
         return self
 
     def __mul__(self, k):
-        """[k]P in constant time (k: an int of any size and sign, reduced mod r, or an Fr)."""
+        """[k]P in constant time (k: an int of any size and sign, reduced mod r, or an Fr), with the
+        GLV/GLS endomorphism: for points of the subgroup (see mul_vartime for public scalars)."""
         cdef limb_t s[FR_NLIMBS]
         cdef G2 r
         if not _is_scalar(k):
@@ -2667,7 +2698,28 @@ cdef class G2:
         _scalar_limbs(k, s, "G2 * k")
         r = _new_g2()
         with nogil:
-            g2_mul_ct(&r.v, &self.v, s, 255)
+            g2_mul_endo_ct(&r.v, &self.v, s)
+        return r
+
+    def mul_vartime(self, k):
+        """[k]P for a public scalar k (variable time; GLV/GLS with interleaved wNAF; k reduced
+        mod r, so for points of the subgroup)."""
+        cdef limb_t s[FR_NLIMBS]
+        cdef G2 r
+        if not _is_scalar(k):
+            raise TypeError(f"G2.mul_vartime: expected an int or Fr, got {type(k).__name__}")
+        _scalar_limbs(k, s, "G2.mul_vartime")
+        r = _new_g2()
+        with nogil:
+            g2_mul_vartime(&r.v, &self.v, s, FR_NLIMBS)
+        return r
+
+    def clear_cofactor(self):
+        """[h_eff]P by the curve's endomorphism formula (any point of the curve; the result is in
+        the subgroup of order r)."""
+        cdef G2 r = _new_g2()
+        with nogil:
+            g2_clear_cofactor(&r.v, &self.v)
         return r
 
     def __rmul__(self, k):
@@ -3552,7 +3604,8 @@ cdef class GT:
         return r
 
     def __pow__(self, k, modulo=None):
-        """self^k in constant time (k: an int of any size and sign, reduced mod r, or an Fr)."""
+        """self^k in constant time (k: an int of any size and sign, reduced mod r, or an Fr), split
+        along the Frobenius."""
         cdef limb_t s[FR_NLIMBS]
         cdef GT r
         if modulo is not None:
@@ -3562,7 +3615,20 @@ cdef class GT:
         _scalar_limbs(k, s, "GT ** k")
         r = _new_gt()
         with nogil:
-            gt_pow_ct(&r.v, &self.v, s, 255)
+            gt_pow_endo_ct(&r.v, &self.v, s)
+        return r
+
+    def pow_vartime(self, k):
+        """self^k for a public exponent k (variable time; split along the Frobenius, interleaved
+        wNAF; k reduced mod r)."""
+        cdef limb_t s[FR_NLIMBS]
+        cdef GT r
+        if not _is_scalar(k):
+            raise TypeError(f"GT.pow_vartime: expected an int or Fr, got {type(k).__name__}")
+        _scalar_limbs(k, s, "GT.pow_vartime")
+        r = _new_gt()
+        with nogil:
+            gt_pow_endo_vartime(&r.v, &self.v, s)
         return r
 
     def __eq__(self, other):

@@ -8,6 +8,7 @@ from typing import Callable
 from ..params import CurveSpec
 from .algebra import Curve, Elem, Fq
 from .checks import require
+from .endomorphisms import EndomorphismModel, derive_endomorphisms
 from .families import derive_family
 from .fields import FieldModel, derive_field
 from .final_exponentiation import FinalExpModel, derive_final_exponentiation
@@ -41,6 +42,7 @@ class CurveModel:
     g2_gen: tuple[Elem, Elem]
     miller: MillerLoopModel
     final_exp: FinalExpModel
+    endo: EndomorphismModel
     spec: CurveSpec
 
     @property
@@ -91,9 +93,13 @@ def build_model(spec: CurveSpec, progress: Progress | None = None) -> CurveModel
     miller = derive_miller_loop(spec.family, spec.x, fam.p, fam.r, tower, twist.kind, twist.curve, g2, curve)
     say("final exponentiation: hard part and exponent tracking")
     final_exp = derive_final_exponentiation(fam.p_poly, fam.r_poly, fam.k, spec.x, fam.p, fam.r, curve)
+    say("endomorphisms: GLV/GLS bases, subgroup tests, cofactor clearing")
+    endo = derive_endomorphisms(dict(family=spec.family, x=spec.x, p=fam.p, r=fam.r, t=fam.t, k=fam.k,
+                                     h1=fam.h1, h2=twist.cofactor, E1=E1, E2=twist.curve, g1=g1, g2=g2,
+                                     psi=miller.psi), curve)
     return CurveModel(
         name=spec.name, package=spec.package, source=spec.source, family=spec.family, k=fam.k, x=spec.x,
         p=fam.p, r=fam.r, t=fam.t, h1=fam.h1, b=b, ht=fam.ht, hy=fam.hy, fp=fp, fr=fr, tower=tower,
-        twist=twist, g1_gen=g1, g2_gen=g2, miller=miller, final_exp=final_exp, spec=spec,
+        twist=twist, g1_gen=g1, g2_gen=g2, miller=miller, final_exp=final_exp, endo=endo, spec=spec,
     )
 

@@ -85,6 +85,7 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     group_common = {"order_limbs": lit.fr_int(model.r), "order_bits": model.r.bit_length(), **common}
     files["c/g1.h"] = render("c/group.h.j2", g="g1", F="fp", b_init=lit.fp(model.b), **group_common)
     files["c/g2.h"] = render("c/group.h.j2", g="g2", F=names["fq"], b_init=lit.fq(model.twist.b), **group_common)
+    files["c/endomorphism.h"] = render("c/endomorphism.h.j2", **common)
     groups = [{"g": "g1", "F": "fp", "deg": 1}, {"g": "g2", "F": names["fq"], "deg": model.fq_degree}]
     files["c/msm.h"] = render("c/msm.h.j2", groups=groups, fp_bits=model.p.bit_length(), **group_common)
     say("rendering C: pairing")

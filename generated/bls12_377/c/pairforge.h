@@ -9,6 +9,7 @@
 #include "tower.h"
 #include "g1.h"
 #include "g2.h"
+#include "endomorphism.h"
 #include "msm.h"
 #include "pairing.h"
 

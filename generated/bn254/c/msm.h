@@ -509,8 +509,10 @@ static inline void g1_msm_vartime(g1_t *out, const g1_affine_t *points, const li
     g1_set_identity(&acc);
     if (plan.c == 0) {
         for (i = 0; i < n; i++) {
+            /* the window method: exact for any point of the curve, as the buckets are (the
+             * endomorphism split is [k]P only inside the subgroup) */
             g1_from_affine(&t, &points[i]);
-            g1_mul_vartime(&t, &t, scalars + i * FR_NLIMBS, FR_NLIMBS);
+            g1_mul_window_vartime(&t, &t, scalars + i * FR_NLIMBS, FR_NLIMBS);
             g1_add(&acc, &acc, &t);
         }
         *out = acc;
@@ -870,8 +872,10 @@ static inline void g2_msm_vartime(g2_t *out, const g2_affine_t *points, const li
     g2_set_identity(&acc);
     if (plan.c == 0) {
         for (i = 0; i < n; i++) {
+            /* the window method: exact for any point of the curve, as the buckets are (the
+             * endomorphism split is [k]P only inside the subgroup) */
             g2_from_affine(&t, &points[i]);
-            g2_mul_vartime(&t, &t, scalars + i * FR_NLIMBS, FR_NLIMBS);
+            g2_mul_window_vartime(&t, &t, scalars + i * FR_NLIMBS, FR_NLIMBS);
             g2_add(&acc, &acc, &t);
         }
         *out = acc;
