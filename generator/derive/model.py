@@ -10,6 +10,7 @@ from .algebra import Curve, Elem, Fq
 from .checks import require
 from .families import derive_family
 from .fields import FieldModel, derive_field
+from .hash_to_curve import HashToCurveModel, derive_hash_to_curve
 from .final_exponentiation import FinalExpModel, derive_final_exponentiation
 from .miller_loop import MillerLoopModel, derive_miller_loop
 from .tower import TowerModel, derive_tower
@@ -41,6 +42,7 @@ class CurveModel:
     g2_gen: tuple[Elem, Elem]
     miller: MillerLoopModel
     final_exp: FinalExpModel
+    h2c: dict[str, HashToCurveModel]
     spec: CurveSpec
 
     @property
@@ -91,9 +93,15 @@ def build_model(spec: CurveSpec, progress: Progress | None = None) -> CurveModel
     miller = derive_miller_loop(spec.family, spec.x, fam.p, fam.r, tower, twist.kind, twist.curve, g2, curve)
     say("final exponentiation: hard part and exponent tracking")
     final_exp = derive_final_exponentiation(fam.p_poly, fam.r_poly, fam.k, spec.x, fam.p, fam.r, curve)
+    say("hash to curve: maps, Z, isogenies, sqrt_ratio")
+    h2c = {
+        group: derive_hash_to_curve(group, spec.name, E, E.F.order + 1 - trace, h, fam.r, spec.hash_to_curve.get(group), curve)
+        for group, E, trace, h in (("g1", E1, fam.t, fam.h1),
+                                   ("g2", twist.curve, twist.curve.F.order + 1 - twist.order, twist.cofactor))
+    }
     return CurveModel(
         name=spec.name, package=spec.package, source=spec.source, family=spec.family, k=fam.k, x=spec.x,
         p=fam.p, r=fam.r, t=fam.t, h1=fam.h1, b=b, ht=fam.ht, hy=fam.hy, fp=fp, fr=fr, tower=tower,
-        twist=twist, g1_gen=g1, g2_gen=g2, miller=miller, final_exp=final_exp, spec=spec,
+        twist=twist, g1_gen=g1, g2_gen=g2, miller=miller, final_exp=final_exp, h2c=h2c, spec=spec,
     )
 
