@@ -85,6 +85,8 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     files["c/g2.h"] = render("c/group.h.j2", g="g2", F=names["fq"], b_init=lit.fq(model.twist.b), **group_common)
     say("rendering C: pairing")
     files["c/pairing.h"] = render("c/pairing.h.j2", **common)
+    say("rendering C: hash to curve")
+    files["c/hash_to_curve.h"] = render("c/hash_to_curve.h.j2", **common)
     files["c/pairforge.h"] = render("c/pairforge.h.j2", **common)
     say("rendering the Python module")
     files["_core.pyx"] = render("cython/_core.pyx.j2", **common)
