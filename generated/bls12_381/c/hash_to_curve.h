@@ -84,9 +84,6 @@ static const fp_t G1_ISO_YDEN[16] = {
     { { PF_W(0x09319f2e, 0x39834935), PF_W(0x039e952c, 0xbdb05c21), PF_W(0x55ba77a9, 0xa2f76493), PF_W(0xfd04e3df, 0xc6086467), PF_W(0xfb95832e, 0x7d78742e), PF_W(0x0ef9c24e, 0xccaf5e0e) } },
     { { PF_W(0x76090000, 0x0002fffd), PF_W(0xebf4000b, 0xc40c0002), PF_W(0x5f489857, 0x53c758ba), PF_W(0x77ce5853, 0x70525745), PF_W(0x5c071a97, 0xa256ec6d), PF_W(0x15f65ec3, 0xfa80e493) } },
 };
-/* sqrt_ratio constants: c1 = 1 (2-adicity of q - 1), c6 = z^c2, c7 = z^((c2 + 1) / 2) */
-static const fp_t G1_SQRT_RATIO_C6 = { { PF_W(0x43f5ffff, 0xfffcaaae), PF_W(0x32b7fff2, 0xed47fffd), PF_W(0x07e83a49, 0xa2e99d69), PF_W(0xeca8f331, 0x8332bb7a), PF_W(0xef148d1e, 0xa0f4c069), PF_W(0x040ab326, 0x3eff0206) } };
-static const fp_t G1_SQRT_RATIO_C7 = { { PF_W(0xc683f312, 0x70488c87), PF_W(0x2e7e375a, 0x5df97885), PF_W(0xf401fa6a, 0xfec5e139), PF_W(0x122aa766, 0x285944b1), PF_W(0x41bd6fb4, 0x5a404d16), PF_W(0x17ae64e4, 0xe50d3d8c) } };
 /* h_eff = 0xd201000000010001, little-endian 64-bit words */
 static const limb_t G1_H_EFF[] = { PF_W(0xd2010000, 0x00010001) };
 #define G1_H_EFF_NLIMBS (sizeof(G1_H_EFF) / sizeof(G1_H_EFF[0]))
@@ -103,6 +100,10 @@ static inline limb_t g1_h2c_sgn0(const fp_t *a)
 {
     return (limb_t)fp_is_odd(a);
 }
+
+/* sqrt_ratio constants: c1 = 1 (2-adicity of q - 1), c6 = z^c2, c7 = z^((c2 + 1) / 2) */
+static const fp_t G1_SQRT_RATIO_C6 = { { PF_W(0x43f5ffff, 0xfffcaaae), PF_W(0x32b7fff2, 0xed47fffd), PF_W(0x07e83a49, 0xa2e99d69), PF_W(0xeca8f331, 0x8332bb7a), PF_W(0xef148d1e, 0xa0f4c069), PF_W(0x040ab326, 0x3eff0206) } };
+static const fp_t G1_SQRT_RATIO_C7 = { { PF_W(0xc683f312, 0x70488c87), PF_W(0x2e7e375a, 0x5df97885), PF_W(0xf401fa6a, 0xfec5e139), PF_W(0x122aa766, 0x285944b1), PF_W(0x41bd6fb4, 0x5a404d16), PF_W(0x17ae64e4, 0xe50d3d8c) } };
 
 /* RFC 9380 appendix F.2.1.1: y = sqrt(u / v) and 1 when u / v is a square, else y = sqrt(z u / v)
  * and 0 (z = the suite's non-square).  v != 0.  Constant time: fixed exponent, fixed loop. */
@@ -450,9 +451,6 @@ static const fp2_t G2_ISO_YDEN[4] = {
     { { { PF_W(0x66b10000, 0x003affc5), PF_W(0xcb1400e7, 0x64ec0030), PF_W(0xa73e5eb5, 0x6fa5d106), PF_W(0x8984c913, 0xa0fe09a9), PF_W(0x11e10afb, 0x78ad7f13), PF_W(0x05429d0e, 0x3e918f52) } }, { { PF_W(0x534dffff, 0xffc4aae6), PF_W(0x5397ff17, 0x4c67ffcf), PF_W(0xbff273eb, 0x870b251d), PF_W(0xdaf28271, 0x52870915), PF_W(0x393a9cba, 0xca9e2dc3), PF_W(0x14be74db, 0xfaee5748) } } },
     { { { PF_W(0x76090000, 0x0002fffd), PF_W(0xebf4000b, 0xc40c0002), PF_W(0x5f489857, 0x53c758ba), PF_W(0x77ce5853, 0x70525745), PF_W(0x5c071a97, 0xa256ec6d), PF_W(0x15f65ec3, 0xfa80e493) } }, { { PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000) } } },
 };
-/* sqrt_ratio constants: c1 = 3 (2-adicity of q - 1), c6 = z^c2, c7 = z^((c2 + 1) / 2) */
-static const fp2_t G2_SQRT_RATIO_C6 = { { { PF_W(0x7bcfa7a2, 0x5aa30fda), PF_W(0xdc17dec1, 0x2a927e7c), PF_W(0x2f088dd8, 0x6b4ebef1), PF_W(0xd1ca2087, 0xda74d4a7), PF_W(0x2da25966, 0x96cebc1d), PF_W(0x0e2b7eed, 0xbbfd87d2) } }, { { PF_W(0x7bcfa7a2, 0x5aa30fda), PF_W(0xdc17dec1, 0x2a927e7c), PF_W(0x2f088dd8, 0x6b4ebef1), PF_W(0xd1ca2087, 0xda74d4a7), PF_W(0x2da25966, 0x96cebc1d), PF_W(0x0e2b7eed, 0xbbfd87d2) } } };
-static const fp2_t G2_SQRT_RATIO_C7 = { { { PF_W(0x1aab5a8f, 0x05eb0ad5), PF_W(0x7f978a13, 0x7f5c75a8), PF_W(0x88dddbdd, 0xb2dcb26e), PF_W(0x5f39d438, 0xd31d1798), PF_W(0x8ffe34a7, 0xd8ef2b8e), PF_W(0x000fd871, 0xabca7e2f) } }, { { PF_W(0xe970a0b7, 0x810e8983), PF_W(0x8d515f4e, 0xf7bdacaa), PF_W(0x18b05210, 0x3a1fcfce), PF_W(0x2fc57aed, 0x4654434a), PF_W(0x0ebb355a, 0x46c49672), PF_W(0x12c4c8c5, 0x2d4b5b10) } } };
 /* h_eff = 0xbc69f08f2ee75b3584...e8020005aaa95551, little-endian 64-bit words */
 static const limb_t G2_H_EFF[] = { PF_W(0xe8020005, 0xaaa95551), PF_W(0x59894c0a, 0xdebbf6b4), PF_W(0xe954cbc0, 0x6689f6a3), PF_W(0x2ec0ec69, 0xd7477c1a), PF_W(0x6d82bf01, 0x5d1212b0), PF_W(0x329c2f17, 0x8731db95), PF_W(0x9986ff03, 0x1508ffe1), PF_W(0x88e2a8e9, 0x145ad768), PF_W(0x584c6a0e, 0xa91b3528), PF_W(0x0bc69f08, 0xf2ee75b3) };
 #define G2_H_EFF_NLIMBS (sizeof(G2_H_EFF) / sizeof(G2_H_EFF[0]))
@@ -472,314 +470,236 @@ static inline limb_t g2_h2c_sgn0(const fp2_t *a)
     return sign0 | (zero0 & (limb_t)fp_is_odd(&a->c1));
 }
 
-/* RFC 9380 appendix F.2.1.1: y = sqrt(u / v) and 1 when u / v is a square, else y = sqrt(z u / v)
- * and 0 (z = the suite's non-square).  v != 0.  Constant time: fixed exponent, fixed loop. */
-static inline limb_t g2_sqrt_ratio(fp2_t *y, const fp2_t *u, const fp2_t *v)
+/* sqrt_ratio(u, 1) in Fp (RFC 9380 appendix F.2.1.1 with v = 1) for the non-square z given by
+ * its constants c6 = z^c2, c7 = z^((c2 + 1) / 2): y = sqrt(u) and 1, or y = sqrt(z u) and 0. */
+static inline limb_t g2_fp_sqrt_ratio(fp_t *y, const fp_t *u, const fp_t *c6, const fp_t *c7)
 {
-    fp2_t tv1, tv2, tv3, tv4, tv5;
+    fp_t tv1, tv2, tv3, tv4, tv5;
     limb_t is_qr, e1;
     int k;
 
-    tv1 = G2_SQRT_RATIO_C6;
-    tv2 = *v;                               /* tv2 = v^(2^c1 - 1) */
-    for (k = 1; k < 3; k++) {
-        fp2_sqr(&tv2, &tv2);
-        fp2_mul(&tv2, &tv2, v);
-    }
-    fp2_sqr(&tv3, &tv2);
-    fp2_mul(&tv3, &tv3, v);
-    fp2_mul(&tv5, u, &tv3);
-    {   /* 754 squarings, 140 multiplications */
-        fp2_t r[18];
+    tv1 = *c6;
+    tv5 = *u;
+    {   /* 376 squarings, 81 multiplications */
+        fp_t r[18];
         r[0] = tv5;
-        g2_h2c_sqr_n(&r[1], &r[0], 1);
-        fp2_mul(&r[2], &r[0], &r[1]);
-        fp2_mul(&r[3], &r[2], &r[1]);
-        fp2_mul(&r[4], &r[3], &r[1]);
-        fp2_mul(&r[5], &r[4], &r[1]);
-        fp2_mul(&r[6], &r[5], &r[1]);
-        fp2_mul(&r[7], &r[6], &r[1]);
-        fp2_mul(&r[8], &r[7], &r[1]);
-        fp2_mul(&r[9], &r[8], &r[1]);
-        fp2_mul(&r[10], &r[9], &r[1]);
-        fp2_mul(&r[11], &r[10], &r[1]);
-        fp2_mul(&r[12], &r[11], &r[1]);
-        fp2_mul(&r[13], &r[12], &r[1]);
-        fp2_mul(&r[14], &r[13], &r[1]);
-        fp2_mul(&r[15], &r[14], &r[1]);
-        fp2_mul(&r[16], &r[15], &r[1]);
-        g2_h2c_sqr_n(&r[17], &r[11], 3);
-        fp2_mul(&r[17], &r[17], &r[0]);
-        g2_h2c_sqr_n(&r[17], &r[17], 9);
-        fp2_mul(&r[17], &r[17], &r[14]);
-        g2_h2c_sqr_n(&r[17], &r[17], 4);
-        fp2_mul(&r[17], &r[17], &r[7]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[5]);
-        g2_h2c_sqr_n(&r[17], &r[17], 4);
-        fp2_mul(&r[17], &r[17], &r[4]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[2]);
-        g2_h2c_sqr_n(&r[17], &r[17], 8);
-        fp2_mul(&r[17], &r[17], &r[7]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[16]);
-        g2_h2c_sqr_n(&r[17], &r[17], 2);
-        fp2_mul(&r[17], &r[17], &r[2]);
-        g2_h2c_sqr_n(&r[17], &r[17], 8);
-        fp2_mul(&r[17], &r[17], &r[15]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[12]);
-        g2_h2c_sqr_n(&r[17], &r[17], 3);
-        fp2_mul(&r[17], &r[17], &r[3]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[10]);
-        g2_h2c_sqr_n(&r[17], &r[17], 2);
-        fp2_mul(&r[17], &r[17], &r[2]);
-        g2_h2c_sqr_n(&r[17], &r[17], 8);
-        fp2_mul(&r[17], &r[17], &r[15]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[11]);
-        g2_h2c_sqr_n(&r[17], &r[17], 8);
-        fp2_mul(&r[17], &r[17], &r[9]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[8]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[5]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[8]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[10]);
-        g2_h2c_sqr_n(&r[17], &r[17], 2);
-        fp2_mul(&r[17], &r[17], &r[2]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[6]);
-        g2_h2c_sqr_n(&r[17], &r[17], 4);
-        fp2_mul(&r[17], &r[17], &r[4]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[5]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[4]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[3]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[4]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[4]);
-        g2_h2c_sqr_n(&r[17], &r[17], 10);
-        fp2_mul(&r[17], &r[17], &r[9]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[11]);
-        g2_h2c_sqr_n(&r[17], &r[17], 3);
-        fp2_mul(&r[17], &r[17], &r[3]);
-        g2_h2c_sqr_n(&r[17], &r[17], 8);
-        fp2_mul(&r[17], &r[17], &r[13]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[12]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[6]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[8]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[5]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[10]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[5]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[8]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[9]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[8]);
-        g2_h2c_sqr_n(&r[17], &r[17], 2);
-        fp2_mul(&r[17], &r[17], &r[0]);
-        g2_h2c_sqr_n(&r[17], &r[17], 8);
-        fp2_mul(&r[17], &r[17], &r[3]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[3]);
-        g2_h2c_sqr_n(&r[17], &r[17], 4);
-        fp2_mul(&r[17], &r[17], &r[2]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[6]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[16]);
-        g2_h2c_sqr_n(&r[17], &r[17], 3);
-        fp2_mul(&r[17], &r[17], &r[3]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[6]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[14]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[12]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[3]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[14]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[12]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[11]);
-        g2_h2c_sqr_n(&r[17], &r[17], 4);
-        fp2_mul(&r[17], &r[17], &r[2]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[3]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[5]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[13]);
-        g2_h2c_sqr_n(&r[17], &r[17], 1);
-        fp2_mul(&r[17], &r[17], &r[0]);
-        g2_h2c_sqr_n(&r[17], &r[17], 8);
-        fp2_mul(&r[17], &r[17], &r[5]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[8]);
-        g2_h2c_sqr_n(&r[17], &r[17], 8);
-        fp2_mul(&r[17], &r[17], &r[15]);
-        g2_h2c_sqr_n(&r[17], &r[17], 3);
-        fp2_mul(&r[17], &r[17], &r[4]);
-        g2_h2c_sqr_n(&r[17], &r[17], 12);
-        fp2_mul(&r[17], &r[17], &r[9]);
-        g2_h2c_sqr_n(&r[17], &r[17], 4);
-        fp2_mul(&r[17], &r[17], &r[7]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[7]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[2]);
-        g2_h2c_sqr_n(&r[17], &r[17], 9);
-        fp2_mul(&r[17], &r[17], &r[13]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[13]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[2]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[2]);
-        g2_h2c_sqr_n(&r[17], &r[17], 9);
-        fp2_mul(&r[17], &r[17], &r[12]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[8]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[13]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[5]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[12]);
-        g2_h2c_sqr_n(&r[17], &r[17], 2);
-        fp2_mul(&r[17], &r[17], &r[0]);
-        g2_h2c_sqr_n(&r[17], &r[17], 8);
-        fp2_mul(&r[17], &r[17], &r[6]);
-        g2_h2c_sqr_n(&r[17], &r[17], 4);
-        fp2_mul(&r[17], &r[17], &r[3]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[4]);
-        g2_h2c_sqr_n(&r[17], &r[17], 8);
-        fp2_mul(&r[17], &r[17], &r[5]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[7]);
-        g2_h2c_sqr_n(&r[17], &r[17], 10);
-        fp2_mul(&r[17], &r[17], &r[5]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[6]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[7]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[16]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[13]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[8]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[7]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[16]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[4]);
-        g2_h2c_sqr_n(&r[17], &r[17], 8);
-        fp2_mul(&r[17], &r[17], &r[14]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[15]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[2]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[6]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[6]);
-        g2_h2c_sqr_n(&r[17], &r[17], 9);
-        fp2_mul(&r[17], &r[17], &r[13]);
-        g2_h2c_sqr_n(&r[17], &r[17], 2);
-        fp2_mul(&r[17], &r[17], &r[2]);
-        g2_h2c_sqr_n(&r[17], &r[17], 10);
-        fp2_mul(&r[17], &r[17], &r[14]);
-        g2_h2c_sqr_n(&r[17], &r[17], 4);
-        fp2_mul(&r[17], &r[17], &r[0]);
-        g2_h2c_sqr_n(&r[17], &r[17], 9);
-        fp2_mul(&r[17], &r[17], &r[9]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[8]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[16]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[11]);
-        g2_h2c_sqr_n(&r[17], &r[17], 4);
-        fp2_mul(&r[17], &r[17], &r[8]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[15]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[11]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[11]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[9]);
-        g2_h2c_sqr_n(&r[17], &r[17], 4);
-        fp2_mul(&r[17], &r[17], &r[7]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[15]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[9]);
-        g2_h2c_sqr_n(&r[17], &r[17], 2);
-        fp2_mul(&r[17], &r[17], &r[2]);
-        g2_h2c_sqr_n(&r[17], &r[17], 10);
-        fp2_mul(&r[17], &r[17], &r[12]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[11]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[13]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[7]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[11]);
-        g2_h2c_sqr_n(&r[17], &r[17], 23);
-        fp2_mul(&r[17], &r[17], &r[4]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[4]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[2]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[4]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[2]);
+        fp_sqr_n(&r[1], &r[0], 1);
+        fp_mul(&r[2], &r[0], &r[1]);
+        fp_mul(&r[3], &r[2], &r[1]);
+        fp_mul(&r[4], &r[3], &r[1]);
+        fp_mul(&r[5], &r[4], &r[1]);
+        fp_mul(&r[6], &r[5], &r[1]);
+        fp_mul(&r[7], &r[6], &r[1]);
+        fp_mul(&r[8], &r[7], &r[1]);
+        fp_mul(&r[9], &r[8], &r[1]);
+        fp_mul(&r[10], &r[9], &r[1]);
+        fp_mul(&r[11], &r[10], &r[1]);
+        fp_mul(&r[12], &r[11], &r[1]);
+        fp_mul(&r[13], &r[12], &r[1]);
+        fp_mul(&r[14], &r[13], &r[1]);
+        fp_mul(&r[15], &r[14], &r[1]);
+        fp_mul(&r[16], &r[15], &r[1]);
+        fp_sqr_n(&r[17], &r[7], 13);
+        fp_mul(&r[17], &r[17], &r[9]);
+        fp_sqr_n(&r[17], &r[17], 7);
+        fp_mul(&r[17], &r[17], &r[8]);
+        fp_sqr_n(&r[17], &r[17], 4);
+        fp_mul(&r[17], &r[17], &r[3]);
+        fp_sqr_n(&r[17], &r[17], 6);
+        fp_mul(&r[17], &r[17], &r[4]);
+        fp_sqr_n(&r[17], &r[17], 7);
+        fp_mul(&r[17], &r[17], &r[12]);
+        fp_sqr_n(&r[17], &r[17], 5);
+        fp_mul(&r[17], &r[17], &r[16]);
+        fp_sqr_n(&r[17], &r[17], 5);
+        fp_mul(&r[17], &r[17], &r[13]);
+        fp_sqr_n(&r[17], &r[17], 3);
+        fp_mul(&r[17], &r[17], &r[3]);
+        fp_sqr_n(&r[17], &r[17], 6);
+        fp_mul(&r[17], &r[17], &r[7]);
+        fp_sqr_n(&r[17], &r[17], 6);
+        fp_mul(&r[17], &r[17], &r[5]);
+        fp_sqr_n(&r[17], &r[17], 3);
+        fp_mul(&r[17], &r[17], &r[2]);
+        fp_sqr_n(&r[17], &r[17], 8);
+        fp_mul(&r[17], &r[17], &r[14]);
+        fp_sqr_n(&r[17], &r[17], 3);
+        fp_mul(&r[17], &r[17], &r[3]);
+        fp_sqr_n(&r[17], &r[17], 6);
+        fp_mul(&r[17], &r[17], &r[8]);
+        fp_sqr_n(&r[17], &r[17], 6);
+        fp_mul(&r[17], &r[17], &r[14]);
+        fp_sqr_n(&r[17], &r[17], 3);
+        fp_mul(&r[17], &r[17], &r[0]);
+        fp_sqr_n(&r[17], &r[17], 8);
+        fp_mul(&r[17], &r[17], &r[7]);
+        fp_sqr_n(&r[17], &r[17], 7);
+        fp_mul(&r[17], &r[17], &r[12]);
+        fp_sqr_n(&r[17], &r[17], 5);
+        fp_mul(&r[17], &r[17], &r[6]);
+        fp_sqr_n(&r[17], &r[17], 6);
+        fp_mul(&r[17], &r[17], &r[7]);
+        fp_sqr_n(&r[17], &r[17], 6);
+        fp_mul(&r[17], &r[17], &r[15]);
+        fp_sqr_n(&r[17], &r[17], 4);
+        fp_mul(&r[17], &r[17], &r[5]);
+        fp_sqr_n(&r[17], &r[17], 8);
+        fp_mul(&r[17], &r[17], &r[15]);
+        fp_sqr_n(&r[17], &r[17], 4);
+        fp_mul(&r[17], &r[17], &r[7]);
+        fp_sqr_n(&r[17], &r[17], 7);
+        fp_mul(&r[17], &r[17], &r[12]);
+        fp_sqr_n(&r[17], &r[17], 9);
+        fp_mul(&r[17], &r[17], &r[10]);
+        fp_sqr_n(&r[17], &r[17], 5);
+        fp_mul(&r[17], &r[17], &r[13]);
+        fp_sqr_n(&r[17], &r[17], 2);
+        fp_mul(&r[17], &r[17], &r[2]);
+        fp_sqr_n(&r[17], &r[17], 7);
+        fp_mul(&r[17], &r[17], &r[3]);
+        fp_sqr_n(&r[17], &r[17], 7);
+        fp_mul(&r[17], &r[17], &r[5]);
+        fp_sqr_n(&r[17], &r[17], 6);
+        fp_mul(&r[17], &r[17], &r[12]);
+        fp_sqr_n(&r[17], &r[17], 5);
+        fp_mul(&r[17], &r[17], &r[15]);
+        fp_sqr_n(&r[17], &r[17], 5);
+        fp_mul(&r[17], &r[17], &r[10]);
+        fp_sqr_n(&r[17], &r[17], 5);
+        fp_mul(&r[17], &r[17], &r[10]);
+        fp_sqr_n(&r[17], &r[17], 8);
+        fp_mul(&r[17], &r[17], &r[7]);
+        fp_sqr_n(&r[17], &r[17], 7);
+        fp_mul(&r[17], &r[17], &r[11]);
+        fp_sqr_n(&r[17], &r[17], 9);
+        fp_mul(&r[17], &r[17], &r[8]);
+        fp_sqr_n(&r[17], &r[17], 5);
+        fp_mul(&r[17], &r[17], &r[7]);
+        fp_sqr_n(&r[17], &r[17], 3);
+        fp_mul(&r[17], &r[17], &r[2]);
+        fp_sqr_n(&r[17], &r[17], 8);
+        fp_mul(&r[17], &r[17], &r[8]);
+        fp_sqr_n(&r[17], &r[17], 3);
+        fp_mul(&r[17], &r[17], &r[2]);
+        fp_sqr_n(&r[17], &r[17], 7);
+        fp_mul(&r[17], &r[17], &r[5]);
+        fp_sqr_n(&r[17], &r[17], 9);
+        fp_mul(&r[17], &r[17], &r[8]);
+        fp_sqr_n(&r[17], &r[17], 6);
+        fp_mul(&r[17], &r[17], &r[11]);
+        fp_sqr_n(&r[17], &r[17], 6);
+        fp_mul(&r[17], &r[17], &r[16]);
+        fp_sqr_n(&r[17], &r[17], 5);
+        fp_mul(&r[17], &r[17], &r[16]);
+        fp_sqr_n(&r[17], &r[17], 5);
+        fp_mul(&r[17], &r[17], &r[16]);
+        fp_sqr_n(&r[17], &r[17], 4);
+        fp_mul(&r[17], &r[17], &r[7]);
+        fp_sqr_n(&r[17], &r[17], 3);
+        fp_mul(&r[17], &r[17], &r[2]);
+        fp_sqr_n(&r[17], &r[17], 8);
+        fp_mul(&r[17], &r[17], &r[11]);
+        fp_sqr_n(&r[17], &r[17], 7);
+        fp_mul(&r[17], &r[17], &r[16]);
+        fp_sqr_n(&r[17], &r[17], 5);
+        fp_mul(&r[17], &r[17], &r[16]);
+        fp_sqr_n(&r[17], &r[17], 5);
+        fp_mul(&r[17], &r[17], &r[16]);
+        fp_sqr_n(&r[17], &r[17], 4);
+        fp_mul(&r[17], &r[17], &r[8]);
+        fp_sqr_n(&r[17], &r[17], 4);
+        fp_mul(&r[17], &r[17], &r[4]);
+        fp_sqr_n(&r[17], &r[17], 7);
+        fp_mul(&r[17], &r[17], &r[16]);
+        fp_sqr_n(&r[17], &r[17], 5);
+        fp_mul(&r[17], &r[17], &r[15]);
+        fp_sqr_n(&r[17], &r[17], 5);
+        fp_mul(&r[17], &r[17], &r[16]);
+        fp_sqr_n(&r[17], &r[17], 5);
+        fp_mul(&r[17], &r[17], &r[16]);
+        fp_sqr_n(&r[17], &r[17], 5);
+        fp_mul(&r[17], &r[17], &r[16]);
+        fp_sqr_n(&r[17], &r[17], 5);
+        fp_mul(&r[17], &r[17], &r[16]);
+        fp_sqr_n(&r[17], &r[17], 5);
+        fp_mul(&r[17], &r[17], &r[16]);
+        fp_sqr_n(&r[17], &r[17], 5);
+        fp_mul(&r[17], &r[17], &r[16]);
+        fp_sqr_n(&r[17], &r[17], 4);
+        fp_mul(&r[17], &r[17], &r[7]);
+        fp_sqr_n(&r[17], &r[17], 6);
+        fp_mul(&r[17], &r[17], &r[11]);
+        fp_sqr_n(&r[17], &r[17], 4);
+        fp_mul(&r[17], &r[17], &r[3]);
+        fp_sqr_n(&r[17], &r[17], 1);
         tv5 = r[17];
     }
-    fp2_mul(&tv5, &tv5, &tv2);
-    fp2_mul(&tv2, &tv5, v);
-    fp2_mul(&tv3, &tv5, u);
-    fp2_mul(&tv4, &tv3, &tv2);
-    g2_h2c_sqr_n(&tv5, &tv4, 2);
-    is_qr = (limb_t)fp2_is_one(&tv5);
-    fp2_mul(&tv2, &tv3, &G2_SQRT_RATIO_C7);
-    fp2_mul(&tv5, &tv4, &tv1);
-    fp2_cmov(&tv3, &tv2, is_qr ^ 1);
-    fp2_cmov(&tv4, &tv5, is_qr ^ 1);
-    for (k = 3; k >= 2; k--) {
-        g2_h2c_sqr_n(&tv5, &tv4, k - 2);
-        e1 = (limb_t)fp2_is_one(&tv5);
-        fp2_mul(&tv2, &tv3, &tv1);
-        fp2_sqr(&tv1, &tv1);
-        fp2_mul(&tv5, &tv4, &tv1);
-        fp2_cmov(&tv3, &tv2, e1 ^ 1);
-        fp2_cmov(&tv4, &tv5, e1 ^ 1);
+    tv2 = tv5;
+    fp_mul(&tv3, &tv5, u);
+    fp_mul(&tv4, &tv3, &tv2);
+    fp_sqr_n(&tv5, &tv4, 0);
+    is_qr = (limb_t)fp_is_one(&tv5);
+    fp_mul(&tv2, &tv3, c7);
+    fp_mul(&tv5, &tv4, &tv1);
+    fp_cmov(&tv3, &tv2, is_qr ^ 1);
+    fp_cmov(&tv4, &tv5, is_qr ^ 1);
+    for (k = 1; k >= 2; k--) {
+        fp_sqr_n(&tv5, &tv4, k - 2);
+        e1 = (limb_t)fp_is_one(&tv5);
+        fp_mul(&tv2, &tv3, &tv1);
+        fp_sqr(&tv1, &tv1);
+        fp_mul(&tv5, &tv4, &tv1);
+        fp_cmov(&tv3, &tv2, e1 ^ 1);
+        fp_cmov(&tv4, &tv5, e1 ^ 1);
     }
     *y = tv3;
+    return is_qr;
+}
+
+/* Fp constants of the two prime-field sqrt_ratio calls: z = N(Z) and z = beta */
+static const fp_t G2_NORM_C6 = { { PF_W(0x43f5ffff, 0xfffcaaae), PF_W(0x32b7fff2, 0xed47fffd), PF_W(0x07e83a49, 0xa2e99d69), PF_W(0xeca8f331, 0x8332bb7a), PF_W(0xef148d1e, 0xa0f4c069), PF_W(0x040ab326, 0x3eff0206) } };
+static const fp_t G2_NORM_C7 = { { PF_W(0xec6a08bf, 0x80b5b9f1), PF_W(0x39b3e1ef, 0x0a8f08d1), PF_W(0x3649551b, 0xaf170748), PF_W(0xa034697c, 0x15712026), PF_W(0x3576aebe, 0xe39f0218), PF_W(0x06a53f2a, 0x581b3e45) } };
+static const fp_t G2_BETA_C6 = { { PF_W(0x43f5ffff, 0xfffcaaae), PF_W(0x32b7fff2, 0xed47fffd), PF_W(0x07e83a49, 0xa2e99d69), PF_W(0xeca8f331, 0x8332bb7a), PF_W(0xef148d1e, 0xa0f4c069), PF_W(0x040ab326, 0x3eff0206) } };
+static const fp_t G2_BETA_C7 = { { PF_W(0x43f5ffff, 0xfffcaaae), PF_W(0x32b7fff2, 0xed47fffd), PF_W(0x07e83a49, 0xa2e99d69), PF_W(0xeca8f331, 0x8332bb7a), PF_W(0xef148d1e, 0xa0f4c069), PF_W(0x040ab326, 0x3eff0206) } };
+
+/* sqrt_ratio in fp2 (a quadratic extension): 1 and y = sqrt(u / v) when u / v is a square, else
+ * 0 and y = sqrt(Z u / v); v != 0.  Constant time: the complex method with two Fp sqrt_ratio
+ * calls and two inversions, the cases chosen by cmov (generator/derive/hash_to_curve.py). */
+static inline limb_t g2_sqrt_ratio(fp2_t *y, const fp2_t *u, const fp2_t *v)
+{
+    fp2_t a, za, c;
+    fp_t s, delta, r, t, j, x0, x1, x0_no, x1_no;
+    limb_t is_qr, ok;
+
+    fp2_inv(&a, v);
+    fp2_mul(&a, &a, u);
+    fp2_conj(&c, &a);
+    fp2_mul(&c, &c, &a);                     /* N(a) in c.c0 */
+    is_qr = g2_fp_sqrt_ratio(&s, &c.c0, &G2_NORM_C6, &G2_NORM_C7);
+    fp2_mul(&za, &a, &G2_H2C_Z);
+    fp2_cmov(&a, &za, is_qr ^ 1);            /* a is now a square; s^2 = N(a) */
+    fp_add(&delta, &a.c0, &s);
+    fp_mul(&delta, &delta, &FP_INV2);
+    fp_cmov(&delta, &a.c0, (limb_t)fp_is_zero(&a.c1));
+    /* r^2 = delta, or r^2 = beta delta when delta is not a square (then its conjugate
+     * (a0 - s) / 2 = beta a1^2 / (4 delta) is, with root a1 r / (2 delta)) */
+    ok = g2_fp_sqrt_ratio(&r, &delta, &G2_BETA_C6, &G2_BETA_C7);
+    fp_mul(&t, &delta, &r);
+    fp_dbl(&t, &t);
+    fp_inv(&j, &t);                             /* 1 / (2 delta r); 0 -> 0 */
+    x0 = r;
+    fp_mul(&x1, &a.c1, &delta);
+    fp_mul(&x1, &x1, &j);                       /* a1 / (2 r) */
+    fp_sqr(&x0_no, &r);
+    fp_mul(&x0_no, &x0_no, &a.c1);
+    fp_mul(&x0_no, &x0_no, &j);                 /* a1 r / (2 delta) */
+    fp_sqr(&x1_no, &delta);
+    fp_dbl(&x1_no, &x1_no);
+    fp_mul(&x1_no, &x1_no, &j);                 /* delta / r */
+    fp_cmov(&x0, &x0_no, ok ^ 1);
+    fp_cmov(&x1, &x1_no, ok ^ 1);
+    y->c0 = x0;
+    y->c1 = x1;
     return is_qr;
 }
 
