@@ -89,3 +89,15 @@ def test_pairing_bilinear_and_matches_reference(custom) -> None:
     ref = ReferencePairing(m.family, m.x, m.p, m.r, m.b, m.twist.kind, m.tower.beta, m.tower.xi)
     expected = ref.pairing((m.g1_gen[0][0], m.g1_gen[1][0]), (tuple(m.g2_gen[0]), tuple(m.g2_gen[1])))
     assert e.to_tuple() == ref.to_tower(expected ** m.final_exp.m)
+
+
+def test_hash_to_curve_svdw_matches_reference(custom) -> None:
+    """A curve file without a hash-to-curve suite gets Shallue-van de Woestijne with the Z of
+    RFC 9380 appendix H.1 on both groups: outputs on the curve, in the subgroup, equal to the
+    reference (tests/test_hash_to_curve.py), and never labelled an RFC suite."""
+    from test_hash_to_curve import check_against_reference
+
+    C, m = custom
+    assert C.G1.HASH_MAP == C.G2.HASH_MAP == "svdw"
+    assert not C.G1.HASH_SUITE_IS_RFC and not C.G2.HASH_SUITE_IS_RFC
+    check_against_reference(C, m, m.package, n_random=4, n_msgs=2)

@@ -31,6 +31,7 @@ from ._core import (  # noqa: F401
     Fp6,
     Fp12,
     Fr,
+    expand_message_xmd,
     final_exponentiation,
     miller_loop,
     multi_pairing,
@@ -60,4 +61,5 @@ __all__ = [
     "pairing_check",
     "miller_loop",
     "final_exponentiation",
+    "expand_message_xmd",
 ]

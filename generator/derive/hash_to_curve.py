@@ -261,12 +261,12 @@ def derive_sqrt_ratio(F: Fq, z: Elem, curve: str, what: str) -> SqrtRatioModel:
 
 def sqrt_ratio(F: Fq, m: SqrtRatioModel, u: Elem, v: Elem) -> tuple[bool, Elem]:
     """sqrt_ratio as the generated C computes it: appendix F.2.1.1 in a prime field, the complex
-    method over two prime-field calls in a quadratic extension (see SqrtRatioModel)."""
+    method over two prime-field calls in a quadratic extension (see SqrtRatioModel), on u v."""
     if F.degree == 1:
         return _sqrt_ratio_prime(F, m, u, v)
     Fp = Fq(F.p, 1)
     p = F.p
-    a = F.mul(u, F.inv(v))
+    a = F.mul(u, v)  # a root x of u v (or Z u v) gives y = x / v
     n = F.mul(a, F.conj(a))[:1]
     is_qr, s = _sqrt_ratio_prime(Fp, m.norm, n, Fp.one)
     if not is_qr:
@@ -283,7 +283,7 @@ def sqrt_ratio(F: Fq, m: SqrtRatioModel, u: Elem, v: Elem) -> tuple[bool, Elem]:
         x = (r, a1 * delta * j % p)
     else:
         x = (a1 * r * r * j % p, 2 * delta * delta * j % p)
-    return is_qr, x
+    return is_qr, F.mul(x, F.inv(v))
 
 
 def _sqrt_ratio_prime(F: Fq, m: SqrtRatioModel, u: Elem, v: Elem) -> tuple[bool, Elem]:

@@ -663,16 +663,16 @@ static const fp_t G2_BETA_C6 = { { PF_W(0x43f5ffff, 0xfffcaaae), PF_W(0x32b7fff2
 static const fp_t G2_BETA_C7 = { { PF_W(0x43f5ffff, 0xfffcaaae), PF_W(0x32b7fff2, 0xed47fffd), PF_W(0x07e83a49, 0xa2e99d69), PF_W(0xeca8f331, 0x8332bb7a), PF_W(0xef148d1e, 0xa0f4c069), PF_W(0x040ab326, 0x3eff0206) } };
 
 /* sqrt_ratio in fp2 (a quadratic extension): 1 and y = sqrt(u / v) when u / v is a square, else
- * 0 and y = sqrt(Z u / v); v != 0.  Constant time: the complex method with two Fp sqrt_ratio
- * calls and two inversions, the cases chosen by cmov (generator/derive/hash_to_curve.py). */
+ * 0 and y = sqrt(Z u / v); v != 0.  Constant time: the complex method on a = u v (a square root
+ * x of it gives y = x / v) with two Fp sqrt_ratio calls and one Fp inversion, the cases chosen by
+ * cmov (generator/derive/hash_to_curve.py checks the same steps). */
 static inline limb_t g2_sqrt_ratio(fp2_t *y, const fp2_t *u, const fp2_t *v)
 {
-    fp2_t a, za, c;
-    fp_t s, delta, r, t, j, x0, x1, x0_no, x1_no;
+    fp2_t a, za, c, x;
+    fp_t s, delta, r, t, nv, k, j, x0_no, x1_no;
     limb_t is_qr, ok;
 
-    fp2_inv(&a, v);
-    fp2_mul(&a, &a, u);
+    fp2_mul(&a, u, v);
     fp2_conj(&c, &a);
     fp2_mul(&c, &c, &a);                     /* N(a) in c.c0 */
     is_qr = g2_fp_sqrt_ratio(&s, &c.c0, &G2_NORM_C6, &G2_NORM_C7);
@@ -684,22 +684,28 @@ static inline limb_t g2_sqrt_ratio(fp2_t *y, const fp2_t *u, const fp2_t *v)
     /* r^2 = delta, or r^2 = beta delta when delta is not a square (then its conjugate
      * (a0 - s) / 2 = beta a1^2 / (4 delta) is, with root a1 r / (2 delta)) */
     ok = g2_fp_sqrt_ratio(&r, &delta, &G2_BETA_C6, &G2_BETA_C7);
+    fp2_conj(&c, v);
+    fp2_mul(&za, &c, v);
+    nv = za.c0;                                 /* N(v) */
     fp_mul(&t, &delta, &r);
     fp_dbl(&t, &t);
-    fp_inv(&j, &t);                             /* 1 / (2 delta r); 0 -> 0 */
-    x0 = r;
-    fp_mul(&x1, &a.c1, &delta);
-    fp_mul(&x1, &x1, &j);                       /* a1 / (2 r) */
+    fp_mul(&k, &t, &nv);
+    fp_inv(&k, &k);                             /* 1 / (2 delta r N(v)); 0 -> 0 */
+    fp_mul(&j, &k, &nv);                        /* 1 / (2 delta r) */
+    fp_mul(&nv, &k, &t);                        /* 1 / N(v) */
+    x.c0 = r;
+    fp_mul(&x.c1, &a.c1, &delta);
+    fp_mul(&x.c1, &x.c1, &j);                   /* a1 / (2 r) */
     fp_sqr(&x0_no, &r);
     fp_mul(&x0_no, &x0_no, &a.c1);
     fp_mul(&x0_no, &x0_no, &j);                 /* a1 r / (2 delta) */
     fp_sqr(&x1_no, &delta);
     fp_dbl(&x1_no, &x1_no);
     fp_mul(&x1_no, &x1_no, &j);                 /* delta / r */
-    fp_cmov(&x0, &x0_no, ok ^ 1);
-    fp_cmov(&x1, &x1_no, ok ^ 1);
-    y->c0 = x0;
-    y->c1 = x1;
+    fp_cmov(&x.c0, &x0_no, ok ^ 1);
+    fp_cmov(&x.c1, &x1_no, ok ^ 1);
+    fp2_mul(&x, &x, &c);                      /* y = x / v = x conj(v) / N(v) */
+    fp2_mul_by_fp(y, &x, &nv);
     return is_qr;
 }
 
