@@ -21,7 +21,11 @@ OPS = (
     "G1 from_bytes (compressed)",
     "G2 to_bytes (compressed)",
     "G2 from_bytes (compressed)",
+    "G2 hash_to_curve",
 )
+
+# The DST of Ethereum's BLS signatures (proof of possession scheme); a 32-byte message.
+HASH_DST = b"BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_"
 
 MULTI_PAIRING_N = 4
 MSM_N = 64

@@ -7,7 +7,7 @@ import random
 from collections.abc import Callable
 from types import ModuleType
 
-from bench.ops import MSM_N, MULTI_PAIRING_N
+from bench.ops import HASH_DST, MSM_N, MULTI_PAIRING_N
 
 Setup = Callable[[], Callable[[], object]]  # prepares inputs, returns the call to time
 
@@ -67,6 +67,10 @@ def setups(C: ModuleType, seed: int = 2024) -> dict[str, Setup]:
         P, Q = g1(), g2()
         return lambda: C.pairing(P, Q)
 
+    def g2_hash():
+        msg = rng.randbytes(32)
+        return lambda: C.G2.hash_to_curve(msg, HASH_DST)
+
     def miller_loop():
         Ps, Qs = [g1()], [g2()]
         return lambda: C.miller_loop(Ps, Qs)
@@ -117,4 +121,5 @@ def setups(C: ModuleType, seed: int = 2024) -> dict[str, Setup]:
         "G1 from_bytes (compressed)": from_bytes("G1"),
         "G2 to_bytes (compressed)": to_bytes("G2"),
         "G2 from_bytes (compressed)": from_bytes("G2"),
+        "G2 hash_to_curve": g2_hash,
     }

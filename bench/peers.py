@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from bench.ops import MSM_N, MULTI_PAIRING_N
+from bench.ops import HASH_DST, MSM_N, MULTI_PAIRING_N
 
 
 @dataclass(frozen=True)
@@ -70,6 +70,10 @@ def blspy_ops(package: str) -> dict[str, PeerOp]:
         P, Q = g1(), g2()
         return lambda: P.pair(Q)
 
+    def g2_hash():
+        msg = rng.randbytes(32)
+        return lambda: G2Element.from_message(msg, HASH_DST)
+
     def to_bytes(make):
         def setup():
             P = make()
@@ -95,6 +99,7 @@ def blspy_ops(package: str) -> dict[str, PeerOp]:
         "G1 from_bytes (compressed)": PeerOp(from_bytes(g1, G1Element)),
         "G2 to_bytes (compressed)": PeerOp(to_bytes(g2)),
         "G2 from_bytes (compressed)": PeerOp(from_bytes(g2, G2Element)),
+        "G2 hash_to_curve": PeerOp(g2_hash, note="G2Element.from_message(msg, dst)"),
     }
 
 

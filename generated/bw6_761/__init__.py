@@ -30,6 +30,7 @@ from ._core import (  # noqa: F401
     Fp3,
     Fp6,
     Fr,
+    expand_message_xmd,
     final_exponentiation,
     miller_loop,
     multi_pairing,
@@ -58,4 +59,5 @@ __all__ = [
     "pairing_check",
     "miller_loop",
     "final_exponentiation",
+    "expand_message_xmd",
 ]

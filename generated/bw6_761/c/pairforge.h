@@ -10,5 +10,6 @@
 #include "g1.h"
 #include "g2.h"
 #include "pairing.h"
+#include "hash_to_curve.h"
 
 #endif /* PF_PAIRFORGE_H */
