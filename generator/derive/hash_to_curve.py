@@ -93,6 +93,8 @@ class HashToCurveModel:
     svdw: SvdwModel | None
     sqrt_ratio: SqrtRatioModel
     h_eff: int
+    clear: str              # how [h_eff] is computed: "endo" ({g}_clear_cofactor is [h_eff]),
+                            # "endo_neg" (it is [-h_eff]) or "mul" (a multiplication by h_eff)
 
     @property
     def map_name(self) -> str:
@@ -415,8 +417,13 @@ def suite_prefix(name: str) -> str:
 
 
 def derive_hash_to_curve(group: str, name: str, E: Curve, order: int, cofactor: int, r: int,
-                         spec: HashToCurveSpec | None, curve: str) -> HashToCurveModel:
-    """The map of one group (E over its coordinate field, #E = order = cofactor * r)."""
+                         spec: HashToCurveSpec | None, curve: str,
+                         endo_h_eff: int | None = None) -> HashToCurveModel:
+    """The map of one group (E over its coordinate field, #E = order = cofactor * r).
+
+    ``endo_h_eff`` is the multiple the group's endomorphism-based cofactor clearing computes, if
+    there is one: a suite without a recorded h_eff uses it, and a suite whose h_eff gives the same
+    map (or its negative) on random points of E clears with it."""
     F = E.F
     what = f"hash to {group.upper()}"
     p = F.p
@@ -456,16 +463,25 @@ def derive_hash_to_curve(group: str, name: str, E: Curve, order: int, cofactor: 
     else:
         ratio_z = z
     sr = derive_sqrt_ratio(F, ratio_z, curve, what)
-    h_eff = spec.h_eff if spec.h_eff is not None else cofactor
+    default = endo_h_eff if endo_h_eff is not None else cofactor
+    h_eff = spec.h_eff if spec.h_eff is not None else default
     require(gcd(h_eff, r) == 1, curve, f"{what}: gcd(h_eff, r) = 1")
     rng = random.Random(12)
-    for _ in range(RANDOM_CHECKS):
-        require(E.mul(E.mul(E.random_point(rng), h_eff), r) is None, curve,
-                f"{what}: [h_eff] sends random points of E into the subgroup of order r")
+    points = [E.random_point(rng) for _ in range(RANDOM_CHECKS)]
+    images = [E.mul(P, h_eff) for P in points]
+    for Q in images:
+        require(E.mul(Q, r) is None, curve, f"{what}: [h_eff] sends random points of E into the subgroup of order r")
+    clear = "mul"
+    if endo_h_eff is not None:
+        endo_images = [E.mul(P, endo_h_eff) for P in points]
+        if endo_images == images:
+            clear = "endo"
+        elif [E.neg(Q) for Q in endo_images] == images:
+            clear = "endo_neg"
     return HashToCurveModel(
         group=group, suite_ro=spec.suite, suite_nu=spec.suite[:-3] + "NU_", rfc=spec.rfc, method=method,
         degree=F.degree, L=L, z=z, z_by_rule=z == z_rule, a=a, b=b, isogeny=iso, svdw=svdw, sqrt_ratio=sr,
-        h_eff=h_eff,
+        h_eff=h_eff, clear=clear,
     )
 
 

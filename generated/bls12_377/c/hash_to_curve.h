@@ -42,9 +42,6 @@ static const fp_t G1_ISO_YDEN[4] = {
     { { PF_W(0x136de291, 0xe11ad51c), PF_W(0x73346778, 0x408febc4), PF_W(0xa45bc7e4, 0xd3cae8da), PF_W(0x2c98e436, 0x3faa12f7), PF_W(0x2dd1b413, 0xf2d0584a), PF_W(0x01aa107b, 0x6080d502) } },
     { { PF_W(0x02cdffff, 0xffffff68), PF_W(0x51409f83, 0x7fffffb1), PF_W(0x9f7db3a9, 0x8a7d3ff2), PF_W(0x7b4e97b7, 0x6e7c6305), PF_W(0x4cf495bf, 0x803c84e8), PF_W(0x008d6661, 0xe2fdf49a) } },
 };
-/* sqrt_ratio constants: c1 = 46 (2-adicity of q - 1), c6 = z^c2, c7 = z^((c2 + 1) / 2) */
-static const fp_t G1_SQRT_RATIO_C6 = { { PF_W(0xe5c85f8b, 0xf4c4b7df), PF_W(0xc714dafc, 0x33fe8b3f), PF_W(0xd1eac56f, 0x1c0bd13f), PF_W(0x8e838cbf, 0xaa9cb0d2), PF_W(0x29212c79, 0xfd19edc0), PF_W(0x00f1f0d3, 0x1144e581) } };
-static const fp_t G1_SQRT_RATIO_C7 = { { PF_W(0x9b8ecd66, 0x5efa5275), PF_W(0x67089c7d, 0xc9070a39), PF_W(0xd998301b, 0x52d9dd8a), PF_W(0xfbfa3741, 0xb26bed42), PF_W(0x7f6e8330, 0xc90ce48b), PF_W(0x01143f3a, 0x3b88ee78) } };
 /* h_eff = 0x8508c00000000000, little-endian 64-bit words */
 static const limb_t G1_H_EFF[] = { PF_W(0x8508c000, 0x00000000) };
 #define G1_H_EFF_NLIMBS (sizeof(G1_H_EFF) / sizeof(G1_H_EFF[0]))
@@ -61,6 +58,10 @@ static inline limb_t g1_h2c_sgn0(const fp_t *a)
 {
     return (limb_t)fp_is_odd(a);
 }
+
+/* sqrt_ratio constants: c1 = 46 (2-adicity of q - 1), c6 = z^c2, c7 = z^((c2 + 1) / 2) */
+static const fp_t G1_SQRT_RATIO_C6 = { { PF_W(0xe5c85f8b, 0xf4c4b7df), PF_W(0xc714dafc, 0x33fe8b3f), PF_W(0xd1eac56f, 0x1c0bd13f), PF_W(0x8e838cbf, 0xaa9cb0d2), PF_W(0x29212c79, 0xfd19edc0), PF_W(0x00f1f0d3, 0x1144e581) } };
+static const fp_t G1_SQRT_RATIO_C7 = { { PF_W(0x9b8ecd66, 0x5efa5275), PF_W(0x67089c7d, 0xc9070a39), PF_W(0xd998301b, 0x52d9dd8a), PF_W(0xfbfa3741, 0xb26bed42), PF_W(0x7f6e8330, 0xc90ce48b), PF_W(0x01143f3a, 0x3b88ee78) } };
 
 /* RFC 9380 appendix F.2.1.1: y = sqrt(u / v) and 1 when u / v is a square, else y = sqrt(z u / v)
  * and 0 (z = the suite's non-square).  v != 0.  Constant time: fixed exponent, fixed loop. */
@@ -307,8 +308,7 @@ static inline void g1_map_to_curve(g1_t *out, const fp_t *u)
     g1_iso_map(out, &xn, &xd, &y);
 }
 
-/* [h_eff]P (h_eff is public).  NOTE: a plain multiplication by h_eff, kept until the
- * endomorphism-based clear_cofactor lands; it gives the same point. */
+/* [h_eff]P (h_eff is public) */
 static inline void g1_h2c_clear_cofactor(g1_t *out, const g1_t *in)
 {
     g1_mul_vartime(out, in, G1_H_EFF, G1_H_EFF_NLIMBS);
@@ -469,9 +469,6 @@ static const fp2_t G2_ISO_YDEN[34] = {
     { { { PF_W(0x4c36a41b, 0xb023383c), PF_W(0x55cbf02e, 0xa76b9ccb), PF_W(0x15588b9e, 0x7db6e55f), PF_W(0x4560d009, 0x10c51bd4), PF_W(0x581901e3, 0xd0810a52), PF_W(0x00ac5fa5, 0x04aec2c5) } }, { { PF_W(0xd43e854d, 0xb7455642), PF_W(0x298153ac, 0xf420728f), PF_W(0xb9d90019, 0x600668f2), PF_W(0x864047cd, 0x1b836bdd), PF_W(0x99e5bf78, 0x52ae694b), PF_W(0x00e60343, 0x0e194fc6) } } },
     { { { PF_W(0x02cdffff, 0xffffff68), PF_W(0x51409f83, 0x7fffffb1), PF_W(0x9f7db3a9, 0x8a7d3ff2), PF_W(0x7b4e97b7, 0x6e7c6305), PF_W(0x4cf495bf, 0x803c84e8), PF_W(0x008d6661, 0xe2fdf49a) } }, { { PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000) } } },
 };
-/* sqrt_ratio constants: c1 = 47 (2-adicity of q - 1), c6 = z^c2, c7 = z^((c2 + 1) / 2) */
-static const fp2_t G2_SQRT_RATIO_C6 = { { { PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000) } }, { { PF_W(0x8630fe0d, 0x7020eeb2), PF_W(0xb5732f8e, 0xc0c0ed7d), PF_W(0xa5d1c173, 0x8530a517), PF_W(0x9a1b5eec, 0x4d5fd8ba), PF_W(0x0c31e041, 0xb98385a2), PF_W(0x01ab2b45, 0xf27b8006) } } };
-static const fp2_t G2_SQRT_RATIO_C7 = { { { PF_W(0x1487bc83, 0x921e06a1), PF_W(0x270e46d6, 0x9678643b), PF_W(0xbe00d71c, 0xedc90982), PF_W(0x688251a6, 0x640ddd52), PF_W(0x00d67328, 0xa1a4e4cb), PF_W(0x0086ab9a, 0xbbec6c66) } }, { { PF_W(0x4a3fb1f4, 0xc68f6765), PF_W(0x9631f8ae, 0x15e2dc7b), PF_W(0x47176e54, 0x49c4b0b2), PF_W(0x9356c072, 0x06260053), PF_W(0x13ee657c, 0x9f4632fe), PF_W(0x0047dc1c, 0xebdb57d3) } } };
 /* h_eff = 0x1f60243677e3065364...1e34800000000000, little-endian 64-bit words */
 static const limb_t G2_H_EFF[] = { PF_W(0x1e348000, 0x00000000), PF_W(0xcf664765, 0xb0000003), PF_W(0x8e8e73ad, 0x8a538800), PF_W(0x78ba2796, 0x37388559), PF_W(0xb85860aa, 0xaad29276), PF_W(0xf7ee7c4b, 0x03103b45), PF_W(0x8f6ade35, 0xa5c7d769), PF_W(0xa951764c, 0x46f4edd2), PF_W(0x53648d3d, 0x9502abfb), PF_W(0x001f6024, 0x3677e306) };
 #define G2_H_EFF_NLIMBS (sizeof(G2_H_EFF) / sizeof(G2_H_EFF[0]))
@@ -491,286 +488,203 @@ static inline limb_t g2_h2c_sgn0(const fp2_t *a)
     return sign0 | (zero0 & (limb_t)fp_is_odd(&a->c1));
 }
 
-/* RFC 9380 appendix F.2.1.1: y = sqrt(u / v) and 1 when u / v is a square, else y = sqrt(z u / v)
- * and 0 (z = the suite's non-square).  v != 0.  Constant time: fixed exponent, fixed loop. */
-static inline limb_t g2_sqrt_ratio(fp2_t *y, const fp2_t *u, const fp2_t *v)
+/* sqrt_ratio(u, 1) in Fp (RFC 9380 appendix F.2.1.1 with v = 1) for the non-square z given by
+ * its constants c6 = z^c2, c7 = z^((c2 + 1) / 2): y = sqrt(u) and 1, or y = sqrt(z u) and 0. */
+static inline limb_t g2_fp_sqrt_ratio(fp_t *y, const fp_t *u, const fp_t *c6, const fp_t *c7)
 {
-    fp2_t tv1, tv2, tv3, tv4, tv5;
+    fp_t tv1, tv2, tv3, tv4, tv5;
     limb_t is_qr, e1;
     int k;
 
-    tv1 = G2_SQRT_RATIO_C6;
-    tv2 = *v;                               /* tv2 = v^(2^c1 - 1) */
-    for (k = 1; k < 47; k++) {
-        fp2_sqr(&tv2, &tv2);
-        fp2_mul(&tv2, &tv2, v);
-    }
-    fp2_sqr(&tv3, &tv2);
-    fp2_mul(&tv3, &tv3, v);
-    fp2_mul(&tv5, u, &tv3);
-    {   /* 703 squarings, 126 multiplications */
-        fp2_t r[18];
+    tv1 = *c6;
+    tv5 = *u;
+    {   /* 327 squarings, 62 multiplications */
+        fp_t r[18];
         r[0] = tv5;
-        g2_h2c_sqr_n(&r[1], &r[0], 1);
-        fp2_mul(&r[2], &r[0], &r[1]);
-        fp2_mul(&r[3], &r[2], &r[1]);
-        fp2_mul(&r[4], &r[3], &r[1]);
-        fp2_mul(&r[5], &r[4], &r[1]);
-        fp2_mul(&r[6], &r[5], &r[1]);
-        fp2_mul(&r[7], &r[6], &r[1]);
-        fp2_mul(&r[8], &r[7], &r[1]);
-        fp2_mul(&r[9], &r[8], &r[1]);
-        fp2_mul(&r[10], &r[9], &r[1]);
-        fp2_mul(&r[11], &r[10], &r[1]);
-        fp2_mul(&r[12], &r[11], &r[1]);
-        fp2_mul(&r[13], &r[12], &r[1]);
-        fp2_mul(&r[14], &r[13], &r[1]);
-        fp2_mul(&r[15], &r[14], &r[1]);
-        fp2_mul(&r[16], &r[15], &r[1]);
-        g2_h2c_sqr_n(&r[17], &r[6], 6);
-        fp2_mul(&r[17], &r[17], &r[10]);
-        g2_h2c_sqr_n(&r[17], &r[17], 10);
-        fp2_mul(&r[17], &r[17], &r[16]);
-        g2_h2c_sqr_n(&r[17], &r[17], 2);
-        fp2_mul(&r[17], &r[17], &r[0]);
-        g2_h2c_sqr_n(&r[17], &r[17], 9);
-        fp2_mul(&r[17], &r[17], &r[12]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[15]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[16]);
-        g2_h2c_sqr_n(&r[17], &r[17], 4);
-        fp2_mul(&r[17], &r[17], &r[8]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[13]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[5]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[6]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[5]);
-        g2_h2c_sqr_n(&r[17], &r[17], 8);
-        fp2_mul(&r[17], &r[17], &r[10]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[12]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[13]);
-        g2_h2c_sqr_n(&r[17], &r[17], 4);
-        fp2_mul(&r[17], &r[17], &r[6]);
-        g2_h2c_sqr_n(&r[17], &r[17], 8);
-        fp2_mul(&r[17], &r[17], &r[5]);
-        g2_h2c_sqr_n(&r[17], &r[17], 4);
-        fp2_mul(&r[17], &r[17], &r[2]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[8]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[5]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[15]);
-        g2_h2c_sqr_n(&r[17], &r[17], 2);
-        fp2_mul(&r[17], &r[17], &r[2]);
-        g2_h2c_sqr_n(&r[17], &r[17], 8);
-        fp2_mul(&r[17], &r[17], &r[12]);
-        g2_h2c_sqr_n(&r[17], &r[17], 9);
-        fp2_mul(&r[17], &r[17], &r[16]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[7]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[5]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[12]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[15]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[10]);
-        g2_h2c_sqr_n(&r[17], &r[17], 4);
-        fp2_mul(&r[17], &r[17], &r[8]);
-        g2_h2c_sqr_n(&r[17], &r[17], 8);
-        fp2_mul(&r[17], &r[17], &r[16]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[12]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[10]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[9]);
-        g2_h2c_sqr_n(&r[17], &r[17], 2);
-        fp2_mul(&r[17], &r[17], &r[0]);
-        g2_h2c_sqr_n(&r[17], &r[17], 10);
-        fp2_mul(&r[17], &r[17], &r[10]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[14]);
-        g2_h2c_sqr_n(&r[17], &r[17], 4);
-        fp2_mul(&r[17], &r[17], &r[6]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[5]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[7]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[12]);
-        g2_h2c_sqr_n(&r[17], &r[17], 11);
-        fp2_mul(&r[17], &r[17], &r[10]);
-        g2_h2c_sqr_n(&r[17], &r[17], 3);
-        fp2_mul(&r[17], &r[17], &r[3]);
-        g2_h2c_sqr_n(&r[17], &r[17], 9);
-        fp2_mul(&r[17], &r[17], &r[2]);
-        g2_h2c_sqr_n(&r[17], &r[17], 8);
-        fp2_mul(&r[17], &r[17], &r[11]);
-        g2_h2c_sqr_n(&r[17], &r[17], 4);
-        fp2_mul(&r[17], &r[17], &r[8]);
-        g2_h2c_sqr_n(&r[17], &r[17], 4);
-        fp2_mul(&r[17], &r[17], &r[4]);
-        g2_h2c_sqr_n(&r[17], &r[17], 3);
-        fp2_mul(&r[17], &r[17], &r[0]);
-        g2_h2c_sqr_n(&r[17], &r[17], 10);
-        fp2_mul(&r[17], &r[17], &r[13]);
-        g2_h2c_sqr_n(&r[17], &r[17], 1);
-        fp2_mul(&r[17], &r[17], &r[0]);
-        g2_h2c_sqr_n(&r[17], &r[17], 10);
-        fp2_mul(&r[17], &r[17], &r[13]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[12]);
-        g2_h2c_sqr_n(&r[17], &r[17], 12);
-        fp2_mul(&r[17], &r[17], &r[3]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[4]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[4]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[5]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[3]);
-        g2_h2c_sqr_n(&r[17], &r[17], 11);
-        fp2_mul(&r[17], &r[17], &r[11]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[10]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[6]);
-        g2_h2c_sqr_n(&r[17], &r[17], 3);
-        fp2_mul(&r[17], &r[17], &r[2]);
-        g2_h2c_sqr_n(&r[17], &r[17], 8);
-        fp2_mul(&r[17], &r[17], &r[9]);
-        g2_h2c_sqr_n(&r[17], &r[17], 1);
-        fp2_mul(&r[17], &r[17], &r[0]);
-        g2_h2c_sqr_n(&r[17], &r[17], 10);
-        fp2_mul(&r[17], &r[17], &r[11]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[11]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[11]);
-        g2_h2c_sqr_n(&r[17], &r[17], 4);
-        fp2_mul(&r[17], &r[17], &r[3]);
-        g2_h2c_sqr_n(&r[17], &r[17], 8);
-        fp2_mul(&r[17], &r[17], &r[12]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[14]);
-        g2_h2c_sqr_n(&r[17], &r[17], 1);
-        fp2_mul(&r[17], &r[17], &r[0]);
-        g2_h2c_sqr_n(&r[17], &r[17], 9);
-        fp2_mul(&r[17], &r[17], &r[11]);
-        g2_h2c_sqr_n(&r[17], &r[17], 2);
-        fp2_mul(&r[17], &r[17], &r[2]);
-        g2_h2c_sqr_n(&r[17], &r[17], 9);
-        fp2_mul(&r[17], &r[17], &r[2]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[2]);
-        g2_h2c_sqr_n(&r[17], &r[17], 10);
-        fp2_mul(&r[17], &r[17], &r[13]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[5]);
-        g2_h2c_sqr_n(&r[17], &r[17], 4);
-        fp2_mul(&r[17], &r[17], &r[4]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[11]);
-        g2_h2c_sqr_n(&r[17], &r[17], 1);
-        fp2_mul(&r[17], &r[17], &r[0]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[2]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[4]);
-        g2_h2c_sqr_n(&r[17], &r[17], 8);
-        fp2_mul(&r[17], &r[17], &r[13]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[15]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[7]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[8]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[12]);
-        g2_h2c_sqr_n(&r[17], &r[17], 4);
-        fp2_mul(&r[17], &r[17], &r[8]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[8]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[5]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[7]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[16]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[4]);
-        g2_h2c_sqr_n(&r[17], &r[17], 11);
-        fp2_mul(&r[17], &r[17], &r[10]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[5]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[11]);
-        g2_h2c_sqr_n(&r[17], &r[17], 4);
-        fp2_mul(&r[17], &r[17], &r[6]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[9]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[7]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[8]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[12]);
-        g2_h2c_sqr_n(&r[17], &r[17], 9);
-        fp2_mul(&r[17], &r[17], &r[14]);
-        g2_h2c_sqr_n(&r[17], &r[17], 5);
-        fp2_mul(&r[17], &r[17], &r[14]);
-        g2_h2c_sqr_n(&r[17], &r[17], 15);
-        fp2_mul(&r[17], &r[17], &r[4]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[13]);
-        g2_h2c_sqr_n(&r[17], &r[17], 2);
-        fp2_mul(&r[17], &r[17], &r[2]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[7]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[5]);
-        g2_h2c_sqr_n(&r[17], &r[17], 4);
-        fp2_mul(&r[17], &r[17], &r[3]);
-        g2_h2c_sqr_n(&r[17], &r[17], 6);
-        fp2_mul(&r[17], &r[17], &r[8]);
-        g2_h2c_sqr_n(&r[17], &r[17], 28);
-        fp2_mul(&r[17], &r[17], &r[0]);
-        g2_h2c_sqr_n(&r[17], &r[17], 7);
-        fp2_mul(&r[17], &r[17], &r[3]);
-        g2_h2c_sqr_n(&r[17], &r[17], 9);
-        fp2_mul(&r[17], &r[17], &r[9]);
+        fp_sqr_n(&r[1], &r[0], 1);
+        fp_mul(&r[2], &r[0], &r[1]);
+        fp_mul(&r[3], &r[2], &r[1]);
+        fp_mul(&r[4], &r[3], &r[1]);
+        fp_mul(&r[5], &r[4], &r[1]);
+        fp_mul(&r[6], &r[5], &r[1]);
+        fp_mul(&r[7], &r[6], &r[1]);
+        fp_mul(&r[8], &r[7], &r[1]);
+        fp_mul(&r[9], &r[8], &r[1]);
+        fp_mul(&r[10], &r[9], &r[1]);
+        fp_mul(&r[11], &r[10], &r[1]);
+        fp_mul(&r[12], &r[11], &r[1]);
+        fp_mul(&r[13], &r[12], &r[1]);
+        fp_mul(&r[14], &r[13], &r[1]);
+        fp_mul(&r[15], &r[14], &r[1]);
+        fp_mul(&r[16], &r[15], &r[1]);
+        fp_sqr_n(&r[17], &r[7], 4);
+        fp_mul(&r[17], &r[17], &r[4]);
+        fp_sqr_n(&r[17], &r[17], 8);
+        fp_mul(&r[17], &r[17], &r[15]);
+        fp_sqr_n(&r[17], &r[17], 7);
+        fp_mul(&r[17], &r[17], &r[9]);
+        fp_sqr_n(&r[17], &r[17], 1);
+        fp_mul(&r[17], &r[17], &r[0]);
+        fp_sqr_n(&r[17], &r[17], 9);
+        fp_mul(&r[17], &r[17], &r[12]);
+        fp_sqr_n(&r[17], &r[17], 2);
+        fp_mul(&r[17], &r[17], &r[2]);
+        fp_sqr_n(&r[17], &r[17], 6);
+        fp_mul(&r[17], &r[17], &r[3]);
+        fp_sqr_n(&r[17], &r[17], 4);
+        fp_mul(&r[17], &r[17], &r[0]);
+        fp_sqr_n(&r[17], &r[17], 9);
+        fp_mul(&r[17], &r[17], &r[15]);
+        fp_sqr_n(&r[17], &r[17], 5);
+        fp_mul(&r[17], &r[17], &r[6]);
+        fp_sqr_n(&r[17], &r[17], 5);
+        fp_mul(&r[17], &r[17], &r[2]);
+        fp_sqr_n(&r[17], &r[17], 8);
+        fp_mul(&r[17], &r[17], &r[15]);
+        fp_sqr_n(&r[17], &r[17], 1);
+        fp_mul(&r[17], &r[17], &r[0]);
+        fp_sqr_n(&r[17], &r[17], 10);
+        fp_mul(&r[17], &r[17], &r[12]);
+        fp_sqr_n(&r[17], &r[17], 12);
+        fp_mul(&r[17], &r[17], &r[14]);
+        fp_sqr_n(&r[17], &r[17], 5);
+        fp_mul(&r[17], &r[17], &r[3]);
+        fp_sqr_n(&r[17], &r[17], 7);
+        fp_mul(&r[17], &r[17], &r[3]);
+        fp_sqr_n(&r[17], &r[17], 6);
+        fp_mul(&r[17], &r[17], &r[5]);
+        fp_sqr_n(&r[17], &r[17], 7);
+        fp_mul(&r[17], &r[17], &r[15]);
+        fp_sqr_n(&r[17], &r[17], 5);
+        fp_mul(&r[17], &r[17], &r[9]);
+        fp_sqr_n(&r[17], &r[17], 3);
+        fp_mul(&r[17], &r[17], &r[3]);
+        fp_sqr_n(&r[17], &r[17], 8);
+        fp_mul(&r[17], &r[17], &r[9]);
+        fp_sqr_n(&r[17], &r[17], 6);
+        fp_mul(&r[17], &r[17], &r[14]);
+        fp_sqr_n(&r[17], &r[17], 7);
+        fp_mul(&r[17], &r[17], &r[16]);
+        fp_sqr_n(&r[17], &r[17], 4);
+        fp_mul(&r[17], &r[17], &r[2]);
+        fp_sqr_n(&r[17], &r[17], 12);
+        fp_mul(&r[17], &r[17], &r[8]);
+        fp_sqr_n(&r[17], &r[17], 4);
+        fp_mul(&r[17], &r[17], &r[3]);
+        fp_sqr_n(&r[17], &r[17], 8);
+        fp_mul(&r[17], &r[17], &r[10]);
+        fp_sqr_n(&r[17], &r[17], 5);
+        fp_mul(&r[17], &r[17], &r[9]);
+        fp_sqr_n(&r[17], &r[17], 3);
+        fp_mul(&r[17], &r[17], &r[4]);
+        fp_sqr_n(&r[17], &r[17], 7);
+        fp_mul(&r[17], &r[17], &r[8]);
+        fp_sqr_n(&r[17], &r[17], 5);
+        fp_mul(&r[17], &r[17], &r[8]);
+        fp_sqr_n(&r[17], &r[17], 7);
+        fp_mul(&r[17], &r[17], &r[14]);
+        fp_sqr_n(&r[17], &r[17], 8);
+        fp_mul(&r[17], &r[17], &r[9]);
+        fp_sqr_n(&r[17], &r[17], 6);
+        fp_mul(&r[17], &r[17], &r[16]);
+        fp_sqr_n(&r[17], &r[17], 6);
+        fp_mul(&r[17], &r[17], &r[15]);
+        fp_sqr_n(&r[17], &r[17], 9);
+        fp_mul(&r[17], &r[17], &r[5]);
+        fp_sqr_n(&r[17], &r[17], 5);
+        fp_mul(&r[17], &r[17], &r[5]);
+        fp_sqr_n(&r[17], &r[17], 19);
+        fp_mul(&r[17], &r[17], &r[12]);
+        fp_sqr_n(&r[17], &r[17], 8);
+        fp_mul(&r[17], &r[17], &r[6]);
+        fp_sqr_n(&r[17], &r[17], 6);
+        fp_mul(&r[17], &r[17], &r[12]);
+        fp_sqr_n(&r[17], &r[17], 4);
+        fp_mul(&r[17], &r[17], &r[3]);
+        fp_sqr_n(&r[17], &r[17], 4);
+        fp_mul(&r[17], &r[17], &r[0]);
+        fp_sqr_n(&r[17], &r[17], 6);
+        fp_mul(&r[17], &r[17], &r[2]);
+        fp_sqr_n(&r[17], &r[17], 29);
+        fp_mul(&r[17], &r[17], &r[0]);
+        fp_sqr_n(&r[17], &r[17], 7);
+        fp_mul(&r[17], &r[17], &r[3]);
+        fp_sqr_n(&r[17], &r[17], 9);
+        fp_mul(&r[17], &r[17], &r[9]);
         tv5 = r[17];
     }
-    fp2_mul(&tv5, &tv5, &tv2);
-    fp2_mul(&tv2, &tv5, v);
-    fp2_mul(&tv3, &tv5, u);
-    fp2_mul(&tv4, &tv3, &tv2);
-    g2_h2c_sqr_n(&tv5, &tv4, 46);
-    is_qr = (limb_t)fp2_is_one(&tv5);
-    fp2_mul(&tv2, &tv3, &G2_SQRT_RATIO_C7);
-    fp2_mul(&tv5, &tv4, &tv1);
-    fp2_cmov(&tv3, &tv2, is_qr ^ 1);
-    fp2_cmov(&tv4, &tv5, is_qr ^ 1);
-    for (k = 47; k >= 2; k--) {
-        g2_h2c_sqr_n(&tv5, &tv4, k - 2);
-        e1 = (limb_t)fp2_is_one(&tv5);
-        fp2_mul(&tv2, &tv3, &tv1);
-        fp2_sqr(&tv1, &tv1);
-        fp2_mul(&tv5, &tv4, &tv1);
-        fp2_cmov(&tv3, &tv2, e1 ^ 1);
-        fp2_cmov(&tv4, &tv5, e1 ^ 1);
+    tv2 = tv5;
+    fp_mul(&tv3, &tv5, u);
+    fp_mul(&tv4, &tv3, &tv2);
+    fp_sqr_n(&tv5, &tv4, 45);
+    is_qr = (limb_t)fp_is_one(&tv5);
+    fp_mul(&tv2, &tv3, c7);
+    fp_mul(&tv5, &tv4, &tv1);
+    fp_cmov(&tv3, &tv2, is_qr ^ 1);
+    fp_cmov(&tv4, &tv5, is_qr ^ 1);
+    for (k = 46; k >= 2; k--) {
+        fp_sqr_n(&tv5, &tv4, k - 2);
+        e1 = (limb_t)fp_is_one(&tv5);
+        fp_mul(&tv2, &tv3, &tv1);
+        fp_sqr(&tv1, &tv1);
+        fp_mul(&tv5, &tv4, &tv1);
+        fp_cmov(&tv3, &tv2, e1 ^ 1);
+        fp_cmov(&tv4, &tv5, e1 ^ 1);
     }
     *y = tv3;
+    return is_qr;
+}
+
+/* Fp constants of the two prime-field sqrt_ratio calls: z = N(Z) and z = beta */
+static const fp_t G2_NORM_C6 = { { PF_W(0x7d5b84da, 0xef7536bd), PF_W(0x7332d222, 0x38732258), PF_W(0x0599a614, 0xe1a36ed8), PF_W(0x1a24acb4, 0xc5bcc519), PF_W(0x8d418a04, 0x8878ef9f), PF_W(0x013dced4, 0x196dd313) } };
+static const fp_t G2_NORM_C7 = { { PF_W(0x1b1a89e5, 0xb5118e99), PF_W(0x155cc898, 0xf21ce5d3), PF_W(0x3f20fb79, 0x9efd2577), PF_W(0x9f2437e8, 0xa8cba05e), PF_W(0x4a76afac, 0x890ebf72), PF_W(0x001334ea, 0xe5e50d37) } };
+static const fp_t G2_BETA_C6 = { { PF_W(0x1c104955, 0x744e6e0f), PF_W(0xf1bd15c3, 0x898dd1af), PF_W(0x76da7816, 0x9a7f3950), PF_W(0xee086c1f, 0xe367c337), PF_W(0xf95564f4, 0xcbc1b61f), PF_W(0x00f3c141, 0x4ef58c54) } };
+static const fp_t G2_BETA_C7 = { { PF_W(0xb80c4de1, 0x7fc5fb41), PF_W(0xe1c7845b, 0x43559b6f), PF_W(0x18d04004, 0xe3a8863f), PF_W(0x99c06783, 0xcc1fed40), PF_W(0xf35552eb, 0x72298d45), PF_W(0x01577f68, 0x26cd3a2c) } };
+
+/* sqrt_ratio in fp2 (a quadratic extension): 1 and y = sqrt(u / v) when u / v is a square, else
+ * 0 and y = sqrt(Z u / v); v != 0.  Constant time: the complex method on a = u v (a square root
+ * x of it gives y = x / v) with two Fp sqrt_ratio calls and one Fp inversion, the cases chosen by
+ * cmov (generator/derive/hash_to_curve.py checks the same steps). */
+static inline limb_t g2_sqrt_ratio(fp2_t *y, const fp2_t *u, const fp2_t *v)
+{
+    fp2_t a, za, c, x;
+    fp_t s, delta, r, t, nv, k, j, x0_no, x1_no;
+    limb_t is_qr, ok;
+
+    fp2_mul(&a, u, v);
+    fp2_conj(&c, &a);
+    fp2_mul(&c, &c, &a);                     /* N(a) in c.c0 */
+    is_qr = g2_fp_sqrt_ratio(&s, &c.c0, &G2_NORM_C6, &G2_NORM_C7);
+    fp2_mul(&za, &a, &G2_H2C_Z);
+    fp2_cmov(&a, &za, is_qr ^ 1);            /* a is now a square; s^2 = N(a) */
+    fp_add(&delta, &a.c0, &s);
+    fp_mul(&delta, &delta, &FP_INV2);
+    fp_cmov(&delta, &a.c0, (limb_t)fp_is_zero(&a.c1));
+    /* r^2 = delta, or r^2 = beta delta when delta is not a square (then its conjugate
+     * (a0 - s) / 2 = beta a1^2 / (4 delta) is, with root a1 r / (2 delta)) */
+    ok = g2_fp_sqrt_ratio(&r, &delta, &G2_BETA_C6, &G2_BETA_C7);
+    fp2_conj(&c, v);
+    fp2_mul(&za, &c, v);
+    nv = za.c0;                                 /* N(v) */
+    fp_mul(&t, &delta, &r);
+    fp_dbl(&t, &t);
+    fp_mul(&k, &t, &nv);
+    fp_inv(&k, &k);                             /* 1 / (2 delta r N(v)); 0 -> 0 */
+    fp_mul(&j, &k, &nv);                        /* 1 / (2 delta r) */
+    fp_mul(&nv, &k, &t);                        /* 1 / N(v) */
+    x.c0 = r;
+    fp_mul(&x.c1, &a.c1, &delta);
+    fp_mul(&x.c1, &x.c1, &j);                   /* a1 / (2 r) */
+    fp_sqr(&x0_no, &r);
+    fp_mul(&x0_no, &x0_no, &a.c1);
+    fp_mul(&x0_no, &x0_no, &j);                 /* a1 r / (2 delta) */
+    fp_sqr(&x1_no, &delta);
+    fp_dbl(&x1_no, &x1_no);
+    fp_mul(&x1_no, &x1_no, &j);                 /* delta / r */
+    fp_cmov(&x.c0, &x0_no, ok ^ 1);
+    fp_cmov(&x.c1, &x1_no, ok ^ 1);
+    fp2_mul(&x, &x, &c);                      /* y = x / v = x conj(v) / N(v) */
+    fp2_mul_by_fp(y, &x, &nv);
     return is_qr;
 }
 
@@ -864,8 +778,7 @@ static inline void g2_map_to_curve(g2_t *out, const fp2_t *u)
     g2_iso_map(out, &xn, &xd, &y);
 }
 
-/* [h_eff]P (h_eff is public).  NOTE: a plain multiplication by h_eff, kept until the
- * endomorphism-based clear_cofactor lands; it gives the same point. */
+/* [h_eff]P (h_eff is public) */
 static inline void g2_h2c_clear_cofactor(g2_t *out, const g2_t *in)
 {
     g2_mul_vartime(out, in, G2_H_EFF, G2_H_EFF_NLIMBS);

@@ -389,8 +389,7 @@ static inline void g1_map_to_curve(g1_t *out, const fp_t *u)
     g1_iso_map(out, &xn, &xd, &y);
 }
 
-/* [h_eff]P (h_eff is public).  NOTE: a plain multiplication by h_eff, kept until the
- * endomorphism-based clear_cofactor lands; it gives the same point. */
+/* [h_eff]P (h_eff is public) */
 static inline void g1_h2c_clear_cofactor(g1_t *out, const g1_t *in)
 {
     g1_mul_vartime(out, in, G1_H_EFF, G1_H_EFF_NLIMBS);
@@ -799,8 +798,7 @@ static inline void g2_map_to_curve(g2_t *out, const fp2_t *u)
     g2_iso_map(out, &xn, &xd, &y);
 }
 
-/* [h_eff]P (h_eff is public).  NOTE: a plain multiplication by h_eff, kept until the
- * endomorphism-based clear_cofactor lands; it gives the same point. */
+/* [h_eff]P (h_eff is public) */
 static inline void g2_h2c_clear_cofactor(g2_t *out, const g2_t *in)
 {
     g2_mul_vartime(out, in, G2_H_EFF, G2_H_EFF_NLIMBS);

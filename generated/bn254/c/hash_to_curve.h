@@ -231,8 +231,7 @@ static inline void g1_map_to_curve(g1_t *out, const fp_t *u)
     fp_set_one(&out->z);
 }
 
-/* [h_eff]P (h_eff is public).  NOTE: a plain multiplication by h_eff, kept until the
- * endomorphism-based clear_cofactor lands; it gives the same point. */
+/* [h_eff]P (h_eff is public) */
 static inline void g1_h2c_clear_cofactor(g1_t *out, const g1_t *in)
 {
     g1_mul_vartime(out, in, G1_H_EFF, G1_H_EFF_NLIMBS);
@@ -423,16 +422,16 @@ static const fp_t G2_BETA_C6 = { { PF_W(0x68c34889, 0x12edefaa), PF_W(0x8d087f68
 static const fp_t G2_BETA_C7 = { { PF_W(0xd35d438d, 0xc58f0d9d), PF_W(0x0a78eb28, 0xf5c70b3d), PF_W(0x666ea36f, 0x7879462c), PF_W(0x0e0a77c1, 0x9a07df2f) } };
 
 /* sqrt_ratio in fp2 (a quadratic extension): 1 and y = sqrt(u / v) when u / v is a square, else
- * 0 and y = sqrt(Z u / v); v != 0.  Constant time: the complex method with two Fp sqrt_ratio
- * calls and two inversions, the cases chosen by cmov (generator/derive/hash_to_curve.py). */
+ * 0 and y = sqrt(Z u / v); v != 0.  Constant time: the complex method on a = u v (a square root
+ * x of it gives y = x / v) with two Fp sqrt_ratio calls and one Fp inversion, the cases chosen by
+ * cmov (generator/derive/hash_to_curve.py checks the same steps). */
 static inline limb_t g2_sqrt_ratio(fp2_t *y, const fp2_t *u, const fp2_t *v)
 {
-    fp2_t a, za, c;
-    fp_t s, delta, r, t, j, x0, x1, x0_no, x1_no;
+    fp2_t a, za, c, x;
+    fp_t s, delta, r, t, nv, k, j, x0_no, x1_no;
     limb_t is_qr, ok;
 
-    fp2_inv(&a, v);
-    fp2_mul(&a, &a, u);
+    fp2_mul(&a, u, v);
     fp2_conj(&c, &a);
     fp2_mul(&c, &c, &a);                     /* N(a) in c.c0 */
     is_qr = g2_fp_sqrt_ratio(&s, &c.c0, &G2_NORM_C6, &G2_NORM_C7);
@@ -444,22 +443,28 @@ static inline limb_t g2_sqrt_ratio(fp2_t *y, const fp2_t *u, const fp2_t *v)
     /* r^2 = delta, or r^2 = beta delta when delta is not a square (then its conjugate
      * (a0 - s) / 2 = beta a1^2 / (4 delta) is, with root a1 r / (2 delta)) */
     ok = g2_fp_sqrt_ratio(&r, &delta, &G2_BETA_C6, &G2_BETA_C7);
+    fp2_conj(&c, v);
+    fp2_mul(&za, &c, v);
+    nv = za.c0;                                 /* N(v) */
     fp_mul(&t, &delta, &r);
     fp_dbl(&t, &t);
-    fp_inv(&j, &t);                             /* 1 / (2 delta r); 0 -> 0 */
-    x0 = r;
-    fp_mul(&x1, &a.c1, &delta);
-    fp_mul(&x1, &x1, &j);                       /* a1 / (2 r) */
+    fp_mul(&k, &t, &nv);
+    fp_inv(&k, &k);                             /* 1 / (2 delta r N(v)); 0 -> 0 */
+    fp_mul(&j, &k, &nv);                        /* 1 / (2 delta r) */
+    fp_mul(&nv, &k, &t);                        /* 1 / N(v) */
+    x.c0 = r;
+    fp_mul(&x.c1, &a.c1, &delta);
+    fp_mul(&x.c1, &x.c1, &j);                   /* a1 / (2 r) */
     fp_sqr(&x0_no, &r);
     fp_mul(&x0_no, &x0_no, &a.c1);
     fp_mul(&x0_no, &x0_no, &j);                 /* a1 r / (2 delta) */
     fp_sqr(&x1_no, &delta);
     fp_dbl(&x1_no, &x1_no);
     fp_mul(&x1_no, &x1_no, &j);                 /* delta / r */
-    fp_cmov(&x0, &x0_no, ok ^ 1);
-    fp_cmov(&x1, &x1_no, ok ^ 1);
-    y->c0 = x0;
-    y->c1 = x1;
+    fp_cmov(&x.c0, &x0_no, ok ^ 1);
+    fp_cmov(&x.c1, &x1_no, ok ^ 1);
+    fp2_mul(&x, &x, &c);                      /* y = x / v = x conj(v) / N(v) */
+    fp2_mul_by_fp(y, &x, &nv);
     return is_qr;
 }
 
@@ -521,8 +526,7 @@ static inline void g2_map_to_curve(g2_t *out, const fp2_t *u)
     fp2_set_one(&out->z);
 }
 
-/* [h_eff]P (h_eff is public).  NOTE: a plain multiplication by h_eff, kept until the
- * endomorphism-based clear_cofactor lands; it gives the same point. */
+/* [h_eff]P (h_eff is public) */
 static inline void g2_h2c_clear_cofactor(g2_t *out, const g2_t *in)
 {
     g2_mul_vartime(out, in, G2_H_EFF, G2_H_EFF_NLIMBS);
