@@ -147,6 +147,9 @@ cdef extern from "c/pairforge.h" nogil:
     bint g1_affine_is_on_curve(const g1_affine_t *a)
     void g1_mul_ct(g1_t *out, const g1_t *a, const limb_t *k, size_t nbits)
     bint g1_in_subgroup(const g1_t *a)
+    void g1_mul_endo_ct(g1_t *out, const g1_t *a, const limb_t *k)
+    void g1_mul_vartime(g1_t *out, const g1_t *a, const limb_t *k, size_t nlimbs)
+    void g1_clear_cofactor(g1_t *out, const g1_t *a)
     size_t g1_msm_scratch_points(size_t n)
     void g1_msm_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
                             g1_t *buckets)
@@ -164,6 +167,9 @@ cdef extern from "c/pairforge.h" nogil:
     bint g2_affine_is_on_curve(const g2_affine_t *a)
     void g2_mul_ct(g2_t *out, const g2_t *a, const limb_t *k, size_t nbits)
     bint g2_in_subgroup(const g2_t *a)
+    void g2_mul_endo_ct(g2_t *out, const g2_t *a, const limb_t *k)
+    void g2_mul_vartime(g2_t *out, const g2_t *a, const limb_t *k, size_t nlimbs)
+    void g2_clear_cofactor(g2_t *out, const g2_t *a)
     size_t g2_msm_scratch_points(size_t n)
     void g2_msm_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
                             g2_t *buckets)
@@ -1999,7 +2005,8 @@ cdef class G1:
         return self
 
     def __mul__(self, k):
-        """[k]P in constant time (k: an int of any size and sign, reduced mod r, or an Fr)."""
+        """[k]P in constant time (k: an int of any size and sign, reduced mod r, or an Fr), with the
+        GLV/GLS endomorphism: for points of the subgroup (see mul_vartime for public scalars)."""
         cdef limb_t s[FR_NLIMBS]
         cdef G1 r
         if not _is_scalar(k):
@@ -2007,7 +2014,28 @@ cdef class G1:
         _scalar_limbs(k, s, "G1 * k")
         r = _new_g1()
         with nogil:
-            g1_mul_ct(&r.v, &self.v, s, 254)
+            g1_mul_endo_ct(&r.v, &self.v, s)
+        return r
+
+    def mul_vartime(self, k):
+        """[k]P for a public scalar k (variable time; GLV/GLS with interleaved wNAF; k reduced
+        mod r, so for points of the subgroup)."""
+        cdef limb_t s[FR_NLIMBS]
+        cdef G1 r
+        if not _is_scalar(k):
+            raise TypeError(f"G1.mul_vartime: expected an int or Fr, got {type(k).__name__}")
+        _scalar_limbs(k, s, "G1.mul_vartime")
+        r = _new_g1()
+        with nogil:
+            g1_mul_vartime(&r.v, &self.v, s, FR_NLIMBS)
+        return r
+
+    def clear_cofactor(self):
+        """[h_eff]P by the curve's endomorphism formula (any point of the curve; the result is in
+        the subgroup of order r)."""
+        cdef G1 r = _new_g1()
+        with nogil:
+            g1_clear_cofactor(&r.v, &self.v)
         return r
 
     def __rmul__(self, k):
@@ -2324,7 +2352,8 @@ cdef class G2:
         return self
 
     def __mul__(self, k):
-        """[k]P in constant time (k: an int of any size and sign, reduced mod r, or an Fr)."""
+        """[k]P in constant time (k: an int of any size and sign, reduced mod r, or an Fr), with the
+        GLV/GLS endomorphism: for points of the subgroup (see mul_vartime for public scalars)."""
         cdef limb_t s[FR_NLIMBS]
         cdef G2 r
         if not _is_scalar(k):
@@ -2332,7 +2361,28 @@ cdef class G2:
         _scalar_limbs(k, s, "G2 * k")
         r = _new_g2()
         with nogil:
-            g2_mul_ct(&r.v, &self.v, s, 254)
+            g2_mul_endo_ct(&r.v, &self.v, s)
+        return r
+
+    def mul_vartime(self, k):
+        """[k]P for a public scalar k (variable time; GLV/GLS with interleaved wNAF; k reduced
+        mod r, so for points of the subgroup)."""
+        cdef limb_t s[FR_NLIMBS]
+        cdef G2 r
+        if not _is_scalar(k):
+            raise TypeError(f"G2.mul_vartime: expected an int or Fr, got {type(k).__name__}")
+        _scalar_limbs(k, s, "G2.mul_vartime")
+        r = _new_g2()
+        with nogil:
+            g2_mul_vartime(&r.v, &self.v, s, FR_NLIMBS)
+        return r
+
+    def clear_cofactor(self):
+        """[h_eff]P by the curve's endomorphism formula (any point of the curve; the result is in
+        the subgroup of order r)."""
+        cdef G2 r = _new_g2()
+        with nogil:
+            g2_clear_cofactor(&r.v, &self.v)
         return r
 
     def __rmul__(self, k):

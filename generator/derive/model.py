@@ -8,6 +8,7 @@ from typing import Callable
 from ..params import CurveSpec
 from .algebra import Curve, Elem, Fq
 from .checks import require
+from .endomorphisms import EndomorphismModel, derive_endomorphisms
 from .families import derive_family
 from .fields import FieldModel, derive_field
 from .hash_to_curve import HashToCurveModel, derive_hash_to_curve
@@ -42,6 +43,7 @@ class CurveModel:
     g2_gen: tuple[Elem, Elem]
     miller: MillerLoopModel
     final_exp: FinalExpModel
+    endo: EndomorphismModel
     h2c: dict[str, HashToCurveModel]
     spec: CurveSpec
 
@@ -93,15 +95,20 @@ def build_model(spec: CurveSpec, progress: Progress | None = None) -> CurveModel
     miller = derive_miller_loop(spec.family, spec.x, fam.p, fam.r, tower, twist.kind, twist.curve, g2, curve)
     say("final exponentiation: hard part and exponent tracking")
     final_exp = derive_final_exponentiation(fam.p_poly, fam.r_poly, fam.k, spec.x, fam.p, fam.r, curve)
+    say("endomorphisms: GLV/GLS bases, subgroup tests, cofactor clearing")
+    endo = derive_endomorphisms(dict(family=spec.family, x=spec.x, p=fam.p, r=fam.r, t=fam.t, k=fam.k,
+                                     h1=fam.h1, h2=twist.cofactor, E1=E1, E2=twist.curve, g1=g1, g2=g2,
+                                     psi=miller.psi), curve)
     say("hash to curve: maps, Z, isogenies, sqrt_ratio")
     h2c = {
-        group: derive_hash_to_curve(group, spec.name, E, E.F.order + 1 - trace, h, fam.r, spec.hash_to_curve.get(group), curve)
-        for group, E, trace, h in (("g1", E1, fam.t, fam.h1),
-                                   ("g2", twist.curve, twist.curve.F.order + 1 - twist.order, twist.cofactor))
+        group: derive_hash_to_curve(group, spec.name, E, E.F.order + 1 - trace, h, fam.r, spec.hash_to_curve.get(group),
+                                    curve, endo_h_eff=ge.h_eff)
+        for group, E, trace, h, ge in (("g1", E1, fam.t, fam.h1, endo.g1),
+                                       ("g2", twist.curve, twist.curve.F.order + 1 - twist.order, twist.cofactor, endo.g2))
     }
     return CurveModel(
         name=spec.name, package=spec.package, source=spec.source, family=spec.family, k=fam.k, x=spec.x,
         p=fam.p, r=fam.r, t=fam.t, h1=fam.h1, b=b, ht=fam.ht, hy=fam.hy, fp=fp, fr=fr, tower=tower,
-        twist=twist, g1_gen=g1, g2_gen=g2, miller=miller, final_exp=final_exp, h2c=h2c, spec=spec,
+        twist=twist, g1_gen=g1, g2_gen=g2, miller=miller, final_exp=final_exp, endo=endo, h2c=h2c, spec=spec,
     )
 

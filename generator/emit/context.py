@@ -83,6 +83,7 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     group_common = {"order_limbs": lit.fr_int(model.r), "order_bits": model.r.bit_length(), **common}
     files["c/g1.h"] = render("c/group.h.j2", g="g1", F="fp", b_init=lit.fp(model.b), **group_common)
     files["c/g2.h"] = render("c/group.h.j2", g="g2", F=names["fq"], b_init=lit.fq(model.twist.b), **group_common)
+    files["c/endomorphism.h"] = render("c/endomorphism.h.j2", **common)
     say("rendering C: pairing")
     files["c/pairing.h"] = render("c/pairing.h.j2", **common)
     say("rendering C: hash to curve")

@@ -42,9 +42,6 @@ static const fp_t G1_ISO_YDEN[4] = {
     { { PF_W(0x136de291, 0xe11ad51c), PF_W(0x73346778, 0x408febc4), PF_W(0xa45bc7e4, 0xd3cae8da), PF_W(0x2c98e436, 0x3faa12f7), PF_W(0x2dd1b413, 0xf2d0584a), PF_W(0x01aa107b, 0x6080d502) } },
     { { PF_W(0x02cdffff, 0xffffff68), PF_W(0x51409f83, 0x7fffffb1), PF_W(0x9f7db3a9, 0x8a7d3ff2), PF_W(0x7b4e97b7, 0x6e7c6305), PF_W(0x4cf495bf, 0x803c84e8), PF_W(0x008d6661, 0xe2fdf49a) } },
 };
-/* h_eff = 0x8508c00000000000, little-endian 64-bit words */
-static const limb_t G1_H_EFF[] = { PF_W(0x8508c000, 0x00000000) };
-#define G1_H_EFF_NLIMBS (sizeof(G1_H_EFF) / sizeof(G1_H_EFF[0]))
 
 static inline void g1_h2c_sqr_n(fp_t *out, const fp_t *a, int n)
 {
@@ -308,10 +305,11 @@ static inline void g1_map_to_curve(g1_t *out, const fp_t *u)
     g1_iso_map(out, &xn, &xd, &y);
 }
 
-/* [h_eff]P (h_eff is public) */
+/* [h_eff]P, h_eff = 0x8508c00000000000 (public) */
 static inline void g1_h2c_clear_cofactor(g1_t *out, const g1_t *in)
 {
-    g1_mul_vartime(out, in, G1_H_EFF, G1_H_EFF_NLIMBS);
+    g1_clear_cofactor(out, in);               /* the endomorphism formula equals [-h_eff] */
+    g1_neg(out, out);
 }
 
 /* hash_to_curve from hash_to_field's two elements: [h_eff](map(u[0]) + map(u[1])) */
@@ -469,9 +467,6 @@ static const fp2_t G2_ISO_YDEN[34] = {
     { { { PF_W(0x4c36a41b, 0xb023383c), PF_W(0x55cbf02e, 0xa76b9ccb), PF_W(0x15588b9e, 0x7db6e55f), PF_W(0x4560d009, 0x10c51bd4), PF_W(0x581901e3, 0xd0810a52), PF_W(0x00ac5fa5, 0x04aec2c5) } }, { { PF_W(0xd43e854d, 0xb7455642), PF_W(0x298153ac, 0xf420728f), PF_W(0xb9d90019, 0x600668f2), PF_W(0x864047cd, 0x1b836bdd), PF_W(0x99e5bf78, 0x52ae694b), PF_W(0x00e60343, 0x0e194fc6) } } },
     { { { PF_W(0x02cdffff, 0xffffff68), PF_W(0x51409f83, 0x7fffffb1), PF_W(0x9f7db3a9, 0x8a7d3ff2), PF_W(0x7b4e97b7, 0x6e7c6305), PF_W(0x4cf495bf, 0x803c84e8), PF_W(0x008d6661, 0xe2fdf49a) } }, { { PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000) } } },
 };
-/* h_eff = 0x1f60243677e3065364...1e34800000000000, little-endian 64-bit words */
-static const limb_t G2_H_EFF[] = { PF_W(0x1e348000, 0x00000000), PF_W(0xcf664765, 0xb0000003), PF_W(0x8e8e73ad, 0x8a538800), PF_W(0x78ba2796, 0x37388559), PF_W(0xb85860aa, 0xaad29276), PF_W(0xf7ee7c4b, 0x03103b45), PF_W(0x8f6ade35, 0xa5c7d769), PF_W(0xa951764c, 0x46f4edd2), PF_W(0x53648d3d, 0x9502abfb), PF_W(0x001f6024, 0x3677e306) };
-#define G2_H_EFF_NLIMBS (sizeof(G2_H_EFF) / sizeof(G2_H_EFF[0]))
 
 static inline void g2_h2c_sqr_n(fp2_t *out, const fp2_t *a, int n)
 {
@@ -778,10 +773,10 @@ static inline void g2_map_to_curve(g2_t *out, const fp2_t *u)
     g2_iso_map(out, &xn, &xd, &y);
 }
 
-/* [h_eff]P (h_eff is public) */
+/* [h_eff]P, h_eff = 0x1f60243677e3065364...1e34800000000000 (public) */
 static inline void g2_h2c_clear_cofactor(g2_t *out, const g2_t *in)
 {
-    g2_mul_vartime(out, in, G2_H_EFF, G2_H_EFF_NLIMBS);
+    g2_clear_cofactor(out, in);               /* the endomorphism formula equals [h_eff] */
 }
 
 /* hash_to_curve from hash_to_field's two elements: [h_eff](map(u[0]) + map(u[1])) */

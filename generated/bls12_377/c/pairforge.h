@@ -9,6 +9,7 @@
 #include "tower.h"
 #include "g1.h"
 #include "g2.h"
+#include "endomorphism.h"
 #include "pairing.h"
 #include "hash_to_curve.h"
 

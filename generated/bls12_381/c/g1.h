@@ -390,10 +390,11 @@ static inline limb_t g1_scalar_bit(const limb_t *k, size_t i)
     return (k[i / PF_LIMB_BITS] >> (i % PF_LIMB_BITS)) & 1;
 }
 
-/* [k]a for a public scalar k of nlimbs little-endian limbs (variable time): left-to-right sliding
- * window over the odd multiples a, 3a, ..., (2^w - 1)a, with w = 5 for scalars above 240 bits
- * (smaller w for short scalars). */
-static inline void g1_mul_vartime(g1_t *out, const g1_t *a, const limb_t *k, size_t nlimbs)
+/* [k]a for any point a and a public scalar k of nlimbs little-endian limbs (variable time, no
+ * endomorphism: right for points outside the subgroup too): left-to-right sliding window over the
+ * odd multiples a, 3a, ..., (2^w - 1)a, with w = 5 for scalars above 240 bits (smaller w for short
+ * scalars).  g1_mul_vartime (endomorphism.h) is the fast path for points of the subgroup. */
+static inline void g1_mul_window_vartime(g1_t *out, const g1_t *a, const limb_t *k, size_t nlimbs)
 {
     g1_t table[16], acc, a2; /* table[i] = (2i + 1) a */
     size_t nbits = nlimbs * PF_LIMB_BITS, w, ntab, i, top, lo, s;
@@ -443,12 +444,13 @@ static inline void g1_mul_vartime(g1_t *out, const g1_t *a, const limb_t *k, siz
     *out = acc;
 }
 
-/* [r]a == O (variable time; a is public). */
-static inline bool g1_in_subgroup(const g1_t *a)
+/* [r]a == O (variable time; a is public).  g1_in_subgroup (endomorphism.h) uses a faster
+ * test where one is proven for the curve. */
+static inline bool g1_in_subgroup_by_order(const g1_t *a)
 {
     g1_t t;
 
-    g1_mul_vartime(&t, a, G1_ORDER, G1_ORDER_NLIMBS);
+    g1_mul_window_vartime(&t, a, G1_ORDER, G1_ORDER_NLIMBS);
     return g1_is_identity(&t);
 }
 
@@ -501,7 +503,7 @@ static inline void g1_msm_vartime(g1_t *out, const g1_affine_t *points, const li
     if (n < G1_MSM_MIN_BUCKETS_N) {
         for (i = 0; i < n; i++) {
             g1_from_affine(&t, &points[i]);
-            g1_mul_vartime(&t, &t, scalars + i * FR_NLIMBS, FR_NLIMBS);
+            g1_mul_window_vartime(&t, &t, scalars + i * FR_NLIMBS, FR_NLIMBS);
             g1_add(&acc, &acc, &t);
         }
         *out = acc;

@@ -84,9 +84,6 @@ static const fp_t G1_ISO_YDEN[16] = {
     { { PF_W(0x09319f2e, 0x39834935), PF_W(0x039e952c, 0xbdb05c21), PF_W(0x55ba77a9, 0xa2f76493), PF_W(0xfd04e3df, 0xc6086467), PF_W(0xfb95832e, 0x7d78742e), PF_W(0x0ef9c24e, 0xccaf5e0e) } },
     { { PF_W(0x76090000, 0x0002fffd), PF_W(0xebf4000b, 0xc40c0002), PF_W(0x5f489857, 0x53c758ba), PF_W(0x77ce5853, 0x70525745), PF_W(0x5c071a97, 0xa256ec6d), PF_W(0x15f65ec3, 0xfa80e493) } },
 };
-/* h_eff = 0xd201000000010001, little-endian 64-bit words */
-static const limb_t G1_H_EFF[] = { PF_W(0xd2010000, 0x00010001) };
-#define G1_H_EFF_NLIMBS (sizeof(G1_H_EFF) / sizeof(G1_H_EFF[0]))
 
 static inline void g1_h2c_sqr_n(fp_t *out, const fp_t *a, int n)
 {
@@ -389,10 +386,10 @@ static inline void g1_map_to_curve(g1_t *out, const fp_t *u)
     g1_iso_map(out, &xn, &xd, &y);
 }
 
-/* [h_eff]P (h_eff is public) */
+/* [h_eff]P, h_eff = 0xd201000000010001 (public) */
 static inline void g1_h2c_clear_cofactor(g1_t *out, const g1_t *in)
 {
-    g1_mul_vartime(out, in, G1_H_EFF, G1_H_EFF_NLIMBS);
+    g1_clear_cofactor(out, in);               /* the endomorphism formula equals [h_eff] */
 }
 
 /* hash_to_curve from hash_to_field's two elements: [h_eff](map(u[0]) + map(u[1])) */
@@ -450,9 +447,6 @@ static const fp2_t G2_ISO_YDEN[4] = {
     { { { PF_W(0x66b10000, 0x003affc5), PF_W(0xcb1400e7, 0x64ec0030), PF_W(0xa73e5eb5, 0x6fa5d106), PF_W(0x8984c913, 0xa0fe09a9), PF_W(0x11e10afb, 0x78ad7f13), PF_W(0x05429d0e, 0x3e918f52) } }, { { PF_W(0x534dffff, 0xffc4aae6), PF_W(0x5397ff17, 0x4c67ffcf), PF_W(0xbff273eb, 0x870b251d), PF_W(0xdaf28271, 0x52870915), PF_W(0x393a9cba, 0xca9e2dc3), PF_W(0x14be74db, 0xfaee5748) } } },
     { { { PF_W(0x76090000, 0x0002fffd), PF_W(0xebf4000b, 0xc40c0002), PF_W(0x5f489857, 0x53c758ba), PF_W(0x77ce5853, 0x70525745), PF_W(0x5c071a97, 0xa256ec6d), PF_W(0x15f65ec3, 0xfa80e493) } }, { { PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000) } } },
 };
-/* h_eff = 0xbc69f08f2ee75b3584...e8020005aaa95551, little-endian 64-bit words */
-static const limb_t G2_H_EFF[] = { PF_W(0xe8020005, 0xaaa95551), PF_W(0x59894c0a, 0xdebbf6b4), PF_W(0xe954cbc0, 0x6689f6a3), PF_W(0x2ec0ec69, 0xd7477c1a), PF_W(0x6d82bf01, 0x5d1212b0), PF_W(0x329c2f17, 0x8731db95), PF_W(0x9986ff03, 0x1508ffe1), PF_W(0x88e2a8e9, 0x145ad768), PF_W(0x584c6a0e, 0xa91b3528), PF_W(0x0bc69f08, 0xf2ee75b3) };
-#define G2_H_EFF_NLIMBS (sizeof(G2_H_EFF) / sizeof(G2_H_EFF[0]))
 
 static inline void g2_h2c_sqr_n(fp2_t *out, const fp2_t *a, int n)
 {
@@ -798,10 +792,10 @@ static inline void g2_map_to_curve(g2_t *out, const fp2_t *u)
     g2_iso_map(out, &xn, &xd, &y);
 }
 
-/* [h_eff]P (h_eff is public) */
+/* [h_eff]P, h_eff = 0xbc69f08f2ee75b3584...e8020005aaa95551 (public) */
 static inline void g2_h2c_clear_cofactor(g2_t *out, const g2_t *in)
 {
-    g2_mul_vartime(out, in, G2_H_EFF, G2_H_EFF_NLIMBS);
+    g2_clear_cofactor(out, in);               /* the endomorphism formula equals [h_eff] */
 }
 
 /* hash_to_curve from hash_to_field's two elements: [h_eff](map(u[0]) + map(u[1])) */

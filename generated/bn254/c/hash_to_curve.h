@@ -19,9 +19,6 @@ static const fp_t G1_SVDW_C1 = { { PF_W(0x11548220, 0x3dbf392d), PF_W(0x92624212
 static const fp_t G1_SVDW_C2 = { { PF_W(0xb461a444, 0x8976f7d5), PF_W(0xc6843fb4, 0x39555fa7), PF_W(0x28f0d123, 0x84840918), PF_W(0x112ceb58, 0xa394e07d) } };
 static const fp_t G1_SVDW_C3 = { { PF_W(0x7c848707, 0x8735ab72), PF_W(0x51da7e00, 0x48bfb8d4), PF_W(0x945cfd18, 0x3cbd7bf4), PF_W(0x0b70b1ec, 0x48ae62c6) } };
 static const fp_t G1_SVDW_C4 = { { PF_W(0xa79a2bdc, 0xa0800831), PF_W(0x19fd7617, 0xe49815a1), PF_W(0xbb8d0c88, 0x5550c7b1), PF_W(0x05c4aeb6, 0xec7e0f48) } };
-/* h_eff = 0x1, little-endian 64-bit words */
-static const limb_t G1_H_EFF[] = { PF_W(0x00000000, 0x00000001) };
-#define G1_H_EFF_NLIMBS (sizeof(G1_H_EFF) / sizeof(G1_H_EFF[0]))
 
 static inline void g1_h2c_sqr_n(fp_t *out, const fp_t *a, int n)
 {
@@ -231,10 +228,10 @@ static inline void g1_map_to_curve(g1_t *out, const fp_t *u)
     fp_set_one(&out->z);
 }
 
-/* [h_eff]P (h_eff is public) */
+/* [h_eff]P, h_eff = 0x1 (public) */
 static inline void g1_h2c_clear_cofactor(g1_t *out, const g1_t *in)
 {
-    g1_mul_vartime(out, in, G1_H_EFF, G1_H_EFF_NLIMBS);
+    g1_clear_cofactor(out, in);               /* the endomorphism formula equals [h_eff] */
 }
 
 /* hash_to_curve from hash_to_field's two elements: [h_eff](map(u[0]) + map(u[1])) */
@@ -267,9 +264,6 @@ static const fp2_t G2_SVDW_C1 = { { { PF_W(0xd335f05a, 0x64ca12fe), PF_W(0x75029
 static const fp2_t G2_SVDW_C2 = { { { PF_W(0xb461a444, 0x8976f7d5), PF_W(0xc6843fb4, 0x39555fa7), PF_W(0x28f0d123, 0x84840918), PF_W(0x112ceb58, 0xa394e07d) } }, { { PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000) } } };
 static const fp2_t G2_SVDW_C3 = { { { PF_W(0xaaad0cab, 0x9a24277f), PF_W(0xf2209f5b, 0x7e5b757a), PF_W(0xc3a46b7e, 0x850013a7), PF_W(0x1f9e7f37, 0x68c5c9af) } }, { { PF_W(0x412278c8, 0xde85d863), PF_W(0xfe3e4c7f, 0x559d375a), PF_W(0x5e44b9da, 0x0a96ad23), PF_W(0x297d818d, 0x387725c8) } } };
 static const fp2_t G2_SVDW_C4 = { { { PF_W(0x63cdc796, 0xb49b3a32), PF_W(0x73a8220d, 0x40eb16f6), PF_W(0xb46d1eed, 0x55c49000), PF_W(0x1c9ef4f5, 0xf0528b82) } }, { { PF_W(0x9aeb505b, 0x1600fe13), PF_W(0x64eb25e9, 0xf8b4638f), PF_W(0x43edd9e4, 0xfdf1577a), PF_W(0x2eb756b5, 0x28a63917) } } };
-/* h_eff = 0x30644e72e131a029b8...345f2299c0f9fa8d, little-endian 64-bit words */
-static const limb_t G2_H_EFF[] = { PF_W(0x345f2299, 0xc0f9fa8d), PF_W(0x06ceecda, 0x572a2489), PF_W(0xb85045b6, 0x8181585e), PF_W(0x30644e72, 0xe131a029) };
-#define G2_H_EFF_NLIMBS (sizeof(G2_H_EFF) / sizeof(G2_H_EFF[0]))
 
 static inline void g2_h2c_sqr_n(fp2_t *out, const fp2_t *a, int n)
 {
@@ -526,10 +520,10 @@ static inline void g2_map_to_curve(g2_t *out, const fp2_t *u)
     fp2_set_one(&out->z);
 }
 
-/* [h_eff]P (h_eff is public) */
+/* [h_eff]P, h_eff = -0x10fdac342d9d118ea...616edcfabef338ea (public) */
 static inline void g2_h2c_clear_cofactor(g2_t *out, const g2_t *in)
 {
-    g2_mul_vartime(out, in, G2_H_EFF, G2_H_EFF_NLIMBS);
+    g2_clear_cofactor(out, in);               /* the endomorphism formula equals [h_eff] */
 }
 
 /* hash_to_curve from hash_to_field's two elements: [h_eff](map(u[0]) + map(u[1])) */

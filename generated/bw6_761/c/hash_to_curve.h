@@ -42,9 +42,6 @@ static const fp_t G1_ISO_YDEN[4] = {
     { { PF_W(0x1774ffff, 0xfffd2273), PF_W(0x377fa6d8, 0xeffd4ce7), PF_W(0xa18b9ce6, 0x240d5cfe), PF_W(0x85e0e46a, 0x02f34ac3), PF_W(0x1b9def98, 0x3d905118), PF_W(0xfedca4e0, 0xdab6dab7), PF_W(0xe8032780, 0x065b331d), PF_W(0x6375c9bc, 0xbf95dcfc), PF_W(0x91839d10, 0xb3a2f4a7), PF_W(0xe7f525ec, 0xe894c694), PF_W(0x3c68ef25, 0xb766fbfc), PF_W(0x00c8e4d4, 0xab6ba4e8) } },
     { { PF_W(0x0202ffff, 0xffff85d5), PF_W(0x5a582635, 0x8fff8ce7), PF_W(0x9e996e43, 0x827faade), PF_W(0xda6aff32, 0x0ee47df4), PF_W(0xece9cb3e, 0x1d94b80b), PF_W(0xc0e667a2, 0x5248240b), PF_W(0xa74da5bf, 0xdcad3905), PF_W(0x2352e7fe, 0x462f2103), PF_W(0x7b565880, 0x08b1c87c), PF_W(0x45848a63, 0xe711022f), PF_W(0xd7a81ebb, 0x9f65a9df), PF_W(0x0051f77e, 0xf127e87d) } },
 };
-/* h_eff = 0xad1972339049ce762c...3de580000000007c, little-endian 64-bit words */
-static const limb_t G1_H_EFF[] = { PF_W(0x3de58000, 0x0000007c), PF_W(0x832ba406, 0x1000003b), PF_W(0xc61c5547, 0x57551c0c), PF_W(0xc856a085, 0x3c9db94c), PF_W(0x2c77d5ac, 0x34cb12ef), PF_W(0xad197233, 0x9049ce76) };
-#define G1_H_EFF_NLIMBS (sizeof(G1_H_EFF) / sizeof(G1_H_EFF[0]))
 
 static inline void g1_h2c_sqr_n(fp_t *out, const fp_t *a, int n)
 {
@@ -443,10 +440,10 @@ static inline void g1_map_to_curve(g1_t *out, const fp_t *u)
     g1_iso_map(out, &xn, &xd, &y);
 }
 
-/* [h_eff]P (h_eff is public) */
+/* [h_eff]P, h_eff = 0xaa0b79737ef22692ca...bf59800000000ffc (public) */
 static inline void g1_h2c_clear_cofactor(g1_t *out, const g1_t *in)
 {
-    g1_mul_vartime(out, in, G1_H_EFF, G1_H_EFF_NLIMBS);
+    g1_clear_cofactor(out, in);               /* the endomorphism formula equals [h_eff] */
 }
 
 /* hash_to_curve from hash_to_field's two elements: [h_eff](map(u[0]) + map(u[1])) */
@@ -674,9 +671,6 @@ static const fp_t G2_ISO_YDEN[55] = {
     { { PF_W(0x93fd6bcb, 0xf443c658), PF_W(0xdf81b840, 0x5b172f91), PF_W(0xf9504642, 0x92a623ca), PF_W(0xaa48825b, 0xe18be5b8), PF_W(0xf9b6c7ec, 0xc8b1d0ea), PF_W(0xf86d982a, 0xe09abbb2), PF_W(0xaca3d3cd, 0xc041356d), PF_W(0xce5f3301, 0x1ff9ded9), PF_W(0x1f58570e, 0x04402cee), PF_W(0x57ab28e3, 0x7d0f24d3), PF_W(0x9a7637fd, 0xe6ab8b42), PF_W(0x00fda262, 0x28c09842) } },
     { { PF_W(0x0202ffff, 0xffff85d5), PF_W(0x5a582635, 0x8fff8ce7), PF_W(0x9e996e43, 0x827faade), PF_W(0xda6aff32, 0x0ee47df4), PF_W(0xece9cb3e, 0x1d94b80b), PF_W(0xc0e667a2, 0x5248240b), PF_W(0xa74da5bf, 0xdcad3905), PF_W(0x2352e7fe, 0x462f2103), PF_W(0x7b565880, 0x08b1c87c), PF_W(0x45848a63, 0xe711022f), PF_W(0xd7a81ebb, 0x9f65a9df), PF_W(0x0051f77e, 0xf127e87d) } },
 };
-/* h_eff = 0xad1972339049ce762c...3de5800000000075, little-endian 64-bit words */
-static const limb_t G2_H_EFF[] = { PF_W(0x3de58000, 0x00000075), PF_W(0x832ba406, 0x1000003b), PF_W(0xc61c5547, 0x57551c0c), PF_W(0xc856a085, 0x3c9db94c), PF_W(0x2c77d5ac, 0x34cb12ef), PF_W(0xad197233, 0x9049ce76) };
-#define G2_H_EFF_NLIMBS (sizeof(G2_H_EFF) / sizeof(G2_H_EFF[0]))
 
 static inline void g2_h2c_sqr_n(fp_t *out, const fp_t *a, int n)
 {
@@ -1075,10 +1069,10 @@ static inline void g2_map_to_curve(g2_t *out, const fp_t *u)
     g2_iso_map(out, &xn, &xd, &y);
 }
 
-/* [h_eff]P (h_eff is public) */
+/* [h_eff]P, h_eff = 0x122e824fb83ce0ad18...6e77800000000f8a (public) */
 static inline void g2_h2c_clear_cofactor(g2_t *out, const g2_t *in)
 {
-    g2_mul_vartime(out, in, G2_H_EFF, G2_H_EFF_NLIMBS);
+    g2_clear_cofactor(out, in);               /* the endomorphism formula equals [h_eff] */
 }
 
 /* hash_to_curve from hash_to_field's two elements: [h_eff](map(u[0]) + map(u[1])) */

@@ -1,0 +1,465 @@
+"""Endomorphisms of G1 and G2: cofactor clearing, subgroup membership tests and GLV/GLS data.
+
+Each group has one cheap endomorphism `e`:
+* phi(x, y) = (zeta x, y) with zeta a cube root of unity in Fq, when the group's curve is over
+  Fp (G1, and G2 of k = 6 curves): e^2 + e + 1 = 0;
+* psi = untwist o Frobenius o twist on E'(Fp2) (G2 of k = 12 curves): e^2 - t e + p = 0
+  (Galbraith–Scott).
+On G (order r) e acts as a scalar `lam`. Formulas are written as sums of e^i o [x^j] with small
+integer coefficients, so that C evaluates them with multiplications by the low-weight seed x.
+
+Cofactor clearing (per family, the literature's formulas):
+* BLS12 G1: [1 - x] (Wahby–Boneh, eprint 2019/403 §5; h_eff of RFC 9380);
+* BLS12 G2: [x^2 - x - 1] + [x - 1] psi + [2] psi^2 (Budroni–Pintore, eprint 2017/419 §4.1),
+  equal to [3 (x^2 - 1) h2] (the RFC 9380 h_eff of the BLS12-381 suites);
+* BN G1: the cofactor is 1; BN G2: [x] + psi o [3x] + psi^2 o [x] + psi^3 (Fuentes-Castañeda,
+  Knapp, Rodríguez-Henríquez 2011), equal to [-(18x^3 + 12x^2 + 3x + 1) h2] (gnark-crypto's
+  ClearCofactor, which its hash to G2 uses);
+* BW6 G1 and G2: the El Housni–Guillevic formulas (eprint 2020/351) that gnark-crypto's
+  ClearCofactor uses; h_eff is the integer they equal on the whole E(Fq), derived from
+  Frobenius = a + b phi (so phi = (1 - a) / b on E(Fq)).
+Each one is checked on random points of the whole curve: equal to [h_eff]P, killed by [r].
+
+Subgroup tests (Scott, eprint 2021/1130; El Housni–Guillevic–Piellard, eprint 2022/352; and
+eprint 2022/348 for BN G2): a formula alpha = sum c_ij e^i x^j with alpha(lam) = 0 mod r, so
+G is in its kernel. It is a valid test when its kernel on E(Fq) is exactly G: the kernel has
+order dividing deg(alpha) = N(alpha) (the norm in Z[e]), so gcd(N(alpha), h) = 1 and r not
+dividing h prove it. When no candidate passes, the test is [r]P.
+GT: f in the cyclotomic subgroup and f^e = 1 with e = sum c_ij x^j p^i; the solutions form the
+subgroup of order gcd(e, Phi_k(p)) of the cyclic group of order Phi_k(p), so gcd = r proves it.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+import gmpy2
+import sympy
+from fractions import Fraction
+from sympy import ZZ
+from sympy.polys.matrices import DomainMatrix
+
+from .algebra import Curve, Elem, Point
+from .checks import require
+from .families import cyclotomic
+from .miller_loop import apply_psi
+
+Coeffs = tuple[tuple[int, ...], ...]   # coeffs[i][j]: coefficient of e^i o [x^j]
+
+RANDOM_POINTS = 3
+
+
+@dataclass(frozen=True)
+class Decomposition:
+    """k = sum k_i lam^i mod r with short k_i (GLV/GLS, Babai rounding with precomputed constants).
+
+    With the reduced basis B (rows b_j, sum_i b_ji lam^i = 0 mod r) and w = first row of B^-1:
+    M_j = (k |g_j| + 2^(shift-1)) >> shift, c_j = sign(g_j) M_j with g_j = round(w_j 2^shift),
+    k_i = [i = 0] k - sum_j c_j b_ji. This is exactly what the C computes (in constant time).
+    """
+
+    dim: int
+    basis: tuple[tuple[int, ...], ...]
+    g: tuple[int, ...]
+    shift: int
+    bits: int                   # |k_i| < 2^bits for every k < 2^(bit length of r)
+    g_words: int                # 64-bit words of |g_j|
+    m_words: int                # of M_j
+    b_words: int                # of |b_ji|
+    acc_words: int              # of the signed accumulator of k_i (two's complement)
+    ct_window: int              # signed (Booth) window of the constant-time path
+    vartime_window: int         # wNAF width of the variable-time path
+
+    def split(self, k: int) -> list[int]:
+        ms = [(k * abs(g) + (1 << (self.shift - 1))) >> self.shift for g in self.g]
+        cs = [m if g >= 0 else -m for m, g in zip(ms, self.g)]
+        return [(k if i == 0 else 0) - sum(c * b[i] for c, b in zip(cs, self.basis)) for i in range(self.dim)]
+
+
+@dataclass(frozen=True)
+class GroupEndo:
+    """The endomorphism data of one group (G1 or G2)."""
+
+    group: str                  # "G1" or "G2"
+    kind: str                   # "phi" (x -> zeta x) or "psi"
+    zeta: Elem | None           # phi's cube root of unity (kind "phi")
+    lam: int                    # e acts as [lam] on G
+    trace: int                  # e^2 - trace e + det = 0 on the whole curve
+    det: int
+    cofactor: int               # h
+    clear: Coeffs               # cofactor clearing, equal to [h_eff]
+    h_eff: int
+    clear_formula: str
+    test: Coeffs | None         # subgroup test sum == O, or None: [r]P
+    test_note: str
+    glv: Decomposition
+
+    @property
+    def max_power(self) -> int:
+        return max(len(self.clear), len(self.test or ())) - 1
+
+
+@dataclass(frozen=True)
+class GTTest:
+    coeffs: Coeffs | None       # f^(sum c_ij x^j p^i) == 1, or None: f^r == 1
+    note: str
+
+
+@dataclass(frozen=True)
+class EndomorphismModel:
+    g1: GroupEndo
+    g2: GroupEndo
+    gt: GTTest
+
+
+# ----------------------------------------------------------------------------------------------
+# Formulas as data
+
+
+def poly_value(coeffs: Coeffs, x: int, e: int) -> int:
+    """sum c_ij x^j e^i as an integer."""
+    return sum(c * x**j * e**i for i, row in enumerate(coeffs) for j, c in enumerate(row))
+
+
+def reduce_in_order(coeffs: Coeffs, x: int, trace: int, det: int) -> tuple[int, int]:
+    """(u0, u1) with sum c_ij x^j e^i = u0 + u1 e modulo e^2 - trace e + det."""
+    u0, u1 = 0, 0      # accumulates e^i as a0 + a1 e
+    a0, a1 = 1, 0
+    for row in coeffs:
+        c = sum(cj * x**j for j, cj in enumerate(row))
+        u0, u1 = u0 + c * a0, u1 + c * a1
+        a0, a1 = -det * a1, a0 + trace * a1
+    return u0, u1
+
+
+def norm(u0: int, u1: int, trace: int, det: int) -> int:
+    """N(u0 + u1 e) = (u0 + u1 e)(u0 + u1 e') = u0^2 + trace u0 u1 + det u1^2."""
+    return u0 * u0 + trace * u0 * u1 + det * u1 * u1
+
+
+def swap_phi(coeffs: Coeffs) -> Coeffs:
+    """The same formula with phi replaced by phi^2 (the other cube root of unity)."""
+    rows: list[list[int]] = [[] for _ in range(3)]
+    for i, row in enumerate(coeffs):
+        k = (2 * i) % 3
+        target = rows[k]
+        for j, c in enumerate(row):
+            while len(target) <= j:
+                target.append(0)
+            target[j] += c
+    while rows and not any(rows[-1]):
+        rows.pop()
+    return tuple(tuple(r) for r in rows)
+
+
+class Evaluator:
+    """Evaluates e^i and formulas on affine points of one group's curve (for the checks)."""
+
+    def __init__(self, E: Curve, kind: str, zeta: Elem | None, psi: tuple, x: int) -> None:
+        self.E, self.kind, self.zeta, self.psi, self.x = E, kind, zeta, psi, x
+
+    def endo(self, P: Point, n: int) -> Point:
+        if P is None or n == 0:
+            return P
+        if self.kind == "psi":
+            return apply_psi(self.E, self.psi, P, n)
+        F = self.E.F
+        assert self.zeta is not None
+        return (F.mul(F.pow(self.zeta, n), P[0]), P[1])
+
+    def formula(self, coeffs: Coeffs, P: Point) -> Point:
+        E = self.E
+        powers = [P]
+        for _ in range(max(len(row) for row in coeffs) - 1):
+            powers.append(E.mul(powers[-1], self.x))
+        acc: Point = None
+        for i, row in enumerate(coeffs):
+            s: Point = None
+            for j, c in enumerate(row):
+                s = E.add(s, E.mul(powers[j], c))
+            acc = E.add(acc, self.endo(s, i))
+        return acc
+
+
+# ----------------------------------------------------------------------------------------------
+# Candidate formulas per family (coefficients of e^i o [x^j])
+
+CLEAR = {
+    ("BLS12", "G1"): (((1, -1),), "[1 - x] (Wahby–Boneh 2019/403)"),
+    ("BLS12", "G2"): (((-1, -1, 1), (-1, 1), (2,)),
+                      "[x^2 - x - 1] + psi o [x - 1] + psi^2 o [2] (Budroni–Pintore 2017/419)"),
+    ("BN", "G1"): (((1,),), "identity (the cofactor is 1)"),
+    ("BN", "G2"): (((0, 1), (0, 3), (0, 1), (1,)),
+                   "[x] + psi o [3x] + psi^2 o [x] + psi^3 (Fuentes-Castañeda et al. 2011)"),
+    ("BW6", "G1"): (((136, -40, -83, 103), (130, 89, 7)),
+                    "p1 + phi(p2), p1 = [103x^3 - 83x^2 - 40x + 136], p2 = [7x^2 + 89x + 130] (HG20)"),
+    ("BW6", "G2"): (((27, -143, -83, 103), (), (-109, -117, 7)),
+                    "p1 + phi^2(p2), p1 = [103x^3 - 83x^2 - 143x + 27], p2 = [7x^2 - 117x - 109] (HG20)"),
+}
+
+TESTS = {
+    ("BLS12", "G1"): [(((0, 0, 1), (1,)), "[x^2] P + phi(P) == O (Scott 2021/1130)")],
+    ("BLS12", "G2"): [(((0, -1), (1,)), "psi(P) == [x] P (Scott 2021/1130; HGP 2022/352)")],
+    ("BN", "G2"): [(((1, 1), (0, 1), (0, 1), (0, -2)),
+                    "[x+1] P + psi([x] P) + psi^2([x] P) == psi^3([2x] P) (eprint 2022/348)")],
+    ("BW6", "G1"): [(((1, 1), (1, 0, -1, 1)), "[x+1] P + phi([x^3 - x^2 + 1] P) == O (HGP 2022/352)")],
+    ("BW6", "G2"): [(((1, 1), (1, 0, -1, 1)), "[x+1] P + phi([x^3 - x^2 + 1] P) == O (HGP 2022/352)")],
+}
+
+GT_TESTS = {
+    "BLS12": [(((0, -1), (1,)), "f^p == f^x (Scott 2021/1130)")],
+    "BN": [(((0, 0, -6), (1,)), "f^p == f^(6x^2) (Scott 2021/1130)")],
+    "BW6": [(((1, 1), (), (1, 0, -1, 1)), "f^(x+1) (f^(p^2))^(x^3 - x^2 + 1) == 1 (HGP 2022/352, in GT)")],
+}
+
+
+# ----------------------------------------------------------------------------------------------
+# Derivation
+
+
+def _cube_root_of_unity(E: Curve) -> Elem:
+    F = E.F
+    for c in range(2, 1000):
+        z = F.pow(F.elem(c), (F.order - 1) // 3)
+        if z != F.one:
+            return z
+    raise AssertionError("no cube root of unity")
+
+
+def _cube_roots_mod(r: int) -> list[int]:
+    """The two roots of l^2 + l + 1 mod r (r = 1 mod 3)."""
+    for g in range(2, 1000):
+        c = pow(g, (r - 1) // 3, r)
+        if c != 1:
+            return [c, c * c % r]
+    raise AssertionError("no cube root of unity mod r")
+
+
+def derive_group(family: str, group: str, E: Curve, G: Point, r: int, h: int, x: int, t: int,
+                 p: int, psi: tuple, curve: str) -> GroupEndo:
+    """The endomorphism data of one group; E is its curve (E(Fp) or the twist), h its cofactor,
+    t the trace of the curve over Fp (psi satisfies e^2 - t e + p = 0)."""
+    rng = random.Random(11)
+    F = E.F
+    n = r * h
+    t_e = F.order + 1 - n            # the trace of E over its own field Fq
+    if psi and group == "G2":
+        kind, zeta, trace, det = "psi", None, t, p
+        lam = p % r
+    else:
+        kind, zeta, trace, det = "phi", _cube_root_of_unity(E), -1, 1
+        phiG = (F.mul(zeta, G[0]), G[1])
+        lams = [lam for lam in _cube_roots_mod(r) if E.mul(G, lam) == phiG]
+        require(len(lams) == 1, curve, f"{group}: phi(G) = [lam] G for one root of lam^2 + lam + 1 mod r")
+        lam = lams[0]
+    ev = Evaluator(E, kind, zeta, psi, x)
+    for _ in range(RANDOM_POINTS):
+        P = E.random_point(rng)
+        lhs = E.add(E.add(ev.endo(P, 2), E.neg(E.mul(ev.endo(P, 1), trace))), E.mul(P, det))
+        require(lhs is None, curve, f"{group}: e^2 - ({trace}) e + {det} = 0 on random points of the curve")
+    require(ev.endo(G, 1) == E.mul(G, lam), curve, f"{group}: e(G) = [lam] G on the generator")
+
+    # cofactor clearing
+    base, formula = CLEAR[(family, group)]
+    choices = [base] if kind == "psi" or len(base) == 1 else [base, swap_phi(base)]
+    found: tuple[Coeffs, int] | None = None
+    for coeffs in choices:
+        if len(coeffs) == 1:
+            h_eff = poly_value(coeffs, x, 0)
+        elif kind == "psi":
+            h_eff = _psi_h_eff(family, x, h)
+        else:
+            h_eff = _phi_h_eff(ev, coeffs, n, t_e, x, rng)
+        if h_eff is None or h_eff % r == 0:
+            continue
+        points = [E.random_point(rng) for _ in range(RANDOM_POINTS)]
+        images = [ev.formula(coeffs, P) for P in points]
+        if all(Q == E.mul(P, h_eff) and E.mul(Q, r) is None for P, Q in zip(points, images)):
+            found = (coeffs, h_eff)
+            break
+    require(found is not None, curve,
+            f"{group}: cofactor clearing {formula} equals [h_eff] (r does not divide h_eff) and lands in G "
+            "on random points")
+    assert found is not None
+    clear, h_eff = found
+    require(ev.formula(clear, G) == E.mul(G, h_eff), curve, f"{group}: cofactor clearing on the generator")
+
+    # subgroup membership test
+    test: Coeffs | None = None
+    note = "[r]P == O (no fast test proven for this curve)"
+    if h == 1:
+        test, note = (), "the cofactor is 1: every point of the curve is in G"
+    for cand, text in TESTS.get((family, group), []) if h != 1 else []:
+        if kind == "phi" and poly_value(cand, x, lam) % r != 0:
+            cand = swap_phi(cand)
+        if poly_value(cand, x, lam) % r != 0 or h % r == 0:
+            continue
+        u0, u1 = reduce_in_order(cand, x, trace, det)
+        N = norm(u0, u1, trace, det)
+        if N == 0 or not _kernel_prime_to(ev, cand, N, h, n, rng):
+            continue
+        require(ev.formula(cand, G) is None, curve, f"{group}: subgroup test {text} holds on G")
+        for _ in range(RANDOM_POINTS):
+            P = E.random_point(rng)
+            require(ev.formula(cand, P) is not None, curve, f"{group}: subgroup test rejects random points")
+        test = cand
+        note = (f"{text}; proven: N(alpha) ({N.bit_length()} bits) is prime to h, except small primes l "
+                f"for which alpha is injective on E(Fq)[l] (checked on its points)")
+        break
+    dim = 2 if kind == "phi" else 4
+    glv = derive_decomposition(lam, r, dim, curve, group)
+    # the decomposition on the generator: sum [k_i] e^i(G) = [k] G
+    k = (r * 2) // 3 + 12345
+    acc: Point = None
+    for i, ki in enumerate(glv.split(k)):
+        acc = E.add(acc, E.mul(ev.endo(G, i), ki))
+    require(acc == E.mul(G, k), curve, f"{group}: sum [k_i] e^i(G) = [k] G for the decomposition")
+    return GroupEndo(group=group, kind=kind, zeta=zeta, lam=lam, trace=trace, det=det, cofactor=h,
+                     clear=clear, h_eff=h_eff, clear_formula=formula, test=test, test_note=note, glv=glv)
+
+
+def _words(bits: int) -> int:
+    return max(1, (bits + 63) // 64)
+
+
+def _ct_window(dim: int, bits: int) -> int:
+    """The signed window minimising doublings + complete additions + table reads + table setup
+    (relative costs: dbl 0.6, complete add 1.6, cmov of one entry 0.04, setup add 1)."""
+    def cost(w: int) -> float:
+        windows = (bits + 1 + w - 1) // w
+        entries = (1 << (w - 1)) + 1
+        return windows * w * 0.6 + windows * dim * (1.6 + 0.04 * entries) + dim * (entries - 2)
+    return min(range(2, 8), key=cost)
+
+
+def _vartime_window(dim: int, bits: int) -> int:
+    """The wNAF width minimising additions: bits / (w + 1) digits per scalar, 2^(w-2) table entries."""
+    return min(range(2, 9), key=lambda w: dim * (bits / (w + 1) + (1 << (w - 2))))
+
+
+def derive_decomposition(lam: int, r: int, dim: int, curve: str, group: str) -> Decomposition:
+    """A reduced basis of {(a_0..a_{d-1}) : sum a_i lam^i = 0 mod r} (LLL) and the rounding constants."""
+    rows = [[r] + [0] * (dim - 1)] + [[-pow(lam, i, r)] + [1 if j == i else 0 for j in range(1, dim)]
+                                      for i in range(1, dim)]
+    M = DomainMatrix([[ZZ(v) for v in row] for row in rows], (dim, dim), ZZ).lll()
+    basis = tuple(tuple(int(v) for v in row) for row in M.to_Matrix().tolist())
+    B = sympy.Matrix(basis)
+    det = int(B.det())
+    require(abs(det) == r, curve, f"{group}: the GLV basis has determinant +-r")
+    for row in basis:
+        require(sum(b * pow(lam, i, r) for i, b in enumerate(row)) % r == 0, curve,
+                f"{group}: GLV basis vectors lie in the lattice")
+    rbits = r.bit_length()
+    require(max(abs(v) for row in basis for v in row).bit_length() <= rbits // dim + 4, curve,
+            f"{group}: the GLV basis is short (|b| < 2^(log r / {dim} + 4))")
+    adj = B.adjugate()
+    shift = rbits + 4
+    w = [Fraction(int(adj[0, j]), det) for j in range(dim)]   # first row of B^-1 = adj[0, :] / det
+    g = tuple(round(wj * (1 << shift)) for wj in w)
+    eps = Fraction(1, 2) + Fraction(1 << rbits, 1) * max(abs(Fraction(gj, 1 << shift) - wj) for gj, wj in zip(g, w))
+    bound = max(eps * sum(abs(row[i]) for row in basis) for i in range(dim))
+    bits = int(bound).bit_length()
+    require(bits <= rbits // dim + 4, curve, f"{group}: GLV sub-scalars are below 2^(log r / {dim} + 4)")
+    m_bits = max(((((1 << rbits) * abs(gj)) + (1 << (shift - 1))) >> shift).bit_length() for gj in g)
+    b_bits = max(abs(v) for row in basis for v in row).bit_length()
+    acc_bits = max(rbits, m_bits + b_bits + dim.bit_length()) + 1
+    dec = Decomposition(dim=dim, basis=basis, g=g, shift=shift, bits=bits,
+                        g_words=_words(max(abs(gj) for gj in g).bit_length()), m_words=_words(m_bits),
+                        b_words=_words(b_bits), acc_words=_words(acc_bits),
+                        ct_window=_ct_window(dim, bits), vartime_window=_vartime_window(dim, bits))
+    rng = random.Random(7)
+    for k in [0, 1, r - 1, (1 << rbits) - 1] + [rng.randrange(1 << rbits) for _ in range(200)]:
+        parts = dec.split(k)
+        require(sum(ki * pow(lam, i, r) for i, ki in enumerate(parts)) % r == k % r, curve,
+                f"{group}: GLV decomposition recombines to k")
+        require(all(abs(ki) < 1 << bits for ki in parts), curve, f"{group}: GLV sub-scalars within the bound")
+    return dec
+
+
+def _kernel_prime_to(ev: Evaluator, alpha: Coeffs, N: int, h: int, n: int, rng: random.Random) -> bool:
+    """alpha has no kernel of order prime to r in E(Fq): every prime l dividing gcd(N(alpha), h) must
+    be small, and alpha must be injective on E(Fq)[l]. E(Fq)[l] is spanned by points [n / l^v] P
+    pushed down to order l, for 24 random P (a missed dimension has probability l^-24)."""
+    g = math.gcd(N, h)
+    if g == 1:
+        return True
+    if g > 1 << 32:
+        return False
+    E = ev.E
+    for ell in sympy.primefactors(g):
+        v, m = 0, n
+        while m % ell == 0:
+            v, m = v + 1, m // ell
+        span: list[Point] = [None]
+        for _ in range(24):
+            Q = E.mul(E.random_point(rng), n // ell**v)
+            while Q is not None and E.mul(Q, ell) is not None:
+                Q = E.mul(Q, ell)
+            if Q is None or Q in span:
+                continue
+            span = [E.add(A, E.mul(Q, i)) for A in span for i in range(ell)]
+        if any(ev.formula(alpha, Q) is None for Q in span if Q is not None):
+            return False
+    return True
+
+
+def _psi_h_eff(family: str, x: int, h: int) -> int | None:
+    """The multiple of h2 the psi formulas equal (checked by the caller on random points):
+    3 (x^2 - 1) h2 for BLS12 (RFC 9380), -(18x^3 + 12x^2 + 3x + 1) h2 for BN."""
+    if family == "BLS12":
+        return 3 * (x * x - 1) * h
+    if family == "BN":
+        return -(18 * x**3 + 12 * x**2 + 3 * x + 1) * h
+    return None
+
+
+def _phi_h_eff(ev: Evaluator, coeffs: Coeffs, n: int, t_e: int, x: int, rng: random.Random) -> int | None:
+    """The integer a phi-formula equals on E(Fq) (#E(Fq) = n = q + 1 - t_e), in [0, n): Frobenius
+    is a + b phi with 2a - b = t_e and 4q - t_e^2 = 3 b^2, and it is the identity on E(Fq), so phi
+    acts there as (1 - a) / b mod n (when b is prime to n)."""
+    q = ev.E.F.order
+    b2, rem = divmod(4 * q - t_e * t_e, 3)
+    root, exact = gmpy2.iroot(b2, 2)
+    if rem or not exact:
+        return None
+    # b may share small factors with n: solve modulo the part of n prime to b, then lift by
+    # trying the few multiples on random points
+    points = [ev.E.random_point(rng) for _ in range(RANDOM_POINTS)]
+    for b in (int(root), -int(root)):
+        if (t_e + b) % 2:
+            continue
+        n_odd = n
+        while math.gcd(n_odd, b) != 1:
+            n_odd //= math.gcd(n_odd, b)
+        if n // n_odd > 1 << 16:
+            continue
+        lam_e = (1 - (t_e + b) // 2) * pow(b, -1, n_odd) % n_odd
+        base = poly_value(coeffs, x, lam_e) % n_odd
+        images = [ev.formula(coeffs, P) for P in points]
+        for k in range(n // n_odd):
+            h_eff = base + k * n_odd
+            if all(ev.E.mul(P, h_eff) == Q for P, Q in zip(points, images)):
+                return h_eff
+    return None
+
+
+def derive_gt_test(family: str, x: int, p: int, r: int, k: int, curve: str) -> GTTest:
+    phi_k = cyclotomic(k, p)
+    if phi_k % (r * r) == 0:
+        return GTTest(None, "f^r == 1 (r^2 divides Phi_k(p))")
+    for cand, text in GT_TESTS.get(family, []):
+        e = poly_value(cand, x, p)
+        if e % r == 0 and math.gcd(e, phi_k) == r:
+            return GTTest(cand, f"{text}; proven: gcd(e, Phi_k(p)) = r")
+    return GTTest(None, "f^r == 1 (no fast test proven for this curve)")
+
+
+def derive_endomorphisms(model_parts: dict, curve: str) -> EndomorphismModel:
+    """model_parts: family, x, p, r, t, k, h1, h2, E1, E2, g1, g2, psi."""
+    m = model_parts
+    g1 = derive_group(m["family"], "G1", m["E1"], m["g1"], m["r"], m["h1"], m["x"], m["t"], m["p"], (), curve)
+    g2 = derive_group(m["family"], "G2", m["E2"], m["g2"], m["r"], m["h2"], m["x"], m["t"], m["p"], m["psi"], curve)
+    gt = derive_gt_test(m["family"], m["x"], m["p"], m["r"], m["k"], curve)
+    return EndomorphismModel(g1=g1, g2=g2, gt=gt)
