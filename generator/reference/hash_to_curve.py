@@ -35,7 +35,7 @@ def expand_message_xmd(msg: bytes, dst: bytes, length: int) -> bytes:
     b0 = hashlib.sha256(msg_prime).digest()
     blocks = [hashlib.sha256(b0 + b"\x01" + dst_prime).digest()]
     for i in range(2, ell + 1):
-        mixed = bytes(x ^ y for x, y in zip(b0, blocks[-1]))
+        mixed = bytes(x ^ y for x, y in zip(b0, blocks[-1], strict=True))
         blocks.append(hashlib.sha256(mixed + bytes([i]) + dst_prime).digest())
     return b"".join(blocks)[:length]
 
