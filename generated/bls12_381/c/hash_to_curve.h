@@ -658,7 +658,7 @@ static const fp_t G2_BETA_C7 = { { PF_W(0x43f5ffff, 0xfffcaaae), PF_W(0x32b7fff2
 /* sqrt_ratio in fp2 (a quadratic extension): 1 and y = sqrt(u / v) when u / v is a square, else
  * 0 and y = sqrt(Z u / v); v != 0.  Constant time: the complex method on a = u v (a square root
  * x of it gives y = x / v) with two Fp sqrt_ratio calls and one Fp inversion, the cases chosen by
- * cmov (generator/derive/hash_to_curve.py checks the same steps). */
+ * cmov (generator/derive/sqrt_ratio.py checks the same steps). */
 static inline limb_t g2_sqrt_ratio(fp2_t *y, const fp2_t *u, const fp2_t *v)
 {
     fp2_t a, za, c, x;
