@@ -91,6 +91,28 @@ def test_pairing_bilinear_and_matches_reference(custom) -> None:
     assert e.to_tuple() == ref.to_tower(expected ** m.final_exp.m)
 
 
+def test_endomorphisms(custom) -> None:
+    """GLV/GLS multiplication, cofactor clearing ([h_eff]P) and the subgroup tests ([r]P == O) on
+    random points of the whole curves, against the derivation's exact arithmetic."""
+    C, m = custom
+    rng = random.Random(5)
+
+    def aff(P, deg):
+        return None if P is None else ((P[0][0], P[1][0]) if deg == 1 else (tuple(P[0]), tuple(P[1])))
+
+    for G, E, gen, e, deg in ((C.G1, m.E1, m.g1_gen, m.endo.g1, 1), (C.G2, m.E2, m.g2_gen, m.endo.g2, m.fq_degree)):
+        for k in (rng.randrange(m.r), m.r - 1, rng.randrange(1 << 64)):
+            want = aff(E.mul(gen, k), deg)
+            assert (G.generator() * k).to_affine() == want
+            assert G.generator().mul_vartime(k).to_affine() == want
+        for _ in range(2):
+            P = E.random_point(rng)
+            Q = G.from_affine(*aff(P, deg), check=False)
+            assert Q.in_subgroup() == (E.mul(P, m.r) is None)
+            assert Q.clear_cofactor().to_affine() == aff(E.mul(P, e.h_eff), deg)
+            assert Q.clear_cofactor().in_subgroup()
+
+
 def test_hash_to_curve_svdw_matches_reference(custom) -> None:
     """A curve file without a hash-to-curve suite gets Shallue-van de Woestijne with the Z of
     RFC 9380 appendix H.1 on both groups: outputs on the curve, in the subgroup, equal to the

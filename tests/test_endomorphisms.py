@@ -166,12 +166,20 @@ def test_glv_decomposition(pkg, group, data):
     assert all(abs(ki) < 1 << e.glv.bits for ki in parts)
 
 
+def E_has_point_0_2(m) -> bool:
+    E = m.E2
+    return E.on_curve((E.F.elem(0), E.F.elem(2))) and E.mul((E.F.elem(0), E.F.elem(2)), 3) is None
+
+
 def test_bw6_g2_published_test_has_a_3_torsion_kernel():
     """The HGP formula [x+1]P + phi([x^3 - x^2 + 1]P) == O holds on G2 of BW6-761 but also on
-    G + T for a point T of order 3 of E'(Fp): the generator must not use it (it falls back to
-    [r]P), and the fallback rejects G + T."""
+    G + T for a point T of order 3 of E'(Fp): b' = 4 is a square, so T = (0, 2) is on E', phi fixes
+    it, and (x + 1) + (x^3 - x^2 + 1) = 0 mod 3 for x = 1 mod 3. The generator must not use that
+    formula (it uses a proven lattice vector instead), and in_subgroup rejects G + T (checked in
+    test_subgroup_membership_small_orders)."""
     m = model("bw6_761")
-    assert m.endo.g2.test is None
+    assert m.endo.g2.test is None and m.endo.g2.test_vector is not None
+    assert E_has_point_0_2(m)
     E = m.E2
     rng = random.Random(3)
     n = m.r * m.h2
@@ -309,6 +317,66 @@ def test_subgroup_membership_small_orders(pkg, group):
     assert seen_outside or e.cofactor == 1
 
 
+def test_gt_exponentiation(pkg):
+    """GT ** k (constant time) and pow_vartime (Frobenius split) against the reference power of the
+    same element in Fp^k."""
+    C, m = module(pkg), model(pkg)
+    ref = reference(pkg)
+    e = C.pairing(C.G1.generator(), C.G2.generator()) ** 3
+    f = ref.from_tower(e.to_tuple())
+    rng = random.Random(f"{pkg}:gtpow")
+    d = m.endo.gt_glv
+    ks = [0, 1, 2, m.r - 1, m.r, -3] + [rng.randrange(m.r) for _ in range(4)]
+    ks += [((2 * j + 1) << (d.shift - 1)) // abs(g) % m.r for g in d.g if g for j in (1, 7)]
+    for k in ks:
+        want = ref.to_tower(f ** (k % m.r))
+        assert (e ** k).to_tuple() == want, k
+        assert e.pow_vartime(k).to_tuple() == want, k
+
+
+def test_gt_subgroup_small_orders(pkg):
+    """GT membership (GT(f) and GT.from_bytes) agrees with the reference f^r == 1 on elements outside
+    the cyclotomic subgroup, on elements T of each small prime order l of Phi_k(p) / r inside it,
+    on e * T (e a pairing value) and on an element of order dividing (rest) r."""
+    C, m = module(pkg), model(pkg)
+    ref = reference(pkg)
+    Fk = ref.Fk
+    rng = random.Random(f"{pkg}:gt")
+    phi = (m.p**4 - m.p**2 + 1) if m.k == 12 else (m.p**2 - m.p + 1)
+    easy = (m.p**m.k - 1) // phi
+    deg = m.fq_degree
+
+    def rand_fk():
+        return Fk([ref.Fq(tuple(rng.randrange(m.p) for _ in range(deg)) if deg > 1 else rng.randrange(m.p))
+                   for _ in range(6)])
+
+    def accepted(f) -> bool:
+        try:
+            C.GT(ref.to_tower(f))
+        except ValueError:
+            return False
+        return True
+
+    g = rand_fk() ** easy                     # in the cyclotomic subgroup
+    gen = g ** (phi // m.r)                   # in GT
+    elements = [rand_fk(), g, gen, gen ** 12345]
+    small, rest = small_primes(phi // m.r)
+    for ell, v in small.items():
+        t = g ** (phi // ell**v)
+        while not (t ** ell).is_one():
+            t = t ** ell
+        if not t.is_one():
+            elements += [t, gen * t]
+    if rest > 1:
+        elements.append(g ** (phi // (rest * m.r)))
+    seen_outside = False
+    for f in elements:
+        want = not f.is_zero() and (f ** m.r).is_one()
+        seen_outside |= not want
+        assert accepted(f) == want
+    assert seen_outside
+
+
 # ----------------------------------------------------------------------------------------------
 # Constant time (valgrind): the GLV path of P * k on a secret scalar
 
@@ -321,6 +389,7 @@ int main(int argc, char **argv)
 {
     g1_t p, r1;
     g2_t q, r2;
+    gt_t f, r3;
     limb_t k[FR_NLIMBS], out = 0;
     size_t i;
     int vartime = argc > 1 && argv[1][0] == 'v';
@@ -329,22 +398,30 @@ int main(int argc, char **argv)
         k[i] = (limb_t)0x9E3779B97F4A7C15ULL * (limb_t)(i + 1);
     fp_set_one(&p.x); fp_dbl(&p.y, &p.x); fp_add(&p.z, &p.y, &p.x);
     q.x = G2_B; q.y = G2_B; q.z = G2_B;
+    {{FQ6}}_set_one(&f);
+    f.c1.c0 = q.x;
     VALGRIND_MAKE_MEM_UNDEFINED(k, sizeof(k));
+    VALGRIND_MAKE_MEM_UNDEFINED(&f, sizeof(f));
     VALGRIND_MAKE_MEM_UNDEFINED(&p, sizeof(p));
     VALGRIND_MAKE_MEM_UNDEFINED(&q, sizeof(q));
     if (vartime) {
         g1_mul_vartime(&r1, &p, k, FR_NLIMBS);
         g2_mul_vartime(&r2, &q, k, FR_NLIMBS);
+        gt_pow_endo_vartime(&r3, &f, k);
     } else {
         g1_mul_endo_ct(&r1, &p, k);
         g2_mul_endo_ct(&r2, &q, k);
+        gt_pow_endo_ct(&r3, &f, k);
     }
     VALGRIND_MAKE_MEM_DEFINED(&r1, sizeof(r1));
     VALGRIND_MAKE_MEM_DEFINED(&r2, sizeof(r2));
+    VALGRIND_MAKE_MEM_DEFINED(&r3, sizeof(r3));
     for (i = 0; i < sizeof(r1) / sizeof(limb_t); i++)
         out ^= ((const limb_t *)&r1)[i];
     for (i = 0; i < sizeof(r2) / sizeof(limb_t); i++)
         out ^= ((const limb_t *)&r2)[i];
+    for (i = 0; i < sizeof(r3) / sizeof(limb_t); i++)
+        out ^= ((const limb_t *)&r3)[i];
     printf("%lx\n", (unsigned long)out);
     return 0;
 }
@@ -357,13 +434,13 @@ HAVE_MEMCHECK = shutil.which("valgrind") is not None and Path("/usr/include/valg
 @pytest.mark.parametrize("curve", ["bls12_381", "bn254"])
 @pytest.mark.parametrize("bits", [64, 32])
 def test_mul_endo_ct_valgrind(curve, bits, tmp_path):
-    """g1/g2_mul_endo_ct on an undefined (secret) scalar and point: no branch or memory index on
-    them; the variable-time path on the same inputs is caught (a control)."""
+    """g1/g2_mul_endo_ct and gt_pow_endo_ct on an undefined (secret) scalar and input: no branch or
+    memory index on them; the variable-time paths on the same inputs are caught (a control)."""
     cc = shutil.which("gcc") or shutil.which("cc")
     if cc is None:
         skip_or_fail("no C compiler")
     src = tmp_path / "ct.c"
-    src.write_text(CT_MAIN)
+    src.write_text(CT_MAIN.replace("{{FQ6}}", "fp12" if model(curve).k == 12 else "fp6"))
     exe = tmp_path / "ct"
     inc = ROOT / "generated" / curve / "c"
     build = subprocess.run([cc, "-O1", "-std=c99", f"-DPF_LIMB_BITS={bits}", "-I", str(inc), str(src), "-o", str(exe)],

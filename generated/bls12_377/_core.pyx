@@ -131,6 +131,8 @@ cdef extern from "c/pairforge.h" nogil:
     bint fp2_is_lex_largest(const fp2_t *a)
     void fp12_conj(fp12_t *out, const fp12_t *a)
     void gt_pow_ct(gt_t *out, const gt_t *a, const limb_t *k, size_t nbits)
+    void gt_pow_endo_ct(gt_t *out, const gt_t *a, const limb_t *k)
+    void gt_pow_endo_vartime(gt_t *out, const gt_t *a, const limb_t *k)
     bint gt_in_subgroup(const gt_t *a)
 
     const fp_t G1_B
@@ -2630,7 +2632,8 @@ cdef class GT:
         return r
 
     def __pow__(self, k, modulo=None):
-        """self^k in constant time (k: an int of any size and sign, reduced mod r, or an Fr)."""
+        """self^k in constant time (k: an int of any size and sign, reduced mod r, or an Fr), split
+        along the Frobenius."""
         cdef limb_t s[FR_NLIMBS]
         cdef GT r
         if modulo is not None:
@@ -2640,7 +2643,20 @@ cdef class GT:
         _scalar_limbs(k, s, "GT ** k")
         r = _new_gt()
         with nogil:
-            gt_pow_ct(&r.v, &self.v, s, 253)
+            gt_pow_endo_ct(&r.v, &self.v, s)
+        return r
+
+    def pow_vartime(self, k):
+        """self^k for a public exponent k (variable time; split along the Frobenius, interleaved
+        wNAF; k reduced mod r)."""
+        cdef limb_t s[FR_NLIMBS]
+        cdef GT r
+        if not _is_scalar(k):
+            raise TypeError(f"GT.pow_vartime: expected an int or Fr, got {type(k).__name__}")
+        _scalar_limbs(k, s, "GT.pow_vartime")
+        r = _new_gt()
+        with nogil:
+            gt_pow_endo_vartime(&r.v, &self.v, s)
         return r
 
     def __eq__(self, other):

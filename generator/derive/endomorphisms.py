@@ -19,6 +19,9 @@ Cofactor clearing (per family, the literature's formulas):
   ClearCofactor uses; h_eff is the integer they equal on the whole E(Fq), derived from
   Frobenius = a + b phi (so phi = (1 - a) / b on E(Fq)).
 Each one is checked on random points of the whole curve: equal to [h_eff]P, killed by [r].
+h_eff choice: the RFC 9380 values where an RFC suite exists (BLS12-381 G1 0xd201000000010001, G2
+3 (x^2 - 1) h2); elsewhere the integer that gnark-crypto's ClearCofactor (used by its hash to curve)
+equals, since the formulas above are the ones it implements for BN254, BLS12-377 and BW6-761.
 
 Subgroup tests (Scott, eprint 2021/1130; El Housni–Guillevic–Piellard, eprint 2022/352; and
 eprint 2022/348 for BN G2): a formula alpha = sum c_ij e^i x^j with alpha(lam) = 0 mod r, so
@@ -44,7 +47,7 @@ from sympy.polys.matrices import DomainMatrix
 from .algebra import Curve, Elem, Point
 from .checks import require
 from .families import cyclotomic
-from .miller_loop import apply_psi
+from .miller_loop import apply_psi, lightest_digits
 
 Coeffs = tuple[tuple[int, ...], ...]   # coeffs[i][j]: coefficient of e^i o [x^j]
 
@@ -95,6 +98,8 @@ class GroupEndo:
     test: Coeffs | None         # subgroup test sum == O, or None: [r]P
     test_note: str
     glv: Decomposition
+    test_vector: tuple[int, ...] | None = None  # or sum [u_i] e^i(P) == O with these integers
+    seed_digits: tuple[int, ...] = ()            # signed digits of |x|, most significant first
 
     @property
     def max_power(self) -> int:
@@ -112,6 +117,7 @@ class EndomorphismModel:
     g1: GroupEndo
     g2: GroupEndo
     gt: GTTest
+    gt_glv: Decomposition       # exponents split along the Frobenius (p acts as p mod r on GT)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -316,8 +322,34 @@ def derive_group(family: str, group: str, E: Curve, G: Point, r: int, h: int, x:
     for i, ki in enumerate(glv.split(k)):
         acc = E.add(acc, E.mul(ev.endo(G, i), ki))
     require(acc == E.mul(G, k), curve, f"{group}: sum [k_i] e^i(G) = [k] G for the decomposition")
+    test_vector = None
+    if test is None and h % r != 0:
+        test_vector, note = _numeric_test(ev, glv, lam, r, h, n, trace, det, G, rng, curve, group, note)
     return GroupEndo(group=group, kind=kind, zeta=zeta, lam=lam, trace=trace, det=det, cofactor=h,
-                     clear=clear, h_eff=h_eff, clear_formula=formula, test=test, test_note=note, glv=glv)
+                     clear=clear, h_eff=h_eff, clear_formula=formula, test=test, test_note=note, glv=glv,
+                     test_vector=test_vector, seed_digits=lightest_digits(abs(x)))
+
+
+def _numeric_test(ev: Evaluator, glv: Decomposition, lam: int, r: int, h: int, n: int, trace: int, det: int,
+                  G: Point, rng: random.Random, curve: str, group: str,
+                  note: str) -> tuple[tuple[int, ...] | None, str]:
+    """A short lattice vector u (sum u_i lam^i = 0 mod r) whose endomorphism sum u_i e^i has no
+    kernel outside G on E(Fq), proven as for the formulas; evaluated with the GLV machinery."""
+    rows = list(glv.basis)
+    cands = rows + [tuple(a + b for a, b in zip(u, v)) for i, u in enumerate(rows) for v in rows[i + 1:]] \
+        + [tuple(a - b for a, b in zip(u, v)) for i, u in enumerate(rows) for v in rows[i + 1:]]
+    for u in sorted(cands, key=lambda v: max(abs(c) for c in v)):
+        if max(abs(c) for c in u).bit_length() > glv.bits:
+            continue
+        coeffs = tuple((c,) for c in u)
+        u0, u1 = reduce_in_order(coeffs, 0, trace, det)
+        N = norm(u0, u1, trace, det)
+        if N == 0 or not _kernel_prime_to(ev, coeffs, N, h, n, rng):
+            continue
+        require(ev.formula(coeffs, G) is None, curve, f"{group}: the numeric subgroup test holds on G")
+        return u, (f"sum [u_i] e^i(P) == O for a reduced lattice vector u (norm {N.bit_length()} bits), "
+                   f"proven as above; the literature's formula was rejected")
+    return None, note
 
 
 def _words(bits: int) -> int:
@@ -462,4 +494,6 @@ def derive_endomorphisms(model_parts: dict, curve: str) -> EndomorphismModel:
     g1 = derive_group(m["family"], "G1", m["E1"], m["g1"], m["r"], m["h1"], m["x"], m["t"], m["p"], (), curve)
     g2 = derive_group(m["family"], "G2", m["E2"], m["g2"], m["r"], m["h2"], m["x"], m["t"], m["p"], m["psi"], curve)
     gt = derive_gt_test(m["family"], m["x"], m["p"], m["r"], m["k"], curve)
-    return EndomorphismModel(g1=g1, g2=g2, gt=gt)
+    # p has order k mod r, so its minimal polynomial is Phi_k, of degree 4 (k = 12) or 2 (k = 6)
+    gt_glv = derive_decomposition(m["p"] % m["r"], m["r"], 4 if m["k"] == 12 else 2, curve, "GT")
+    return EndomorphismModel(g1=g1, g2=g2, gt=gt, gt_glv=gt_glv)

@@ -677,13 +677,60 @@ static void gt_pow_ct(gt_t *out, const gt_t *a, const limb_t *k, size_t nbits)
 static const limb_t PF_GT_ORDER[FR_NLIMBS] = { PF_W(0xffffffff, 0x00000001), PF_W(0x53bda402, 0xfffe5bfe), PF_W(0x3339d808, 0x09a1d805), PF_W(0x73eda753, 0x299d7d48) };
 
 /* a is in GT: a^r = 1 (a = 0 is not). Computed with plain squarings, assuming nothing of a. */
-static bool gt_in_subgroup(const gt_t *a)
+static bool gt_in_subgroup_by_order(const gt_t *a)
 {
     gt_t t;
     if (fp12_is_zero(a))
         return false;
     fp12_pow_vartime(&t, a, PF_GT_ORDER, FR_NLIMBS);
     return fp12_is_one(&t);
+}
+
+/* a^c for a in the cyclotomic subgroup and a small public c >= 1 (variable time) */
+static void gt_pow_small_vartime(gt_t *out, const gt_t *a, unsigned c)
+{
+    gt_t acc = *a;
+    int bit = 0;
+    while ((c >> bit) > 1)
+        bit++;
+    while (bit-- > 0) {
+        fp12_cyclotomic_sqr(&acc, &acc);
+        if ((c >> bit) & 1)
+            fp12_mul(&acc, &acc, a);
+    }
+    *out = acc;
+}
+
+/* a is in GT (variable time; a is public). f^p == f^x (Scott 2021/1130); proven: gcd(e, Phi_k(p)) = r.
+ * First a^Phi_12(p) = 1 (the cyclotomic subgroup, cyclic of order Phi_12(p)), by Frobenius:
+ * a^(p^4) a == a^(p^2); then a^e = 1 with e = sum_ij c_ij x^j p^i: the solutions form
+ * the subgroup of order gcd(e, Phi_12(p)) = r.
+ */
+static bool gt_in_subgroup(const gt_t *a)
+{
+    gt_t t, u, xp[2], s, acc;
+
+    if (fp12_is_zero(a))
+        return false;
+    fp12_frobenius(&t, a, 4);
+    fp12_mul(&t, &t, a);
+    fp12_frobenius(&u, a, 2);
+    if (!fp12_equal(&t, &u))
+        return false;
+    xp[0] = *a;
+    gt_exp_by_x(&xp[1], &xp[0]);
+    fp12_set_one(&acc);
+    fp12_set_one(&s);
+    t = xp[1];
+    fp12_conj(&t, &t);
+    fp12_mul(&s, &s, &t);
+    fp12_mul(&acc, &acc, &s);
+    fp12_set_one(&s);
+    t = xp[0];
+    fp12_mul(&s, &s, &t);
+    fp12_frobenius(&s, &s, 1);
+    fp12_mul(&acc, &acc, &s);
+    return fp12_is_one(&acc);
 }
 
 #endif /* PF_TOWER_H */

@@ -76,6 +76,37 @@ static inline limb_t pf_endo_bits(const limb_t *a, size_t n, long pos, size_t le
     return v;
 }
 
+/* Width-w NAF of mag (n limbs, consumed): digits[0..] least significant first; returns the length. */
+static inline size_t pf_endo_wnaf(int8_t *digits, limb_t *mag, size_t n, int w)
+{
+    size_t len = 0, i;
+    bool nonzero = true;
+
+    while (nonzero) {
+        int dg = 0;
+
+        if (mag[0] & 1) {
+            limb_t low = mag[0] & (((limb_t)1 << w) - 1), one[1];
+
+            dg = (int)low;
+            if (dg >= 1 << (w - 1))
+                dg -= 1 << w;
+            one[0] = (limb_t)(dg < 0 ? -dg : dg);
+            if (dg < 0)
+                pf_endo_add(mag, n, one, 1);
+            else
+                pf_endo_sub(mag, n, one, 1);
+        }
+        digits[len++] = (int8_t)dg;
+        pf_endo_shr(mag, n, mag, n, 1);
+        nonzero = false;
+        for (i = 0; i < n; i++)
+            nonzero |= mag[i] != 0;
+    }
+    return len;
+}
+
+
 /* ------------------------------------------------------------------------------------------ */
 /* G1: e = phi: (x, y) -> (zeta x, y),
  * e^2 - (-1) e + 1 = 0 on the curve, e = [lam] on the group. */
@@ -112,11 +143,23 @@ static inline void g1_mul_small_vartime(g1_t *out, const g1_t *a, long c)
         g1_neg(out, out);
 }
 
-/* [x]a with the seed x = 9586122913090633729 (variable time; any point of the curve) */
-static const limb_t G1_SEED_ABS[] = { PF_W(0x8508c000, 0x00000001), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000) };
+/* [x]a with the seed x = 9586122913090633729 (variable time; any point of the curve): signed digits of |x|,
+ * most significant first, one doubling per digit and one addition per non-zero digit */
+static const signed char G1_SEED_DIGITS[64] = { 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 };
 static inline void g1_mul_by_seed_vartime(g1_t *out, const g1_t *a)
 {
-    g1_mul_window_vartime(out, a, G1_SEED_ABS, sizeof(G1_SEED_ABS) / sizeof(limb_t));
+    g1_t acc = *a, na;
+    size_t i;
+
+    g1_neg(&na, a);
+    for (i = 1; i < sizeof(G1_SEED_DIGITS); i++) {
+        g1_dbl(&acc, &acc);
+        if (G1_SEED_DIGITS[i] > 0)
+            g1_add(&acc, &acc, a);
+        else if (G1_SEED_DIGITS[i] < 0)
+            g1_add(&acc, &acc, &na);
+    }
+    *out = acc;
 }
 
 
@@ -153,46 +196,7 @@ static inline void g1_clear_cofactor(g1_t *out, const g1_t *a)
     g1_endo(&s, &s, 1);
     g1_add(&acc, &acc, &s);
     *out = acc;
-
 }
-
-
-/* The subgroup test's formula, written out (O exactly on the subgroup) */
-static inline void g1_in_subgroup_formula(g1_t *out, const g1_t *a)
-{
-    g1_t xp[4], s, t, acc;
-
-    xp[0] = *a;
-    g1_mul_by_seed_vartime(&xp[1], &xp[0]);
-    g1_mul_by_seed_vartime(&xp[2], &xp[1]);
-    g1_mul_by_seed_vartime(&xp[3], &xp[2]);
-    (void)t;
-    g1_set_identity(&acc);
-    g1_set_identity(&s);
-    g1_add(&s, &s, &xp[0]);
-    g1_add(&s, &s, &xp[1]);
-    g1_add(&acc, &acc, &s);
-    g1_set_identity(&s);
-    g1_add(&s, &s, &xp[0]);
-    g1_neg(&t, &xp[2]);
-    g1_add(&s, &s, &t);
-    g1_add(&s, &s, &xp[3]);
-    g1_endo(&s, &s, 1);
-    g1_add(&acc, &acc, &s);
-    *out = acc;
-
-}
-
-/* Membership in the subgroup of order r (variable time; a is public and on the curve).
- * [x+1] P + phi([x^3 - x^2 + 1] P) == O (HGP 2022/352); proven: N(alpha) (379 bits) is prime to h, except small primes l for which alpha is injective on E(Fq)[l] (checked on its points) */
-static inline bool g1_in_subgroup(const g1_t *a)
-{
-    g1_t sum;
-
-    g1_in_subgroup_formula(&sum, a);
-    return g1_is_identity(&sum);
-}
-
 
 /* ---- GLV/GLS decomposition: k = sum k_i lam^i mod r, |k_i| < 2^189 (Babai rounding) ---- */
 #define G1_GLV_DIM 2
@@ -201,7 +205,7 @@ static inline bool g1_in_subgroup(const g1_t *a)
 #define G1_GLV_NM (3 * PF_LIMBS_PER_WORD)
 #define G1_GLV_NB (3 * PF_LIMBS_PER_WORD)
 #define G1_GLV_NW (6 * PF_LIMBS_PER_WORD)
-#define G1_GLV_NS ((G1_GLV_BITS + PF_LIMB_BITS - 1) / PF_LIMB_BITS)
+#define G1_GLV_NS (3 * PF_LIMBS_PER_WORD)
 /* |g_j| = |round(2^381 w_j)|, w = the first row of B^-1 */
 static const limb_t G1_GLV_G[2][G1_GLV_NG] = {
     { PF_W(0xcf99e73b, 0xb6ac276e), PF_W(0x085f6e76, 0x02b7a9d3), PF_W(0xe4061751, 0xdd380c86) },
@@ -315,46 +319,64 @@ static inline void g1_mul_endo_ct(g1_t *out, const g1_t *a, const limb_t *k)
     *out = acc;
 }
 
-/* Width-w NAF of mag (n limbs, consumed): digits[0..] least significant first; returns the length. */
-static inline size_t g1_wnaf(int8_t *digits, limb_t *mag, size_t n, int w)
+/* sum_i [(-1)^neg_i mag_i] e^i(a) for public sub-scalars (variable time; any point a): width-5
+ * NAF digits interleaved over one chain of doublings, odd multiples in affine coordinates (one
+ * inversion) so that every addition is a mixed one. */
+static inline void g1_glv_parts_vartime(g1_t *out, const g1_t *a,
+                                             const limb_t mag[2][G1_GLV_NS], const limb_t neg[2])
 {
-    size_t len = 0, i;
-    bool nonzero = true;
-
-    while (nonzero) {
-        int dg = 0;
-
-        if (mag[0] & 1) {
-            limb_t low = mag[0] & (((limb_t)1 << w) - 1), one[1];
-
-            dg = (int)low;
-            if (dg >= 1 << (w - 1))
-                dg -= 1 << w;
-            one[0] = (limb_t)(dg < 0 ? -dg : dg);
-            if (dg < 0)
-                pf_endo_add(mag, n, one, 1);
-            else
-                pf_endo_sub(mag, n, one, 1);
-        }
-        digits[len++] = (int8_t)dg;
-        pf_endo_shr(mag, n, mag, n, 1);
-        nonzero = false;
-        for (i = 0; i < n; i++)
-            nonzero |= mag[i] != 0;
-    }
-    return len;
-}
-
-/* [k]a for a public scalar k (nlimbs limbs) and a in the subgroup (variable time): the sub-scalars
- * in width-5 NAF, interleaved over one chain of doublings. Scalars of more than
- * 377 bits go to the plain window method (which is right for any point). */
-static inline void g1_mul_vartime(g1_t *out, const g1_t *a, const limb_t *k, size_t nlimbs)
-{
-    enum { W = 5, NTAB = 1 << (W - 2) };
-    g1_t table[2][NTAB], base, twice, acc, t;
-    limb_t kk[FR_NLIMBS], mag[2][G1_GLV_NS], neg[2];
+    enum { W = 5, NTAB = 1 << (W - 2), N = 2 * NTAB };
+    g1_t jac[N], base, twice, acc;
+    g1_affine_t table[N], t;
+    fp_t scratch[N];
+    limb_t m[G1_GLV_NS];
     int8_t digits[2][G1_GLV_BITS + 2];
     size_t len[2], top = 0, i, j, pos;
+
+    if (g1_is_identity(a)) {
+        g1_set_identity(out);
+        return;
+    }
+    for (i = 0; i < 2; i++) {
+        for (j = 0; j < G1_GLV_NS; j++)
+            m[j] = mag[i][j];
+        len[i] = pf_endo_wnaf(digits[i], m, G1_GLV_NS, W);
+        if (len[i] > top)
+            top = len[i];
+        g1_endo(&base, a, (int)i);
+        if (neg[i])
+            g1_neg(&base, &base);
+        jac[i * NTAB] = base;
+        g1_dbl(&twice, &base);
+        for (j = 1; j < NTAB; j++)
+            g1_add(&jac[i * NTAB + j], &jac[i * NTAB + j - 1], &twice);
+    }
+    g1_batch_to_affine(table, jac, N, scratch);
+    g1_set_identity(&acc);
+    for (pos = top; pos-- > 0;) {
+        g1_dbl(&acc, &acc);
+        for (i = 0; i < 2; i++) {
+            int dg = pos < len[i] ? digits[i][pos] : 0;
+
+            if (dg > 0) {
+                g1_add_affine(&acc, &acc, &table[i * NTAB + (dg >> 1)]);
+            } else if (dg < 0) {
+                t = table[i * NTAB + ((-dg) >> 1)];
+                fp_neg(&t.y, &t.y);
+                g1_add_affine(&acc, &acc, &t);
+            }
+        }
+    }
+    *out = acc;
+}
+
+/* [k]a for a public scalar k (nlimbs limbs) and a in the subgroup (variable time): the GLV/GLS
+ * sub-scalars through g1_glv_parts_vartime. Scalars of more than 377 bits go to the plain
+ * window method (which is right for any point). */
+static inline void g1_mul_vartime(g1_t *out, const g1_t *a, const limb_t *k, size_t nlimbs)
+{
+    limb_t kk[FR_NLIMBS], mag[2][G1_GLV_NS], neg[2];
+    size_t i;
 
     for (i = FR_NLIMBS; i < nlimbs; i++)
         if (k[i] != 0) {
@@ -373,39 +395,47 @@ static inline void g1_mul_vartime(g1_t *out, const g1_t *a, const limb_t *k, siz
             return;
         }
     }
-    if (g1_is_identity(a)) {
-        g1_set_identity(out);
-        return;
-    }
     g1_glv_split(mag, neg, kk);
-    for (i = 0; i < 2; i++) {
-        len[i] = g1_wnaf(digits[i], mag[i], G1_GLV_NS, W);
-        if (len[i] > top)
-            top = len[i];
-        g1_endo(&base, a, (int)i);
-        if (neg[i])
-            g1_neg(&base, &base);
-        table[i][0] = base;
-        g1_dbl(&twice, &base);
-        for (j = 1; j < NTAB; j++)
-            g1_add(&table[i][j], &table[i][j - 1], &twice);
-    }
-    g1_set_identity(&acc);
-    for (pos = top; pos-- > 0;) {
-        g1_dbl(&acc, &acc);
-        for (i = 0; i < 2; i++) {
-            int dg = pos < len[i] ? digits[i][pos] : 0;
+    g1_glv_parts_vartime(out, a, mag, neg);
+}
 
-            if (dg > 0) {
-                g1_add(&acc, &acc, &table[i][dg >> 1]);
-            } else if (dg < 0) {
-                g1_neg(&t, &table[i][(-dg) >> 1]);
-                g1_add(&acc, &acc, &t);
-            }
-        }
-    }
+
+/* The subgroup test's formula, written out (O exactly on the subgroup) */
+static inline void g1_in_subgroup_formula(g1_t *out, const g1_t *a)
+{
+    g1_t xp[4], s, t, acc;
+
+    xp[0] = *a;
+    g1_mul_by_seed_vartime(&xp[1], &xp[0]);
+    g1_mul_by_seed_vartime(&xp[2], &xp[1]);
+    g1_mul_by_seed_vartime(&xp[3], &xp[2]);
+    (void)t;
+    g1_set_identity(&acc);
+    g1_set_identity(&s);
+    g1_add(&s, &s, &xp[0]);
+    g1_add(&s, &s, &xp[1]);
+    g1_add(&acc, &acc, &s);
+    g1_set_identity(&s);
+    g1_add(&s, &s, &xp[0]);
+    g1_neg(&t, &xp[2]);
+    g1_add(&s, &s, &t);
+    g1_add(&s, &s, &xp[3]);
+    g1_endo(&s, &s, 1);
+    g1_add(&acc, &acc, &s);
     *out = acc;
 }
+
+/* Membership in the subgroup of order r (variable time; a is public and on the curve).
+ * [x+1] P + phi([x^3 - x^2 + 1] P) == O (HGP 2022/352); proven: N(alpha) (379 bits) is prime to h, except small primes l for which alpha is injective on E(Fq)[l] (checked on its points) */
+static inline bool g1_in_subgroup(const g1_t *a)
+{
+    g1_t sum;
+
+    g1_in_subgroup_formula(&sum, a);
+    return g1_is_identity(&sum);
+}
+
+
 
 /* ------------------------------------------------------------------------------------------ */
 /* G2: e = phi: (x, y) -> (zeta x, y),
@@ -443,11 +473,23 @@ static inline void g2_mul_small_vartime(g2_t *out, const g2_t *a, long c)
         g2_neg(out, out);
 }
 
-/* [x]a with the seed x = 9586122913090633729 (variable time; any point of the curve) */
-static const limb_t G2_SEED_ABS[] = { PF_W(0x8508c000, 0x00000001), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000) };
+/* [x]a with the seed x = 9586122913090633729 (variable time; any point of the curve): signed digits of |x|,
+ * most significant first, one doubling per digit and one addition per non-zero digit */
+static const signed char G2_SEED_DIGITS[64] = { 1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1 };
 static inline void g2_mul_by_seed_vartime(g2_t *out, const g2_t *a)
 {
-    g2_mul_window_vartime(out, a, G2_SEED_ABS, sizeof(G2_SEED_ABS) / sizeof(limb_t));
+    g2_t acc = *a, na;
+    size_t i;
+
+    g2_neg(&na, a);
+    for (i = 1; i < sizeof(G2_SEED_DIGITS); i++) {
+        g2_dbl(&acc, &acc);
+        if (G2_SEED_DIGITS[i] > 0)
+            g2_add(&acc, &acc, a);
+        else if (G2_SEED_DIGITS[i] < 0)
+            g2_add(&acc, &acc, &na);
+    }
+    *out = acc;
 }
 
 
@@ -484,17 +526,7 @@ static inline void g2_clear_cofactor(g2_t *out, const g2_t *a)
     g2_endo(&s, &s, 1);
     g2_add(&acc, &acc, &s);
     *out = acc;
-
 }
-
-
-/* Membership in the subgroup of order r (variable time; a is public and on the curve).
- * [r]P == O (no fast test proven for this curve) */
-static inline bool g2_in_subgroup(const g2_t *a)
-{
-    return g2_in_subgroup_by_order(a);
-}
-
 
 /* ---- GLV/GLS decomposition: k = sum k_i lam^i mod r, |k_i| < 2^189 (Babai rounding) ---- */
 #define G2_GLV_DIM 2
@@ -503,7 +535,7 @@ static inline bool g2_in_subgroup(const g2_t *a)
 #define G2_GLV_NM (3 * PF_LIMBS_PER_WORD)
 #define G2_GLV_NB (3 * PF_LIMBS_PER_WORD)
 #define G2_GLV_NW (6 * PF_LIMBS_PER_WORD)
-#define G2_GLV_NS ((G2_GLV_BITS + PF_LIMB_BITS - 1) / PF_LIMB_BITS)
+#define G2_GLV_NS (3 * PF_LIMBS_PER_WORD)
 /* |g_j| = |round(2^381 w_j)|, w = the first row of B^-1 */
 static const limb_t G2_GLV_G[2][G2_GLV_NG] = {
     { PF_W(0x845134bb, 0x0d8f154f), PF_W(0x10bedcec, 0x056f53b1), PF_W(0xc80c2ea3, 0xba70190c), PF_W(0x00000000, 0x00000001) },
@@ -617,46 +649,64 @@ static inline void g2_mul_endo_ct(g2_t *out, const g2_t *a, const limb_t *k)
     *out = acc;
 }
 
-/* Width-w NAF of mag (n limbs, consumed): digits[0..] least significant first; returns the length. */
-static inline size_t g2_wnaf(int8_t *digits, limb_t *mag, size_t n, int w)
+/* sum_i [(-1)^neg_i mag_i] e^i(a) for public sub-scalars (variable time; any point a): width-5
+ * NAF digits interleaved over one chain of doublings, odd multiples in affine coordinates (one
+ * inversion) so that every addition is a mixed one. */
+static inline void g2_glv_parts_vartime(g2_t *out, const g2_t *a,
+                                             const limb_t mag[2][G2_GLV_NS], const limb_t neg[2])
 {
-    size_t len = 0, i;
-    bool nonzero = true;
-
-    while (nonzero) {
-        int dg = 0;
-
-        if (mag[0] & 1) {
-            limb_t low = mag[0] & (((limb_t)1 << w) - 1), one[1];
-
-            dg = (int)low;
-            if (dg >= 1 << (w - 1))
-                dg -= 1 << w;
-            one[0] = (limb_t)(dg < 0 ? -dg : dg);
-            if (dg < 0)
-                pf_endo_add(mag, n, one, 1);
-            else
-                pf_endo_sub(mag, n, one, 1);
-        }
-        digits[len++] = (int8_t)dg;
-        pf_endo_shr(mag, n, mag, n, 1);
-        nonzero = false;
-        for (i = 0; i < n; i++)
-            nonzero |= mag[i] != 0;
-    }
-    return len;
-}
-
-/* [k]a for a public scalar k (nlimbs limbs) and a in the subgroup (variable time): the sub-scalars
- * in width-5 NAF, interleaved over one chain of doublings. Scalars of more than
- * 377 bits go to the plain window method (which is right for any point). */
-static inline void g2_mul_vartime(g2_t *out, const g2_t *a, const limb_t *k, size_t nlimbs)
-{
-    enum { W = 5, NTAB = 1 << (W - 2) };
-    g2_t table[2][NTAB], base, twice, acc, t;
-    limb_t kk[FR_NLIMBS], mag[2][G2_GLV_NS], neg[2];
+    enum { W = 5, NTAB = 1 << (W - 2), N = 2 * NTAB };
+    g2_t jac[N], base, twice, acc;
+    g2_affine_t table[N], t;
+    fp_t scratch[N];
+    limb_t m[G2_GLV_NS];
     int8_t digits[2][G2_GLV_BITS + 2];
     size_t len[2], top = 0, i, j, pos;
+
+    if (g2_is_identity(a)) {
+        g2_set_identity(out);
+        return;
+    }
+    for (i = 0; i < 2; i++) {
+        for (j = 0; j < G2_GLV_NS; j++)
+            m[j] = mag[i][j];
+        len[i] = pf_endo_wnaf(digits[i], m, G2_GLV_NS, W);
+        if (len[i] > top)
+            top = len[i];
+        g2_endo(&base, a, (int)i);
+        if (neg[i])
+            g2_neg(&base, &base);
+        jac[i * NTAB] = base;
+        g2_dbl(&twice, &base);
+        for (j = 1; j < NTAB; j++)
+            g2_add(&jac[i * NTAB + j], &jac[i * NTAB + j - 1], &twice);
+    }
+    g2_batch_to_affine(table, jac, N, scratch);
+    g2_set_identity(&acc);
+    for (pos = top; pos-- > 0;) {
+        g2_dbl(&acc, &acc);
+        for (i = 0; i < 2; i++) {
+            int dg = pos < len[i] ? digits[i][pos] : 0;
+
+            if (dg > 0) {
+                g2_add_affine(&acc, &acc, &table[i * NTAB + (dg >> 1)]);
+            } else if (dg < 0) {
+                t = table[i * NTAB + ((-dg) >> 1)];
+                fp_neg(&t.y, &t.y);
+                g2_add_affine(&acc, &acc, &t);
+            }
+        }
+    }
+    *out = acc;
+}
+
+/* [k]a for a public scalar k (nlimbs limbs) and a in the subgroup (variable time): the GLV/GLS
+ * sub-scalars through g2_glv_parts_vartime. Scalars of more than 377 bits go to the plain
+ * window method (which is right for any point). */
+static inline void g2_mul_vartime(g2_t *out, const g2_t *a, const limb_t *k, size_t nlimbs)
+{
+    limb_t kk[FR_NLIMBS], mag[2][G2_GLV_NS], neg[2];
+    size_t i;
 
     for (i = FR_NLIMBS; i < nlimbs; i++)
         if (k[i] != 0) {
@@ -675,39 +725,196 @@ static inline void g2_mul_vartime(g2_t *out, const g2_t *a, const limb_t *k, siz
             return;
         }
     }
-    if (g2_is_identity(a)) {
-        g2_set_identity(out);
-        return;
-    }
     g2_glv_split(mag, neg, kk);
-    for (i = 0; i < 2; i++) {
-        len[i] = g2_wnaf(digits[i], mag[i], G2_GLV_NS, W);
-        if (len[i] > top)
-            top = len[i];
-        g2_endo(&base, a, (int)i);
-        if (neg[i])
-            g2_neg(&base, &base);
-        table[i][0] = base;
-        g2_dbl(&twice, &base);
-        for (j = 1; j < NTAB; j++)
-            g2_add(&table[i][j], &table[i][j - 1], &twice);
-    }
-    g2_set_identity(&acc);
-    for (pos = top; pos-- > 0;) {
-        g2_dbl(&acc, &acc);
-        for (i = 0; i < 2; i++) {
-            int dg = pos < len[i] ? digits[i][pos] : 0;
+    g2_glv_parts_vartime(out, a, mag, neg);
+}
 
-            if (dg > 0) {
-                g2_add(&acc, &acc, &table[i][dg >> 1]);
-            } else if (dg < 0) {
-                g2_neg(&t, &table[i][(-dg) >> 1]);
-                g2_add(&acc, &acc, &t);
+/* The subgroup test's lattice vector u: |u_i| and sign(u_i) */
+static const limb_t G2_TEST_U[2][G2_GLV_NS] = {
+    { PF_W(0x58b08000, 0x00000001), PF_W(0x2e16ba88, 0x60000000), PF_W(0x0bf9b117, 0xdd04a400) },
+    { PF_W(0xd3a7bfff, 0xffffffff), PF_W(0x2e16ba88, 0x5fffffff), PF_W(0x0bf9b117, 0xdd04a400) },
+};
+static const limb_t G2_TEST_NEG[2] = { 1, 0 };
+
+
+/* Membership in the subgroup of order r (variable time; a is public and on the curve).
+ * sum [u_i] e^i(P) == O for a reduced lattice vector u (norm 377 bits), proven as above; the literature's formula was rejected */
+static inline bool g2_in_subgroup(const g2_t *a)
+{
+    g2_t sum;
+
+    g2_glv_parts_vartime(&sum, a, G2_TEST_U, G2_TEST_NEG);
+    return g2_is_identity(&sum);
+}
+
+
+
+
+/* ------------------------------------------------------------------------------------------ */
+/* GT: the Frobenius a -> a^p acts on GT as the exponent p mod r, so exponents split like scalars */
+/* ---- GLV/GLS decomposition: k = sum k_i lam^i mod r, |k_i| < 2^189 (Babai rounding) ---- */
+#define GT_GLV_DIM 2
+#define GT_GLV_BITS 189
+#define GT_GLV_NG (4 * PF_LIMBS_PER_WORD)
+#define GT_GLV_NM (3 * PF_LIMBS_PER_WORD)
+#define GT_GLV_NB (3 * PF_LIMBS_PER_WORD)
+#define GT_GLV_NW (6 * PF_LIMBS_PER_WORD)
+#define GT_GLV_NS (3 * PF_LIMBS_PER_WORD)
+/* |g_j| = |round(2^381 w_j)|, w = the first row of B^-1 */
+static const limb_t GT_GLV_G[2][GT_GLV_NG] = {
+    { PF_W(0x845134bb, 0x0d8f154f), PF_W(0x10bedcec, 0x056f53b1), PF_W(0xc80c2ea3, 0xba70190c), PF_W(0x00000000, 0x00000001) },
+    { PF_W(0xcf99e73b, 0xb6ac276e), PF_W(0x085f6e76, 0x02b7a9d3), PF_W(0xe4061751, 0xdd380c86), PF_W(0x00000000, 0x00000000) },
+};
+/* |b_ji|, the reduced lattice basis (rows b_j) */
+static const limb_t GT_GLV_B[2][2][GT_GLV_NB] = {
+    { { PF_W(0x58b08000, 0x00000001), PF_W(0x2e16ba88, 0x60000000), PF_W(0x0bf9b117, 0xdd04a400) }, { PF_W(0xd3a7bfff, 0xffffffff), PF_W(0x2e16ba88, 0x5fffffff), PF_W(0x0bf9b117, 0xdd04a400) } },
+    { { PF_W(0xd3a7bfff, 0xffffffff), PF_W(0x2e16ba88, 0x5fffffff), PF_W(0x0bf9b117, 0xdd04a400) }, { PF_W(0x2c584000, 0x00000000), PF_W(0x5c2d7510, 0xc0000000), PF_W(0x17f3622f, 0xba094800) } },
+};
+
+/* mag[i] = |k_i| (GT_GLV_NS limbs), neg[i] = (k_i < 0), for k < 2^377 (FR_NLIMBS limbs).
+ * Constant time: every branch below depends only on the public constants. */
+static inline void gt_glv_split(limb_t mag[2][GT_GLV_NS], limb_t neg[2], const limb_t *k)
+{
+    limb_t prod[FR_NLIMBS + GT_GLV_NG], m[2][GT_GLV_NM], acc[GT_GLV_NW];
+    limb_t t[GT_GLV_NM + GT_GLV_NB], half[FR_NLIMBS + GT_GLV_NG];
+    size_t n;
+
+    for (n = 0; n < FR_NLIMBS + GT_GLV_NG; n++)
+        half[n] = 0;
+    half[380 / PF_LIMB_BITS] = (limb_t)1 << (380 % PF_LIMB_BITS);
+    /* M_0 = (k |g_0| + 2^380) >> 381 */
+    pf_endo_mul(prod, k, FR_NLIMBS, GT_GLV_G[0], GT_GLV_NG);
+    pf_endo_add(prod, FR_NLIMBS + GT_GLV_NG, half, FR_NLIMBS + GT_GLV_NG);
+    pf_endo_shr(m[0], GT_GLV_NM, prod, FR_NLIMBS + GT_GLV_NG, 381);
+    /* M_1 = (k |g_1| + 2^380) >> 381 */
+    pf_endo_mul(prod, k, FR_NLIMBS, GT_GLV_G[1], GT_GLV_NG);
+    pf_endo_add(prod, FR_NLIMBS + GT_GLV_NG, half, FR_NLIMBS + GT_GLV_NG);
+    pf_endo_shr(m[1], GT_GLV_NM, prod, FR_NLIMBS + GT_GLV_NG, 381);
+    /* k_0 = k - sum_j sign(g_j) M_j b_j0 */
+    for (n = 0; n < GT_GLV_NW; n++)
+        acc[n] = n < FR_NLIMBS ? k[n] : 0;
+    pf_endo_mul(t, m[0], GT_GLV_NM, GT_GLV_B[0][0], GT_GLV_NB);
+    pf_endo_sub(acc, GT_GLV_NW, t, GT_GLV_NM + GT_GLV_NB);
+    pf_endo_mul(t, m[1], GT_GLV_NM, GT_GLV_B[1][0], GT_GLV_NB);
+    pf_endo_sub(acc, GT_GLV_NW, t, GT_GLV_NM + GT_GLV_NB);
+    neg[0] = acc[GT_GLV_NW - 1] >> (PF_LIMB_BITS - 1);
+    {
+        limb_t mask = pf_mask(neg[0]), carry = neg[0];
+
+        for (n = 0; n < GT_GLV_NS; n++)
+            mag[0][n] = pf_addc(acc[n] ^ mask, 0, &carry);
+    }
+    /* k_1 = 0 - sum_j sign(g_j) M_j b_j1 */
+    for (n = 0; n < GT_GLV_NW; n++)
+        acc[n] = 0;
+    pf_endo_mul(t, m[0], GT_GLV_NM, GT_GLV_B[0][1], GT_GLV_NB);
+    pf_endo_sub(acc, GT_GLV_NW, t, GT_GLV_NM + GT_GLV_NB);
+    pf_endo_mul(t, m[1], GT_GLV_NM, GT_GLV_B[1][1], GT_GLV_NB);
+    pf_endo_add(acc, GT_GLV_NW, t, GT_GLV_NM + GT_GLV_NB);
+    neg[1] = acc[GT_GLV_NW - 1] >> (PF_LIMB_BITS - 1);
+    {
+        limb_t mask = pf_mask(neg[1]), carry = neg[1];
+
+        for (n = 0; n < GT_GLV_NS; n++)
+            mag[1][n] = pf_addc(acc[n] ^ mask, 0, &carry);
+    }
+}
+
+
+/* a^k in constant time for a in GT and k < 2^377 (FR_NLIMBS limbs; higher bits are ignored):
+ * k = sum k_i p^i mod r, each k_i in 38 signed digits of 5 bits (Booth), tables of
+ * frob^i(a)^[0..16] read with cmov, negative digits by conjugation (the inverse in GT). */
+static void gt_pow_endo_ct(gt_t *out, const gt_t *a, const limb_t *k)
+{
+    enum { W = 5, ENTRIES = (1 << (W - 1)) + 1, NWIN = (GT_GLV_BITS + 1 + W - 1) / W };
+    gt_t table[2][ENTRIES], base, acc, sel, inv;
+    limb_t kk[FR_NLIMBS], mag[2][GT_GLV_NS], neg[2];
+    size_t i, j, w;
+
+    for (i = 0; i < FR_NLIMBS; i++)
+        kk[i] = k[i];
+    if (377 % PF_LIMB_BITS != 0)
+        kk[FR_NLIMBS - 1] &= ((limb_t)1 << (377 % PF_LIMB_BITS)) - 1;
+    gt_glv_split(mag, neg, kk);
+    for (i = 0; i < 2; i++) {
+        fp6_frobenius(&base, a, (int)i);
+        fp6_conj(&inv, &base);
+        fp6_cmov(&base, &inv, neg[i]);
+        fp6_set_one(&table[i][0]);
+        table[i][1] = base;
+        for (j = 2; j < ENTRIES; j++) {
+            if (j & 1)
+                fp6_mul(&table[i][j], &table[i][j - 1], &base);
+            else
+                fp6_cyclotomic_sqr(&table[i][j], &table[i][j / 2]);
+        }
+    }
+    fp6_set_one(&acc);
+    for (w = NWIN; w-- > 0;) {
+        if (w != NWIN - 1)
+            fp6_cyclotomic_sqr_n(&acc, &acc, W);
+        for (i = 0; i < 2; i++) {
+            limb_t v = pf_endo_bits(mag[i], GT_GLV_NS, (long)(w * W) - 1, W + 1);
+            limb_t dg = (v >> 1) + (v & 1) - ((v >> W) << W);
+            limb_t dneg = dg >> (PF_LIMB_BITS - 1);
+            limb_t dabs = (dg ^ pf_mask(dneg)) + dneg;
+
+            sel = table[i][0];
+            for (j = 1; j < ENTRIES; j++) {
+                limb_t x = dabs ^ (limb_t)j;
+
+                fp6_cmov(&sel, &table[i][j], ((x - 1) & ~x) >> (PF_LIMB_BITS - 1));
             }
+            fp6_conj(&inv, &sel);
+            fp6_cmov(&sel, &inv, dneg);
+            fp6_mul(&acc, &acc, &sel);
         }
     }
     *out = acc;
 }
 
+/* a^k for a in GT and a public k < 2^377 (variable time): the sub-exponents in width-5 NAF,
+ * interleaved over one chain of cyclotomic squarings. */
+static void gt_pow_endo_vartime(gt_t *out, const gt_t *a, const limb_t *k)
+{
+    enum { W = 5, NTAB = 1 << (W - 2) };
+    gt_t table[2][NTAB], base, sq, acc, t;
+    limb_t kk[FR_NLIMBS], mag[2][GT_GLV_NS], neg[2];
+    int8_t digits[2][GT_GLV_BITS + 2];
+    size_t len[2], top = 0, i, j, pos;
+
+    for (i = 0; i < FR_NLIMBS; i++)
+        kk[i] = k[i];
+    if (377 % PF_LIMB_BITS != 0)
+        kk[FR_NLIMBS - 1] &= ((limb_t)1 << (377 % PF_LIMB_BITS)) - 1;
+    gt_glv_split(mag, neg, kk);
+    for (i = 0; i < 2; i++) {
+        len[i] = pf_endo_wnaf(digits[i], mag[i], GT_GLV_NS, W);
+        if (len[i] > top)
+            top = len[i];
+        fp6_frobenius(&base, a, (int)i);
+        if (neg[i])
+            fp6_conj(&base, &base);
+        table[i][0] = base;
+        fp6_cyclotomic_sqr(&sq, &base);
+        for (j = 1; j < NTAB; j++)
+            fp6_mul(&table[i][j], &table[i][j - 1], &sq);
+    }
+    fp6_set_one(&acc);
+    for (pos = top; pos-- > 0;) {
+        fp6_cyclotomic_sqr(&acc, &acc);
+        for (i = 0; i < 2; i++) {
+            int dg = pos < len[i] ? digits[i][pos] : 0;
+
+            if (dg > 0) {
+                fp6_mul(&acc, &acc, &table[i][dg >> 1]);
+            } else if (dg < 0) {
+                fp6_conj(&t, &table[i][(-dg) >> 1]);
+                fp6_mul(&acc, &acc, &t);
+            }
+        }
+    }
+    *out = acc;
+}
 
 #endif /* PF_ENDOMORPHISM_H */

@@ -509,13 +509,68 @@ static void gt_pow_ct(gt_t *out, const gt_t *a, const limb_t *k, size_t nbits)
 static const limb_t PF_GT_ORDER[FR_NLIMBS] = { PF_W(0x8508c000, 0x00000001), PF_W(0x170b5d44, 0x30000000), PF_W(0x1ef3622f, 0xba094800), PF_W(0x1a22d9f3, 0x00f5138f), PF_W(0xc63b05c0, 0x6ca1493b), PF_W(0x01ae3a46, 0x17c510ea) };
 
 /* a is in GT: a^r = 1 (a = 0 is not). Computed with plain squarings, assuming nothing of a. */
-static bool gt_in_subgroup(const gt_t *a)
+static bool gt_in_subgroup_by_order(const gt_t *a)
 {
     gt_t t;
     if (fp6_is_zero(a))
         return false;
     fp6_pow_vartime(&t, a, PF_GT_ORDER, FR_NLIMBS);
     return fp6_is_one(&t);
+}
+
+/* a^c for a in the cyclotomic subgroup and a small public c >= 1 (variable time) */
+static void gt_pow_small_vartime(gt_t *out, const gt_t *a, unsigned c)
+{
+    gt_t acc = *a;
+    int bit = 0;
+    while ((c >> bit) > 1)
+        bit++;
+    while (bit-- > 0) {
+        fp6_cyclotomic_sqr(&acc, &acc);
+        if ((c >> bit) & 1)
+            fp6_mul(&acc, &acc, a);
+    }
+    *out = acc;
+}
+
+/* a is in GT (variable time; a is public). f^(x+1) (f^(p^2))^(x^3 - x^2 + 1) == 1 (HGP 2022/352, in GT); proven: gcd(e, Phi_k(p)) = r.
+ * First a^Phi_6(p) = 1 (the cyclotomic subgroup, cyclic of order Phi_6(p)), by Frobenius:
+ * a^(p^2) a == a^(p^1); then a^e = 1 with e = sum_ij c_ij x^j p^i: the solutions form
+ * the subgroup of order gcd(e, Phi_6(p)) = r.
+ */
+static bool gt_in_subgroup(const gt_t *a)
+{
+    gt_t t, u, xp[4], s, acc;
+
+    if (fp6_is_zero(a))
+        return false;
+    fp6_frobenius(&t, a, 2);
+    fp6_mul(&t, &t, a);
+    fp6_frobenius(&u, a, 1);
+    if (!fp6_equal(&t, &u))
+        return false;
+    xp[0] = *a;
+    gt_exp_by_x(&xp[1], &xp[0]);
+    gt_exp_by_x(&xp[2], &xp[1]);
+    gt_exp_by_x(&xp[3], &xp[2]);
+    fp6_set_one(&acc);
+    fp6_set_one(&s);
+    t = xp[0];
+    fp6_mul(&s, &s, &t);
+    t = xp[1];
+    fp6_mul(&s, &s, &t);
+    fp6_mul(&acc, &acc, &s);
+    fp6_set_one(&s);
+    t = xp[0];
+    fp6_mul(&s, &s, &t);
+    t = xp[2];
+    fp6_conj(&t, &t);
+    fp6_mul(&s, &s, &t);
+    t = xp[3];
+    fp6_mul(&s, &s, &t);
+    fp6_frobenius(&s, &s, 2);
+    fp6_mul(&acc, &acc, &s);
+    return fp6_is_one(&acc);
 }
 
 #endif /* PF_TOWER_H */
