@@ -16,13 +16,103 @@ FAMILIES = ("BN", "BLS12", "BW6")
 
 KNOWN_KEYS = {
     "name", "family", "x", "b", "beta", "xi", "alpha", "ht", "hy", "g1", "g2",
-    "published", "serialization", "protocols", "description",
+    "published", "serialization", "protocols", "description", "hash_to_curve",
 }
 PUBLISHED_KEYS = {"p", "r"}
 
 
 class CurveFileError(ValueError):
     """A curve file is malformed; the message names the file, the key and the reason."""
+
+
+@dataclass(frozen=True)
+class IsogenySpec:
+    """A recorded isogeny E' -> E for simplified SWU: E': y^2 = x^3 + a x + b and the four
+    polynomials of the rational map, coefficients from degree 0 up (each an Fp or Fq element
+    written as a tuple of ints, c0 first).  The generator checks all of it."""
+
+    a: tuple[int, ...]
+    b: tuple[int, ...]
+    x_num: tuple[tuple[int, ...], ...]
+    x_den: tuple[tuple[int, ...], ...]
+    y_num: tuple[tuple[int, ...], ...]
+    y_den: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class HashToCurveSpec:
+    """The optional ``[hash_to_curve.g1]`` / ``[hash_to_curve.g2]`` table: the suite ID of the
+    random-oracle suite (the encode suite is the same with ``NU_``), whether it is one of RFC 9380's
+    suites, and the suite's recorded choices (Z, h_eff, the isogeny); each is checked or derived."""
+
+    suite: str
+    rfc: bool = False
+    z: tuple[int, ...] | None = None
+    h_eff: int | None = None
+    isogeny: IsogenySpec | None = None
+
+
+# RFC 9380 section 8.8: the only suites it defines for pairing-friendly curves (random-oracle IDs).
+RFC9380_SUITES = {
+    "g1": ("BLS12381G1_XMD:SHA-256_SSWU_RO_",),
+    "g2": ("BLS12381G2_XMD:SHA-256_SSWU_RO_",),
+}
+HASH_TO_CURVE_KEYS = {"suite", "rfc", "z", "h_eff", "isogeny"}
+ISOGENY_KEYS = ("a", "b", "x_num", "x_den", "y_num", "y_den")
+SUITE_ID = re.compile(r"[A-Z0-9]+G[12]_XMD:SHA-256_(SSWU|SVDW)_RO_")
+
+
+def _coefficients(value: object, key: str, where: str) -> tuple[tuple[int, ...], ...]:
+    if not isinstance(value, list) or not value:
+        raise CurveFileError(f"{where}: key '{key}' must be a non-empty list of field elements (degree 0 first)")
+    return tuple(_coordinate(v, f"{key}[{i}]", where) for i, v in enumerate(value))
+
+
+def _hash_to_curve(value: object, source: str) -> dict[str, HashToCurveSpec]:
+    """Validate the ``hash_to_curve`` table: sub-tables ``g1`` and/or ``g2``."""
+    if not isinstance(value, dict) or not value or set(value) - {"g1", "g2"}:
+        raise CurveFileError(f"{source}: table 'hash_to_curve' may only hold the sub-tables 'g1' and 'g2'")
+    suites: dict[str, HashToCurveSpec] = {}
+    for group, table in value.items():
+        where = f"{source}: table 'hash_to_curve.{group}'"
+        if not isinstance(table, dict):
+            raise CurveFileError(f"{where} must be a table")
+        unknown = sorted(set(table) - HASH_TO_CURVE_KEYS)
+        if unknown:
+            raise CurveFileError(f"{where}: unknown key '{unknown[0]}' (known: {', '.join(sorted(HASH_TO_CURVE_KEYS))})")
+        suite = table.get("suite")
+        if not isinstance(suite, str):
+            raise CurveFileError(f"{where}: key 'suite' (the random-oracle suite ID) is required and must be a string")
+        match = SUITE_ID.fullmatch(suite)
+        if match is None or f"{group.upper()}_XMD" not in suite:
+            raise CurveFileError(f"{where}: key 'suite' must look like 'CURVE{group.upper()}_XMD:SHA-256_SSWU_RO_' "
+                                 f"(or _SVDW_RO_), got {suite!r}")
+        rfc = table.get("rfc", False)
+        if not isinstance(rfc, bool):
+            raise CurveFileError(f"{where}: key 'rfc' must be true or false")
+        if rfc and suite not in RFC9380_SUITES[group]:
+            raise CurveFileError(f"{where}: suite {suite!r} is not an RFC 9380 suite, so 'rfc' must be false")
+        isogeny = None
+        if "isogeny" in table:
+            iso = table["isogeny"]
+            if not isinstance(iso, dict) or set(iso) != set(ISOGENY_KEYS):
+                raise CurveFileError(f"{where}: table 'isogeny' must hold exactly the keys {', '.join(ISOGENY_KEYS)}")
+            isogeny = IsogenySpec(
+                a=_coordinate(iso["a"], "isogeny.a", where),
+                b=_coordinate(iso["b"], "isogeny.b", where),
+                **{k: _coefficients(iso[k], f"isogeny.{k}", where) for k in ISOGENY_KEYS[2:]},
+            )
+        if (match.group(1) == "SSWU") != (isogeny is not None):
+            raise CurveFileError(f"{where}: an SSWU suite needs the table 'isogeny' (y^2 = x^3 + b has a = 0), "
+                                 "and an SVDW suite must not have one")
+        h_eff = _int(table["h_eff"], "h_eff", where) if "h_eff" in table else None
+        if h_eff is not None and h_eff <= 0:
+            raise CurveFileError(f"{where}: key 'h_eff' must be positive")
+        suites[group] = HashToCurveSpec(
+            suite=suite, rfc=rfc, isogeny=isogeny, h_eff=h_eff,
+            z=_coordinate(table["z"], "z", where) if "z" in table else None,
+        )
+    return suites
 
 
 @dataclass(frozen=True)
@@ -45,6 +135,7 @@ class CurveSpec:
     serialization: str | None = None
     protocols: tuple[str, ...] = ()
     description: str = ""
+    hash_to_curve: dict[str, HashToCurveSpec] = field(default_factory=dict)
 
     @property
     def package(self) -> str:
@@ -146,6 +237,7 @@ def parse_curve_text(text: str, source: str) -> CurveSpec:
         serialization=serialization,
         protocols=tuple(protocols),
         description=str(data.get("description", "")),
+        hash_to_curve=_hash_to_curve(data["hash_to_curve"], source) if "hash_to_curve" in data else {},
     )
 
 

@@ -246,6 +246,7 @@ def test_stub_matches_module(ctx):
             stub_names.add(node.name)
             cls = getattr(core, node.name)
             members = {n.name for n in node.body if isinstance(n, ast.FunctionDef)}
+            members |= {n.target.id for n in node.body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
             for member in members:
                 assert hasattr(cls, member), f"{node.name}.{member} is in the stub but not the module"
             public = {n for n in vars(cls) if not n.startswith("_")}

@@ -111,3 +111,15 @@ def test_endomorphisms(custom) -> None:
             assert Q.in_subgroup() == (E.mul(P, m.r) is None)
             assert Q.clear_cofactor().to_affine() == aff(E.mul(P, e.h_eff), deg)
             assert Q.clear_cofactor().in_subgroup()
+
+
+def test_hash_to_curve_svdw_matches_reference(custom) -> None:
+    """A curve file without a hash-to-curve suite gets Shallue-van de Woestijne with the Z of
+    RFC 9380 appendix H.1 on both groups: outputs on the curve, in the subgroup, equal to the
+    reference (tests/test_hash_to_curve.py), and never labelled an RFC suite."""
+    from test_hash_to_curve import check_against_reference
+
+    C, m = custom
+    assert C.G1.HASH_MAP == C.G2.HASH_MAP == "svdw"
+    assert not C.G1.HASH_SUITE_IS_RFC and not C.G2.HASH_SUITE_IS_RFC
+    check_against_reference(C, m, m.package, n_random=4, n_msgs=2)

@@ -71,3 +71,16 @@ def test_groups_and_pairing_agree(pair) -> None:
         assert narrow.G1.from_bytes(P_w.to_bytes()).to_bytes() == P_w.to_bytes()
         assert narrow.G2.from_bytes(Q_w.to_bytes()).to_bytes() == Q_w.to_bytes()
         assert narrow.pairing(P_n, Q_n).to_bytes() == wide.pairing(P_w, Q_w).to_bytes()
+
+
+def test_hash_to_curve_agrees(pair) -> None:
+    wide, narrow = pair
+    rng = random.Random(3)
+    for G in ("G1", "G2"):
+        W, N = getattr(wide, G), getattr(narrow, G)
+        for i in range(3):
+            msg, dst = rng.randbytes(i * 20), b"PAIRFORGE-G32-" + G.encode()
+            assert N.hash_to_curve(msg, dst).to_bytes() == W.hash_to_curve(msg, dst).to_bytes()
+            assert N.encode_to_curve(msg, dst).to_bytes() == W.encode_to_curve(msg, dst).to_bytes()
+            u = W.hash_to_field(msg, dst)[0]
+            assert N.map_to_curve(u).to_bytes(False) == W.map_to_curve(u).to_bytes(False)

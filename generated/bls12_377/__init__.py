@@ -75,6 +75,7 @@ if TYPE_CHECKING:
         Fp6,
         Fp12,
         Fr,
+        expand_message_xmd,
         final_exponentiation,
         miller_loop,
         multi_pairing,
@@ -107,4 +108,5 @@ __all__ = [
     "final_exponentiation",
     "SERIALIZATION_PROFILES",
     "DEFAULT_PROFILE",
+    "expand_message_xmd",
 ]

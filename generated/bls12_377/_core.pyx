@@ -261,6 +261,7 @@ __all__ = [
     "G1", "G2", "GT", "G2Prepared",
     "pairing", "multi_pairing", "pairing_check", "miller_loop", "final_exponentiation",
     "SERIALIZATION_PROFILES", "DEFAULT_PROFILE",
+    "expand_message_xmd",
 ]
 
 cdef object _P = P
@@ -2299,6 +2300,79 @@ cdef int _coord_from_obj_fp2(fp2_t *out, object x, str what) except -1:
 
 
 # ---------------------------------------------------------------------------------------------
+# Hash to curve (RFC 9380): expand_message_xmd (SHA-256) and hash_to_field
+
+cdef extern from "c/pairforge.h" nogil:
+    void g1_map_to_curve(g1_t *out, const fp_t *u)
+    void g1_hash_to_curve_from_field(g1_t *out, const fp_t *u)
+    void g1_encode_to_curve_from_field(g1_t *out, const fp_t *u)
+    void g2_map_to_curve(g2_t *out, const fp2_t *u)
+    void g2_hash_to_curve_from_field(g2_t *out, const fp2_t *u)
+    void g2_encode_to_curve_from_field(g2_t *out, const fp2_t *u)
+
+import hashlib as _hashlib
+
+cdef object _sha256 = _hashlib.sha256
+
+
+cdef bytes _xmd(bytes msg, bytes dst, Py_ssize_t length):
+    """RFC 9380 section 5.3.1 with SHA-256 (b = 32, s = 64 bytes); section 5.3.3 for long DSTs."""
+    cdef Py_ssize_t ell, i
+    cdef bytes b0, bi, dst_prime
+    if len(dst) == 0:
+        raise ValueError("hash to curve: the domain separation tag must not be empty (RFC 9380 section 3.1)")
+    if len(dst) > 255:
+        dst = _sha256(b"H2C-OVERSIZE-DST-" + dst).digest()
+    ell = (length + 31) // 32
+    if length <= 0 or ell > 255 or length > 65535:
+        raise ValueError(f"expand_message_xmd: length must be in [1, {255 * 32}], got {length}")
+    dst_prime = dst + bytes((len(dst),))
+    b0 = _sha256(bytes(64) + msg + length.to_bytes(2, "big") + b"\x00" + dst_prime).digest()
+    bi = _sha256(b0 + b"\x01" + dst_prime).digest()
+    out = [bi]
+    for i in range(2, ell + 1):
+        bi = _sha256((int.from_bytes(b0, "big") ^ int.from_bytes(bi, "big")).to_bytes(32, "big")
+                     + bytes((i,)) + dst_prime).digest()
+        out.append(bi)
+    return b"".join(out)[:length]
+
+
+def expand_message_xmd(msg, dst, length):
+    """RFC 9380 expand_message_xmd with SHA-256: ``length`` uniform bytes from msg and the domain
+    separation tag dst (a dst over 255 bytes is first hashed, as section 5.3.3 says)."""
+    cdef bytes m = _as_bytes(msg, "expand_message_xmd: msg")
+    cdef bytes d = _as_bytes(dst, "expand_message_xmd: dst")
+    n = _int_or_none(length)
+    if n is None:
+        raise TypeError(f"expand_message_xmd: length must be an int, not {type(length).__name__}")
+    return _xmd(m, d, n)
+
+
+cdef list _hash_to_field_ints(object msg, object dst, Py_ssize_t count, Py_ssize_t degree, Py_ssize_t L, str what):
+    """RFC 9380 section 5.2: count elements, each of ``degree`` coefficients in Fp, as ints."""
+    cdef bytes m = _as_bytes(msg, what + ": msg")
+    cdef bytes d = _as_bytes(dst, what + ": dst")
+    cdef bytes data = _xmd(m, d, count * degree * L)
+    cdef Py_ssize_t i
+    return [int.from_bytes(data[i * L:(i + 1) * L], "big") % _P for i in range(count * degree)]
+
+
+cdef int _h2c_set_g1(fp_t *out, list c, Py_ssize_t count) except -1:
+    """hash_to_field's ints (already reduced mod p) into count coordinate-field elements."""
+    cdef Py_ssize_t i
+    for i in range(count):
+        _fp_set_int(&out[i], c[i])
+    return 0
+
+cdef int _h2c_set_g2(fp2_t *out, list c, Py_ssize_t count) except -1:
+    """hash_to_field's ints (already reduced mod p) into count coordinate-field elements."""
+    cdef Py_ssize_t i
+    for i in range(count):
+        _fp_set_int(&out[i].c0, c[2 * i])
+        _fp_set_int(&out[i].c1, c[2 * i + 1])
+    return 0
+
+# ---------------------------------------------------------------------------------------------
 # G1: points of E(Fp) of order r (Jacobian coordinates)
 
 cdef inline G1 _new_g1():
@@ -2610,6 +2684,58 @@ cdef class G1:
             PyMem_Free(aff)
             PyMem_Free(sc)
             PyMem_Free(scratch)
+        return r
+
+    # -- hash to curve (RFC 9380) ---------------------------------------------------------
+    HASH_SUITE = "BLS12377G1_XMD:SHA-256_SSWU_RO_"
+    ENCODE_SUITE = "BLS12377G1_XMD:SHA-256_SSWU_NU_"
+    # True only for the suites RFC 9380 itself defines; the others follow its method with the
+    # parameters recorded in the curve file (Z, isogeny, h_eff) and interoperate only with
+    # libraries that made the same choices.
+    HASH_SUITE_IS_RFC = False
+    HASH_MAP = "sswu"
+
+    @classmethod
+    def hash_to_field(cls, msg, dst, count=2):
+        """RFC 9380 hash_to_field with expand_message_xmd (SHA-256): ``count`` elements of the
+        coordinate field, as ints."""
+        n = _int_or_none(count)
+        if n is None or n < 1:
+            raise ValueError("G1.hash_to_field: count must be a positive int")
+        c = _hash_to_field_ints(msg, dst, n, 1, 64, "G1.hash_to_field")
+        return c
+
+    @classmethod
+    def hash_to_curve(cls, msg, dst):
+        """RFC 9380 hash_to_curve (random oracle, suite G1.HASH_SUITE with the caller's dst):
+        [h_eff](map_to_curve(u0) + map_to_curve(u1)); constant time in msg after hashing."""
+        cdef fp_t u[2]
+        cdef G1 r = _new_g1()
+        _h2c_set_g1(u, _hash_to_field_ints(msg, dst, 2, 1, 64, "G1.hash_to_curve"), 2)
+        with nogil:
+            g1_hash_to_curve_from_field(&r.v, u)
+        return r
+
+    @classmethod
+    def encode_to_curve(cls, msg, dst):
+        """RFC 9380 encode_to_curve (non-uniform, suite G1.ENCODE_SUITE): [h_eff] map_to_curve(u)."""
+        cdef fp_t u[1]
+        cdef G1 r = _new_g1()
+        _h2c_set_g1(u, _hash_to_field_ints(msg, dst, 1, 1, 64, "G1.encode_to_curve"), 1)
+        with nogil:
+            g1_encode_to_curve_from_field(&r.v, u)
+        return r
+
+    @classmethod
+    def map_to_curve(cls, u):
+        """RFC 9380 map_to_curve of one field element u (an int in [0, p) or an Fp):
+        the point of the curve before cofactor clearing (on the curve, not in general in the
+        subgroup; hash_to_curve's Q0 and Q1 are map_to_curve(u0) and map_to_curve(u1))."""
+        cdef fp_t e
+        cdef G1 r = _new_g1()
+        _coord_from_obj_fp(&e, u, "G1.map_to_curve: u")
+        with nogil:
+            g1_map_to_curve(&r.v, &e)
         return r
 
 # ---------------------------------------------------------------------------------------------
@@ -2924,6 +3050,58 @@ cdef class G2:
             PyMem_Free(aff)
             PyMem_Free(sc)
             PyMem_Free(scratch)
+        return r
+
+    # -- hash to curve (RFC 9380) ---------------------------------------------------------
+    HASH_SUITE = "BLS12377G2_XMD:SHA-256_SSWU_RO_"
+    ENCODE_SUITE = "BLS12377G2_XMD:SHA-256_SSWU_NU_"
+    # True only for the suites RFC 9380 itself defines; the others follow its method with the
+    # parameters recorded in the curve file (Z, isogeny, h_eff) and interoperate only with
+    # libraries that made the same choices.
+    HASH_SUITE_IS_RFC = False
+    HASH_MAP = "sswu"
+
+    @classmethod
+    def hash_to_field(cls, msg, dst, count=2):
+        """RFC 9380 hash_to_field with expand_message_xmd (SHA-256): ``count`` elements of the
+        coordinate field, as pairs (c0, c1) of ints."""
+        n = _int_or_none(count)
+        if n is None or n < 1:
+            raise ValueError("G2.hash_to_field: count must be a positive int")
+        c = _hash_to_field_ints(msg, dst, n, 2, 64, "G2.hash_to_field")
+        return [tuple(c[2 * i:2 * (i + 1)]) for i in range(n)]
+
+    @classmethod
+    def hash_to_curve(cls, msg, dst):
+        """RFC 9380 hash_to_curve (random oracle, suite G2.HASH_SUITE with the caller's dst):
+        [h_eff](map_to_curve(u0) + map_to_curve(u1)); constant time in msg after hashing."""
+        cdef fp2_t u[2]
+        cdef G2 r = _new_g2()
+        _h2c_set_g2(u, _hash_to_field_ints(msg, dst, 2, 2, 64, "G2.hash_to_curve"), 2)
+        with nogil:
+            g2_hash_to_curve_from_field(&r.v, u)
+        return r
+
+    @classmethod
+    def encode_to_curve(cls, msg, dst):
+        """RFC 9380 encode_to_curve (non-uniform, suite G2.ENCODE_SUITE): [h_eff] map_to_curve(u)."""
+        cdef fp2_t u[1]
+        cdef G2 r = _new_g2()
+        _h2c_set_g2(u, _hash_to_field_ints(msg, dst, 1, 2, 64, "G2.encode_to_curve"), 1)
+        with nogil:
+            g2_encode_to_curve_from_field(&r.v, u)
+        return r
+
+    @classmethod
+    def map_to_curve(cls, u):
+        """RFC 9380 map_to_curve of one field element u (a pair (c0, c1) of ints in [0, p) or an element of the coordinate field):
+        the point of the curve before cofactor clearing (on the curve, not in general in the
+        subgroup; hash_to_curve's Q0 and Q1 are map_to_curve(u0) and map_to_curve(u1))."""
+        cdef fp2_t e
+        cdef G2 r = _new_g2()
+        _coord_from_obj_fp2(&e, u, "G2.map_to_curve: u")
+        with nogil:
+            g2_map_to_curve(&r.v, &e)
         return r
 
 # ---------------------------------------------------------------------------------------------

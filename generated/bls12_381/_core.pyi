@@ -246,6 +246,19 @@ class G1:
         """msm on packed arrays: n uncompressed point encodings (to_bytes(compressed=False, profile=profile)) and
         n fixed-width scalars (Fr's byte length each, little-endian by default), reduced mod r.
         Points must be on the curve; check=True also checks the subgroup of order r."""
+    # hash to curve (RFC 9380); HASH_SUITE_IS_RFC is True only for RFC 9380's own suites
+    HASH_SUITE: str
+    ENCODE_SUITE: str
+    HASH_SUITE_IS_RFC: bool
+    HASH_MAP: str
+    @classmethod
+    def hash_to_field(cls, msg: _Bytes, dst: _Bytes, count: int = 2) -> list[int]: ...
+    @classmethod
+    def hash_to_curve(cls, msg: _Bytes, dst: _Bytes) -> G1: ...
+    @classmethod
+    def encode_to_curve(cls, msg: _Bytes, dst: _Bytes) -> G1: ...
+    @classmethod
+    def map_to_curve(cls, u: int | Fp) -> G1: ...
 
 class G2:
     @classmethod
@@ -293,6 +306,19 @@ class G2:
         """msm on packed arrays: n uncompressed point encodings (to_bytes(compressed=False, profile=profile)) and
         n fixed-width scalars (Fr's byte length each, little-endian by default), reduced mod r.
         Points must be on the curve; check=True also checks the subgroup of order r."""
+    # hash to curve (RFC 9380); HASH_SUITE_IS_RFC is True only for RFC 9380's own suites
+    HASH_SUITE: str
+    ENCODE_SUITE: str
+    HASH_SUITE_IS_RFC: bool
+    HASH_MAP: str
+    @classmethod
+    def hash_to_field(cls, msg: _Bytes, dst: _Bytes, count: int = 2) -> list[tuple[int, int]]: ...
+    @classmethod
+    def hash_to_curve(cls, msg: _Bytes, dst: _Bytes) -> G2: ...
+    @classmethod
+    def encode_to_curve(cls, msg: _Bytes, dst: _Bytes) -> G2: ...
+    @classmethod
+    def map_to_curve(cls, u: tuple[int, int] | Fp2) -> G2: ...
 
 class GT:
     def __init__(self, value: GT | Fp12 | tuple | None = None) -> None: ...
@@ -332,5 +358,6 @@ def miller_loop(Ps: G1, Qs: _G2Arg) -> Fp12: ...
 @overload
 def miller_loop(Ps: Iterable[G1], Qs: Iterable[_G2Arg]) -> Fp12: ...
 def final_exponentiation(f: Fp12) -> GT: ...
+def expand_message_xmd(msg: _Bytes, dst: _Bytes, length: int) -> bytes: ...
 
 __all__: list[str]

@@ -74,6 +74,7 @@ if TYPE_CHECKING:
         Fp3,
         Fp6,
         Fr,
+        expand_message_xmd,
         final_exponentiation,
         miller_loop,
         multi_pairing,
@@ -105,4 +106,5 @@ __all__ = [
     "final_exponentiation",
     "SERIALIZATION_PROFILES",
     "DEFAULT_PROFILE",
+    "expand_message_xmd",
 ]

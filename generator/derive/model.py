@@ -12,6 +12,7 @@ from .endomorphisms import EndomorphismModel, derive_endomorphisms
 from .families import derive_family
 from .fields import FieldModel, derive_field
 from .final_exponentiation import FinalExpModel, derive_final_exponentiation
+from .hash_to_curve import HashToCurveModel, derive_hash_to_curve
 from .miller_loop import MillerLoopModel, derive_miller_loop
 from .tower import TowerModel, derive_tower
 from .twist import TwistModel, check_b, derive_generator, derive_twist, search_b
@@ -43,6 +44,7 @@ class CurveModel:
     miller: MillerLoopModel
     final_exp: FinalExpModel
     endo: EndomorphismModel
+    h2c: dict[str, HashToCurveModel]
     spec: CurveSpec
 
     @property
@@ -97,9 +99,16 @@ def build_model(spec: CurveSpec, progress: Progress | None = None) -> CurveModel
     endo = derive_endomorphisms(dict(family=spec.family, x=spec.x, p=fam.p, r=fam.r, t=fam.t, k=fam.k,
                                      h1=fam.h1, h2=twist.cofactor, E1=E1, E2=twist.curve, g1=g1, g2=g2,
                                      psi=miller.psi), curve)
+    say("hash to curve: maps, Z, isogenies, sqrt_ratio")
+    h2c = {
+        group: derive_hash_to_curve(group, spec.name, E, E.F.order + 1 - trace, h, fam.r, spec.hash_to_curve.get(group),
+                                    curve, endo_h_eff=ge.h_eff)
+        for group, E, trace, h, ge in (("g1", E1, fam.t, fam.h1, endo.g1),
+                                       ("g2", twist.curve, twist.curve.F.order + 1 - twist.order, twist.cofactor, endo.g2))
+    }
     return CurveModel(
         name=spec.name, package=spec.package, source=spec.source, family=spec.family, k=fam.k, x=spec.x,
         p=fam.p, r=fam.r, t=fam.t, h1=fam.h1, b=b, ht=fam.ht, hy=fam.hy, fp=fp, fr=fr, tower=tower,
-        twist=twist, g1_gen=g1, g2_gen=g2, miller=miller, final_exp=final_exp, endo=endo, spec=spec,
+        twist=twist, g1_gen=g1, g2_gen=g2, miller=miller, final_exp=final_exp, endo=endo, h2c=h2c, spec=spec,
     )
 

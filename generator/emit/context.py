@@ -90,6 +90,8 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     files["c/msm.h"] = render("c/msm.h.j2", groups=groups, fp_bits=model.p.bit_length(), **group_common)
     say("rendering C: pairing")
     files["c/pairing.h"] = render("c/pairing.h.j2", **common)
+    say("rendering C: hash to curve")
+    files["c/hash_to_curve.h"] = render("c/hash_to_curve.h.j2", **common)
     files["c/pairforge.h"] = render("c/pairforge.h.j2", **common)
     # the known-answer test program of the cross-target tests (generator/cross.py)
     files["c/kat_main.c"] = render("c/kat_main.c.j2", **common)

@@ -12,5 +12,6 @@
 #include "endomorphism.h"
 #include "msm.h"
 #include "pairing.h"
+#include "hash_to_curve.h"
 
 #endif /* PF_PAIRFORGE_H */
