@@ -13,7 +13,8 @@ steered by the Python coverage and the seeds.  Run it against the sanitizer buil
 sanitize.py --fuzz) to catch memory errors that do not crash.
 
 A failure is any exception other than ValueError/TypeError, or a failed check: atheris stops,
-prints the traceback and writes the input to crash-<sha1> (replay it with --input FILE).
+prints the traceback and writes the input to build/fuzz-artifacts/crash-<sha1> (replay it with
+--input FILE).
 """
 
 from __future__ import annotations
@@ -130,7 +131,10 @@ def fuzz(targets: list[Target], seconds: int, corpus: Path, extra: list[str]) ->
         run_one(targets[int.from_bytes(data[:2], "big") % len(targets)], data[2:])
 
     atheris.instrument_all()  # the targets' checks: which branch (accept, reject, why) an input took
+    artifacts = ROOT / "build" / "fuzz-artifacts"  # crash-<sha1> files (build/ is ignored by git)
+    artifacts.mkdir(parents=True, exist_ok=True)
     argv = [sys.argv[0], str(corpus), f"-max_total_time={seconds}", "-print_final_stats=1",
+            f"-artifact_prefix={artifacts}/",
             "-timeout=60", "-rss_limit_mb=4096", *extra]  # fmt: skip
     atheris.Setup(argv, one_input)
     atheris.Fuzz()

@@ -27,9 +27,11 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-# -O1 (after the build's -O3, so it wins): the sanitizers' recommended level; at -O3 the
-# instrumented compilation takes about twice the CPU time.
-SANITIZE_CFLAGS = "-O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g"
+# -O1 (after the build's -O3, so it wins): the sanitizers' recommended level, and half the compile
+# time of -O3 (bn254 instrumented: 27 s against 57 s of CPU with gcc 12).
+SANITIZE_CFLAGS = (
+    "-O1 -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -g"
+)
 # The link must name the sanitizers too, or the UBSan runtime is missing at import.  distutils adds
 # $LDFLAGS to its shared-library link command.
 SANITIZE_LDFLAGS = "-fsanitize=address,undefined"
