@@ -1,0 +1,126 @@
+"""Constant-time checks under valgrind memcheck: secret inputs are marked undefined, so memcheck
+reports every branch and every memory index computed from them.
+
+Shared by tests/test_group_c.py (the group template over mock fields) and
+tests/test_constant_time.py (security/ct/ct_curve.c over each generated curve).
+
+    python -m security.constant_time                # every curve, 64- and 32-bit limbs, a table
+    python -m security.constant_time --bits 64 bn254
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+CT_SOURCE = Path(__file__).resolve().parent / "ct" / "ct_curve.c"
+MEMCHECK_HEADER = Path("/usr/include/valgrind/memcheck.h")
+# The flags of the real module (generator/build.py BASE_COMPILE_ARGS), so the checked machine code
+# is what users run, plus -g for readable reports.
+CT_CFLAGS = ("-O3", "-fno-tree-vectorize", "-Wno-unused-function", "-g")
+LEAK_MARKERS = ("Conditional jump or move depends on uninitialised value", "Use of uninitialised value")
+
+
+def have_memcheck() -> bool:
+    return shutil.which("valgrind") is not None and MEMCHECK_HEADER.exists()
+
+
+@dataclass(frozen=True)
+class MemcheckResult:
+    returncode: int
+    log: str
+
+    @property
+    def leaks(self) -> int:
+        """Reports of a branch or an address that depends on secret (undefined) data."""
+        return sum(self.log.count(m) for m in LEAK_MARKERS)
+
+    @property
+    def clean(self) -> bool:
+        return self.returncode == 0 and self.leaks == 0
+
+
+def memcheck(cmd: list[str], timeout: float = 300) -> MemcheckResult:
+    """Run a command under valgrind memcheck (exit status 99 on any error)."""
+    full = ["valgrind", "--tool=memcheck", "--error-exitcode=99", "-q", "--track-origins=no", *cmd]
+    proc = subprocess.run(full, capture_output=True, text=True, timeout=timeout)
+    return MemcheckResult(proc.returncode, proc.stdout + proc.stderr)
+
+
+def curve_defines(pkg_dir: Path) -> list[str]:
+    """Properties of the curve the harness needs (from its rendered C, not its name)."""
+    tower = (pkg_dir / "c" / "tower.h").read_text()
+    top = "fp12" if "fp12_t" in tower else "fp6"
+    defines = [f"-DCT_TOP={top}"]
+    if "fp2_t" in tower:
+        defines.append("-DCT_HAVE_FP2")
+    return defines
+
+
+def build_ct(pkg_dir: Path, bits: int, out: Path) -> subprocess.Popen:
+    """Start compiling ct_curve.c against one rendered package (returns the compiler process)."""
+    cc = shutil.which("gcc") or shutil.which("cc") or "cc"
+    cmd = [cc, *CT_CFLAGS, f"-DPF_LIMB_BITS={bits}", *curve_defines(pkg_dir),
+           "-I", str(pkg_dir / "c"), str(CT_SOURCE), "-o", str(out)]  # fmt: skip
+    return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def list_checks(exe: Path) -> list[tuple[str, str]]:
+    """(name, expectation) of every check compiled into a ct_curve binary."""
+    out = subprocess.run([str(exe), "--list"], capture_output=True, text=True, check=True).stdout
+    return [tuple(line.split()) for line in out.splitlines() if line.strip()]  # type: ignore[misc]
+
+
+def verdict(expect: str, result: MemcheckResult) -> str | None:
+    """None when the result is what the expectation requires, else the reason."""
+    if expect == "ct" and not result.clean:
+        return f"secret-dependent branch or index ({result.leaks} reports, exit {result.returncode})"
+    if expect == "vartime" and (result.returncode != 99 or result.leaks == 0):
+        return "the negative control was not flagged: the harness does not see secret-dependent code"
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    import tempfile
+
+    ap = argparse.ArgumentParser(description="constant-time checks of the generated curves under valgrind")
+    ap.add_argument("curves", nargs="*", help="packages (default: every one in generated/)")
+    ap.add_argument("--bits", type=int, action="append", help="a limb width, repeatable (default: 64 and 32)")
+    args = ap.parse_args(argv)
+    if not have_memcheck():
+        print("constant_time: needs valgrind and valgrind/memcheck.h", file=sys.stderr)
+        return 2
+    curves = args.curves or sorted(p.parent.name for p in (ROOT / "generated").glob("*/_core.pyx"))
+    failures = 0
+    with tempfile.TemporaryDirectory(prefix="pairforge-ct-") as tmp:
+        jobs = {}
+        for pkg in curves:
+            for bits in args.bits or (64, 32):
+                exe = Path(tmp) / f"ct_{pkg}_{bits}"
+                jobs[(pkg, bits)] = (exe, build_ct(ROOT / "generated" / pkg, bits, exe))
+        for (pkg, bits), (exe, proc) in jobs.items():
+            log = proc.communicate()[0]
+            if proc.returncode != 0:
+                print(f"{pkg} {bits}-bit: compilation failed\n{log}")
+                failures += 1
+                continue
+            for name, expect in list_checks(exe):
+                result = memcheck([str(exe), name])
+                problem = verdict(expect, result)
+                failures += problem is not None
+                state = "clean" if result.clean else f"flagged ({result.leaks} reports)"
+                print(
+                    f"{pkg:10s} {bits}-bit  {name:18s} {expect:8s} {state}{'  FAIL: ' + problem if problem else ''}",
+                    flush=True,
+                )
+    print(f"constant_time: {'all checks passed' if not failures else f'{failures} failures'}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+"""Seeds for the fuzz targets: each target's own valid encodings plus byte strings from the
+known-answer vectors in ../shared/vectors (read in place, never copied into the project).
+
+The vectors are harvested without knowing their formats: every hex string in a JSON file and
+every binary .dat file becomes a blob; a target takes the blobs (and the aligned slices of longer
+blobs) whose length it can accept.  Hash-to-curve vectors contribute their (dst, msg) pairs in the
+layout of the hash_to_curve targets.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+from pathlib import Path
+
+from security.fuzz_targets import Target
+
+HEX = re.compile(r"^(0x)?([0-9a-fA-F]{2})+$")
+MAX_VECTOR_SEEDS = 64  # per target: enough to reach every decoder branch the vectors exercise
+
+
+def _strings(node: object) -> Iterator[str]:
+    if isinstance(node, str):
+        yield node
+    elif isinstance(node, dict):
+        for v in node.values():
+            yield from _strings(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _strings(v)
+
+
+def _h2c_pairs(node: object) -> Iterator[bytes]:
+    """(dst, msg) from RFC 9380-style files, as len(dst) || dst || msg."""
+    if isinstance(node, dict) and isinstance(node.get("dst"), str) and isinstance(node.get("vectors"), list):
+        dst = node["dst"].encode()[:255]
+        for v in node["vectors"]:
+            if isinstance(v, dict) and isinstance(v.get("msg"), str):
+                yield bytes([len(dst)]) + dst + v["msg"].encode()
+
+
+@lru_cache(maxsize=4)
+def vector_blobs(root: str) -> tuple[tuple[bytes, ...], tuple[bytes, ...]]:
+    """(every hex string or .dat file as bytes, hash-to-curve seeds) under the vectors folder."""
+    blobs: dict[bytes, None] = {}
+    h2c: dict[bytes, None] = {}
+    for path in sorted(Path(root).rglob("*")):
+        if path.suffix == ".dat":
+            blobs[path.read_bytes()] = None
+        elif path.suffix == ".json":
+            try:
+                doc = json.loads(path.read_text(encoding="utf-8"))
+            except (ValueError, UnicodeDecodeError):
+                continue
+            for s in _strings(doc):
+                if len(s) >= 16 and HEX.match(s):
+                    blobs[bytes.fromhex(s[2:] if s.startswith("0x") else s)] = None
+            h2c.update(dict.fromkeys(_h2c_pairs(doc)))
+    return tuple(blobs), tuple(h2c)
+
+
+def seeds_for(target: Target, vectors: Path | None) -> list[bytes]:
+    """The target's own seeds, then vector blobs of an acceptable length (at most MAX_VECTOR_SEEDS)."""
+    out = dict.fromkeys(target.seeds)
+    if vectors is None:
+        return list(out)
+    blobs, h2c = vector_blobs(str(vectors))
+    extra: dict[bytes, None] = {}
+    if "_to_curve" in target.name:
+        extra.update(dict.fromkeys(h2c))
+    for blob in blobs:
+        for n in target.lengths:
+            if len(blob) == n:
+                extra[blob] = None
+            elif len(blob) > n and len(blob) % n == 0:
+                extra.update(dict.fromkeys(blob[i : i + n] for i in range(0, len(blob), n)))
+    picked = list(extra)
+    if len(picked) > MAX_VECTOR_SEEDS:  # an even sample over every vector folder, the same each run
+        picked = random.Random(target.name).sample(picked, MAX_VECTOR_SEEDS)
+    out.update(dict.fromkeys(picked))
+    return list(out)

@@ -1,0 +1,369 @@
+"""Every byte-level entry point of a curve module, as one table (ENTRY_POINTS).
+
+An entry point is a function ``(C) -> Iterable[Target]`` registered with ``@entry_point``: it
+says which calls of the curve module ``C`` take untrusted bytes (returning nothing when ``C``
+lacks them, so the table runs on any curve and on every branch as entry points appear), and each
+``Target`` runs one such call on fuzzer bytes and checks what it did:
+
+* only ``ValueError`` and ``TypeError`` may reject input (``REJECTIONS``); any other exception,
+  and any failed check (``AssertionError``), is a bug;
+* a decoded value re-encodes to the same bytes (every decoder accepts only canonical input);
+* a point is on the curve, checked with the module's field arithmetic rather than the group code;
+  with ``check=True`` it is of order r, checked as ``[r - 1]P == -P`` with the scalar
+  multiplication rather than ``in_subgroup``; a point refused only by the subgroup check really
+  is outside the subgroup;
+* where acceptance is easy to predict (prime fields, tower elements, GT), the decoder accepts
+  exactly the canonical inputs.
+
+The fuzzer (security/fuzz.py), the seed-replay test (tests/test_fuzz_targets.py) and the
+sanitizer run share this table; seeds come from each target's ``seeds`` (valid encodings made
+through the public API) and from the vectors in ../shared/vectors (security/fuzz_seeds.py).
+
+Adding an entry point (a decoder with a new ``profile=``, a precompile, signature verification)
+is one more ``@entry_point`` function here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+REJECTIONS = (ValueError, TypeError)
+
+
+@dataclass(frozen=True)
+class Target:
+    """One call of one curve module on fuzzer bytes. ``run`` raises a REJECTIONS exception for
+    refused input and AssertionError for a wrong result; ``lengths`` are the input lengths that
+    can be valid (used to pick seeds from the vectors; empty means any)."""
+
+    name: str
+    run: Callable[[bytes], Any]
+    lengths: tuple[int, ...] = ()
+    seeds: tuple[bytes, ...] = field(default=(), repr=False)
+
+
+EntryPoint = Callable[[ModuleType], Iterable[Target]]
+ENTRY_POINTS: list[EntryPoint] = []
+
+
+def entry_point(fn: EntryPoint) -> EntryPoint:
+    ENTRY_POINTS.append(fn)
+    return fn
+
+
+def targets_for(C: ModuleType) -> list[Target]:
+    """Every target of one curve module, named ``<package> <entry point>``."""
+    pkg = C.__name__.rsplit(".", 1)[-1]
+    out = []
+    for ep in ENTRY_POINTS:
+        for t in ep(C):
+            out.append(Target(f"{pkg} {t.name}", t.run, t.lengths, t.seeds))
+    return out
+
+
+# ------------------------------------------------------------------------------------------------
+# Helpers over the public API
+
+
+def nbytes(C: ModuleType) -> int:
+    return (C.P.bit_length() + 7) // 8
+
+
+def field_classes(C: ModuleType) -> list[tuple[str, type, int, int]]:
+    """(name, class, modulus, number of Fp coefficients) for every field class the module has."""
+    out = [("Fr", C.Fr, C.R, 1)]
+    for name, degree in (("Fp", 1), ("Fp2", 2), ("Fp3", 3), ("Fp6", 6), ("Fp12", 12)):
+        if hasattr(C, name):
+            out.append((name, getattr(C, name), C.P, degree))
+    return out
+
+
+def _walk(x: Any) -> Iterator[Any]:
+    """A tower element and all its coefficients, level by level."""
+    yield x
+    for attr in ("c0", "c1", "c2"):
+        if hasattr(x, attr):
+            yield from _walk(getattr(x, attr))
+
+
+def sample_elements(C: ModuleType) -> list[Any]:
+    """Field elements of every level with all coefficients busy (from a pairing value)."""
+    G1, G2 = C.G1.generator(), C.G2.generator()
+    return list(_walk(C.pairing(G1 * 5, G2 * 7).value())) + list(_walk(C.GT.one().value()))
+
+
+def coord_field(C: ModuleType, coord: Any) -> Any:
+    """An affine coordinate (int or tuple of ints) as a module field element."""
+    if isinstance(coord, tuple):
+        return {2: C.Fp2, 3: getattr(C, "Fp3", None)}[len(coord)](*coord)
+    return C.Fp(coord)
+
+
+def curve_b(C: ModuleType, G: type) -> Any:
+    """b of the curve G lives on, from its generator: b = y^2 - x^3."""
+    x, y = (coord_field(C, c) for c in G.generator().to_affine())
+    return y * y - x * x * x
+
+
+def check_point(C: ModuleType, G: type, P: Any, in_subgroup: bool) -> None:
+    """P is on its curve (field arithmetic, not the group code) and, if asked, of order r."""
+    assert P.is_on_curve()
+    aff = P.to_affine()
+    if aff is None:
+        assert P.is_identity()
+        return
+    x, y = (coord_field(C, c) for c in aff)
+    assert y * y == x * x * x + curve_b(C, G), "accepted point is not on the curve"
+    if in_subgroup:
+        assert P * (C.R - 1) == -P, "accepted point is not of order r"
+        assert P.in_subgroup()
+
+
+def profiles(C: ModuleType) -> list[str | None]:
+    """Serialization profiles: None (the default, no profile= argument) and every named one the
+    module lists (SERIALIZATION_PROFILES or PROFILES, when it has them)."""
+    names = getattr(C, "SERIALIZATION_PROFILES", None) or getattr(C, "PROFILES", None) or ()
+    return [None, *names]
+
+
+def _kw(profile: str | None) -> dict:
+    return {} if profile is None else {"profile": profile}
+
+
+def groups(C: ModuleType) -> list[tuple[str, type]]:
+    return [("G1", C.G1), ("G2", C.G2)]
+
+
+# ------------------------------------------------------------------------------------------------
+# Entry points
+
+
+@entry_point
+def field_from_bytes(C: ModuleType) -> Iterator[Target]:
+    """F.from_bytes for every field: accepts exactly the canonical encodings, round-trips."""
+    n = nbytes(C)
+    samples = sample_elements(C)
+    for name, F, modulus, degree in field_classes(C):
+        width = (modulus.bit_length() + 7) // 8 if name == "Fr" else n
+        size = width * degree
+
+        def run(data: bytes, F=F, modulus=modulus, width=width, size=size, name=name, degree=degree) -> None:
+            canonical = len(data) == size and all(
+                int.from_bytes(data[i : i + width], "big") < modulus for i in range(0, size, width)
+            )
+            try:
+                x = F.from_bytes(data)
+            except ValueError:
+                assert not canonical, f"{name}.from_bytes refused a canonical encoding"
+                raise
+            assert canonical, f"{name}.from_bytes accepted a non-canonical encoding"
+            assert x.to_bytes() == bytes(data)
+            if degree == 1:
+                assert int(x) == int.from_bytes(data, "big")
+
+        seeds = [F.zero().to_bytes(), F.one().to_bytes(), (-F.one()).to_bytes()]
+        seeds += [x.to_bytes() for x in samples if type(x) is F]
+        if name == "Fr":
+            seeds += [C.Fr(C.R - 1).to_bytes(), C.Fr(0x1234567890ABCDEF).to_bytes()]
+        yield Target(f"{name}.from_bytes", run, (size,), tuple(seeds))
+
+
+@entry_point
+def gt_from_bytes(C: ModuleType) -> Iterator[Target]:
+    """GT.from_bytes accepts exactly the canonical encodings of elements of order r."""
+    top = type(C.GT.one().value())
+
+    def run(data: bytes) -> None:
+        try:
+            f = top.from_bytes(data)
+        except ValueError:
+            f = None  # not canonical: GT must refuse it too
+        try:
+            x = C.GT.from_bytes(data)
+        except ValueError:
+            assert f is None or f.is_zero() or f**C.R != top.one(), "GT refused an element of GT"
+            raise
+        assert f is not None and not f.is_zero() and f**C.R == top.one(), "GT accepted a non-member"
+        assert x.to_bytes() == bytes(data)
+        assert x ** (C.R - 1) * x == C.GT.one()
+
+    G1, G2 = C.G1.generator(), C.G2.generator()
+    seeds = (C.GT.one().to_bytes(), C.pairing(G1, G2).to_bytes(), C.pairing(G1 * 3, G2).to_bytes(),
+             sample_elements(C)[0].to_bytes())  # fmt: skip
+    yield Target("GT.from_bytes", run, (len(seeds[0]),), seeds)
+
+
+def _point_seeds(C: ModuleType, G: type, profile: str | None) -> list[bytes]:
+    """Valid encodings (both forms) of subgroup points, the identity, and points off the subgroup."""
+    pts = [G.identity(), G.generator(), -G.generator(), G.generator() * 0x1234567]
+    out = []
+    for P in pts:
+        out += [P.to_bytes(True, **_kw(profile)), P.to_bytes(False, **_kw(profile))]
+    # x = 1, 2, ... decoded without the subgroup check: on the curve, mostly off the subgroup
+    clen = len(out[2])
+    for i in range(1, 40):
+        data = bytearray(G.generator().to_bytes(True, **_kw(profile)))
+        body = i.to_bytes(clen, "big")
+        data[1:] = body[1:]
+        try:
+            Q = G.from_bytes(bytes(data), check=False, **_kw(profile))
+        except ValueError:
+            continue
+        out += [Q.to_bytes(True, **_kw(profile)), Q.to_bytes(False, **_kw(profile))]
+        if len(out) >= 16:
+            break
+    return out
+
+
+@entry_point
+def point_from_bytes(C: ModuleType) -> Iterator[Target]:
+    """G.from_bytes(data, check) in every profile: both checks agree, accepted points round-trip,
+    are on the curve and (check=True) of order r; a point refused only by the subgroup check is
+    outside it."""
+    for gname, G in groups(C):
+        for profile in profiles(C):
+            kw = _kw(profile)
+            clen = len(G.generator().to_bytes(True, **kw))
+            ulen = len(G.generator().to_bytes(False, **kw))
+
+            def run(data: bytes, G=G, kw=kw, clen=clen) -> None:
+                try:
+                    loose = G.from_bytes(data, check=False, **kw)
+                except ValueError:
+                    loose = None
+                try:
+                    P = G.from_bytes(data, check=True, **kw)
+                except ValueError:
+                    if loose is not None:
+                        check_point(C, G, loose, in_subgroup=False)
+                        assert loose * (C.R - 1) != -loose, "refused a point of order r"
+                    raise
+                assert loose is not None and loose == P, "check=False refused what check=True accepts"
+                check_point(C, G, P, in_subgroup=True)
+                assert P.to_bytes(len(data) == clen, **kw) == bytes(data), "no round trip"
+
+            suffix = "" if profile is None else f", profile={profile!r}"
+            yield Target(
+                f"{gname}.from_bytes(check{suffix})", run, (clen, ulen), tuple(_point_seeds(C, G, profile))
+            )
+
+
+def _coords(C: ModuleType, G: type, data: bytes) -> tuple[Any, Any]:
+    """Split bytes into two affine coordinates of G's field (ints or tuples of ints)."""
+    n = nbytes(C)
+    gx = G.generator().to_affine()[0]
+    d = len(gx) if isinstance(gx, tuple) else 1
+    if len(data) != 2 * d * n:
+        raise ValueError("wrong length for two coordinates")
+    vals = [int.from_bytes(data[i : i + n], "big") for i in range(0, 2 * d * n, n)]
+    if d == 1:
+        return vals[0], vals[1]
+    return tuple(vals[:d]), tuple(vals[d:])
+
+
+def _coord_bytes(C: ModuleType, coord: Any) -> bytes:
+    n = nbytes(C)
+    return b"".join(v.to_bytes(n, "big") for v in (coord if isinstance(coord, tuple) else (coord,)))
+
+
+@entry_point
+def point_from_affine(C: ModuleType) -> Iterator[Target]:
+    """G.from_affine(x, y, check=True) on coordinates from bytes (any integers below 2^(8n))."""
+    for gname, G in groups(C):
+
+        def run(data: bytes, G=G) -> None:
+            x, y = _coords(C, G, data)
+            try:
+                P = G.from_affine(x, y, check=True)
+            except ValueError:
+                try:
+                    loose = G.from_affine(x, y, check=False)
+                except ValueError:
+                    raise ValueError("refused by both checks") from None
+                check_point(C, G, loose, in_subgroup=False)
+                assert loose * (C.R - 1) != -loose, "from_affine refused a point of order r"
+                raise
+            check_point(C, G, P, in_subgroup=True)
+            assert P.is_identity() or P.to_affine() == (x, y)
+
+        seeds = []
+        for P in (G.generator(), G.generator() * 99):
+            x, y = P.to_affine()
+            seeds.append(_coord_bytes(C, x) + _coord_bytes(C, y))
+        yield Target(f"{gname}.from_affine", run, (len(seeds[0]),), tuple(seeds))
+
+
+@entry_point
+def point_msm(C: ModuleType) -> Iterator[Target]:
+    """G.msm on signed scalars of any size from bytes, against the sum of scalar multiplications."""
+    width = (C.R.bit_length() + 7) // 8 + 1
+    for gname, G in groups(C):
+        base = [G.generator() * (3 * i + 1) for i in range(6)] + [G.identity()]
+
+        def run(data: bytes, G=G, base=base) -> None:
+            if not data:
+                assert G.msm([], []).is_identity()
+                return
+            n = data[0] % (len(base) + 1)
+            ks = [
+                int.from_bytes(data[1 + i * width : 1 + (i + 1) * width], "big", signed=True)
+                for i in range(n)
+            ]
+            pts = [base[(data[0] + 3 * i) % len(base)] for i in range(n)]
+            want = G.identity()
+            for P, k in zip(pts, ks, strict=True):
+                want = want + P * k
+            assert G.msm(pts, ks) == want, "msm differs from the sum of scalar multiplications"
+
+        seed = bytes([4]) + b"".join(k.to_bytes(width, "big", signed=True) for k in (1, -1, C.R - 1, C.R))
+        yield Target(f"{gname}.msm", run, (), (seed,))
+
+
+@entry_point
+def hash_to_curve(C: ModuleType) -> Iterator[Target]:
+    """G.hash_to_curve / encode_to_curve(msg, dst) where the module has them: data = len(dst),
+    dst, msg; the result is a deterministic point of order r."""
+    for gname, G in groups(C):
+        for method in ("hash_to_curve", "encode_to_curve"):
+            if not hasattr(G, method):
+                continue
+
+            def run(data: bytes, G=G, method=method) -> None:
+                dlen = data[0] if data else 0
+                dst, msg = bytes(data[1 : 1 + dlen]), bytes(data[1 + dlen :])
+                P = getattr(G, method)(msg, dst)
+                check_point(C, G, P, in_subgroup=True)
+                assert getattr(G, method)(msg, dst) == P, "not deterministic"
+
+            dst = b"QUUX-V01-CS02-with-pairforge"
+            seeds = tuple(bytes([len(dst)]) + dst + m for m in (b"", b"abc", b"a" * 200))
+            yield Target(f"{gname}.{method}", run, (), seeds)
+
+
+# Byte-in, byte-out protocol functions (EVM precompiles, signature verification): one line each,
+# (submodule of the curve package, function name), added as the protocols are rendered.  The
+# check is what any caller relies on: bytes out or a clean rejection, and the same answer twice.
+BYTE_FUNCTIONS: list[tuple[str, str]] = []
+
+
+@entry_point
+def byte_functions(C: ModuleType) -> Iterator[Target]:
+    import importlib
+
+    for sub, fname in BYTE_FUNCTIONS:
+        try:
+            mod = importlib.import_module(f"{C.__name__}.{sub}")
+        except ImportError:
+            continue
+        fn = getattr(mod, fname, None)
+        if fn is None:
+            continue
+
+        def run(data: bytes, fn=fn) -> None:
+            out = fn(bytes(data))
+            assert fn(bytes(data)) == out, "not deterministic"
+
+        yield Target(f"{sub}.{fname}", run)

@@ -1,0 +1,35 @@
+"""The fuzz targets (security/fuzz_targets.py) on their seeds and a fixed sample of mutations:
+every byte-level entry point of every curve rejects bad input with ValueError/TypeError only and
+returns correct, round-tripping values for what it accepts.  The long, coverage-guided run is
+`nox -s fuzz -- SECONDS` (security/fuzz.py); this is its fast, deterministic part, so the harness
+itself is always tested.  Under `nox -s sanitize` the same inputs run on the ASan/UBSan build.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import generated_packages
+
+from security.fuzz import replay, vectors_dir
+from security.fuzz_seeds import seeds_for
+from security.fuzz_targets import targets_for
+
+MUTATIONS = 60
+
+
+@pytest.mark.parametrize("pkg", generated_packages() or ["none"])
+def test_fuzz_targets_replay(curve_module, pkg: str) -> None:
+    C = curve_module(pkg)
+    targets = targets_for(C)
+    names = {t.name.split(" ", 1)[1] for t in targets}
+    # every decoder the module has is in the table
+    for required in ("Fp.from_bytes", "Fr.from_bytes", "GT.from_bytes", "G1.from_bytes(check)",
+                     "G2.from_bytes(check)", "G1.msm", "G2.msm"):  # fmt: skip
+        assert required in names, sorted(names)
+    for t in targets:
+        assert seeds_for(t, vectors_dir()), f"{t.name} has no seeds"
+    stats = replay(targets, MUTATIONS)
+    for name, (runs, accepted) in stats.items():
+        assert accepted > 0, f"{name}: no input was accepted: the seeds are not valid encodings"
+        if not name.endswith(".msm"):
+            assert accepted < runs, f"{name}: every input was accepted: the mutations do not reach the checks"
