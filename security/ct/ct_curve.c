@@ -88,6 +88,9 @@ static void consume(const void *p, size_t size)
 
 MUL_CHECK(check_g1_mul_ct, g1, g1_mul_ct(&r, &p, k, FR_BITS))
 MUL_CHECK(check_g2_mul_ct, g2, g2_mul_ct(&r, &p, k, FR_BITS))
+MUL_CHECK(check_g1_mul_endo_ct, g1, g1_mul_endo_ct(&r, &p, k))
+MUL_CHECK(check_g2_mul_endo_ct, g2, g2_mul_endo_ct(&r, &p, k))
+MUL_CHECK(check_gt_pow_endo_ct, gt, gt_pow_endo_ct(&r, &p, k))
 MUL_CHECK(check_g1_mul_vartime, g1, g1_mul_vartime(&r, &p, k, FR_NLIMBS))
 MUL_CHECK(check_g2_mul_vartime, g2, g2_mul_vartime(&r, &p, k, FR_NLIMBS))
 MUL_CHECK(check_g1_add_ct, g1, g1_add_ct(&r, &p, &p))
@@ -155,7 +158,7 @@ static void check_pf_miller_loop(void)
     fill_fp(&Q, sizeof(Q), 2);
     SECRET(P);
     SECRET(Q);
-    pf_miller_loop(&f, &P, &Q, 1, scratch);
+    pf_miller_loop(&f, &P, &Q, NULL, 1, scratch);
     OUT(f);
 }
 
@@ -171,6 +174,9 @@ static const struct {
     /* secret paths: scalar multiplication, inversion, square root, GT exponentiation */
     { "g1_mul_ct", "ct", check_g1_mul_ct },
     { "g2_mul_ct", "ct", check_g2_mul_ct },
+    { "g1_mul_endo_ct", "ct", check_g1_mul_endo_ct },
+    { "g2_mul_endo_ct", "ct", check_g2_mul_endo_ct },
+    { "gt_pow_endo_ct", "ct", check_gt_pow_endo_ct },
     { "g1_add_ct", "ct", check_g1_add_ct },
     { "g2_add_ct", "ct", check_g2_add_ct },
     { "gt_pow_ct", "ct", check_gt_pow_ct },

@@ -111,6 +111,12 @@ static inline void fp_redc(limb_t out[FP_NLIMBS], limb_t t[2 * FP_NLIMBS])
 /* Lazy reduction (p < R/4): double-width products of operands below 2p, combined, then reduced
  * once. Used by the tower for Karatsuba multiplication in Fp2. */
 #define FP_HAS_WIDE 1
+/* The target has kernels for the double-width product and the reduction (then lazy reduction in
+ * the tower pays off even on long fields). */
+#if (PF_LIMB_BITS == 64 && defined(PF_ASM_MUL_WIDE_6) && defined(PF_ASM_REDC_MONT_6)) \
+    || (PF_LIMB_BITS == 32 && defined(PF_ASM_MUL_WIDE_12) && defined(PF_ASM_REDC_MONT_12))
+#define FP_WIDE_KERNELS 1
+#endif
 
 /* t = a * b as a double-width integer (a, b below 2^(w*N)); no reduction. */
 static inline void fp_mul_wide(limb_t t[2 * FP_NLIMBS], const limb_t a[FP_NLIMBS], const limb_t b[FP_NLIMBS])

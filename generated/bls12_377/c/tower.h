@@ -72,7 +72,35 @@ static inline void fp2_frobenius(fp2_t *out, const fp2_t *a, int n)
         fp2_conj(out, a);
     else
         *out = *a;
-}/* Karatsuba: three multiplications in Fp. */
+}
+
+#if defined(FP_WIDE_KERNELS)
+/* k p^2 (k = -beta = 5), added to a negative double-width c0 to bring it into [0, (k + 1) p^2). */
+static const limb_t FP2_K_P_SQUARED[2 * FP_NLIMBS] = { PF_W(0x32578000, 0x00000005), PF_W(0x401c1ba8, 0xb0000005), PF_W(0x7642c0cb, 0xe68b3802), PF_W(0x1afbeb1b, 0x0db8c303), PF_W(0xf78fb79e, 0xb9f1bf13), PF_W(0x5e355554, 0xba933660), PF_W(0xc068835b, 0x90d3831d), PF_W(0x31107b6e, 0x9d1fe404), PF_W(0x9cd83646, 0x354382cc), PF_W(0x7a9b9a74, 0x376a8e3b), PF_W(0xabb0d62a, 0x80e5bf2d), PF_W(0x000e1f27, 0x13aa6fe7) };
+
+/* Karatsuba with lazy reduction (u^2 = -5, 6p < R): three double-width
+ * products and two Montgomery reductions, c0 = a0 b0 - 5 a1 b1 (+ 5 p^2 when negative),
+ * c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1. */
+static void fp2_mul(fp2_t *out, const fp2_t *a, const fp2_t *b)
+{
+    limb_t v0[2 * FP_NLIMBS], v1[2 * FP_NLIMBS], v2[2 * FP_NLIMBS], s[FP_NLIMBS], t[FP_NLIMBS];
+    limb_t borrow;
+
+    fp_add_unreduced(s, &a->c0, &a->c1);
+    fp_add_unreduced(t, &b->c0, &b->c1);
+    fp_mul_wide(v0, a->c0.l, b->c0.l);
+    fp_mul_wide(v1, a->c1.l, b->c1.l);
+    fp_mul_wide(v2, s, t);
+    (void)fp_wide_sub(v2, v2, v0);
+    (void)fp_wide_sub(v2, v2, v1);
+    fp_wide_mul_small(v1, v1, 5);
+    borrow = fp_wide_sub(v0, v0, v1);
+    fp_wide_cadd(v0, FP2_K_P_SQUARED, borrow);
+    fp_redc(out->c0.l, v0);
+    fp_redc(out->c1.l, v2);
+}
+#else
+/* Karatsuba: three multiplications in Fp. */
 static void fp2_mul(fp2_t *out, const fp2_t *a, const fp2_t *b)
 {
     fp_t v0, v1, s, t;
@@ -86,6 +114,7 @@ static void fp2_mul(fp2_t *out, const fp2_t *a, const fp2_t *b)
     fp_mul_by_beta(&v1, &v1);
     fp_add(&out->c0, &v0, &v1);
 }
+#endif
 
 /* Complex squaring: (a0 + a1 u)^2 = (a0 + a1)(a0 + beta a1) - (1 + beta) a0 a1 + 2 a0 a1 u.
  * Two multiplications in Fp. */

@@ -70,7 +70,34 @@ static inline void fp2_frobenius(fp2_t *out, const fp2_t *a, int n)
         fp2_conj(out, a);
     else
         *out = *a;
-}/* Karatsuba: three multiplications in Fp. */
+}
+
+#if defined(FP_WIDE_KERNELS)
+/* k p^2 (k = -beta = 1), added to a negative double-width c0 to bring it into [0, (k + 1) p^2). */
+static const limb_t FP2_K_P_SQUARED[2 * FP_NLIMBS] = { PF_W(0x26aa0000, 0x1c718e39), PF_W(0x7ced6b1d, 0x76382eab), PF_W(0x162c3383, 0x62113cfd), PF_W(0x66bf91ed, 0x3e71b743), PF_W(0x292e85a8, 0x7091a049), PF_W(0x1d68619c, 0x86185c7b), PF_W(0xf5314933, 0x0978ef01), PF_W(0x50a62cfd, 0x16ddca6e), PF_W(0x66e59e49, 0x349e8bd0), PF_W(0xe2dc90e5, 0x0e7046b4), PF_W(0x4bd278ea, 0xa22f25e9), PF_W(0x02a437a4, 0xb8c35fc7) };
+
+/* Karatsuba with lazy reduction (u^2 = -1, 4p < R): three double-width
+ * products and two Montgomery reductions, c0 = a0 b0 - 1 a1 b1 (+ 1 p^2 when negative),
+ * c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1. */
+static void fp2_mul(fp2_t *out, const fp2_t *a, const fp2_t *b)
+{
+    limb_t v0[2 * FP_NLIMBS], v1[2 * FP_NLIMBS], v2[2 * FP_NLIMBS], s[FP_NLIMBS], t[FP_NLIMBS];
+    limb_t borrow;
+
+    fp_add_unreduced(s, &a->c0, &a->c1);
+    fp_add_unreduced(t, &b->c0, &b->c1);
+    fp_mul_wide(v0, a->c0.l, b->c0.l);
+    fp_mul_wide(v1, a->c1.l, b->c1.l);
+    fp_mul_wide(v2, s, t);
+    (void)fp_wide_sub(v2, v2, v0);
+    (void)fp_wide_sub(v2, v2, v1);
+    borrow = fp_wide_sub(v0, v0, v1);
+    fp_wide_cadd(v0, FP2_K_P_SQUARED, borrow);
+    fp_redc(out->c0.l, v0);
+    fp_redc(out->c1.l, v2);
+}
+#else
+/* Karatsuba: three multiplications in Fp. */
 static void fp2_mul(fp2_t *out, const fp2_t *a, const fp2_t *b)
 {
     fp_t v0, v1, s, t;
@@ -83,6 +110,7 @@ static void fp2_mul(fp2_t *out, const fp2_t *a, const fp2_t *b)
     fp_sub(&out->c1, &s, &v1);
     fp_sub(&out->c0, &v0, &v1);
 }
+#endif
 
 /* Complex squaring: (a0 + a1 u)^2 = (a0 + a1)(a0 + beta a1) - (1 + beta) a0 a1 + 2 a0 a1 u.
  * Two multiplications in Fp. */

@@ -70,7 +70,9 @@ static inline void fp2_frobenius(fp2_t *out, const fp2_t *a, int n)
         fp2_conj(out, a);
     else
         *out = *a;
-}/* k p^2 (k = -beta = 1), added to a negative double-width c0 to bring it into [0, (k + 1) p^2). */
+}
+
+/* k p^2 (k = -beta = 1), added to a negative double-width c0 to bring it into [0, (k + 1) p^2). */
 static const limb_t FP2_K_P_SQUARED[2 * FP_NLIMBS] = { PF_W(0x3b5458a2, 0x275d69b1), PF_W(0xa602072d, 0x09eac101), PF_W(0x4a50189c, 0x6d96cadc), PF_W(0x04689e95, 0x7a1242c8), PF_W(0x26edfa5c, 0x34c6b38d), PF_W(0xb00b8551, 0x16375606), PF_W(0x599a6f7c, 0x0348d21c), PF_W(0x0925c4b8, 0x763cbf9c) };
 
 /* Karatsuba with lazy reduction (u^2 = -1, 4p < R): three double-width
@@ -93,7 +95,6 @@ static void fp2_mul(fp2_t *out, const fp2_t *a, const fp2_t *b)
     fp_redc(out->c0.l, v0);
     fp_redc(out->c1.l, v2);
 }
-
 /* Complex squaring: (a0 + a1 u)^2 = (a0 + a1)(a0 + beta a1) - (1 + beta) a0 a1 + 2 a0 a1 u.
  * Two multiplications in Fp. */
 static void fp2_sqr(fp2_t *out, const fp2_t *a)
