@@ -39,6 +39,7 @@ cdef extern from "c/pairforge.h" nogil:
         PF_LIMB_BITS
         FP_NLIMBS
         FR_NLIMBS
+        FR_BITS
         FP_NBYTES
         FR_NBYTES
 
@@ -171,6 +172,7 @@ cdef extern from "c/pairforge.h" nogil:
     bint g1_is_on_curve(const g1_t *a)
     bint g1_affine_is_on_curve(const g1_affine_t *a)
     void g1_mul_ct(g1_t *out, const g1_t *a, const limb_t *k, size_t nbits)
+    void g1_mul_window_vartime(g1_t *out, const g1_t *a, const limb_t *k, size_t nlimbs)
     bint g1_in_subgroup(const g1_t *a)
     bint g1_affine_is_identity(const g1_affine_t *a)
     size_t g1_msm_scratch_size(size_t n, size_t nthreads)
@@ -192,6 +194,7 @@ cdef extern from "c/pairforge.h" nogil:
     bint g2_is_on_curve(const g2_t *a)
     bint g2_affine_is_on_curve(const g2_affine_t *a)
     void g2_mul_ct(g2_t *out, const g2_t *a, const limb_t *k, size_t nbits)
+    void g2_mul_window_vartime(g2_t *out, const g2_t *a, const limb_t *k, size_t nlimbs)
     bint g2_in_subgroup(const g2_t *a)
     bint g2_affine_is_identity(const g2_affine_t *a)
     size_t g2_msm_scratch_size(size_t n, size_t nthreads)
@@ -2385,13 +2388,21 @@ cdef class G1:
     G1.from_affine(x, y), G1.from_bytes(data) or arithmetic."""
 
     cdef g1_t v
+    # Known to lie in the subgroup of order r. The endomorphism (GLV/GLS) multiplications are
+    # [k]P only there; points not known to be in it (from_bytes / from_affine with check=False,
+    # map_to_curve, sums with such points) take the plain multiplications, which are exact for
+    # any point of the curve. False only costs speed, never correctness.
+    cdef bint sub
 
     def __cinit__(self):
         g1_set_identity(&self.v)
+        self.sub = False
 
     @classmethod
     def identity(cls):
-        return _new_g1()
+        cdef G1 r = _new_g1()
+        r.sub = True
+        return r
 
     @classmethod
     def generator(cls):
@@ -2411,6 +2422,7 @@ cdef class G1:
         g1_from_affine(&r.v, &a)
         if check and not g1_in_subgroup(&r.v):
             raise ValueError("G1.from_affine: the point is not in the subgroup of order r")
+        r.sub = bool(check)
         return r
 
     def to_affine(self):
@@ -2428,6 +2440,7 @@ cdef class G1:
             return NotImplemented
         r = _new_g1()
         g1_add(&r.v, &self.v, &(<G1>other).v)
+        r.sub = self.sub and (<G1>other).sub
         return r
 
     def __sub__(self, other):
@@ -2438,19 +2451,22 @@ cdef class G1:
         g1_neg(&t, &(<G1>other).v)
         r = _new_g1()
         g1_add(&r.v, &self.v, &t)
+        r.sub = self.sub and (<G1>other).sub
         return r
 
     def __neg__(self):
         cdef G1 r = _new_g1()
         g1_neg(&r.v, &self.v)
+        r.sub = self.sub
         return r
 
     def __pos__(self):
         return self
 
     def __mul__(self, k):
-        """[k]P in constant time (k: an int of any size and sign, reduced mod r, or an Fr), with the
-        GLV/GLS endomorphism: for points of the subgroup (see mul_vartime for public scalars)."""
+        """[k]P in constant time (k: an int of any size and sign, reduced mod r, or an Fr); with the
+        GLV/GLS endomorphism for points known to be in the subgroup, by fixed windows for others
+        (see mul_vartime for public scalars)."""
         cdef limb_t s[FR_NLIMBS]
         cdef G1 r
         if not _is_scalar(k):
@@ -2458,12 +2474,16 @@ cdef class G1:
         _scalar_limbs(k, s, "G1 * k")
         r = _new_g1()
         with nogil:
-            g1_mul_endo_ct(&r.v, &self.v, s)
+            if self.sub:
+                g1_mul_endo_ct(&r.v, &self.v, s)
+            else:
+                g1_mul_ct(&r.v, &self.v, s, FR_BITS)
+        r.sub = self.sub
         return r
 
     def mul_vartime(self, k):
-        """[k]P for a public scalar k (variable time; GLV/GLS with interleaved wNAF; k reduced
-        mod r, so for points of the subgroup)."""
+        """[k]P for a public scalar k reduced mod r (variable time; GLV/GLS with interleaved wNAF
+        for points known to be in the subgroup, a sliding window for others)."""
         cdef limb_t s[FR_NLIMBS]
         cdef G1 r
         if not _is_scalar(k):
@@ -2471,7 +2491,11 @@ cdef class G1:
         _scalar_limbs(k, s, "G1.mul_vartime")
         r = _new_g1()
         with nogil:
-            g1_mul_vartime(&r.v, &self.v, s, FR_NLIMBS)
+            if self.sub:
+                g1_mul_vartime(&r.v, &self.v, s, FR_NLIMBS)
+            else:
+                g1_mul_window_vartime(&r.v, &self.v, s, FR_NLIMBS)
+        r.sub = self.sub
         return r
 
     def clear_cofactor(self):
@@ -2480,6 +2504,7 @@ cdef class G1:
         cdef G1 r = _new_g1()
         with nogil:
             g1_clear_cofactor(&r.v, &self.v)
+        r.sub = True
         return r
 
     def __rmul__(self, k):
@@ -2488,6 +2513,7 @@ cdef class G1:
     def double(self):
         cdef G1 r = _new_g1()
         g1_dbl(&r.v, &self.v)
+        r.sub = self.sub
         return r
 
     def is_identity(self):
@@ -2498,9 +2524,11 @@ cdef class G1:
 
     def in_subgroup(self):
         """[r]P = O (releases the GIL)."""
-        cdef bint ok
-        with nogil:
-            ok = g1_in_subgroup(&self.v)
+        cdef bint ok = self.sub
+        if not ok:
+            with nogil:
+                ok = g1_in_subgroup(&self.v)
+            self.sub = ok                # a derived fact: caching it keeps the point immutable
         return ok
 
     def __eq__(self, other):
@@ -2535,6 +2563,7 @@ cdef class G1:
         subgroup of order r."""
         cdef G1 r = _new_g1()
         _g1_from_bytes_prof(&r.v, data, check, profile)
+        r.sub = bool(check)
         return r
 
     @classmethod
@@ -2578,6 +2607,7 @@ cdef class G1:
         n = len(points)
         if n != len(scalars):
             raise ValueError(f"G1.msm: {n} points but {len(scalars)} scalars")
+        r.sub = True                     # the identity, and sums of subgroup points
         if n == 0:
             return r
         try:
@@ -2594,6 +2624,7 @@ cdef class G1:
                 if type(pt) is not G1:
                     raise TypeError(f"G1.msm: points[{i}] is a {type(pt).__name__}, expected G1")
                 jac[i] = (<G1>pt).v
+                r.sub = r.sub and (<G1>pt).sub
                 _msm_scalar(scalars[i], sc + i * FR_NLIMBS, i, "G1.msm")
             with nogil:
                 g1_batch_to_affine(aff, jac, <size_t>n, zs)
@@ -2680,6 +2711,7 @@ cdef class G1:
                     g1_msm_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
             if bad >= 0:
                 raise ValueError(f"G1.msm_bytes: point {bad} is not in the subgroup of order r")
+            r.sub = subgroup
         finally:
             PyMem_Free(aff)
             PyMem_Free(sc)
@@ -2714,6 +2746,7 @@ cdef class G1:
         _h2c_set_g1(u, _hash_to_field_ints(msg, dst, 2, 1, 64, "G1.hash_to_curve"), 2)
         with nogil:
             g1_hash_to_curve_from_field(&r.v, u)
+        r.sub = True
         return r
 
     @classmethod
@@ -2724,6 +2757,7 @@ cdef class G1:
         _h2c_set_g1(u, _hash_to_field_ints(msg, dst, 1, 1, 64, "G1.encode_to_curve"), 1)
         with nogil:
             g1_encode_to_curve_from_field(&r.v, u)
+        r.sub = True
         return r
 
     @classmethod
@@ -2751,13 +2785,21 @@ cdef class G2:
     G2.from_affine(x, y), G2.from_bytes(data) or arithmetic."""
 
     cdef g2_t v
+    # Known to lie in the subgroup of order r. The endomorphism (GLV/GLS) multiplications are
+    # [k]P only there; points not known to be in it (from_bytes / from_affine with check=False,
+    # map_to_curve, sums with such points) take the plain multiplications, which are exact for
+    # any point of the curve. False only costs speed, never correctness.
+    cdef bint sub
 
     def __cinit__(self):
         g2_set_identity(&self.v)
+        self.sub = False
 
     @classmethod
     def identity(cls):
-        return _new_g2()
+        cdef G2 r = _new_g2()
+        r.sub = True
+        return r
 
     @classmethod
     def generator(cls):
@@ -2777,6 +2819,7 @@ cdef class G2:
         g2_from_affine(&r.v, &a)
         if check and not g2_in_subgroup(&r.v):
             raise ValueError("G2.from_affine: the point is not in the subgroup of order r")
+        r.sub = bool(check)
         return r
 
     def to_affine(self):
@@ -2794,6 +2837,7 @@ cdef class G2:
             return NotImplemented
         r = _new_g2()
         g2_add(&r.v, &self.v, &(<G2>other).v)
+        r.sub = self.sub and (<G2>other).sub
         return r
 
     def __sub__(self, other):
@@ -2804,19 +2848,22 @@ cdef class G2:
         g2_neg(&t, &(<G2>other).v)
         r = _new_g2()
         g2_add(&r.v, &self.v, &t)
+        r.sub = self.sub and (<G2>other).sub
         return r
 
     def __neg__(self):
         cdef G2 r = _new_g2()
         g2_neg(&r.v, &self.v)
+        r.sub = self.sub
         return r
 
     def __pos__(self):
         return self
 
     def __mul__(self, k):
-        """[k]P in constant time (k: an int of any size and sign, reduced mod r, or an Fr), with the
-        GLV/GLS endomorphism: for points of the subgroup (see mul_vartime for public scalars)."""
+        """[k]P in constant time (k: an int of any size and sign, reduced mod r, or an Fr); with the
+        GLV/GLS endomorphism for points known to be in the subgroup, by fixed windows for others
+        (see mul_vartime for public scalars)."""
         cdef limb_t s[FR_NLIMBS]
         cdef G2 r
         if not _is_scalar(k):
@@ -2824,12 +2871,16 @@ cdef class G2:
         _scalar_limbs(k, s, "G2 * k")
         r = _new_g2()
         with nogil:
-            g2_mul_endo_ct(&r.v, &self.v, s)
+            if self.sub:
+                g2_mul_endo_ct(&r.v, &self.v, s)
+            else:
+                g2_mul_ct(&r.v, &self.v, s, FR_BITS)
+        r.sub = self.sub
         return r
 
     def mul_vartime(self, k):
-        """[k]P for a public scalar k (variable time; GLV/GLS with interleaved wNAF; k reduced
-        mod r, so for points of the subgroup)."""
+        """[k]P for a public scalar k reduced mod r (variable time; GLV/GLS with interleaved wNAF
+        for points known to be in the subgroup, a sliding window for others)."""
         cdef limb_t s[FR_NLIMBS]
         cdef G2 r
         if not _is_scalar(k):
@@ -2837,7 +2888,11 @@ cdef class G2:
         _scalar_limbs(k, s, "G2.mul_vartime")
         r = _new_g2()
         with nogil:
-            g2_mul_vartime(&r.v, &self.v, s, FR_NLIMBS)
+            if self.sub:
+                g2_mul_vartime(&r.v, &self.v, s, FR_NLIMBS)
+            else:
+                g2_mul_window_vartime(&r.v, &self.v, s, FR_NLIMBS)
+        r.sub = self.sub
         return r
 
     def clear_cofactor(self):
@@ -2846,6 +2901,7 @@ cdef class G2:
         cdef G2 r = _new_g2()
         with nogil:
             g2_clear_cofactor(&r.v, &self.v)
+        r.sub = True
         return r
 
     def __rmul__(self, k):
@@ -2854,6 +2910,7 @@ cdef class G2:
     def double(self):
         cdef G2 r = _new_g2()
         g2_dbl(&r.v, &self.v)
+        r.sub = self.sub
         return r
 
     def is_identity(self):
@@ -2864,9 +2921,11 @@ cdef class G2:
 
     def in_subgroup(self):
         """[r]P = O (releases the GIL)."""
-        cdef bint ok
-        with nogil:
-            ok = g2_in_subgroup(&self.v)
+        cdef bint ok = self.sub
+        if not ok:
+            with nogil:
+                ok = g2_in_subgroup(&self.v)
+            self.sub = ok                # a derived fact: caching it keeps the point immutable
         return ok
 
     def __eq__(self, other):
@@ -2901,6 +2960,7 @@ cdef class G2:
         subgroup of order r."""
         cdef G2 r = _new_g2()
         _g2_from_bytes_prof(&r.v, data, check, profile)
+        r.sub = bool(check)
         return r
 
     @classmethod
@@ -2944,6 +3004,7 @@ cdef class G2:
         n = len(points)
         if n != len(scalars):
             raise ValueError(f"G2.msm: {n} points but {len(scalars)} scalars")
+        r.sub = True                     # the identity, and sums of subgroup points
         if n == 0:
             return r
         try:
@@ -2960,6 +3021,7 @@ cdef class G2:
                 if type(pt) is not G2:
                     raise TypeError(f"G2.msm: points[{i}] is a {type(pt).__name__}, expected G2")
                 jac[i] = (<G2>pt).v
+                r.sub = r.sub and (<G2>pt).sub
                 _msm_scalar(scalars[i], sc + i * FR_NLIMBS, i, "G2.msm")
             with nogil:
                 g2_batch_to_affine(aff, jac, <size_t>n, zs)
@@ -3046,6 +3108,7 @@ cdef class G2:
                     g2_msm_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
             if bad >= 0:
                 raise ValueError(f"G2.msm_bytes: point {bad} is not in the subgroup of order r")
+            r.sub = subgroup
         finally:
             PyMem_Free(aff)
             PyMem_Free(sc)
@@ -3080,6 +3143,7 @@ cdef class G2:
         _h2c_set_g2(u, _hash_to_field_ints(msg, dst, 2, 2, 64, "G2.hash_to_curve"), 2)
         with nogil:
             g2_hash_to_curve_from_field(&r.v, u)
+        r.sub = True
         return r
 
     @classmethod
@@ -3090,6 +3154,7 @@ cdef class G2:
         _h2c_set_g2(u, _hash_to_field_ints(msg, dst, 1, 2, 64, "G2.encode_to_curve"), 1)
         with nogil:
             g2_encode_to_curve_from_field(&r.v, u)
+        r.sub = True
         return r
 
     @classmethod
@@ -3386,6 +3451,7 @@ cdef list _g1_batch_from_bytes(object data, bint check, object profile, object c
                 raise ValueError(f"{what}: item {k}: " + _g1_ser_message(errs[k], i, base + offs[k], lens[k]))
             r = _new_g1()
             r.v = pts[k]
+            r.sub = check
             out.append(r)
         return out
     finally:
@@ -3692,6 +3758,7 @@ cdef list _g2_batch_from_bytes(object data, bint check, object profile, object c
                 raise ValueError(f"{what}: item {k}: " + _g2_ser_message(errs[k], i, base + offs[k], lens[k]))
             r = _new_g2()
             r.v = pts[k]
+            r.sub = check
             out.append(r)
         return out
     finally:
