@@ -25,6 +25,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from conftest import STANDARD_CURVES, skip_or_fail  # noqa: E402
+
 from generator.derive.endomorphisms import TESTS, Evaluator, swap_phi  # noqa: E402
 from generator.pipeline import derive_model  # noqa: E402
 from generator.reference import ReferencePairing  # noqa: E402

@@ -37,10 +37,10 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from fractions import Fraction
 
 import gmpy2
 import sympy
-from fractions import Fraction
 from sympy import ZZ
 from sympy.polys.matrices import DomainMatrix
 
