@@ -12,6 +12,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .protocols import protocol_names
+
 FAMILIES = ("BN", "BLS12", "BW6")
 
 KNOWN_KEYS = {
@@ -217,6 +219,15 @@ def parse_curve_text(text: str, source: str) -> CurveSpec:
     protocols = data.get("protocols", [])
     if not isinstance(protocols, list) or not all(isinstance(p, str) for p in protocols):
         raise CurveFileError(f"{source}: key 'protocols' must be a list of strings")
+    known_protocols = protocol_names()
+    for position, protocol in enumerate(protocols):
+        if protocol not in known_protocols:
+            raise CurveFileError(
+                f"{source}: key 'protocols' names unknown protocol {protocol!r} "
+                f"(known: {', '.join(known_protocols) or 'none'})"
+            )
+        if protocol in protocols[:position]:
+            raise CurveFileError(f"{source}: key 'protocols' names {protocol!r} twice")
     serialization = data.get("serialization")
     if serialization is not None and not isinstance(serialization, str):
         raise CurveFileError(f"{source}: key 'serialization' must be a string")

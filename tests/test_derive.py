@@ -267,6 +267,8 @@ def test_negative_bn_seed_conjugates() -> None:
         ('name = "A"\nfamily = "BW6"\nx = 1\nht = 1\n', "'ht' and 'hy'"),
         ('name = "A"\nfamily = "BN"\nx = 0\n', "non-zero"),
         ('name = "A" family', "not valid TOML"),
+        ('name = "A"\nfamily = "BN"\nx = 1\nprotocols = "groth16"\n', "list of strings"),
+        ('name = "A"\nfamily = "BN"\nx = 1\nprotocols = ["zzz"]\n', "unknown protocol 'zzz'"),
     ],
 )
 def test_bad_curve_files(text: str, fragment: str) -> None:

@@ -110,3 +110,6 @@ __all__ = [
     "DEFAULT_PROFILE",
     "expand_message_xmd",
 ]
+
+# This curve's file asks for no protocol modules.
+PROTOCOLS = []

@@ -108,3 +108,6 @@ __all__ = [
     "DEFAULT_PROFILE",
     "expand_message_xmd",
 ]
+
+# This curve's file asks for no protocol modules.
+PROTOCOLS = []

@@ -9,6 +9,8 @@ from typing import Callable
 from ..derive.algebra import Elem
 from ..derive.model import CurveModel
 from ..derive.serialization import derive_serialization
+from ..params import CurveFileError
+from ..protocols import PROTOCOLS
 from .render import c_limbs, render
 
 Progress = Callable[[str], None]
@@ -99,5 +101,22 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     files["_core.pyx"] = render("cython/_core.pyx.j2", **common)
     files["_core_adx.pyx"] = render("cython/_core_adx.pyx.j2", **common)
     files["_core.pyi"] = render("python/_core.pyi.j2", **common)
-    files["__init__.py"] = render("python/__init__.py.j2", **common)
+    files.update(protocol_files(model, common, say))
+    modules = sorted(path[: -len(".py")] for path in files if path.endswith(".py") and "/" not in path and not path.startswith("_") and path != "__init__.py")
+    files["__init__.py"] = render("python/__init__.py.j2", protocols=model.spec.protocols, protocol_modules=modules, **common)
+    return files
+
+
+def protocol_files(model: CurveModel, common: dict[str, object], say: Progress) -> dict[str, str]:
+    """Render the protocol modules the curve file asks for, refusing any the curve cannot carry."""
+    files: dict[str, str] = {}
+    for name in model.spec.protocols:
+        protocol = PROTOCOLS[name]
+        reason = protocol.unsupported(model)
+        if reason is not None:
+            raise CurveFileError(f"{model.source}: key 'protocols': {model.name} cannot carry {name!r}: {reason}")
+        say(f"rendering protocol {name}")
+        extra = protocol.context(model)
+        for path, template in protocol.files.items():
+            files[path] = render(template, protocol=protocol, **extra, **common)
     return files

@@ -1,0 +1,51 @@
+"""The protocol modules a curve file can ask for (``protocols = [...]``).
+
+Each protocol is one entry: the Python/Cython templates it renders into the curve's package and a
+check that says, from derived properties of the curve (never its name), why it cannot apply.  A
+curve file naming an unknown protocol, or one its curve cannot support, is refused with a message
+naming the key and the reason.  Protocol data that is not a property of the curve (gas schedules,
+precompile addresses, ciphersuite tags) lives with the protocol's entry, not in the curve file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable, Mapping
+
+if TYPE_CHECKING:
+    from ..derive.model import CurveModel
+
+
+@dataclass(frozen=True)
+class Protocol:
+    """One protocol module family.
+
+    ``files`` maps a file of the package (e.g. ``"bls.py"``) to its template (relative to
+    templates/); ``unsupported`` returns None when the curve can carry the protocol, else the
+    reason; ``context`` adds the protocol's own template variables (derived from the model).
+    """
+
+    name: str
+    summary: str
+    files: Mapping[str, str]
+    unsupported: Callable[["CurveModel"], str | None] = lambda _model: None
+    context: Callable[["CurveModel"], dict[str, object]] = lambda _model: {}
+
+
+PROTOCOLS: dict[str, Protocol] = {}
+
+
+def register(protocol: Protocol) -> Protocol:
+    """Add one protocol to the registry (each protocol module calls this at import)."""
+    if protocol.name in PROTOCOLS:
+        raise ValueError(f"protocol {protocol.name!r} registered twice")
+    PROTOCOLS[protocol.name] = protocol
+    return protocol
+
+
+def protocol_names() -> tuple[str, ...]:
+    return tuple(sorted(PROTOCOLS))
+
+
+# The protocol entries: each module of this package registers one (or more) at import; keep the
+# import list sorted.
