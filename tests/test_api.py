@@ -478,6 +478,35 @@ def test_fq_level_vs_reference(ctx, data):
     half = (ctx.p - 1) // 2
     expect = a[1] > half if a[1] else a[0] > half
     assert A.is_lex_largest() == expect
+
+
+def test_fq_sqrt_edge_cases(ctx):
+    """The constant-time Fp2 square root tries every candidate of the complex method: check the
+    inputs that pick each one (c1 = 0 with c0 a square or not, c0 = 0, zero, squares of elements
+    with a zero coordinate) against the reference, and that decompression (which uses the
+    variable-time root) agrees."""
+    if ctx.d2 != 2:
+        pytest.skip("the twist field is Fp itself (k = 6)")
+    Fp2, p = ctx.C.Fp2, ctx.p
+    cases = [(0, 0), (1, 0), (p - 1, 0), (0, 1), (0, p - 1)]
+    cases += [(c, 0) for c in range(2, 12)] + [(0, c) for c in range(2, 12)] + [(3, 5), (p - 2, 7)]
+    seen = set()
+    for a in cases:
+        A, ra = Fp2(*a), ctx.ref_fq(a)
+        assert A.is_square() == ra.is_square(), a
+        seen.add(ra.is_square())
+        if ra.is_square():
+            s = A.sqrt()
+            assert s * s == A, a
+        else:
+            with pytest.raises(ValueError):
+                A.sqrt()
+        for B in (A * A, Fp2(a[0], 0) * Fp2(a[0], 0), Fp2(0, a[1]) * Fp2(0, a[1])):
+            root = B.sqrt()
+            assert root * root == B and B.is_square(), a
+    assert seen == {True, False}
+    Q = ctx.C.G2.generator() * 12345
+    assert ctx.C.G2.from_bytes(Q.to_bytes(compressed=True)) == Q
     assert A.c0 == a[0] and A.c1 == a[1]
 
 

@@ -114,7 +114,7 @@ static void load_fq(FQ_T *out, const limb_t in[BENCH_FQ_DEGREE][FP_NLIMBS])
 
 #ifdef BENCH_LIBRARY
 /* Built as a shared library, for bench/cbench.py's measurement of the Python overhead: n calls
- * of g1_add (the kernel behind P + Q in Python; both points with Z != 1), in ns. Like P + Q
+ * of g1_add_vartime (the kernel behind P + Q in Python; both points with Z != 1), in ns. Like P + Q
  * repeated in Python, the calls are independent (same inputs, a fresh output each time): the
  * empty asm with a memory clobber keeps the compiler from hoisting or dropping them. Python
  * alternates this with timeit runs of P + Q, so both see the same machine load. */
@@ -133,13 +133,13 @@ double pf_bench_g1_add(long n)
         load_fp(&a.y, BENCH_G1[1]);
         g1_from_affine(&q, &a);
         g1_dbl(&p, &q);
-        g1_add(&p, &p, &q);  /* 3 G */
+        g1_add_vartime(&p, &p, &q);  /* 3 G */
         g1_dbl(&q, &p);      /* 6 G */
         ready = 1;
     }
     t0 = now_ns();
     for (k = 0; k < n; k++) {
-        g1_add(&out, &p, &q);
+        g1_add_vartime(&out, &p, &q);
         __asm__ volatile("" : : "r"(&out), "r"(&p), "r"(&q) : "memory");
     }
     dt = now_ns() - t0;
@@ -170,13 +170,13 @@ int main(void)
     g1_from_affine(&g1, &g1a);
     g2_from_affine(&g2, &g2a);
     g1_dbl(&p1, &g1);
-    g1_add(&p1, &p1, &g1);      /* 3 G1 */
+    g1_add_vartime(&p1, &p1, &g1);      /* 3 G1 */
     g1_dbl(&q1, &p1);
-    g1_add(&q1, &q1, &g1);      /* 7 G1 */
+    g1_add_vartime(&q1, &q1, &g1);      /* 7 G1 */
     g2_dbl(&p2, &g2);
-    g2_add(&p2, &p2, &g2);
+    g2_add_vartime(&p2, &p2, &g2);
     g2_dbl(&q2, &p2);
-    g2_add(&q2, &q2, &g2);
+    g2_add_vartime(&q2, &q2, &g2);
     g1_to_affine(&p1a, &p1);
     g1_to_affine(&q1a, &q1);
     g2_to_affine(&p2a, &p2);
@@ -199,32 +199,32 @@ int main(void)
     bench_sink ^= ((fp_t *)&xq)[0].l[0];
 #endif
     /* a GT-field element to multiply: the Miller value of two points */
-    pf_miller_loop(&f, &p1a, &p2a, NULL, 1, scratch);
-    pf_miller_loop(&e, &q1a, &q2a, NULL, 1, scratch);
+    pf_miller_loop_vartime(&f, &p1a, &p2a, NULL, 1, scratch);
+    pf_miller_loop_vartime(&e, &q1a, &q2a, NULL, 1, scratch);
     BENCH("fk_mul", FK(mul)(&f, &f, &e));
     BENCH("fk_sqr", FK(sqr)(&f, &f));
 
     /* Group: the accumulator runs through the chain; q stays fixed (never +-acc in practice). */
     acc1 = p1;
-    BENCH("g1_add", g1_add(&acc1, &acc1, &q1));
-    BENCH("g1_add_affine", g1_add_affine(&acc1, &acc1, &q1a));
+    BENCH("g1_add_vartime", g1_add_vartime(&acc1, &acc1, &q1));
+    BENCH("g1_add_affine_vartime", g1_add_affine_vartime(&acc1, &acc1, &q1a));
     BENCH("g1_dbl", g1_dbl(&acc1, &acc1));
     bench_sink ^= acc1.x.l[0];
     acc2 = p2;
-    BENCH("g2_add", g2_add(&acc2, &acc2, &q2));
-    BENCH("g2_add_affine", g2_add_affine(&acc2, &acc2, &q2a));
+    BENCH("g2_add_vartime", g2_add_vartime(&acc2, &acc2, &q2));
+    BENCH("g2_add_affine_vartime", g2_add_affine_vartime(&acc2, &acc2, &q2a));
     BENCH("g2_dbl", g2_dbl(&acc2, &acc2));
     bench_sink ^= ((fp_t *)&acc2.x)[0].l[0];
 
     /* Pairing, on affine inputs: the Miller loop's output perturbs its next input through a
      * volatile zero, the final exponentiation is its own chain. */
     BENCH("miller_loop", {
-        pf_miller_loop(&f, &p1a, &p2a, NULL, 1, scratch);
+        pf_miller_loop_vartime(&f, &p1a, &p2a, NULL, 1, scratch);
         p1a.x.l[0] ^= ((limb_t *)&f)[0] & bench_zero;
     });
     BENCH("final_exp", { pf_final_exp(&e, &f); f = e; });
     BENCH("pairing", {
-        pf_miller_loop(&e, &p1a, &p2a, NULL, 1, scratch);
+        pf_miller_loop_vartime(&e, &p1a, &p2a, NULL, 1, scratch);
         pf_final_exp(&e, &e);
         p1a.x.l[0] ^= ((limb_t *)&e)[0] & bench_zero;
     });

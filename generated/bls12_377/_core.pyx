@@ -152,12 +152,14 @@ cdef extern from "c/pairforge.h" nogil:
     void fp12_frobenius(fp12_t *out, const fp12_t *a, int n)
     void fp2_conj(fp2_t *out, const fp2_t *a)
     bint fp2_sqrt(fp2_t *out, const fp2_t *a)
+    bint fp2_sqrt_vartime(fp2_t *out, const fp2_t *a)
+    bint fp2_is_square(const fp2_t *a)
     bint fp2_is_lex_largest(const fp2_t *a)
     void fp12_conj(fp12_t *out, const fp12_t *a)
     void gt_pow_ct(gt_t *out, const gt_t *a, const limb_t *k, size_t nbits)
     void gt_pow_endo_ct(gt_t *out, const gt_t *a, const limb_t *k)
     void gt_pow_endo_vartime(gt_t *out, const gt_t *a, const limb_t *k)
-    bint gt_in_subgroup(const gt_t *a)
+    bint gt_in_subgroup_vartime(const gt_t *a)
 
     const fp_t G1_B
     void g1_set_identity(g1_t *out)
@@ -165,7 +167,7 @@ cdef extern from "c/pairforge.h" nogil:
     void g1_from_affine(g1_t *out, const g1_affine_t *a)
     void g1_to_affine(g1_affine_t *out, const g1_t *a)
     void g1_batch_to_affine(g1_affine_t *out, const g1_t *a, size_t n, fp_t *scratch)
-    void g1_add(g1_t *out, const g1_t *a, const g1_t *b)
+    void g1_add_vartime(g1_t *out, const g1_t *a, const g1_t *b)
     void g1_dbl(g1_t *out, const g1_t *a)
     void g1_neg(g1_t *out, const g1_t *a)
     bint g1_equal(const g1_t *a, const g1_t *b)
@@ -173,7 +175,7 @@ cdef extern from "c/pairforge.h" nogil:
     bint g1_affine_is_on_curve(const g1_affine_t *a)
     void g1_mul_ct(g1_t *out, const g1_t *a, const limb_t *k, size_t nbits)
     void g1_mul_window_vartime(g1_t *out, const g1_t *a, const limb_t *k, size_t nlimbs)
-    bint g1_in_subgroup(const g1_t *a)
+    bint g1_in_subgroup_vartime(const g1_t *a)
     bint g1_affine_is_identity(const g1_affine_t *a)
     size_t g1_msm_scratch_size(size_t n, size_t nthreads)
     void g1_mul_endo_ct(g1_t *out, const g1_t *a, const limb_t *k)
@@ -187,7 +189,7 @@ cdef extern from "c/pairforge.h" nogil:
     void g2_from_affine(g2_t *out, const g2_affine_t *a)
     void g2_to_affine(g2_affine_t *out, const g2_t *a)
     void g2_batch_to_affine(g2_affine_t *out, const g2_t *a, size_t n, fp2_t *scratch)
-    void g2_add(g2_t *out, const g2_t *a, const g2_t *b)
+    void g2_add_vartime(g2_t *out, const g2_t *a, const g2_t *b)
     void g2_dbl(g2_t *out, const g2_t *a)
     void g2_neg(g2_t *out, const g2_t *a)
     bint g2_equal(const g2_t *a, const g2_t *b)
@@ -195,7 +197,7 @@ cdef extern from "c/pairforge.h" nogil:
     bint g2_affine_is_on_curve(const g2_affine_t *a)
     void g2_mul_ct(g2_t *out, const g2_t *a, const limb_t *k, size_t nbits)
     void g2_mul_window_vartime(g2_t *out, const g2_t *a, const limb_t *k, size_t nlimbs)
-    bint g2_in_subgroup(const g2_t *a)
+    bint g2_in_subgroup_vartime(const g2_t *a)
     bint g2_affine_is_identity(const g2_affine_t *a)
     size_t g2_msm_scratch_size(size_t n, size_t nthreads)
     void g2_mul_endo_ct(g2_t *out, const g2_t *a, const limb_t *k)
@@ -205,7 +207,7 @@ cdef extern from "c/pairforge.h" nogil:
                             void *scratch, size_t nthreads)
     bint pf_msm_scalar_below_r(const limb_t *k)
 
-    void pf_miller_loop(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q,
+    void pf_miller_loop_vartime(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q,
                         const pf_line_t *const *lines, size_t n, pf_miller_pair_t *scratch)
     void pf_g2_prepare(pf_line_t *lines, const g2_affine_t *Q)
     void pf_final_exp(gt_t *out, const gt_t *f)
@@ -1482,15 +1484,15 @@ cdef class Fp2:
         return r
 
     def sqrt(self):
-        """A square root (either one); ValueError if the element is not a square."""
+        """A square root (either one), in constant time; ValueError if the element is not a square."""
         cdef Fp2 r = _new_fp2()
         if not fp2_sqrt(&r.v, &self.v):
             raise ValueError("Fp2: not a square")
         return r
 
     def is_square(self):
-        cdef fp2_t t
-        return fp2_sqrt(&t, &self.v)
+        """Whether the element is a square (its norm is a square in Fp); constant time."""
+        return fp2_is_square(&self.v)
 
     def is_lex_largest(self):
         """The zcash / gnark sign: c1 > (p-1)/2, or c1 = 0 and c0 > (p-1)/2."""
@@ -2420,7 +2422,7 @@ cdef class G1:
             raise ValueError("G1.from_affine: the point is not on the curve")
         r = _new_g1()
         g1_from_affine(&r.v, &a)
-        if check and not g1_in_subgroup(&r.v):
+        if check and not g1_in_subgroup_vartime(&r.v):
             raise ValueError("G1.from_affine: the point is not in the subgroup of order r")
         r.sub = bool(check)
         return r
@@ -2439,7 +2441,7 @@ cdef class G1:
         if type(other) is not G1:
             return NotImplemented
         r = _new_g1()
-        g1_add(&r.v, &self.v, &(<G1>other).v)
+        g1_add_vartime(&r.v, &self.v, &(<G1>other).v)
         r.sub = self.sub and (<G1>other).sub
         return r
 
@@ -2450,7 +2452,7 @@ cdef class G1:
             return NotImplemented
         g1_neg(&t, &(<G1>other).v)
         r = _new_g1()
-        g1_add(&r.v, &self.v, &t)
+        g1_add_vartime(&r.v, &self.v, &t)
         r.sub = self.sub and (<G1>other).sub
         return r
 
@@ -2527,7 +2529,7 @@ cdef class G1:
         cdef bint ok = self.sub
         if not ok:
             with nogil:
-                ok = g1_in_subgroup(&self.v)
+                ok = g1_in_subgroup_vartime(&self.v)
             self.sub = ok                # a derived fact: caching it keeps the point immutable
         return ok
 
@@ -2704,7 +2706,7 @@ cdef class G1:
                 if subgroup:
                     for i in range(n):
                         g1_from_affine(&t, &aff[i])
-                        if not g1_in_subgroup(&t):
+                        if not g1_in_subgroup_vartime(&t):
                             bad = i
                             break
                 if bad < 0:
@@ -2817,7 +2819,7 @@ cdef class G2:
             raise ValueError("G2.from_affine: the point is not on the curve")
         r = _new_g2()
         g2_from_affine(&r.v, &a)
-        if check and not g2_in_subgroup(&r.v):
+        if check and not g2_in_subgroup_vartime(&r.v):
             raise ValueError("G2.from_affine: the point is not in the subgroup of order r")
         r.sub = bool(check)
         return r
@@ -2836,7 +2838,7 @@ cdef class G2:
         if type(other) is not G2:
             return NotImplemented
         r = _new_g2()
-        g2_add(&r.v, &self.v, &(<G2>other).v)
+        g2_add_vartime(&r.v, &self.v, &(<G2>other).v)
         r.sub = self.sub and (<G2>other).sub
         return r
 
@@ -2847,7 +2849,7 @@ cdef class G2:
             return NotImplemented
         g2_neg(&t, &(<G2>other).v)
         r = _new_g2()
-        g2_add(&r.v, &self.v, &t)
+        g2_add_vartime(&r.v, &self.v, &t)
         r.sub = self.sub and (<G2>other).sub
         return r
 
@@ -2924,7 +2926,7 @@ cdef class G2:
         cdef bint ok = self.sub
         if not ok:
             with nogil:
-                ok = g2_in_subgroup(&self.v)
+                ok = g2_in_subgroup_vartime(&self.v)
             self.sub = ok                # a derived fact: caching it keeps the point immutable
         return ok
 
@@ -3101,7 +3103,7 @@ cdef class G2:
                 if subgroup:
                     for i in range(n):
                         g2_from_affine(&t, &aff[i])
-                        if not g2_in_subgroup(&t):
+                        if not g2_in_subgroup_vartime(&t):
                             bad = i
                             break
                 if bad < 0:
@@ -3253,6 +3255,7 @@ cdef int _g1_ser_decode(const _ser_profile_t *p, const uint8_t *data, size_t n, 
         fp_sqr(&t, &out.x)
         fp_mul(&rhs, &t, &out.x)
         fp_add(&t, &rhs, &G1_B)
+        # public data: the fast square root (fp_sqrt is the constant-time one)
         if not fp_sqrt(&y, &t):
             return _SER_ERR_NOT_SQUARE
         if fp_is_zero(&y) and meaning == _SER_LARGE:
@@ -3364,7 +3367,7 @@ cdef int _g1_from_bytes_prof(g1_t *out, object data, bint check, object profile)
     g1_from_affine(out, &a)
     if check:
         with nogil:
-            ok = g1_in_subgroup(out)
+            ok = g1_in_subgroup_vartime(out)
         if not ok:
             raise ValueError("G1.from_bytes: " + _g1_ser_message(_SER_ERR_SUBGROUP, i, d, len(b)))
     return 0
@@ -3442,7 +3445,7 @@ cdef list _g1_batch_from_bytes(object data, bint check, object profile, object c
                     g1_set_identity(&pts[k])
                     continue
                 g1_from_affine(&pts[k], &aff[k])
-                if check and not g1_in_subgroup(&pts[k]):
+                if check and not g1_in_subgroup_vartime(&pts[k]):
                     errs[k] = _SER_ERR_SUBGROUP
                     break
         out = []
@@ -3560,7 +3563,8 @@ cdef int _g2_ser_decode(const _ser_profile_t *p, const uint8_t *data, size_t n, 
         fp2_sqr(&t, &out.x)
         fp2_mul(&rhs, &t, &out.x)
         fp2_add(&t, &rhs, &G2_B)
-        if not fp2_sqrt(&y, &t):
+        # public data: the fast square root (fp2_sqrt is the constant-time one)
+        if not fp2_sqrt_vartime(&y, &t):
             return _SER_ERR_NOT_SQUARE
         if fp2_is_zero(&y) and meaning == _SER_LARGE:
             return _SER_ERR_SIGN_ZERO
@@ -3671,7 +3675,7 @@ cdef int _g2_from_bytes_prof(g2_t *out, object data, bint check, object profile)
     g2_from_affine(out, &a)
     if check:
         with nogil:
-            ok = g2_in_subgroup(out)
+            ok = g2_in_subgroup_vartime(out)
         if not ok:
             raise ValueError("G2.from_bytes: " + _g2_ser_message(_SER_ERR_SUBGROUP, i, d, len(b)))
     return 0
@@ -3749,7 +3753,7 @@ cdef list _g2_batch_from_bytes(object data, bint check, object profile, object c
                     g2_set_identity(&pts[k])
                     continue
                 g2_from_affine(&pts[k], &aff[k])
-                if check and not g2_in_subgroup(&pts[k]):
+                if check and not g2_in_subgroup_vartime(&pts[k]):
                     errs[k] = _SER_ERR_SUBGROUP
                     break
         out = []
@@ -3805,7 +3809,7 @@ cdef class GT:
             self.v = (<GT>value).v
             return
         _fp12_from_obj(&t, value, "GT()")
-        if fp12_is_zero(&t) or not gt_in_subgroup(&t):
+        if fp12_is_zero(&t) or not gt_in_subgroup_vartime(&t):
             raise ValueError("GT(): the element is not in GT (f^r != 1)")
         self.v = t
 
@@ -3918,7 +3922,7 @@ cdef class GT:
                 raise ValueError(f"GT.from_bytes: expected 576 bytes, got {len(b)}")
             if not _fp12_read(&r.v, <const uint8_t *><const char *>b):
                 raise ValueError("GT.from_bytes: not canonical (a coefficient is >= p)")
-        if fp12_is_zero(&r.v) or not gt_in_subgroup(&r.v):
+        if fp12_is_zero(&r.v) or not gt_in_subgroup_vartime(&r.v):
             raise ValueError("GT.from_bytes: the element is not in GT (f^r != 1)")
         return r
 
@@ -4066,7 +4070,7 @@ cdef int _miller(object Ps, object Qs, gt_t *out, str what) except -1:
                     a2[i].y = p2[i].y
             else:
                 g2_batch_to_affine(a2, p2, <size_t>n, s2)
-            pf_miller_loop(out, a1, a2, lines, <size_t>n, scratch)
+            pf_miller_loop_vartime(out, a1, a2, lines, <size_t>n, scratch)
     finally:
         PyMem_Free(p1)
         PyMem_Free(a1)

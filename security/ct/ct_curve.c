@@ -1,15 +1,17 @@
 /* Constant-time checks of one generated curve under valgrind memcheck (the "ctgrind" method of
  * tests/c_harness/group/ct_check.inc, applied to the real generated C):
  *
- *     ct_curve --list          one line per check: NAME EXPECT (ct, vartime or audit)
+ *     ct_curve --list          one line per check: NAME EXPECT (ct or vartime)
  *     ct_curve NAME            run one check
  *
  * A check marks its secret inputs undefined (VALGRIND_MAKE_MEM_UNDEFINED), calls the function and
  * marks the outputs defined again.  Memcheck then reports every branch ("Conditional jump or move
  * depends on uninitialised value") and every memory index ("Use of uninitialised value of size 8")
- * computed from a secret.  EXPECT says what security/constant_time.py requires: "ct" no report,
- * "vartime" at least one (the negative controls: the harness must see a leak where there is one),
- * "audit" nothing (the result is only reported).  Adding a secret path is one CHECK line below.
+ * computed from a secret.  The name of the function decides what security/constant_time.py
+ * requires: a name ending in _vartime must be flagged (a negative control: the harness has to see a
+ * leak where there is one, and the name has to be honest), every other name must be clean.  So a
+ * function that branches on its inputs without saying so in its name fails here.  Adding a
+ * function is one CHECK line below.
  *
  * Built with the flags of the real module and -DCT_HAVE_FP2 when the tower has Fp2 (G2 over Fp2)
  * and -DCT_TOP=<prefix of the top tower level> (fp12 or fp6): properties of the curve, never its
@@ -93,10 +95,13 @@ MUL_CHECK(check_g2_mul_endo_ct, g2, g2_mul_endo_ct(&r, &p, k))
 MUL_CHECK(check_gt_pow_endo_ct, gt, gt_pow_endo_ct(&r, &p, k))
 MUL_CHECK(check_g1_mul_vartime, g1, g1_mul_vartime(&r, &p, k, FR_NLIMBS))
 MUL_CHECK(check_g2_mul_vartime, g2, g2_mul_vartime(&r, &p, k, FR_NLIMBS))
+MUL_CHECK(check_g1_mul_window_vartime, g1, g1_mul_window_vartime(&r, &p, k, FR_NLIMBS))
 MUL_CHECK(check_g1_add_ct, g1, g1_add_ct(&r, &p, &p))
 MUL_CHECK(check_g2_add_ct, g2, g2_add_ct(&r, &p, &p))
-MUL_CHECK(check_g1_add, g1, g1_add(&r, &p, &p))
+MUL_CHECK(check_g1_add_vartime, g1, g1_add_vartime(&r, &p, &p))
+MUL_CHECK(check_g2_add_vartime, g2, g2_add_vartime(&r, &p, &p))
 MUL_CHECK(check_g1_dbl, g1, g1_dbl(&r, &p))
+MUL_CHECK(check_g2_dbl, g2, g2_dbl(&r, &p))
 MUL_CHECK(check_g1_neg, g1, g1_neg(&r, &p))
 MUL_CHECK(check_gt_pow_ct, gt, gt_pow_ct(&r, &p, k, FR_BITS))
 MUL_CHECK(check_gt_pow_vartime, gt, CAT(CT_TOP, _pow_vartime)(&r, &p, k, FR_NLIMBS))
@@ -124,31 +129,63 @@ FIELD_CHECK(check_fr_inv, fr_t, fill_fr, (fr_inv(&r, &a), 0))
 FIELD_CHECK(check_fr_sqrt, fr_t, fill_fr, fr_sqrt(&r, &a))
 FIELD_CHECK(check_fr_legendre, fr_t, fill_fr, fr_legendre(&a))
 FIELD_CHECK(check_fp_is_lex_largest, fp_t, fill_fp, fp_is_lex_largest(&a))
+FIELD_CHECK(check_fp_from_bytes_be, fp_t, fill_fp, fp_from_bytes_be(&r, (const uint8_t *)(const void *)&a))
 FIELD_CHECK(check_gt_inv, gt_t, fill_fp, (CAT(CT_TOP, _inv)(&r, &a), 0))
-/* public-data operations, audited: point conversions and predicates, pairing pieces */
-FIELD_CHECK(check_g1_to_affine, g1_t, fill_fp, (g1_to_affine((g1_affine_t *)(void *)&r, &a), 0))
-FIELD_CHECK(check_g1_equal, g1_t, fill_fp, g1_equal(&a, &a))
-FIELD_CHECK(check_g1_is_on_curve, g1_t, fill_fp, g1_is_on_curve(&a))
-FIELD_CHECK(check_g1_in_subgroup, g1_t, fill_fp, g1_in_subgroup(&a))
-FIELD_CHECK(check_g2_in_subgroup, g2_t, fill_fp, g2_in_subgroup(&a))
-FIELD_CHECK(check_gt_in_subgroup, gt_t, fill_fp, gt_in_subgroup(&a))
 FIELD_CHECK(check_gt_exp_by_x, gt_t, fill_fp, (gt_exp_by_x(&r, &a), 0))
 FIELD_CHECK(check_pf_final_exp, gt_t, fill_fp, (pf_final_exp(&r, &a), 0))
-FIELD_CHECK(check_fp_from_bytes_be, fp_t, fill_fp, fp_from_bytes_be(&r, (const uint8_t *)(const void *)&a))
+FIELD_CHECK(check_gt_in_subgroup_vartime, gt_t, fill_fp, gt_in_subgroup_vartime(&a))
+FIELD_CHECK(check_g1_to_affine, g1_t, fill_fp, (g1_to_affine((g1_affine_t *)(void *)&r, &a), 0))
+FIELD_CHECK(check_g2_to_affine, g2_t, fill_fp, (g2_to_affine((g2_affine_t *)(void *)&r, &a), 0))
+FIELD_CHECK(check_g1_equal, g1_t, fill_fp, g1_equal(&a, &a))
+FIELD_CHECK(check_g2_equal, g2_t, fill_fp, g2_equal(&a, &a))
+FIELD_CHECK(check_g1_is_on_curve, g1_t, fill_fp, g1_is_on_curve(&a))
+FIELD_CHECK(check_g2_is_on_curve, g2_t, fill_fp, g2_is_on_curve(&a))
+FIELD_CHECK(check_g1_in_subgroup_vartime, g1_t, fill_fp, g1_in_subgroup_vartime(&a))
+FIELD_CHECK(check_g2_in_subgroup_vartime, g2_t, fill_fp, g2_in_subgroup_vartime(&a))
+FIELD_CHECK(check_g1_in_subgroup_by_order_vartime, g1_t, fill_fp, g1_in_subgroup_by_order_vartime(&a))
+#ifdef CT_HAVE_FP2
+FIELD_CHECK(check_fp2_inv, fp2_t, fill_fp, (fp2_inv(&r, &a), 0))
+FIELD_CHECK(check_fp2_sqrt, fp2_t, fill_fp, fp2_sqrt(&r, &a))
+FIELD_CHECK(check_fp2_sqrt_vartime, fp2_t, fill_fp, fp2_sqrt_vartime(&r, &a))
+FIELD_CHECK(check_fp2_is_square, fp2_t, fill_fp, fp2_is_square(&a))
+FIELD_CHECK(check_fp2_is_lex_largest, fp2_t, fill_fp, fp2_is_lex_largest(&a))
+#endif
 
-static void check_g1_add_affine(void)
+/* Mixed addition: a secret Jacobian point plus a secret affine one. */
+#define ADD_AFFINE_CHECK(name, G)                                                                  \
+    static void name(void)                                                                         \
+    {                                                                                              \
+        CAT(G, _t) p, r;                                                                           \
+        CAT(G, _affine_t) q;                                                                       \
+        fill_fp(&p, sizeof(p), 1);                                                                 \
+        fill_fp(&q, sizeof(q), 2);                                                                 \
+        SECRET(p);                                                                                 \
+        SECRET(q);                                                                                 \
+        CAT(G, _add_affine_vartime)(&r, &p, &q);                                                   \
+        OUT(r);                                                                                    \
+    }
+
+ADD_AFFINE_CHECK(check_g1_add_affine_vartime, g1)
+ADD_AFFINE_CHECK(check_g2_add_affine_vartime, g2)
+
+/* The Miller loop of one pair of secret points: pf_miller_run steps every pair the same way;
+ * pf_miller_loop_vartime also skips pairs with an identity point. */
+static void check_pf_miller_run(void)
 {
-    g1_t p, r;
-    g1_affine_t q;
-    fill_fp(&p, sizeof(p), 1);
-    fill_fp(&q, sizeof(q), 2);
-    SECRET(p);
-    SECRET(q);
-    g1_add_affine(&r, &p, &q);
-    OUT(r);
+    g1_affine_t P;
+    g2_affine_t Q;
+    pf_miller_pair_t st;
+    gt_t f;
+    fill_fp(&P, sizeof(P), 1);
+    fill_fp(&Q, sizeof(Q), 2);
+    SECRET(P);
+    SECRET(Q);
+    pf_miller_prepare(&st, &P, &Q);
+    pf_miller_run(&f, &st, 1);
+    OUT(f);
 }
 
-static void check_pf_miller_loop(void)
+static void check_pf_miller_loop_vartime(void)
 {
     g1_affine_t P;
     g2_affine_t Q;
@@ -158,64 +195,46 @@ static void check_pf_miller_loop(void)
     fill_fp(&Q, sizeof(Q), 2);
     SECRET(P);
     SECRET(Q);
-    pf_miller_loop(&f, &P, &Q, NULL, 1, scratch);
+    pf_miller_loop_vartime(&f, &P, &Q, NULL, 1, scratch);
     OUT(f);
 }
 
-#ifdef CT_HAVE_FP2
-FIELD_CHECK(check_fp2_inv, fp2_t, fill_fp, (fp2_inv(&r, &a), 0))
-FIELD_CHECK(check_fp2_sqrt, fp2_t, fill_fp, fp2_sqrt(&r, &a))
-#endif
+#define CHECK(fn) { #fn, check_##fn }
 
+/* What is checked, by name (see the top of the file): */
 static const struct {
-    const char *name, *expect;
+    const char *name;
     void (*run)(void);
 } CHECKS[] = {
-    /* secret paths: scalar multiplication, inversion, square root, GT exponentiation */
-    { "g1_mul_ct", "ct", check_g1_mul_ct },
-    { "g2_mul_ct", "ct", check_g2_mul_ct },
-    { "g1_mul_endo_ct", "ct", check_g1_mul_endo_ct },
-    { "g2_mul_endo_ct", "ct", check_g2_mul_endo_ct },
-    { "gt_pow_endo_ct", "ct", check_gt_pow_endo_ct },
-    { "g1_add_ct", "ct", check_g1_add_ct },
-    { "g2_add_ct", "ct", check_g2_add_ct },
-    { "gt_pow_ct", "ct", check_gt_pow_ct },
-    { "fp_inv", "ct", check_fp_inv },
-    { "fp_inv_fermat", "ct", check_fp_inv_fermat },
-    { "fr_inv", "ct", check_fr_inv },
-    { "fp_sqrt", "ct", check_fp_sqrt },
-    { "fr_sqrt", "ct", check_fr_sqrt },
-    { "fp_legendre", "ct", check_fp_legendre },
-    { "fr_legendre", "ct", check_fr_legendre },
-    { "fp_mul", "ct", check_fp_mul },
-    { "g1_dbl", "ct", check_g1_dbl },
-    { "g1_neg", "ct", check_g1_neg },
-    { "gt_inv", "ct", check_gt_inv },
+    /* secret paths: scalar multiplication, GT exponentiation, inversion, square root */
+    CHECK(g1_mul_ct), CHECK(g2_mul_ct), CHECK(g1_mul_endo_ct), CHECK(g2_mul_endo_ct),
+    CHECK(gt_pow_endo_ct), CHECK(gt_pow_ct), CHECK(g1_add_ct), CHECK(g2_add_ct),
+    CHECK(g1_dbl), CHECK(g2_dbl), CHECK(g1_neg),
+    CHECK(fp_inv), CHECK(fp_inv_fermat), CHECK(fr_inv), CHECK(gt_inv),
+    CHECK(fp_sqrt), CHECK(fr_sqrt), CHECK(fp_legendre), CHECK(fr_legendre), CHECK(fp_mul),
 #ifdef CT_HAVE_FP2
-    { "fp2_inv", "ct", check_fp2_inv },
+    CHECK(fp2_inv), CHECK(fp2_sqrt), CHECK(fp2_is_square), CHECK(fp2_is_lex_largest),
 #endif
-    /* negative controls: variable time by name, must be flagged */
-    { "g1_mul_vartime", "vartime", check_g1_mul_vartime },
-    { "g2_mul_vartime", "vartime", check_g2_mul_vartime },
-    { "gt_pow_vartime", "vartime", check_gt_pow_vartime },
-    /* public-data functions without _vartime in their name: reported, not required */
-    { "g1_add", "audit", check_g1_add },
-    { "fp_is_lex_largest", "audit", check_fp_is_lex_largest },
-    { "g1_add_affine", "audit", check_g1_add_affine },
-    { "g1_to_affine", "audit", check_g1_to_affine },
-    { "g1_equal", "audit", check_g1_equal },
-    { "g1_is_on_curve", "audit", check_g1_is_on_curve },
-    { "g1_in_subgroup", "audit", check_g1_in_subgroup },
-    { "g2_in_subgroup", "audit", check_g2_in_subgroup },
-    { "gt_in_subgroup", "audit", check_gt_in_subgroup },
-    { "gt_exp_by_x", "audit", check_gt_exp_by_x },
-    { "pf_final_exp", "audit", check_pf_final_exp },
-    { "pf_miller_loop", "audit", check_pf_miller_loop },
-    { "fp_from_bytes_be", "audit", check_fp_from_bytes_be },
+    /* operations on public data that are constant time all the same */
+    CHECK(fp_is_lex_largest), CHECK(fp_from_bytes_be), CHECK(g1_to_affine), CHECK(g2_to_affine),
+    CHECK(g1_equal), CHECK(g2_equal), CHECK(g1_is_on_curve), CHECK(g2_is_on_curve),
+    CHECK(gt_exp_by_x), CHECK(pf_final_exp), CHECK(pf_miller_run),
+    /* variable time, and named so: each must be flagged */
+    CHECK(g1_mul_vartime), CHECK(g2_mul_vartime), CHECK(g1_mul_window_vartime), CHECK(gt_pow_vartime),
+    CHECK(g1_add_vartime), CHECK(g2_add_vartime), CHECK(g1_add_affine_vartime),
+    CHECK(g2_add_affine_vartime), CHECK(g1_in_subgroup_vartime), CHECK(g2_in_subgroup_vartime),
+    CHECK(g1_in_subgroup_by_order_vartime), CHECK(gt_in_subgroup_vartime),
+    CHECK(pf_miller_loop_vartime),
 #ifdef CT_HAVE_FP2
-    { "fp2_sqrt", "audit", check_fp2_sqrt },
+    CHECK(fp2_sqrt_vartime),
 #endif
 };
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && !strcmp(s + n - m, suffix);
+}
 
 int main(int argc, char **argv)
 {
@@ -226,7 +245,7 @@ int main(int argc, char **argv)
     }
     for (i = 0; i < sizeof(CHECKS) / sizeof(CHECKS[0]); i++) {
         if (!strcmp(argv[1], "--list"))
-            printf("%s %s\n", CHECKS[i].name, CHECKS[i].expect);
+            printf("%s %s\n", CHECKS[i].name, ends_with(CHECKS[i].name, "_vartime") ? "vartime" : "ct");
         else if (!strcmp(argv[1], CHECKS[i].name)) {
             CHECKS[i].run();
             return 0;

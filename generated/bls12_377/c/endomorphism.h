@@ -155,9 +155,9 @@ static inline void g1_mul_by_seed_vartime(g1_t *out, const g1_t *a)
     for (i = 1; i < sizeof(G1_SEED_DIGITS); i++) {
         g1_dbl(&acc, &acc);
         if (G1_SEED_DIGITS[i] > 0)
-            g1_add(&acc, &acc, a);
+            g1_add_vartime(&acc, &acc, a);
         else if (G1_SEED_DIGITS[i] < 0)
-            g1_add(&acc, &acc, &na);
+            g1_add_vartime(&acc, &acc, &na);
     }
     *out = acc;
 }
@@ -175,10 +175,10 @@ static inline void g1_clear_cofactor(g1_t *out, const g1_t *a)
     (void)t;
     g1_set_identity(&acc);
     g1_set_identity(&s);
-    g1_add(&s, &s, &xp[0]);
+    g1_add_vartime(&s, &s, &xp[0]);
     g1_neg(&t, &xp[1]);
-    g1_add(&s, &s, &t);
-    g1_add(&acc, &acc, &s);
+    g1_add_vartime(&s, &s, &t);
+    g1_add_vartime(&acc, &acc, &s);
     *out = acc;
 }
 
@@ -333,7 +333,7 @@ static inline void g1_glv_parts_vartime(g1_t *out, const g1_t *a,
         jac[i * NTAB] = base;
         g1_dbl(&twice, &base);
         for (j = 1; j < NTAB; j++)
-            g1_add(&jac[i * NTAB + j], &jac[i * NTAB + j - 1], &twice);
+            g1_add_vartime(&jac[i * NTAB + j], &jac[i * NTAB + j - 1], &twice);
     }
     g1_batch_to_affine(table, jac, N, scratch);
     g1_set_identity(&acc);
@@ -343,11 +343,11 @@ static inline void g1_glv_parts_vartime(g1_t *out, const g1_t *a,
             int dg = pos < len[i] ? digits[i][pos] : 0;
 
             if (dg > 0) {
-                g1_add_affine(&acc, &acc, &table[i * NTAB + (dg >> 1)]);
+                g1_add_affine_vartime(&acc, &acc, &table[i * NTAB + (dg >> 1)]);
             } else if (dg < 0) {
                 t = table[i * NTAB + ((-dg) >> 1)];
                 fp_neg(&t.y, &t.y);
-                g1_add_affine(&acc, &acc, &t);
+                g1_add_affine_vartime(&acc, &acc, &t);
             }
         }
     }
@@ -395,18 +395,18 @@ static inline void g1_in_subgroup_formula(g1_t *out, const g1_t *a)
     (void)t;
     g1_set_identity(&acc);
     g1_set_identity(&s);
-    g1_add(&s, &s, &xp[2]);
-    g1_add(&acc, &acc, &s);
+    g1_add_vartime(&s, &s, &xp[2]);
+    g1_add_vartime(&acc, &acc, &s);
     g1_set_identity(&s);
-    g1_add(&s, &s, &xp[0]);
+    g1_add_vartime(&s, &s, &xp[0]);
     g1_endo(&s, &s, 1);
-    g1_add(&acc, &acc, &s);
+    g1_add_vartime(&acc, &acc, &s);
     *out = acc;
 }
 
 /* Membership in the subgroup of order r (variable time; a is public and on the curve).
  * [x^2] P + phi(P) == O (Scott 2021/1130); proven: N(alpha) (253 bits) is prime to h, except small primes l for which alpha is injective on E(Fq)[l] (checked on its points) */
-static inline bool g1_in_subgroup(const g1_t *a)
+static inline bool g1_in_subgroup_vartime(const g1_t *a)
 {
     g1_t sum;
 
@@ -479,9 +479,9 @@ static inline void g2_mul_by_seed_vartime(g2_t *out, const g2_t *a)
     for (i = 1; i < sizeof(G2_SEED_DIGITS); i++) {
         g2_dbl(&acc, &acc);
         if (G2_SEED_DIGITS[i] > 0)
-            g2_add(&acc, &acc, a);
+            g2_add_vartime(&acc, &acc, a);
         else if (G2_SEED_DIGITS[i] < 0)
-            g2_add(&acc, &acc, &na);
+            g2_add_vartime(&acc, &acc, &na);
     }
     *out = acc;
 }
@@ -501,22 +501,22 @@ static inline void g2_clear_cofactor(g2_t *out, const g2_t *a)
     g2_set_identity(&acc);
     g2_set_identity(&s);
     g2_neg(&t, &xp[0]);
-    g2_add(&s, &s, &t);
+    g2_add_vartime(&s, &s, &t);
     g2_neg(&t, &xp[1]);
-    g2_add(&s, &s, &t);
-    g2_add(&s, &s, &xp[2]);
-    g2_add(&acc, &acc, &s);
+    g2_add_vartime(&s, &s, &t);
+    g2_add_vartime(&s, &s, &xp[2]);
+    g2_add_vartime(&acc, &acc, &s);
     g2_set_identity(&s);
     g2_neg(&t, &xp[0]);
-    g2_add(&s, &s, &t);
-    g2_add(&s, &s, &xp[1]);
+    g2_add_vartime(&s, &s, &t);
+    g2_add_vartime(&s, &s, &xp[1]);
     g2_endo(&s, &s, 1);
-    g2_add(&acc, &acc, &s);
+    g2_add_vartime(&acc, &acc, &s);
     g2_set_identity(&s);
     g2_mul_small_vartime(&t, &xp[0], 2);
-    g2_add(&s, &s, &t);
+    g2_add_vartime(&s, &s, &t);
     g2_endo(&s, &s, 2);
-    g2_add(&acc, &acc, &s);
+    g2_add_vartime(&acc, &acc, &s);
     *out = acc;
 }
 
@@ -713,7 +713,7 @@ static inline void g2_glv_parts_vartime(g2_t *out, const g2_t *a,
         jac[i * NTAB] = base;
         g2_dbl(&twice, &base);
         for (j = 1; j < NTAB; j++)
-            g2_add(&jac[i * NTAB + j], &jac[i * NTAB + j - 1], &twice);
+            g2_add_vartime(&jac[i * NTAB + j], &jac[i * NTAB + j - 1], &twice);
     }
     g2_batch_to_affine(table, jac, N, scratch);
     g2_set_identity(&acc);
@@ -723,11 +723,11 @@ static inline void g2_glv_parts_vartime(g2_t *out, const g2_t *a,
             int dg = pos < len[i] ? digits[i][pos] : 0;
 
             if (dg > 0) {
-                g2_add_affine(&acc, &acc, &table[i * NTAB + (dg >> 1)]);
+                g2_add_affine_vartime(&acc, &acc, &table[i * NTAB + (dg >> 1)]);
             } else if (dg < 0) {
                 t = table[i * NTAB + ((-dg) >> 1)];
                 fp2_neg(&t.y, &t.y);
-                g2_add_affine(&acc, &acc, &t);
+                g2_add_affine_vartime(&acc, &acc, &t);
             }
         }
     }
@@ -775,18 +775,18 @@ static inline void g2_in_subgroup_formula(g2_t *out, const g2_t *a)
     g2_set_identity(&acc);
     g2_set_identity(&s);
     g2_neg(&t, &xp[1]);
-    g2_add(&s, &s, &t);
-    g2_add(&acc, &acc, &s);
+    g2_add_vartime(&s, &s, &t);
+    g2_add_vartime(&acc, &acc, &s);
     g2_set_identity(&s);
-    g2_add(&s, &s, &xp[0]);
+    g2_add_vartime(&s, &s, &xp[0]);
     g2_endo(&s, &s, 1);
-    g2_add(&acc, &acc, &s);
+    g2_add_vartime(&acc, &acc, &s);
     *out = acc;
 }
 
 /* Membership in the subgroup of order r (variable time; a is public and on the curve).
  * psi(P) == [x] P (Scott 2021/1130; HGP 2022/352); proven: N(alpha) (377 bits) is prime to h, except small primes l for which alpha is injective on E(Fq)[l] (checked on its points) */
-static inline bool g2_in_subgroup(const g2_t *a)
+static inline bool g2_in_subgroup_vartime(const g2_t *a)
 {
     g2_t sum;
 

@@ -268,7 +268,7 @@ static inline void g1_msm_jac_add(g1_msm_work_t *wk, size_t b, const g1_affine_t
     if (neg)
         fp_neg(&q.y, &q.y);
     if (wk->state[b] & PF_MSM_JAC) {
-        g1_add_affine(&wk->jac[b], &wk->jac[b], &q);
+        g1_add_affine_vartime(&wk->jac[b], &wk->jac[b], &q);
     } else {
         g1_from_affine(&wk->jac[b], &q);
         wk->state[b] |= PF_MSM_JAC;
@@ -401,10 +401,10 @@ static inline void g1_msm_reduce(g1_t *out, const g1_msm_work_t *wk, size_t nb)
         unsigned char st = wk->state[b];
 
         if (st & PF_MSM_AFFINE)
-            g1_add_affine(&run, &run, &wk->aff[b]);
+            g1_add_affine_vartime(&run, &run, &wk->aff[b]);
         if (st & PF_MSM_JAC)
-            g1_add(&run, &run, &wk->jac[b]);
-        g1_add(&sum, &sum, &run);
+            g1_add_vartime(&run, &run, &wk->jac[b]);
+        g1_add_vartime(&sum, &sum, &run);
     }
     *out = sum;
 }
@@ -513,7 +513,7 @@ static inline void g1_msm_vartime(g1_t *out, const g1_affine_t *points, const li
              * endomorphism split is [k]P only inside the subgroup) */
             g1_from_affine(&t, &points[i]);
             g1_mul_window_vartime(&t, &t, scalars + i * FR_NLIMBS, FR_NLIMBS);
-            g1_add(&acc, &acc, &t);
+            g1_add_vartime(&acc, &acc, &t);
         }
         *out = acc;
         return;
@@ -556,7 +556,7 @@ static inline void g1_msm_vartime(g1_t *out, const g1_affine_t *points, const li
         if (w != plan.nwin - 1)
             for (i = pf_msm_width(&plan, w); i > 0; i--)
                 g1_dbl(&acc, &acc);
-        g1_add(&acc, &acc, &sums[w]);
+        g1_add_vartime(&acc, &acc, &sums[w]);
     }
     *out = acc;
 }
@@ -631,7 +631,7 @@ static inline void g2_msm_jac_add(g2_msm_work_t *wk, size_t b, const g2_affine_t
     if (neg)
         fp2_neg(&q.y, &q.y);
     if (wk->state[b] & PF_MSM_JAC) {
-        g2_add_affine(&wk->jac[b], &wk->jac[b], &q);
+        g2_add_affine_vartime(&wk->jac[b], &wk->jac[b], &q);
     } else {
         g2_from_affine(&wk->jac[b], &q);
         wk->state[b] |= PF_MSM_JAC;
@@ -764,10 +764,10 @@ static inline void g2_msm_reduce(g2_t *out, const g2_msm_work_t *wk, size_t nb)
         unsigned char st = wk->state[b];
 
         if (st & PF_MSM_AFFINE)
-            g2_add_affine(&run, &run, &wk->aff[b]);
+            g2_add_affine_vartime(&run, &run, &wk->aff[b]);
         if (st & PF_MSM_JAC)
-            g2_add(&run, &run, &wk->jac[b]);
-        g2_add(&sum, &sum, &run);
+            g2_add_vartime(&run, &run, &wk->jac[b]);
+        g2_add_vartime(&sum, &sum, &run);
     }
     *out = sum;
 }
@@ -876,7 +876,7 @@ static inline void g2_msm_vartime(g2_t *out, const g2_affine_t *points, const li
              * endomorphism split is [k]P only inside the subgroup) */
             g2_from_affine(&t, &points[i]);
             g2_mul_window_vartime(&t, &t, scalars + i * FR_NLIMBS, FR_NLIMBS);
-            g2_add(&acc, &acc, &t);
+            g2_add_vartime(&acc, &acc, &t);
         }
         *out = acc;
         return;
@@ -919,7 +919,7 @@ static inline void g2_msm_vartime(g2_t *out, const g2_affine_t *points, const li
         if (w != plan.nwin - 1)
             for (i = pf_msm_width(&plan, w); i > 0; i--)
                 g2_dbl(&acc, &acc);
-        g2_add(&acc, &acc, &sums[w]);
+        g2_add_vartime(&acc, &acc, &sums[w]);
     }
     *out = acc;
 }

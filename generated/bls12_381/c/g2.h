@@ -247,7 +247,7 @@ static inline void g2_add_generic(g2_t *out, const g2_t *p, const g2_t *q,
 }
 
 /* General Jacobian addition (variable time): handles the identity, p == q and p == -q. */
-static inline void g2_add(g2_t *out, const g2_t *p, const g2_t *q)
+static inline void g2_add_vartime(g2_t *out, const g2_t *p, const g2_t *q)
 {
     g2_t s;
     limb_t h_zero, r_zero;
@@ -290,7 +290,7 @@ static inline void g2_add_ct(g2_t *out, const g2_t *p, const g2_t *q)
 
 /* Mixed addition madd-2007-bl, out = p + q with q affine (variable time): handles the identity
  * on either side, p == q and p == -q. */
-static inline void g2_add_affine(g2_t *out, const g2_t *p, const g2_affine_t *q)
+static inline void g2_add_affine_vartime(g2_t *out, const g2_t *p, const g2_affine_t *q)
 {
     fp2_t z1z1, u2, s2, h, hh, i, j, r, v, t, x3, y3, z3;
 
@@ -411,7 +411,7 @@ static inline void g2_mul_window_vartime(g2_t *out, const g2_t *a, const limb_t 
     if (ntab > 1) {
         g2_dbl(&a2, a);
         for (i = 1; i < ntab; i++)
-            g2_add(&table[i], &table[i - 1], &a2);
+            g2_add_vartime(&table[i], &table[i - 1], &a2);
     }
     /* the top bit is set: the first window starts acc */
     top = nbits - 1;
@@ -436,15 +436,15 @@ static inline void g2_mul_window_vartime(g2_t *out, const g2_t *a, const limb_t 
             val = (val << 1) | g2_scalar_bit(k, s);
         for (s = lo; s <= top; s++)
             g2_dbl(&acc, &acc);
-        g2_add(&acc, &acc, &table[val >> 1]);
+        g2_add_vartime(&acc, &acc, &table[val >> 1]);
         i = lo;
     }
     *out = acc;
 }
 
-/* [r]a == O (variable time; a is public).  g2_in_subgroup (endomorphism.h) uses a faster
+/* [r]a == O (variable time; a is public).  g2_in_subgroup_vartime (endomorphism.h) uses a faster
  * test where one is proven for the curve. */
-static inline bool g2_in_subgroup_by_order(const g2_t *a)
+static inline bool g2_in_subgroup_by_order_vartime(const g2_t *a)
 {
     g2_t t;
 

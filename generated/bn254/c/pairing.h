@@ -253,7 +253,7 @@ static void pf_miller_run(gt_t *out, pf_miller_pair_t *pairs, size_t n)
  * lines != NULL and lines[k] != NULL (then Q[k] is not read), else steps Q[k] itself. Pairs with
  * an identity point contribute 1 and are skipped (a prepared identity has lines[k] == NULL and
  * Q[k] the identity). scratch holds n pair states. */
-static void pf_miller_loop(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q,
+static void pf_miller_loop_vartime(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q,
                            const pf_line_t *const *lines, size_t n, pf_miller_pair_t *scratch)
 {
     size_t used = 0;

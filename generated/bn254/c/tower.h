@@ -131,13 +131,16 @@ static void fp2_inv(fp2_t *out, const fp2_t *a)
 /* The zcash / gnark sign of an Fp2 element: c1 decides, c0 when c1 = 0. */
 static inline bool fp2_is_lex_largest(const fp2_t *a)
 {
-    return fp_is_zero(&a->c1) ? fp_is_lex_largest(&a->c0) : fp_is_lex_largest(&a->c1);
+    bool c1_zero = fp_is_zero(&a->c1);
+
+    return (c1_zero & fp_is_lex_largest(&a->c0)) | (!c1_zero & fp_is_lex_largest(&a->c1));
 }
 
 /* Square root by the complex method (Adj–Rodríguez-Henríquez, eprint 2012/685, Alg. 8 idea):
- * with alpha = sqrt(N(a)), x0^2 = (a0 +- alpha)/2 and x1 = a1 / (2 x0). Variable time: it is
- * used on public data (decompression, hashing inputs). Returns false if a is not a square. */
-static bool fp2_sqrt(fp2_t *out, const fp2_t *a)
+ * with alpha = sqrt(N(a)), x0^2 = (a0 +- alpha)/2 and x1 = a1 / (2 x0). Variable time, for public
+ * data (point decompression); fp2_sqrt is the constant-time form. Returns false if a is not a
+ * square. */
+static bool fp2_sqrt_vartime(fp2_t *out, const fp2_t *a)
 {
     fp_t n, t, alpha, delta, x0, x1;
     fp2_t candidate, check;
@@ -182,6 +185,64 @@ static bool fp2_sqrt(fp2_t *out, const fp2_t *a)
         return false;
     *out = candidate;
     return true;
+}
+
+/* The square root in constant time, for secret data: every candidate of the complex method is
+ * computed and the first that squares to a is kept with cmov.  The candidates are (s, a1/(2s)) for
+ * s = sqrt((a0 + alpha)/2) and s = sqrt((a0 - alpha)/2) with alpha = sqrt(N(a)), and (0, y) with
+ * y = sqrt(a0/beta), the root when a1 = 0 and a0 is not a square in Fp.  Returns false (out = 0)
+ * when a is not a square. */
+static bool fp2_sqrt(fp2_t *out, const fp2_t *a)
+{
+    fp_t n, t, alpha, delta, x0;
+    fp2_t candidate, check, result;
+    limb_t found = 0, ok;
+
+    fp_sqr(&n, &a->c0);
+    fp_sqr(&t, &a->c1);
+    fp_mul_by_beta(&t, &t);
+    fp_sub(&n, &n, &t);
+    (void)fp_sqrt(&alpha, &n); /* when N(a) is not a square no candidate below verifies */
+    fp2_set_zero(&result);
+    for (int sign = 0; sign < 3; sign++) { /* public loop: three candidates */
+        if (sign < 2) {
+            if (sign == 0)
+                fp_add(&delta, &a->c0, &alpha);
+            else
+                fp_sub(&delta, &a->c0, &alpha);
+            fp_mul(&delta, &delta, &FP_INV2);
+            (void)fp_sqrt(&x0, &delta);
+            fp_dbl(&t, &x0);
+            fp_inv(&t, &t);
+            fp_mul(&candidate.c1, &a->c1, &t);
+            candidate.c0 = x0;
+        } else {
+            fp_set_one(&t);
+            fp_mul_by_beta(&t, &t);
+            fp_inv(&t, &t);
+            fp_mul(&t, &t, &a->c0);
+            (void)fp_sqrt(&candidate.c1, &t);
+            fp_set_zero(&candidate.c0);
+        }
+        fp2_sqr(&check, &candidate);
+        ok = (limb_t)fp2_equal(&check, a) & (found ^ 1);
+        fp2_cmov(&result, &candidate, ok);
+        found |= ok;
+    }
+    *out = result;
+    return found != 0;
+}
+
+/* a is a square in Fp2 exactly when its norm is a square in Fp (constant time). */
+static inline bool fp2_is_square(const fp2_t *a)
+{
+    fp_t n, t;
+
+    fp_sqr(&n, &a->c0);
+    fp_sqr(&t, &a->c1);
+    fp_mul_by_beta(&t, &t);
+    fp_sub(&n, &n, &t);
+    return fp_legendre(&n) >= 0;
 }
 
 /* out = xi * a with xi = 9 + 1 u:
@@ -743,7 +804,7 @@ static void gt_pow_small_vartime(gt_t *out, const gt_t *a, unsigned c)
  * a^(p^4) a == a^(p^2); then a^e = 1 with e = sum_ij c_ij x^j p^i: the solutions form
  * the subgroup of order gcd(e, Phi_12(p)) = r.
  */
-static bool gt_in_subgroup(const gt_t *a)
+static bool gt_in_subgroup_vartime(const gt_t *a)
 {
     gt_t t, u, xp[3], s, acc;
 

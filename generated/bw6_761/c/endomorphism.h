@@ -155,9 +155,9 @@ static inline void g1_mul_by_seed_vartime(g1_t *out, const g1_t *a)
     for (i = 1; i < sizeof(G1_SEED_DIGITS); i++) {
         g1_dbl(&acc, &acc);
         if (G1_SEED_DIGITS[i] > 0)
-            g1_add(&acc, &acc, a);
+            g1_add_vartime(&acc, &acc, a);
         else if (G1_SEED_DIGITS[i] < 0)
-            g1_add(&acc, &acc, &na);
+            g1_add_vartime(&acc, &acc, &na);
     }
     *out = acc;
 }
@@ -178,23 +178,23 @@ static inline void g1_clear_cofactor(g1_t *out, const g1_t *a)
     g1_set_identity(&acc);
     g1_set_identity(&s);
     g1_mul_small_vartime(&t, &xp[0], 136);
-    g1_add(&s, &s, &t);
+    g1_add_vartime(&s, &s, &t);
     g1_mul_small_vartime(&t, &xp[1], -40);
-    g1_add(&s, &s, &t);
+    g1_add_vartime(&s, &s, &t);
     g1_mul_small_vartime(&t, &xp[2], -83);
-    g1_add(&s, &s, &t);
+    g1_add_vartime(&s, &s, &t);
     g1_mul_small_vartime(&t, &xp[3], 103);
-    g1_add(&s, &s, &t);
-    g1_add(&acc, &acc, &s);
+    g1_add_vartime(&s, &s, &t);
+    g1_add_vartime(&acc, &acc, &s);
     g1_set_identity(&s);
     g1_mul_small_vartime(&t, &xp[0], 130);
-    g1_add(&s, &s, &t);
+    g1_add_vartime(&s, &s, &t);
     g1_mul_small_vartime(&t, &xp[1], 89);
-    g1_add(&s, &s, &t);
+    g1_add_vartime(&s, &s, &t);
     g1_mul_small_vartime(&t, &xp[2], 7);
-    g1_add(&s, &s, &t);
+    g1_add_vartime(&s, &s, &t);
     g1_endo(&s, &s, 1);
-    g1_add(&acc, &acc, &s);
+    g1_add_vartime(&acc, &acc, &s);
     *out = acc;
 }
 
@@ -349,7 +349,7 @@ static inline void g1_glv_parts_vartime(g1_t *out, const g1_t *a,
         jac[i * NTAB] = base;
         g1_dbl(&twice, &base);
         for (j = 1; j < NTAB; j++)
-            g1_add(&jac[i * NTAB + j], &jac[i * NTAB + j - 1], &twice);
+            g1_add_vartime(&jac[i * NTAB + j], &jac[i * NTAB + j - 1], &twice);
     }
     g1_batch_to_affine(table, jac, N, scratch);
     g1_set_identity(&acc);
@@ -359,11 +359,11 @@ static inline void g1_glv_parts_vartime(g1_t *out, const g1_t *a,
             int dg = pos < len[i] ? digits[i][pos] : 0;
 
             if (dg > 0) {
-                g1_add_affine(&acc, &acc, &table[i * NTAB + (dg >> 1)]);
+                g1_add_affine_vartime(&acc, &acc, &table[i * NTAB + (dg >> 1)]);
             } else if (dg < 0) {
                 t = table[i * NTAB + ((-dg) >> 1)];
                 fp_neg(&t.y, &t.y);
-                g1_add_affine(&acc, &acc, &t);
+                g1_add_affine_vartime(&acc, &acc, &t);
             }
         }
     }
@@ -412,22 +412,22 @@ static inline void g1_in_subgroup_formula(g1_t *out, const g1_t *a)
     (void)t;
     g1_set_identity(&acc);
     g1_set_identity(&s);
-    g1_add(&s, &s, &xp[0]);
-    g1_add(&s, &s, &xp[1]);
-    g1_add(&acc, &acc, &s);
+    g1_add_vartime(&s, &s, &xp[0]);
+    g1_add_vartime(&s, &s, &xp[1]);
+    g1_add_vartime(&acc, &acc, &s);
     g1_set_identity(&s);
-    g1_add(&s, &s, &xp[0]);
+    g1_add_vartime(&s, &s, &xp[0]);
     g1_neg(&t, &xp[2]);
-    g1_add(&s, &s, &t);
-    g1_add(&s, &s, &xp[3]);
+    g1_add_vartime(&s, &s, &t);
+    g1_add_vartime(&s, &s, &xp[3]);
     g1_endo(&s, &s, 1);
-    g1_add(&acc, &acc, &s);
+    g1_add_vartime(&acc, &acc, &s);
     *out = acc;
 }
 
 /* Membership in the subgroup of order r (variable time; a is public and on the curve).
  * [x+1] P + phi([x^3 - x^2 + 1] P) == O (HGP 2022/352); proven: N(alpha) (379 bits) is prime to h, except small primes l for which alpha is injective on E(Fq)[l] (checked on its points) */
-static inline bool g1_in_subgroup(const g1_t *a)
+static inline bool g1_in_subgroup_vartime(const g1_t *a)
 {
     g1_t sum;
 
@@ -485,9 +485,9 @@ static inline void g2_mul_by_seed_vartime(g2_t *out, const g2_t *a)
     for (i = 1; i < sizeof(G2_SEED_DIGITS); i++) {
         g2_dbl(&acc, &acc);
         if (G2_SEED_DIGITS[i] > 0)
-            g2_add(&acc, &acc, a);
+            g2_add_vartime(&acc, &acc, a);
         else if (G2_SEED_DIGITS[i] < 0)
-            g2_add(&acc, &acc, &na);
+            g2_add_vartime(&acc, &acc, &na);
     }
     *out = acc;
 }
@@ -508,23 +508,23 @@ static inline void g2_clear_cofactor(g2_t *out, const g2_t *a)
     g2_set_identity(&acc);
     g2_set_identity(&s);
     g2_mul_small_vartime(&t, &xp[0], 27);
-    g2_add(&s, &s, &t);
+    g2_add_vartime(&s, &s, &t);
     g2_mul_small_vartime(&t, &xp[1], -143);
-    g2_add(&s, &s, &t);
+    g2_add_vartime(&s, &s, &t);
     g2_mul_small_vartime(&t, &xp[2], -83);
-    g2_add(&s, &s, &t);
+    g2_add_vartime(&s, &s, &t);
     g2_mul_small_vartime(&t, &xp[3], 103);
-    g2_add(&s, &s, &t);
-    g2_add(&acc, &acc, &s);
+    g2_add_vartime(&s, &s, &t);
+    g2_add_vartime(&acc, &acc, &s);
     g2_set_identity(&s);
     g2_mul_small_vartime(&t, &xp[0], -109);
-    g2_add(&s, &s, &t);
+    g2_add_vartime(&s, &s, &t);
     g2_mul_small_vartime(&t, &xp[1], -117);
-    g2_add(&s, &s, &t);
+    g2_add_vartime(&s, &s, &t);
     g2_mul_small_vartime(&t, &xp[2], 7);
-    g2_add(&s, &s, &t);
+    g2_add_vartime(&s, &s, &t);
     g2_endo(&s, &s, 1);
-    g2_add(&acc, &acc, &s);
+    g2_add_vartime(&acc, &acc, &s);
     *out = acc;
 }
 
@@ -679,7 +679,7 @@ static inline void g2_glv_parts_vartime(g2_t *out, const g2_t *a,
         jac[i * NTAB] = base;
         g2_dbl(&twice, &base);
         for (j = 1; j < NTAB; j++)
-            g2_add(&jac[i * NTAB + j], &jac[i * NTAB + j - 1], &twice);
+            g2_add_vartime(&jac[i * NTAB + j], &jac[i * NTAB + j - 1], &twice);
     }
     g2_batch_to_affine(table, jac, N, scratch);
     g2_set_identity(&acc);
@@ -689,11 +689,11 @@ static inline void g2_glv_parts_vartime(g2_t *out, const g2_t *a,
             int dg = pos < len[i] ? digits[i][pos] : 0;
 
             if (dg > 0) {
-                g2_add_affine(&acc, &acc, &table[i * NTAB + (dg >> 1)]);
+                g2_add_affine_vartime(&acc, &acc, &table[i * NTAB + (dg >> 1)]);
             } else if (dg < 0) {
                 t = table[i * NTAB + ((-dg) >> 1)];
                 fp_neg(&t.y, &t.y);
-                g2_add_affine(&acc, &acc, &t);
+                g2_add_affine_vartime(&acc, &acc, &t);
             }
         }
     }
@@ -739,7 +739,7 @@ static const limb_t G2_TEST_NEG[2] = { 1, 0 };
 
 /* Membership in the subgroup of order r (variable time; a is public and on the curve).
  * sum [u_i] e^i(P) == O for a reduced lattice vector u (norm 377 bits), proven as above; the literature's formula was rejected */
-static inline bool g2_in_subgroup(const g2_t *a)
+static inline bool g2_in_subgroup_vartime(const g2_t *a)
 {
     g2_t sum;
 

@@ -247,7 +247,7 @@ static inline void g1_add_generic(g1_t *out, const g1_t *p, const g1_t *q,
 }
 
 /* General Jacobian addition (variable time): handles the identity, p == q and p == -q. */
-static inline void g1_add(g1_t *out, const g1_t *p, const g1_t *q)
+static inline void g1_add_vartime(g1_t *out, const g1_t *p, const g1_t *q)
 {
     g1_t s;
     limb_t h_zero, r_zero;
@@ -290,7 +290,7 @@ static inline void g1_add_ct(g1_t *out, const g1_t *p, const g1_t *q)
 
 /* Mixed addition madd-2007-bl, out = p + q with q affine (variable time): handles the identity
  * on either side, p == q and p == -q. */
-static inline void g1_add_affine(g1_t *out, const g1_t *p, const g1_affine_t *q)
+static inline void g1_add_affine_vartime(g1_t *out, const g1_t *p, const g1_affine_t *q)
 {
     fp_t z1z1, u2, s2, h, hh, i, j, r, v, t, x3, y3, z3;
 
@@ -411,7 +411,7 @@ static inline void g1_mul_window_vartime(g1_t *out, const g1_t *a, const limb_t 
     if (ntab > 1) {
         g1_dbl(&a2, a);
         for (i = 1; i < ntab; i++)
-            g1_add(&table[i], &table[i - 1], &a2);
+            g1_add_vartime(&table[i], &table[i - 1], &a2);
     }
     /* the top bit is set: the first window starts acc */
     top = nbits - 1;
@@ -436,15 +436,15 @@ static inline void g1_mul_window_vartime(g1_t *out, const g1_t *a, const limb_t 
             val = (val << 1) | g1_scalar_bit(k, s);
         for (s = lo; s <= top; s++)
             g1_dbl(&acc, &acc);
-        g1_add(&acc, &acc, &table[val >> 1]);
+        g1_add_vartime(&acc, &acc, &table[val >> 1]);
         i = lo;
     }
     *out = acc;
 }
 
-/* [r]a == O (variable time; a is public).  g1_in_subgroup (endomorphism.h) uses a faster
+/* [r]a == O (variable time; a is public).  g1_in_subgroup_vartime (endomorphism.h) uses a faster
  * test where one is proven for the curve. */
-static inline bool g1_in_subgroup_by_order(const g1_t *a)
+static inline bool g1_in_subgroup_by_order_vartime(const g1_t *a)
 {
     g1_t t;
 

@@ -652,7 +652,7 @@ static void gt_pow_small_vartime(gt_t *out, const gt_t *a, unsigned c)
  * a^(p^2) a == a^(p^1); then a^e = 1 with e = sum_ij c_ij x^j p^i: the solutions form
  * the subgroup of order gcd(e, Phi_6(p)) = r.
  */
-static bool gt_in_subgroup(const gt_t *a)
+static bool gt_in_subgroup_vartime(const gt_t *a)
 {
     gt_t t, u, xp[4], s, acc;
 
