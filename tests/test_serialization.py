@@ -660,8 +660,11 @@ def test_profile_resolution():
         assert by["eip2537"].width == -(-((bits + 7) // 8) // 32) * 32
         if by["gnark"].usable:
             assert by["gnark"].flags.bits == (3 if by["zcash"].usable else 2)
-    ser = derive_serialization(field(254), fr, "eip197", "BN-test")
-    assert ser.default == "gnark"  # the declared profile is checked, not made the default
+    # the declared profile becomes the default; it needs a compressed form
+    assert derive_serialization(field(381), fr, "arkworks", "BLS-test").default == "arkworks"
+    assert derive_serialization(field(381), fr, "gnark", "BLS-test").default == "gnark"
+    with pytest.raises(DerivationError, match="has a compressed form"):
+        derive_serialization(field(254), fr, "eip197", "BN-test")
     with pytest.raises(DerivationError, match="needs 3 spare bits"):
         derive_serialization(field(254), fr, "zcash", "BN-test")
     with pytest.raises(DerivationError, match="names a profile"):

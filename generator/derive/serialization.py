@@ -225,13 +225,18 @@ DEFAULT_ORDER = ("zcash", "gnark", "arkworks")
 
 def derive_serialization(fp: FieldModel, fr: FieldModel, declared: str | None = None,
                          curve: str = "the curve") -> SerializationModel:
-    """Every profile resolved for the curve, and the default (DEFAULT_ORDER). ``declared`` (the
-    curve file's `serialization` key: the profile its ecosystem uses) must name a usable profile."""
+    """Every profile resolved for the curve, and the default.  ``declared`` (the curve file's
+    `serialization` key: the profile its ecosystem uses) is the default when given; it must name a
+    usable profile with a compressed form (``to_bytes()`` compresses by default).  Without it, the
+    first usable profile of DEFAULT_ORDER is the default."""
     profiles = tuple(resolve(p, i, fp, fr) for i, p in enumerate(PROFILES))
     by_name = {p.name: p for p in profiles}
     if declared is not None:
         require(declared in by_name, curve,
                 f"serialization = {declared!r} names a profile ({', '.join(PROFILE_NAMES)})")
         require(by_name[declared].usable, curve, f"serialization = {declared!r} fits: {by_name[declared].reason}")
+        require(by_name[declared].has_compressed, curve,
+                f"serialization = {declared!r} (the default profile) has a compressed form")
+        return SerializationModel(profiles, declared)
     default = next(name for name in DEFAULT_ORDER if by_name[name].usable)
     return SerializationModel(profiles, default)
