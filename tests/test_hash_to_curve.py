@@ -1,6 +1,6 @@
 """Hash to curve (RFC 9380).
 
-* expand_message_xmd against RFC 9380 appendix K (SHA-256 files) in every generated module and
+* expand_message_xmd against RFC 9380 appendix K (SHA-256 and SHA-512 files) in every generated module and
   in the reference;
 * the four BLS12-381 RFC suites and the four BLS12-377 arkworks suites, every vector, every field
   (u from hash_to_field, Q0/Q1 or Q from map_to_curve, P from hash_to_curve / encode_to_curve),
@@ -94,26 +94,36 @@ def ref_point(P: Any) -> tuple[Any, Any] | None:
 # expand_message_xmd
 
 
-def xmd_cases(vectors_subdir) -> list[tuple[bytes, bytes, int, str]]:
+XMD_FILES = {  # file -> the hash it uses (RFC 9380 appendix K.1, K.1 with a long DST, K.3)
+    "expand_message_xmd_SHA256_38.json": "sha256",
+    "expand_message_xmd_SHA256_256.json": "sha256",
+    "expand_message_xmd_SHA512_38.json": "sha512",
+}
+
+
+def xmd_cases(vectors_subdir) -> list[tuple[bytes, bytes, int, str, str]]:
     folder = vectors_subdir(RFC_DIR)
     cases = []
-    for name in ("expand_message_xmd_SHA256_38.json", "expand_message_xmd_SHA256_256.json"):
+    for name, hash_name in XMD_FILES.items():
         data = json.loads((folder / name).read_text())
-        assert data["hash"] == "SHA256"
+        assert data["hash"].lower() == hash_name
         for t in data["tests"]:
-            cases.append((t["msg"].encode(), data["DST"].encode(), int(t["len_in_bytes"], 16), t["uniform_bytes"]))
-    assert len(cases) == 20
+            cases.append((t["msg"].encode(), data["DST"].encode(), int(t["len_in_bytes"], 16), hash_name,
+                          t["uniform_bytes"]))
+    assert len(cases) == 30
     return cases
 
 
 def test_expand_message_xmd_generated(curve, vectors_subdir) -> None:
-    for msg, dst, length, want in xmd_cases(vectors_subdir):
-        assert curve.expand_message_xmd(msg, dst, length).hex() == want
+    for msg, dst, length, hash_name, want in xmd_cases(vectors_subdir):
+        assert curve.expand_message_xmd(msg, dst, length, hash=hash_name).hex() == want
+        if hash_name == "sha256":
+            assert curve.expand_message_xmd(msg, dst, length).hex() == want  # the default
 
 
 def test_expand_message_xmd_reference(vectors_subdir) -> None:
-    for msg, dst, length, want in xmd_cases(vectors_subdir):
-        assert ref_h2c.expand_message_xmd(msg, dst, length).hex() == want
+    for msg, dst, length, hash_name, want in xmd_cases(vectors_subdir):
+        assert ref_h2c.expand_message_xmd(msg, dst, length, hash_name).hex() == want
 
 
 def test_expand_message_xmd_rejects_bad_input(curve) -> None:
@@ -123,6 +133,10 @@ def test_expand_message_xmd_rejects_bad_input(curve) -> None:
         curve.expand_message_xmd(b"m", b"DST", 255 * 32 + 1)
     with pytest.raises(ValueError):
         curve.expand_message_xmd(b"m", b"DST", 0)
+    with pytest.raises(ValueError, match="hash must be one of"):
+        curve.expand_message_xmd(b"m", b"DST", 32, hash="md5")
+    with pytest.raises(ValueError):
+        curve.expand_message_xmd(b"m", b"DST", 255 * 64 + 1, hash="sha512")
     with pytest.raises(TypeError):
         curve.expand_message_xmd("m", b"DST", 32)
     with pytest.raises(TypeError):

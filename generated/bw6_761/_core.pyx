@@ -1952,39 +1952,49 @@ cdef extern from "c/pairforge.h" nogil:
 import hashlib as _hashlib
 
 cdef object _sha256 = _hashlib.sha256
+# The hash functions expand_message_xmd accepts (RFC 9380 section 5.3.1 needs a Merkle-Damgard hash
+# with b-byte output and s-byte blocks); the curves' suites use SHA-256.
+_XMD_HASHES = {"sha256": _hashlib.sha256, "sha512": _hashlib.sha512}
 
 
-cdef bytes _xmd(bytes msg, bytes dst, Py_ssize_t length):
-    """RFC 9380 section 5.3.1 with SHA-256 (b = 32, s = 64 bytes); section 5.3.3 for long DSTs."""
-    cdef Py_ssize_t ell, i
+cdef bytes _xmd(bytes msg, bytes dst, Py_ssize_t length, object H=_sha256):
+    """RFC 9380 section 5.3.1 with the hash H (b = its digest size, s = its block size); section
+    5.3.3 for long DSTs."""
+    cdef Py_ssize_t ell, i, b = H().digest_size, s = H().block_size
     cdef bytes b0, bi, dst_prime
     if len(dst) == 0:
         raise ValueError("hash to curve: the domain separation tag must not be empty (RFC 9380 section 3.1)")
     if len(dst) > 255:
-        dst = _sha256(b"H2C-OVERSIZE-DST-" + dst).digest()
-    ell = (length + 31) // 32
+        dst = H(b"H2C-OVERSIZE-DST-" + dst).digest()
+    ell = (length + b - 1) // b
     if length <= 0 or ell > 255 or length > 65535:
-        raise ValueError(f"expand_message_xmd: length must be in [1, {255 * 32}], got {length}")
+        raise ValueError(f"expand_message_xmd: length must be in [1, {min(255 * b, 65535)}], got {length}")
     dst_prime = dst + bytes((len(dst),))
-    b0 = _sha256(bytes(64) + msg + length.to_bytes(2, "big") + b"\x00" + dst_prime).digest()
-    bi = _sha256(b0 + b"\x01" + dst_prime).digest()
+    b0 = H(bytes(s) + msg + length.to_bytes(2, "big") + b"\x00" + dst_prime).digest()
+    bi = H(b0 + b"\x01" + dst_prime).digest()
     out = [bi]
     for i in range(2, ell + 1):
-        bi = _sha256((int.from_bytes(b0, "big") ^ int.from_bytes(bi, "big")).to_bytes(32, "big")
-                     + bytes((i,)) + dst_prime).digest()
+        bi = H((int.from_bytes(b0, "big") ^ int.from_bytes(bi, "big")).to_bytes(b, "big")
+               + bytes((i,)) + dst_prime).digest()
         out.append(bi)
     return b"".join(out)[:length]
 
 
-def expand_message_xmd(msg, dst, length):
-    """RFC 9380 expand_message_xmd with SHA-256: ``length`` uniform bytes from msg and the domain
-    separation tag dst (a dst over 255 bytes is first hashed, as section 5.3.3 says)."""
+def expand_message_xmd(msg, dst, length, hash="sha256"):
+    """RFC 9380 expand_message_xmd: ``length`` uniform bytes from msg and the domain separation tag
+    dst (a dst over 255 bytes is first hashed, as section 5.3.3 says), with SHA-256 (the default,
+    the hash of this curve's suites) or ``hash="sha512"``."""
     cdef bytes m = _as_bytes(msg, "expand_message_xmd: msg")
     cdef bytes d = _as_bytes(dst, "expand_message_xmd: dst")
     n = _int_or_none(length)
     if n is None:
         raise TypeError(f"expand_message_xmd: length must be an int, not {type(length).__name__}")
-    return _xmd(m, d, n)
+    if not isinstance(hash, str):
+        raise TypeError(f"expand_message_xmd: hash must be a str, not {type(hash).__name__}")
+    H = _XMD_HASHES.get(hash.lower().replace("-", ""))
+    if H is None:
+        raise ValueError(f"expand_message_xmd: hash must be one of {', '.join(_XMD_HASHES)}, got {hash!r}")
+    return _xmd(m, d, n, H)
 
 
 cdef list _hash_to_field_ints(object msg, object dst, Py_ssize_t count, Py_ssize_t degree, Py_ssize_t L, str what):

@@ -19,24 +19,23 @@ from .fields import Field, FieldElement
 __all__ = ["expand_message_xmd", "hash_to_field", "sgn0", "MapParams", "map_to_curve", "hash_to_curve",
            "encode_to_curve"]
 
-B_IN_BYTES = 32   # SHA-256 output
-S_IN_BYTES = 64   # SHA-256 block
 
-
-def expand_message_xmd(msg: bytes, dst: bytes, length: int) -> bytes:
-    """RFC 9380 section 5.3.1 with SHA-256 (and 5.3.3 for a DST over 255 bytes)."""
+def expand_message_xmd(msg: bytes, dst: bytes, length: int, hash_name: str = "sha256") -> bytes:
+    """RFC 9380 section 5.3.1 (and 5.3.3 for a DST over 255 bytes) with SHA-256 or SHA-512."""
+    H = getattr(hashlib, hash_name)
+    b_in_bytes, s_in_bytes = H().digest_size, H().block_size
     if len(dst) > 255:
-        dst = hashlib.sha256(b"H2C-OVERSIZE-DST-" + dst).digest()
-    ell = -(-length // B_IN_BYTES)
+        dst = H(b"H2C-OVERSIZE-DST-" + dst).digest()
+    ell = -(-length // b_in_bytes)
     if ell > 255 or length > 65535:
         raise ValueError("expand_message_xmd: len_in_bytes too large")
     dst_prime = dst + bytes([len(dst)])
-    msg_prime = bytes(S_IN_BYTES) + msg + length.to_bytes(2, "big") + b"\x00" + dst_prime
-    b0 = hashlib.sha256(msg_prime).digest()
-    blocks = [hashlib.sha256(b0 + b"\x01" + dst_prime).digest()]
+    msg_prime = bytes(s_in_bytes) + msg + length.to_bytes(2, "big") + b"\x00" + dst_prime
+    b0 = H(msg_prime).digest()
+    blocks = [H(b0 + b"\x01" + dst_prime).digest()]
     for i in range(2, ell + 1):
         mixed = bytes(x ^ y for x, y in zip(b0, blocks[-1], strict=True))
-        blocks.append(hashlib.sha256(mixed + bytes([i]) + dst_prime).digest())
+        blocks.append(H(mixed + bytes([i]) + dst_prime).digest())
     return b"".join(blocks)[:length]
 
 
