@@ -115,7 +115,7 @@ def main(argv: list[str] | None = None) -> int:
                 failures += problem is not None
                 state = "clean" if result.clean else f"flagged ({result.leaks} reports)"
                 print(
-                    f"{pkg:10s} {bits}-bit  {name:18s} {expect:8s} {state}{'  FAIL: ' + problem if problem else ''}",
+                    f"{pkg:10s} {bits}-bit  {name:34s} {expect:8s} {state}{'  FAIL: ' + problem if problem else ''}",
                     flush=True,
                 )
     print(f"constant_time: {'all checks passed' if not failures else f'{failures} failures'}")

@@ -1,17 +1,19 @@
 /* Constant-time checks of one generated curve under valgrind memcheck (the "ctgrind" method of
  * tests/c_harness/group/ct_check.inc, applied to the real generated C):
  *
- *     ct_curve --list          one line per check: NAME EXPECT (ct or vartime)
+ *     ct_curve --list          one line per check: NAME EXPECT (ct, vartime or may)
  *     ct_curve NAME            run one check
  *
  * A check marks its secret inputs undefined (VALGRIND_MAKE_MEM_UNDEFINED), calls the function and
  * marks the outputs defined again.  Memcheck then reports every branch ("Conditional jump or move
  * depends on uninitialised value") and every memory index ("Use of uninitialised value of size 8")
  * computed from a secret.  The name of the function decides what security/constant_time.py
- * requires: a name ending in _vartime must be flagged (a negative control: the harness has to see a
- * leak where there is one, and the name has to be honest), every other name must be clean.  So a
- * function that branches on its inputs without saying so in its name fails here.  Adding a
- * function is one CHECK line below.
+ * requires: every function whose name does not end in _vartime must be clean, so a function that
+ * branches on its inputs without saying so in its name fails here ("ct").  Functions named _vartime
+ * are run and reported ("may": some are constant time on some curves, e.g. the subgroup test of a
+ * group of prime order); the CONTROL entries among them must be flagged ("vartime"): negative
+ * controls, proof that the harness sees a leak where there is one.  Adding a function is one line
+ * of the table below.
  *
  * Built with the flags of the real module and -DCT_HAVE_FP2 when the tower has Fp2 (G2 over Fp2)
  * and -DCT_TOP=<prefix of the top tower level> (fp12 or fp6): properties of the curve, never its
@@ -199,17 +201,49 @@ static void check_pf_miller_loop_vartime(void)
     OUT(f);
 }
 
-#define CHECK(fn) { #fn, check_##fn }
+/* The C side of signing and SkToPk (the bls protocol module's sign, pop_prove and sk_to_pk): the
+ * secret key arrives as big-endian bytes (Python has reduced it mod r), becomes limbs through Fr,
+ * multiplies a public point of the subgroup (the hashed message, or the generator for SkToPk) by
+ * the endomorphism method, and the product is made affine for its encoding.  Both variants: the
+ * signature (or key) in G1 and in G2. */
+#define SIGN_CHECK(name, G)                                                                        \
+    static void name(void)                                                                         \
+    {                                                                                              \
+        CAT(G, _t) base, r;                                                                        \
+        CAT(G, _affine_t) out;                                                                     \
+        uint8_t sk[FR_NBYTES];                                                                     \
+        fr_t t;                                                                                    \
+        limb_t k[FR_NLIMBS];                                                                       \
+        size_t i;                                                                                  \
+        fill_fp(&base, sizeof(base), 3);                                                           \
+        for (i = 0; i < FR_NBYTES; i++)                                                            \
+            sk[i] = (uint8_t)(0x5A ^ (i * 37));                                                    \
+        sk[0] = 0; /* below r */                                                                   \
+        SECRET(sk);                                                                                \
+        (void)fr_from_bytes_be(&t, sk);                                                            \
+        fr_to_int(k, &t);                                                                          \
+        CAT(G, _mul_endo_ct)(&r, &base, k);                                                        \
+        CAT(G, _to_affine)(&out, &r);                                                              \
+        OUT(out);                                                                                  \
+    }
+
+SIGN_CHECK(check_sign_and_sk_to_pk_g1, g1)
+SIGN_CHECK(check_sign_and_sk_to_pk_g2, g2)
+
+#define CHECK(fn) { #fn, 0, check_##fn }
+#define CONTROL(fn) { #fn, 1, check_##fn }
 
 /* What is checked, by name (see the top of the file): */
 static const struct {
     const char *name;
+    int control;
     void (*run)(void);
 } CHECKS[] = {
     /* secret paths: scalar multiplication, GT exponentiation, inversion, square root */
     CHECK(g1_mul_ct), CHECK(g2_mul_ct), CHECK(g1_mul_endo_ct), CHECK(g2_mul_endo_ct),
     CHECK(gt_pow_endo_ct), CHECK(gt_pow_ct), CHECK(g1_add_ct), CHECK(g2_add_ct),
     CHECK(g1_dbl), CHECK(g2_dbl), CHECK(g1_neg),
+    CHECK(sign_and_sk_to_pk_g1), CHECK(sign_and_sk_to_pk_g2),
     CHECK(fp_inv), CHECK(fp_inv_fermat), CHECK(fr_inv), CHECK(gt_inv),
     CHECK(fp_sqrt), CHECK(fr_sqrt), CHECK(fp_legendre), CHECK(fr_legendre), CHECK(fp_mul),
 #ifdef CT_HAVE_FP2
@@ -219,12 +253,12 @@ static const struct {
     CHECK(fp_is_lex_largest), CHECK(fp_from_bytes_be), CHECK(g1_to_affine), CHECK(g2_to_affine),
     CHECK(g1_equal), CHECK(g2_equal), CHECK(g1_is_on_curve), CHECK(g2_is_on_curve),
     CHECK(gt_exp_by_x), CHECK(pf_final_exp), CHECK(pf_miller_run),
-    /* variable time, and named so: each must be flagged */
-    CHECK(g1_mul_vartime), CHECK(g2_mul_vartime), CHECK(g1_mul_window_vartime), CHECK(gt_pow_vartime),
-    CHECK(g1_add_vartime), CHECK(g2_add_vartime), CHECK(g1_add_affine_vartime),
-    CHECK(g2_add_affine_vartime), CHECK(g1_in_subgroup_vartime), CHECK(g2_in_subgroup_vartime),
+    /* variable time, and named so; the controls must be flagged */
+    CONTROL(g1_mul_vartime), CONTROL(g2_mul_vartime), CONTROL(g1_mul_window_vartime),
+    CONTROL(gt_pow_vartime), CONTROL(g1_add_vartime), CONTROL(pf_miller_loop_vartime),
+    CHECK(g2_add_vartime), CHECK(g1_add_affine_vartime), CHECK(g2_add_affine_vartime),
+    CHECK(g1_in_subgroup_vartime), CHECK(g2_in_subgroup_vartime),
     CHECK(g1_in_subgroup_by_order_vartime), CHECK(gt_in_subgroup_vartime),
-    CHECK(pf_miller_loop_vartime),
 #ifdef CT_HAVE_FP2
     CHECK(fp2_sqrt_vartime),
 #endif
@@ -245,7 +279,8 @@ int main(int argc, char **argv)
     }
     for (i = 0; i < sizeof(CHECKS) / sizeof(CHECKS[0]); i++) {
         if (!strcmp(argv[1], "--list"))
-            printf("%s %s\n", CHECKS[i].name, ends_with(CHECKS[i].name, "_vartime") ? "vartime" : "ct");
+            printf("%s %s\n", CHECKS[i].name,
+                   CHECKS[i].control ? "vartime" : ends_with(CHECKS[i].name, "_vartime") ? "may" : "ct");
         else if (!strcmp(argv[1], CHECKS[i].name)) {
             CHECKS[i].run();
             return 0;
