@@ -67,7 +67,8 @@ def main() -> None:
             mod = importlib.import_module(f"generated.{pkg}.{proto}")
             if not hasattr(mod, "PRECOMPILES"):
                 continue
-            for address, (name, op, group, *_rest) in mod.PRECOMPILES.items():
+            for address, pc in mod.PRECOMPILES.items():
+                name, op, group = pc.name, pc.op, pc.group
                 sizes = [int(x) for x in (args.pairs if op == "pairing" else args.msm).split(",")]
                 for label, data in inputs(C, mod, op, group, sizes, rng):
                     mod.run(address, data)  # warm up

@@ -389,8 +389,8 @@ def evm_precompiles(C: ModuleType) -> Iterator[Target]:
             continue
         prof, fw, sw = mod.PROFILE, mod.FIELD_BYTES, mod.SCALAR_BYTES
         enc = {1: C.G1.generator, 2: C.G2.generator}
-        for address, (name, op, group, *_rest) in mod.PRECOMPILES.items():
-            subgroup = _rest[4]
+        for address, pc in mod.PRECOMPILES.items():
+            name, op, group, subgroup = pc.name, pc.op, pc.group, pc.subgroup
             G = C.G1 if group == 1 else C.G2
             gen = enc[group]()
             p1, p2 = (gen * k for k in (1, 5)) if op != "pairing" else (C.G1.generator(), C.G2.generator())

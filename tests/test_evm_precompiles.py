@@ -155,7 +155,7 @@ def test_vector_file(vectors_subdir, curve_module, folder, filename, pkg, module
 
 def test_addresses_and_names(curve_module):
     eip = protocol(curve_module, "bls12_381", "eip2537")
-    names = {address: entry[0] for address, entry in eip.PRECOMPILES.items()}
+    names = {address: entry.name for address, entry in eip.PRECOMPILES.items()}
     assert names == {0x0B: "G1ADD", 0x0C: "G1MSM", 0x0D: "G2ADD", 0x0E: "G2MSM", 0x0F: "PAIRING_CHECK",
                      0x10: "MAP_FP_TO_G1", 0x11: "MAP_FP2_TO_G2"}
     g1 = eip.G1.generator().to_bytes(False, "eip2537")

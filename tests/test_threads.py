@@ -45,11 +45,11 @@ def _evm_precompiles(C: ModuleType, x: tuple) -> tuple:
         def enc(P, prof=prof) -> bytes:
             return P.to_bytes(False, prof)
 
-        for address, (_name, op, group, *_rest) in mod.PRECOMPILES.items():
-            if op == "msm":
-                pts = x[2] if group == 1 else x[3]
+        for address, pc in mod.PRECOMPILES.items():
+            if pc.op == "msm":
+                pts = x[2] if pc.group == 1 else x[3]
                 out.append(mod.run(address, b"".join(enc(P) + k.to_bytes(mod.SCALAR_BYTES, "big") for P, k in zip(pts, x[4][: len(pts)], strict=True)))[0])
-            elif op == "pairing":
+            elif pc.op == "pairing":
                 out.append(mod.run(address, enc(x[0]) + enc(x[1]) + enc(-x[0]) + enc(x[1]) + enc(x[2][1]) + enc(x[1]))[0])
     return tuple(out)
 

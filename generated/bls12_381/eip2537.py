@@ -20,22 +20,24 @@ curve), "subgroup" (not in the subgroup of order r).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from . import G1, G2, P, R, pairing_check
 
-__all__ = ["PrecompileError", "PRECOMPILES", "PROFILE", "FIELD_BYTES", "SCALAR_BYTES", "run", "gas"]
+__all__ = ["PrecompileError", "Precompile", "PRECOMPILES", "PROFILE", "FIELD_BYTES", "SCALAR_BYTES", "run", "gas"]
 
 # The serialization profile of the encodings, and its sizes on this curve
 PROFILE = "eip2537"
-FIELD_BYTES = 64     # one base-field element, padding included
+FIELD_BYTES = 64  # one base-field element, padding included
 SCALAR_BYTES = 32
 
 _FP = FIELD_BYTES
-_PAD = 16              # zero padding bytes of a field element
+_PAD = 16  # zero padding bytes of a field element
 _SCALAR = SCALAR_BYTES
-_DEG = {1: 1, 2: 2}   # coordinate field degree of G1 and G2
+_DEG = {1: 1, 2: 2}  # coordinate field degree of G1 and G2
 _POINT = {1: 2 * _FP, 2: 2 * 2 * _FP}
 _GROUP = {1: G1, 2: G2}
-_HIGH_FIRST = False       # tower coefficients written most significant first
+_HIGH_FIRST = False  # tower coefficients written most significant first
 
 
 class PrecompileError(ValueError):
@@ -48,7 +50,23 @@ class PrecompileError(ValueError):
         self.rule = rule
 
 
-# G1MSM gas: k * 12000 * discount[min(k, 128) - 1] // 1000 for k pairs
+class Precompile(NamedTuple):
+    """One precompile.  Gas: ``gas`` for ADD, MUL and MAP; ``gas + gas_per_item * k`` for a
+    pairing of k pairs; ``k * gas_per_item * discount[min(k, len(discount)) - 1] // 1000`` for an
+    MSM of k pairs; None where the EIP sets no price."""
+
+    name: str
+    op: str                    # "add", "mul", "msm", "pairing" or "map"
+    group: int                 # 1 or 2 (the pairing: 1)
+    gas: int | None
+    gas_per_item: int | None
+    discount: tuple[int, ...]
+    subgroup: bool             # input points must lie in the subgroup of order r
+    padded: bool               # EVM-style input: shorter is zero-padded on the right, longer cut
+    empty_ok: bool             # an empty pairing input is valid (true)
+
+
+# G1MSM: the discount for k = 1, 2, ..., 128 pairs (and beyond, the last)
 _G1MSM_DISCOUNT = (
     1000, 949, 848, 797, 764, 750, 738, 728, 719, 712, 705, 698, 692, 687, 682, 677, 673, 669, 665, 661,
     658, 654, 651, 648, 645, 642, 640, 637, 635, 632, 630, 627, 625, 623, 621, 619, 617, 615, 613, 611,
@@ -58,7 +76,9 @@ _G1MSM_DISCOUNT = (
     540, 539, 538, 537, 536, 536, 535, 534, 533, 532, 532, 531, 530, 529, 528, 528, 527, 526, 525, 525,
     524, 523, 522, 522, 521, 520, 520, 519,
 )
-# G2MSM gas: k * 22500 * discount[min(k, 128) - 1] // 1000 for k pairs
+
+
+# G2MSM: the discount for k = 1, 2, ..., 128 pairs (and beyond, the last)
 _G2MSM_DISCOUNT = (
     1000, 1000, 923, 884, 855, 832, 812, 796, 782, 770, 759, 749, 740, 732, 724, 717, 711, 704, 699, 693,
     688, 683, 679, 674, 670, 666, 663, 659, 655, 652, 649, 646, 643, 640, 637, 634, 632, 629, 627, 624,
@@ -69,21 +89,20 @@ _G2MSM_DISCOUNT = (
     528, 528, 527, 526, 526, 525, 524, 524,
 )
 
-# address: name, operation, group, constant gas, gas per item, MSM discounts, subgroup check,
-# zero-padded input, empty pairing allowed
-PRECOMPILES: dict[int, tuple] = {
-    0x0b: ("G1ADD", "add", 1, 375, None, (), False, False, False),
-    0x0c: ("G1MSM", "msm", 1, None, 12000, _G1MSM_DISCOUNT, True, False, False),
-    0x0d: ("G2ADD", "add", 2, 600, None, (), False, False, False),
-    0x0e: ("G2MSM", "msm", 2, None, 22500, _G2MSM_DISCOUNT, True, False, False),
-    0x0f: ("PAIRING_CHECK", "pairing", 1, 37700, 32600, (), True, False, False),
-    0x10: ("MAP_FP_TO_G1", "map", 1, 5500, None, (), False, False, False),
-    0x11: ("MAP_FP2_TO_G2", "map", 2, 23800, None, (), False, False, False),
+
+PRECOMPILES: dict[int, Precompile] = {
+    0x0b: Precompile("G1ADD", "add", 1, 375, None, (), False, False, False),
+    0x0c: Precompile("G1MSM", "msm", 1, None, 12000, _G1MSM_DISCOUNT, True, False, False),
+    0x0d: Precompile("G2ADD", "add", 2, 600, None, (), False, False, False),
+    0x0e: Precompile("G2MSM", "msm", 2, None, 22500, _G2MSM_DISCOUNT, True, False, False),
+    0x0f: Precompile("PAIRING_CHECK", "pairing", 1, 37700, 32600, (), True, False, False),
+    0x10: Precompile("MAP_FP_TO_G1", "map", 1, 5500, None, (), False, False, False),
+    0x11: Precompile("MAP_FP2_TO_G2", "map", 2, 23800, None, (), False, False, False),
 }
-_BY_NAME = {entry[0]: address for address, entry in PRECOMPILES.items()}
+_BY_NAME = {entry.name: address for address, entry in PRECOMPILES.items()}
 
 
-def _lookup(address: int | str) -> tuple:
+def _lookup(address: int | str) -> Precompile:
     if isinstance(address, str):
         key = _BY_NAME.get(address.upper())
         if key is None:
@@ -108,8 +127,8 @@ def _item_size(op: str, group: int) -> int:
     return _DEG[group] * _FP
 
 
-def _gas(entry: tuple, size: int) -> int | None:
-    _name, op, group, const, per_item, discount, _sub, _padded, _empty = entry
+def _gas(entry: Precompile, size: int) -> int | None:
+    op, group, const, per_item, discount = entry.op, entry.group, entry.gas, entry.gas_per_item, entry.discount
     if op == "msm":
         if per_item is None:
             return None
@@ -240,14 +259,14 @@ def run(address: int | str, data: bytes | bytearray | memoryview) -> tuple[bytes
     invalid input (the EVM's call fails and burns the gas given to it).
     """
     entry = _lookup(address)
-    name, op, group, _const, _per_item, _discount, subgroup, padded, empty_ok = entry
+    name, op, group, subgroup = entry.name, entry.op, entry.group, entry.subgroup
     data = _bytes(data)
     size = _item_size(op, group)
-    if padded:
+    if entry.padded:
         data = data[:size].ljust(size, b"\x00")
     if op in ("msm", "pairing"):
-        if len(data) % size or (not data and not empty_ok):
-            raise PrecompileError(name, "length", f"the input must be a {'' if empty_ok else 'positive '}multiple of {size} bytes, got {len(data)}")
+        if len(data) % size or (not data and not entry.empty_ok):
+            raise PrecompileError(name, "length", f"the input must be a {'' if entry.empty_ok else 'positive '}multiple of {size} bytes, got {len(data)}")
     elif len(data) != size:
         raise PrecompileError(name, "length", f"the input must be {size} bytes, got {len(data)}")
     cost = _gas(entry, len(data))

@@ -21,22 +21,24 @@ EIP-3026 sets no gas price for some of its precompiles: their gas is None.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from . import G1, G2, P, R, pairing_check
 
-__all__ = ["PrecompileError", "PRECOMPILES", "PROFILE", "FIELD_BYTES", "SCALAR_BYTES", "run", "gas"]
+__all__ = ["PrecompileError", "Precompile", "PRECOMPILES", "PROFILE", "FIELD_BYTES", "SCALAR_BYTES", "run", "gas"]
 
 # The serialization profile of the encodings, and its sizes on this curve
 PROFILE = "eip2537"
-FIELD_BYTES = 96     # one base-field element, padding included
+FIELD_BYTES = 96  # one base-field element, padding included
 SCALAR_BYTES = 64
 
 _FP = FIELD_BYTES
-_PAD = 0              # zero padding bytes of a field element
+_PAD = 0  # zero padding bytes of a field element
 _SCALAR = SCALAR_BYTES
-_DEG = {1: 1, 2: 1}   # coordinate field degree of G1 and G2
+_DEG = {1: 1, 2: 1}  # coordinate field degree of G1 and G2
 _POINT = {1: 2 * _FP, 2: 2 * 1 * _FP}
 _GROUP = {1: G1, 2: G2}
-_HIGH_FIRST = False       # tower coefficients written most significant first
+_HIGH_FIRST = False  # tower coefficients written most significant first
 
 
 class PrecompileError(ValueError):
@@ -49,22 +51,35 @@ class PrecompileError(ValueError):
         self.rule = rule
 
 
+class Precompile(NamedTuple):
+    """One precompile.  Gas: ``gas`` for ADD, MUL and MAP; ``gas + gas_per_item * k`` for a
+    pairing of k pairs; ``k * gas_per_item * discount[min(k, len(discount)) - 1] // 1000`` for an
+    MSM of k pairs; None where the EIP sets no price."""
 
-# address: name, operation, group, constant gas, gas per item, MSM discounts, subgroup check,
-# zero-padded input, empty pairing allowed
-PRECOMPILES: dict[int, tuple] = {
-    0x13: ("G1ADD", "add", 1, None, None, (), False, False, False),
-    0x14: ("G1MUL", "mul", 1, None, None, (), False, False, False),
-    0x15: ("G1MULTIEXP", "msm", 1, None, None, (), False, False, False),
-    0x16: ("G2ADD", "add", 2, None, None, (), False, False, False),
-    0x17: ("G2MUL", "mul", 2, None, None, (), False, False, False),
-    0x18: ("G2MULTIEXP", "msm", 2, None, None, (), False, False, False),
-    0x19: ("PAIRING", "pairing", 1, None, None, (), True, False, False),
+    name: str
+    op: str                    # "add", "mul", "msm", "pairing" or "map"
+    group: int                 # 1 or 2 (the pairing: 1)
+    gas: int | None
+    gas_per_item: int | None
+    discount: tuple[int, ...]
+    subgroup: bool             # input points must lie in the subgroup of order r
+    padded: bool               # EVM-style input: shorter is zero-padded on the right, longer cut
+    empty_ok: bool             # an empty pairing input is valid (true)
+
+
+PRECOMPILES: dict[int, Precompile] = {
+    0x13: Precompile("G1ADD", "add", 1, None, None, (), False, False, False),
+    0x14: Precompile("G1MUL", "mul", 1, None, None, (), False, False, False),
+    0x15: Precompile("G1MULTIEXP", "msm", 1, None, None, (), False, False, False),
+    0x16: Precompile("G2ADD", "add", 2, None, None, (), False, False, False),
+    0x17: Precompile("G2MUL", "mul", 2, None, None, (), False, False, False),
+    0x18: Precompile("G2MULTIEXP", "msm", 2, None, None, (), False, False, False),
+    0x19: Precompile("PAIRING", "pairing", 1, None, None, (), True, False, False),
 }
-_BY_NAME = {entry[0]: address for address, entry in PRECOMPILES.items()}
+_BY_NAME = {entry.name: address for address, entry in PRECOMPILES.items()}
 
 
-def _lookup(address: int | str) -> tuple:
+def _lookup(address: int | str) -> Precompile:
     if isinstance(address, str):
         key = _BY_NAME.get(address.upper())
         if key is None:
@@ -89,8 +104,8 @@ def _item_size(op: str, group: int) -> int:
     return _DEG[group] * _FP
 
 
-def _gas(entry: tuple, size: int) -> int | None:
-    _name, op, group, const, per_item, discount, _sub, _padded, _empty = entry
+def _gas(entry: Precompile, size: int) -> int | None:
+    op, group, const, per_item, discount = entry.op, entry.group, entry.gas, entry.gas_per_item, entry.discount
     if op == "msm":
         if per_item is None:
             return None
@@ -221,14 +236,14 @@ def run(address: int | str, data: bytes | bytearray | memoryview) -> tuple[bytes
     invalid input (the EVM's call fails and burns the gas given to it).
     """
     entry = _lookup(address)
-    name, op, group, _const, _per_item, _discount, subgroup, padded, empty_ok = entry
+    name, op, group, subgroup = entry.name, entry.op, entry.group, entry.subgroup
     data = _bytes(data)
     size = _item_size(op, group)
-    if padded:
+    if entry.padded:
         data = data[:size].ljust(size, b"\x00")
     if op in ("msm", "pairing"):
-        if len(data) % size or (not data and not empty_ok):
-            raise PrecompileError(name, "length", f"the input must be a {'' if empty_ok else 'positive '}multiple of {size} bytes, got {len(data)}")
+        if len(data) % size or (not data and not entry.empty_ok):
+            raise PrecompileError(name, "length", f"the input must be a {'' if entry.empty_ok else 'positive '}multiple of {size} bytes, got {len(data)}")
     elif len(data) != size:
         raise PrecompileError(name, "length", f"the input must be {size} bytes, got {len(data)}")
     cost = _gas(entry, len(data))
