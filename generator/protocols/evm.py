@@ -17,7 +17,9 @@ Sources (facts only):
       input a multiple of 192 bytes (empty: true); G2 points must lie in the subgroup.
   EIP-2539 (Stagnant): addresses 0x13-0x19, G1ADD 600, G1MUL 12000, G2ADD 4500, G2MUL 55000,
       MULTIEXP discount table (the EIP-1962 one, capped at 174), pairing 55000 k + 65000; only the
-      pairing checks the subgroup.
+      pairing checks the subgroup.  (Celo's deployment put these at other addresses, 0xe3-0xe9;
+      the EIP's own are used here, and the names work everywhere.)  EIP-2539's MAP precompiles are
+      left out: no vectors pin the map it means.
   EIP-3026 (Draft): addresses 0x13-0x19, 96-byte field elements, 64-byte scalars (its G2 MULTIEXP
       section's 240 k / 48-byte scalars contradicts its G1 section and every published vector; the
       64-byte form is used); its gas schedule is still "XXX", so no gas is charged (None).
