@@ -378,3 +378,21 @@ def test_unsupported_reasons():
     bw6 = model(family="BW6", k=6, deg=1, pbits=761, rbits=377)
     assert PROTOCOLS["eip3026"].unsupported(bw6) is None
     assert "degree" in PROTOCOLS["eip3026"].unsupported(model(family="BW6", k=6, deg=2, pbits=761, rbits=377))
+
+
+@pytest.mark.parametrize("pkg,module", [("bls12_377", "eip2539"), ("bw6_761", "eip3026"), ("bls12_381", "eip2537")])
+def test_pairing_bilinearity(curve_module, pkg, module):
+    """e(aP, Q) e(-P, aQ) = 1 and e(P, Q) != 1 through the precompile (BW6-761 has no positive
+    pairing vector: this is its only positive pairing check here)."""
+    c = curve_module(pkg)
+    eip = protocol(curve_module, pkg, module)
+    name = next(pc.name for pc in eip.PRECOMPILES.values() if pc.op == "pairing")
+    p, q = c.G1.generator() * 11, c.G2.generator() * 13
+
+    def enc(point) -> bytes:
+        return point.to_bytes(False, eip.PROFILE)
+
+    assert eip.run(name, enc(p * 6) + enc(q) + enc(-p) + enc(q * 6))[0] == bytes(31) + b"\x01"
+    assert eip.run(name, enc(p * 6) + enc(q) + enc(-p) + enc(q * 5))[0] == bytes(32)
+    assert eip.run(name, enc(p) + enc(q))[0] == bytes(32)
+    assert eip.run(name, enc(c.G1.identity()) + enc(q))[0] == bytes(31) + b"\x01"
