@@ -373,3 +373,49 @@ def byte_functions(C: ModuleType) -> Iterator[Target]:
             assert fn(bytes(data)) == out, "not deterministic"
 
         yield Target(f"{sub}.{fname}", run)
+
+
+@entry_point
+def evm_precompiles(C: ModuleType) -> Iterator[Target]:
+    """``run(address, data)`` of every EVM precompile module the curve package renders: bytes out
+    (with the gas) or a rejection; the same answer twice; a point output re-decodes to a point on
+    the curve, of order r where the precompile checks its inputs' subgroup or maps to the subgroup;
+    a pairing check answers a 32-byte boolean."""
+    import importlib
+
+    for proto in getattr(C, "PROTOCOLS", ()):
+        mod = importlib.import_module(f"{C.__name__}.{proto}")
+        if not (hasattr(mod, "PRECOMPILES") and hasattr(mod, "run")):
+            continue
+        prof, fw, sw = mod.PROFILE, mod.FIELD_BYTES, mod.SCALAR_BYTES
+        enc = {1: C.G1.generator, 2: C.G2.generator}
+        for address, pc in mod.PRECOMPILES.items():
+            name, op, group, subgroup = pc.name, pc.op, pc.group, pc.subgroup
+            G = C.G1 if group == 1 else C.G2
+            gen = enc[group]()
+            p1, p2 = (gen * k for k in (1, 5)) if op != "pairing" else (C.G1.generator(), C.G2.generator())
+            if op == "add":
+                seeds = (p1.to_bytes(False, prof) + p2.to_bytes(False, prof),)
+            elif op in ("mul", "msm"):
+                pair = p1.to_bytes(False, prof) + (7).to_bytes(sw, "big")
+                seeds = (pair, pair + p2.to_bytes(False, prof) + (C.R + 1).to_bytes(sw, "big"))
+            elif op == "pairing":
+                seeds = (p1.to_bytes(False, prof) + p2.to_bytes(False, prof),
+                         p1.to_bytes(False, prof) + p2.to_bytes(False, prof)
+                         + (-p1).to_bytes(False, prof) + p2.to_bytes(False, prof))
+            else:
+                degree = len(G.generator().to_bytes(False, prof)) // (2 * fw)
+                seeds = (b"".join((5 + i).to_bytes(fw, "big") for i in range(degree)),)
+
+            def run(data: bytes, mod=mod, address=address, op=op, G=G, subgroup=subgroup) -> None:
+                out, gas = mod.run(address, data)
+                assert mod.run(address, data) == (out, gas), "not deterministic"
+                assert isinstance(out, bytes) and (gas is None or (isinstance(gas, int) and gas >= 0))
+                if op == "pairing":
+                    assert out in (bytes(32), bytes(31) + b"\x01"), "a pairing check answers 0 or 1"
+                    return
+                P = G.from_bytes(out, False, mod.PROFILE)
+                check_point(C, G, P, in_subgroup=subgroup or op == "map")
+
+            # lengths: the seeds' own (vector seeds of those sizes; mutations change lengths too)
+            yield Target(f"{proto}.run({name})", run, tuple(sorted({len(s) for s in seeds})), seeds)

@@ -30,6 +30,30 @@ def _inputs(C: ModuleType, i: int):
     return P, Q, pts1, pts2, ks, C.pairing(G1, G2)
 
 
+def _evm_precompiles(C: ModuleType, x: tuple) -> tuple:
+    """The MSM and pairing-check precompiles of every EVM protocol module of the package (their
+    point decoding, subgroup checks, MSM and pairing release the GIL) on one thread's inputs."""
+    import importlib
+
+    out = []
+    for proto in C.PROTOCOLS:
+        mod = importlib.import_module(f"{C.__name__}.{proto}")
+        if not hasattr(mod, "PRECOMPILES"):
+            continue
+        prof = mod.PROFILE
+
+        def enc(P, prof=prof) -> bytes:
+            return P.to_bytes(False, prof)
+
+        for address, pc in mod.PRECOMPILES.items():
+            if pc.op == "msm":
+                pts = x[2] if pc.group == 1 else x[3]
+                out.append(mod.run(address, b"".join(enc(P) + k.to_bytes(mod.SCALAR_BYTES, "big") for P, k in zip(pts, x[4][: len(pts)], strict=True)))[0])
+            elif pc.op == "pairing":
+                out.append(mod.run(address, enc(x[0]) + enc(x[1]) + enc(-x[0]) + enc(x[1]) + enc(x[2][1]) + enc(x[1]))[0])
+    return tuple(out)
+
+
 # name -> work(C, inputs of one thread) returning bytes or bools that must not depend on what other threads do
 GIL_RELEASING: dict[str, Callable[[ModuleType, tuple], object]] = {
     "pairing": lambda C, x: C.pairing(*x[:2]).to_bytes(),
@@ -42,6 +66,7 @@ GIL_RELEASING: dict[str, Callable[[ModuleType, tuple], object]] = {
     "g2_mul": lambda C, x: (x[1] * x[4][1]).to_bytes(),
     "gt_pow": lambda C, x: (x[5] ** x[4][2]).to_bytes(),
     "in_subgroup": lambda C, x: (x[0].in_subgroup(), x[1].in_subgroup()),
+    "evm_precompiles": _evm_precompiles,
 }
 
 

@@ -111,5 +111,18 @@ __all__ = [
     "expand_message_xmd",
 ]
 
-# This curve's file asks for no protocol modules.
-PROTOCOLS = []
+# The protocol modules this curve's file asks for (eip2537), imported on first use
+# so that `import` of the curve stays fast: `bls12_381.eip2537` works without
+# a separate import statement.
+PROTOCOLS = ["eip2537"]
+_PROTOCOL_MODULES = ["eip2537"]
+
+
+def __getattr__(name):
+    if name in _PROTOCOL_MODULES:
+        return _importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(list(globals()) + _PROTOCOL_MODULES)
