@@ -13,8 +13,8 @@ from .families import derive_family
 from .fields import FieldModel, derive_field
 from .final_exponentiation import FinalExpModel, derive_final_exponentiation
 from .hash_to_curve import HashToCurveModel, derive_hash_to_curve
-from .miller_loop import MillerLoopModel, derive_miller_loop
 from .lazy_reduction import LazyReductionModel, derive_lazy_reduction
+from .miller_loop import MillerLoopModel, derive_miller_loop
 from .tower import TowerModel, derive_tower
 from .twist import TwistModel, check_b, derive_generator, derive_twist, search_b
 
