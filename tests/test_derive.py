@@ -291,3 +291,48 @@ def test_failed_derivation_names_curve_and_check() -> None:
     # A b of the wrong order.
     with pytest.raises(DerivationError, match="random points"):
         custom('name = "BN254"\nfamily = "BN"\nx = "0x44e992b44a6909f1"\nb = 5\n')
+
+
+@pytest.mark.parametrize("name", STANDARD)
+def test_lazy_reduction_bounds(name: str) -> None:
+    """The derived lazy-reduction flags hold exactly when their bounds below p R do."""
+    m = model(name)
+    R = 2 ** (64 * m.fp.limbs64)
+    assert m.lazy.headroom == R // m.p
+    if m.k == 12:
+        k = -m.tower.beta
+        assert m.lazy.fp2_mul == (m.tower.beta < 0 and k <= 16 and max(4, k) * m.p < R)
+        assert m.lazy.beta_k == (k if m.lazy.fp2_mul else None)
+        assert m.lazy.tower == (m.lazy.fp2_mul and 2 * m.p < R)
+    else:
+        assert not m.lazy.fp2_mul and m.lazy.tower == (2 * m.p < R)
+    # the four curves of the project have the room
+    assert m.lazy.tower
+
+
+def test_lazy_reduction_refused_without_room() -> None:
+    """A p with a single spare bit leaves no room for the unreduced Fp2 sums: no lazy tower."""
+    from generator.derive.lazy_reduction import derive_lazy_reduction
+
+    p = (1 << 383) + 187  # any odd number of 384 bits: only its size matters here
+    lazy = derive_lazy_reduction(p, 6, 12, -1, "test")
+    assert not lazy.fp2_mul and not lazy.tower and lazy.headroom == 1
+    assert derive_lazy_reduction(p, 6, 6, None, "test").tower is False
+    small = (1 << 380) + 1
+    assert derive_lazy_reduction(small, 6, 12, -1, "test").tower
+    assert derive_lazy_reduction(small, 6, 12, -17, "test").fp2_mul is False
+
+
+def test_small_twist_coefficient() -> None:
+    """3 b' as small integers where it is one (the doubling step then uses additions)."""
+    found = 0
+    for name in STANDARD:
+        m = model(name)
+        small = m.twist.b3_small
+        if small is None:
+            continue
+        found += 1
+        g, ks = small
+        p = m.p
+        assert tuple(g * k % p for k in ks) == tuple(3 * c % p for c in m.twist.b)
+    assert found  # BLS12-381: b' = 4 (1 + u); BW6-761: b' = 4

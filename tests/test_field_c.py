@@ -242,6 +242,18 @@ def _check_all(b: Built, width: int | str) -> None:
         for hi in [0, 1, p - 1, p - 2] + [rng.randrange(p) for _ in range(30)]:
             for lo in (0, 1, R - 1, rng.randrange(R)):
                 add(f"redc {h(hi)} {h(lo)}", num((hi * R + lo) * r_inv2))
+        # sums modulo p R (lazy reduction in the tower), at the edges of [0, p R)
+        pr = p * R
+        edges = [0, 1, R - 1, R, pr - 1, pr - R, pr // 2, p * p - 1] + [rng.randrange(pr) for _ in range(40)]
+
+        def wide(v: int) -> str:
+            return f"{v:0{2 * len(f'{R - 1:x}')}x}"
+
+        for u in edges:
+            for v in (edges[rng.randrange(len(edges))], rng.randrange(pr), pr - 1 - u):
+                args = f"{h(u // R)} {h(u % R)} {h(v // R)} {h(v % R)}"
+                add(f"wadd {args}", wide((u + v) % pr))
+                add(f"wsub {args}", wide((u - v) % pr))
     # non-canonical input is rejected by from_bytes, and reduced by from_int
     for bad in (p, p + 1, (1 << f.bits) - 1, (1 << (8 * nb)) - 1, p + rng.randrange((1 << (8 * nb)) - p)):
         add(f"frombytes {bad:0{2 * nb}x}", lambda line: line.split()[0] == "0")

@@ -13,6 +13,7 @@ from .families import derive_family
 from .fields import FieldModel, derive_field
 from .final_exponentiation import FinalExpModel, derive_final_exponentiation
 from .hash_to_curve import HashToCurveModel, derive_hash_to_curve
+from .lazy_reduction import LazyReductionModel, derive_lazy_reduction
 from .miller_loop import MillerLoopModel, derive_miller_loop
 from .tower import TowerModel, derive_tower
 from .twist import TwistModel, check_b, derive_generator, derive_twist, search_b
@@ -38,6 +39,7 @@ class CurveModel:
     fp: FieldModel
     fr: FieldModel
     tower: TowerModel
+    lazy: LazyReductionModel
     twist: TwistModel
     g1_gen: tuple[Elem, Elem]
     g2_gen: tuple[Elem, Elem]
@@ -85,6 +87,7 @@ def build_model(spec: CurveSpec, progress: Progress | None = None) -> CurveModel
         check_b(fam.p, b, n1, curve)
     say("tower: non-residues and Frobenius coefficients")
     tower = derive_tower(fam.k, fam.p, curve, spec.beta, spec.xi, spec.alpha)
+    lazy = derive_lazy_reduction(fam.p, fp.limbs64, fam.k, tower.beta, curve)
     say("sextic twist: type and order on random points")
     twist = derive_twist(tower, fam.p, fam.t, fam.r, b, curve)
     say("generators")
@@ -108,7 +111,7 @@ def build_model(spec: CurveSpec, progress: Progress | None = None) -> CurveModel
     }
     return CurveModel(
         name=spec.name, package=spec.package, source=spec.source, family=spec.family, k=fam.k, x=spec.x,
-        p=fam.p, r=fam.r, t=fam.t, h1=fam.h1, b=b, ht=fam.ht, hy=fam.hy, fp=fp, fr=fr, tower=tower,
+        p=fam.p, r=fam.r, t=fam.t, h1=fam.h1, b=b, ht=fam.ht, hy=fam.hy, fp=fp, fr=fr, tower=tower, lazy=lazy,
         twist=twist, g1_gen=g1, g2_gen=g2, miller=miller, final_exp=final_exp, endo=endo, h2c=h2c, spec=spec,
     )
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
@@ -21,6 +22,18 @@ class TwistModel:
     order: int          # #E'(Fq)
     cofactor: int       # h2 = order / r
     curve: Curve
+
+    @property
+    def b3_small(self) -> tuple[int, tuple[int, ...]] | None:
+        """3 b' = g (k_0 + k_1 u) with small signed integers (|3 b'_i| <= 64), as (g, (k_i)),
+        g > 0 the gcd of the coefficients; None when 3 b' is not that small. The doubling step
+        then multiplies by 3 b' with a few additions instead of a multiplication in Fq."""
+        p = self.curve.F.p
+        coeffs = tuple(c if c <= p // 2 else c - p for c in (3 * x % p for x in self.b))
+        if not all(abs(c) <= 64 for c in coeffs) or not any(coeffs):
+            return None
+        g = math.gcd(*coeffs)
+        return g, tuple(c // g for c in coeffs)
 
 
 def _order_kills_random_points(E: Curve, n: int, rng: random.Random) -> bool:

@@ -130,6 +130,29 @@ int main(void)
             parse_limbs(t, a2);
             F(redc)(r.l, t);
             print_elem(&r);
+        /* double-width sums modulo p R of hi * R + lo integers (both below p R), raw hex of the
+         * result; the aliased call must agree */
+        } else if (!strcmp(op, "wadd") || !strcmp(op, "wsub")) {
+            limb_t a[2 * NLIMBS], b[2 * NLIMBS], t[2 * NLIMBS], u[2 * NLIMBS];
+            char *a4 = strtok(NULL, " \n");
+            size_t i;
+
+            parse_limbs(a + NLIMBS, a1);
+            parse_limbs(a, a2);
+            parse_limbs(b + NLIMBS, a3);
+            parse_limbs(b, a4);
+            memcpy(u, a, sizeof u);
+            if (op[1] == 'a') {
+                F(wide_add_mod)(t, a, b);
+                F(wide_add_mod)(u, u, b);
+            } else {
+                F(wide_sub_mod)(t, a, b);
+                F(wide_sub_mod)(u, u, b);
+            }
+            if (memcmp(t, u, sizeof t)) { puts("alias-mismatch"); continue; }
+            for (i = 2 * NLIMBS; i-- > 0;)
+                printf("%0*llx", (int)(2 * sizeof(limb_t)), (unsigned long long)t[i]);
+            putchar('\n');
         }
 #endif
         else if (!strcmp(op, "sqr")) UNARY(F(sqr));

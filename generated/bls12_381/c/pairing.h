@@ -27,8 +27,31 @@ typedef struct {
     size_t pos;                     /* the next line to read or write */
 } pf_miller_pair_t;
 
-/* 3 b', b' = b * xi the coefficient of the twist. */
-static const fp2_t PF_TWIST_B3 = { { { PF_W(0x44760000, 0x0027552e), PF_W(0xdcb8009a, 0x43480020), PF_W(0x6f7ee9ce, 0x4a6e8b59), PF_W(0xb10330b7, 0xc0a95bc6), PF_W(0x6140b1fc, 0xfb1e54b7), PF_W(0x0381be09, 0x7f0bb4e1) } }, { { PF_W(0x44760000, 0x0027552e), PF_W(0xdcb8009a, 0x43480020), PF_W(0x6f7ee9ce, 0x4a6e8b59), PF_W(0xb10330b7, 0xc0a95bc6), PF_W(0x6140b1fc, 0xfb1e54b7), PF_W(0x0381be09, 0x7f0bb4e1) } } };
+/* out = 3 b' a, b' = b * xi the coefficient of the twist: 3 b' = 12 (1 + 1 u) has
+ * small integer coefficients, so additions replace a multiplication in fp2. */
+static inline void pf_mul_by_twist_b3(fp2_t *out, const fp2_t *a)
+{
+    /* (a0 + a1 u)(k0 + k1 u) = (k0 a0 + beta k1 a1) + (k1 a0 + k0 a1) u, then times 12 */
+    fp_t t0, t1;
+    fp_sub(&t0, &a->c0, &a->c1);
+    fp_add(&t1, &a->c0, &a->c1);
+    {
+        fp_t acc_ = *&t0;
+        fp_dbl(&acc_, &acc_);
+        fp_add(&acc_, &acc_, &t0);
+        fp_dbl(&acc_, &acc_);
+        fp_dbl(&acc_, &acc_);
+        *&out->c0 = acc_;
+    }
+    {
+        fp_t acc_ = *&t1;
+        fp_dbl(&acc_, &acc_);
+        fp_add(&acc_, &acc_, &t1);
+        fp_dbl(&acc_, &acc_);
+        fp_dbl(&acc_, &acc_);
+        *&out->c1 = acc_;
+    }
+}
 
 /* Tangent line at T and T <- 2T (homogeneous projective, a = 0; Costello–Lange–Naehrig
  * 2009/615 as in Aranha et al. 2013/722 §4.3, with every coordinate scaled by 4 to avoid
@@ -39,7 +62,7 @@ static void pf_line_dbl(pf_line_t *l, pf_proj_t *t)
     fp2_t b, c, e, f, h, s, u;
     fp2_sqr(&b, &t->y);
     fp2_sqr(&c, &t->z);
-    fp2_mul(&e, &c, &PF_TWIST_B3);
+    pf_mul_by_twist_b3(&e, &c);
     fp2_dbl(&f, &e);
     fp2_add(&f, &f, &e);
     fp2_add(&h, &t->y, &t->z);
@@ -112,6 +135,28 @@ static inline void pf_line_at(pf_line_t *l, const fp_t *xp, const fp_t *nyp)
     fp2_mul_by_fp(&l->y, &l->y, nyp);
 }
 
+#if PF_TOWER_LAZY
+/* f <- f * line, with the line's three non-zero slots: 13 double-width products in fp2,
+ * combined unreduced, one reduction per output coefficient in Fp (lazy reduction, tower.h). */
+static void pf_mul_by_line(fp12_t *f, const pf_line_t *l)
+{
+    fp6w_t t0, t1, x;
+    fp6_t s;
+    fp2_t a;
+    fp6_add(&s, &f->c0, &f->c1);
+    /* M-twist (line multiplied by w^3): line = c + x w^2 + y w^3, i.e. l0 = (c, x, 0), l1 = (0, y, 0). */
+    fp6w_mul_by_01(&t0, &f->c0, &l->c, &l->x);
+    fp6w_mul_by_1(&t1, &f->c1, &l->y);
+    fp2_add(&a, &l->x, &l->y);
+    fp6w_mul_by_01(&x, &s, &l->c, &a);
+    fp6w_sub(&x, &x, &t0);
+    fp6w_sub(&x, &x, &t1);
+    fp6w_redc(&f->c1, &x);
+    fp6w_mul_by_v(&t1, &t1);
+    fp6w_add(&t0, &t0, &t1);
+    fp6w_redc(&f->c0, &t0);
+}
+#else
 /* f <- f * line, with the line's three non-zero slots (13 multiplications in fp2). */
 static void pf_mul_by_line(fp12_t *f, const pf_line_t *l)
 {
@@ -128,6 +173,8 @@ static void pf_mul_by_line(fp12_t *f, const pf_line_t *l)
     fp6_mul_by_v(&t1, &t1);
     fp6_add(&f->c0, &t0, &t1);
 }
+
+#endif
 
 /* Loop digits, most significant first, one table per loop term. */
 /* term 0: |c| = 0xd201000000010000 */

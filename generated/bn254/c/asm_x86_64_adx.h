@@ -430,4 +430,103 @@ PF_ADX_INLINE void pf_sub_mod_4(limb_t out[4], const limb_t a[4], const limb_t b
         : "cc", "memory");
 }
 
+/* t = a + b mod p 2^256 for double-width a, b below it (lazy reduction in the tower): the low
+ * halves add, the high halves add with that carry and lose p when they reach it. */
+#define PF_ASM_WIDE_ADD_MOD_4 1
+PF_ADX_INLINE void pf_wide_add_mod_4(limb_t t[8], const limb_t a[8], const limb_t b[8], const limb_t p[4])
+{
+    limb_t t0, t1, t2, t3;
+
+    __asm__ volatile(
+        "movq 0(%[a]), %[t0]\n\t"
+        "addq 0(%[b]), %[t0]\n\t"
+        "movq %[t0], 0(%[out])\n\t"
+        "movq 8(%[a]), %[t0]\n\t"
+        "adcq 8(%[b]), %[t0]\n\t"
+        "movq %[t0], 8(%[out])\n\t"
+        "movq 16(%[a]), %[t0]\n\t"
+        "adcq 16(%[b]), %[t0]\n\t"
+        "movq %[t0], 16(%[out])\n\t"
+        "movq 24(%[a]), %[t0]\n\t"
+        "adcq 24(%[b]), %[t0]\n\t"
+        "movq %[t0], 24(%[out])\n\t"
+        "movq 32(%[a]), %[t0]\n\t"
+        "adcq 32(%[b]), %[t0]\n\t"
+        "movq 40(%[a]), %[t1]\n\t"
+        "adcq 40(%[b]), %[t1]\n\t"
+        "movq 48(%[a]), %[t2]\n\t"
+        "adcq 48(%[b]), %[t2]\n\t"
+        "movq 56(%[a]), %[t3]\n\t"
+        "adcq 56(%[b]), %[t3]\n\t"
+        "movq %[t0], 32(%[out])\n\t"
+        "movq %[t1], 40(%[out])\n\t"
+        "movq %[t2], 48(%[out])\n\t"
+        "movq %[t3], 56(%[out])\n\t"
+        "subq 0(%[p]), %[t0]\n\t"
+        "sbbq 8(%[p]), %[t1]\n\t"
+        "sbbq 16(%[p]), %[t2]\n\t"
+        "sbbq 24(%[p]), %[t3]\n\t"
+        "cmovcq 32(%[out]), %[t0]\n\t"
+        "movq %[t0], 32(%[out])\n\t"
+        "cmovcq 40(%[out]), %[t1]\n\t"
+        "movq %[t1], 40(%[out])\n\t"
+        "cmovcq 48(%[out]), %[t2]\n\t"
+        "movq %[t2], 48(%[out])\n\t"
+        "cmovcq 56(%[out]), %[t3]\n\t"
+        "movq %[t3], 56(%[out])\n\t"
+        : [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2), [t3] "=&r" (t3)
+        : [out] "r" (t), [a] "r" (a), [b] "r" (b), [p] "r" (p)
+        : "cc", "memory");
+}
+
+/* t = a - b mod p 2^256: the difference, plus p in the high half when it borrowed */
+#define PF_ASM_WIDE_SUB_MOD_4 1
+PF_ADX_INLINE void pf_wide_sub_mod_4(limb_t t[8], const limb_t a[8], const limb_t b[8], const limb_t p[4])
+{
+    limb_t t0, t1, t2, t3, c;
+
+    __asm__ volatile(
+        "movq 0(%[a]), %[t0]\n\t"
+        "subq 0(%[b]), %[t0]\n\t"
+        "movq %[t0], 0(%[out])\n\t"
+        "movq 8(%[a]), %[t0]\n\t"
+        "sbbq 8(%[b]), %[t0]\n\t"
+        "movq %[t0], 8(%[out])\n\t"
+        "movq 16(%[a]), %[t0]\n\t"
+        "sbbq 16(%[b]), %[t0]\n\t"
+        "movq %[t0], 16(%[out])\n\t"
+        "movq 24(%[a]), %[t0]\n\t"
+        "sbbq 24(%[b]), %[t0]\n\t"
+        "movq %[t0], 24(%[out])\n\t"
+        "movq 32(%[a]), %[t0]\n\t"
+        "sbbq 32(%[b]), %[t0]\n\t"
+        "movq 40(%[a]), %[t1]\n\t"
+        "sbbq 40(%[b]), %[t1]\n\t"
+        "movq 48(%[a]), %[t2]\n\t"
+        "sbbq 48(%[b]), %[t2]\n\t"
+        "movq 56(%[a]), %[t3]\n\t"
+        "sbbq 56(%[b]), %[t3]\n\t"
+        "sbbq %[c], %[c]\n\t"
+        "movq %[t0], 32(%[out])\n\t"
+        "movq %[t1], 40(%[out])\n\t"
+        "movq %[t2], 48(%[out])\n\t"
+        "movq %[t3], 56(%[out])\n\t"
+        "addq 0(%[p]), %[t0]\n\t"
+        "adcq 8(%[p]), %[t1]\n\t"
+        "adcq 16(%[p]), %[t2]\n\t"
+        "adcq 24(%[p]), %[t3]\n\t"
+        "testq %[c], %[c]\n\t"
+        "cmovzq 32(%[out]), %[t0]\n\t"
+        "movq %[t0], 32(%[out])\n\t"
+        "cmovzq 40(%[out]), %[t1]\n\t"
+        "movq %[t1], 40(%[out])\n\t"
+        "cmovzq 48(%[out]), %[t2]\n\t"
+        "movq %[t2], 48(%[out])\n\t"
+        "cmovzq 56(%[out]), %[t3]\n\t"
+        "movq %[t3], 56(%[out])\n\t"
+        : [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2), [t3] "=&r" (t3), [c] "=&r" (c)
+        : [out] "r" (t), [a] "r" (a), [b] "r" (b), [p] "r" (p)
+        : "cc", "memory");
+}
+
 #endif /* PF_ASM_X86_64_ADX_H */

@@ -100,6 +100,11 @@ static inline void fp_redc(limb_t out[FP_NLIMBS], limb_t t[2 * FP_NLIMBS])
     || (PF_LIMB_BITS == 32 && defined(PF_ASM_MUL_WIDE_8) && defined(PF_ASM_REDC_MONT_8))
 #define FP_WIDE_KERNELS 1
 #endif
+/* ... and for sums modulo p R (then the tower's lazy reduction pays off too). */
+#if (PF_LIMB_BITS == 64 && defined(PF_ASM_WIDE_ADD_MOD_4) && defined(PF_ASM_WIDE_SUB_MOD_4)) \
+    || (PF_LIMB_BITS == 32 && defined(PF_ASM_WIDE_ADD_MOD_8) && defined(PF_ASM_WIDE_SUB_MOD_8))
+#define FP_WIDE_SUM_KERNELS 1
+#endif
 
 /* t = a * b as a double-width integer (a, b below 2^(w*N)); no reduction. */
 static inline void fp_mul_wide(limb_t t[2 * FP_NLIMBS], const limb_t a[FP_NLIMBS], const limb_t b[FP_NLIMBS])
@@ -144,6 +149,17 @@ static inline limb_t fp_wide_sub(limb_t t[2 * FP_NLIMBS], const limb_t a[2 * FP_
     return borrow;
 }
 
+/* t = a + b on double-width integers; returns the carry. */
+static inline limb_t fp_wide_add(limb_t t[2 * FP_NLIMBS], const limb_t a[2 * FP_NLIMBS], const limb_t b[2 * FP_NLIMBS])
+{
+    limb_t carry = 0;
+    size_t i;
+
+    for (i = 0; i < 2 * FP_NLIMBS; i++)
+        t[i] = pf_addc(a[i], b[i], &carry);
+    return carry;
+}
+
 /* t += c when flag is 1, in constant time (c: a double-width constant, a multiple of p). */
 static inline void fp_wide_cadd(limb_t t[2 * FP_NLIMBS], const limb_t c[2 * FP_NLIMBS], limb_t flag)
 {
@@ -152,6 +168,49 @@ static inline void fp_wide_cadd(limb_t t[2 * FP_NLIMBS], const limb_t c[2 * FP_N
 
     for (i = 0; i < 2 * FP_NLIMBS; i++)
         t[i] = pf_addc(t[i], c[i] & mask, &carry);
+}
+
+/* Double-width arithmetic modulo p R (R = 2^(w N)), for the lazy reduction of the tower: every
+ * value is in [0, p R), where fp_redc accepts it; p R has a zero low half, so only the high half
+ * is ever corrected (blst's add/sub_mod_384x384 work the same way). */
+
+/* t = a + b mod p R: the low halves add, the high halves add with that carry and lose p when
+ * they reach it (their sum is below 2p < R). */
+static inline void fp_wide_add_mod(limb_t t[2 * FP_NLIMBS], const limb_t a[2 * FP_NLIMBS], const limb_t b[2 * FP_NLIMBS])
+{
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_WIDE_ADD_MOD_4)
+    pf_wide_add_mod_4(t, a, b, FP_P);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_WIDE_ADD_MOD_8)
+    pf_wide_add_mod_8(t, a, b, FP_P);
+#else
+    limb_t s[FP_NLIMBS], carry = 0;
+    size_t i;
+
+    for (i = 0; i < FP_NLIMBS; i++)
+        t[i] = pf_addc(a[i], b[i], &carry);
+    for (i = 0; i < FP_NLIMBS; i++)
+        s[i] = pf_addc(a[FP_NLIMBS + i], b[FP_NLIMBS + i], &carry);
+    fp_reduce_once(t + FP_NLIMBS, s, carry);
+#endif
+}
+
+/* t = a - b mod p R: the difference, plus p in the high half when it borrowed. */
+static inline void fp_wide_sub_mod(limb_t t[2 * FP_NLIMBS], const limb_t a[2 * FP_NLIMBS], const limb_t b[2 * FP_NLIMBS])
+{
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_WIDE_SUB_MOD_4)
+    pf_wide_sub_mod_4(t, a, b, FP_P);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_WIDE_SUB_MOD_8)
+    pf_wide_sub_mod_8(t, a, b, FP_P);
+#else
+    limb_t borrow = 0, carry = 0, mask;
+    size_t i;
+
+    for (i = 0; i < 2 * FP_NLIMBS; i++)
+        t[i] = pf_subb(a[i], b[i], &borrow);
+    mask = pf_mask(borrow);
+    for (i = 0; i < FP_NLIMBS; i++)
+        t[FP_NLIMBS + i] = pf_addc(t[FP_NLIMBS + i], FP_P[i] & mask, &carry);
+#endif
 }
 
 /* t = k a for a double-width a and a small k (the caller keeps k a below 2^(2wN)). */

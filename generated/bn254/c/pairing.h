@@ -112,6 +112,28 @@ static inline void pf_line_at(pf_line_t *l, const fp_t *xp, const fp_t *nyp)
     fp2_mul_by_fp(&l->y, &l->y, nyp);
 }
 
+#if PF_TOWER_LAZY
+/* f <- f * line, with the line's three non-zero slots: 13 double-width products in fp2,
+ * combined unreduced, one reduction per output coefficient in Fp (lazy reduction, tower.h). */
+static void pf_mul_by_line(fp12_t *f, const pf_line_t *l)
+{
+    fp6w_t t0, t1, x;
+    fp6_t s;
+    fp2_t a;
+    fp6_add(&s, &f->c0, &f->c1);
+    /* D-twist: line = y + x w + c w^3, i.e. l0 = (y, 0, 0), l1 = (x, c, 0). */
+    fp6w_mul_by_fp2(&t0, &f->c0, &l->y);
+    fp6w_mul_by_01(&t1, &f->c1, &l->x, &l->c);
+    fp2_add(&a, &l->y, &l->x);
+    fp6w_mul_by_01(&x, &s, &a, &l->c);
+    fp6w_sub(&x, &x, &t0);
+    fp6w_sub(&x, &x, &t1);
+    fp6w_redc(&f->c1, &x);
+    fp6w_mul_by_v(&t1, &t1);
+    fp6w_add(&t0, &t0, &t1);
+    fp6w_redc(&f->c0, &t0);
+}
+#else
 /* f <- f * line, with the line's three non-zero slots (13 multiplications in fp2). */
 static void pf_mul_by_line(fp12_t *f, const pf_line_t *l)
 {
@@ -128,6 +150,8 @@ static void pf_mul_by_line(fp12_t *f, const pf_line_t *l)
     fp6_mul_by_v(&t1, &t1);
     fp6_add(&f->c0, &t0, &t1);
 }
+
+#endif
 
 /* Loop digits, most significant first, one table per loop term. */
 /* term 0: |c| = 0x19d797039be763ba8 */

@@ -27,8 +27,19 @@ typedef struct {
     size_t pos;                     /* the next line to read or write */
 } pf_miller_pair_t;
 
-/* 3 b', b' = b * xi the coefficient of the twist. */
-static const fp_t PF_TWIST_B3 = { { PF_W(0x3a4cffff, 0xfffa445b), PF_W(0x886e0f49, 0x6ffa994b), PF_W(0x2d0a411d, 0x5d2a15c4), PF_W(0x7320b211, 0xaf7eec8f), PF_W(0xc55f0b54, 0x0734a302), PF_W(0x772f80d4, 0xa273b7dd), PF_W(0xcc379400, 0xe7024337), PF_W(0x566fed40, 0x99a6d0e0), PF_W(0xd084c431, 0xe6be2b0d), PF_W(0x16c4336f, 0x4f5846a0), PF_W(0xa74a150b, 0x69d2f8bb), PF_W(0x006ee184, 0x5b537bc5) } };
+/* out = 3 b' a, b' = b * xi the coefficient of the twist: 3 b' = 12 (1) has
+ * small integer coefficients, so additions replace a multiplication in fp. */
+static inline void pf_mul_by_twist_b3(fp_t *out, const fp_t *a)
+{
+    {
+        fp_t acc_ = *a;
+        fp_dbl(&acc_, &acc_);
+        fp_add(&acc_, &acc_, a);
+        fp_dbl(&acc_, &acc_);
+        fp_dbl(&acc_, &acc_);
+        *out = acc_;
+    }
+}
 
 /* Tangent line at T and T <- 2T (homogeneous projective, a = 0; Costello–Lange–Naehrig
  * 2009/615 as in Aranha et al. 2013/722 §4.3, with every coordinate scaled by 4 to avoid
@@ -39,7 +50,7 @@ static void pf_line_dbl(pf_line_t *l, pf_proj_t *t)
     fp_t b, c, e, f, h, s, u;
     fp_sqr(&b, &t->y);
     fp_sqr(&c, &t->z);
-    fp_mul(&e, &c, &PF_TWIST_B3);
+    pf_mul_by_twist_b3(&e, &c);
     fp_dbl(&f, &e);
     fp_add(&f, &f, &e);
     fp_add(&h, &t->y, &t->z);
@@ -112,6 +123,28 @@ static inline void pf_line_at(pf_line_t *l, const fp_t *xp, const fp_t *nyp)
     fp_mul(&l->y, &l->y, nyp);
 }
 
+#if PF_TOWER_LAZY
+/* f <- f * line, with the line's three non-zero slots: 13 double-width products in fp,
+ * combined unreduced, one reduction per output coefficient in Fp (lazy reduction, tower.h). */
+static void pf_mul_by_line(fp6_t *f, const pf_line_t *l)
+{
+    fp3w_t t0, t1, x;
+    fp3_t s;
+    fp_t a;
+    fp3_add(&s, &f->c0, &f->c1);
+    /* M-twist (line multiplied by w^3): line = c + x w^2 + y w^3, i.e. l0 = (c, x, 0), l1 = (0, y, 0). */
+    fp3w_mul_by_01(&t0, &f->c0, &l->c, &l->x);
+    fp3w_mul_by_1(&t1, &f->c1, &l->y);
+    fp_add(&a, &l->x, &l->y);
+    fp3w_mul_by_01(&x, &s, &l->c, &a);
+    fp3w_sub(&x, &x, &t0);
+    fp3w_sub(&x, &x, &t1);
+    fp3w_redc(&f->c1, &x);
+    fp3w_mul_by_v(&t1, &t1);
+    fp3w_add(&t0, &t0, &t1);
+    fp3w_redc(&f->c0, &t0);
+}
+#else
 /* f <- f * line, with the line's three non-zero slots (13 multiplications in fp). */
 static void pf_mul_by_line(fp6_t *f, const pf_line_t *l)
 {
@@ -128,6 +161,8 @@ static void pf_mul_by_line(fp6_t *f, const pf_line_t *l)
     fp3_mul_by_v(&t1, &t1);
     fp3_add(&f->c0, &t0, &t1);
 }
+
+#endif
 
 /* Loop digits, most significant first, one table per loop term. */
 /* term 0: |c| = 0x8508c00000000002 */

@@ -1,0 +1,81 @@
+"""Lazy reduction in the tower: which double-width (unreduced) computations fit, from p's size.
+
+A double-width value t stands for t / R mod p (R = 2^(64 n), n the 64-bit limbs of Fp); one
+Montgomery reduction (redc) turns it back into an element, and redc needs t < p R. The tower
+keeps every double-width value in [0, p R): products of reduced operands are below p^2, sums and
+differences are taken modulo p R (p R has a zero low half, so only the high half is corrected).
+Aranha et al., "Faster explicit formulas for computing pairings over ordinary curves" (eprint
+2010/526 §3), count the reductions this saves: one per output coefficient of a multiplication
+in Fp6 / Fp12 instead of one per product in Fp.
+
+The bounds, each checked here for the curve at hand:
+  * Fp2 Karatsuba (u^2 = beta, beta = -k): the sums a0 + a1, b0 + b1 are left unreduced (< 2p),
+    so their product is below 4 p^2; a0 b1 + a1 b0 < 2 p^2; a0 b0 - k a1 b1 is taken modulo p R,
+    which needs k a1 b1 < k p^2 below p R. All of them must stay below p R.
+  * the modular sums: a + b < 2 p R must fit in 2n words plus the carry the code handles, and the
+    high half of a sum (< 2p) must fit in n words: 2p < R.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from .checks import require
+
+
+@dataclass(frozen=True)
+class LazyReductionModel:
+    """What fits in double width for one curve."""
+
+    fp2_mul: bool          # Karatsuba in Fp2 with three products and two reductions (k = 12)
+    beta_k: int | None     # k = -beta when fp2_mul holds
+    tower: bool            # double-width arithmetic in every level of the tower (mod p R)
+    headroom: int          # floor(R / p): how many multiples of p^2 fit below p R
+
+
+def _check_fp2_products(p: int, R: int, k: int, curve: str) -> None:
+    """Run the double-width Fp2 product and square of the tower on extreme and random operands:
+    every intermediate fits 2n words, every stored value is in [0, p R), and each agrees with
+    the product in Fp2 modulo p."""
+    rng = random.Random(2010526)
+    edge = (0, 1, p - 1, p - 2)
+    samples = [(a0, a1, p - 1, p - 1) for a0 in edge for a1 in edge]
+    samples += [tuple(rng.randrange(p) for _ in range(4)) for _ in range(64)]
+    for a0, a1, b0, b1 in samples:
+        v0, v1, v2 = a0 * b0, a1 * b1, (a0 + a1) * (b0 + b1)
+        require(v2 < R * R and k * v1 < p * R, curve, "Fp2 Karatsuba: the products fit")
+        c0, c1 = (v0 - k * v1) % (p * R), v2 - v0 - v1
+        require(0 <= c1 < p * R, curve, "Fp2 Karatsuba: c1 in [0, p R)")
+        require((c0 - (a0 * b0 - k * a1 * b1)) % p == 0 and (c1 - (a0 * b1 + a1 * b0)) % p == 0,
+                curve, "Fp2 Karatsuba: the double-width coefficients are the product")
+        # squares: c0 = (a0 + a1)(a0 - a1) for k = 1, else a0^2 - k a1^2 mod p R; c1 = 2 a0 a1
+        s0 = (a0 + a1) * ((a0 - a1) % p) if k == 1 else (a0 * a0 - k * a1 * a1) % (p * R)
+        require(0 <= s0 < p * R and 2 * a0 * a1 < p * R, curve, "Fp2 squaring: in [0, p R)")
+        require((s0 - (a0 * a0 - k * a1 * a1)) % p == 0, curve, "Fp2 squaring: c0 is the square")
+
+
+def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve: str) -> LazyReductionModel:
+    """Derive (and check) which lazy-reduction shapes fit below p R for this p."""
+    R = 2 ** (64 * limbs64)
+    require(p < R, curve, "p fits its limbs")
+    headroom = R // p
+    fp2_mul = False
+    beta_k = None
+    if k == 12 and beta is not None and beta < 0 and -beta <= 16:
+        kk = -beta
+        # the unreduced operand sums (< 2p) need 4p^2 < p R; k a1 b1 < k p^2 must be below p R
+        fp2_mul = max(4, kk) * p < R
+        if fp2_mul:
+            beta_k = kk
+            require(4 * p * p < p * R, curve, "Fp2 Karatsuba: (2p)^2 < p R")
+            require(kk * p * p < p * R, curve, f"Fp2 Karatsuba: {kk} a1 b1 < {kk} p^2 < p R")
+            require(2 * p * p < p * R, curve, "Fp2 Karatsuba: a0 b1 + a1 b0 < 2 p^2 < p R")
+            _check_fp2_products(p, R, kk, curve)
+    # The tower on top of Fp (k = 6) or of the lazy Fp2 product (k = 12): every stored double-width
+    # value is in [0, p R); a modular sum's high half (< 2p) must fit in n words.
+    tower = (fp2_mul if k == 12 else True) and 2 * p < R
+    if tower:
+        require(p * p < p * R, curve, "a product of reduced elements is below p R")
+        require(2 * p < R, curve, "the high half of a sum modulo p R fits n words")
+    return LazyReductionModel(fp2_mul=fp2_mul, beta_k=beta_k, tower=tower, headroom=headroom)
