@@ -148,6 +148,22 @@ static void check_g1_add_affine(void)
     OUT(r);
 }
 
+/* the complete mixed addition of the constant-time multiplications, on a secret point pair */
+#define ADD_AFFINE_CT_CHECK(name, G)                                                               \
+    static void name(void)                                                                         \
+    {                                                                                              \
+        CAT(G, _t) p, r;                                                                           \
+        CAT(G, _affine_t) q;                                                                       \
+        fill_fp(&p, sizeof(p), 1);                                                                 \
+        fill_fp(&q, sizeof(q), 2);                                                                 \
+        SECRET(p);                                                                                 \
+        SECRET(q);                                                                                 \
+        CAT(G, _add_affine_ct)(&r, &p, &q);                                                        \
+        OUT(r);                                                                                    \
+    }
+ADD_AFFINE_CT_CHECK(check_g1_add_affine_ct, g1)
+ADD_AFFINE_CT_CHECK(check_g2_add_affine_ct, g2)
+
 static void check_pf_miller_loop(void)
 {
     g1_affine_t P;
@@ -179,6 +195,8 @@ static const struct {
     { "gt_pow_endo_ct", "ct", check_gt_pow_endo_ct },
     { "g1_add_ct", "ct", check_g1_add_ct },
     { "g2_add_ct", "ct", check_g2_add_ct },
+    { "g1_add_affine_ct", "ct", check_g1_add_affine_ct },
+    { "g2_add_affine_ct", "ct", check_g2_add_affine_ct },
     { "gt_pow_ct", "ct", check_gt_pow_ct },
     { "fp_inv", "ct", check_fp_inv },
     { "fp_inv_fermat", "ct", check_fp_inv_fermat },
