@@ -466,8 +466,8 @@ class Lib:
     def unop(self, a, op, alias=0):
         return self.call_jac("unop", self.arr(a), op, alias)
 
-    def add_affine(self, a, b, alias=0):
-        return self.call_jac("add_affine", self.arr(a), self.arr(b), alias)
+    def add_affine(self, a, b, alias=0, ct=0):
+        return self.call_jac("add_affine", self.arr(a), self.arr(b), alias, ct)
 
     def mul(self, a, k: int, ct: bool, nbits=None, alias=0):
         if ct:
@@ -604,7 +604,8 @@ def test_add_affine_dbl_neg(lib):
     for P, Q in zip(pts + extra, pts[1:] + extra + pts[:1]):
         for A, B in [(P, Q), (P, P), (P, G.neg(P)), (None, P), (P, None), (None, None)]:
             for alias in (0, 1):
-                assert lib.add_affine(lib.jac(A, rng), lib.aff(B), alias) == G.add(A, B)
+                for ct in (0, 1):  # add_affine, and the complete add_affine_ct
+                    assert lib.add_affine(lib.jac(A, rng), lib.aff(B), alias, ct) == G.add(A, B)
     for P in pts + extra + [None]:
         for alias in (0, 1):
             assert lib.unop(lib.jac(P, rng), 0, alias) == G.add(P, P)

@@ -178,11 +178,14 @@ cdef extern from "c/pairforge.h" nogil:
     bint g1_in_subgroup_vartime(const g1_t *a)
     bint g1_affine_is_identity(const g1_affine_t *a)
     size_t g1_msm_scratch_size(size_t n, size_t nthreads)
+    size_t g1_msm_glv_scratch_size(size_t n, size_t nthreads)
     void g1_mul_endo_ct(g1_t *out, const g1_t *a, const limb_t *k)
     void g1_mul_vartime(g1_t *out, const g1_t *a, const limb_t *k, size_t nlimbs)
     void g1_clear_cofactor(g1_t *out, const g1_t *a)
     void g1_msm_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
                             void *scratch, size_t nthreads)
+    void g1_msm_glv_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
+                                void *scratch, size_t nthreads)
     const fp2_t G2_B
     void g2_set_identity(g2_t *out)
     bint g2_is_identity(const g2_t *a)
@@ -200,11 +203,14 @@ cdef extern from "c/pairforge.h" nogil:
     bint g2_in_subgroup_vartime(const g2_t *a)
     bint g2_affine_is_identity(const g2_affine_t *a)
     size_t g2_msm_scratch_size(size_t n, size_t nthreads)
+    size_t g2_msm_glv_scratch_size(size_t n, size_t nthreads)
     void g2_mul_endo_ct(g2_t *out, const g2_t *a, const limb_t *k)
     void g2_mul_vartime(g2_t *out, const g2_t *a, const limb_t *k, size_t nlimbs)
     void g2_clear_cofactor(g2_t *out, const g2_t *a)
     void g2_msm_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
                             void *scratch, size_t nthreads)
+    void g2_msm_glv_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
+                                void *scratch, size_t nthreads)
     bint pf_msm_scalar_below_r(const limb_t *k)
 
     void pf_miller_loop_vartime(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q,
@@ -2623,13 +2629,11 @@ cdef class G1:
         if n == 0:
             return r
         try:
-            nbytes = g1_msm_scratch_size(<size_t>n, nt)
             jac = <g1_t *>PyMem_Malloc(n * sizeof(g1_t))
             aff = <g1_affine_t *>PyMem_Malloc(n * sizeof(g1_affine_t))
             zs = <fp_t *>PyMem_Malloc(n * sizeof(fp_t))
             sc = <limb_t *>PyMem_Malloc(n * FR_NLIMBS * sizeof(limb_t))
-            scratch = PyMem_Malloc(nbytes if nbytes > 0 else 1)
-            if jac == NULL or aff == NULL or zs == NULL or sc == NULL or scratch == NULL:
+            if jac == NULL or aff == NULL or zs == NULL or sc == NULL:
                 raise MemoryError()
             for i in range(n):
                 pt = points[i]
@@ -2638,9 +2642,17 @@ cdef class G1:
                 jac[i] = (<G1>pt).v
                 r.sub = r.sub and (<G1>pt).sub
                 _msm_scalar(scalars[i], sc + i * FR_NLIMBS, i, "G1.msm")
+            # points all known to be in the subgroup: the GLV/GLS split pays for larger n
+            nbytes = g1_msm_glv_scratch_size(<size_t>n, nt) if r.sub else g1_msm_scratch_size(<size_t>n, nt)
+            scratch = PyMem_Malloc(nbytes if nbytes > 0 else 1)
+            if scratch == NULL:
+                raise MemoryError()
             with nogil:
                 g1_batch_to_affine(aff, jac, <size_t>n, zs)
-                g1_msm_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
+                if r.sub:
+                    g1_msm_glv_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
+                else:
+                    g1_msm_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
         finally:
             PyMem_Free(jac)
             PyMem_Free(aff)
@@ -2697,7 +2709,7 @@ cdef class G1:
         if n == 0:
             return r
         try:
-            nbytes = g1_msm_scratch_size(<size_t>n, nt)
+            nbytes = g1_msm_glv_scratch_size(<size_t>n, nt) if subgroup else g1_msm_scratch_size(<size_t>n, nt)
             aff = <g1_affine_t *>PyMem_Malloc(n * sizeof(g1_affine_t))
             sc = <limb_t *>PyMem_Malloc(n * FR_NLIMBS * sizeof(limb_t))
             scratch = PyMem_Malloc(nbytes if nbytes > 0 else 1)
@@ -2719,7 +2731,9 @@ cdef class G1:
                         if not g1_in_subgroup_vartime(&t):
                             bad = i
                             break
-                if bad < 0:
+                if bad < 0 and subgroup:
+                    g1_msm_glv_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
+                elif bad < 0:
                     g1_msm_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
             if bad >= 0:
                 raise ValueError(f"G1.msm_bytes: point {bad} is not in the subgroup of order r")
@@ -3020,13 +3034,11 @@ cdef class G2:
         if n == 0:
             return r
         try:
-            nbytes = g2_msm_scratch_size(<size_t>n, nt)
             jac = <g2_t *>PyMem_Malloc(n * sizeof(g2_t))
             aff = <g2_affine_t *>PyMem_Malloc(n * sizeof(g2_affine_t))
             zs = <fp2_t *>PyMem_Malloc(n * sizeof(fp2_t))
             sc = <limb_t *>PyMem_Malloc(n * FR_NLIMBS * sizeof(limb_t))
-            scratch = PyMem_Malloc(nbytes if nbytes > 0 else 1)
-            if jac == NULL or aff == NULL or zs == NULL or sc == NULL or scratch == NULL:
+            if jac == NULL or aff == NULL or zs == NULL or sc == NULL:
                 raise MemoryError()
             for i in range(n):
                 pt = points[i]
@@ -3035,9 +3047,17 @@ cdef class G2:
                 jac[i] = (<G2>pt).v
                 r.sub = r.sub and (<G2>pt).sub
                 _msm_scalar(scalars[i], sc + i * FR_NLIMBS, i, "G2.msm")
+            # points all known to be in the subgroup: the GLV/GLS split pays for larger n
+            nbytes = g2_msm_glv_scratch_size(<size_t>n, nt) if r.sub else g2_msm_scratch_size(<size_t>n, nt)
+            scratch = PyMem_Malloc(nbytes if nbytes > 0 else 1)
+            if scratch == NULL:
+                raise MemoryError()
             with nogil:
                 g2_batch_to_affine(aff, jac, <size_t>n, zs)
-                g2_msm_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
+                if r.sub:
+                    g2_msm_glv_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
+                else:
+                    g2_msm_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
         finally:
             PyMem_Free(jac)
             PyMem_Free(aff)
@@ -3094,7 +3114,7 @@ cdef class G2:
         if n == 0:
             return r
         try:
-            nbytes = g2_msm_scratch_size(<size_t>n, nt)
+            nbytes = g2_msm_glv_scratch_size(<size_t>n, nt) if subgroup else g2_msm_scratch_size(<size_t>n, nt)
             aff = <g2_affine_t *>PyMem_Malloc(n * sizeof(g2_affine_t))
             sc = <limb_t *>PyMem_Malloc(n * FR_NLIMBS * sizeof(limb_t))
             scratch = PyMem_Malloc(nbytes if nbytes > 0 else 1)
@@ -3116,7 +3136,9 @@ cdef class G2:
                         if not g2_in_subgroup_vartime(&t):
                             bad = i
                             break
-                if bad < 0:
+                if bad < 0 and subgroup:
+                    g2_msm_glv_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
+                elif bad < 0:
                     g2_msm_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
             if bad >= 0:
                 raise ValueError(f"G2.msm_bytes: point {bad} is not in the subgroup of order r")
@@ -3790,6 +3812,10 @@ _G2_GENERATOR = G2.from_affine((0x18480be71c785fec89630a2a3841d01c565f071203e503
                                 0xea6040e700403170dc5a51b1b140d5532777ee6651cecbe7223ece0799c9de5cf89984bff76fe6b26bfefa6ea16afe),
                                (0x690d665d446f7bd960736bcbb2efb4de03ed7274b49a58e458c282f832d204f2cf88886d8c7c2ef094094409fd4ddf,
                                 0xf8169fd28355189e549da3151a70aa61ef11ac3d591bf12463b01acee304c24279b83f5e52270bd9a1cdd185eb8f93), check=False)
+# The generators have order r (checked where they are derived, generator/derive/twist.py): marking
+# them lets their multiples take the GLV/GLS multiplications without a subgroup test at import.
+(<G1>_G1_GENERATOR).sub = True
+(<G2>_G2_GENERATOR).sub = True
 
 
 # ---------------------------------------------------------------------------------------------

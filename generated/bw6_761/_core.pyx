@@ -158,11 +158,14 @@ cdef extern from "c/pairforge.h" nogil:
     bint g1_in_subgroup_vartime(const g1_t *a)
     bint g1_affine_is_identity(const g1_affine_t *a)
     size_t g1_msm_scratch_size(size_t n, size_t nthreads)
+    size_t g1_msm_glv_scratch_size(size_t n, size_t nthreads)
     void g1_mul_endo_ct(g1_t *out, const g1_t *a, const limb_t *k)
     void g1_mul_vartime(g1_t *out, const g1_t *a, const limb_t *k, size_t nlimbs)
     void g1_clear_cofactor(g1_t *out, const g1_t *a)
     void g1_msm_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
                             void *scratch, size_t nthreads)
+    void g1_msm_glv_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
+                                void *scratch, size_t nthreads)
     const fp_t G2_B
     void g2_set_identity(g2_t *out)
     bint g2_is_identity(const g2_t *a)
@@ -180,11 +183,14 @@ cdef extern from "c/pairforge.h" nogil:
     bint g2_in_subgroup_vartime(const g2_t *a)
     bint g2_affine_is_identity(const g2_affine_t *a)
     size_t g2_msm_scratch_size(size_t n, size_t nthreads)
+    size_t g2_msm_glv_scratch_size(size_t n, size_t nthreads)
     void g2_mul_endo_ct(g2_t *out, const g2_t *a, const limb_t *k)
     void g2_mul_vartime(g2_t *out, const g2_t *a, const limb_t *k, size_t nlimbs)
     void g2_clear_cofactor(g2_t *out, const g2_t *a)
     void g2_msm_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
                             void *scratch, size_t nthreads)
+    void g2_msm_glv_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
+                                void *scratch, size_t nthreads)
     bint pf_msm_scalar_below_r(const limb_t *k)
 
     void pf_miller_loop_vartime(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q,
@@ -2256,13 +2262,11 @@ cdef class G1:
         if n == 0:
             return r
         try:
-            nbytes = g1_msm_scratch_size(<size_t>n, nt)
             jac = <g1_t *>PyMem_Malloc(n * sizeof(g1_t))
             aff = <g1_affine_t *>PyMem_Malloc(n * sizeof(g1_affine_t))
             zs = <fp_t *>PyMem_Malloc(n * sizeof(fp_t))
             sc = <limb_t *>PyMem_Malloc(n * FR_NLIMBS * sizeof(limb_t))
-            scratch = PyMem_Malloc(nbytes if nbytes > 0 else 1)
-            if jac == NULL or aff == NULL or zs == NULL or sc == NULL or scratch == NULL:
+            if jac == NULL or aff == NULL or zs == NULL or sc == NULL:
                 raise MemoryError()
             for i in range(n):
                 pt = points[i]
@@ -2271,9 +2275,17 @@ cdef class G1:
                 jac[i] = (<G1>pt).v
                 r.sub = r.sub and (<G1>pt).sub
                 _msm_scalar(scalars[i], sc + i * FR_NLIMBS, i, "G1.msm")
+            # points all known to be in the subgroup: the GLV/GLS split pays for larger n
+            nbytes = g1_msm_glv_scratch_size(<size_t>n, nt) if r.sub else g1_msm_scratch_size(<size_t>n, nt)
+            scratch = PyMem_Malloc(nbytes if nbytes > 0 else 1)
+            if scratch == NULL:
+                raise MemoryError()
             with nogil:
                 g1_batch_to_affine(aff, jac, <size_t>n, zs)
-                g1_msm_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
+                if r.sub:
+                    g1_msm_glv_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
+                else:
+                    g1_msm_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
         finally:
             PyMem_Free(jac)
             PyMem_Free(aff)
@@ -2330,7 +2342,7 @@ cdef class G1:
         if n == 0:
             return r
         try:
-            nbytes = g1_msm_scratch_size(<size_t>n, nt)
+            nbytes = g1_msm_glv_scratch_size(<size_t>n, nt) if subgroup else g1_msm_scratch_size(<size_t>n, nt)
             aff = <g1_affine_t *>PyMem_Malloc(n * sizeof(g1_affine_t))
             sc = <limb_t *>PyMem_Malloc(n * FR_NLIMBS * sizeof(limb_t))
             scratch = PyMem_Malloc(nbytes if nbytes > 0 else 1)
@@ -2352,7 +2364,9 @@ cdef class G1:
                         if not g1_in_subgroup_vartime(&t):
                             bad = i
                             break
-                if bad < 0:
+                if bad < 0 and subgroup:
+                    g1_msm_glv_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
+                elif bad < 0:
                     g1_msm_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
             if bad >= 0:
                 raise ValueError(f"G1.msm_bytes: point {bad} is not in the subgroup of order r")
@@ -2653,13 +2667,11 @@ cdef class G2:
         if n == 0:
             return r
         try:
-            nbytes = g2_msm_scratch_size(<size_t>n, nt)
             jac = <g2_t *>PyMem_Malloc(n * sizeof(g2_t))
             aff = <g2_affine_t *>PyMem_Malloc(n * sizeof(g2_affine_t))
             zs = <fp_t *>PyMem_Malloc(n * sizeof(fp_t))
             sc = <limb_t *>PyMem_Malloc(n * FR_NLIMBS * sizeof(limb_t))
-            scratch = PyMem_Malloc(nbytes if nbytes > 0 else 1)
-            if jac == NULL or aff == NULL or zs == NULL or sc == NULL or scratch == NULL:
+            if jac == NULL or aff == NULL or zs == NULL or sc == NULL:
                 raise MemoryError()
             for i in range(n):
                 pt = points[i]
@@ -2668,9 +2680,17 @@ cdef class G2:
                 jac[i] = (<G2>pt).v
                 r.sub = r.sub and (<G2>pt).sub
                 _msm_scalar(scalars[i], sc + i * FR_NLIMBS, i, "G2.msm")
+            # points all known to be in the subgroup: the GLV/GLS split pays for larger n
+            nbytes = g2_msm_glv_scratch_size(<size_t>n, nt) if r.sub else g2_msm_scratch_size(<size_t>n, nt)
+            scratch = PyMem_Malloc(nbytes if nbytes > 0 else 1)
+            if scratch == NULL:
+                raise MemoryError()
             with nogil:
                 g2_batch_to_affine(aff, jac, <size_t>n, zs)
-                g2_msm_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
+                if r.sub:
+                    g2_msm_glv_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
+                else:
+                    g2_msm_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
         finally:
             PyMem_Free(jac)
             PyMem_Free(aff)
@@ -2727,7 +2747,7 @@ cdef class G2:
         if n == 0:
             return r
         try:
-            nbytes = g2_msm_scratch_size(<size_t>n, nt)
+            nbytes = g2_msm_glv_scratch_size(<size_t>n, nt) if subgroup else g2_msm_scratch_size(<size_t>n, nt)
             aff = <g2_affine_t *>PyMem_Malloc(n * sizeof(g2_affine_t))
             sc = <limb_t *>PyMem_Malloc(n * FR_NLIMBS * sizeof(limb_t))
             scratch = PyMem_Malloc(nbytes if nbytes > 0 else 1)
@@ -2749,7 +2769,9 @@ cdef class G2:
                         if not g2_in_subgroup_vartime(&t):
                             bad = i
                             break
-                if bad < 0:
+                if bad < 0 and subgroup:
+                    g2_msm_glv_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
+                elif bad < 0:
                     g2_msm_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
             if bad >= 0:
                 raise ValueError(f"G2.msm_bytes: point {bad} is not in the subgroup of order r")
@@ -3408,6 +3430,10 @@ _G1_GENERATOR = G1.from_affine(0x1075b020ea190c8b277ce98a477beaee6a0cfb7551b27f0
                                0x58b84e0a6fc574e6fd637b45cc2a420f952589884c9ec61a7348d2a2e573a3265909f1af7e0dbac5b8fa1771b5b806cc685d31717a4c55be3fb90b6fc2cdd49f9df141b3053253b2b08119cad0fb93ad1cb2be0b20d2a1bafc8f2db4e95363, check=False)
 _G2_GENERATOR = G2.from_affine(0x110133241d9b816c852a82e69d660f9d61053aac5a7115f4c06201013890f6d26b41c5dab3da268734ec3f1f09feb58c5bbcae9ac70e7c7963317a300e1b6bace6948cb3cd208d700e96efbc2ad54b06410cf4fe1bf995ba830c194cd025f1c,
                                0x17c3357761369f8179eb10e4b6d2dc26b7cf9acec2181c81a78e2753ffe3160a1d86c80b95a59c94c97eb733293fef64f293dbd2c712b88906c170ffa823003ea96fcd504affc758aa2d3a3c5a02a591ec0594f9eac689eb70a16728c73b61, check=False)
+# The generators have order r (checked where they are derived, generator/derive/twist.py): marking
+# them lets their multiples take the GLV/GLS multiplications without a subgroup test at import.
+(<G1>_G1_GENERATOR).sub = True
+(<G2>_G2_GENERATOR).sub = True
 
 
 # ---------------------------------------------------------------------------------------------

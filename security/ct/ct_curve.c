@@ -153,6 +153,23 @@ FIELD_CHECK(check_fp2_is_square, fp2_t, fill_fp, fp2_is_square(&a))
 FIELD_CHECK(check_fp2_is_lex_largest, fp2_t, fill_fp, fp2_is_lex_largest(&a))
 #endif
 
+/* The complete mixed addition of the constant-time multiplications, on a secret point pair. */
+#define ADD_AFFINE_CT_CHECK(name, G)                                                               \
+    static void name(void)                                                                         \
+    {                                                                                              \
+        CAT(G, _t) p, r;                                                                           \
+        CAT(G, _affine_t) q;                                                                       \
+        fill_fp(&p, sizeof(p), 1);                                                                 \
+        fill_fp(&q, sizeof(q), 2);                                                                 \
+        SECRET(p);                                                                                 \
+        SECRET(q);                                                                                 \
+        CAT(G, _add_affine_ct)(&r, &p, &q);                                                        \
+        OUT(r);                                                                                    \
+    }
+
+ADD_AFFINE_CT_CHECK(check_g1_add_affine_ct, g1)
+ADD_AFFINE_CT_CHECK(check_g2_add_affine_ct, g2)
+
 /* Mixed addition: a secret Jacobian point plus a secret affine one. */
 #define ADD_AFFINE_CHECK(name, G)                                                                  \
     static void name(void)                                                                         \
@@ -242,6 +259,7 @@ static const struct {
     /* secret paths: scalar multiplication, GT exponentiation, inversion, square root */
     CHECK(g1_mul_ct), CHECK(g2_mul_ct), CHECK(g1_mul_endo_ct), CHECK(g2_mul_endo_ct),
     CHECK(gt_pow_endo_ct), CHECK(gt_pow_ct), CHECK(g1_add_ct), CHECK(g2_add_ct),
+    CHECK(g1_add_affine_ct), CHECK(g2_add_affine_ct),
     CHECK(g1_dbl), CHECK(g2_dbl), CHECK(g1_neg),
     CHECK(sign_and_sk_to_pk_g1), CHECK(sign_and_sk_to_pk_g2),
     CHECK(fp_inv), CHECK(fp_inv_fermat), CHECK(fr_inv), CHECK(gt_inv),

@@ -122,14 +122,12 @@ static inline void g1_endo(g1_t *out, const g1_t *a, int n)
         fp_mul(&out->x, &a->x, &G1_ZETA[n % 3 - 1]);
 }
 
-/* out = flag ? -a : a, in constant time (flag is 0 or 1) */
-static inline void g1_cneg(g1_t *out, const g1_t *a, limb_t flag)
+/* e^n(a) for n >= 0 on an affine point; (0, 0) stays (0, 0) */
+static inline void g1_endo_affine(g1_affine_t *out, const g1_affine_t *a, int n)
 {
-    fp_t ny;
-
     *out = *a;
-    fp_neg(&ny, &a->y);
-    fp_cmov(&out->y, &ny, flag);
+    if (n % 3 != 0)
+        fp_mul(&out->x, &a->x, &G1_ZETA[n % 3 - 1]);
 }
 
 /* [c]a for a small public c (variable time) */
@@ -253,11 +251,15 @@ static inline void g1_glv_split(limb_t mag[2][G1_GLV_NS], limb_t neg[2], const l
 /* [k]a in constant time for a in the subgroup (e acts as [lam] only there) and k < 2^253
  * (FR_NLIMBS limbs; higher bits are ignored). Each sub-scalar is recoded into
  * 32 signed digits of 4 bits (Booth), looked up with cmov in a
- * table of [0..8]e^i(+-a) and added with the complete addition. */
+ * table of [0..8]e^i(a) and added with the complete mixed addition.  The table of a is
+ * brought to affine coordinates with one constant-time inversion; those of e^i(a) are its images
+ * under e^i, and the signs of the sub-scalars join the signs of the digits. */
 static inline void g1_mul_endo_ct(g1_t *out, const g1_t *a, const limb_t *k)
 {
     enum { W = 4, ENTRIES = (1 << (W - 1)) + 1, NWIN = (G1_GLV_BITS + 1 + W - 1) / W };
-    g1_t table[2][ENTRIES], base, acc, sel;
+    g1_t jac[ENTRIES], acc, step, base;
+    g1_affine_t table[2][ENTRIES], sel;
+    fp_t scratch[ENTRIES], ny;
     limb_t kk[FR_NLIMBS], mag[2][G1_GLV_NS], neg[2];
     size_t i, j, w;
 
@@ -266,18 +268,22 @@ static inline void g1_mul_endo_ct(g1_t *out, const g1_t *a, const limb_t *k)
     if (253 % PF_LIMB_BITS != 0)
         kk[FR_NLIMBS - 1] &= ((limb_t)1 << (253 % PF_LIMB_BITS)) - 1;
     g1_glv_split(mag, neg, kk);
-    for (i = 0; i < 2; i++) {
-        g1_endo(&base, a, (int)i);
-        g1_cneg(&base, &base, neg[i]);
-        g1_set_identity(&table[i][0]);
-        table[i][1] = base;
-        for (j = 2; j < ENTRIES; j++) {
-            if (j & 1)
-                g1_add_ct(&table[i][j], &table[i][j - 1], &base);
-            else
-                g1_dbl(&table[i][j], &table[i][j / 2]);
-        }
+    /* [j]a: the odd j by co-Z additions of 2a (no special case: a has prime order r > j + 2, or
+     * is O and every Z below is 0), the even j by doublings */
+    g1_set_identity(&jac[0]);
+    jac[1] = *a;
+    g1_dbl_coz(&jac[2], &base, a);
+    step = jac[2];
+    for (j = 3; j < ENTRIES; j += 2) {
+        g1_add_coz(&jac[j], &step, &base);
+        base = jac[j];
     }
+    for (j = 4; j < ENTRIES; j += 2)
+        g1_dbl(&jac[j], &jac[j / 2]);
+    g1_batch_to_affine(table[0], jac, ENTRIES, scratch);
+    for (i = 1; i < 2; i++)
+        for (j = 0; j < ENTRIES; j++)
+            g1_endo_affine(&table[i][j], &table[0][j], (int)i);
     g1_set_identity(&acc);
     for (w = NWIN; w-- > 0;) {
         if (w != NWIN - 1)
@@ -292,27 +298,31 @@ static inline void g1_mul_endo_ct(g1_t *out, const g1_t *a, const limb_t *k)
 
             sel = table[i][0];
             for (j = 1; j < ENTRIES; j++) {
-                limb_t x = dabs ^ (limb_t)j;
+                limb_t x = dabs ^ (limb_t)j, hit = ((x - 1) & ~x) >> (PF_LIMB_BITS - 1); /* 1 iff dabs == j */
 
-                g1_cmov(&sel, &table[i][j], ((x - 1) & ~x) >> (PF_LIMB_BITS - 1)); /* 1 iff dabs == j */
+                fp_cmov(&sel.x, &table[i][j].x, hit);
+                fp_cmov(&sel.y, &table[i][j].y, hit);
             }
-            g1_cneg(&sel, &sel, dneg);
-            g1_add_ct(&acc, &acc, &sel);
+            fp_neg(&ny, &sel.y);
+            fp_cmov(&sel.y, &ny, dneg ^ neg[i]);
+            g1_add_affine_ct(&acc, &acc, &sel);
         }
     }
     *out = acc;
 }
 
 /* sum_i [(-1)^neg_i mag_i] e^i(a) for public sub-scalars (variable time; any point a): width-5
- * NAF digits interleaved over one chain of doublings, odd multiples in affine coordinates (one
- * inversion) so that every addition is a mixed one. */
+ * NAF digits interleaved over one chain of doublings.  The odd multiples a, 3a, .. are made once
+ * and brought to affine coordinates (one inversion) so that every addition is a mixed one; the
+ * tables of e^i(a) are their images under e^i (e is a group endomorphism of the whole curve, so
+ * e^i([j]a) = [j]e^i(a) for any point), a multiplication or two per entry. */
 static inline void g1_glv_parts_vartime(g1_t *out, const g1_t *a,
                                              const limb_t mag[2][G1_GLV_NS], const limb_t neg[2])
 {
-    enum { W = 5, NTAB = 1 << (W - 2), N = 2 * NTAB };
-    g1_t jac[N], base, twice, acc;
-    g1_affine_t table[N], t;
-    fp_t scratch[N];
+    enum { W = 5, NTAB = 1 << (W - 2) };
+    g1_t jac[NTAB], acc;
+    g1_affine_t table[2][NTAB], t;
+    fp_t scratch[NTAB];
     limb_t m[G1_GLV_NS];
     int8_t digits[2][G1_GLV_BITS + 2];
     size_t len[2], top = 0, i, j, pos;
@@ -321,31 +331,31 @@ static inline void g1_glv_parts_vartime(g1_t *out, const g1_t *a,
         g1_set_identity(out);
         return;
     }
+    g1_odd_multiples_vartime(jac, a, NTAB);
+    g1_batch_to_affine(table[0], jac, NTAB, scratch);
     for (i = 0; i < 2; i++) {
         for (j = 0; j < G1_GLV_NS; j++)
             m[j] = mag[i][j];
         len[i] = pf_endo_wnaf(digits[i], m, G1_GLV_NS, W);
         if (len[i] > top)
             top = len[i];
-        g1_endo(&base, a, (int)i);
-        if (neg[i])
-            g1_neg(&base, &base);
-        jac[i * NTAB] = base;
-        g1_dbl(&twice, &base);
-        for (j = 1; j < NTAB; j++)
-            g1_add_vartime(&jac[i * NTAB + j], &jac[i * NTAB + j - 1], &twice);
+        if (i > 0)
+            for (j = 0; j < NTAB; j++)
+                g1_endo_affine(&table[i][j], &table[0][j], (int)i);
     }
-    g1_batch_to_affine(table, jac, N, scratch);
     g1_set_identity(&acc);
     for (pos = top; pos-- > 0;) {
-        g1_dbl(&acc, &acc);
+        if (!g1_is_identity(&acc))
+            g1_dbl(&acc, &acc);
         for (i = 0; i < 2; i++) {
             int dg = pos < len[i] ? digits[i][pos] : 0;
 
-            if (dg > 0) {
-                g1_add_affine_vartime(&acc, &acc, &table[i * NTAB + (dg >> 1)]);
-            } else if (dg < 0) {
-                t = table[i * NTAB + ((-dg) >> 1)];
+            if (dg == 0)
+                continue;
+            if ((dg < 0) == (neg[i] != 0)) {
+                g1_add_affine_vartime(&acc, &acc, &table[i][(dg < 0 ? -dg : dg) >> 1]);
+            } else {
+                t = table[i][(dg < 0 ? -dg : dg) >> 1];
                 fp_neg(&t.y, &t.y);
                 g1_add_affine_vartime(&acc, &acc, &t);
             }
@@ -446,14 +456,13 @@ static inline void g2_endo(g2_t *out, const g2_t *a, int n)
     fp2_frobenius(&out->z, &a->z, n);
 }
 
-/* out = flag ? -a : a, in constant time (flag is 0 or 1) */
-static inline void g2_cneg(g2_t *out, const g2_t *a, limb_t flag)
+/* e^n(a) for n = 0..3 on an affine point; (0, 0) stays (0, 0) */
+static inline void g2_endo_affine(g2_affine_t *out, const g2_affine_t *a, int n)
 {
-    fp2_t ny;
-
-    *out = *a;
-    fp2_neg(&ny, &a->y);
-    fp2_cmov(&out->y, &ny, flag);
+    fp2_frobenius(&out->x, &a->x, n);
+    fp2_mul(&out->x, &out->x, &G2_PSI[n][0]);
+    fp2_frobenius(&out->y, &a->y, n);
+    fp2_mul(&out->y, &out->y, &G2_PSI[n][1]);
 }
 
 /* [c]a for a small public c (variable time) */
@@ -633,11 +642,15 @@ static inline void g2_glv_split(limb_t mag[4][G2_GLV_NS], limb_t neg[4], const l
 /* [k]a in constant time for a in the subgroup (e acts as [lam] only there) and k < 2^253
  * (FR_NLIMBS limbs; higher bits are ignored). Each sub-scalar is recoded into
  * 16 signed digits of 4 bits (Booth), looked up with cmov in a
- * table of [0..8]e^i(+-a) and added with the complete addition. */
+ * table of [0..8]e^i(a) and added with the complete mixed addition.  The table of a is
+ * brought to affine coordinates with one constant-time inversion; those of e^i(a) are its images
+ * under e^i, and the signs of the sub-scalars join the signs of the digits. */
 static inline void g2_mul_endo_ct(g2_t *out, const g2_t *a, const limb_t *k)
 {
     enum { W = 4, ENTRIES = (1 << (W - 1)) + 1, NWIN = (G2_GLV_BITS + 1 + W - 1) / W };
-    g2_t table[4][ENTRIES], base, acc, sel;
+    g2_t jac[ENTRIES], acc, step, base;
+    g2_affine_t table[4][ENTRIES], sel;
+    fp2_t scratch[ENTRIES], ny;
     limb_t kk[FR_NLIMBS], mag[4][G2_GLV_NS], neg[4];
     size_t i, j, w;
 
@@ -646,18 +659,22 @@ static inline void g2_mul_endo_ct(g2_t *out, const g2_t *a, const limb_t *k)
     if (253 % PF_LIMB_BITS != 0)
         kk[FR_NLIMBS - 1] &= ((limb_t)1 << (253 % PF_LIMB_BITS)) - 1;
     g2_glv_split(mag, neg, kk);
-    for (i = 0; i < 4; i++) {
-        g2_endo(&base, a, (int)i);
-        g2_cneg(&base, &base, neg[i]);
-        g2_set_identity(&table[i][0]);
-        table[i][1] = base;
-        for (j = 2; j < ENTRIES; j++) {
-            if (j & 1)
-                g2_add_ct(&table[i][j], &table[i][j - 1], &base);
-            else
-                g2_dbl(&table[i][j], &table[i][j / 2]);
-        }
+    /* [j]a: the odd j by co-Z additions of 2a (no special case: a has prime order r > j + 2, or
+     * is O and every Z below is 0), the even j by doublings */
+    g2_set_identity(&jac[0]);
+    jac[1] = *a;
+    g2_dbl_coz(&jac[2], &base, a);
+    step = jac[2];
+    for (j = 3; j < ENTRIES; j += 2) {
+        g2_add_coz(&jac[j], &step, &base);
+        base = jac[j];
     }
+    for (j = 4; j < ENTRIES; j += 2)
+        g2_dbl(&jac[j], &jac[j / 2]);
+    g2_batch_to_affine(table[0], jac, ENTRIES, scratch);
+    for (i = 1; i < 4; i++)
+        for (j = 0; j < ENTRIES; j++)
+            g2_endo_affine(&table[i][j], &table[0][j], (int)i);
     g2_set_identity(&acc);
     for (w = NWIN; w-- > 0;) {
         if (w != NWIN - 1)
@@ -672,27 +689,31 @@ static inline void g2_mul_endo_ct(g2_t *out, const g2_t *a, const limb_t *k)
 
             sel = table[i][0];
             for (j = 1; j < ENTRIES; j++) {
-                limb_t x = dabs ^ (limb_t)j;
+                limb_t x = dabs ^ (limb_t)j, hit = ((x - 1) & ~x) >> (PF_LIMB_BITS - 1); /* 1 iff dabs == j */
 
-                g2_cmov(&sel, &table[i][j], ((x - 1) & ~x) >> (PF_LIMB_BITS - 1)); /* 1 iff dabs == j */
+                fp2_cmov(&sel.x, &table[i][j].x, hit);
+                fp2_cmov(&sel.y, &table[i][j].y, hit);
             }
-            g2_cneg(&sel, &sel, dneg);
-            g2_add_ct(&acc, &acc, &sel);
+            fp2_neg(&ny, &sel.y);
+            fp2_cmov(&sel.y, &ny, dneg ^ neg[i]);
+            g2_add_affine_ct(&acc, &acc, &sel);
         }
     }
     *out = acc;
 }
 
 /* sum_i [(-1)^neg_i mag_i] e^i(a) for public sub-scalars (variable time; any point a): width-4
- * NAF digits interleaved over one chain of doublings, odd multiples in affine coordinates (one
- * inversion) so that every addition is a mixed one. */
+ * NAF digits interleaved over one chain of doublings.  The odd multiples a, 3a, .. are made once
+ * and brought to affine coordinates (one inversion) so that every addition is a mixed one; the
+ * tables of e^i(a) are their images under e^i (e is a group endomorphism of the whole curve, so
+ * e^i([j]a) = [j]e^i(a) for any point), a multiplication or two per entry. */
 static inline void g2_glv_parts_vartime(g2_t *out, const g2_t *a,
                                              const limb_t mag[4][G2_GLV_NS], const limb_t neg[4])
 {
-    enum { W = 4, NTAB = 1 << (W - 2), N = 4 * NTAB };
-    g2_t jac[N], base, twice, acc;
-    g2_affine_t table[N], t;
-    fp2_t scratch[N];
+    enum { W = 4, NTAB = 1 << (W - 2) };
+    g2_t jac[NTAB], acc;
+    g2_affine_t table[4][NTAB], t;
+    fp2_t scratch[NTAB];
     limb_t m[G2_GLV_NS];
     int8_t digits[4][G2_GLV_BITS + 2];
     size_t len[4], top = 0, i, j, pos;
@@ -701,31 +722,31 @@ static inline void g2_glv_parts_vartime(g2_t *out, const g2_t *a,
         g2_set_identity(out);
         return;
     }
+    g2_odd_multiples_vartime(jac, a, NTAB);
+    g2_batch_to_affine(table[0], jac, NTAB, scratch);
     for (i = 0; i < 4; i++) {
         for (j = 0; j < G2_GLV_NS; j++)
             m[j] = mag[i][j];
         len[i] = pf_endo_wnaf(digits[i], m, G2_GLV_NS, W);
         if (len[i] > top)
             top = len[i];
-        g2_endo(&base, a, (int)i);
-        if (neg[i])
-            g2_neg(&base, &base);
-        jac[i * NTAB] = base;
-        g2_dbl(&twice, &base);
-        for (j = 1; j < NTAB; j++)
-            g2_add_vartime(&jac[i * NTAB + j], &jac[i * NTAB + j - 1], &twice);
+        if (i > 0)
+            for (j = 0; j < NTAB; j++)
+                g2_endo_affine(&table[i][j], &table[0][j], (int)i);
     }
-    g2_batch_to_affine(table, jac, N, scratch);
     g2_set_identity(&acc);
     for (pos = top; pos-- > 0;) {
-        g2_dbl(&acc, &acc);
+        if (!g2_is_identity(&acc))
+            g2_dbl(&acc, &acc);
         for (i = 0; i < 4; i++) {
             int dg = pos < len[i] ? digits[i][pos] : 0;
 
-            if (dg > 0) {
-                g2_add_affine_vartime(&acc, &acc, &table[i * NTAB + (dg >> 1)]);
-            } else if (dg < 0) {
-                t = table[i * NTAB + ((-dg) >> 1)];
+            if (dg == 0)
+                continue;
+            if ((dg < 0) == (neg[i] != 0)) {
+                g2_add_affine_vartime(&acc, &acc, &table[i][(dg < 0 ? -dg : dg) >> 1]);
+            } else {
+                t = table[i][(dg < 0 ? -dg : dg) >> 1];
                 fp2_neg(&t.y, &t.y);
                 g2_add_affine_vartime(&acc, &acc, &t);
             }

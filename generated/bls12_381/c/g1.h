@@ -174,19 +174,21 @@ static inline bool g1_affine_is_on_curve(const g1_affine_t *a)
 /* ------------------------------------------------------------------------------------------ */
 /* Doubling and addition                                                                      */
 
-/* dbl-2009-l (a = 0): 2M + 5S.  Complete: the identity (Z = 0) and points with Y = 0 give Z3 = 0. */
+/* dbl-2009-l (a = 0): 2M + 5S, with B doubled before it is squared (C4 = (2B)^2 = 4C, D =
+ * (X1 + 2B)^2 - A - C4 = 4 X1 Y1^2): two field doublings fewer than the formula as published.
+ * Complete: the identity (Z = 0) and points with Y = 0 give Z3 = 0. */
 static inline void g1_dbl(g1_t *out, const g1_t *p)
 {
     fp_t a, b, c, d, e, f, x3, y3, z3;
 
     fp_sqr(&a, &p->x);           /* A = X1^2 */
-    fp_sqr(&b, &p->y);           /* B = Y1^2 */
-    fp_sqr(&c, &b);              /* C = B^2 */
+    fp_sqr(&b, &p->y);
+    fp_dbl(&b, &b);              /* 2B = 2 Y1^2 */
+    fp_sqr(&c, &b);              /* C4 = 4 Y1^4 */
     fp_add(&d, &p->x, &b);
     fp_sqr(&d, &d);
     fp_sub(&d, &d, &a);
-    fp_sub(&d, &d, &c);
-    fp_dbl(&d, &d);              /* D = 2((X1 + B)^2 - A - C) */
+    fp_sub(&d, &d, &c);          /* D = (X1 + 2B)^2 - A - C4 = 4 X1 Y1^2 */
     fp_dbl(&e, &a);
     fp_add(&e, &e, &a);          /* E = 3A */
     fp_sqr(&f, &e);              /* F = E^2 */
@@ -197,21 +199,20 @@ static inline void g1_dbl(g1_t *out, const g1_t *p)
     fp_sub(&y3, &d, &x3);
     fp_mul(&y3, &y3, &e);
     fp_dbl(&c, &c);
-    fp_dbl(&c, &c);
-    fp_dbl(&c, &c);
-    fp_sub(&y3, &y3, &c);        /* Y3 = E(D - X3) - 8C */
+    fp_sub(&y3, &y3, &c);        /* Y3 = E(D - X3) - 8 Y1^4 */
     out->x = x3;
     out->y = y3;
     out->z = z3;
 }
 
-/* add-2007-bl without special cases: out = p + q for finite p != +-q.  Sets *h_zero (U1 == U2)
- * and *r_zero (S1 == S2) for the callers.  When p = -q (both finite) the result has Z3 = 0.
- * out must not alias p or q. */
+/* add-1998-cmo-2 without special cases: out = p + q for finite p != +-q (12M + 4S: one
+ * multiplication more and one squaring fewer than add-2007-bl, and about half its additions and
+ * doublings).  Sets *h_zero (U1 == U2) and *r_zero (S1 == S2) for the callers.  When p = -q
+ * (both finite) the result has Z3 = 0. */
 static inline void g1_add_generic(g1_t *out, const g1_t *p, const g1_t *q,
                                      limb_t *h_zero, limb_t *r_zero)
 {
-    fp_t z1z1, z2z2, u1, u2, s1, s2, h, i, j, r, v, t;
+    fp_t z1z1, z2z2, u1, u2, s1, s2, h, hh, hhh, r, v, t, x3, y3, z3;
 
     fp_sqr(&z1z1, &p->z);        /* Z1Z1 = Z1^2 */
     fp_sqr(&z2z2, &q->z);        /* Z2Z2 = Z2^2 */
@@ -222,28 +223,25 @@ static inline void g1_add_generic(g1_t *out, const g1_t *p, const g1_t *q,
     fp_mul(&s2, &q->y, &p->z);
     fp_mul(&s2, &s2, &z1z1);     /* S2 = Y2 Z1 Z1Z1 */
     fp_sub(&h, &u2, &u1);        /* H = U2 - U1 */
-    fp_sub(&r, &s2, &s1);
+    fp_sub(&r, &s2, &s1);        /* R = S2 - S1 */
     *h_zero = (limb_t)fp_is_zero(&h);
     *r_zero = (limb_t)fp_is_zero(&r);
-    fp_dbl(&r, &r);              /* r = 2(S2 - S1) */
-    fp_dbl(&i, &h);
-    fp_sqr(&i, &i);              /* I = (2H)^2 */
-    fp_mul(&j, &h, &i);          /* J = H I */
-    fp_mul(&v, &u1, &i);         /* V = U1 I */
-    fp_sqr(&out->x, &r);
-    fp_sub(&out->x, &out->x, &j);
+    fp_sqr(&hh, &h);             /* HH = H^2 */
+    fp_mul(&hhh, &hh, &h);       /* HHH = H^3 */
+    fp_mul(&v, &u1, &hh);        /* V = U1 HH */
+    fp_sqr(&x3, &r);
+    fp_sub(&x3, &x3, &hhh);
     fp_dbl(&t, &v);
-    fp_sub(&out->x, &out->x, &t); /* X3 = r^2 - J - 2V */
-    fp_sub(&t, &v, &out->x);
-    fp_mul(&t, &t, &r);
-    fp_mul(&s1, &s1, &j);
-    fp_dbl(&s1, &s1);
-    fp_sub(&out->y, &t, &s1);    /* Y3 = r(V - X3) - 2 S1 J */
-    fp_add(&t, &p->z, &q->z);
-    fp_sqr(&t, &t);
-    fp_sub(&t, &t, &z1z1);
-    fp_sub(&t, &t, &z2z2);
-    fp_mul(&out->z, &t, &h);     /* Z3 = ((Z1 + Z2)^2 - Z1Z1 - Z2Z2) H */
+    fp_sub(&x3, &x3, &t);        /* X3 = R^2 - HHH - 2V */
+    fp_sub(&t, &v, &x3);
+    fp_mul(&y3, &t, &r);
+    fp_mul(&t, &s1, &hhh);
+    fp_sub(&y3, &y3, &t);        /* Y3 = R(V - X3) - S1 HHH */
+    fp_mul(&z3, &p->z, &q->z);
+    fp_mul(&z3, &z3, &h);        /* Z3 = Z1 Z2 H */
+    out->x = x3;
+    out->y = y3;
+    out->z = z3;
 }
 
 /* General Jacobian addition (variable time): handles the identity, p == q and p == -q. */
@@ -288,11 +286,13 @@ static inline void g1_add_ct(g1_t *out, const g1_t *p, const g1_t *q)
     *out = s;
 }
 
-/* Mixed addition madd-2007-bl, out = p + q with q affine (variable time): handles the identity
- * on either side, p == q and p == -q. */
+/* Mixed addition, out = p + q with q affine (variable time): handles the identity on either
+ * side, p == q and p == -q.  madd-2004-hmv (8M + 3S): one multiplication more and one squaring
+ * fewer than madd-2007-bl, and half its additions and doublings, which cost about as much as
+ * the squaring saved. */
 static inline void g1_add_affine_vartime(g1_t *out, const g1_t *p, const g1_affine_t *q)
 {
-    fp_t z1z1, u2, s2, h, hh, i, j, r, v, t, x3, y3, z3;
+    fp_t z1z1, u2, s2, h, hh, hhh, r, v, t, x3, y3, z3;
 
     if (g1_affine_is_identity(q)) {
         *out = *p;
@@ -307,7 +307,7 @@ static inline void g1_add_affine_vartime(g1_t *out, const g1_t *p, const g1_affi
     fp_mul(&s2, &q->y, &p->z);
     fp_mul(&s2, &s2, &z1z1);     /* S2 = Y2 Z1 Z1Z1 */
     fp_sub(&h, &u2, &p->x);      /* H = U2 - X1 */
-    fp_sub(&r, &s2, &p->y);
+    fp_sub(&r, &s2, &p->y);      /* R = S2 - Y1 */
     if (fp_is_zero(&h)) {
         if (fp_is_zero(&r))
             g1_dbl(out, p);
@@ -315,50 +315,178 @@ static inline void g1_add_affine_vartime(g1_t *out, const g1_t *p, const g1_affi
             g1_set_identity(out);
         return;
     }
-    fp_dbl(&r, &r);              /* r = 2(S2 - Y1) */
     fp_sqr(&hh, &h);             /* HH = H^2 */
-    fp_dbl(&i, &hh);
-    fp_dbl(&i, &i);              /* I = 4 HH */
-    fp_mul(&j, &h, &i);          /* J = H I */
-    fp_mul(&v, &p->x, &i);       /* V = X1 I */
+    fp_mul(&hhh, &hh, &h);       /* HHH = H^3 */
+    fp_mul(&v, &p->x, &hh);      /* V = X1 HH */
     fp_sqr(&x3, &r);
-    fp_sub(&x3, &x3, &j);
+    fp_sub(&x3, &x3, &hhh);
     fp_dbl(&t, &v);
-    fp_sub(&x3, &x3, &t);        /* X3 = r^2 - J - 2V */
+    fp_sub(&x3, &x3, &t);        /* X3 = R^2 - HHH - 2V */
     fp_sub(&t, &v, &x3);
     fp_mul(&y3, &t, &r);
-    fp_mul(&t, &p->y, &j);
-    fp_dbl(&t, &t);
-    fp_sub(&y3, &y3, &t);        /* Y3 = r(V - X3) - 2 Y1 J */
-    fp_add(&z3, &p->z, &h);
-    fp_sqr(&z3, &z3);
-    fp_sub(&z3, &z3, &z1z1);
-    fp_sub(&z3, &z3, &hh);       /* Z3 = (Z1 + H)^2 - Z1Z1 - HH */
+    fp_mul(&t, &p->y, &hhh);
+    fp_sub(&y3, &y3, &t);        /* Y3 = R(V - X3) - Y1 HHH */
+    fp_mul(&z3, &p->z, &h);      /* Z3 = Z1 H */
     out->x = x3;
     out->y = y3;
     out->z = z3;
+}
+
+/* Co-Z arithmetic (Meloni, "New point addition formulae for ECC applications", 2007): points
+ * that share Z add in 5M + 2S, and the addition also returns one input on the Z of the sum, so
+ * a chain of additions of a fixed point stays co-Z.  Used for the tables of odd multiples. */
+
+/* *twice = 2p and *same = p on the Z of 2p (g1_dbl: X = 4 X1 Y1^2 and Y = 8 Y1^4 are its own
+ * intermediates, for lambda = Z3 / Z1 = 2 Y1).  Finite p with Y1 != 0 only; twice and same must
+ * not alias p. */
+static inline void g1_dbl_coz(g1_t *twice, g1_t *same, const g1_t *p)
+{
+    fp_t a, b, c, d, e, f;
+
+    fp_sqr(&a, &p->x);
+    fp_sqr(&b, &p->y);
+    fp_dbl(&b, &b);
+    fp_sqr(&c, &b);              /* 4 Y1^4 */
+    fp_add(&d, &p->x, &b);
+    fp_sqr(&d, &d);
+    fp_sub(&d, &d, &a);
+    fp_sub(&d, &d, &c);          /* D = 4 X1 Y1^2 */
+    fp_dbl(&e, &a);
+    fp_add(&e, &e, &a);          /* E = 3 X1^2 */
+    fp_sqr(&f, &e);
+    fp_mul(&twice->z, &p->y, &p->z);
+    fp_dbl(&twice->z, &twice->z); /* Z3 = 2 Y1 Z1 */
+    fp_dbl(&twice->x, &d);
+    fp_sub(&twice->x, &f, &twice->x); /* X3 = E^2 - 2D */
+    fp_dbl(&c, &c);              /* 8 Y1^4 */
+    fp_sub(&twice->y, &d, &twice->x);
+    fp_mul(&twice->y, &twice->y, &e);
+    fp_sub(&twice->y, &twice->y, &c); /* Y3 = E(D - X3) - 8 Y1^4 */
+    same->x = d;
+    same->y = c;
+    same->z = twice->z;
+}
+
+/* *sum = p + q and *p on the Z of the sum, for p and q with the same Z and X1 != X2 (ZADDU).
+ * sum must not alias p or q. */
+static inline void g1_add_coz(g1_t *sum, g1_t *p, const g1_t *q)
+{
+    fp_t c, w1, w2, dy, d, t;
+
+    fp_sub(&t, &p->x, &q->x);
+    fp_mul(&sum->z, &p->z, &t);  /* Z3 = Z (X1 - X2) */
+    fp_sqr(&c, &t);              /* C = (X1 - X2)^2 */
+    fp_mul(&w1, &p->x, &c);      /* W1 = X1 C */
+    fp_mul(&w2, &q->x, &c);      /* W2 = X2 C */
+    fp_sub(&dy, &p->y, &q->y);
+    fp_sqr(&d, &dy);
+    fp_sub(&sum->x, &d, &w1);
+    fp_sub(&sum->x, &sum->x, &w2); /* X3 = (Y1 - Y2)^2 - W1 - W2 */
+    fp_sub(&t, &w1, &w2);
+    fp_mul(&p->y, &p->y, &t);    /* A1 = Y1 (W1 - W2) */
+    fp_sub(&t, &w1, &sum->x);
+    fp_mul(&sum->y, &dy, &t);
+    fp_sub(&sum->y, &sum->y, &p->y); /* Y3 = (Y1 - Y2)(W1 - X3) - A1 */
+    p->x = w1;
+    p->z = sum->z;                    /* p = (W1, A1, Z3) */
+}
+
+/* out[j] = (2j + 1) a for j < n (variable time; any point): 2a once, then a chain of co-Z
+ * additions of 2a; the general addition from where the chain meets a special case (a sum
+ * with x equal to that of 2a). */
+static inline void g1_odd_multiples_vartime(g1_t *out, const g1_t *a, size_t n)
+{
+    g1_t step, base;
+    size_t j = 1;
+
+    out[0] = *a;
+    if (n < 2)
+        return;
+    if (!g1_is_identity(a) && !fp_is_zero(&a->y)) {
+        g1_dbl_coz(&step, &base, a); /* step = 2a, base = a on its Z */
+        for (; j < n; j++) {
+            if (fp_equal(&step.x, &base.x))
+                break;
+            g1_add_coz(&out[j], &step, &base); /* (2j + 1) a; step moves to its Z */
+            base = out[j];
+        }
+        if (j == n)
+            return;
+    }
+    g1_dbl(&step, a);
+    for (; j < n; j++)
+        g1_add_vartime(&out[j], &out[j - 1], &step);
+}
+
+/* Complete mixed addition in constant time, out = p + q with q affine ((0, 0) is the identity).
+ * The doubling of p is the addition with the slope's numerator and denominator replaced: with
+ * H = 2 Y1, R = 3 X1^2 and U2 = X1 the tail below gives dbl-2009-l's result (x3 = lam^2 - x1 - x2
+ * either way), so both cases share it and p == q costs a squaring and two cmov, not a second
+ * formula: 8M + 4S.  p == -q gives Z3 = Z1 H = 0; p = O gives q; q = O gives p. */
+static inline void g1_add_affine_ct(g1_t *out, const g1_t *p, const g1_affine_t *q)
+{
+    fp_t z1z1, u2, s2, h, r, hd, rd, hh, hhh, v, zero, t;
+    g1_t s, qj;
+    limb_t same, p_inf = (limb_t)g1_is_identity(p), q_inf = (limb_t)g1_affine_is_identity(q);
+
+    fp_sqr(&z1z1, &p->z);
+    fp_mul(&u2, &q->x, &z1z1);   /* U2 = x2 Z1^2 */
+    fp_mul(&s2, &q->y, &p->z);
+    fp_mul(&s2, &s2, &z1z1);     /* S2 = y2 Z1^3 */
+    fp_sub(&h, &u2, &p->x);      /* H = U2 - X1 */
+    fp_sub(&r, &s2, &p->y);      /* R = S2 - Y1 */
+    same = (limb_t)fp_is_zero(&h) & (limb_t)fp_is_zero(&r);
+    fp_sqr(&rd, &p->x);
+    fp_dbl(&t, &rd);
+    fp_add(&rd, &rd, &t);        /* 3 X1^2 */
+    fp_dbl(&hd, &p->y);          /* 2 Y1 */
+    fp_cmov(&h, &hd, same);
+    fp_cmov(&r, &rd, same);
+    fp_sqr(&hh, &h);
+    fp_mul(&hhh, &hh, &h);       /* H^3 */
+    fp_mul(&v, &p->x, &hh);      /* V = X1 H^2 */
+    fp_sqr(&s.x, &r);
+    fp_dbl(&t, &v);
+    fp_sub(&s.x, &s.x, &t);
+    fp_set_zero(&zero);
+    t = hhh;
+    fp_cmov(&t, &zero, same);
+    fp_sub(&s.x, &s.x, &t);      /* X3 = R^2 - 2V - H^3 (U2 H^2 = V + H^3), R^2 - 2V doubling */
+    fp_sub(&t, &v, &s.x);
+    fp_mul(&s.y, &t, &r);
+    fp_mul(&t, &p->y, &hhh);
+    fp_sub(&s.y, &s.y, &t);      /* Y3 = R(V - X3) - Y1 H^3 */
+    fp_mul(&s.z, &p->z, &h);     /* Z3 = Z1 H */
+    g1_from_affine(&qj, q);
+    g1_cmov(&s, &qj, p_inf);
+    g1_cmov(&s, p, q_inf);
+    *out = s;
 }
 
 /* ------------------------------------------------------------------------------------------ */
 /* Scalar multiplication                                                                      */
 
 /* [k]a in constant time for the nbits-bit scalar k (little-endian limbs; bits of k at or above
- * nbits are ignored; nbits is public).  Fixed window w = 4: a table of [0..15]a, exactly
- * ceil(nbits / 4) windows, each lookup reads all 16 entries with cmov. */
+ * nbits are ignored; nbits is public).  Fixed window w = 4: a table of [0..15]a in affine
+ * coordinates (one constant-time inversion for all), exactly ceil(nbits / 4) windows, each lookup
+ * reads all 16 entries with cmov and goes in with the complete mixed addition. */
 static inline void g1_mul_ct(g1_t *out, const g1_t *a, const limb_t *k, size_t nbits)
 {
-    g1_t table[16], acc, sel;
+    g1_t jac[16], acc;
+    g1_affine_t table[16], sel;
+    fp_t scratch[16];
     size_t nwin = (nbits + 3) / 4, w;
     limb_t j;
 
-    g1_set_identity(&table[0]);
-    table[1] = *a;
+    g1_set_identity(&jac[0]);
+    jac[1] = *a;
     for (j = 2; j < 16; j++) {
         if (j & 1)
-            g1_add_ct(&table[j], &table[j - 1], &table[1]);
+            g1_add_ct(&jac[j], &jac[j - 1], &jac[1]);
         else
-            g1_dbl(&table[j], &table[j / 2]);
+            g1_dbl(&jac[j], &jac[j / 2]);
     }
+    g1_batch_to_affine(table, jac, 16, scratch);
     g1_set_identity(&acc);
     for (w = nwin; w-- > 0;) {
         size_t bit = 4 * w; /* windows never straddle limbs: PF_LIMB_BITS is a multiple of 4 */
@@ -374,11 +502,12 @@ static inline void g1_mul_ct(g1_t *out, const g1_t *a, const limb_t *k, size_t n
         }
         sel = table[0];
         for (j = 1; j < 16; j++) {
-            limb_t x = d ^ j;
+            limb_t x = d ^ j, hit = ((x - 1) & ~x) >> (PF_LIMB_BITS - 1); /* 1 iff d == j */
 
-            g1_cmov(&sel, &table[j], ((x - 1) & ~x) >> (PF_LIMB_BITS - 1)); /* 1 iff d == j */
+            fp_cmov(&sel.x, &table[j].x, hit);
+            fp_cmov(&sel.y, &table[j].y, hit);
         }
-        g1_add_ct(&acc, &acc, &sel);
+        g1_add_affine_ct(&acc, &acc, &sel);
     }
     *out = acc;
 }

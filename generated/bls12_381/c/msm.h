@@ -34,11 +34,12 @@
  * and, for a few points, n double-and-add multiplications (bits * 7 + bits / 6 * 16 + 128 each)
  * when that is cheaper.  The smallest cost over c = 2 .. 16 wins.
  *
- * GLV (a later change): with an endomorphism phi of eigenvalue lambda, k P = k1 P + k2 phi(P)
- * with |k1|, |k2| ~ sqrt(r) (signs folded into the points).  Feeding 2n points (phi(P) costs one
- * multiplication) with scalars of half the length halves W(c): the bucket additions stay at
- * 2n * W/2, but the reductions and the doublings between windows halve, and the cost model can
- * then take a wider window.  Only PF_MSM_SCALAR_BITS and the scalar splitting change here.
+ * GLV/GLS (the *_msm_glv_vartime functions, for points of the subgroup only): with the endomorphism e of
+ * endomorphism.h, [k]P = sum_i [k_i] e^i(P) with |k_i| below 2^GLV_BITS (signs folded into the
+ * points).  Feeding dim n points (e^i(P) costs a multiplication or two) with scalars of 1/dim the
+ * length divides W(c) by dim: the bucket additions stay at about n W, but the reductions and the
+ * doublings between windows shrink by that factor, and the cost model can take a wider window.
+ * The same engine runs both: only the scalar length (bits and limbs) differs.
  */
 #ifndef PF_MSM_H
 #define PF_MSM_H
@@ -65,6 +66,9 @@
 
 /* How a call is carried out: direct multiplications (c = 0), Jacobian or batch-affine buckets. */
 typedef struct {
+    size_t bits;    /* scalars are below 2^bits */
+    size_t nlimbs;  /* limbs per scalar */
+    unsigned long long cost; /* the cost model's estimate, in M / 16 */
     size_t c;       /* window width, 0: sum of n scalar multiplications */
     size_t nwin;    /* number of windows */
     size_t narrow;  /* the lowest `narrow` windows have width c - 1 */
@@ -82,13 +86,13 @@ typedef struct {
  * plus bit `bit` - 1, minus 2^c when the top bit of the c bits is set.  It lies in
  * [-2^(c-1), 2^(c-1)]; over adjacent windows the digits sum (times 2^bit) to k when the top bit of
  * the top window is 0. */
-static inline long pf_msm_digit(const limb_t *k, size_t bit, size_t c)
+static inline long pf_msm_digit(const limb_t *k, size_t nlimbs, size_t bit, size_t c)
 {
     size_t li = bit / PF_LIMB_BITS, sh = bit % PF_LIMB_BITS;
-    limb_t v = k[li] >> sh, below;
+    limb_t v = li < nlimbs ? k[li] >> sh : 0, below;
     long d;
 
-    if (sh + c > PF_LIMB_BITS && li + 1 < FR_NLIMBS)
+    if (sh + c > PF_LIMB_BITS && li + 1 < nlimbs)
         v |= k[li + 1] << (PF_LIMB_BITS - sh);
     v &= ((limb_t)1 << c) - 1;
     below = bit == 0 ? 0 : (k[(bit - 1) / PF_LIMB_BITS] >> ((bit - 1) % PF_LIMB_BITS)) & 1;
@@ -98,14 +102,14 @@ static inline long pf_msm_digit(const limb_t *k, size_t bit, size_t c)
     return d;
 }
 
-static inline size_t pf_msm_nwin(size_t c)
+static inline size_t pf_msm_nwin(size_t bits, size_t c)
 {
-    return (PF_MSM_SCALAR_BITS + 1 + c - 1) / c;
+    return (bits + 1 + c - 1) / c;
 }
 
-static inline size_t pf_msm_narrow(size_t c)
+static inline size_t pf_msm_narrow(size_t bits, size_t c)
 {
-    size_t nwin = pf_msm_nwin(c), narrow = nwin * c - (PF_MSM_SCALAR_BITS + 1);
+    size_t nwin = pf_msm_nwin(bits, c), narrow = nwin * c - (bits + 1);
 
     return narrow > nwin ? nwin : narrow;
 }
@@ -129,20 +133,21 @@ static inline size_t pf_msm_start(const pf_msm_plan_t *plan, size_t w)
     return w * plan->c - (w < plan->narrow ? w : plan->narrow);
 }
 
-/* The plan of least cost (see the cost model above) for n points and at most nthreads threads
- * (0 counts as 1).  inv_cost: an inversion in multiplications of the coordinate field. */
-static inline pf_msm_plan_t pf_msm_plan(size_t n, size_t nthreads, unsigned long long inv_cost)
+/* The plan of least cost (see the cost model above) for n points with scalars of `bits` bits in
+ * nlimbs limbs and at most nthreads threads (0 counts as 1).  inv_cost: an inversion in
+ * multiplications of the coordinate field. */
+static inline pf_msm_plan_t pf_msm_plan(size_t n, size_t nthreads, unsigned long long inv_cost, size_t bits,
+                                        size_t nlimbs)
 {
-    const unsigned long long bits = PF_MSM_SCALAR_BITS;
     unsigned long long best, nn = n, nb, jac, aff;
-    pf_msm_plan_t plan = { 0, 0, 0, 0, 1 };
+    pf_msm_plan_t plan = { bits, nlimbs, 0, 0, 0, 0, 0, 1 };
     size_t c, w, nwin, narrow, b;
 
     /* costs in M / 16 */
     best = nn * 16 * (bits * 7 + bits / 6 * 16 + 128);
     for (c = PF_MSM_MIN_WINDOW; c <= PF_MSM_MAX_WINDOW; c++) {
-        nwin = pf_msm_nwin(c);
-        narrow = pf_msm_narrow(c);
+        nwin = pf_msm_nwin(bits, c);
+        narrow = pf_msm_narrow(bits, c);
         jac = aff = 0;
         for (w = 0; w < nwin; w++) {
             size_t width = c - (w < narrow);
@@ -166,9 +171,10 @@ static inline pf_msm_plan_t pf_msm_plan(size_t n, size_t nthreads, unsigned long
             plan.batch = pf_msm_batch(c);
         }
     }
+    plan.cost = best;
     if (plan.c != 0) {
-        plan.nwin = pf_msm_nwin(plan.c);
-        plan.narrow = pf_msm_narrow(plan.c);
+        plan.nwin = pf_msm_nwin(bits, plan.c);
+        plan.narrow = pf_msm_narrow(bits, plan.c);
         plan.threads = nthreads == 0 ? 1 : nthreads > plan.nwin ? plan.nwin : nthreads;
         if (plan.threads > PF_MSM_MAX_THREADS)
             plan.threads = PF_MSM_MAX_THREADS;
@@ -218,6 +224,7 @@ typedef struct {
     pf_msm_op_t *batch;   /* plan.batch additions */
     pf_msm_op_t *queue;   /* plan.batch waiting additions */
     fp_t *prefix;      /* plan.batch prefix products */
+    fp_t *den;         /* plan.batch denominators */
     size_t nbatch, nqueue;
 } g1_msm_work_t;
 
@@ -239,25 +246,37 @@ static inline size_t g1_msm_thread_bytes(const pf_msm_plan_t *plan)
     bytes = pf_msm_align(nb * sizeof(g1_t)) + pf_msm_align(nb);
     if (plan->batch)
         bytes += pf_msm_align(nb * sizeof(g1_affine_t)) + 2 * pf_msm_align(plan->batch * sizeof(pf_msm_op_t))
-                 + pf_msm_align(plan->batch * sizeof(fp_t));
+                 + 2 * pf_msm_align(plan->batch * sizeof(fp_t));
     return bytes;
+}
+
+/* The plan for n points with full-length scalars. */
+static inline pf_msm_plan_t g1_msm_plan(size_t n, size_t nthreads)
+{
+    return pf_msm_plan(n, nthreads, G1_MSM_INV_COST, PF_MSM_SCALAR_BITS, FR_NLIMBS);
+}
+
+/* Bytes of the bucket method's area under plan (window sums and every thread's scratch). */
+static inline size_t g1_msm_area_bytes(const pf_msm_plan_t *plan)
+{
+    if (plan->c == 0)
+        return 0;
+    return pf_msm_align(plan->nwin * sizeof(g1_t)) + plan->threads * g1_msm_thread_bytes(plan);
 }
 
 /* Bytes of scratch that g1_msm_vartime needs for n points and nthreads threads (the same
  * n and nthreads must be passed to it).  0 for the direct method: scratch may then be NULL. */
 static inline size_t g1_msm_scratch_size(size_t n, size_t nthreads)
 {
-    pf_msm_plan_t plan = pf_msm_plan(n, nthreads, G1_MSM_INV_COST);
+    pf_msm_plan_t plan = g1_msm_plan(n, nthreads);
 
-    if (plan.c == 0)
-        return 0;
-    return 64 + pf_msm_align(plan.nwin * sizeof(g1_t)) + plan.threads * g1_msm_thread_bytes(&plan);
+    return plan.c == 0 ? 0 : 64 + g1_msm_area_bytes(&plan);
 }
 
 /* Window width chosen for n points (0: the direct method), exposed for tests and tuning. */
 static inline size_t g1_msm_window(size_t n)
 {
-    return pf_msm_plan(n, 1, G1_MSM_INV_COST).c;
+    return g1_msm_plan(n, 1).c;
 }
 
 /* Jacobian bucket b += (neg ? -P : P). */
@@ -278,7 +297,7 @@ static inline void g1_msm_jac_add(g1_msm_work_t *wk, size_t b, const g1_affine_t
 /* Carry out the batch: one inversion for all its additions (Montgomery's trick). */
 static inline void g1_msm_flush(g1_msm_work_t *wk, const g1_affine_t *points)
 {
-    fp_t acc, inv, den, lam, t, x3;
+    fp_t acc, inv, lam, t, x3;
     size_t j, nb = wk->nbatch;
 
     if (nb == 0)
@@ -287,13 +306,16 @@ static inline void g1_msm_flush(g1_msm_work_t *wk, const g1_affine_t *points)
     for (j = 0; j < nb; j++) {
         const g1_affine_t *bk = &wk->aff[wk->batch[j].bucket];
         const g1_affine_t *p = &points[wk->batch[j].op >> 2];
+        size_t op = wk->batch[j].op;
 
-        if (wk->batch[j].op & 2)
-            fp_dbl(&den, &bk->y);            /* doubling: 2 y1 */
+        if (op & 2)
+            fp_dbl(&wk->den[j], &bk->y);          /* doubling: 2 y1 */
+        else if (op & 1)
+            fp_sub(&wk->den[j], &bk->x, &p->x);   /* x1 - x2 for -P: lam = (y2 + y1) / (x1 - x2) */
         else
-            fp_sub(&den, &p->x, &bk->x);     /* x2 - x1 */
+            fp_sub(&wk->den[j], &p->x, &bk->x);   /* x2 - x1 */
         wk->prefix[j] = acc;
-        fp_mul(&acc, &acc, &den);
+        fp_mul(&acc, &acc, &wk->den[j]);
     }
     fp_inv(&inv, &acc);
     for (j = nb; j-- > 0;) {
@@ -302,22 +324,17 @@ static inline void g1_msm_flush(g1_msm_work_t *wk, const g1_affine_t *points)
         const g1_affine_t *p = &points[op >> 2];
 
         if (op & 2) {
-            fp_dbl(&den, &bk->y);
             fp_sqr(&lam, &bk->x);
             fp_dbl(&t, &lam);
             fp_add(&lam, &lam, &t);          /* 3 x1^2 */
+        } else if (op & 1) {
+            fp_add(&lam, &p->y, &bk->y);     /* y2 + y1 (over x1 - x2) */
         } else {
-            fp_sub(&den, &p->x, &bk->x);
-            if (op & 1)
-                fp_add(&lam, &p->y, &bk->y); /* -y2 - y1, negated below */
-            else
-                fp_sub(&lam, &p->y, &bk->y); /* y2 - y1 */
+            fp_sub(&lam, &p->y, &bk->y);     /* y2 - y1 */
         }
         fp_mul(&t, &inv, &wk->prefix[j]);    /* 1 / den */
-        fp_mul(&inv, &inv, &den);
+        fp_mul(&inv, &inv, &wk->den[j]);
         fp_mul(&lam, &lam, &t);
-        if ((op & 3) == 1)
-            fp_neg(&lam, &lam);
         fp_sqr(&x3, &lam);
         fp_sub(&x3, &x3, &bk->x);
         if (op & 2)
@@ -424,7 +441,7 @@ static void g1_msm_windows(const g1_msm_job_t *job)
     p += pf_msm_align(nb);
     wk.aff = NULL;
     wk.batch = wk.queue = NULL;
-    wk.prefix = NULL;
+    wk.prefix = wk.den = NULL;
     if (batch) {
         wk.aff = (g1_affine_t *)p;
         p += pf_msm_align(nb * sizeof(g1_affine_t));
@@ -433,6 +450,8 @@ static void g1_msm_windows(const g1_msm_job_t *job)
         wk.queue = (pf_msm_op_t *)p;
         p += pf_msm_align(batch * sizeof(pf_msm_op_t));
         wk.prefix = (fp_t *)p;
+        p += pf_msm_align(batch * sizeof(fp_t));
+        wk.den = (fp_t *)p;
     }
     for (w = job->w0; w < job->w1; w++) {
         width = pf_msm_width(plan, w);
@@ -442,7 +461,7 @@ static void g1_msm_windows(const g1_msm_job_t *job)
         memset(wk.state, 0, nb);
         wk.nbatch = wk.nqueue = 0;
         for (i = 0; i < job->n; i++) {
-            long d = pf_msm_digit(job->scalars + i * FR_NLIMBS, start, width);
+            long d = pf_msm_digit(job->scalars + i * plan->nlimbs, plan->nlimbs, start, width);
             size_t b, op;
 
             if (d == 0 || g1_affine_is_identity(&job->points[i]))
@@ -486,51 +505,29 @@ static void *g1_msm_thread(void *arg)
 }
 #endif
 
-/* out = sum [scalars_i] points_i (variable time).  scalars: n integers of FR_NLIMBS little-endian
- * limbs each, below 2^PF_MSM_SCALAR_BITS (not necessarily below r).  Identity points ((0, 0))
- * and zero scalars are allowed; n = 0 gives the identity.  scratch: g1_msm_scratch_size(n,
- * nthreads) bytes, aligned for limb_t (NULL when that is 0).  The windows are shared among at most
- * nthreads threads (the calling one included; 0 or 1: no thread is created; a thread that
- * cannot be created leaves its windows to the caller).  The result, coordinates included, is
- * the same for every nthreads. */
-static inline void g1_msm_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
-                                      void *scratch, size_t nthreads)
+/* The bucket method under plan (plan->c != 0) on n points with scalars of plan->nlimbs limbs;
+ * area: g1_msm_area_bytes(plan) bytes starting on a cache line. */
+static void g1_msm_run(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
+                          const pf_msm_plan_t *plan, unsigned char *area)
 {
-    pf_msm_plan_t plan = pf_msm_plan(n, nthreads, G1_MSM_INV_COST);
     g1_msm_job_t jobs[PF_MSM_MAX_THREADS];
-    g1_t acc, t, *sums;
-    unsigned char *area;
-    size_t i, w, nt, per, extra, start, thread_bytes;
+    g1_t acc, *sums;
+    size_t i, w, nt = plan->threads, per, extra, start, thread_bytes;
 #ifndef PF_MSM_NO_THREADS
     pthread_t tid[PF_MSM_MAX_THREADS];
     int started[PF_MSM_MAX_THREADS];
 #endif
 
-    g1_set_identity(&acc);
-    if (plan.c == 0) {
-        for (i = 0; i < n; i++) {
-            /* the window method: exact for any point of the curve, as the buckets are (the
-             * endomorphism split is [k]P only inside the subgroup) */
-            g1_from_affine(&t, &points[i]);
-            g1_mul_window_vartime(&t, &t, scalars + i * FR_NLIMBS, FR_NLIMBS);
-            g1_add_vartime(&acc, &acc, &t);
-        }
-        *out = acc;
-        return;
-    }
-    nt = plan.threads;
-    area = (unsigned char *)scratch;
-    area += (64 - (size_t)((uintptr_t)area % 64)) % 64; /* the 64 spare bytes of the size */
     sums = (g1_t *)area;
-    area += pf_msm_align(plan.nwin * sizeof(g1_t));
-    thread_bytes = g1_msm_thread_bytes(&plan);
-    per = plan.nwin / nt;
-    extra = plan.nwin % nt;
+    area += pf_msm_align(plan->nwin * sizeof(g1_t));
+    thread_bytes = g1_msm_thread_bytes(plan);
+    per = plan->nwin / nt;
+    extra = plan->nwin % nt;
     for (i = 0, start = 0; i < nt; i++) {
         jobs[i].points = points;
         jobs[i].scalars = scalars;
         jobs[i].n = n;
-        jobs[i].plan = plan;
+        jobs[i].plan = *plan;
         jobs[i].w0 = start;
         start += per + (i < extra);
         jobs[i].w1 = start;
@@ -552,11 +549,173 @@ static inline void g1_msm_vartime(g1_t *out, const g1_affine_t *points, const li
         g1_msm_windows(&jobs[i]);
 #endif
     /* sum_w 2^(start of w) S_w, from the top window down */
-    for (w = plan.nwin; w-- > 0;) {
-        if (w != plan.nwin - 1)
-            for (i = pf_msm_width(&plan, w); i > 0; i--)
+    g1_set_identity(&acc);
+    for (w = plan->nwin; w-- > 0;) {
+        if (w != plan->nwin - 1)
+            for (i = pf_msm_width(plan, w); i > 0; i--)
                 g1_dbl(&acc, &acc);
         g1_add_vartime(&acc, &acc, &sums[w]);
+    }
+    *out = acc;
+}
+
+/* The first cache line inside scratch (whose size has 64 spare bytes for this). */
+static inline unsigned char *g1_msm_align_area(void *scratch)
+{
+    unsigned char *area = (unsigned char *)scratch;
+
+    return area + (64 - (size_t)((uintptr_t)area % 64)) % 64;
+}
+
+/* out = sum [scalars_i] points_i (variable time).  scalars: n integers of FR_NLIMBS little-endian
+ * limbs each, below 2^PF_MSM_SCALAR_BITS (not necessarily below r).  Identity points ((0, 0))
+ * and zero scalars are allowed; n = 0 gives the identity.  scratch: g1_msm_scratch_size(n,
+ * nthreads) bytes, aligned for limb_t (NULL when that is 0).  The windows are shared among at most
+ * nthreads threads (the calling one included; 0 or 1: no thread is created; a thread that
+ * cannot be created leaves its windows to the caller).  The result, coordinates included, is
+ * the same for every nthreads.  Any points of the curve (see g1_msm_glv_vartime for points
+ * of the subgroup). */
+static inline void g1_msm_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
+                                      void *scratch, size_t nthreads)
+{
+    pf_msm_plan_t plan = g1_msm_plan(n, nthreads);
+    g1_t acc, t;
+    size_t i;
+
+    if (plan.c == 0) {
+        g1_set_identity(&acc);
+        for (i = 0; i < n; i++) {
+            /* the window method: exact for any point of the curve, as the buckets are (the
+             * endomorphism split is [k]P only inside the subgroup) */
+            g1_from_affine(&t, &points[i]);
+            g1_mul_window_vartime(&t, &t, scalars + i * FR_NLIMBS, FR_NLIMBS);
+            g1_add_vartime(&acc, &acc, &t);
+        }
+        *out = acc;
+        return;
+    }
+    g1_msm_run(out, points, scalars, n, &plan, g1_msm_align_area(scratch));
+}
+
+/* ---- g1: GLV/GLS, for points of the subgroup ---- */
+/* Points per pass: the expanded inputs of one pass (2 points and sub-scalars per point) live
+ * in the scratch, which stays bounded for any n. */
+#define G1_MSM_GLV_PASS ((size_t)1 << 16)
+/* Per point, in M / 16: the split (a few big-integer products) and 1 images under e. */
+#define G1_MSM_GLV_EXTRA (16 * (2 + 1 * 1))
+
+static inline pf_msm_plan_t g1_msm_glv_plan(size_t n, size_t nthreads)
+{
+    return pf_msm_plan(2 * n, nthreads, G1_MSM_INV_COST, G1_GLV_BITS, G1_GLV_NS);
+}
+
+/* The cost model's estimate for a split pass of n points (0: none, too few points for buckets). */
+static inline unsigned long long g1_msm_glv_pass_cost(size_t n, size_t nthreads)
+{
+    pf_msm_plan_t glv = g1_msm_glv_plan(n, nthreads);
+
+    return glv.c == 0 ? 0 : glv.cost + (unsigned long long)n * G1_MSM_GLV_EXTRA;
+}
+
+/* Whether n points go faster split, in passes of at most G1_MSM_GLV_PASS points, than with the
+ * plain bucket method on all of them (by the cost model). */
+static inline bool g1_msm_glv_pays(size_t n, size_t nthreads)
+{
+    pf_msm_plan_t plain = g1_msm_plan(n, nthreads);
+    size_t full = n / G1_MSM_GLV_PASS, last = n % G1_MSM_GLV_PASS;
+    unsigned long long glv = 0, c;
+
+    if (plain.c == 0)
+        return false;
+    if (full != 0)
+        glv = full * g1_msm_glv_pass_cost(G1_MSM_GLV_PASS, nthreads);
+    if (last != 0) {
+        c = g1_msm_glv_pass_cost(last, nthreads);
+        if (c == 0)
+            return false;
+        glv += c;
+    }
+    return glv < plain.cost;
+}
+
+/* Bytes of a split pass of n points: the expanded points and sub-scalars, then the area. */
+static inline size_t g1_msm_glv_pass_bytes(size_t n, size_t nthreads)
+{
+    pf_msm_plan_t glv = g1_msm_glv_plan(n, nthreads);
+
+    return pf_msm_align(2 * n * sizeof(g1_affine_t)) + pf_msm_align(2 * n * G1_GLV_NS * sizeof(limb_t))
+           + g1_msm_area_bytes(&glv);
+}
+
+/* Bytes of scratch that g1_msm_glv_vartime needs for n points and nthreads threads; 0: scratch
+ * may be NULL. */
+static inline size_t g1_msm_glv_scratch_size(size_t n, size_t nthreads)
+{
+    size_t last = n % G1_MSM_GLV_PASS, bytes, b;
+
+    if (!g1_msm_glv_pays(n, nthreads))
+        return g1_msm_scratch_size(n, nthreads);
+    bytes = g1_msm_glv_pass_bytes(n < G1_MSM_GLV_PASS ? n : G1_MSM_GLV_PASS, nthreads);
+    if (last != 0 && n > G1_MSM_GLV_PASS) {
+        b = g1_msm_glv_pass_bytes(last, nthreads);
+        bytes = b > bytes ? b : bytes;
+    }
+    return 64 + bytes;
+}
+
+/* g1_msm_vartime for points of the subgroup of order r (where e acts as [lam]); the same
+ * contract otherwise, with scratch of g1_msm_glv_scratch_size(n, nthreads) bytes.  Where the
+ * cost model says it pays, passes of at most G1_MSM_GLV_PASS points each split their scalars
+ * k = sum k_i lam^i and run the bucket method on the points e^i(P) (negated where k_i < 0) with
+ * the short |k_i|; otherwise the plain bucket method runs on all points at once, or, for a few
+ * points, g1_mul_vartime on each. */
+static inline void g1_msm_glv_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
+                                          void *scratch, size_t nthreads)
+{
+    unsigned char *area = g1_msm_align_area(scratch);
+    limb_t mag[2][G1_GLV_NS], neg[2];
+    g1_affine_t *ep = (g1_affine_t *)area;
+    g1_t acc, t;
+    pf_msm_plan_t plan;
+    size_t s, m, i, j, l;
+
+    g1_set_identity(&acc);
+    if (!g1_msm_glv_pays(n, nthreads)) {
+        plan = g1_msm_plan(n, nthreads);
+        if (plan.c != 0) {
+            g1_msm_run(out, points, scalars, n, &plan, area);
+            return;
+        }
+        for (i = 0; i < n; i++) {
+            g1_from_affine(&t, &points[i]);
+            g1_mul_vartime(&t, &t, scalars + i * FR_NLIMBS, FR_NLIMBS);
+            g1_add_vartime(&acc, &acc, &t);
+        }
+        *out = acc;
+        return;
+    }
+    for (s = 0; s < n; s += m) {
+        const g1_affine_t *pts = points + s;
+        const limb_t *ks = scalars + s * FR_NLIMBS;
+        limb_t *es;
+
+        m = n - s < G1_MSM_GLV_PASS ? n - s : G1_MSM_GLV_PASS;
+        es = (limb_t *)(area + pf_msm_align(2 * m * sizeof(g1_affine_t)));
+        for (i = 0; i < m; i++) {
+            g1_glv_split(mag, neg, ks + i * FR_NLIMBS);
+            for (j = 0; j < 2; j++) {
+                g1_endo_affine(&ep[j * m + i], &pts[i], (int)j);
+                if (neg[j])
+                    fp_neg(&ep[j * m + i].y, &ep[j * m + i].y);
+                for (l = 0; l < G1_GLV_NS; l++)
+                    es[(j * m + i) * G1_GLV_NS + l] = mag[j][l];
+            }
+        }
+        plan = g1_msm_glv_plan(m, nthreads);
+        g1_msm_run(&t, ep, es, 2 * m, &plan,
+                      area + pf_msm_align(2 * m * sizeof(g1_affine_t))
+                          + pf_msm_align(2 * m * G1_GLV_NS * sizeof(limb_t)));
+        g1_add_vartime(&acc, &acc, &t);
     }
     *out = acc;
 }
@@ -581,6 +740,7 @@ typedef struct {
     pf_msm_op_t *batch;   /* plan.batch additions */
     pf_msm_op_t *queue;   /* plan.batch waiting additions */
     fp2_t *prefix;      /* plan.batch prefix products */
+    fp2_t *den;         /* plan.batch denominators */
     size_t nbatch, nqueue;
 } g2_msm_work_t;
 
@@ -602,25 +762,37 @@ static inline size_t g2_msm_thread_bytes(const pf_msm_plan_t *plan)
     bytes = pf_msm_align(nb * sizeof(g2_t)) + pf_msm_align(nb);
     if (plan->batch)
         bytes += pf_msm_align(nb * sizeof(g2_affine_t)) + 2 * pf_msm_align(plan->batch * sizeof(pf_msm_op_t))
-                 + pf_msm_align(plan->batch * sizeof(fp2_t));
+                 + 2 * pf_msm_align(plan->batch * sizeof(fp2_t));
     return bytes;
+}
+
+/* The plan for n points with full-length scalars. */
+static inline pf_msm_plan_t g2_msm_plan(size_t n, size_t nthreads)
+{
+    return pf_msm_plan(n, nthreads, G2_MSM_INV_COST, PF_MSM_SCALAR_BITS, FR_NLIMBS);
+}
+
+/* Bytes of the bucket method's area under plan (window sums and every thread's scratch). */
+static inline size_t g2_msm_area_bytes(const pf_msm_plan_t *plan)
+{
+    if (plan->c == 0)
+        return 0;
+    return pf_msm_align(plan->nwin * sizeof(g2_t)) + plan->threads * g2_msm_thread_bytes(plan);
 }
 
 /* Bytes of scratch that g2_msm_vartime needs for n points and nthreads threads (the same
  * n and nthreads must be passed to it).  0 for the direct method: scratch may then be NULL. */
 static inline size_t g2_msm_scratch_size(size_t n, size_t nthreads)
 {
-    pf_msm_plan_t plan = pf_msm_plan(n, nthreads, G2_MSM_INV_COST);
+    pf_msm_plan_t plan = g2_msm_plan(n, nthreads);
 
-    if (plan.c == 0)
-        return 0;
-    return 64 + pf_msm_align(plan.nwin * sizeof(g2_t)) + plan.threads * g2_msm_thread_bytes(&plan);
+    return plan.c == 0 ? 0 : 64 + g2_msm_area_bytes(&plan);
 }
 
 /* Window width chosen for n points (0: the direct method), exposed for tests and tuning. */
 static inline size_t g2_msm_window(size_t n)
 {
-    return pf_msm_plan(n, 1, G2_MSM_INV_COST).c;
+    return g2_msm_plan(n, 1).c;
 }
 
 /* Jacobian bucket b += (neg ? -P : P). */
@@ -641,7 +813,7 @@ static inline void g2_msm_jac_add(g2_msm_work_t *wk, size_t b, const g2_affine_t
 /* Carry out the batch: one inversion for all its additions (Montgomery's trick). */
 static inline void g2_msm_flush(g2_msm_work_t *wk, const g2_affine_t *points)
 {
-    fp2_t acc, inv, den, lam, t, x3;
+    fp2_t acc, inv, lam, t, x3;
     size_t j, nb = wk->nbatch;
 
     if (nb == 0)
@@ -650,13 +822,16 @@ static inline void g2_msm_flush(g2_msm_work_t *wk, const g2_affine_t *points)
     for (j = 0; j < nb; j++) {
         const g2_affine_t *bk = &wk->aff[wk->batch[j].bucket];
         const g2_affine_t *p = &points[wk->batch[j].op >> 2];
+        size_t op = wk->batch[j].op;
 
-        if (wk->batch[j].op & 2)
-            fp2_dbl(&den, &bk->y);            /* doubling: 2 y1 */
+        if (op & 2)
+            fp2_dbl(&wk->den[j], &bk->y);          /* doubling: 2 y1 */
+        else if (op & 1)
+            fp2_sub(&wk->den[j], &bk->x, &p->x);   /* x1 - x2 for -P: lam = (y2 + y1) / (x1 - x2) */
         else
-            fp2_sub(&den, &p->x, &bk->x);     /* x2 - x1 */
+            fp2_sub(&wk->den[j], &p->x, &bk->x);   /* x2 - x1 */
         wk->prefix[j] = acc;
-        fp2_mul(&acc, &acc, &den);
+        fp2_mul(&acc, &acc, &wk->den[j]);
     }
     fp2_inv(&inv, &acc);
     for (j = nb; j-- > 0;) {
@@ -665,22 +840,17 @@ static inline void g2_msm_flush(g2_msm_work_t *wk, const g2_affine_t *points)
         const g2_affine_t *p = &points[op >> 2];
 
         if (op & 2) {
-            fp2_dbl(&den, &bk->y);
             fp2_sqr(&lam, &bk->x);
             fp2_dbl(&t, &lam);
             fp2_add(&lam, &lam, &t);          /* 3 x1^2 */
+        } else if (op & 1) {
+            fp2_add(&lam, &p->y, &bk->y);     /* y2 + y1 (over x1 - x2) */
         } else {
-            fp2_sub(&den, &p->x, &bk->x);
-            if (op & 1)
-                fp2_add(&lam, &p->y, &bk->y); /* -y2 - y1, negated below */
-            else
-                fp2_sub(&lam, &p->y, &bk->y); /* y2 - y1 */
+            fp2_sub(&lam, &p->y, &bk->y);     /* y2 - y1 */
         }
         fp2_mul(&t, &inv, &wk->prefix[j]);    /* 1 / den */
-        fp2_mul(&inv, &inv, &den);
+        fp2_mul(&inv, &inv, &wk->den[j]);
         fp2_mul(&lam, &lam, &t);
-        if ((op & 3) == 1)
-            fp2_neg(&lam, &lam);
         fp2_sqr(&x3, &lam);
         fp2_sub(&x3, &x3, &bk->x);
         if (op & 2)
@@ -787,7 +957,7 @@ static void g2_msm_windows(const g2_msm_job_t *job)
     p += pf_msm_align(nb);
     wk.aff = NULL;
     wk.batch = wk.queue = NULL;
-    wk.prefix = NULL;
+    wk.prefix = wk.den = NULL;
     if (batch) {
         wk.aff = (g2_affine_t *)p;
         p += pf_msm_align(nb * sizeof(g2_affine_t));
@@ -796,6 +966,8 @@ static void g2_msm_windows(const g2_msm_job_t *job)
         wk.queue = (pf_msm_op_t *)p;
         p += pf_msm_align(batch * sizeof(pf_msm_op_t));
         wk.prefix = (fp2_t *)p;
+        p += pf_msm_align(batch * sizeof(fp2_t));
+        wk.den = (fp2_t *)p;
     }
     for (w = job->w0; w < job->w1; w++) {
         width = pf_msm_width(plan, w);
@@ -805,7 +977,7 @@ static void g2_msm_windows(const g2_msm_job_t *job)
         memset(wk.state, 0, nb);
         wk.nbatch = wk.nqueue = 0;
         for (i = 0; i < job->n; i++) {
-            long d = pf_msm_digit(job->scalars + i * FR_NLIMBS, start, width);
+            long d = pf_msm_digit(job->scalars + i * plan->nlimbs, plan->nlimbs, start, width);
             size_t b, op;
 
             if (d == 0 || g2_affine_is_identity(&job->points[i]))
@@ -849,51 +1021,29 @@ static void *g2_msm_thread(void *arg)
 }
 #endif
 
-/* out = sum [scalars_i] points_i (variable time).  scalars: n integers of FR_NLIMBS little-endian
- * limbs each, below 2^PF_MSM_SCALAR_BITS (not necessarily below r).  Identity points ((0, 0))
- * and zero scalars are allowed; n = 0 gives the identity.  scratch: g2_msm_scratch_size(n,
- * nthreads) bytes, aligned for limb_t (NULL when that is 0).  The windows are shared among at most
- * nthreads threads (the calling one included; 0 or 1: no thread is created; a thread that
- * cannot be created leaves its windows to the caller).  The result, coordinates included, is
- * the same for every nthreads. */
-static inline void g2_msm_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
-                                      void *scratch, size_t nthreads)
+/* The bucket method under plan (plan->c != 0) on n points with scalars of plan->nlimbs limbs;
+ * area: g2_msm_area_bytes(plan) bytes starting on a cache line. */
+static void g2_msm_run(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
+                          const pf_msm_plan_t *plan, unsigned char *area)
 {
-    pf_msm_plan_t plan = pf_msm_plan(n, nthreads, G2_MSM_INV_COST);
     g2_msm_job_t jobs[PF_MSM_MAX_THREADS];
-    g2_t acc, t, *sums;
-    unsigned char *area;
-    size_t i, w, nt, per, extra, start, thread_bytes;
+    g2_t acc, *sums;
+    size_t i, w, nt = plan->threads, per, extra, start, thread_bytes;
 #ifndef PF_MSM_NO_THREADS
     pthread_t tid[PF_MSM_MAX_THREADS];
     int started[PF_MSM_MAX_THREADS];
 #endif
 
-    g2_set_identity(&acc);
-    if (plan.c == 0) {
-        for (i = 0; i < n; i++) {
-            /* the window method: exact for any point of the curve, as the buckets are (the
-             * endomorphism split is [k]P only inside the subgroup) */
-            g2_from_affine(&t, &points[i]);
-            g2_mul_window_vartime(&t, &t, scalars + i * FR_NLIMBS, FR_NLIMBS);
-            g2_add_vartime(&acc, &acc, &t);
-        }
-        *out = acc;
-        return;
-    }
-    nt = plan.threads;
-    area = (unsigned char *)scratch;
-    area += (64 - (size_t)((uintptr_t)area % 64)) % 64; /* the 64 spare bytes of the size */
     sums = (g2_t *)area;
-    area += pf_msm_align(plan.nwin * sizeof(g2_t));
-    thread_bytes = g2_msm_thread_bytes(&plan);
-    per = plan.nwin / nt;
-    extra = plan.nwin % nt;
+    area += pf_msm_align(plan->nwin * sizeof(g2_t));
+    thread_bytes = g2_msm_thread_bytes(plan);
+    per = plan->nwin / nt;
+    extra = plan->nwin % nt;
     for (i = 0, start = 0; i < nt; i++) {
         jobs[i].points = points;
         jobs[i].scalars = scalars;
         jobs[i].n = n;
-        jobs[i].plan = plan;
+        jobs[i].plan = *plan;
         jobs[i].w0 = start;
         start += per + (i < extra);
         jobs[i].w1 = start;
@@ -915,11 +1065,173 @@ static inline void g2_msm_vartime(g2_t *out, const g2_affine_t *points, const li
         g2_msm_windows(&jobs[i]);
 #endif
     /* sum_w 2^(start of w) S_w, from the top window down */
-    for (w = plan.nwin; w-- > 0;) {
-        if (w != plan.nwin - 1)
-            for (i = pf_msm_width(&plan, w); i > 0; i--)
+    g2_set_identity(&acc);
+    for (w = plan->nwin; w-- > 0;) {
+        if (w != plan->nwin - 1)
+            for (i = pf_msm_width(plan, w); i > 0; i--)
                 g2_dbl(&acc, &acc);
         g2_add_vartime(&acc, &acc, &sums[w]);
+    }
+    *out = acc;
+}
+
+/* The first cache line inside scratch (whose size has 64 spare bytes for this). */
+static inline unsigned char *g2_msm_align_area(void *scratch)
+{
+    unsigned char *area = (unsigned char *)scratch;
+
+    return area + (64 - (size_t)((uintptr_t)area % 64)) % 64;
+}
+
+/* out = sum [scalars_i] points_i (variable time).  scalars: n integers of FR_NLIMBS little-endian
+ * limbs each, below 2^PF_MSM_SCALAR_BITS (not necessarily below r).  Identity points ((0, 0))
+ * and zero scalars are allowed; n = 0 gives the identity.  scratch: g2_msm_scratch_size(n,
+ * nthreads) bytes, aligned for limb_t (NULL when that is 0).  The windows are shared among at most
+ * nthreads threads (the calling one included; 0 or 1: no thread is created; a thread that
+ * cannot be created leaves its windows to the caller).  The result, coordinates included, is
+ * the same for every nthreads.  Any points of the curve (see g2_msm_glv_vartime for points
+ * of the subgroup). */
+static inline void g2_msm_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
+                                      void *scratch, size_t nthreads)
+{
+    pf_msm_plan_t plan = g2_msm_plan(n, nthreads);
+    g2_t acc, t;
+    size_t i;
+
+    if (plan.c == 0) {
+        g2_set_identity(&acc);
+        for (i = 0; i < n; i++) {
+            /* the window method: exact for any point of the curve, as the buckets are (the
+             * endomorphism split is [k]P only inside the subgroup) */
+            g2_from_affine(&t, &points[i]);
+            g2_mul_window_vartime(&t, &t, scalars + i * FR_NLIMBS, FR_NLIMBS);
+            g2_add_vartime(&acc, &acc, &t);
+        }
+        *out = acc;
+        return;
+    }
+    g2_msm_run(out, points, scalars, n, &plan, g2_msm_align_area(scratch));
+}
+
+/* ---- g2: GLV/GLS, for points of the subgroup ---- */
+/* Points per pass: the expanded inputs of one pass (4 points and sub-scalars per point) live
+ * in the scratch, which stays bounded for any n. */
+#define G2_MSM_GLV_PASS ((size_t)1 << 16)
+/* Per point, in M / 16: the split (a few big-integer products) and 3 images under e. */
+#define G2_MSM_GLV_EXTRA (16 * (2 + 3 * 3))
+
+static inline pf_msm_plan_t g2_msm_glv_plan(size_t n, size_t nthreads)
+{
+    return pf_msm_plan(4 * n, nthreads, G2_MSM_INV_COST, G2_GLV_BITS, G2_GLV_NS);
+}
+
+/* The cost model's estimate for a split pass of n points (0: none, too few points for buckets). */
+static inline unsigned long long g2_msm_glv_pass_cost(size_t n, size_t nthreads)
+{
+    pf_msm_plan_t glv = g2_msm_glv_plan(n, nthreads);
+
+    return glv.c == 0 ? 0 : glv.cost + (unsigned long long)n * G2_MSM_GLV_EXTRA;
+}
+
+/* Whether n points go faster split, in passes of at most G2_MSM_GLV_PASS points, than with the
+ * plain bucket method on all of them (by the cost model). */
+static inline bool g2_msm_glv_pays(size_t n, size_t nthreads)
+{
+    pf_msm_plan_t plain = g2_msm_plan(n, nthreads);
+    size_t full = n / G2_MSM_GLV_PASS, last = n % G2_MSM_GLV_PASS;
+    unsigned long long glv = 0, c;
+
+    if (plain.c == 0)
+        return false;
+    if (full != 0)
+        glv = full * g2_msm_glv_pass_cost(G2_MSM_GLV_PASS, nthreads);
+    if (last != 0) {
+        c = g2_msm_glv_pass_cost(last, nthreads);
+        if (c == 0)
+            return false;
+        glv += c;
+    }
+    return glv < plain.cost;
+}
+
+/* Bytes of a split pass of n points: the expanded points and sub-scalars, then the area. */
+static inline size_t g2_msm_glv_pass_bytes(size_t n, size_t nthreads)
+{
+    pf_msm_plan_t glv = g2_msm_glv_plan(n, nthreads);
+
+    return pf_msm_align(4 * n * sizeof(g2_affine_t)) + pf_msm_align(4 * n * G2_GLV_NS * sizeof(limb_t))
+           + g2_msm_area_bytes(&glv);
+}
+
+/* Bytes of scratch that g2_msm_glv_vartime needs for n points and nthreads threads; 0: scratch
+ * may be NULL. */
+static inline size_t g2_msm_glv_scratch_size(size_t n, size_t nthreads)
+{
+    size_t last = n % G2_MSM_GLV_PASS, bytes, b;
+
+    if (!g2_msm_glv_pays(n, nthreads))
+        return g2_msm_scratch_size(n, nthreads);
+    bytes = g2_msm_glv_pass_bytes(n < G2_MSM_GLV_PASS ? n : G2_MSM_GLV_PASS, nthreads);
+    if (last != 0 && n > G2_MSM_GLV_PASS) {
+        b = g2_msm_glv_pass_bytes(last, nthreads);
+        bytes = b > bytes ? b : bytes;
+    }
+    return 64 + bytes;
+}
+
+/* g2_msm_vartime for points of the subgroup of order r (where e acts as [lam]); the same
+ * contract otherwise, with scratch of g2_msm_glv_scratch_size(n, nthreads) bytes.  Where the
+ * cost model says it pays, passes of at most G2_MSM_GLV_PASS points each split their scalars
+ * k = sum k_i lam^i and run the bucket method on the points e^i(P) (negated where k_i < 0) with
+ * the short |k_i|; otherwise the plain bucket method runs on all points at once, or, for a few
+ * points, g2_mul_vartime on each. */
+static inline void g2_msm_glv_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
+                                          void *scratch, size_t nthreads)
+{
+    unsigned char *area = g2_msm_align_area(scratch);
+    limb_t mag[4][G2_GLV_NS], neg[4];
+    g2_affine_t *ep = (g2_affine_t *)area;
+    g2_t acc, t;
+    pf_msm_plan_t plan;
+    size_t s, m, i, j, l;
+
+    g2_set_identity(&acc);
+    if (!g2_msm_glv_pays(n, nthreads)) {
+        plan = g2_msm_plan(n, nthreads);
+        if (plan.c != 0) {
+            g2_msm_run(out, points, scalars, n, &plan, area);
+            return;
+        }
+        for (i = 0; i < n; i++) {
+            g2_from_affine(&t, &points[i]);
+            g2_mul_vartime(&t, &t, scalars + i * FR_NLIMBS, FR_NLIMBS);
+            g2_add_vartime(&acc, &acc, &t);
+        }
+        *out = acc;
+        return;
+    }
+    for (s = 0; s < n; s += m) {
+        const g2_affine_t *pts = points + s;
+        const limb_t *ks = scalars + s * FR_NLIMBS;
+        limb_t *es;
+
+        m = n - s < G2_MSM_GLV_PASS ? n - s : G2_MSM_GLV_PASS;
+        es = (limb_t *)(area + pf_msm_align(4 * m * sizeof(g2_affine_t)));
+        for (i = 0; i < m; i++) {
+            g2_glv_split(mag, neg, ks + i * FR_NLIMBS);
+            for (j = 0; j < 4; j++) {
+                g2_endo_affine(&ep[j * m + i], &pts[i], (int)j);
+                if (neg[j])
+                    fp2_neg(&ep[j * m + i].y, &ep[j * m + i].y);
+                for (l = 0; l < G2_GLV_NS; l++)
+                    es[(j * m + i) * G2_GLV_NS + l] = mag[j][l];
+            }
+        }
+        plan = g2_msm_glv_plan(m, nthreads);
+        g2_msm_run(&t, ep, es, 4 * m, &plan,
+                      area + pf_msm_align(4 * m * sizeof(g2_affine_t))
+                          + pf_msm_align(4 * m * G2_GLV_NS * sizeof(limb_t)));
+        g2_add_vartime(&acc, &acc, &t);
     }
     *out = acc;
 }
