@@ -17,10 +17,14 @@ if TYPE_CHECKING:
     from ..derive.model import CurveModel
 
 
+# EIP-2334: purpose 12381, coin type 3600 (Ethereum), account 0, use 0 (the withdrawal key)
+EIP2334_WITHDRAWAL_PATH = "m/12381/3600/0/0"
+
+
 def context(model: CurveModel) -> dict[str, object]:
     """L (HKDF_mod_r's output length) and the byte length of a secret key, both from r."""
     bits = (model.r - 1).bit_length()  # ceil(log2(r))
-    return {"hkdf_L": -(-3 * bits // 16), "sk_bytes": -(-bits // 8)}
+    return {"hkdf_L": -(-3 * bits // 16), "sk_bytes": -(-bits // 8), "path_example": EIP2334_WITHDRAWAL_PATH}
 
 
 EIP2333 = register(
