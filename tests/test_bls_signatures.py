@@ -314,6 +314,18 @@ def test_batch_verify_rejects_one_bad_signature(bls, variant) -> None:
     assert s.aggregate(swapped) == s.aggregate(sigs)
     assert not s.batch_verify(pks, msgs, swapped)
     assert not s.batch_verify(pks[:3] + [_flip(pks[3])] + pks[4:], msgs, sigs)
+    # repeated messages (one hash and an MSM of keys per message): valid, then one bad in a group
+    shared = [b"slot %d" % (i % 3) for i in range(8)]
+    ssigs = [s.sign(sk, m) for sk, m in zip(sks, shared, strict=True)]
+    assert s.batch_verify(pks, shared, ssigs)
+    for j in (0, 3, 7):
+        for bad in (s.sign(sks[j], b"slot 9"), ssigs[(j + 3) % 8], _flip(ssigs[j])):
+            broken = list(ssigs)
+            broken[j] = bad
+            assert not s.batch_verify(pks, shared, broken), (j, bad.hex())
+    # the same key twice under one message, and signatures swapped within a message group
+    assert s.batch_verify([pks[0], pks[0]], [b"x", b"x"], [s.sign(sks[0], b"x")] * 2)
+    assert not s.batch_verify(pks[:2], [b"x", b"x"], [s.sign(sks[1], b"x"), s.sign(sks[0], b"x")])
 
 
 @pytest.mark.parametrize("variant", VARIANTS)

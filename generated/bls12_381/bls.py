@@ -298,10 +298,12 @@ class _Scheme:
 
         Random linear combination: with public random r_i of 64 bits (from ``secrets``, drawn per
         call, so a forger cannot predict them), checks prod e(PK_i, H(m_i))^r_i ==
-        e(P, sum r_i sig_i) as one pairing check of n + 1 pairs (one shared final
-        exponentiation).  The r_i go to the G1 side of each pair (the cheaper multiplication) and
-        to an MSM over the signatures.  Every signature is subgroup-checked first, so no
-        small-order component can cancel.  An empty batch is False."""
+        e(P, sum r_i sig_i) as one pairing check (one shared final exponentiation): n + 1 pairs
+        for n distinct messages.  A message signed by one key contributes e([r_i] X, Y), the
+        multiplier on the pair's G1 point (the cheaper multiplication); keys signing the same
+        message share one hash and one pair, e(sum r_i PK_i, H(m)) by an MSM.  The signatures
+        meet in one MSM.  Every signature is subgroup-checked first, so no small-order
+        component can cancel.  An empty batch is False."""
         pks = _list(pks, "pks")
         msgs = [_msg(m) for m in _list(msgs, "msgs")]
         sigs = _list(sigs, "sigs")
@@ -316,15 +318,26 @@ class _Scheme:
             return False
         if self._aug:
             msgs = [bytes(pk) + m for pk, m in zip(pks, msgs, strict=True)]
-        hashes = [self._v.SIG.hash_to_curve(m, self.DST) for m in msgs]
         # r_i in [1, 2^64): public, unpredictable multipliers (not secret: variable time is fine)
         rs = [1 + secrets.randbelow((1 << BATCH_RANDOMIZER_BITS) - 1) for _ in range(n)]
-        combined = self._v.SIG.msm(S, rs)
-        if self._v.pk_in_g1:
-            points = [P.mul_vartime(r) for P, r in zip(points, rs, strict=True)]
-        else:
-            hashes = [H.mul_vartime(r) for H, r in zip(hashes, rs, strict=True)]
-        return self._v.check(points + [self._v.neg_gen], hashes + [combined])
+        by_msg: dict[bytes, list[int]] = {}
+        for i, m in enumerate(msgs):
+            by_msg.setdefault(m, []).append(i)
+        PK, SIG = self._v.PK, self._v.SIG
+        pk_side, sig_side = [], []
+        for m, idx in by_msg.items():
+            H = SIG.hash_to_curve(m, self.DST)
+            if len(idx) > 1:
+                pk_side.append(PK.msm([points[i] for i in idx], [rs[i] for i in idx]))
+            elif self._v.pk_in_g1:
+                (i,) = idx
+                pk_side.append(points[i].mul_vartime(rs[i]))
+            else:
+                (i,) = idx
+                pk_side.append(points[i])
+                H = H.mul_vartime(rs[i])
+            sig_side.append(H)
+        return self._v.check(pk_side + [self._v.neg_gen], sig_side + [SIG.msm(S, rs)])
 
 
 class _PopScheme(_Scheme):
