@@ -3,8 +3,10 @@
 
 Two variants, each with the draft's three schemes:
 
-* ``MinPk``: public keys in G1 (G1), signatures in G2 (hash suite BLS12381G2_XMD:SHA-256_SSWU_RO_);
-* ``MinSig``: public keys in G2, signatures in G1 (hash suite BLS12381G1_XMD:SHA-256_SSWU_RO_);
+* ``MinPk`` (minimal-pubkey-size): public keys in G1, signatures in G2
+  (hash suite BLS12381G2_XMD:SHA-256_SSWU_RO_);
+* ``MinSig`` (minimal-signature-size): public keys in G2, signatures in G1
+  (hash suite BLS12381G1_XMD:SHA-256_SSWU_RO_);
 * ``.Basic`` (messages of an aggregate must be distinct), ``.Aug`` (the public key is prefixed to
   every message) and ``.Pop`` (proofs of possession; fast aggregate verification).
 
@@ -416,6 +418,6 @@ MinSig = _Schemes(_MINSIG, {
 
 def clear_cache() -> None:
     """Forget the decoded public keys of every scheme."""
-    for variant in (_MINPK, _MINSIG, ):
+    for variant in (_MINPK, _MINSIG):
         with variant._lock:
             variant._cache.clear()
