@@ -419,3 +419,91 @@ def evm_precompiles(C: ModuleType) -> Iterator[Target]:
 
             # lengths: the seeds' own (vector seeds of those sizes; mutations change lengths too)
             yield Target(f"{proto}.run({name})", run, tuple(sorted({len(s) for s in seeds})), seeds)
+
+
+@entry_point
+def bls_signatures(C: ModuleType) -> Iterator[Target]:
+    """The verification functions of C.bls (where the curve carries BLS signatures), per variant,
+    Pop scheme (whose functions are a superset): they return a bool and never raise on bytes,
+    give the same answer twice and agree with each other (a valid signature has a valid key;
+    a batch verifies exactly when each of its signatures does).  The data split into fixed-width
+    keys and signatures, then messages.  A False answer counts as a rejection (ValueError)."""
+    if "bls_signatures" not in getattr(C, "PROTOCOLS", ()):
+        return
+    for vname in ("MinPk", "MinSig"):
+        s = getattr(C.bls, vname).Pop
+        kl, sl = s.PK_BYTES, s.SIG_BYTES
+        sks = [s.key_gen(bytes([i + 1]) * 32) for i in range(3)]
+        pks = [s.sk_to_pk(sk) for sk in sks]
+        msgs = [b"", b"fuzz", b"x" * 70]
+        sigs = [s.sign(sk, m) for sk, m in zip(sks, msgs, strict=True)]
+
+        def answer(fn: Callable[..., bool], *args: Any) -> None:
+            try:
+                got = fn(*args)
+            except REJECTIONS as exc:
+                raise AssertionError(f"raised {type(exc).__name__} instead of returning False: {exc}") from exc
+            assert got is True or got is False, f"returned {got!r}, not a bool"
+            assert fn(*args) is got, "not deterministic"
+            if not got:
+                raise ValueError("False")
+
+        def split(data: bytes) -> tuple[int, bytes]:
+            """A count of 1 to 3 items from the first byte, and the rest."""
+            return (data[0] % 3 + 1, data[1:]) if data else (1, b"")
+
+        def verify(data: bytes, s=s, kl=kl, sl=sl) -> None:
+            pk, sig, msg = data[:kl], data[kl : kl + sl], data[kl + sl :]
+            try:
+                answer(s.verify, pk, msg, sig)
+            except ValueError:
+                assert not s.aggregate_verify([pk], [msg], sig), "aggregate_verify of one pair differs from verify"
+                raise
+            assert s.key_validate(pk), "verified under an invalid key"
+            assert s.aggregate_verify([pk], [msg], sig) and s.batch_verify([pk], [msg], [sig])
+
+        def key_validate(data: bytes, s=s) -> None:
+            answer(s.key_validate, data)
+
+        def pop_verify(data: bytes, s=s, kl=kl) -> None:
+            answer(s.pop_verify, data[:kl], data[kl:])
+            assert s.key_validate(data[:kl])
+
+        def aggregate_verify(data: bytes, s=s, kl=kl, sl=sl) -> None:
+            n, rest = split(data)
+            keys = [rest[i * kl : (i + 1) * kl] for i in range(n)]
+            sig, msg = rest[n * kl : n * kl + sl], rest[n * kl + sl :]
+            answer(s.aggregate_verify, keys, [msg + bytes([i]) for i in range(n)], sig)
+
+        def fast_aggregate_verify(data: bytes, s=s, kl=kl, sl=sl) -> None:
+            n, rest = split(data)
+            keys = [rest[i * kl : (i + 1) * kl] for i in range(n)]
+            answer(s.fast_aggregate_verify, keys, rest[n * kl + sl :], rest[n * kl : n * kl + sl])
+
+        def batch_verify(data: bytes, s=s, kl=kl, sl=sl) -> None:
+            n, rest = split(data)
+            w = kl + sl
+            keys = [rest[i * w : i * w + kl] for i in range(n)]
+            sigs_ = [rest[i * w + kl : (i + 1) * w] for i in range(n)]
+            ms = [rest[n * w :] + bytes([i]) for i in range(n)]
+            try:
+                answer(s.batch_verify, keys, ms, sigs_)
+            except ValueError:
+                assert not all(s.verify(*t) for t in zip(keys, ms, sigs_, strict=True)), "batch refused valid signatures"
+                raise
+            assert all(s.verify(*t) for t in zip(keys, ms, sigs_, strict=True)), "batch accepted an invalid signature"
+
+        def count(n: int) -> bytes:
+            return bytes([n - 1])
+
+        prefix = f"bls.{vname}.Pop"
+        yield Target(f"{prefix}.verify", verify, (), tuple(pk + sig + m for pk, sig, m in zip(pks, sigs, msgs, strict=True)))
+        yield Target(f"{prefix}.key_validate", key_validate, (kl,), tuple(pks) + (s.sk_to_pk(1),))
+        yield Target(f"{prefix}.pop_verify", pop_verify, (), tuple(pk + s.pop_prove(sk) for sk, pk in zip(sks, pks, strict=True)))
+        agg = s.aggregate([s.sign(sk, b"agg" + bytes([i])) for i, sk in enumerate(sks)])
+        yield Target(f"{prefix}.aggregate_verify", aggregate_verify, (), (count(3) + b"".join(pks) + agg + b"agg",))
+        fagg = s.aggregate([s.sign(sk, b"fast") for sk in sks[:2]])
+        yield Target(f"{prefix}.fast_aggregate_verify", fast_aggregate_verify, (), (count(2) + pks[0] + pks[1] + fagg + b"fast",))
+        bsigs = [s.sign(sk, b"batch" + bytes([i])) for i, sk in enumerate(sks)]
+        yield Target(f"{prefix}.batch_verify", batch_verify, (),
+                     (count(3) + b"".join(pk + sg for pk, sg in zip(pks, bsigs, strict=True)) + b"batch",))  # fmt: skip

@@ -24,6 +24,8 @@ CUSTOM = {
     # multiplication with k = 2), xi = 3 + u, b = 5 and an M-twist.
     "bn254a": 'name = "BN254A"\nfamily = "BN"\nx = "0x4000000000002966"\n',
 }
+# protocol modules asked for by some custom curves (SVDW hash suites, 8 limbs, the gnark profile)
+CUSTOM_PROTOCOLS = {"bls12_461": 'protocols = ["bls_signatures", "eip2333"]\n', "bn254n": 'protocols = ["bls_signatures"]\n'}
 
 
 @pytest.fixture(scope="module", params=sorted(CUSTOM))
@@ -32,7 +34,7 @@ def custom(request, tmp_path_factory):
     pkg = request.param
     root = tmp_path_factory.mktemp(f"custom_{pkg}")
     params = root / f"{pkg}.toml"
-    params.write_text(CUSTOM[pkg])
+    params.write_text(CUSTOM[pkg] + CUSTOM_PROTOCOLS.get(pkg, ""))
     out = root / "out"
     assert gen_curve(["--params", str(params), "--out", str(out)]) == 0
     sys.path.insert(0, str(out))
@@ -123,3 +125,28 @@ def test_hash_to_curve_svdw_matches_reference(custom) -> None:
     assert C.G1.HASH_MAP == C.G2.HASH_MAP == "svdw"
     assert not C.G1.HASH_SUITE_IS_RFC and not C.G2.HASH_SUITE_IS_RFC
     check_against_reference(C, m, m.package, n_random=4, n_msgs=2)
+
+
+def test_protocols_bls_signatures(custom) -> None:
+    """BLS signatures and EIP-2333 on curves other than the standard's: the ciphersuite IDs come
+    from the curve's own hash suites, and sign/verify/aggregate/batch work in both variants."""
+    C, m = custom
+    if "bls_signatures" not in C.PROTOCOLS:
+        assert not hasattr(C, "bls")
+        return
+    for variant, sig_group in ((C.bls.MinPk, C.G2), (C.bls.MinSig, C.G1)):
+        s = variant.Pop
+        assert s.CIPHERSUITE == f"BLS_SIG_{sig_group.HASH_SUITE}POP_"
+        sks = [s.key_gen(bytes([i]) * 32) for i in range(1, 4)]
+        pks = [s.sk_to_pk(sk) for sk in sks]
+        sigs = [s.sign(sk, b"custom %d" % i) for i, sk in enumerate(sks)]
+        msgs = [b"custom %d" % i for i in range(3)]
+        assert all(s.verify(*t) for t in zip(pks, msgs, sigs, strict=True))
+        assert not s.verify(pks[0], msgs[1], sigs[0])
+        assert s.aggregate_verify(pks, msgs, s.aggregate(sigs))
+        assert s.batch_verify(pks, msgs, sigs) and not s.batch_verify(pks, msgs, sigs[::-1])
+        assert s.pop_verify(pks[1], s.pop_prove(sks[1]))
+    if "eip2333" in C.PROTOCOLS:
+        seed = bytes(range(40))
+        sk = C.eip2333.derive_path(seed, "m/1/2")
+        assert 0 < sk < m.r and C.eip2333.derive_master_SK(seed) == C.bls.key_gen(seed)

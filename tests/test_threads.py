@@ -102,3 +102,26 @@ def test_every_gil_releasing_operation_mixed_across_threads(curve_module, pkg) -
             got = dict(zip(order, pool.map(lambda job: GIL_RELEASING[job[0]](C, inputs[job[1]]), order), strict=True))
         assert [got[job] for job in jobs] == expected
     assert all(ok for (name, _), ok in zip(jobs, expected, strict=True) if name == "pairing_check")
+
+
+@pytest.mark.parametrize("pkg", STANDARD_CURVES)
+def test_bls_batch_verify_from_eight_threads(curve_module, pkg) -> None:
+    """BLS batch verification (pairing check and MSM without the GIL) from 8 threads: thread i
+    checks its own batch, valid for even i and with one wrong signature for odd i."""
+    C = curve_module(pkg)
+    if "bls_signatures" not in C.PROTOCOLS:
+        pytest.skip(f"{pkg} does not carry bls_signatures")
+    jobs = []
+    for variant in (C.bls.MinPk, C.bls.MinSig):
+        s = variant.Pop
+        for i in range(THREADS):
+            sks = [s.key_gen(bytes([i, j]) * 16) for j in range(4)]
+            msgs = [b"thread %d message %d" % (i, j) for j in range(4)]
+            sigs = [s.sign(sk, m) for sk, m in zip(sks, msgs, strict=True)]
+            if i % 2:
+                sigs[i % 4] = s.sign(sks[i % 4], b"forged")
+            jobs.append((s, [s.sk_to_pk(sk) for sk in sks], msgs, sigs, i % 2 == 0))
+    with ThreadPoolExecutor(max_workers=THREADS) as pool:
+        for _ in range(2):
+            got = list(pool.map(lambda job: job[0].batch_verify(*job[1:4]), jobs))
+            assert got == [job[4] for job in jobs]
