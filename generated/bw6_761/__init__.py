@@ -109,5 +109,18 @@ __all__ = [
     "expand_message_xmd",
 ]
 
-# This curve's file asks for no protocol modules.
-PROTOCOLS = []
+# The protocol modules this curve's file asks for (groth16), imported on first use
+# so that `import` of the curve stays fast: `bw6_761.groth16` works without
+# a separate import statement.
+PROTOCOLS = ["groth16"]
+_PROTOCOL_MODULES = ["groth16"]
+
+
+def __getattr__(name):
+    if name in _PROTOCOL_MODULES:
+        return _importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(list(globals()) + _PROTOCOL_MODULES)

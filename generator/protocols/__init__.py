@@ -49,3 +49,4 @@ def protocol_names() -> tuple[str, ...]:
 
 # The protocol entries: each module of this package registers one (or more) at import; keep the
 # import list sorted.
+from . import groth16  # noqa: E402,F401
