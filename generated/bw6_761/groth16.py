@@ -13,7 +13,8 @@ in GT.  `batch_verify` checks many proofs under one key with a random linear com
 
 Keys and proofs serialize in the curve's point profiles (zcash by default): a proof is
 A || B || C, a key is alpha || beta || gamma || delta || len(ic) as 8 bytes little-endian || ic,
-the layout of ark-groth16's `CanonicalSerialize` (byte-identical to it with profile="arkworks").
+the layout of ark-groth16's `CanonicalSerialize` (byte-identical to it in the profile of the
+arkworks curve crate's point encoding).
 snarkjs has no form of this curve: `from_snarkjs` and `to_snarkjs` refuse with ValueError.
 
 Example::
