@@ -607,3 +607,20 @@ def test_snarkjs_refusals(zk_case: Case) -> None:
     assert g.from_snarkjs({**vk_doc, "curve": alias})[0] == case.vk
     # fields that snarkjs always writes may be absent
     assert g.from_snarkjs({k: v for k, v in vk_doc.items() if k not in ("protocol", "curve", "nPublic")})[0] == case.vk
+
+
+def test_protocol_entry(curve_module) -> None:
+    """The registry entry: no curve is refused, and snarkjs's curve name comes from the base
+    field (as ffjavascript's getCurveFromQ), so a curve snarkjs lacks gets None."""
+    from types import SimpleNamespace
+
+    from generator.protocols import PROTOCOLS
+
+    entry = PROTOCOLS["groth16"]
+    for pkg, name in (("bn254", "bn128"), ("bls12_381", "bls12381"), ("bls12_377", None), ("bw6_761", None)):
+        model = SimpleNamespace(p=curve_module(pkg).P)
+        assert entry.unsupported(model) is None
+        assert entry.context(model)["snarkjs_curve"] == name
+        assert curve_module(pkg).groth16.SNARKJS_CURVE == name
+        assert "groth16" in curve_module(pkg).PROTOCOLS
+    assert entry.context(SimpleNamespace(p=2**255 - 19))["snarkjs_curve"] is None
