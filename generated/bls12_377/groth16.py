@@ -67,10 +67,11 @@ def _check_bytes(data: object, what: str) -> bytes:
     return bytes(data)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=32)
 def _point_sizes(compressed: bool, profile: str | None) -> tuple[int, int] | None:
     """Byte lengths of a G1 and a G2 encoding in one form of one profile; None where the profile
-    has no such form (no compressed form in the EVM profiles)."""
+    has no such form (no compressed form in the EVM profiles).  ValueError: unknown profile."""
+    G1.generator().to_bytes(False, profile=profile)  # every profile has the uncompressed form
     try:
         return (len(G1.generator().to_bytes(compressed, profile=profile)),
                 len(G2.generator().to_bytes(compressed, profile=profile)))
