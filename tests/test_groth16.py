@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import random
+import sys
 from dataclasses import dataclass
 from types import ModuleType
 
@@ -599,7 +600,16 @@ def test_snarkjs_refusals(zk_case: Case) -> None:
     refuse(public=[public_doc[0], str(C.R)], match=r"\[0, r\)")
     refuse(public=public_doc[:1], match="public inputs")
     refuse(public={"0": public_doc[0]}, match="list")
-    refuse(vk="[" * 100000, match="nested|expected")
+    # deep nesting is refused before json's recursive C decoder sees it, which would overflow
+    # the C stack (a segfault) under a raised recursion limit
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(10**6)
+    try:
+        refuse(vk="[" * 100000, match="nested")
+        refuse(proof=b"{" + b'"a":{' * 50000, match="nested")
+    finally:
+        sys.setrecursionlimit(limit)
+    refuse(vk='{"x": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}', match="missing field")  # brackets in strings do not count
     refuse(vk=b"\xff{}", match="utf-8|codec")
     refuse(vk="{not json", match="Expecting")
     # a curve name that snarkjs accepts as an alias of the same curve is fine

@@ -392,6 +392,21 @@ def batch_verify(
 
 _DECIMAL = re.compile(r"[0-9]{1,400}")
 _G2_DEGREE = 2
+# snarkjs's files nest at most 4 deep; the json module's C decoder recurses once per level and
+# overflows the C stack (a crash, not RecursionError) when a program has raised the recursion
+# limit, so deeper documents are refused before they are parsed.
+_MAX_JSON_DEPTH = 16
+_JSON_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_JSON_BRACKET = re.compile(r"[\[\]{}]")
+
+
+def _json_depth_ok(text: str) -> bool:
+    depth = 0
+    for bracket in _JSON_BRACKET.findall(_JSON_STRING.sub("", text)):
+        depth += 1 if bracket in "[{" else -1
+        if depth > _MAX_JSON_DEPTH:
+            return False
+    return True
 
 
 def _load_json(doc: Any, what: str) -> Any:
@@ -407,6 +422,8 @@ def _load_json(doc: Any, what: str) -> Any:
         text = doc
     else:
         raise TypeError(f"{what}: expected a dict, JSON text or a file path, not {type(doc).__name__}")
+    if not _json_depth_ok(text):
+        raise ValueError(f"{what}: JSON nested too deeply (more than {_MAX_JSON_DEPTH} levels)")
     try:
         return json.loads(text)
     except RecursionError:
