@@ -507,3 +507,108 @@ def bls_signatures(C: ModuleType) -> Iterator[Target]:
         bsigs = [s.sign(sk, b"batch" + bytes([i])) for i, sk in enumerate(sks)]
         yield Target(f"{prefix}.batch_verify", batch_verify, (),
                      (count(3) + b"".join(pk + sg for pk, sg in zip(pks, bsigs, strict=True)) + b"batch",))  # fmt: skip
+
+
+# ------------------------------------------------------------------------------------------------
+# Groth16 (the `groth16` protocol module, where the curve file asks for it)
+
+
+def _groth16_sample(C: ModuleType) -> tuple[Any, Any, list[int]]:
+    """A key with two public inputs and a proof that verifies for them, made with the trapdoor
+    (alpha, beta, gamma, delta known: C = (ab - a_beta - g vk_x) / delta, the simulator of the
+    zero-knowledge proof), so that seeds exist on every curve without a prover."""
+    g, r = C.groth16, C.R
+    G1, G2 = C.G1.generator(), C.G2.generator()
+    alpha, beta, gamma, delta, ks = 5, 7, 11, 13, (17, 19, 23)
+    xs = [29, 31]
+    vk = g.VerifyingKey(G1 * alpha, G2 * beta, G2 * gamma, G2 * delta, [G1 * k for k in ks])
+    a, b = 37, 41
+    vk_x = (ks[0] + ks[1] * xs[0] + ks[2] * xs[1]) % r
+    c = (a * b - alpha * beta - gamma * vk_x) * pow(delta, -1, r) % r
+    return vk, g.Proof(G1 * a, G2 * b, G1 * c), xs
+
+
+def _has_groth16(C: ModuleType) -> bool:
+    return "groth16" in getattr(C, "PROTOCOLS", ())
+
+
+@entry_point
+def groth16_decoders(C: ModuleType) -> Iterator[Target]:
+    """groth16.Proof.from_bytes and VerifyingKey.from_bytes (default profile, either form):
+    accepted values re-encode to the same bytes and hold only points of order r."""
+    if not _has_groth16(C):
+        return
+    g = C.groth16
+    vk, proof, _ = _groth16_sample(C)
+    compressed_length = len(proof.to_bytes(True))
+
+    def run_proof(data: bytes) -> None:
+        p = g.Proof.from_bytes(data)
+        assert p.to_bytes(len(data) == compressed_length) == bytes(data), "no round trip"
+        for P, G in ((p.a, C.G1), (p.b, C.G2), (p.c, C.G1)):
+            check_point(C, G, P, in_subgroup=True)
+
+    def run_vk(data: bytes) -> None:
+        k = g.VerifyingKey.from_bytes(data)
+        again = [k.to_bytes(form) for form in (True, False)]
+        assert bytes(data) in again, "no round trip"
+        for P in (k.alpha_g1, *k.ic):
+            check_point(C, C.G1, P, in_subgroup=True)
+        for P in (k.beta_g2, k.gamma_g2, k.delta_g2):
+            check_point(C, C.G2, P, in_subgroup=True)
+        assert not any(P.is_identity() for P in (k.alpha_g1, k.beta_g2, k.gamma_g2, k.delta_g2))
+
+    proofs = [proof, g.Proof(C.G1.identity(), proof.b, -proof.c)]
+    yield Target("groth16.Proof.from_bytes", run_proof, (),
+                 tuple(p.to_bytes(form) for p in proofs for form in (True, False)))  # fmt: skip
+    yield Target("groth16.VerifyingKey.from_bytes", run_vk, (), (vk.to_bytes(True), vk.to_bytes(False)))
+
+
+@entry_point
+def groth16_verify(C: ModuleType) -> Iterator[Target]:
+    """groth16.verify and batch_verify on proof bytes: a bool, never an exception (bytes that do
+    not decode are an invalid proof); False is reported as a rejection.  A proof accepted by
+    verify is accepted by batch_verify beside a valid one, and decodes."""
+    if not _has_groth16(C):
+        return
+    g = C.groth16
+    vk, proof, xs = _groth16_sample(C)
+    pvk = g.prepare(vk)
+
+    def run(data: bytes) -> None:
+        ok = g.verify(pvk, bytes(data), xs)
+        assert ok is g.verify(vk, bytes(data), xs), "prepared and plain keys disagree"
+        batch = g.batch_verify(pvk, [proof, bytes(data)], [xs, xs])
+        assert batch is ok, "batch_verify disagrees with verify"
+        if not ok:
+            raise ValueError("the proof does not verify")
+        g.Proof.from_bytes(data)
+
+    yield Target("groth16.verify", run, (), (proof.to_bytes(True), proof.to_bytes(False)))
+
+
+@entry_point
+def groth16_from_snarkjs(C: ModuleType) -> Iterator[Target]:
+    """groth16.from_snarkjs on JSON bytes: data = verification_key.json NUL proof.json NUL
+    public.json.  Accepted files give a key that to_snarkjs writes back to the same documents,
+    and verify answers a bool."""
+    if not _has_groth16(C) or C.groth16.SNARKJS_CURVE is None:
+        return
+    import json
+
+    g = C.groth16
+    vk, proof, xs = _groth16_sample(C)
+
+    def run(data: bytes) -> None:
+        parts = bytes(data).split(b"\x00")
+        if len(parts) != 3:
+            raise ValueError("expected three JSON documents")
+        k, p, ins = g.from_snarkjs(*parts)
+        docs = g.to_snarkjs(k, p, ins)
+        assert g.from_snarkjs(*docs) == (k, p, ins), "no round trip"
+        assert isinstance(g.verify(k, p, ins), bool)
+
+    docs = g.to_snarkjs(vk, proof, xs)
+    seed = b"\x00".join(json.dumps(d).encode() for d in docs)
+    compact = b"\x00".join(json.dumps(d, separators=(",", ":")).encode() for d in docs)
+    yield Target("groth16.from_snarkjs", run, (), (seed, compact))

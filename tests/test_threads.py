@@ -125,3 +125,39 @@ def test_bls_batch_verify_from_eight_threads(curve_module, pkg) -> None:
         for _ in range(2):
             got = list(pool.map(lambda job: job[0].batch_verify(*job[1:4]), jobs))
             assert got == [job[4] for job in jobs]
+
+
+def _groth16_batches(C: ModuleType) -> list[tuple[object, list, list]]:
+    """Per thread: (prepared key, proofs, public inputs); a key of the trapdoor (alpha, beta,
+    gamma, delta known) and proofs made by the simulator C = (ab - alpha beta - gamma vk_x)/delta,
+    which verify like real ones.  Every odd thread's batch holds one proof with a wrong C."""
+    g, r = C.groth16, C.R
+    G1, G2 = C.G1.generator(), C.G2.generator()
+    alpha, beta, gamma, delta, ks = 5, 7, 11, 13, (17, 19, 23)
+    pvk = g.prepare(g.VerifyingKey(G1 * alpha, G2 * beta, G2 * gamma, G2 * delta, [G1 * k for k in ks]))
+    out = []
+    for i in range(THREADS):
+        proofs, inputs = [], []
+        for j in range(4):
+            xs = [(0x9E3779B97F4A7C15 * (i + 1) * (j + 2)) % r, 1000 * i + j]
+            a, b = 37 + i + j, 41 + 3 * j
+            vk_x = (ks[0] + ks[1] * xs[0] + ks[2] * xs[1]) % r
+            c = (a * b - alpha * beta - gamma * vk_x) * pow(delta, -1, r) % r
+            c += 1 if (i % 2 and j == i % 4) else 0
+            proofs.append(g.Proof(G1 * a, G2 * b, G1 * c))
+            inputs.append(xs)
+        out.append((pvk, proofs, inputs))
+    return out
+
+
+@pytest.mark.parametrize("pkg", STANDARD_CURVES)
+def test_groth16_batch_verify_from_eight_threads(curve_module, pkg) -> None:
+    """groth16.batch_verify (MSMs and a multi-pairing, GIL released) from 8 threads at once."""
+    C = curve_module(pkg)
+    assert "groth16" in C.PROTOCOLS
+    batches = _groth16_batches(C)
+    expected = [C.groth16.batch_verify(*batch) for batch in batches]
+    assert expected == [i % 2 == 0 for i in range(THREADS)]
+    with ThreadPoolExecutor(max_workers=THREADS) as pool:
+        for _ in range(2):
+            assert list(pool.map(lambda batch: C.groth16.batch_verify(*batch), batches)) == expected

@@ -111,11 +111,11 @@ __all__ = [
     "expand_message_xmd",
 ]
 
-# The protocol modules this curve's file asks for (eip2539), imported on first use
+# The protocol modules this curve's file asks for (eip2539, groth16), imported on first use
 # so that `import` of the curve stays fast: `bls12_377.eip2539` works without
 # a separate import statement.
-PROTOCOLS = ["eip2539"]
-_PROTOCOL_MODULES = ["eip2539"]
+PROTOCOLS = ["eip2539", "groth16"]
+_PROTOCOL_MODULES = ["eip2539", "groth16"]
 
 
 def __getattr__(name):

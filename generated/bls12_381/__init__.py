@@ -111,11 +111,11 @@ __all__ = [
     "expand_message_xmd",
 ]
 
-# The protocol modules this curve's file asks for (bls_signatures, eip2333, eip2537), imported on first use
+# The protocol modules this curve's file asks for (bls_signatures, eip2333, eip2537, groth16), imported on first use
 # so that `import` of the curve stays fast: `bls12_381.bls` works without
 # a separate import statement.
-PROTOCOLS = ["bls_signatures", "eip2333", "eip2537"]
-_PROTOCOL_MODULES = ["bls", "eip2333", "eip2537"]
+PROTOCOLS = ["bls_signatures", "eip2333", "eip2537", "groth16"]
+_PROTOCOL_MODULES = ["bls", "eip2333", "eip2537", "groth16"]
 
 
 def __getattr__(name):

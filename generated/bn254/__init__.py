@@ -111,11 +111,11 @@ __all__ = [
     "expand_message_xmd",
 ]
 
-# The protocol modules this curve's file asks for (eip197), imported on first use
+# The protocol modules this curve's file asks for (eip197, groth16), imported on first use
 # so that `import` of the curve stays fast: `bn254.eip197` works without
 # a separate import statement.
-PROTOCOLS = ["eip197"]
-_PROTOCOL_MODULES = ["eip197"]
+PROTOCOLS = ["eip197", "groth16"]
+_PROTOCOL_MODULES = ["eip197", "groth16"]
 
 
 def __getattr__(name):

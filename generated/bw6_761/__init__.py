@@ -109,11 +109,11 @@ __all__ = [
     "expand_message_xmd",
 ]
 
-# The protocol modules this curve's file asks for (eip3026), imported on first use
+# The protocol modules this curve's file asks for (eip3026, groth16), imported on first use
 # so that `import` of the curve stays fast: `bw6_761.eip3026` works without
 # a separate import statement.
-PROTOCOLS = ["eip3026"]
-_PROTOCOL_MODULES = ["eip3026"]
+PROTOCOLS = ["eip3026", "groth16"]
+_PROTOCOL_MODULES = ["eip3026", "groth16"]
 
 
 def __getattr__(name):

@@ -52,3 +52,4 @@ def protocol_names() -> tuple[str, ...]:
 from . import bls_signatures  # noqa: E402,F401,I001
 from . import eip2333  # noqa: E402,F401,I001
 from . import evm  # noqa: E402,F401,I001
+from . import groth16  # noqa: E402,F401,I001
