@@ -383,7 +383,7 @@ def evm_precompiles(C: ModuleType) -> Iterator[Target]:
     a pairing check answers a 32-byte boolean."""
     import importlib
 
-    for proto in getattr(C, "PROTOCOLS", ()):
+    for proto in getattr(C, "PROTOCOL_MODULES", ()):
         mod = importlib.import_module(f"{C.__name__}.{proto}")
         if not (hasattr(mod, "PRECOMPILES") and hasattr(mod, "run")):
             continue

@@ -115,14 +115,15 @@ __all__ = [
 # so that `import` of the curve stays fast: `bls12_377.eip2539` works without
 # a separate import statement.
 PROTOCOLS = ["eip2539", "groth16"]
-_PROTOCOL_MODULES = ["eip2539", "groth16"]
+# The names of their modules (a protocol may render more than one).
+PROTOCOL_MODULES = ["eip2539", "groth16"]
 
 
 def __getattr__(name):
-    if name in _PROTOCOL_MODULES:
+    if name in PROTOCOL_MODULES:
         return _importlib.import_module(f"{__name__}.{name}")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def __dir__():
-    return sorted(list(globals()) + _PROTOCOL_MODULES)
+    return sorted(list(globals()) + PROTOCOL_MODULES)
