@@ -36,7 +36,7 @@ def _evm_precompiles(C: ModuleType, x: tuple) -> tuple:
     import importlib
 
     out = []
-    for proto in C.PROTOCOLS:
+    for proto in C.PROTOCOL_MODULES:
         mod = importlib.import_module(f"{C.__name__}.{proto}")
         if not hasattr(mod, "PRECOMPILES"):
             continue
