@@ -391,7 +391,8 @@ class Lib:
         fn.argtypes = [ctypes.c_size_t]
         fn = self.f("msm_scratch_size")
         fn.restype = ctypes.c_size_t
-        fn.argtypes = [ctypes.c_size_t, ctypes.c_size_t]
+        fn.argtypes = [ctypes.c_size_t, ctypes.c_size_t, ctypes.c_size_t]
+        self.f("msm_scalar_bits").restype = ctypes.c_size_t
 
     def f(self, name):
         return getattr(self.dll, f"t_{self.g}_{name}")
@@ -495,13 +496,20 @@ class Lib:
         e2 = 2 * self.el
         return [self.dec_aff(list(o)[i * e2 : (i + 1) * e2]) for i in range(n)]
 
-    def msm(self, points, scalars, threads=1):
+    def msm(self, points, scalars, threads=1, bits=None):
+        """The C MSM; bits: the bound the caller promises (default: the bit length of r)."""
         n = len(points)
         pts = [w for P in points for w in self.aff(P)]
         ks = [w for k in scalars for w in self.limbs(k, self.frn)]
+        bits = self.grp.r.bit_length() if bits is None else bits
         o = self.out(3 * self.el)
-        assert self.f("msm")(o, self.arr(pts), self.arr(ks), ctypes.c_size_t(n), ctypes.c_size_t(threads))
+        assert self.f("msm")(o, self.arr(pts), self.arr(ks), ctypes.c_size_t(n), ctypes.c_size_t(bits),
+                             ctypes.c_size_t(threads))
         return self.dec_jac(list(o))
+
+    def scalar_bits(self, scalars):
+        ks = [w for k in scalars for w in self.limbs(k, self.frn)]
+        return self.f("msm_scalar_bits")(self.arr(ks) if ks else None, ctypes.c_size_t(len(scalars)))
 
 
 @pytest.fixture(scope="module", params=CONFIGS, ids=lambda c: f"{c[0]}-{c[1]}-{c[2]}")
@@ -720,20 +728,56 @@ def test_in_subgroup(lib):
 
 def test_msm_window_and_scratch(lib):
     # the direct method (0) for a few points, then windows that never shrink as n grows
-    assert lib.f("msm_window")(0) == 0 and lib.f("msm_scratch_size")(0, 1) == 0
+    bits = lib.grp.r.bit_length()
+    size = lib.f("msm_scratch_size")
+    assert lib.f("msm_window")(0) == 0 and size(0, bits, 1) == 0
     last = 0
     for n in (1, 2, 3, 4, 7, 31, 32, 100, 1000, 1 << 16, 1 << 20, 1 << 40):
         c = lib.f("msm_window")(n)
         assert c == 0 or 2 <= c <= 16
         assert c >= last
         last = c
-        one = lib.f("msm_scratch_size")(n, 1)
+        one = size(n, bits, 1)
         assert (one == 0) == (c == 0)
+        # all-zero scalars (0 bits) need no scratch; short scalars need fewer windows
+        assert size(n, 0, 1) == 0 and size(n, 0, 4) == 0
         if c:
-            windows = -(-(lib.grp.r.bit_length() + 1) // c)
-            assert lib.f("msm_scratch_size")(n, 2) > one
-            assert lib.f("msm_scratch_size")(n, windows) == lib.f("msm_scratch_size")(n, windows + 5)
+            windows = -(-(bits + 1) // c)
+            assert size(n, 2 * bits, 1) == one  # bits above the scalar length are clamped
+            assert size(n, bits, 2) > one
+            assert size(n, bits, windows) == size(n, bits, windows + 5)
+            assert size(n, 64, windows) <= size(n, bits, windows)
     assert last >= 12
+
+
+def test_msm_scalar_bits(lib):
+    rng = rng_for(lib, "scalar-bits")
+    assert lib.scalar_bits([]) == 0 and lib.scalar_bits([0, 0, 0]) == 0
+    for width in (1, 2, 31, 32, 33, 63, 64, 65, 127, 128, 129, lib.grp.r.bit_length()):
+        ks = [rng.randrange(1 << width) for _ in range(5)]
+        ks[rng.randrange(5)] |= 1 << (width - 1)
+        assert lib.scalar_bits(ks) == width
+        assert lib.scalar_bits([0] * 3 + [ks[0] | 1 << (width - 1)]) == width
+
+
+@pytest.mark.parametrize("n", [5, 60, 300])
+def test_msm_short_scalars(lib, n):
+    """Windows cut to the longest scalar (batch verification's 64-bit multipliers) give the same sum."""
+    if n > 100 and "-mock" in lib.dll._name:
+        pytest.skip("batch-affine buckets are run on the real field builds only (time)")
+    G, rng = lib.grp, rng_for(lib, f"msm-short{n}")
+    pts, logs = sample(lib, n, seed=2)
+    pts, logs = list(pts), list(logs)
+    for width in (1, 3, 17, 64):
+        ks = [rng.randrange(1 << width) for _ in range(n)]
+        ks[n // 2] = (1 << width) - 1  # the top bit set: the top window's Booth digit
+        want = G.mul(G.gen, sum(k * s for k, s in zip(ks, logs)) % G.r)
+        bits = lib.scalar_bits(ks)
+        assert bits == width
+        assert lib.msm(pts, ks, bits=bits) == want
+        assert lib.msm(pts, ks, threads=3, bits=bits) == want
+        assert lib.msm(pts, ks, bits=bits + 7) == want
+    assert lib.msm(pts, [0] * n, bits=0) is None
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 4, 7, 33, 100, 1024])

@@ -177,15 +177,15 @@ cdef extern from "c/pairforge.h" nogil:
     void g1_mul_window_vartime(g1_t *out, const g1_t *a, const limb_t *k, size_t nlimbs)
     bint g1_in_subgroup_vartime(const g1_t *a)
     bint g1_affine_is_identity(const g1_affine_t *a)
-    size_t g1_msm_scratch_size(size_t n, size_t nthreads)
-    size_t g1_msm_glv_scratch_size(size_t n, size_t nthreads)
+    size_t g1_msm_scratch_size(size_t n, size_t bits, size_t nthreads)
+    size_t g1_msm_glv_scratch_size(size_t n, size_t bits, size_t nthreads)
     void g1_mul_endo_ct(g1_t *out, const g1_t *a, const limb_t *k)
     void g1_mul_vartime(g1_t *out, const g1_t *a, const limb_t *k, size_t nlimbs)
-    void g1_clear_cofactor(g1_t *out, const g1_t *a)
+    void g1_clear_cofactor_vartime(g1_t *out, const g1_t *a)
     void g1_msm_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
-                            void *scratch, size_t nthreads)
+                            size_t bits, void *scratch, size_t nthreads)
     void g1_msm_glv_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
-                                void *scratch, size_t nthreads)
+                                size_t bits, void *scratch, size_t nthreads)
     const fp2_t G2_B
     void g2_set_identity(g2_t *out)
     bint g2_is_identity(const g2_t *a)
@@ -202,16 +202,17 @@ cdef extern from "c/pairforge.h" nogil:
     void g2_mul_window_vartime(g2_t *out, const g2_t *a, const limb_t *k, size_t nlimbs)
     bint g2_in_subgroup_vartime(const g2_t *a)
     bint g2_affine_is_identity(const g2_affine_t *a)
-    size_t g2_msm_scratch_size(size_t n, size_t nthreads)
-    size_t g2_msm_glv_scratch_size(size_t n, size_t nthreads)
+    size_t g2_msm_scratch_size(size_t n, size_t bits, size_t nthreads)
+    size_t g2_msm_glv_scratch_size(size_t n, size_t bits, size_t nthreads)
     void g2_mul_endo_ct(g2_t *out, const g2_t *a, const limb_t *k)
     void g2_mul_vartime(g2_t *out, const g2_t *a, const limb_t *k, size_t nlimbs)
-    void g2_clear_cofactor(g2_t *out, const g2_t *a)
+    void g2_clear_cofactor_vartime(g2_t *out, const g2_t *a)
     void g2_msm_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
-                            void *scratch, size_t nthreads)
+                            size_t bits, void *scratch, size_t nthreads)
     void g2_msm_glv_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
-                                void *scratch, size_t nthreads)
-    bint pf_msm_scalar_below_r(const limb_t *k)
+                                size_t bits, void *scratch, size_t nthreads)
+    bint pf_msm_scalar_below_r_vartime(const limb_t *k)
+    size_t pf_msm_scalar_bits_vartime(const limb_t *scalars, size_t n, size_t nlimbs)
 
     void pf_miller_loop_vartime(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q,
                         const pf_line_t *const *lines, size_t n, pf_miller_pair_t *scratch)
@@ -2266,7 +2267,7 @@ cdef int _msm_scalar_bytes(limb_t *out, const uint8_t *b, bint big) except -1:
     """One packed scalar of msm_bytes, reduced mod r."""
     cdef bytes t
     _msm_limbs_from_bytes(out, b, big)
-    if not pf_msm_scalar_below_r(out):
+    if not pf_msm_scalar_below_r_vartime(out):
         t = (int.from_bytes((<const char *>b)[:32], "big" if big else "little") % _R).to_bytes(32, "little")
         _msm_limbs_from_bytes(out, <const uint8_t *><const char *>t, False)
     return 0
@@ -2315,11 +2316,11 @@ cdef int _coord_from_obj_fp2(fp2_t *out, object x, str what) except -1:
 
 cdef extern from "c/pairforge.h" nogil:
     void g1_map_to_curve(g1_t *out, const fp_t *u)
-    void g1_hash_to_curve_from_field(g1_t *out, const fp_t *u)
-    void g1_encode_to_curve_from_field(g1_t *out, const fp_t *u)
+    void g1_hash_to_curve_from_field_vartime(g1_t *out, const fp_t *u)
+    void g1_encode_to_curve_from_field_vartime(g1_t *out, const fp_t *u)
     void g2_map_to_curve(g2_t *out, const fp2_t *u)
-    void g2_hash_to_curve_from_field(g2_t *out, const fp2_t *u)
-    void g2_encode_to_curve_from_field(g2_t *out, const fp2_t *u)
+    void g2_hash_to_curve_from_field_vartime(g2_t *out, const fp2_t *u)
+    void g2_encode_to_curve_from_field_vartime(g2_t *out, const fp2_t *u)
 
 import hashlib as _hashlib
 
@@ -2518,10 +2519,10 @@ cdef class G1:
 
     def clear_cofactor(self):
         """[h_eff]P by the curve's endomorphism formula (any point of the curve; the result is in
-        the subgroup of order r)."""
+        the subgroup of order r).  Variable time in P: for public points (hashed messages)."""
         cdef G1 r = _new_g1()
         with nogil:
-            g1_clear_cofactor(&r.v, &self.v)
+            g1_clear_cofactor_vartime(&r.v, &self.v)
         r.sub = True
         return r
 
@@ -2618,7 +2619,7 @@ cdef class G1:
         cdef fp_t *zs = NULL
         cdef limb_t *sc = NULL
         cdef void *scratch = NULL
-        cdef size_t nbytes
+        cdef size_t nbytes, bits
         cdef G1 r = _new_g1()
         points = list(points)
         scalars = list(scalars)
@@ -2642,17 +2643,19 @@ cdef class G1:
                 jac[i] = (<G1>pt).v
                 r.sub = r.sub and (<G1>pt).sub
                 _msm_scalar(scalars[i], sc + i * FR_NLIMBS, i, "G1.msm")
-            # points all known to be in the subgroup: the GLV/GLS split pays for larger n
-            nbytes = g1_msm_glv_scratch_size(<size_t>n, nt) if r.sub else g1_msm_scratch_size(<size_t>n, nt)
+            # the windows cover only the longest scalar's bits; points all known to be in the
+            # subgroup: the GLV/GLS split pays for larger n and full-length scalars
+            bits = pf_msm_scalar_bits_vartime(sc, <size_t>n, FR_NLIMBS)
+            nbytes = g1_msm_glv_scratch_size(<size_t>n, bits, nt) if r.sub else g1_msm_scratch_size(<size_t>n, bits, nt)
             scratch = PyMem_Malloc(nbytes if nbytes > 0 else 1)
             if scratch == NULL:
                 raise MemoryError()
             with nogil:
                 g1_batch_to_affine(aff, jac, <size_t>n, zs)
                 if r.sub:
-                    g1_msm_glv_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
+                    g1_msm_glv_vartime(&r.v, aff, sc, <size_t>n, bits, scratch, nt)
                 else:
-                    g1_msm_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
+                    g1_msm_vartime(&r.v, aff, sc, <size_t>n, bits, scratch, nt)
         finally:
             PyMem_Free(jac)
             PyMem_Free(aff)
@@ -2680,7 +2683,7 @@ cdef class G1:
         cdef g1_affine_t *aff = NULL
         cdef limb_t *sc = NULL
         cdef void *scratch = NULL
-        cdef size_t nbytes
+        cdef size_t nbytes, bits
         cdef int err, code
         cdef bint big, inf
         cdef bint subgroup = bool(check)
@@ -2709,11 +2712,9 @@ cdef class G1:
         if n == 0:
             return r
         try:
-            nbytes = g1_msm_glv_scratch_size(<size_t>n, nt) if subgroup else g1_msm_scratch_size(<size_t>n, nt)
             aff = <g1_affine_t *>PyMem_Malloc(n * sizeof(g1_affine_t))
             sc = <limb_t *>PyMem_Malloc(n * FR_NLIMBS * sizeof(limb_t))
-            scratch = PyMem_Malloc(nbytes if nbytes > 0 else 1)
-            if aff == NULL or sc == NULL or scratch == NULL:
+            if aff == NULL or sc == NULL:
                 raise MemoryError()
             for i in range(n):
                 err = _g1_ser_decode(&_SER[prof], &pv[i * ulen], ulen, &aff[i], &inf, &code)
@@ -2724,6 +2725,11 @@ cdef class G1:
                     fp_set_zero(&aff[i].x)
                     fp_set_zero(&aff[i].y)
                 _msm_scalar_bytes(sc + i * FR_NLIMBS, &sv[i * 32], big)
+            bits = pf_msm_scalar_bits_vartime(sc, <size_t>n, FR_NLIMBS)
+            nbytes = g1_msm_glv_scratch_size(<size_t>n, bits, nt) if subgroup else g1_msm_scratch_size(<size_t>n, bits, nt)
+            scratch = PyMem_Malloc(nbytes if nbytes > 0 else 1)
+            if scratch == NULL:
+                raise MemoryError()
             with nogil:
                 if subgroup:
                     for i in range(n):
@@ -2732,9 +2738,9 @@ cdef class G1:
                             bad = i
                             break
                 if bad < 0 and subgroup:
-                    g1_msm_glv_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
+                    g1_msm_glv_vartime(&r.v, aff, sc, <size_t>n, bits, scratch, nt)
                 elif bad < 0:
-                    g1_msm_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
+                    g1_msm_vartime(&r.v, aff, sc, <size_t>n, bits, scratch, nt)
             if bad >= 0:
                 raise ValueError(f"G1.msm_bytes: point {bad} is not in the subgroup of order r")
             r.sub = subgroup
@@ -2771,7 +2777,7 @@ cdef class G1:
         cdef G1 r = _new_g1()
         _h2c_set_g1(u, _hash_to_field_ints(msg, dst, 2, 1, 64, "G1.hash_to_curve"), 2)
         with nogil:
-            g1_hash_to_curve_from_field(&r.v, u)
+            g1_hash_to_curve_from_field_vartime(&r.v, u)
         r.sub = True
         return r
 
@@ -2782,7 +2788,7 @@ cdef class G1:
         cdef G1 r = _new_g1()
         _h2c_set_g1(u, _hash_to_field_ints(msg, dst, 1, 1, 64, "G1.encode_to_curve"), 1)
         with nogil:
-            g1_encode_to_curve_from_field(&r.v, u)
+            g1_encode_to_curve_from_field_vartime(&r.v, u)
         r.sub = True
         return r
 
@@ -2923,10 +2929,10 @@ cdef class G2:
 
     def clear_cofactor(self):
         """[h_eff]P by the curve's endomorphism formula (any point of the curve; the result is in
-        the subgroup of order r)."""
+        the subgroup of order r).  Variable time in P: for public points (hashed messages)."""
         cdef G2 r = _new_g2()
         with nogil:
-            g2_clear_cofactor(&r.v, &self.v)
+            g2_clear_cofactor_vartime(&r.v, &self.v)
         r.sub = True
         return r
 
@@ -3023,7 +3029,7 @@ cdef class G2:
         cdef fp2_t *zs = NULL
         cdef limb_t *sc = NULL
         cdef void *scratch = NULL
-        cdef size_t nbytes
+        cdef size_t nbytes, bits
         cdef G2 r = _new_g2()
         points = list(points)
         scalars = list(scalars)
@@ -3047,17 +3053,19 @@ cdef class G2:
                 jac[i] = (<G2>pt).v
                 r.sub = r.sub and (<G2>pt).sub
                 _msm_scalar(scalars[i], sc + i * FR_NLIMBS, i, "G2.msm")
-            # points all known to be in the subgroup: the GLV/GLS split pays for larger n
-            nbytes = g2_msm_glv_scratch_size(<size_t>n, nt) if r.sub else g2_msm_scratch_size(<size_t>n, nt)
+            # the windows cover only the longest scalar's bits; points all known to be in the
+            # subgroup: the GLV/GLS split pays for larger n and full-length scalars
+            bits = pf_msm_scalar_bits_vartime(sc, <size_t>n, FR_NLIMBS)
+            nbytes = g2_msm_glv_scratch_size(<size_t>n, bits, nt) if r.sub else g2_msm_scratch_size(<size_t>n, bits, nt)
             scratch = PyMem_Malloc(nbytes if nbytes > 0 else 1)
             if scratch == NULL:
                 raise MemoryError()
             with nogil:
                 g2_batch_to_affine(aff, jac, <size_t>n, zs)
                 if r.sub:
-                    g2_msm_glv_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
+                    g2_msm_glv_vartime(&r.v, aff, sc, <size_t>n, bits, scratch, nt)
                 else:
-                    g2_msm_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
+                    g2_msm_vartime(&r.v, aff, sc, <size_t>n, bits, scratch, nt)
         finally:
             PyMem_Free(jac)
             PyMem_Free(aff)
@@ -3085,7 +3093,7 @@ cdef class G2:
         cdef g2_affine_t *aff = NULL
         cdef limb_t *sc = NULL
         cdef void *scratch = NULL
-        cdef size_t nbytes
+        cdef size_t nbytes, bits
         cdef int err, code
         cdef bint big, inf
         cdef bint subgroup = bool(check)
@@ -3114,11 +3122,9 @@ cdef class G2:
         if n == 0:
             return r
         try:
-            nbytes = g2_msm_glv_scratch_size(<size_t>n, nt) if subgroup else g2_msm_scratch_size(<size_t>n, nt)
             aff = <g2_affine_t *>PyMem_Malloc(n * sizeof(g2_affine_t))
             sc = <limb_t *>PyMem_Malloc(n * FR_NLIMBS * sizeof(limb_t))
-            scratch = PyMem_Malloc(nbytes if nbytes > 0 else 1)
-            if aff == NULL or sc == NULL or scratch == NULL:
+            if aff == NULL or sc == NULL:
                 raise MemoryError()
             for i in range(n):
                 err = _g2_ser_decode(&_SER[prof], &pv[i * ulen], ulen, &aff[i], &inf, &code)
@@ -3129,6 +3135,11 @@ cdef class G2:
                     fp2_set_zero(&aff[i].x)
                     fp2_set_zero(&aff[i].y)
                 _msm_scalar_bytes(sc + i * FR_NLIMBS, &sv[i * 32], big)
+            bits = pf_msm_scalar_bits_vartime(sc, <size_t>n, FR_NLIMBS)
+            nbytes = g2_msm_glv_scratch_size(<size_t>n, bits, nt) if subgroup else g2_msm_scratch_size(<size_t>n, bits, nt)
+            scratch = PyMem_Malloc(nbytes if nbytes > 0 else 1)
+            if scratch == NULL:
+                raise MemoryError()
             with nogil:
                 if subgroup:
                     for i in range(n):
@@ -3137,9 +3148,9 @@ cdef class G2:
                             bad = i
                             break
                 if bad < 0 and subgroup:
-                    g2_msm_glv_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
+                    g2_msm_glv_vartime(&r.v, aff, sc, <size_t>n, bits, scratch, nt)
                 elif bad < 0:
-                    g2_msm_vartime(&r.v, aff, sc, <size_t>n, scratch, nt)
+                    g2_msm_vartime(&r.v, aff, sc, <size_t>n, bits, scratch, nt)
             if bad >= 0:
                 raise ValueError(f"G2.msm_bytes: point {bad} is not in the subgroup of order r")
             r.sub = subgroup
@@ -3176,7 +3187,7 @@ cdef class G2:
         cdef G2 r = _new_g2()
         _h2c_set_g2(u, _hash_to_field_ints(msg, dst, 2, 2, 64, "G2.hash_to_curve"), 2)
         with nogil:
-            g2_hash_to_curve_from_field(&r.v, u)
+            g2_hash_to_curve_from_field_vartime(&r.v, u)
         r.sub = True
         return r
 
@@ -3187,7 +3198,7 @@ cdef class G2:
         cdef G2 r = _new_g2()
         _h2c_set_g2(u, _hash_to_field_ints(msg, dst, 1, 2, 64, "G2.encode_to_curve"), 1)
         with nogil:
-            g2_encode_to_curve_from_field(&r.v, u)
+            g2_encode_to_curve_from_field_vartime(&r.v, u)
         r.sub = True
         return r
 

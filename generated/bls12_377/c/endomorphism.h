@@ -77,7 +77,7 @@ static inline limb_t pf_endo_bits(const limb_t *a, size_t n, long pos, size_t le
 }
 
 /* Width-w NAF of mag (n limbs, consumed): digits[0..] least significant first; returns the length. */
-static inline size_t pf_endo_wnaf(int8_t *digits, limb_t *mag, size_t n, int w)
+static inline size_t pf_endo_wnaf_vartime(int8_t *digits, limb_t *mag, size_t n, int w)
 {
     size_t len = 0, i;
     bool nonzero = true;
@@ -164,7 +164,7 @@ static inline void g1_mul_by_seed_vartime(g1_t *out, const g1_t *a)
 /* Cofactor clearing: [1 - x] (Wahby–Boneh 2019/403).
  * Equal to [h_eff] on the whole curve, h_eff = -0x8508c00000000000.
  * Variable time in the point (the scalars are public constants). */
-static inline void g1_clear_cofactor(g1_t *out, const g1_t *a)
+static inline void g1_clear_cofactor_vartime(g1_t *out, const g1_t *a)
 {
     g1_t xp[2], s, t, acc;
 
@@ -336,7 +336,7 @@ static inline void g1_glv_parts_vartime(g1_t *out, const g1_t *a,
     for (i = 0; i < 2; i++) {
         for (j = 0; j < G1_GLV_NS; j++)
             m[j] = mag[i][j];
-        len[i] = pf_endo_wnaf(digits[i], m, G1_GLV_NS, W);
+        len[i] = pf_endo_wnaf_vartime(digits[i], m, G1_GLV_NS, W);
         if (len[i] > top)
             top = len[i];
         if (i > 0)
@@ -499,7 +499,7 @@ static inline void g2_mul_by_seed_vartime(g2_t *out, const g2_t *a)
 /* Cofactor clearing: [x^2 - x - 1] + psi o [x - 1] + psi^2 o [2] (Budroni–Pintore 2017/419).
  * Equal to [h_eff] on the whole curve, h_eff = 0x1f60243677e3065364...1e34800000000000.
  * Variable time in the point (the scalars are public constants). */
-static inline void g2_clear_cofactor(g2_t *out, const g2_t *a)
+static inline void g2_clear_cofactor_vartime(g2_t *out, const g2_t *a)
 {
     g2_t xp[3], s, t, acc;
 
@@ -727,7 +727,7 @@ static inline void g2_glv_parts_vartime(g2_t *out, const g2_t *a,
     for (i = 0; i < 4; i++) {
         for (j = 0; j < G2_GLV_NS; j++)
             m[j] = mag[i][j];
-        len[i] = pf_endo_wnaf(digits[i], m, G2_GLV_NS, W);
+        len[i] = pf_endo_wnaf_vartime(digits[i], m, G2_GLV_NS, W);
         if (len[i] > top)
             top = len[i];
         if (i > 0)
@@ -999,7 +999,7 @@ static void gt_pow_endo_vartime(gt_t *out, const gt_t *a, const limb_t *k)
         kk[FR_NLIMBS - 1] &= ((limb_t)1 << (253 % PF_LIMB_BITS)) - 1;
     gt_glv_split(mag, neg, kk);
     for (i = 0; i < 4; i++) {
-        len[i] = pf_endo_wnaf(digits[i], mag[i], GT_GLV_NS, W);
+        len[i] = pf_endo_wnaf_vartime(digits[i], mag[i], GT_GLV_NS, W);
         if (len[i] > top)
             top = len[i];
         fp12_frobenius(&base, a, (int)i);

@@ -308,30 +308,30 @@ static inline void g1_map_to_curve(g1_t *out, const fp_t *u)
 }
 
 /* [h_eff]P, h_eff = 0x8508c00000000000 (public) */
-static inline void g1_h2c_clear_cofactor(g1_t *out, const g1_t *in)
+static inline void g1_h2c_clear_cofactor_vartime(g1_t *out, const g1_t *in)
 {
-    g1_clear_cofactor(out, in);               /* the endomorphism formula equals [-h_eff] */
+    g1_clear_cofactor_vartime(out, in);               /* the endomorphism formula equals [-h_eff] */
     g1_neg(out, out);
 }
 
 /* hash_to_curve from hash_to_field's two elements: [h_eff](map(u[0]) + map(u[1])) */
-static inline void g1_hash_to_curve_from_field(g1_t *out, const fp_t u[2])
+static inline void g1_hash_to_curve_from_field_vartime(g1_t *out, const fp_t u[2])
 {
     g1_t q0, q1;
 
     g1_map_to_curve(&q0, &u[0]);
     g1_map_to_curve(&q1, &u[1]);
     g1_add_ct(&q0, &q0, &q1);
-    g1_h2c_clear_cofactor(out, &q0);
+    g1_h2c_clear_cofactor_vartime(out, &q0);
 }
 
 /* encode_to_curve from hash_to_field's one element: [h_eff] map(u) */
-static inline void g1_encode_to_curve_from_field(g1_t *out, const fp_t *u)
+static inline void g1_encode_to_curve_from_field_vartime(g1_t *out, const fp_t *u)
 {
     g1_t q;
 
     g1_map_to_curve(&q, u);
-    g1_h2c_clear_cofactor(out, &q);
+    g1_h2c_clear_cofactor_vartime(out, &q);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -776,29 +776,29 @@ static inline void g2_map_to_curve(g2_t *out, const fp2_t *u)
 }
 
 /* [h_eff]P, h_eff = 0x1f60243677e3065364...1e34800000000000 (public) */
-static inline void g2_h2c_clear_cofactor(g2_t *out, const g2_t *in)
+static inline void g2_h2c_clear_cofactor_vartime(g2_t *out, const g2_t *in)
 {
-    g2_clear_cofactor(out, in);               /* the endomorphism formula equals [h_eff] */
+    g2_clear_cofactor_vartime(out, in);               /* the endomorphism formula equals [h_eff] */
 }
 
 /* hash_to_curve from hash_to_field's two elements: [h_eff](map(u[0]) + map(u[1])) */
-static inline void g2_hash_to_curve_from_field(g2_t *out, const fp2_t u[2])
+static inline void g2_hash_to_curve_from_field_vartime(g2_t *out, const fp2_t u[2])
 {
     g2_t q0, q1;
 
     g2_map_to_curve(&q0, &u[0]);
     g2_map_to_curve(&q1, &u[1]);
     g2_add_ct(&q0, &q0, &q1);
-    g2_h2c_clear_cofactor(out, &q0);
+    g2_h2c_clear_cofactor_vartime(out, &q0);
 }
 
 /* encode_to_curve from hash_to_field's one element: [h_eff] map(u) */
-static inline void g2_encode_to_curve_from_field(g2_t *out, const fp2_t *u)
+static inline void g2_encode_to_curve_from_field_vartime(g2_t *out, const fp2_t *u)
 {
     g2_t q;
 
     g2_map_to_curve(&q, u);
-    g2_h2c_clear_cofactor(out, &q);
+    g2_h2c_clear_cofactor_vartime(out, &q);
 }
 
 #endif /* PF_HASH_TO_CURVE_H */

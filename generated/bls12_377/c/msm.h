@@ -86,7 +86,7 @@ typedef struct {
  * plus bit `bit` - 1, minus 2^c when the top bit of the c bits is set.  It lies in
  * [-2^(c-1), 2^(c-1)]; over adjacent windows the digits sum (times 2^bit) to k when the top bit of
  * the top window is 0. */
-static inline long pf_msm_digit(const limb_t *k, size_t nlimbs, size_t bit, size_t c)
+static inline long pf_msm_digit_vartime(const limb_t *k, size_t nlimbs, size_t bit, size_t c)
 {
     size_t li = bit / PF_LIMB_BITS, sh = bit % PF_LIMB_BITS;
     limb_t v = li < nlimbs ? k[li] >> sh : 0, below;
@@ -143,6 +143,11 @@ static inline pf_msm_plan_t pf_msm_plan(size_t n, size_t nthreads, unsigned long
     pf_msm_plan_t plan = { bits, nlimbs, 0, 0, 0, 0, 0, 1 };
     size_t c, w, nwin, narrow, b;
 
+    if (bits == 0 || n == 0) {
+        plan.cost = 0; /* every term is the identity */
+        return plan;
+    }
+
     /* costs in M / 16 */
     best = nn * 16 * (bits * 7 + bits / 6 * 16 + 128);
     for (c = PF_MSM_MIN_WINDOW; c <= PF_MSM_MAX_WINDOW; c++) {
@@ -186,7 +191,7 @@ static inline pf_msm_plan_t pf_msm_plan(size_t n, size_t nthreads, unsigned long
 }
 
 /* k < r for FR_NLIMBS little-endian limbs (variable time). */
-static inline bool pf_msm_scalar_below_r(const limb_t *k)
+static inline bool pf_msm_scalar_below_r_vartime(const limb_t *k)
 {
     size_t i = FR_NLIMBS;
 
@@ -197,6 +202,27 @@ static inline bool pf_msm_scalar_below_r(const limb_t *k)
             return k[i] < o;
     }
     return false;
+}
+
+/* Bit length of the largest of n scalars of nlimbs limbs each (0 when all are zero): the windows
+ * need only cover that many bits, so short scalars (the 64-bit multipliers of batch verification)
+ * cost a fraction of full-length ones. */
+static inline size_t pf_msm_scalar_bits_vartime(const limb_t *scalars, size_t n, size_t nlimbs)
+{
+    size_t i, l, bits;
+    limb_t top;
+
+    for (l = nlimbs; l > 0; l--) {
+        top = 0;
+        for (i = 0; i < n; i++)
+            top |= scalars[i * nlimbs + l - 1];
+        if (top != 0) {
+            for (bits = l * PF_LIMB_BITS; !(top >> (PF_LIMB_BITS - 1)); top <<= 1)
+                bits--;
+            return bits;
+        }
+    }
+    return 0;
 }
 
 /* Round a byte count up to a multiple of 64 (every scratch area starts on a cache line). */
@@ -250,10 +276,11 @@ static inline size_t g1_msm_thread_bytes(const pf_msm_plan_t *plan)
     return bytes;
 }
 
-/* The plan for n points with full-length scalars. */
-static inline pf_msm_plan_t g1_msm_plan(size_t n, size_t nthreads)
+/* The plan for n points with scalars below 2^bits (at most PF_MSM_SCALAR_BITS). */
+static inline pf_msm_plan_t g1_msm_plan(size_t n, size_t bits, size_t nthreads)
 {
-    return pf_msm_plan(n, nthreads, G1_MSM_INV_COST, PF_MSM_SCALAR_BITS, FR_NLIMBS);
+    return pf_msm_plan(n, nthreads, G1_MSM_INV_COST, bits < PF_MSM_SCALAR_BITS ? bits : PF_MSM_SCALAR_BITS,
+                       FR_NLIMBS);
 }
 
 /* Bytes of the bucket method's area under plan (window sums and every thread's scratch). */
@@ -264,23 +291,25 @@ static inline size_t g1_msm_area_bytes(const pf_msm_plan_t *plan)
     return pf_msm_align(plan->nwin * sizeof(g1_t)) + plan->threads * g1_msm_thread_bytes(plan);
 }
 
-/* Bytes of scratch that g1_msm_vartime needs for n points and nthreads threads (the same
- * n and nthreads must be passed to it).  0 for the direct method: scratch may then be NULL. */
-static inline size_t g1_msm_scratch_size(size_t n, size_t nthreads)
+/* Bytes of scratch that g1_msm_vartime needs for n points with scalars below 2^bits and
+ * nthreads threads (the same n, bits and nthreads must be passed to it).  0 for the direct method:
+ * scratch may then be NULL. */
+static inline size_t g1_msm_scratch_size(size_t n, size_t bits, size_t nthreads)
 {
-    pf_msm_plan_t plan = g1_msm_plan(n, nthreads);
+    pf_msm_plan_t plan = g1_msm_plan(n, bits, nthreads);
 
     return plan.c == 0 ? 0 : 64 + g1_msm_area_bytes(&plan);
 }
 
-/* Window width chosen for n points (0: the direct method), exposed for tests and tuning. */
+/* Window width chosen for n points with full-length scalars (0: the direct method), exposed for
+ * tests and tuning. */
 static inline size_t g1_msm_window(size_t n)
 {
-    return g1_msm_plan(n, 1).c;
+    return g1_msm_plan(n, PF_MSM_SCALAR_BITS, 1).c;
 }
 
 /* Jacobian bucket b += (neg ? -P : P). */
-static inline void g1_msm_jac_add(g1_msm_work_t *wk, size_t b, const g1_affine_t *p, int neg)
+static inline void g1_msm_jac_add_vartime(g1_msm_work_t *wk, size_t b, const g1_affine_t *p, int neg)
 {
     g1_affine_t q = *p;
 
@@ -295,7 +324,7 @@ static inline void g1_msm_jac_add(g1_msm_work_t *wk, size_t b, const g1_affine_t
 }
 
 /* Carry out the batch: one inversion for all its additions (Montgomery's trick). */
-static inline void g1_msm_flush(g1_msm_work_t *wk, const g1_affine_t *points)
+static inline void g1_msm_flush_vartime(g1_msm_work_t *wk, const g1_affine_t *points)
 {
     fp_t acc, inv, lam, t, x3;
     size_t j, nb = wk->nbatch;
@@ -353,7 +382,7 @@ static inline void g1_msm_flush(g1_msm_work_t *wk, const g1_affine_t *points)
 /* Bucket b += (neg ? -P[i] : P[i]) for a bucket not in the current batch: done at once when the
  * bucket is empty or the sum is the identity, else added to the batch, which is carried out when
  * full (then returns true). */
-static inline bool g1_msm_schedule(g1_msm_work_t *wk, const g1_affine_t *points, size_t b, size_t op,
+static inline bool g1_msm_schedule_vartime(g1_msm_work_t *wk, const g1_affine_t *points, size_t b, size_t op,
                                         size_t batch)
 {
     g1_affine_t *bk = &wk->aff[b];
@@ -386,12 +415,12 @@ static inline bool g1_msm_schedule(g1_msm_work_t *wk, const g1_affine_t *points,
     wk->state[b] |= PF_MSM_BUSY;
     if (wk->nbatch < batch)
         return false;
-    g1_msm_flush(wk, points);
+    g1_msm_flush_vartime(wk, points);
     return true;
 }
 
 /* Move waiting additions whose buckets are free into the batch (flushing it when full). */
-static inline void g1_msm_drain(g1_msm_work_t *wk, const g1_affine_t *points, size_t batch)
+static inline void g1_msm_drain_vartime(g1_msm_work_t *wk, const g1_affine_t *points, size_t batch)
 {
     size_t j, kept = 0;
 
@@ -401,13 +430,13 @@ static inline void g1_msm_drain(g1_msm_work_t *wk, const g1_affine_t *points, si
         if (wk->state[e.bucket] & PF_MSM_BUSY)
             wk->queue[kept++] = e;
         else
-            g1_msm_schedule(wk, points, e.bucket, e.op, batch);
+            g1_msm_schedule_vartime(wk, points, e.bucket, e.op, batch);
     }
     wk->nqueue = kept;
 }
 
 /* out = sum_d d B_d over the buckets of one window (running sums, from the top bucket down). */
-static inline void g1_msm_reduce(g1_t *out, const g1_msm_work_t *wk, size_t nb)
+static inline void g1_msm_reduce_vartime(g1_t *out, const g1_msm_work_t *wk, size_t nb)
 {
     g1_t run, sum;
     size_t b;
@@ -427,7 +456,7 @@ static inline void g1_msm_reduce(g1_t *out, const g1_msm_work_t *wk, size_t nb)
 }
 
 /* The windows [w0, w1) of a job, one after another in the job's scratch. */
-static void g1_msm_windows(const g1_msm_job_t *job)
+static void g1_msm_windows_vartime(const g1_msm_job_t *job)
 {
     const pf_msm_plan_t *plan = &job->plan;
     size_t nb = (size_t)1 << (plan->c - 1), batch = plan->batch, w, i;
@@ -461,7 +490,7 @@ static void g1_msm_windows(const g1_msm_job_t *job)
         memset(wk.state, 0, nb);
         wk.nbatch = wk.nqueue = 0;
         for (i = 0; i < job->n; i++) {
-            long d = pf_msm_digit(job->scalars + i * plan->nlimbs, plan->nlimbs, start, width);
+            long d = pf_msm_digit_vartime(job->scalars + i * plan->nlimbs, plan->nlimbs, start, width);
             size_t b, op;
 
             if (d == 0 || g1_affine_is_identity(&job->points[i]))
@@ -469,45 +498,45 @@ static void g1_msm_windows(const g1_msm_job_t *job)
             b = (size_t)(d < 0 ? -d : d) - 1;
             op = (i << 2) | (size_t)(d < 0);
             if (!batch) {
-                g1_msm_jac_add(&wk, b, &job->points[i], d < 0);
+                g1_msm_jac_add_vartime(&wk, b, &job->points[i], d < 0);
             } else if (!(wk.state[b] & PF_MSM_BUSY)) {
-                if (g1_msm_schedule(&wk, job->points, b, op, batch))
-                    g1_msm_drain(&wk, job->points, batch); /* the waiting ones go first */
+                if (g1_msm_schedule_vartime(&wk, job->points, b, op, batch))
+                    g1_msm_drain_vartime(&wk, job->points, batch); /* the waiting ones go first */
             } else if (wk.nqueue < batch) {
                 wk.queue[wk.nqueue].bucket = b;
                 wk.queue[wk.nqueue].op = op;
                 wk.nqueue++;
             } else {
-                g1_msm_jac_add(&wk, b, &job->points[i], d < 0);
+                g1_msm_jac_add_vartime(&wk, b, &job->points[i], d < 0);
             }
         }
         if (batch) {
             /* two more rounds for the waiting additions, then the rest (repeated digits) go to
              * the Jacobian buckets rather than one small batch after another */
-            g1_msm_flush(&wk, job->points);
-            g1_msm_drain(&wk, job->points, batch);
-            g1_msm_flush(&wk, job->points);
-            g1_msm_drain(&wk, job->points, batch);
-            g1_msm_flush(&wk, job->points);
+            g1_msm_flush_vartime(&wk, job->points);
+            g1_msm_drain_vartime(&wk, job->points, batch);
+            g1_msm_flush_vartime(&wk, job->points);
+            g1_msm_drain_vartime(&wk, job->points, batch);
+            g1_msm_flush_vartime(&wk, job->points);
             for (i = 0; i < wk.nqueue; i++)
-                g1_msm_jac_add(&wk, wk.queue[i].bucket, &job->points[wk.queue[i].op >> 2],
+                g1_msm_jac_add_vartime(&wk, wk.queue[i].bucket, &job->points[wk.queue[i].op >> 2],
                                     (int)(wk.queue[i].op & 1));
         }
-        g1_msm_reduce(&job->sums[w], &wk, nb);
+        g1_msm_reduce_vartime(&job->sums[w], &wk, nb);
     }
 }
 
 #ifndef PF_MSM_NO_THREADS
-static void *g1_msm_thread(void *arg)
+static void *g1_msm_thread_vartime(void *arg)
 {
-    g1_msm_windows((const g1_msm_job_t *)arg);
+    g1_msm_windows_vartime((const g1_msm_job_t *)arg);
     return NULL;
 }
 #endif
 
 /* The bucket method under plan (plan->c != 0) on n points with scalars of plan->nlimbs limbs;
  * area: g1_msm_area_bytes(plan) bytes starting on a cache line. */
-static void g1_msm_run(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
+static void g1_msm_run_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
                           const pf_msm_plan_t *plan, unsigned char *area)
 {
     g1_msm_job_t jobs[PF_MSM_MAX_THREADS];
@@ -536,17 +565,17 @@ static void g1_msm_run(g1_t *out, const g1_affine_t *points, const limb_t *scala
     }
 #ifndef PF_MSM_NO_THREADS
     for (i = 1; i < nt; i++)
-        started[i] = pthread_create(&tid[i], NULL, g1_msm_thread, &jobs[i]) == 0;
-    g1_msm_windows(&jobs[0]);
+        started[i] = pthread_create(&tid[i], NULL, g1_msm_thread_vartime, &jobs[i]) == 0;
+    g1_msm_windows_vartime(&jobs[0]);
     for (i = 1; i < nt; i++) {
         if (started[i])
             pthread_join(tid[i], NULL);
         else
-            g1_msm_windows(&jobs[i]);
+            g1_msm_windows_vartime(&jobs[i]);
     }
 #else
     for (i = 0; i < nt; i++)
-        g1_msm_windows(&jobs[i]);
+        g1_msm_windows_vartime(&jobs[i]);
 #endif
     /* sum_w 2^(start of w) S_w, from the top window down */
     g1_set_identity(&acc);
@@ -568,17 +597,17 @@ static inline unsigned char *g1_msm_align_area(void *scratch)
 }
 
 /* out = sum [scalars_i] points_i (variable time).  scalars: n integers of FR_NLIMBS little-endian
- * limbs each, below 2^PF_MSM_SCALAR_BITS (not necessarily below r).  Identity points ((0, 0))
- * and zero scalars are allowed; n = 0 gives the identity.  scratch: g1_msm_scratch_size(n,
- * nthreads) bytes, aligned for limb_t (NULL when that is 0).  The windows are shared among at most
- * nthreads threads (the calling one included; 0 or 1: no thread is created; a thread that
+ * limbs each, below 2^bits with bits <= PF_MSM_SCALAR_BITS (not necessarily below r;
+ * pf_msm_scalar_bits_vartime gives the least bits).  Identity points ((0, 0)) and zero scalars are
+ * allowed; n = 0 gives the identity.  scratch: g1_msm_scratch_size(n, bits, nthreads) bytes,
+ * aligned for limb_t (NULL when that is 0).  The windows are shared among at most nthreads threads (the calling one included; 0 or 1: no thread is created; a thread that
  * cannot be created leaves its windows to the caller).  The result, coordinates included, is
  * the same for every nthreads.  Any points of the curve (see g1_msm_glv_vartime for points
  * of the subgroup). */
 static inline void g1_msm_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
-                                      void *scratch, size_t nthreads)
+                                      size_t bits, void *scratch, size_t nthreads)
 {
-    pf_msm_plan_t plan = g1_msm_plan(n, nthreads);
+    pf_msm_plan_t plan = g1_msm_plan(n, bits, nthreads);
     g1_t acc, t;
     size_t i;
 
@@ -594,7 +623,7 @@ static inline void g1_msm_vartime(g1_t *out, const g1_affine_t *points, const li
         *out = acc;
         return;
     }
-    g1_msm_run(out, points, scalars, n, &plan, g1_msm_align_area(scratch));
+    g1_msm_run_vartime(out, points, scalars, n, &plan, g1_msm_align_area(scratch));
 }
 
 /* ---- g1: GLV/GLS, for points of the subgroup ---- */
@@ -617,11 +646,11 @@ static inline unsigned long long g1_msm_glv_pass_cost(size_t n, size_t nthreads)
     return glv.c == 0 ? 0 : glv.cost + (unsigned long long)n * G1_MSM_GLV_EXTRA;
 }
 
-/* Whether n points go faster split, in passes of at most G1_MSM_GLV_PASS points, than with the
+/* Whether n points with scalars below 2^bits go faster split, in passes of at most G1_MSM_GLV_PASS points, than with the
  * plain bucket method on all of them (by the cost model). */
-static inline bool g1_msm_glv_pays(size_t n, size_t nthreads)
+static inline bool g1_msm_glv_pays(size_t n, size_t bits, size_t nthreads)
 {
-    pf_msm_plan_t plain = g1_msm_plan(n, nthreads);
+    pf_msm_plan_t plain = g1_msm_plan(n, bits, nthreads);
     size_t full = n / G1_MSM_GLV_PASS, last = n % G1_MSM_GLV_PASS;
     unsigned long long glv = 0, c;
 
@@ -647,14 +676,14 @@ static inline size_t g1_msm_glv_pass_bytes(size_t n, size_t nthreads)
            + g1_msm_area_bytes(&glv);
 }
 
-/* Bytes of scratch that g1_msm_glv_vartime needs for n points and nthreads threads; 0: scratch
- * may be NULL. */
-static inline size_t g1_msm_glv_scratch_size(size_t n, size_t nthreads)
+/* Bytes of scratch that g1_msm_glv_vartime needs for n points with scalars below 2^bits and
+ * nthreads threads; 0: scratch may be NULL. */
+static inline size_t g1_msm_glv_scratch_size(size_t n, size_t bits, size_t nthreads)
 {
     size_t last = n % G1_MSM_GLV_PASS, bytes, b;
 
-    if (!g1_msm_glv_pays(n, nthreads))
-        return g1_msm_scratch_size(n, nthreads);
+    if (!g1_msm_glv_pays(n, bits, nthreads))
+        return g1_msm_scratch_size(n, bits, nthreads);
     bytes = g1_msm_glv_pass_bytes(n < G1_MSM_GLV_PASS ? n : G1_MSM_GLV_PASS, nthreads);
     if (last != 0 && n > G1_MSM_GLV_PASS) {
         b = g1_msm_glv_pass_bytes(last, nthreads);
@@ -664,13 +693,13 @@ static inline size_t g1_msm_glv_scratch_size(size_t n, size_t nthreads)
 }
 
 /* g1_msm_vartime for points of the subgroup of order r (where e acts as [lam]); the same
- * contract otherwise, with scratch of g1_msm_glv_scratch_size(n, nthreads) bytes.  Where the
+ * contract otherwise, with scratch of g1_msm_glv_scratch_size(n, bits, nthreads) bytes.  Where the
  * cost model says it pays, passes of at most G1_MSM_GLV_PASS points each split their scalars
  * k = sum k_i lam^i and run the bucket method on the points e^i(P) (negated where k_i < 0) with
- * the short |k_i|; otherwise the plain bucket method runs on all points at once, or, for a few
- * points, g1_mul_vartime on each. */
+ * the short |k_i|; otherwise (few points, or scalars already short) the plain bucket method runs
+ * on all points at once, or, for a few points, g1_mul_vartime on each. */
 static inline void g1_msm_glv_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
-                                          void *scratch, size_t nthreads)
+                                          size_t bits, void *scratch, size_t nthreads)
 {
     unsigned char *area = g1_msm_align_area(scratch);
     limb_t mag[2][G1_GLV_NS], neg[2];
@@ -680,10 +709,10 @@ static inline void g1_msm_glv_vartime(g1_t *out, const g1_affine_t *points, cons
     size_t s, m, i, j, l;
 
     g1_set_identity(&acc);
-    if (!g1_msm_glv_pays(n, nthreads)) {
-        plan = g1_msm_plan(n, nthreads);
+    if (!g1_msm_glv_pays(n, bits, nthreads)) {
+        plan = g1_msm_plan(n, bits, nthreads);
         if (plan.c != 0) {
-            g1_msm_run(out, points, scalars, n, &plan, area);
+            g1_msm_run_vartime(out, points, scalars, n, &plan, area);
             return;
         }
         for (i = 0; i < n; i++) {
@@ -712,7 +741,7 @@ static inline void g1_msm_glv_vartime(g1_t *out, const g1_affine_t *points, cons
             }
         }
         plan = g1_msm_glv_plan(m, nthreads);
-        g1_msm_run(&t, ep, es, 2 * m, &plan,
+        g1_msm_run_vartime(&t, ep, es, 2 * m, &plan,
                       area + pf_msm_align(2 * m * sizeof(g1_affine_t))
                           + pf_msm_align(2 * m * G1_GLV_NS * sizeof(limb_t)));
         g1_add_vartime(&acc, &acc, &t);
@@ -766,10 +795,11 @@ static inline size_t g2_msm_thread_bytes(const pf_msm_plan_t *plan)
     return bytes;
 }
 
-/* The plan for n points with full-length scalars. */
-static inline pf_msm_plan_t g2_msm_plan(size_t n, size_t nthreads)
+/* The plan for n points with scalars below 2^bits (at most PF_MSM_SCALAR_BITS). */
+static inline pf_msm_plan_t g2_msm_plan(size_t n, size_t bits, size_t nthreads)
 {
-    return pf_msm_plan(n, nthreads, G2_MSM_INV_COST, PF_MSM_SCALAR_BITS, FR_NLIMBS);
+    return pf_msm_plan(n, nthreads, G2_MSM_INV_COST, bits < PF_MSM_SCALAR_BITS ? bits : PF_MSM_SCALAR_BITS,
+                       FR_NLIMBS);
 }
 
 /* Bytes of the bucket method's area under plan (window sums and every thread's scratch). */
@@ -780,23 +810,25 @@ static inline size_t g2_msm_area_bytes(const pf_msm_plan_t *plan)
     return pf_msm_align(plan->nwin * sizeof(g2_t)) + plan->threads * g2_msm_thread_bytes(plan);
 }
 
-/* Bytes of scratch that g2_msm_vartime needs for n points and nthreads threads (the same
- * n and nthreads must be passed to it).  0 for the direct method: scratch may then be NULL. */
-static inline size_t g2_msm_scratch_size(size_t n, size_t nthreads)
+/* Bytes of scratch that g2_msm_vartime needs for n points with scalars below 2^bits and
+ * nthreads threads (the same n, bits and nthreads must be passed to it).  0 for the direct method:
+ * scratch may then be NULL. */
+static inline size_t g2_msm_scratch_size(size_t n, size_t bits, size_t nthreads)
 {
-    pf_msm_plan_t plan = g2_msm_plan(n, nthreads);
+    pf_msm_plan_t plan = g2_msm_plan(n, bits, nthreads);
 
     return plan.c == 0 ? 0 : 64 + g2_msm_area_bytes(&plan);
 }
 
-/* Window width chosen for n points (0: the direct method), exposed for tests and tuning. */
+/* Window width chosen for n points with full-length scalars (0: the direct method), exposed for
+ * tests and tuning. */
 static inline size_t g2_msm_window(size_t n)
 {
-    return g2_msm_plan(n, 1).c;
+    return g2_msm_plan(n, PF_MSM_SCALAR_BITS, 1).c;
 }
 
 /* Jacobian bucket b += (neg ? -P : P). */
-static inline void g2_msm_jac_add(g2_msm_work_t *wk, size_t b, const g2_affine_t *p, int neg)
+static inline void g2_msm_jac_add_vartime(g2_msm_work_t *wk, size_t b, const g2_affine_t *p, int neg)
 {
     g2_affine_t q = *p;
 
@@ -811,7 +843,7 @@ static inline void g2_msm_jac_add(g2_msm_work_t *wk, size_t b, const g2_affine_t
 }
 
 /* Carry out the batch: one inversion for all its additions (Montgomery's trick). */
-static inline void g2_msm_flush(g2_msm_work_t *wk, const g2_affine_t *points)
+static inline void g2_msm_flush_vartime(g2_msm_work_t *wk, const g2_affine_t *points)
 {
     fp2_t acc, inv, lam, t, x3;
     size_t j, nb = wk->nbatch;
@@ -869,7 +901,7 @@ static inline void g2_msm_flush(g2_msm_work_t *wk, const g2_affine_t *points)
 /* Bucket b += (neg ? -P[i] : P[i]) for a bucket not in the current batch: done at once when the
  * bucket is empty or the sum is the identity, else added to the batch, which is carried out when
  * full (then returns true). */
-static inline bool g2_msm_schedule(g2_msm_work_t *wk, const g2_affine_t *points, size_t b, size_t op,
+static inline bool g2_msm_schedule_vartime(g2_msm_work_t *wk, const g2_affine_t *points, size_t b, size_t op,
                                         size_t batch)
 {
     g2_affine_t *bk = &wk->aff[b];
@@ -902,12 +934,12 @@ static inline bool g2_msm_schedule(g2_msm_work_t *wk, const g2_affine_t *points,
     wk->state[b] |= PF_MSM_BUSY;
     if (wk->nbatch < batch)
         return false;
-    g2_msm_flush(wk, points);
+    g2_msm_flush_vartime(wk, points);
     return true;
 }
 
 /* Move waiting additions whose buckets are free into the batch (flushing it when full). */
-static inline void g2_msm_drain(g2_msm_work_t *wk, const g2_affine_t *points, size_t batch)
+static inline void g2_msm_drain_vartime(g2_msm_work_t *wk, const g2_affine_t *points, size_t batch)
 {
     size_t j, kept = 0;
 
@@ -917,13 +949,13 @@ static inline void g2_msm_drain(g2_msm_work_t *wk, const g2_affine_t *points, si
         if (wk->state[e.bucket] & PF_MSM_BUSY)
             wk->queue[kept++] = e;
         else
-            g2_msm_schedule(wk, points, e.bucket, e.op, batch);
+            g2_msm_schedule_vartime(wk, points, e.bucket, e.op, batch);
     }
     wk->nqueue = kept;
 }
 
 /* out = sum_d d B_d over the buckets of one window (running sums, from the top bucket down). */
-static inline void g2_msm_reduce(g2_t *out, const g2_msm_work_t *wk, size_t nb)
+static inline void g2_msm_reduce_vartime(g2_t *out, const g2_msm_work_t *wk, size_t nb)
 {
     g2_t run, sum;
     size_t b;
@@ -943,7 +975,7 @@ static inline void g2_msm_reduce(g2_t *out, const g2_msm_work_t *wk, size_t nb)
 }
 
 /* The windows [w0, w1) of a job, one after another in the job's scratch. */
-static void g2_msm_windows(const g2_msm_job_t *job)
+static void g2_msm_windows_vartime(const g2_msm_job_t *job)
 {
     const pf_msm_plan_t *plan = &job->plan;
     size_t nb = (size_t)1 << (plan->c - 1), batch = plan->batch, w, i;
@@ -977,7 +1009,7 @@ static void g2_msm_windows(const g2_msm_job_t *job)
         memset(wk.state, 0, nb);
         wk.nbatch = wk.nqueue = 0;
         for (i = 0; i < job->n; i++) {
-            long d = pf_msm_digit(job->scalars + i * plan->nlimbs, plan->nlimbs, start, width);
+            long d = pf_msm_digit_vartime(job->scalars + i * plan->nlimbs, plan->nlimbs, start, width);
             size_t b, op;
 
             if (d == 0 || g2_affine_is_identity(&job->points[i]))
@@ -985,45 +1017,45 @@ static void g2_msm_windows(const g2_msm_job_t *job)
             b = (size_t)(d < 0 ? -d : d) - 1;
             op = (i << 2) | (size_t)(d < 0);
             if (!batch) {
-                g2_msm_jac_add(&wk, b, &job->points[i], d < 0);
+                g2_msm_jac_add_vartime(&wk, b, &job->points[i], d < 0);
             } else if (!(wk.state[b] & PF_MSM_BUSY)) {
-                if (g2_msm_schedule(&wk, job->points, b, op, batch))
-                    g2_msm_drain(&wk, job->points, batch); /* the waiting ones go first */
+                if (g2_msm_schedule_vartime(&wk, job->points, b, op, batch))
+                    g2_msm_drain_vartime(&wk, job->points, batch); /* the waiting ones go first */
             } else if (wk.nqueue < batch) {
                 wk.queue[wk.nqueue].bucket = b;
                 wk.queue[wk.nqueue].op = op;
                 wk.nqueue++;
             } else {
-                g2_msm_jac_add(&wk, b, &job->points[i], d < 0);
+                g2_msm_jac_add_vartime(&wk, b, &job->points[i], d < 0);
             }
         }
         if (batch) {
             /* two more rounds for the waiting additions, then the rest (repeated digits) go to
              * the Jacobian buckets rather than one small batch after another */
-            g2_msm_flush(&wk, job->points);
-            g2_msm_drain(&wk, job->points, batch);
-            g2_msm_flush(&wk, job->points);
-            g2_msm_drain(&wk, job->points, batch);
-            g2_msm_flush(&wk, job->points);
+            g2_msm_flush_vartime(&wk, job->points);
+            g2_msm_drain_vartime(&wk, job->points, batch);
+            g2_msm_flush_vartime(&wk, job->points);
+            g2_msm_drain_vartime(&wk, job->points, batch);
+            g2_msm_flush_vartime(&wk, job->points);
             for (i = 0; i < wk.nqueue; i++)
-                g2_msm_jac_add(&wk, wk.queue[i].bucket, &job->points[wk.queue[i].op >> 2],
+                g2_msm_jac_add_vartime(&wk, wk.queue[i].bucket, &job->points[wk.queue[i].op >> 2],
                                     (int)(wk.queue[i].op & 1));
         }
-        g2_msm_reduce(&job->sums[w], &wk, nb);
+        g2_msm_reduce_vartime(&job->sums[w], &wk, nb);
     }
 }
 
 #ifndef PF_MSM_NO_THREADS
-static void *g2_msm_thread(void *arg)
+static void *g2_msm_thread_vartime(void *arg)
 {
-    g2_msm_windows((const g2_msm_job_t *)arg);
+    g2_msm_windows_vartime((const g2_msm_job_t *)arg);
     return NULL;
 }
 #endif
 
 /* The bucket method under plan (plan->c != 0) on n points with scalars of plan->nlimbs limbs;
  * area: g2_msm_area_bytes(plan) bytes starting on a cache line. */
-static void g2_msm_run(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
+static void g2_msm_run_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
                           const pf_msm_plan_t *plan, unsigned char *area)
 {
     g2_msm_job_t jobs[PF_MSM_MAX_THREADS];
@@ -1052,17 +1084,17 @@ static void g2_msm_run(g2_t *out, const g2_affine_t *points, const limb_t *scala
     }
 #ifndef PF_MSM_NO_THREADS
     for (i = 1; i < nt; i++)
-        started[i] = pthread_create(&tid[i], NULL, g2_msm_thread, &jobs[i]) == 0;
-    g2_msm_windows(&jobs[0]);
+        started[i] = pthread_create(&tid[i], NULL, g2_msm_thread_vartime, &jobs[i]) == 0;
+    g2_msm_windows_vartime(&jobs[0]);
     for (i = 1; i < nt; i++) {
         if (started[i])
             pthread_join(tid[i], NULL);
         else
-            g2_msm_windows(&jobs[i]);
+            g2_msm_windows_vartime(&jobs[i]);
     }
 #else
     for (i = 0; i < nt; i++)
-        g2_msm_windows(&jobs[i]);
+        g2_msm_windows_vartime(&jobs[i]);
 #endif
     /* sum_w 2^(start of w) S_w, from the top window down */
     g2_set_identity(&acc);
@@ -1084,17 +1116,17 @@ static inline unsigned char *g2_msm_align_area(void *scratch)
 }
 
 /* out = sum [scalars_i] points_i (variable time).  scalars: n integers of FR_NLIMBS little-endian
- * limbs each, below 2^PF_MSM_SCALAR_BITS (not necessarily below r).  Identity points ((0, 0))
- * and zero scalars are allowed; n = 0 gives the identity.  scratch: g2_msm_scratch_size(n,
- * nthreads) bytes, aligned for limb_t (NULL when that is 0).  The windows are shared among at most
- * nthreads threads (the calling one included; 0 or 1: no thread is created; a thread that
+ * limbs each, below 2^bits with bits <= PF_MSM_SCALAR_BITS (not necessarily below r;
+ * pf_msm_scalar_bits_vartime gives the least bits).  Identity points ((0, 0)) and zero scalars are
+ * allowed; n = 0 gives the identity.  scratch: g2_msm_scratch_size(n, bits, nthreads) bytes,
+ * aligned for limb_t (NULL when that is 0).  The windows are shared among at most nthreads threads (the calling one included; 0 or 1: no thread is created; a thread that
  * cannot be created leaves its windows to the caller).  The result, coordinates included, is
  * the same for every nthreads.  Any points of the curve (see g2_msm_glv_vartime for points
  * of the subgroup). */
 static inline void g2_msm_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
-                                      void *scratch, size_t nthreads)
+                                      size_t bits, void *scratch, size_t nthreads)
 {
-    pf_msm_plan_t plan = g2_msm_plan(n, nthreads);
+    pf_msm_plan_t plan = g2_msm_plan(n, bits, nthreads);
     g2_t acc, t;
     size_t i;
 
@@ -1110,7 +1142,7 @@ static inline void g2_msm_vartime(g2_t *out, const g2_affine_t *points, const li
         *out = acc;
         return;
     }
-    g2_msm_run(out, points, scalars, n, &plan, g2_msm_align_area(scratch));
+    g2_msm_run_vartime(out, points, scalars, n, &plan, g2_msm_align_area(scratch));
 }
 
 /* ---- g2: GLV/GLS, for points of the subgroup ---- */
@@ -1133,11 +1165,11 @@ static inline unsigned long long g2_msm_glv_pass_cost(size_t n, size_t nthreads)
     return glv.c == 0 ? 0 : glv.cost + (unsigned long long)n * G2_MSM_GLV_EXTRA;
 }
 
-/* Whether n points go faster split, in passes of at most G2_MSM_GLV_PASS points, than with the
+/* Whether n points with scalars below 2^bits go faster split, in passes of at most G2_MSM_GLV_PASS points, than with the
  * plain bucket method on all of them (by the cost model). */
-static inline bool g2_msm_glv_pays(size_t n, size_t nthreads)
+static inline bool g2_msm_glv_pays(size_t n, size_t bits, size_t nthreads)
 {
-    pf_msm_plan_t plain = g2_msm_plan(n, nthreads);
+    pf_msm_plan_t plain = g2_msm_plan(n, bits, nthreads);
     size_t full = n / G2_MSM_GLV_PASS, last = n % G2_MSM_GLV_PASS;
     unsigned long long glv = 0, c;
 
@@ -1163,14 +1195,14 @@ static inline size_t g2_msm_glv_pass_bytes(size_t n, size_t nthreads)
            + g2_msm_area_bytes(&glv);
 }
 
-/* Bytes of scratch that g2_msm_glv_vartime needs for n points and nthreads threads; 0: scratch
- * may be NULL. */
-static inline size_t g2_msm_glv_scratch_size(size_t n, size_t nthreads)
+/* Bytes of scratch that g2_msm_glv_vartime needs for n points with scalars below 2^bits and
+ * nthreads threads; 0: scratch may be NULL. */
+static inline size_t g2_msm_glv_scratch_size(size_t n, size_t bits, size_t nthreads)
 {
     size_t last = n % G2_MSM_GLV_PASS, bytes, b;
 
-    if (!g2_msm_glv_pays(n, nthreads))
-        return g2_msm_scratch_size(n, nthreads);
+    if (!g2_msm_glv_pays(n, bits, nthreads))
+        return g2_msm_scratch_size(n, bits, nthreads);
     bytes = g2_msm_glv_pass_bytes(n < G2_MSM_GLV_PASS ? n : G2_MSM_GLV_PASS, nthreads);
     if (last != 0 && n > G2_MSM_GLV_PASS) {
         b = g2_msm_glv_pass_bytes(last, nthreads);
@@ -1180,13 +1212,13 @@ static inline size_t g2_msm_glv_scratch_size(size_t n, size_t nthreads)
 }
 
 /* g2_msm_vartime for points of the subgroup of order r (where e acts as [lam]); the same
- * contract otherwise, with scratch of g2_msm_glv_scratch_size(n, nthreads) bytes.  Where the
+ * contract otherwise, with scratch of g2_msm_glv_scratch_size(n, bits, nthreads) bytes.  Where the
  * cost model says it pays, passes of at most G2_MSM_GLV_PASS points each split their scalars
  * k = sum k_i lam^i and run the bucket method on the points e^i(P) (negated where k_i < 0) with
- * the short |k_i|; otherwise the plain bucket method runs on all points at once, or, for a few
- * points, g2_mul_vartime on each. */
+ * the short |k_i|; otherwise (few points, or scalars already short) the plain bucket method runs
+ * on all points at once, or, for a few points, g2_mul_vartime on each. */
 static inline void g2_msm_glv_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
-                                          void *scratch, size_t nthreads)
+                                          size_t bits, void *scratch, size_t nthreads)
 {
     unsigned char *area = g2_msm_align_area(scratch);
     limb_t mag[4][G2_GLV_NS], neg[4];
@@ -1196,10 +1228,10 @@ static inline void g2_msm_glv_vartime(g2_t *out, const g2_affine_t *points, cons
     size_t s, m, i, j, l;
 
     g2_set_identity(&acc);
-    if (!g2_msm_glv_pays(n, nthreads)) {
-        plan = g2_msm_plan(n, nthreads);
+    if (!g2_msm_glv_pays(n, bits, nthreads)) {
+        plan = g2_msm_plan(n, bits, nthreads);
         if (plan.c != 0) {
-            g2_msm_run(out, points, scalars, n, &plan, area);
+            g2_msm_run_vartime(out, points, scalars, n, &plan, area);
             return;
         }
         for (i = 0; i < n; i++) {
@@ -1228,7 +1260,7 @@ static inline void g2_msm_glv_vartime(g2_t *out, const g2_affine_t *points, cons
             }
         }
         plan = g2_msm_glv_plan(m, nthreads);
-        g2_msm_run(&t, ep, es, 4 * m, &plan,
+        g2_msm_run_vartime(&t, ep, es, 4 * m, &plan,
                       area + pf_msm_align(4 * m * sizeof(g2_affine_t))
                           + pf_msm_align(4 * m * G2_GLV_NS * sizeof(limb_t)));
         g2_add_vartime(&acc, &acc, &t);

@@ -77,7 +77,7 @@ static inline limb_t pf_endo_bits(const limb_t *a, size_t n, long pos, size_t le
 }
 
 /* Width-w NAF of mag (n limbs, consumed): digits[0..] least significant first; returns the length. */
-static inline size_t pf_endo_wnaf(int8_t *digits, limb_t *mag, size_t n, int w)
+static inline size_t pf_endo_wnaf_vartime(int8_t *digits, limb_t *mag, size_t n, int w)
 {
     size_t len = 0, i;
     bool nonzero = true;
@@ -164,7 +164,7 @@ static inline void g1_mul_by_seed_vartime(g1_t *out, const g1_t *a)
 /* Cofactor clearing: identity (the cofactor is 1).
  * Equal to [h_eff] on the whole curve, h_eff = 0x1.
  * Variable time in the point (the scalars are public constants). */
-static inline void g1_clear_cofactor(g1_t *out, const g1_t *a)
+static inline void g1_clear_cofactor_vartime(g1_t *out, const g1_t *a)
 {
     *out = *a; /* the cofactor is 1 */
 }
@@ -325,7 +325,7 @@ static inline void g1_glv_parts_vartime(g1_t *out, const g1_t *a,
     for (i = 0; i < 2; i++) {
         for (j = 0; j < G1_GLV_NS; j++)
             m[j] = mag[i][j];
-        len[i] = pf_endo_wnaf(digits[i], m, G1_GLV_NS, W);
+        len[i] = pf_endo_wnaf_vartime(digits[i], m, G1_GLV_NS, W);
         if (len[i] > top)
             top = len[i];
         if (i > 0)
@@ -465,7 +465,7 @@ static inline void g2_mul_by_seed_vartime(g2_t *out, const g2_t *a)
 /* Cofactor clearing: [x] + psi o [3x] + psi^2 o [x] + psi^3 (Fuentes-Castañeda et al. 2011).
  * Equal to [h_eff] on the whole curve, h_eff = -0x10fdac342d9d118ea...616edcfabef338ea.
  * Variable time in the point (the scalars are public constants). */
-static inline void g2_clear_cofactor(g2_t *out, const g2_t *a)
+static inline void g2_clear_cofactor_vartime(g2_t *out, const g2_t *a)
 {
     g2_t xp[2], s, t, acc;
 
@@ -702,7 +702,7 @@ static inline void g2_glv_parts_vartime(g2_t *out, const g2_t *a,
     for (i = 0; i < 4; i++) {
         for (j = 0; j < G2_GLV_NS; j++)
             m[j] = mag[i][j];
-        len[i] = pf_endo_wnaf(digits[i], m, G2_GLV_NS, W);
+        len[i] = pf_endo_wnaf_vartime(digits[i], m, G2_GLV_NS, W);
         if (len[i] > top)
             top = len[i];
         if (i > 0)
@@ -995,7 +995,7 @@ static void gt_pow_endo_vartime(gt_t *out, const gt_t *a, const limb_t *k)
         kk[FR_NLIMBS - 1] &= ((limb_t)1 << (254 % PF_LIMB_BITS)) - 1;
     gt_glv_split(mag, neg, kk);
     for (i = 0; i < 4; i++) {
-        len[i] = pf_endo_wnaf(digits[i], mag[i], GT_GLV_NS, W);
+        len[i] = pf_endo_wnaf_vartime(digits[i], mag[i], GT_GLV_NS, W);
         if (len[i] > top)
             top = len[i];
         fp12_frobenius(&base, a, (int)i);

@@ -77,7 +77,7 @@ static inline limb_t pf_endo_bits(const limb_t *a, size_t n, long pos, size_t le
 }
 
 /* Width-w NAF of mag (n limbs, consumed): digits[0..] least significant first; returns the length. */
-static inline size_t pf_endo_wnaf(int8_t *digits, limb_t *mag, size_t n, int w)
+static inline size_t pf_endo_wnaf_vartime(int8_t *digits, limb_t *mag, size_t n, int w)
 {
     size_t len = 0, i;
     bool nonzero = true;
@@ -164,7 +164,7 @@ static inline void g1_mul_by_seed_vartime(g1_t *out, const g1_t *a)
 /* Cofactor clearing: p1 + phi(p2), p1 = [103x^3 - 83x^2 - 40x + 136], p2 = [7x^2 + 89x + 130] (HG20).
  * Equal to [h_eff] on the whole curve, h_eff = 0xaa0b79737ef22692ca...bf59800000000ffc.
  * Variable time in the point (the scalars are public constants). */
-static inline void g1_clear_cofactor(g1_t *out, const g1_t *a)
+static inline void g1_clear_cofactor_vartime(g1_t *out, const g1_t *a)
 {
     g1_t xp[4], s, t, acc;
 
@@ -352,7 +352,7 @@ static inline void g1_glv_parts_vartime(g1_t *out, const g1_t *a,
     for (i = 0; i < 2; i++) {
         for (j = 0; j < G1_GLV_NS; j++)
             m[j] = mag[i][j];
-        len[i] = pf_endo_wnaf(digits[i], m, G1_GLV_NS, W);
+        len[i] = pf_endo_wnaf_vartime(digits[i], m, G1_GLV_NS, W);
         if (len[i] > top)
             top = len[i];
         if (i > 0)
@@ -504,7 +504,7 @@ static inline void g2_mul_by_seed_vartime(g2_t *out, const g2_t *a)
 /* Cofactor clearing: p1 + phi^2(p2), p1 = [103x^3 - 83x^2 - 143x + 27], p2 = [7x^2 - 117x - 109] (HG20).
  * Equal to [h_eff] on the whole curve, h_eff = 0x122e824fb83ce0ad18...6e77800000000f8a.
  * Variable time in the point (the scalars are public constants). */
-static inline void g2_clear_cofactor(g2_t *out, const g2_t *a)
+static inline void g2_clear_cofactor_vartime(g2_t *out, const g2_t *a)
 {
     g2_t xp[4], s, t, acc;
 
@@ -692,7 +692,7 @@ static inline void g2_glv_parts_vartime(g2_t *out, const g2_t *a,
     for (i = 0; i < 2; i++) {
         for (j = 0; j < G2_GLV_NS; j++)
             m[j] = mag[i][j];
-        len[i] = pf_endo_wnaf(digits[i], m, G2_GLV_NS, W);
+        len[i] = pf_endo_wnaf_vartime(digits[i], m, G2_GLV_NS, W);
         if (len[i] > top)
             top = len[i];
         if (i > 0)
@@ -909,7 +909,7 @@ static void gt_pow_endo_vartime(gt_t *out, const gt_t *a, const limb_t *k)
         kk[FR_NLIMBS - 1] &= ((limb_t)1 << (377 % PF_LIMB_BITS)) - 1;
     gt_glv_split(mag, neg, kk);
     for (i = 0; i < 2; i++) {
-        len[i] = pf_endo_wnaf(digits[i], mag[i], GT_GLV_NS, W);
+        len[i] = pf_endo_wnaf_vartime(digits[i], mag[i], GT_GLV_NS, W);
         if (len[i] > top)
             top = len[i];
         fp6_frobenius(&base, a, (int)i);
