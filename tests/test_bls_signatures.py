@@ -329,6 +329,32 @@ def test_batch_verify_rejects_one_bad_signature(bls, variant) -> None:
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
+def test_batch_verify_threads(bls, variant) -> None:
+    """The work of a batch of 24 shared among 1, 2 and 3 threads (signatures decoded, messages
+    hashed and Miller loops run in parts): the same answers, with a bad signature in any part."""
+    v = getattr(bls, variant)
+    s = v.Pop
+    sks, pks = _keys(s, 24, b"threads" + variant.encode())
+    msgs = [b"threaded %d" % (i % 20) for i in range(24)]  # 4 messages signed twice
+    sigs = [s.sign(sk, m) for sk, m in zip(sks, msgs, strict=True)]
+    for threads in (1, 2, 3, None):
+        assert s.batch_verify(pks, msgs, sigs, threads=threads)
+        for j in (0, 11, 23):
+            broken = list(sigs)
+            broken[j] = s.sign(sks[j], b"not this")
+            assert not s.batch_verify(pks, msgs, broken, threads=threads), (threads, j)
+        undecodable = list(sigs)
+        undecodable[17] = _flip(sigs[17])
+        assert not s.batch_verify(pks, msgs, undecodable, threads=threads)
+    for bad in (0, -2):
+        with pytest.raises(ValueError, match="threads"):
+            s.batch_verify(pks, msgs, sigs, threads=bad)
+    for bad in ("2", 2.0, True):
+        with pytest.raises(TypeError, match="threads"):
+            s.batch_verify(pks, msgs, sigs, threads=bad)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
 def test_bad_bytes_return_false(C, bls, variant) -> None:
     v = getattr(bls, variant)
     s = v.Pop

@@ -39,12 +39,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import secrets
 import threading
-from collections.abc import Iterable
-from typing import Union
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TypeVar, Union
 
-from . import G1, G2, G2Prepared, R, pairing_check
+from . import G1, G2, G2Prepared, R, final_exponentiation, miller_loop, pairing_check
 
 __all__ = ["MinPk", "MinSig", "key_gen", "clear_cache", "KEYGEN_SALT", "BATCH_RANDOMIZER_BITS"]
 
@@ -58,6 +60,40 @@ KEYGEN_L = 48
 # probability about 2^-64
 BATCH_RANDOMIZER_BITS = 64
 _PK_CACHE_SIZE = 4096
+# batch verification shares its work among threads only when each gets at least this many
+# signatures (a thread's start costs about as much as a few microseconds of pairing work)
+_BATCH_PER_THREAD = 8
+
+_T = TypeVar("_T")
+
+
+def _threads(threads: object, what: str) -> int:
+    """The thread count of a batch call: threads, or every core this process may run on."""
+    if threads is None:
+        try:
+            return max(1, len(os.sched_getaffinity(0)))
+        except AttributeError:  # not on Linux
+            return os.cpu_count() or 1
+    if isinstance(threads, bool) or not isinstance(threads, int):
+        raise TypeError(f"{what}: threads must be an int or None, not {type(threads).__name__}")
+    if threads < 1:
+        raise ValueError(f"{what}: threads must be at least 1, not {threads}")
+    return threads
+
+
+def _slices(n: int, parts: int) -> list[slice]:
+    """range(n) cut into `parts` contiguous slices of nearly equal length (none empty)."""
+    parts = max(1, min(parts, n))
+    return [slice(n * i // parts, n * (i + 1) // parts) for i in range(parts)]
+
+
+def _in_threads(tasks: list[Callable[[], _T]]) -> list[_T]:
+    """Run the tasks, each on its own thread (they call into the compiled module, which releases
+    the GIL), and return their results in order."""
+    if len(tasks) == 1:
+        return [tasks[0]()]
+    with ThreadPoolExecutor(max_workers=len(tasks)) as pool:
+        return list(pool.map(lambda task: task(), tasks))
 
 
 # ------------------------------------------------------------------------------------------------
@@ -171,21 +207,37 @@ class _Variant:
         except ValueError:
             return None
 
-    def sig_points(self, sigs: list[object]) -> list[object] | None:
-        """Many signatures, decoded and subgroup-checked without the GIL; None if one is invalid."""
-        for i, sig in enumerate(sigs):
-            sigs[i] = _as_bytes(sig, "a signature")
-        try:
-            return self.SIG.batch_from_bytes(sigs, check=True, compressed=True)
-        except ValueError:
-            return None
+    def sig_points(self, sigs: list[object], threads: int = 1) -> list[object] | None:
+        """Many signatures, decoded and subgroup-checked without the GIL (in `threads` parts at
+        once); None if one is invalid."""
+        data = [_as_bytes(sig, "a signature") for sig in sigs]
+
+        def decode(part: slice) -> list[object] | None:
+            try:
+                return self.SIG.batch_from_bytes(data[part], check=True, compressed=True)
+            except ValueError:
+                return None
+
+        points: list[object] = []
+        for decoded in _in_threads([lambda part=part: decode(part) for part in _slices(len(data), threads)]):
+            if decoded is None:
+                return None
+            points.extend(decoded)
+        return points
 
     # -- the pairing equation -----------------------------------------------------------------------
-    def check(self, pk_side: list[object], sig_side: list[object]) -> bool:
-        """prod e(pk_side[i], sig_side[i]) == 1, each pair put in (G1, G2) order."""
-        if self.pk_in_g1:
-            return pairing_check(pk_side, sig_side)
-        return pairing_check(sig_side, pk_side)
+    def check(self, pk_side: list[object], sig_side: list[object], threads: int = 1) -> bool:
+        """prod e(pk_side[i], sig_side[i]) == 1, each pair put in (G1, G2) order.  With threads > 1
+        the pairs are cut into parts whose Miller loops run at once; their product (the Miller
+        loop of all the pairs) goes through one final exponentiation."""
+        Ps, Qs = (pk_side, sig_side) if self.pk_in_g1 else (sig_side, pk_side)
+        if threads <= 1:
+            return pairing_check(Ps, Qs)
+        parts = _in_threads([lambda part=part: miller_loop(Ps[part], Qs[part]) for part in _slices(len(Ps), threads)])
+        f = parts[0]
+        for g in parts[1:]:
+            f = f * g
+        return final_exponentiation(f).is_one()
 
     def core_verify(self, pk: object, msg: bytes, sig: object, dst: bytes) -> bool:
         """CoreVerify with decoded, validated points: e(PK, H(msg)) == e(P, sig) as one pairing check
@@ -294,7 +346,9 @@ class _Scheme:
         return self._v.check(points + [self._v.neg_gen], hashes + [S])
 
     # -- batch verification -------------------------------------------------------------------------
-    def batch_verify(self, pks: Iterable[_Bytes], msgs: Iterable[_Bytes], sigs: Iterable[_Bytes]) -> bool:
+    def batch_verify(
+        self, pks: Iterable[_Bytes], msgs: Iterable[_Bytes], sigs: Iterable[_Bytes], threads: int | None = None
+    ) -> bool:
         """True when every sigs[i] is a valid signature of msgs[i] under pks[i] (same answer as n
         verify calls, except with probability about 2^-64 for an invalid batch).
 
@@ -305,41 +359,55 @@ class _Scheme:
         multiplier on the pair's G1 point (the cheaper multiplication); keys signing the same
         message share one hash and one pair, e(sum r_i PK_i, H(m)) by an MSM.  The signatures
         meet in one MSM.  Every signature is subgroup-checked first, so no small-order
-        component can cancel.  An empty batch is False."""
+        component can cancel.  An empty batch is False.
+
+        threads: how many threads share the work (decoding, hashing, the multipliers, the MSM and
+        the Miller loops; every part releases the GIL); None, the default, is every core this
+        process may run on, but a thread gets at least 8 signatures.  The answer does not depend
+        on it.  TypeError or ValueError for a bad threads value."""
+        nt = _threads(threads, "batch_verify")
         pks = _list(pks, "pks")
         msgs = [_msg(m) for m in _list(msgs, "msgs")]
         sigs = _list(sigs, "sigs")
         n = len(pks)
         if n == 0 or len(msgs) != n or len(sigs) != n:
             return False
+        nt = max(1, min(nt, n // _BATCH_PER_THREAD))
         points = self._v.pk_points(pks)
         if points is None:
             return False
-        S = self._v.sig_points(sigs)
+        S = self._v.sig_points(sigs, nt)
         if S is None:
             return False
         if self._aug:
             msgs = [bytes(pk) + m for pk, m in zip(pks, msgs, strict=True)]
-        # r_i in [1, 2^64): public, unpredictable multipliers (not secret: variable time is fine)
-        rs = [1 + secrets.randbelow((1 << BATCH_RANDOMIZER_BITS) - 1) for _ in range(n)]
+        # r_i in [1, 2^64): public, unpredictable multipliers (not secret: variable time is fine),
+        # from one call to the OS's generator
+        noise = secrets.token_bytes(8 * n)
+        rs = [int.from_bytes(noise[8 * i : 8 * i + 8], "little") or 1 for i in range(n)]
         by_msg: dict[bytes, list[int]] = {}
         for i, m in enumerate(msgs):
             by_msg.setdefault(m, []).append(i)
+        groups = list(by_msg.items())
         PK, SIG = self._v.PK, self._v.SIG
-        pk_side, sig_side = [], []
-        for m, idx in by_msg.items():
-            H = SIG.hash_to_curve(m, self.DST)
-            if len(idx) > 1:
-                pk_side.append(PK.msm([points[i] for i in idx], [rs[i] for i in idx]))
-            elif self._v.pk_in_g1:
-                (i,) = idx
-                pk_side.append(points[i].mul_vartime(rs[i]))
-            else:
-                (i,) = idx
-                pk_side.append(points[i])
-                H = H.mul_vartime(rs[i])
-            sig_side.append(H)
-        return self._v.check(pk_side + [self._v.neg_gen], sig_side + [SIG.msm(S, rs)])
+
+        def pairs(part: slice) -> list[tuple[object, object]]:
+            """(pk side, signature side) of the pair of each message of groups[part]."""
+            out = []
+            for m, idx in groups[part]:
+                H = SIG.hash_to_curve(m, self.DST)
+                if len(idx) > 1:
+                    out.append((PK.msm([points[i] for i in idx], [rs[i] for i in idx], threads=1), H))
+                elif self._v.pk_in_g1:
+                    out.append((points[idx[0]].mul_vartime(rs[idx[0]]), H))
+                else:
+                    out.append((points[idx[0]], H.mul_vartime(rs[idx[0]])))
+            return out
+
+        built = [pair for part in _in_threads([lambda part=part: pairs(part) for part in _slices(len(groups), nt)]) for pair in part]
+        pk_side = [pair[0] for pair in built] + [self._v.neg_gen]
+        sig_side = [pair[1] for pair in built] + [SIG.msm(S, rs, threads=nt)]
+        return self._v.check(pk_side, sig_side, nt)
 
 
 class _PopScheme(_Scheme):

@@ -17,8 +17,11 @@
  * addition whose bucket is already in the current batch waits in a queue for the next batch; when
  * the queue is full (many equal digits) it goes, with a mixed Jacobian addition, into a second
  * Jacobian bucket of the same index, so equal digits never serialise the batches.  Each window is
- * then reduced with running sums (sum_d d B_d = sum of the suffix sums), and the window sums
- * are joined from the top down, doubling once per bit of width.  Windows are split across
+ * then reduced to sum_d d B_d, and the window sums are joined from the top down, doubling once per
+ * bit of width.  The reduction is by running sums (the sum of the suffix sums, two Jacobian
+ * additions per bucket), or, for wide windows, in two levels: with buckets split into blocks of
+ * s, the block sums and the column sums are batch-affine additions (one inversion per round of
+ * independent sums), and only those 2 sqrt(2^(c-1)) sums need running sums.  Windows are split across
  * threads; the result does not depend on the number of threads.
  *
  * Window width and method come from a cost model counted in multiplications M of the coordinate
@@ -29,7 +32,9 @@
  *                     B(w) = min(256, 2^(w-1) / 4) the batch size of a window of width w
  *                     (a quarter of the buckets: few conflicts; larger batches measured slower)
  *   Jacobian buckets  per addition 11 (mixed addition; used when batches are too small to pay)
- *   reduction         per bucket 27 (a mixed and a full Jacobian addition; 32 with Jacobian buckets)
+ *   reduction         per bucket 27 (a mixed and a full Jacobian addition; 32 with Jacobian buckets),
+ *                     or two levels: per bucket 12 + I/na + I/s (a block and a column addition), plus
+ *                     27 per block and column sum (pf_msm_reduce_cost)
  *   cost(c)           sum over the windows of n * per-addition + 2^(w-1) * per-bucket
  * and, for a few points, n double-and-add multiplications (bits * 7 + bits / 6 * 16 + 128 each)
  * when that is cheaper.  The smallest cost over c = 2 .. 16 wins.
@@ -74,6 +79,7 @@ typedef struct {
     size_t narrow;  /* the lowest `narrow` windows have width c - 1 */
     size_t batch;   /* batch size of a window of width c; 0: Jacobian buckets only */
     size_t threads; /* threads actually used (at most nwin) */
+    unsigned long long inv_cost; /* an inversion of the coordinate field, in its multiplications */
 } pf_msm_plan_t;
 
 /* One addition waiting for its bucket: bucket index and (point index << 2 | doubling << 1 | negate). */
@@ -122,6 +128,33 @@ static inline size_t pf_msm_batch(size_t c)
     return b < 2 ? 0 : b > PF_MSM_MAX_BATCH ? PF_MSM_MAX_BATCH : b;
 }
 
+/* The two-level reduction of a window of width w: its 2^(w-1) buckets form 2^(w-1-w/2) blocks of
+ * s = 2^(w/2) buckets. */
+static inline size_t pf_msm_block_bits(size_t width)
+{
+    return width / 2;
+}
+
+/* Cost in M / 16 of reducing one window of the given width with affine buckets: by running sums,
+ * or in two levels when that is cheaper (and the batch arrays, of `capacity` additions, hold a
+ * round of s sums); *two_level (when not NULL) says which. */
+static inline unsigned long long pf_msm_reduce_cost(size_t width, unsigned long long inv_cost, size_t capacity,
+                                                    bool *two_level)
+{
+    unsigned long long nb = 1ULL << (width - 1), s = 1ULL << pf_msm_block_bits(width), na = nb / s;
+    unsigned long long running = nb * 16 * 27, levels = running;
+    bool use = false;
+
+    if (width >= 4 && capacity >= s) {
+        levels = nb * (16 * 12 + 16 * inv_cost / na + 16 * inv_cost / s) + (na + s) * 16 * 27
+                 + pf_msm_block_bits(width) * 16 * 9;
+        use = levels < running;
+    }
+    if (two_level != NULL)
+        *two_level = use;
+    return use ? levels : running;
+}
+
 /* Width and first bit of window w. */
 static inline size_t pf_msm_width(const pf_msm_plan_t *plan, size_t w)
 {
@@ -140,7 +173,7 @@ static inline pf_msm_plan_t pf_msm_plan(size_t n, size_t nthreads, unsigned long
                                         size_t nlimbs)
 {
     unsigned long long best, nn = n, nb, jac, aff;
-    pf_msm_plan_t plan = { bits, nlimbs, 0, 0, 0, 0, 0, 1 };
+    pf_msm_plan_t plan = { bits, nlimbs, 0, 0, 0, 0, 0, 1, inv_cost };
     size_t c, w, nwin, narrow, b;
 
     if (bits == 0 || n == 0) {
@@ -161,7 +194,7 @@ static inline pf_msm_plan_t pf_msm_plan(size_t n, size_t nthreads, unsigned long
             b = pf_msm_batch(width);
             jac += nn * 16 * 11 + nb * 16 * 32;
             if (b)
-                aff += nn * (16 * 6 + 16 * inv_cost / b) + nb * 16 * 27;
+                aff += nn * (16 * 6 + 16 * inv_cost / b) + pf_msm_reduce_cost(width, inv_cost, pf_msm_batch(c), NULL);
             else
                 aff += nn * 16 * 11 + nb * 16 * 32;
         }
@@ -251,6 +284,8 @@ typedef struct {
     pf_msm_op_t *queue;   /* plan.batch waiting additions */
     fp_t *prefix;      /* plan.batch prefix products */
     fp_t *den;         /* plan.batch denominators */
+    g1_affine_t *sums;        /* the block and column sums of the two-level reduction (2 s) */
+    unsigned char *sums_state; /* their PF_MSM_AFFINE bits */
     size_t nbatch, nqueue;
 } g1_msm_work_t;
 
@@ -272,7 +307,9 @@ static inline size_t g1_msm_thread_bytes(const pf_msm_plan_t *plan)
     bytes = pf_msm_align(nb * sizeof(g1_t)) + pf_msm_align(nb);
     if (plan->batch)
         bytes += pf_msm_align(nb * sizeof(g1_affine_t)) + 2 * pf_msm_align(plan->batch * sizeof(pf_msm_op_t))
-                 + 2 * pf_msm_align(plan->batch * sizeof(fp_t));
+                 + 2 * pf_msm_align(plan->batch * sizeof(fp_t))
+                 + pf_msm_align(2 * ((size_t)1 << pf_msm_block_bits(plan->c)) * sizeof(g1_affine_t))
+                 + pf_msm_align(2 * ((size_t)1 << pf_msm_block_bits(plan->c)));
     return bytes;
 }
 
@@ -455,6 +492,90 @@ static inline void g1_msm_reduce_vartime(g1_t *out, const g1_msm_work_t *wk, siz
     *out = sum;
 }
 
+/* out = sum_d d B_d over the buckets of one window in two levels (see pf_msm_reduce_cost).  Bucket
+ * i = a s + b holds digit d = i + 1; the block sums T_a = sum_b B_{a s + b} and the column sums
+ * U_b = sum_a B_{a s + b} are built one round at a time (round b adds B_{a s + b} to every T_a: na
+ * independent affine additions sharing one inversion), and
+ *   sum_i (i + 1) B_i = s sum_a a T_a + sum_a T_a + sum_b b U_b.
+ * The Jacobian buckets (additions that waited too long, few) are added as [d] J_d. */
+static void g1_msm_reduce_two_level_vartime(g1_t *out, g1_msm_work_t *wk, size_t width)
+{
+    size_t nb = (size_t)1 << (width - 1), sbits = pf_msm_block_bits(width), s = (size_t)1 << sbits;
+    size_t na = nb >> sbits, a, b, i;
+    g1_msm_work_t lv = *wk; /* the sums as buckets, the window's buckets as points */
+    g1_affine_t *tsum = wk->sums, *usum = wk->sums + na;
+    unsigned char *tst = wk->sums_state, *ust = wk->sums_state + na;
+    g1_t run, acc, t;
+    limb_t d;
+
+    memset(wk->sums_state, 0, na + s);
+    lv.nbatch = lv.nqueue = 0;
+    lv.aff = tsum;
+    lv.state = tst;
+    for (b = 0; b < s; b++) {
+        for (a = 0; a < na; a++)
+            if (wk->state[a * s + b] & PF_MSM_AFFINE)
+                g1_msm_schedule_vartime(&lv, wk->aff, a, (a * s + b) << 2, na);
+        g1_msm_flush_vartime(&lv, wk->aff);
+    }
+    lv.aff = usum;
+    lv.state = ust;
+    for (a = 0; a < na; a++) {
+        for (b = 0; b < s; b++)
+            if (wk->state[a * s + b] & PF_MSM_AFFINE)
+                g1_msm_schedule_vartime(&lv, wk->aff, b, (a * s + b) << 2, s);
+        g1_msm_flush_vartime(&lv, wk->aff);
+    }
+    /* s sum_a a T_a + sum_a T_a, by running sums from the top block down */
+    g1_set_identity(&run);
+    g1_set_identity(&acc);
+    for (a = na; a-- > 1;) {
+        if (tst[a] & PF_MSM_AFFINE)
+            g1_add_affine_vartime(&run, &run, &tsum[a]);
+        g1_add_vartime(&acc, &acc, &run);
+    }
+    if (tst[0] & PF_MSM_AFFINE)
+        g1_add_affine_vartime(&run, &run, &tsum[0]);
+    for (i = 0; i < sbits; i++)
+        g1_dbl(&acc, &acc);
+    g1_add_vartime(&acc, &acc, &run);
+    /* + sum_b b U_b */
+    g1_set_identity(&run);
+    for (b = s; b-- > 1;) {
+        if (ust[b] & PF_MSM_AFFINE)
+            g1_add_affine_vartime(&run, &run, &usum[b]);
+        g1_add_vartime(&acc, &acc, &run);
+    }
+    for (i = 0; i < nb; i++) {
+        if (wk->state[i] & PF_MSM_JAC) {
+            d = (limb_t)(i + 1);
+            g1_mul_window_vartime(&t, &wk->jac[i], &d, 1);
+            g1_add_vartime(&acc, &acc, &t);
+        }
+    }
+    *out = acc;
+}
+
+/* out = sum_d d B_d for one window of the given width: in two levels where the cost model says
+ * so and few additions went to Jacobian buckets ([d] J_d costs about 12 width M each), else by
+ * running sums. */
+static void g1_msm_reduce_window_vartime(g1_t *out, g1_msm_work_t *wk, const pf_msm_plan_t *plan,
+                                            size_t width)
+{
+    size_t nb = (size_t)1 << (width - 1), njac = 0, i;
+    bool two_level = false;
+
+    if (plan->batch) {
+        pf_msm_reduce_cost(width, plan->inv_cost, plan->batch, &two_level);
+        for (i = 0; i < nb && two_level; i++)
+            njac += (wk->state[i] & PF_MSM_JAC) != 0;
+    }
+    if (two_level && 2 * njac * width < nb)
+        g1_msm_reduce_two_level_vartime(out, wk, width);
+    else
+        g1_msm_reduce_vartime(out, wk, nb);
+}
+
 /* The windows [w0, w1) of a job, one after another in the job's scratch. */
 static void g1_msm_windows_vartime(const g1_msm_job_t *job)
 {
@@ -471,6 +592,8 @@ static void g1_msm_windows_vartime(const g1_msm_job_t *job)
     wk.aff = NULL;
     wk.batch = wk.queue = NULL;
     wk.prefix = wk.den = NULL;
+    wk.sums = NULL;
+    wk.sums_state = NULL;
     if (batch) {
         wk.aff = (g1_affine_t *)p;
         p += pf_msm_align(nb * sizeof(g1_affine_t));
@@ -481,6 +604,10 @@ static void g1_msm_windows_vartime(const g1_msm_job_t *job)
         wk.prefix = (fp_t *)p;
         p += pf_msm_align(batch * sizeof(fp_t));
         wk.den = (fp_t *)p;
+        p += pf_msm_align(batch * sizeof(fp_t));
+        wk.sums = (g1_affine_t *)p;
+        p += pf_msm_align(2 * ((size_t)1 << pf_msm_block_bits(plan->c)) * sizeof(g1_affine_t));
+        wk.sums_state = p;
     }
     for (w = job->w0; w < job->w1; w++) {
         width = pf_msm_width(plan, w);
@@ -522,7 +649,7 @@ static void g1_msm_windows_vartime(const g1_msm_job_t *job)
                 g1_msm_jac_add_vartime(&wk, wk.queue[i].bucket, &job->points[wk.queue[i].op >> 2],
                                     (int)(wk.queue[i].op & 1));
         }
-        g1_msm_reduce_vartime(&job->sums[w], &wk, nb);
+        g1_msm_reduce_window_vartime(&job->sums[w], &wk, plan, width);
     }
 }
 
@@ -770,6 +897,8 @@ typedef struct {
     pf_msm_op_t *queue;   /* plan.batch waiting additions */
     fp2_t *prefix;      /* plan.batch prefix products */
     fp2_t *den;         /* plan.batch denominators */
+    g2_affine_t *sums;        /* the block and column sums of the two-level reduction (2 s) */
+    unsigned char *sums_state; /* their PF_MSM_AFFINE bits */
     size_t nbatch, nqueue;
 } g2_msm_work_t;
 
@@ -791,7 +920,9 @@ static inline size_t g2_msm_thread_bytes(const pf_msm_plan_t *plan)
     bytes = pf_msm_align(nb * sizeof(g2_t)) + pf_msm_align(nb);
     if (plan->batch)
         bytes += pf_msm_align(nb * sizeof(g2_affine_t)) + 2 * pf_msm_align(plan->batch * sizeof(pf_msm_op_t))
-                 + 2 * pf_msm_align(plan->batch * sizeof(fp2_t));
+                 + 2 * pf_msm_align(plan->batch * sizeof(fp2_t))
+                 + pf_msm_align(2 * ((size_t)1 << pf_msm_block_bits(plan->c)) * sizeof(g2_affine_t))
+                 + pf_msm_align(2 * ((size_t)1 << pf_msm_block_bits(plan->c)));
     return bytes;
 }
 
@@ -974,6 +1105,90 @@ static inline void g2_msm_reduce_vartime(g2_t *out, const g2_msm_work_t *wk, siz
     *out = sum;
 }
 
+/* out = sum_d d B_d over the buckets of one window in two levels (see pf_msm_reduce_cost).  Bucket
+ * i = a s + b holds digit d = i + 1; the block sums T_a = sum_b B_{a s + b} and the column sums
+ * U_b = sum_a B_{a s + b} are built one round at a time (round b adds B_{a s + b} to every T_a: na
+ * independent affine additions sharing one inversion), and
+ *   sum_i (i + 1) B_i = s sum_a a T_a + sum_a T_a + sum_b b U_b.
+ * The Jacobian buckets (additions that waited too long, few) are added as [d] J_d. */
+static void g2_msm_reduce_two_level_vartime(g2_t *out, g2_msm_work_t *wk, size_t width)
+{
+    size_t nb = (size_t)1 << (width - 1), sbits = pf_msm_block_bits(width), s = (size_t)1 << sbits;
+    size_t na = nb >> sbits, a, b, i;
+    g2_msm_work_t lv = *wk; /* the sums as buckets, the window's buckets as points */
+    g2_affine_t *tsum = wk->sums, *usum = wk->sums + na;
+    unsigned char *tst = wk->sums_state, *ust = wk->sums_state + na;
+    g2_t run, acc, t;
+    limb_t d;
+
+    memset(wk->sums_state, 0, na + s);
+    lv.nbatch = lv.nqueue = 0;
+    lv.aff = tsum;
+    lv.state = tst;
+    for (b = 0; b < s; b++) {
+        for (a = 0; a < na; a++)
+            if (wk->state[a * s + b] & PF_MSM_AFFINE)
+                g2_msm_schedule_vartime(&lv, wk->aff, a, (a * s + b) << 2, na);
+        g2_msm_flush_vartime(&lv, wk->aff);
+    }
+    lv.aff = usum;
+    lv.state = ust;
+    for (a = 0; a < na; a++) {
+        for (b = 0; b < s; b++)
+            if (wk->state[a * s + b] & PF_MSM_AFFINE)
+                g2_msm_schedule_vartime(&lv, wk->aff, b, (a * s + b) << 2, s);
+        g2_msm_flush_vartime(&lv, wk->aff);
+    }
+    /* s sum_a a T_a + sum_a T_a, by running sums from the top block down */
+    g2_set_identity(&run);
+    g2_set_identity(&acc);
+    for (a = na; a-- > 1;) {
+        if (tst[a] & PF_MSM_AFFINE)
+            g2_add_affine_vartime(&run, &run, &tsum[a]);
+        g2_add_vartime(&acc, &acc, &run);
+    }
+    if (tst[0] & PF_MSM_AFFINE)
+        g2_add_affine_vartime(&run, &run, &tsum[0]);
+    for (i = 0; i < sbits; i++)
+        g2_dbl(&acc, &acc);
+    g2_add_vartime(&acc, &acc, &run);
+    /* + sum_b b U_b */
+    g2_set_identity(&run);
+    for (b = s; b-- > 1;) {
+        if (ust[b] & PF_MSM_AFFINE)
+            g2_add_affine_vartime(&run, &run, &usum[b]);
+        g2_add_vartime(&acc, &acc, &run);
+    }
+    for (i = 0; i < nb; i++) {
+        if (wk->state[i] & PF_MSM_JAC) {
+            d = (limb_t)(i + 1);
+            g2_mul_window_vartime(&t, &wk->jac[i], &d, 1);
+            g2_add_vartime(&acc, &acc, &t);
+        }
+    }
+    *out = acc;
+}
+
+/* out = sum_d d B_d for one window of the given width: in two levels where the cost model says
+ * so and few additions went to Jacobian buckets ([d] J_d costs about 12 width M each), else by
+ * running sums. */
+static void g2_msm_reduce_window_vartime(g2_t *out, g2_msm_work_t *wk, const pf_msm_plan_t *plan,
+                                            size_t width)
+{
+    size_t nb = (size_t)1 << (width - 1), njac = 0, i;
+    bool two_level = false;
+
+    if (plan->batch) {
+        pf_msm_reduce_cost(width, plan->inv_cost, plan->batch, &two_level);
+        for (i = 0; i < nb && two_level; i++)
+            njac += (wk->state[i] & PF_MSM_JAC) != 0;
+    }
+    if (two_level && 2 * njac * width < nb)
+        g2_msm_reduce_two_level_vartime(out, wk, width);
+    else
+        g2_msm_reduce_vartime(out, wk, nb);
+}
+
 /* The windows [w0, w1) of a job, one after another in the job's scratch. */
 static void g2_msm_windows_vartime(const g2_msm_job_t *job)
 {
@@ -990,6 +1205,8 @@ static void g2_msm_windows_vartime(const g2_msm_job_t *job)
     wk.aff = NULL;
     wk.batch = wk.queue = NULL;
     wk.prefix = wk.den = NULL;
+    wk.sums = NULL;
+    wk.sums_state = NULL;
     if (batch) {
         wk.aff = (g2_affine_t *)p;
         p += pf_msm_align(nb * sizeof(g2_affine_t));
@@ -1000,6 +1217,10 @@ static void g2_msm_windows_vartime(const g2_msm_job_t *job)
         wk.prefix = (fp2_t *)p;
         p += pf_msm_align(batch * sizeof(fp2_t));
         wk.den = (fp2_t *)p;
+        p += pf_msm_align(batch * sizeof(fp2_t));
+        wk.sums = (g2_affine_t *)p;
+        p += pf_msm_align(2 * ((size_t)1 << pf_msm_block_bits(plan->c)) * sizeof(g2_affine_t));
+        wk.sums_state = p;
     }
     for (w = job->w0; w < job->w1; w++) {
         width = pf_msm_width(plan, w);
@@ -1041,7 +1262,7 @@ static void g2_msm_windows_vartime(const g2_msm_job_t *job)
                 g2_msm_jac_add_vartime(&wk, wk.queue[i].bucket, &job->points[wk.queue[i].op >> 2],
                                     (int)(wk.queue[i].op & 1));
         }
-        g2_msm_reduce_vartime(&job->sums[w], &wk, nb);
+        g2_msm_reduce_window_vartime(&job->sums[w], &wk, plan, width);
     }
 }
 
