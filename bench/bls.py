@@ -24,10 +24,10 @@ import argparse
 import gc
 import hashlib
 import importlib
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-import os
 from time import perf_counter_ns, process_time_ns
 
 REPO_ROOT = Path(__file__).resolve().parents[1]

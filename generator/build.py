@@ -189,12 +189,15 @@ def build_package(
     verbose: bool = False,
     *,
     progress: Callable[[str], None] | None = None,
+    adx: bool | None = None,
 ) -> Path:
     """Compile ``<pkg_dir>/_core.pyx`` into ``<pkg_dir>/_core<EXT_SUFFIX>`` and return that path.
 
     ``limb_bits`` is 64 (generic64) or 32 (generic32): it becomes ``-DPF_LIMB_BITS``.
-    Where ``builds_adx(limb_bits)``, ``_core_adx.pyx`` is compiled too (x86_64-adx); otherwise a
-    ``_core_adx`` module left from an earlier build is removed, so the package cannot pick it.
+    Where ``builds_adx(limb_bits)`` (and ``adx`` is not False), ``_core_adx.pyx`` is compiled too
+    (x86_64-adx); otherwise a ``_core_adx`` module left from an earlier build is removed, so the
+    package cannot pick it (``adx=False``: the portable module alone, as the sanitizer's quick run
+    in CI builds it).
     Unless ``verbose``, nothing but one progress line is shown (through ``progress`` when given,
     else on stderr); with ``verbose`` the output of Cython and the compiler is shown as it comes.
     Raises ``BuildError`` with the compiler's last lines on failure.
@@ -206,7 +209,7 @@ def build_package(
     if limb_bits not in LIMB_BITS:
         raise BuildError(f"limb_bits must be 64 or 32, not {limb_bits!r}")
     target = _build_one(pkg_dir, limb_bits, False, verbose, progress)
-    if builds_adx(limb_bits) and (pkg_dir / f"{ADX_STEM}.pyx").is_file():
+    if adx is not False and builds_adx(limb_bits) and (pkg_dir / f"{ADX_STEM}.pyx").is_file():
         _build_one(pkg_dir, limb_bits, True, verbose, progress)
     else:
         (pkg_dir / f"{ADX_STEM}{extension_suffix()}").unlink(missing_ok=True)

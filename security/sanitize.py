@@ -3,7 +3,9 @@
     python -m security.sanitize                       # build, then the whole suite
     python -m security.sanitize -- tests/test_api.py  # build, then these pytest arguments
     python -m security.sanitize --fuzz 60             # build, then the fuzzer for 60 s
-    python -m security.sanitize --curves bn254 -- tests/test_api.py   # one curve (CI's subset)
+    python -m security.sanitize --curves bn254 -- tests/test_api.py   # one curve
+    python -m security.sanitize --adx-curves bn254 -- tests/test_api.py  # CI: every curve, the
+                                                      # x86_64-adx module of bn254 only
 
 The checkout is copied to build/sanitize/ (ignored by git) and the copy's generated/ packages are
 compiled there with PAIRFORGE_CFLAGS (generator/build.py), so the normal modules of the checkout
@@ -63,9 +65,11 @@ def copy_checkout(dest: Path) -> None:
     shutil.copytree(ROOT, dest, ignore=SKIP_COPY)
 
 
-def build(dest: Path, jobs: int, curves: list[str] | None) -> None:
+def build(dest: Path, jobs: int, curves: list[str] | None, adx_curves: list[str] | None = None) -> None:
     """Compile the packages of the copy with the sanitizer flags (jobs at a time).  With curves,
-    the other packages are removed from the copy (their tests then skip: CI is unset there)."""
+    the other packages are removed from the copy (their tests then skip: CI is unset there).  With
+    adx_curves, only those packages get their x86_64-adx module too; the others run the portable
+    one (half the compile time)."""
     pkgs = sorted(p.parent for p in (dest / "generated").glob("*/_core.pyx"))
     if curves:
         unknown = set(curves) - {p.name for p in pkgs}
@@ -76,10 +80,11 @@ def build(dest: Path, jobs: int, curves: list[str] | None) -> None:
                 shutil.rmtree(pkg)
         pkgs = [p for p in pkgs if p.name in curves]
     env = {**os.environ, "PAIRFORGE_CFLAGS": SANITIZE_CFLAGS, "LDFLAGS": SANITIZE_LDFLAGS}
-    code = "import sys; from generator.build import build_package; build_package(sys.argv[1])"
+    code = "import sys; from generator.build import build_package; build_package(sys.argv[1], adx=sys.argv[2] == '1')"
 
     def one(pkg: Path) -> None:
-        subprocess.run([sys.executable, "-c", code, str(pkg)], cwd=dest, env=env, check=True)
+        adx = adx_curves is None or pkg.name in adx_curves
+        subprocess.run([sys.executable, "-c", code, str(pkg), "1" if adx else "0"], cwd=dest, env=env, check=True)
 
     start = time.monotonic()
     with ThreadPoolExecutor(max_workers=jobs) as pool:
@@ -104,6 +109,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--curves", nargs="+", default=None, help="build and test only these packages (CI's subset)"
     )
+    ap.add_argument(
+        "--adx-curves", nargs="*", default=None,
+        help="build the x86_64-adx module only for these packages (default: every package)",
+    )
     ap.add_argument("--jobs", type=int, default=2, help="packages compiled at once (default 2)")
     ap.add_argument(
         "--fuzz", type=int, default=None, metavar="SECONDS", help="run the fuzzer instead of pytest"
@@ -113,15 +122,17 @@ def main(argv: list[str] | None = None) -> int:
     dest = args.dest.resolve()
     if not args.no_build:
         copy_checkout(dest)
-        build(dest, args.jobs, args.curves)
+        build(dest, args.jobs, args.curves, args.adx_curves)
     env = {**os.environ, **runtime_env(), "PAIRFORGE_VECTORS": vectors(), "PYTHONDONTWRITEBYTECODE": "1"}
     # every sanitized module must import (a missing runtime symbol would otherwise be a skip)
     pkgs = sorted(p.parent.name for p in (dest / "generated").glob("*/_core.pyx"))
     probe = "import importlib, sys; [importlib.import_module(f'generated.{p}._core') for p in sys.argv[1:]]"
     subprocess.run([sys.executable, "-c", probe, *pkgs], cwd=dest, env=env, check=True)
     print(f"sanitize: {', '.join(pkgs)} import with the sanitizer runtime", flush=True)
-    if args.curves:
-        env["CI"] = ""  # the packages left out are missing on purpose: their tests skip
+    if args.curves or args.adx_curves is not None:
+        # the packages or x86_64-adx modules left out are missing on purpose: their tests skip
+        # (every package that was built imports, checked above)
+        env["CI"] = ""
     if args.fuzz is not None:
         cmd = [sys.executable, "-m", "security.fuzz", "--seconds", str(args.fuzz)]
     else:

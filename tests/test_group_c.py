@@ -771,7 +771,7 @@ def test_msm_short_scalars(lib, n):
     for width in (1, 3, 17, 64):
         ks = [rng.randrange(1 << width) for _ in range(n)]
         ks[n // 2] = (1 << width) - 1  # the top bit set: the top window's Booth digit
-        want = G.mul(G.gen, sum(k * s for k, s in zip(ks, logs)) % G.r)
+        want = G.mul(G.gen, sum(k * s for k, s in zip(ks, logs, strict=True)) % G.r)
         bits = lib.scalar_bits(ks)
         assert bits == width
         assert lib.msm(pts, ks, bits=bits) == want

@@ -31,11 +31,9 @@ PROFILE = "eip2537"
 FIELD_BYTES = 64  # one base-field element, padding included
 SCALAR_BYTES = 32
 
-_FP = FIELD_BYTES
 _PAD = 16  # zero padding bytes of a field element
-_SCALAR = SCALAR_BYTES
 _DEG = {1: 1, 2: 2}  # coordinate field degree of G1 and G2
-_POINT = {1: 2 * _FP, 2: 2 * 2 * _FP}
+_POINT = {group: 2 * degree * FIELD_BYTES for group, degree in _DEG.items()}  # uncompressed point
 _GROUP = {1: G1, 2: G2}
 _HIGH_FIRST = False  # tower coefficients written most significant first
 
@@ -121,10 +119,10 @@ def _item_size(op: str, group: int) -> int:
     if op == "add":
         return 2 * _POINT[group]
     if op in ("mul", "msm"):
-        return _POINT[group] + _SCALAR
+        return _POINT[group] + SCALAR_BYTES
     if op == "pairing":
         return _POINT[1] + _POINT[2]
-    return _DEG[group] * _FP
+    return _DEG[group] * FIELD_BYTES
 
 
 def _gas(entry: Precompile, size: int) -> int | None:
@@ -165,8 +163,8 @@ def _diagnose(name: str, group: int, chunks: list[bytes], subgroup: bool, first:
     G = _GROUP[group]
     for i, chunk in enumerate(chunks):
         what = f"G{group} point {first + i}"
-        for j in range(0, len(chunk), _FP):
-            _diagnose_fp(name, what, chunk[j:j + _FP])
+        for j in range(0, len(chunk), FIELD_BYTES):
+            _diagnose_fp(name, what, chunk[j:j + FIELD_BYTES])
         try:
             point = G.from_bytes(chunk, False, PROFILE)
         except ValueError:
@@ -221,7 +219,7 @@ def _run_add(name: str, group: int, data: bytes) -> bytes:
 
 def _run_msm(name: str, group: int, data: bytes, subgroup: bool) -> bytes:
     n = _POINT[group]
-    step = n + _SCALAR
+    step = n + SCALAR_BYTES
     k = len(data) // step
     chunks = [data[i * step:i * step + n] for i in range(k)]
     scalars = [int.from_bytes(data[i * step + n:(i + 1) * step], "big") for i in range(k)]
@@ -242,7 +240,7 @@ def _run_pairing(name: str, data: bytes, subgroup: bool) -> bytes:
 def _run_map(name: str, group: int, data: bytes) -> bytes:
     coeffs = []
     for j in range(_DEG[group]):
-        chunk = data[j * _FP:(j + 1) * _FP]
+        chunk = data[j * FIELD_BYTES:(j + 1) * FIELD_BYTES]
         _diagnose_fp(name, "the input", chunk)
         coeffs.append(int.from_bytes(chunk, "big"))
     if _HIGH_FIRST:
