@@ -78,6 +78,25 @@ def test_msm_large_threads(G, C, n):
     assert all(o.to_bytes(False) == outs[0].to_bytes(False) for o in outs[1:])
 
 
+@pytest.mark.parametrize("n, width", [(64, 64), (600, 64), (1 << 12, 20), (300, 1)])
+def test_msm_short_scalars(G, C, n, width):
+    """Scalars far below r (batch verification's 64-bit multipliers): the windows cover only the
+    longest scalar, with and without the GLV/GLS split, lists and packed bytes, 1 and 3 threads."""
+    rng = random.Random(f"{C.NAME}-{G.__name__}-short-{n}-{width}")
+    logs, pts = logs_points(G, C, n, rng)
+    ks = [rng.randrange(1 << width) for _ in range(n)]
+    ks[n // 3] = (1 << width) - 1
+    want = expected(G, C, logs, ks)
+    assert G.msm(pts, ks, threads=1) == want
+    assert G.msm(pts, ks, threads=3) == want
+    packed = b"".join(P.to_bytes(compressed=False) for P in pts)
+    scalars = b"".join(k.to_bytes(nbr(C), "little") for k in ks)
+    assert G.msm_bytes(packed, scalars, threads=2) == want
+    # all zero, and zero but for one scalar: no window at all, then one bit
+    assert G.msm(pts, [0] * n).is_identity()
+    assert G.msm(pts, [0] * (n - 1) + [1]) == pts[-1]
+
+
 def test_msm_glv_passes(C):
     """Points known to be in the subgroup take the GLV/GLS split in passes of 2^16 points (the
     cost model takes it for 2^16 + 37 points): a second, short pass; and the same sum as for the

@@ -166,15 +166,30 @@ static inline size_t pf_msm_start(const pf_msm_plan_t *plan, size_t w)
     return w * plan->c - (w < plan->narrow ? w : plan->narrow);
 }
 
+/* Threads that share the windows: nthreads (0 counts as 1), at most nwin and PF_MSM_MAX_THREADS. */
+static inline size_t pf_msm_threads(size_t nthreads, size_t nwin)
+{
+    size_t t = nthreads == 0 ? 1 : nthreads;
+
+#ifdef PF_MSM_NO_THREADS
+    t = 1;
+#endif
+    t = t > nwin ? nwin : t;
+    return t > PF_MSM_MAX_THREADS ? PF_MSM_MAX_THREADS : t;
+}
+
 /* The plan of least cost (see the cost model above) for n points with scalars of `bits` bits in
  * nlimbs limbs and at most nthreads threads (0 counts as 1).  inv_cost: an inversion in
- * multiplications of the coordinate field. */
+ * multiplications of the coordinate field.  With several threads the cost of a window width is
+ * that of the busiest thread (the windows are dealt out in contiguous runs, as {g}_msm_run does):
+ * a width whose window count divides evenly among the threads wins over a slightly cheaper one
+ * that leaves one thread a window more. */
 static inline pf_msm_plan_t pf_msm_plan(size_t n, size_t nthreads, unsigned long long inv_cost, size_t bits,
                                         size_t nlimbs)
 {
-    unsigned long long best, nn = n, nb, jac, aff;
+    unsigned long long best, nn = n, nb, jac, aff, jac_run, aff_run;
     pf_msm_plan_t plan = { bits, nlimbs, 0, 0, 0, 0, 0, 1, inv_cost };
-    size_t c, w, nwin, narrow, b;
+    size_t c, w, nwin, narrow, b, nt, thread, left;
 
     if (bits == 0 || n == 0) {
         plan.cost = 0; /* every term is the identity */
@@ -186,17 +201,27 @@ static inline pf_msm_plan_t pf_msm_plan(size_t n, size_t nthreads, unsigned long
     for (c = PF_MSM_MIN_WINDOW; c <= PF_MSM_MAX_WINDOW; c++) {
         nwin = pf_msm_nwin(bits, c);
         narrow = pf_msm_narrow(bits, c);
-        jac = aff = 0;
+        nt = pf_msm_threads(nthreads, nwin);
+        jac = aff = jac_run = aff_run = 0;
+        thread = 0;
+        left = nwin / nt + (nwin % nt != 0);
         for (w = 0; w < nwin; w++) {
             size_t width = c - (w < narrow);
 
             nb = (unsigned long long)1 << (width - 1);
             b = pf_msm_batch(width);
-            jac += nn * 16 * 11 + nb * 16 * 32;
+            jac_run += nn * 16 * 11 + nb * 16 * 32;
             if (b)
-                aff += nn * (16 * 6 + 16 * inv_cost / b) + pf_msm_reduce_cost(width, inv_cost, pf_msm_batch(c), NULL);
+                aff_run += nn * (16 * 6 + 16 * inv_cost / b) + pf_msm_reduce_cost(width, inv_cost, pf_msm_batch(c), NULL);
             else
-                aff += nn * 16 * 11 + nb * 16 * 32;
+                aff_run += nn * 16 * 11 + nb * 16 * 32;
+            if (--left == 0) { /* the end of one thread's run of windows */
+                jac = jac_run > jac ? jac_run : jac;
+                aff = aff_run > aff ? aff_run : aff;
+                jac_run = aff_run = 0;
+                thread++;
+                left = nwin / nt + (thread < nwin % nt);
+            }
         }
         if (jac < best) {
             best = jac;
@@ -213,12 +238,7 @@ static inline pf_msm_plan_t pf_msm_plan(size_t n, size_t nthreads, unsigned long
     if (plan.c != 0) {
         plan.nwin = pf_msm_nwin(bits, plan.c);
         plan.narrow = pf_msm_narrow(bits, plan.c);
-        plan.threads = nthreads == 0 ? 1 : nthreads > plan.nwin ? plan.nwin : nthreads;
-        if (plan.threads > PF_MSM_MAX_THREADS)
-            plan.threads = PF_MSM_MAX_THREADS;
-#ifdef PF_MSM_NO_THREADS
-        plan.threads = 1;
-#endif
+        plan.threads = pf_msm_threads(nthreads, plan.nwin);
     }
     return plan;
 }
@@ -738,6 +758,10 @@ static inline void g1_msm_vartime(g1_t *out, const g1_affine_t *points, const li
     g1_t acc, t;
     size_t i;
 
+    if (bits == 0) { /* every scalar is 0 */
+        g1_set_identity(out);
+        return;
+    }
     if (plan.c == 0) {
         g1_set_identity(&acc);
         for (i = 0; i < n; i++) {
@@ -836,6 +860,10 @@ static inline void g1_msm_glv_vartime(g1_t *out, const g1_affine_t *points, cons
     size_t s, m, i, j, l;
 
     g1_set_identity(&acc);
+    if (bits == 0) { /* every scalar is 0 */
+        *out = acc;
+        return;
+    }
     if (!g1_msm_glv_pays(n, bits, nthreads)) {
         plan = g1_msm_plan(n, bits, nthreads);
         if (plan.c != 0) {
@@ -1350,6 +1378,10 @@ static inline void g2_msm_vartime(g2_t *out, const g2_affine_t *points, const li
     g2_t acc, t;
     size_t i;
 
+    if (bits == 0) { /* every scalar is 0 */
+        g2_set_identity(out);
+        return;
+    }
     if (plan.c == 0) {
         g2_set_identity(&acc);
         for (i = 0; i < n; i++) {
@@ -1448,6 +1480,10 @@ static inline void g2_msm_glv_vartime(g2_t *out, const g2_affine_t *points, cons
     size_t s, m, i, j, l;
 
     g2_set_identity(&acc);
+    if (bits == 0) { /* every scalar is 0 */
+        *out = acc;
+        return;
+    }
     if (!g2_msm_glv_pays(n, bits, nthreads)) {
         plan = g2_msm_plan(n, bits, nthreads);
         if (plan.c != 0) {
