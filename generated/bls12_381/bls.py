@@ -21,8 +21,8 @@ Example::
 Keys and signatures are the compressed encodings of the curve's default serialization profile.
 Secret keys are ints in [1, r).  Every verification function returns False for any invalid input
 (bad encodings, points outside the subgroup, identity keys, wrong lengths) and raises only
-TypeError for arguments of the wrong type; aggregate() and the signing functions raise ValueError
-on invalid input.
+TypeError for arguments of the wrong type (and batch_verify ValueError for a thread count below
+1); aggregate() and the signing functions raise ValueError on invalid input.
 
 Constant time: signing, proofs of possession and sk_to_pk multiply points of the subgroup
 (generator, hash_to_curve output) by the secret with ``P * sk``, the compiled constant-time
