@@ -181,9 +181,9 @@ static inline size_t pf_msm_threads(size_t nthreads, size_t nwin)
 /* The plan of least cost (see the cost model above) for n points with scalars of `bits` bits in
  * nlimbs limbs and at most nthreads threads (0 counts as 1).  inv_cost: an inversion in
  * multiplications of the coordinate field.  With several threads the cost of a window width is
- * that of the busiest thread (the windows are dealt out in contiguous runs, as {g}_msm_run does):
- * a width whose window count divides evenly among the threads wins over a slightly cheaper one
- * that leaves one thread a window more. */
+ * that of the busiest thread (each group's *_msm_run_vartime deals the windows out in contiguous
+ * runs): a width whose window count divides evenly among the threads wins over a slightly
+ * cheaper one that leaves one thread a window more. */
 static inline pf_msm_plan_t pf_msm_plan(size_t n, size_t nthreads, unsigned long long inv_cost, size_t bits,
                                         size_t nlimbs)
 {
