@@ -316,17 +316,6 @@ static void pf_g2_prepare(pf_line_t lines[PF_PREPARED_LINES], const g2_affine_t 
     pf_miller_run(NULL, &st, 1);
 }
 
-/* a^2 in GT (1 cyclotomic squarings, 0 multiplications). */
-static void pf_gt_pow_2(gt_t *out, const gt_t *a)
-{
-    {   /* 1 squarings, 0 multiplications */
-        gt_t r[2];
-        r[0] = *a;
-        fp12_cyclotomic_sqr_n(&r[1], &r[0], 1);
-        *out = r[1];
-    }
-}
-
 /* a^3 in GT (1 cyclotomic squarings, 1 multiplications). */
 static void pf_gt_pow_3(gt_t *out, const gt_t *a)
 {
@@ -340,7 +329,8 @@ static void pf_gt_pow_3(gt_t *out, const gt_t *a)
 }
 
 /* f^((p^12 - 1)/r * 3). Easy part f^((q^3 - 1)(q + 1)), q = p^2; then the
- * hard part program (lambda_i coefficients, lowest degree first: ((3, -1, 2, 0, -2, 1), (-1, 2, 0, -2, 1), (0, 1, -2, 1), (1, -2, 1))). */
+ * hard part program (generator/derive/final_exponentiation.py), which evaluates m Phi_12(p) / r =
+ *     3 + (-1 + x) (-1 + x) (x + p) (-1 + x^2 + p^2). */
 static void pf_final_exp(gt_t *out, const gt_t *f)
 {
     gt_t t0, t1;
@@ -351,42 +341,26 @@ static void pf_final_exp(gt_t *out, const gt_t *f)
     fp12_frobenius(&t1, &t0, 2);
     fp12_mul(&t0, &t1, &t0);
     /* hard part */
-    gt_t r[34];
+    gt_t r[18];
     r[0] = t0;
     gt_exp_by_x(&r[1], &r[0]);
-    gt_exp_by_x(&r[2], &r[1]);
-    gt_exp_by_x(&r[3], &r[2]);
+    fp12_conj(&r[2], &r[0]);
+    fp12_mul(&r[3], &r[2], &r[1]);
     gt_exp_by_x(&r[4], &r[3]);
-    gt_exp_by_x(&r[5], &r[4]);
-    pf_gt_pow_3(&r[6], &r[0]);
-    fp12_conj(&r[7], &r[1]);
-    fp12_mul(&r[8], &r[6], &r[7]);
-    pf_gt_pow_2(&r[9], &r[2]);
-    fp12_mul(&r[10], &r[8], &r[9]);
-    pf_gt_pow_2(&r[11], &r[4]);
-    fp12_conj(&r[12], &r[11]);
-    fp12_mul(&r[13], &r[10], &r[12]);
-    fp12_mul(&r[14], &r[13], &r[5]);
-    fp12_conj(&r[15], &r[0]);
-    pf_gt_pow_2(&r[16], &r[1]);
+    fp12_conj(&r[5], &r[3]);
+    fp12_mul(&r[6], &r[5], &r[4]);
+    gt_exp_by_x(&r[7], &r[6]);
+    fp12_frobenius(&r[8], &r[6], 1);
+    fp12_mul(&r[9], &r[7], &r[8]);
+    gt_exp_by_x(&r[10], &r[9]);
+    gt_exp_by_x(&r[11], &r[10]);
+    fp12_conj(&r[12], &r[9]);
+    fp12_mul(&r[13], &r[12], &r[11]);
+    fp12_frobenius(&r[14], &r[9], 2);
+    fp12_mul(&r[15], &r[13], &r[14]);
+    pf_gt_pow_3(&r[16], &r[0]);
     fp12_mul(&r[17], &r[15], &r[16]);
-    pf_gt_pow_2(&r[18], &r[3]);
-    fp12_conj(&r[19], &r[18]);
-    fp12_mul(&r[20], &r[17], &r[19]);
-    fp12_mul(&r[21], &r[20], &r[4]);
-    fp12_frobenius(&r[22], &r[21], 1);
-    fp12_mul(&r[23], &r[14], &r[22]);
-    fp12_conj(&r[24], &r[9]);
-    fp12_mul(&r[25], &r[1], &r[24]);
-    fp12_mul(&r[26], &r[25], &r[3]);
-    fp12_frobenius(&r[27], &r[26], 2);
-    fp12_mul(&r[28], &r[23], &r[27]);
-    fp12_conj(&r[29], &r[16]);
-    fp12_mul(&r[30], &r[0], &r[29]);
-    fp12_mul(&r[31], &r[30], &r[2]);
-    fp12_frobenius(&r[32], &r[31], 3);
-    fp12_mul(&r[33], &r[28], &r[32]);
-    *out = r[33];
+    *out = r[17];
 }
 
 #endif /* PF_PAIRING_H */

@@ -392,7 +392,9 @@ static void pf_gt_pow_36(gt_t *out, const gt_t *a)
 }
 
 /* f^((p^12 - 1)/r * 1). Easy part f^((q^3 - 1)(q + 1)), q = p^2; then the
- * hard part program (lambda_i coefficients, lowest degree first: ((-2, -18, -30, -36), (1, -12, -18, -36), (1, 0, 6), (1,))). */
+ * hard part program (generator/derive/final_exponentiation.py), which evaluates m Phi_12(p) / r =
+ *     sum lambda_i(x) p^i, lambda_i coefficients lowest degree first: ((-2, -18, -30, -36),
+ *     (1, -12, -18, -36), (1, 0, 6), (1,)). */
 static void pf_final_exp(gt_t *out, const gt_t *f)
 {
     gt_t t0, t1;
@@ -403,7 +405,7 @@ static void pf_final_exp(gt_t *out, const gt_t *f)
     fp12_frobenius(&t1, &t0, 2);
     fp12_mul(&t0, &t1, &t0);
     /* hard part */
-    gt_t r[31];
+    gt_t r[30];
     r[0] = t0;
     gt_exp_by_x(&r[1], &r[0]);
     gt_exp_by_x(&r[2], &r[1]);
@@ -425,17 +427,16 @@ static void pf_final_exp(gt_t *out, const gt_t *f)
     pf_gt_pow_18(&r[18], &r[2]);
     fp12_conj(&r[19], &r[18]);
     fp12_mul(&r[20], &r[17], &r[19]);
-    fp12_conj(&r[21], &r[12]);
-    fp12_mul(&r[22], &r[20], &r[21]);
-    fp12_frobenius(&r[23], &r[22], 1);
-    fp12_mul(&r[24], &r[14], &r[23]);
-    pf_gt_pow_6(&r[25], &r[2]);
-    fp12_mul(&r[26], &r[0], &r[25]);
-    fp12_frobenius(&r[27], &r[26], 2);
-    fp12_mul(&r[28], &r[24], &r[27]);
-    fp12_frobenius(&r[29], &r[0], 3);
-    fp12_mul(&r[30], &r[28], &r[29]);
-    *out = r[30];
+    fp12_mul(&r[21], &r[20], &r[13]);
+    fp12_frobenius(&r[22], &r[21], 1);
+    fp12_mul(&r[23], &r[14], &r[22]);
+    pf_gt_pow_6(&r[24], &r[2]);
+    fp12_mul(&r[25], &r[0], &r[24]);
+    fp12_frobenius(&r[26], &r[25], 2);
+    fp12_mul(&r[27], &r[23], &r[26]);
+    fp12_frobenius(&r[28], &r[0], 3);
+    fp12_mul(&r[29], &r[27], &r[28]);
+    *out = r[29];
 }
 
 #endif /* PF_PAIRING_H */

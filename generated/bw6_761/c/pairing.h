@@ -600,7 +600,9 @@ static void pf_gt_pow_1249(gt_t *out, const gt_t *a)
 }
 
 /* f^((p^6 - 1)/r * 3). Easy part f^((q^3 - 1)(q + 1)), q = p^1; then the
- * hard part program (lambda_i coefficients, lowest degree first: ((238, -213, 32, 869, -857, 41, 1144, -1249, 62, 732, -482, 103), (211, 52, 21, 293, -96, -173, 103))). */
+ * hard part program (generator/derive/final_exponentiation.py), which evaluates m Phi_6(p) / r =
+ *     sum lambda_i(x) p^i, lambda_i coefficients lowest degree first: ((238, -213, 32, 869,
+ *     -857, 41, 1144, -1249, 62, 732, -482, 103), (211, 52, 21, 293, -96, -173, 103)). */
 static void pf_final_exp(gt_t *out, const gt_t *f)
 {
     gt_t t0, t1;
