@@ -16,9 +16,13 @@ from generator.derive.final_exponentiation import (
     Frob,
     MulGT,
     PowSmall,
+    Conj,
     _build_program,
+    _Program,
+    allocate_registers,
     exp_by_x_cost,
     factored_forms,
+    naf,
     program_cost,
     track_exponent,
 )
@@ -238,6 +242,53 @@ def test_factored_forms_are_identities() -> None:
                 product *= sum(sum(a * m.x**j for j, a in enumerate(coeffs)) * m.p**i
                                for i, coeffs in enumerate(factor))
             assert c + product == target
+
+
+def test_bw6_hard_part_is_one_multi_exponentiation() -> None:
+    """BW6-761's base-p coefficients are large (up to 1249): one shared run of squarings
+    (Straus, NAF digits) over all the B_j and frob(B_j) is cheaper than a chain per
+    coefficient, by the cost model and in multiplications."""
+    m = model("bw6-761")
+    fe = m.final_exp
+    assert fe.exp_by_x_count == 11 and "multi-exponentiation" in fe.form
+    cost = exp_by_x_cost(fe.exp_by_x_chain, fe.exp_by_x_compressed)
+    separate, _, _ = _build_program([list(c) for c in fe.lambdas])
+    assert program_cost(fe.ops, cost) < program_cost(separate, cost) - 40
+    squarings = sum(op.chain.squarings for op in fe.ops if isinstance(op, PowSmall))
+    assert squarings == max(naf(abs(c))[-1][0] for lam in fe.lambdas for c in lam if c)
+
+
+def test_joint_power_on_integers() -> None:
+    """prod B_j^c_j from one run of squarings: exponent tracking on random small exponents,
+    with negative ones (conjugations) and a shared register."""
+    rng = random.Random(5)
+    for _ in range(50):
+        program = _Program(joint=True)
+        bases = [0]
+        for _ in range(3):
+            bases.append(program.mul(bases[-1], 0))        # registers holding f^2, f^3, f^4
+        terms = [(rng.choice(bases), rng.choice([-1, 1]) * rng.randrange(1, 3000)) for _ in range(rng.randrange(1, 6))]
+        result = program.joint_power(terms)
+        want = sum((bases.index(reg) + 1) * c for reg, c in terms)
+        modulus = 2**64
+        assert track_exponent(tuple(program.ops), program.nregs, result, 0, 0, modulus) == want % modulus
+
+
+def test_register_allocation_keeps_the_program() -> None:
+    """The allocated program computes the same exponent on far fewer registers, and no op
+    writes a register it reads."""
+    m = model("bw6-761")
+    lambdas = [list(c) for c in m.final_exp.lambdas]
+    ops, nregs, result = _build_program(lambdas, joint=True)
+    phi = cyclotomic(m.k, m.p)
+    want = track_exponent(tuple(ops), nregs, result, m.x, m.p, phi)
+    packed, packed_regs, packed_result = allocate_registers(ops, result)
+    assert track_exponent(tuple(packed), packed_regs, packed_result, m.x, m.p, phi) == want
+    assert packed_regs < nregs // 3
+    for op in packed:
+        reads = (op.a, op.b) if isinstance(op, MulGT) else (op.src,)
+        assert op.dst not in reads
+    assert any(isinstance(op, Conj) for op in packed)
 
 
 def test_exponent_tracking_rejects_a_changed_factored_program() -> None:

@@ -25,7 +25,7 @@ the program is proved by the same exponent tracking.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import gcd
 
@@ -147,9 +147,12 @@ def hard_part_lambdas(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int) -> tuple[i
 class _Program:
     """A hard-part program under construction: register 0 holds f (after the easy part)."""
 
-    def __init__(self) -> None:
+    def __init__(self, joint: bool = False) -> None:
         self.ops: list[Op] = []
         self.nregs = 1
+        # joint: each base-p expansion is one multi-exponentiation (see joint_power) instead of
+        # a product of separate small powers.
+        self.joint = joint
 
     def _new(self) -> int:
         self.nregs += 1
@@ -180,6 +183,18 @@ class _Program:
         for j in range(1, max_deg + 1):
             base_reg[j] = self._new()
             self.ops.append(ExpByX(base_reg[j], base_reg[j - 1]))
+        if self.joint:
+            terms = []
+            for i, coeffs in enumerate(lambdas):
+                for j, c in enumerate(coeffs):
+                    if c == 0:
+                        continue
+                    reg = base_reg[j]
+                    if i:
+                        reg = self._new()
+                        self.ops.append(Frob(reg, base_reg[j], i))
+                    terms.append((reg, c))
+            return self.joint_power(terms)
         powers: dict[tuple[int, int], int] = {}
 
         def power(j: int, e: int) -> int:
@@ -205,17 +220,86 @@ class _Program:
         assert result is not None
         return result
 
+    def joint_power(self, terms: list[tuple[int, int]]) -> int:
+        """Register holding prod reg^c over (reg, c) with c != 0, by Straus's method: one run
+        of cyclotomic squarings shared by all terms, reading the NAF digits of every |c| from
+        the top, so the squarings are paid once (the longest |c|), the multiplications once per
+        non-zero digit."""
+        digits: dict[int, list[tuple[int, int]]] = {}
+        for reg, c in terms:
+            for position, sign in naf(abs(c)):
+                digits.setdefault(position, []).append((reg, sign if c > 0 else -sign))
+        conjugates: dict[int, int] = {}
+        acc: int | None = None
+        pending = 0
+        for position in range(max(digits), -1, -1):
+            if acc is not None:
+                pending += 1
+            for reg, sign in digits.get(position, ()):
+                if pending:
+                    acc = self._square_n(acc, pending)
+                    pending = 0
+                if sign < 0:
+                    if reg not in conjugates:
+                        conjugates[reg] = self._new()
+                        self.ops.append(Conj(conjugates[reg], reg))
+                    reg = conjugates[reg]
+                acc = reg if acc is None else self.mul(acc, reg)
+        assert acc is not None
+        return self._square_n(acc, pending) if pending else acc
 
-def _build_program(lambdas: list[list[int]]) -> tuple[list[Op], int, int]:
+    def _square_n(self, src: int, n: int) -> int:
+        dst = self._new()
+        self.ops.append(PowSmall(dst, src, chain_for(2**n, CYCLOTOMIC_SQR_COST, GT_MUL_COST, signed=True)))
+        return dst
+
+
+def allocate_registers(ops: list[Op], result: int) -> tuple[list[Op], int, int]:
+    """The same program on as few GT registers as its live values need: a register is reused
+    once the value it held has had its last read (never as the destination of the op that
+    reads it last, so no C call sees its output alias an input). Register 0 stays the input."""
+    def sources(op: Op) -> tuple[int, ...]:
+        return (op.a, op.b) if isinstance(op, MulGT) else (op.src,)
+
+    last_read: dict[int, int] = {result: len(ops)}
+    for k, op in enumerate(ops):
+        for reg in sources(op):
+            last_read[reg] = max(last_read.get(reg, -1), k)
+    physical = {0: 0}
+    free: list[int] = []
+    nregs = 1
+    out: list[Op] = []
+    for k, op in enumerate(ops):
+        mapped = {reg: physical[reg] for reg in sources(op)}
+        if free:
+            free.sort()
+            dst = free.pop(0)
+        else:
+            dst, nregs = nregs, nregs + 1
+        physical[op.dst] = dst
+        if isinstance(op, MulGT):
+            out.append(replace(op, dst=dst, a=mapped[op.a], b=mapped[op.b]))
+        else:
+            out.append(replace(op, dst=dst, src=mapped[op.src]))
+        for reg in set(sources(op)):
+            if last_read[reg] == k:
+                free.append(physical[reg])
+        if last_read.get(op.dst, -1) < k:       # a value nobody reads
+            free.append(dst)
+    return out, nregs, physical[result]
+
+
+def _build_program(lambdas: list[list[int]], joint: bool = False) -> tuple[list[Op], int, int]:
     """The program of the base-p expansion sum lambda_i(x) p^i, from f in register 0."""
-    program = _Program()
+    program = _Program(joint)
     result = program.base_p(0, lambdas)
     return program.ops, program.nregs, result
 
 
-def _build_factored_program(constant: int, factors: list[list[list[int]]]) -> tuple[list[Op], int, int]:
+def _build_factored_program(constant: int, factors: list[list[list[int]]],
+                            joint: bool = False) -> tuple[list[Op], int, int]:
     """The program of f^(c + F_1 ... F_s), each F written in base p (lambda lists)."""
-    program = _Program()
+    program = _Program(joint)
     reg = 0
     for lambdas in factors:
         reg = program.base_p(reg, lambdas)
@@ -352,16 +436,16 @@ def derive_final_exponentiation(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int, 
     exp_chain = chain_for(abs(x), CYCLOTOMIC_SQR_COST, GT_MUL_COST, signed=True)
     compressed = compressed_exp_digits(abs(x), exp_chain, curve)
     exp_cost = exp_by_x_cost(exp_chain, compressed)
-    ops, nregs, result = _build_program(lambdas)
-    form = f"sum lambda_i(x) p^i, lambda_i coefficients lowest degree first: {tuple(tuple(c) for c in lambdas)}"
-    best_cost = program_cost(ops, exp_cost)
-    for c, factors, factor_lambdas in factored_forms(p_poly, r_poly, k, m):
-        f_ops, f_nregs, f_result = _build_factored_program(c, factor_lambdas)
-        cost = program_cost(f_ops, exp_cost)
-        if cost < best_cost - 1e-9:
-            best_cost = cost
-            ops, nregs, result = f_ops, f_nregs, f_result
-            form = f"{c} + " + " ".join(f"({describe_base_p(f)})" for f in factor_lambdas)
+    lambda_form = f"sum lambda_i(x) p^i, lambda_i coefficients lowest degree first: {tuple(tuple(c) for c in lambdas)}"
+    candidates = [(_build_program(lambdas, joint), lambda_form, joint) for joint in (False, True)]
+    for c, _factors, factor_lambdas in factored_forms(p_poly, r_poly, k, m):
+        form = f"{c} + " + " ".join(f"({describe_base_p(f)})" for f in factor_lambdas)
+        candidates += [(_build_factored_program(c, factor_lambdas, joint), form, joint) for joint in (False, True)]
+    # The cheapest by the cost model; the first built wins a tie (the plain base-p program).
+    (ops, _, result), form, joint = min(candidates, key=lambda cand: program_cost(cand[0][0], exp_cost) + 1e-9 * candidates.index(cand))
+    if joint:
+        form += "; each base-p expansion as one multi-exponentiation (Straus, NAF digits)"
+    ops, nregs, result = allocate_registers(ops, result)
     for op in ops:
         if isinstance(op, PowSmall):
             op.chain.verify()

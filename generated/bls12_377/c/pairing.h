@@ -315,26 +315,26 @@ static void pf_final_exp(gt_t *out, const gt_t *f)
     fp12_frobenius(&t1, &t0, 2);
     fp12_mul(&t0, &t1, &t0);
     /* hard part */
-    gt_t r[18];
+    gt_t r[5];
     r[0] = t0;
     gt_exp_by_x(&r[1], &r[0]);
     fp12_conj(&r[2], &r[0]);
     fp12_mul(&r[3], &r[2], &r[1]);
-    gt_exp_by_x(&r[4], &r[3]);
-    fp12_conj(&r[5], &r[3]);
-    fp12_mul(&r[6], &r[5], &r[4]);
-    gt_exp_by_x(&r[7], &r[6]);
-    fp12_frobenius(&r[8], &r[6], 1);
-    fp12_mul(&r[9], &r[7], &r[8]);
-    gt_exp_by_x(&r[10], &r[9]);
-    gt_exp_by_x(&r[11], &r[10]);
-    fp12_conj(&r[12], &r[9]);
-    fp12_mul(&r[13], &r[12], &r[11]);
-    fp12_frobenius(&r[14], &r[9], 2);
-    fp12_mul(&r[15], &r[13], &r[14]);
-    pf_gt_pow_3(&r[16], &r[0]);
-    fp12_mul(&r[17], &r[15], &r[16]);
-    *out = r[17];
+    gt_exp_by_x(&r[1], &r[3]);
+    fp12_conj(&r[2], &r[3]);
+    fp12_mul(&r[3], &r[2], &r[1]);
+    gt_exp_by_x(&r[1], &r[3]);
+    fp12_frobenius(&r[2], &r[3], 1);
+    fp12_mul(&r[3], &r[1], &r[2]);
+    gt_exp_by_x(&r[1], &r[3]);
+    gt_exp_by_x(&r[2], &r[1]);
+    fp12_conj(&r[1], &r[3]);
+    fp12_mul(&r[4], &r[1], &r[2]);
+    fp12_frobenius(&r[1], &r[3], 2);
+    fp12_mul(&r[2], &r[4], &r[1]);
+    pf_gt_pow_3(&r[1], &r[0]);
+    fp12_mul(&r[0], &r[2], &r[1]);
+    *out = r[0];
 }
 
 #endif /* PF_PAIRING_H */

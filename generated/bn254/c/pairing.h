@@ -325,76 +325,11 @@ static void pf_gt_pow_2(gt_t *out, const gt_t *a)
     }
 }
 
-/* a^6 in GT (2 cyclotomic squarings, 1 multiplications). */
-static void pf_gt_pow_6(gt_t *out, const gt_t *a)
-{
-    {   /* 2 squarings, 1 multiplications */
-        gt_t r[2];
-        r[0] = *a;
-        fp12_cyclotomic_sqr_n(&r[1], &r[0], 1);
-        fp12_mul(&r[1], &r[1], &r[0]);
-        fp12_cyclotomic_sqr_n(&r[1], &r[1], 1);
-        *out = r[1];
-    }
-}
-
-/* a^12 in GT (3 cyclotomic squarings, 1 multiplications). */
-static void pf_gt_pow_12(gt_t *out, const gt_t *a)
-{
-    {   /* 3 squarings, 1 multiplications */
-        gt_t r[2];
-        r[0] = *a;
-        fp12_cyclotomic_sqr_n(&r[1], &r[0], 1);
-        fp12_mul(&r[1], &r[1], &r[0]);
-        fp12_cyclotomic_sqr_n(&r[1], &r[1], 2);
-        *out = r[1];
-    }
-}
-
-/* a^18 in GT (4 cyclotomic squarings, 1 multiplications). */
-static void pf_gt_pow_18(gt_t *out, const gt_t *a)
-{
-    {   /* 4 squarings, 1 multiplications */
-        gt_t r[2];
-        r[0] = *a;
-        fp12_cyclotomic_sqr_n(&r[1], &r[0], 3);
-        fp12_mul(&r[1], &r[1], &r[0]);
-        fp12_cyclotomic_sqr_n(&r[1], &r[1], 1);
-        *out = r[1];
-    }
-}
-
-/* a^30 in GT (5 cyclotomic squarings, 1 multiplications). */
-static void pf_gt_pow_30(gt_t *out, const gt_t *a)
-{
-    {   /* 5 squarings, 1 multiplications */
-        gt_t r[3];
-        r[0] = *a;
-        fp12_conj(&r[1], &r[0]);
-        fp12_cyclotomic_sqr_n(&r[2], &r[0], 4);
-        fp12_mul(&r[2], &r[2], &r[1]);
-        fp12_cyclotomic_sqr_n(&r[2], &r[2], 1);
-        *out = r[2];
-    }
-}
-
-/* a^36 in GT (5 cyclotomic squarings, 1 multiplications). */
-static void pf_gt_pow_36(gt_t *out, const gt_t *a)
-{
-    {   /* 5 squarings, 1 multiplications */
-        gt_t r[2];
-        r[0] = *a;
-        fp12_cyclotomic_sqr_n(&r[1], &r[0], 3);
-        fp12_mul(&r[1], &r[1], &r[0]);
-        fp12_cyclotomic_sqr_n(&r[1], &r[1], 2);
-        *out = r[1];
-    }
-}
-
 /* f^((p^12 - 1)/r * 1). Easy part f^((q^3 - 1)(q + 1)), q = p^2; then the
  * hard part program (generator/derive/final_exponentiation.py), which evaluates m Phi_12(p) / r =
  *     sum lambda_i(x) p^i, lambda_i coefficients lowest degree first: ((-2, -18, -30, -36),
- *     (1, -12, -18, -36), (1, 0, 6), (1,)). */
+ *     (1, -12, -18, -36), (1, 0, 6), (1,)); each base-p expansion as one multi-exponentiation
+ *     (Straus, NAF digits). */
 static void pf_final_exp(gt_t *out, const gt_t *f)
 {
     gt_t t0, t1;
@@ -405,38 +340,49 @@ static void pf_final_exp(gt_t *out, const gt_t *f)
     fp12_frobenius(&t1, &t0, 2);
     fp12_mul(&t0, &t1, &t0);
     /* hard part */
-    gt_t r[30];
+    gt_t r[14];
     r[0] = t0;
     gt_exp_by_x(&r[1], &r[0]);
     gt_exp_by_x(&r[2], &r[1]);
     gt_exp_by_x(&r[3], &r[2]);
-    pf_gt_pow_2(&r[4], &r[0]);
-    fp12_conj(&r[5], &r[4]);
-    pf_gt_pow_18(&r[6], &r[1]);
-    fp12_conj(&r[7], &r[6]);
-    fp12_mul(&r[8], &r[5], &r[7]);
-    pf_gt_pow_30(&r[9], &r[2]);
-    fp12_conj(&r[10], &r[9]);
-    fp12_mul(&r[11], &r[8], &r[10]);
-    pf_gt_pow_36(&r[12], &r[3]);
-    fp12_conj(&r[13], &r[12]);
-    fp12_mul(&r[14], &r[11], &r[13]);
-    pf_gt_pow_12(&r[15], &r[1]);
-    fp12_conj(&r[16], &r[15]);
-    fp12_mul(&r[17], &r[0], &r[16]);
-    pf_gt_pow_18(&r[18], &r[2]);
-    fp12_conj(&r[19], &r[18]);
-    fp12_mul(&r[20], &r[17], &r[19]);
-    fp12_mul(&r[21], &r[20], &r[13]);
-    fp12_frobenius(&r[22], &r[21], 1);
-    fp12_mul(&r[23], &r[14], &r[22]);
-    pf_gt_pow_6(&r[24], &r[2]);
-    fp12_mul(&r[25], &r[0], &r[24]);
-    fp12_frobenius(&r[26], &r[25], 2);
-    fp12_mul(&r[27], &r[23], &r[26]);
-    fp12_frobenius(&r[28], &r[0], 3);
-    fp12_mul(&r[29], &r[27], &r[28]);
-    *out = r[29];
+    fp12_frobenius(&r[4], &r[0], 1);
+    fp12_frobenius(&r[5], &r[1], 1);
+    fp12_frobenius(&r[6], &r[2], 1);
+    fp12_frobenius(&r[7], &r[3], 1);
+    fp12_frobenius(&r[8], &r[0], 2);
+    fp12_frobenius(&r[9], &r[2], 2);
+    fp12_frobenius(&r[10], &r[0], 3);
+    fp12_conj(&r[11], &r[2]);
+    fp12_conj(&r[12], &r[3]);
+    fp12_mul(&r[3], &r[11], &r[12]);
+    fp12_conj(&r[11], &r[7]);
+    fp12_mul(&r[7], &r[3], &r[11]);
+    pf_gt_pow_2(&r[3], &r[7]);
+    fp12_conj(&r[7], &r[1]);
+    fp12_mul(&r[1], &r[3], &r[7]);
+    fp12_conj(&r[3], &r[5]);
+    fp12_mul(&r[13], &r[1], &r[3]);
+    fp12_conj(&r[1], &r[6]);
+    fp12_mul(&r[3], &r[13], &r[1]);
+    pf_gt_pow_2(&r[6], &r[3]);
+    fp12_mul(&r[3], &r[6], &r[9]);
+    pf_gt_pow_2(&r[6], &r[3]);
+    fp12_mul(&r[3], &r[6], &r[12]);
+    fp12_mul(&r[6], &r[3], &r[5]);
+    fp12_mul(&r[3], &r[6], &r[11]);
+    pf_gt_pow_2(&r[5], &r[3]);
+    fp12_conj(&r[3], &r[0]);
+    fp12_mul(&r[0], &r[5], &r[3]);
+    fp12_mul(&r[3], &r[0], &r[7]);
+    fp12_mul(&r[0], &r[3], &r[2]);
+    fp12_mul(&r[2], &r[0], &r[1]);
+    fp12_conj(&r[0], &r[9]);
+    fp12_mul(&r[1], &r[2], &r[0]);
+    pf_gt_pow_2(&r[0], &r[1]);
+    fp12_mul(&r[1], &r[0], &r[4]);
+    fp12_mul(&r[0], &r[1], &r[8]);
+    fp12_mul(&r[1], &r[0], &r[10]);
+    *out = r[1];
 }
 
 #endif /* PF_PAIRING_H */

@@ -317,292 +317,22 @@ static void pf_g2_prepare(pf_line_t lines[PF_PREPARED_LINES], const g2_affine_t 
     pf_miller_run(NULL, &st, 1);
 }
 
-/* a^21 in GT (4 cyclotomic squarings, 2 multiplications). */
-static void pf_gt_pow_21(gt_t *out, const gt_t *a)
+/* a^2 in GT (1 cyclotomic squarings, 0 multiplications). */
+static void pf_gt_pow_2(gt_t *out, const gt_t *a)
 {
-    {   /* 4 squarings, 2 multiplications */
-        gt_t r[2];
-        r[0] = *a;
-        fp6_cyclotomic_sqr_n(&r[1], &r[0], 2);
-        fp6_mul(&r[1], &r[1], &r[0]);
-        fp6_cyclotomic_sqr_n(&r[1], &r[1], 2);
-        fp6_mul(&r[1], &r[1], &r[0]);
-        *out = r[1];
-    }
-}
-
-/* a^32 in GT (5 cyclotomic squarings, 0 multiplications). */
-static void pf_gt_pow_32(gt_t *out, const gt_t *a)
-{
-    {   /* 5 squarings, 0 multiplications */
-        gt_t r[2];
-        r[0] = *a;
-        fp6_cyclotomic_sqr_n(&r[1], &r[0], 5);
-        *out = r[1];
-    }
-}
-
-/* a^41 in GT (5 cyclotomic squarings, 2 multiplications). */
-static void pf_gt_pow_41(gt_t *out, const gt_t *a)
-{
-    {   /* 5 squarings, 2 multiplications */
-        gt_t r[2];
-        r[0] = *a;
-        fp6_cyclotomic_sqr_n(&r[1], &r[0], 2);
-        fp6_mul(&r[1], &r[1], &r[0]);
-        fp6_cyclotomic_sqr_n(&r[1], &r[1], 3);
-        fp6_mul(&r[1], &r[1], &r[0]);
-        *out = r[1];
-    }
-}
-
-/* a^52 in GT (5 cyclotomic squarings, 2 multiplications). */
-static void pf_gt_pow_52(gt_t *out, const gt_t *a)
-{
-    {   /* 5 squarings, 2 multiplications */
+    {   /* 1 squarings, 0 multiplications */
         gt_t r[2];
         r[0] = *a;
         fp6_cyclotomic_sqr_n(&r[1], &r[0], 1);
-        fp6_mul(&r[1], &r[1], &r[0]);
-        fp6_cyclotomic_sqr_n(&r[1], &r[1], 2);
-        fp6_mul(&r[1], &r[1], &r[0]);
-        fp6_cyclotomic_sqr_n(&r[1], &r[1], 2);
         *out = r[1];
-    }
-}
-
-/* a^62 in GT (6 cyclotomic squarings, 1 multiplications). */
-static void pf_gt_pow_62(gt_t *out, const gt_t *a)
-{
-    {   /* 6 squarings, 1 multiplications */
-        gt_t r[3];
-        r[0] = *a;
-        fp6_conj(&r[1], &r[0]);
-        fp6_cyclotomic_sqr_n(&r[2], &r[0], 5);
-        fp6_mul(&r[2], &r[2], &r[1]);
-        fp6_cyclotomic_sqr_n(&r[2], &r[2], 1);
-        *out = r[2];
-    }
-}
-
-/* a^96 in GT (6 cyclotomic squarings, 1 multiplications). */
-static void pf_gt_pow_96(gt_t *out, const gt_t *a)
-{
-    {   /* 6 squarings, 1 multiplications */
-        gt_t r[2];
-        r[0] = *a;
-        fp6_cyclotomic_sqr_n(&r[1], &r[0], 1);
-        fp6_mul(&r[1], &r[1], &r[0]);
-        fp6_cyclotomic_sqr_n(&r[1], &r[1], 5);
-        *out = r[1];
-    }
-}
-
-/* a^103 in GT (6 cyclotomic squarings, 3 multiplications). */
-static void pf_gt_pow_103(gt_t *out, const gt_t *a)
-{
-    {   /* 6 squarings, 3 multiplications */
-        gt_t r[4];
-        r[0] = *a;
-        fp6_cyclotomic_sqr_n(&r[1], &r[0], 1);
-        fp6_mul(&r[2], &r[0], &r[1]);
-        fp6_cyclotomic_sqr_n(&r[3], &r[2], 4);
-        fp6_mul(&r[3], &r[3], &r[2]);
-        fp6_cyclotomic_sqr_n(&r[3], &r[3], 1);
-        fp6_mul(&r[3], &r[3], &r[0]);
-        *out = r[3];
-    }
-}
-
-/* a^173 in GT (6 cyclotomic squarings, 4 multiplications). */
-static void pf_gt_pow_173(gt_t *out, const gt_t *a)
-{
-    {   /* 6 squarings, 4 multiplications */
-        gt_t r[5];
-        r[0] = *a;
-        fp6_cyclotomic_sqr_n(&r[1], &r[0], 1);
-        fp6_mul(&r[2], &r[0], &r[1]);
-        fp6_mul(&r[3], &r[2], &r[1]);
-        fp6_cyclotomic_sqr_n(&r[4], &r[3], 3);
-        fp6_mul(&r[4], &r[4], &r[2]);
-        fp6_cyclotomic_sqr_n(&r[4], &r[4], 2);
-        fp6_mul(&r[4], &r[4], &r[0]);
-        *out = r[4];
-    }
-}
-
-/* a^211 in GT (7 cyclotomic squarings, 3 multiplications). */
-static void pf_gt_pow_211(gt_t *out, const gt_t *a)
-{
-    {   /* 7 squarings, 3 multiplications */
-        gt_t r[4];
-        r[0] = *a;
-        fp6_cyclotomic_sqr_n(&r[1], &r[0], 1);
-        fp6_mul(&r[2], &r[0], &r[1]);
-        fp6_cyclotomic_sqr_n(&r[3], &r[2], 2);
-        fp6_mul(&r[3], &r[3], &r[0]);
-        fp6_cyclotomic_sqr_n(&r[3], &r[3], 4);
-        fp6_mul(&r[3], &r[3], &r[2]);
-        *out = r[3];
-    }
-}
-
-/* a^213 in GT (7 cyclotomic squarings, 3 multiplications). */
-static void pf_gt_pow_213(gt_t *out, const gt_t *a)
-{
-    {   /* 7 squarings, 3 multiplications */
-        gt_t r[5];
-        r[0] = *a;
-        fp6_cyclotomic_sqr_n(&r[1], &r[0], 1);
-        fp6_mul(&r[2], &r[0], &r[1]);
-        fp6_conj(&r[3], &r[2]);
-        fp6_cyclotomic_sqr_n(&r[4], &r[2], 3);
-        fp6_mul(&r[4], &r[4], &r[2]);
-        fp6_cyclotomic_sqr_n(&r[4], &r[4], 3);
-        fp6_mul(&r[4], &r[4], &r[3]);
-        *out = r[4];
-    }
-}
-
-/* a^238 in GT (8 cyclotomic squarings, 2 multiplications). */
-static void pf_gt_pow_238(gt_t *out, const gt_t *a)
-{
-    {   /* 8 squarings, 2 multiplications */
-        gt_t r[3];
-        r[0] = *a;
-        fp6_conj(&r[1], &r[0]);
-        fp6_cyclotomic_sqr_n(&r[2], &r[0], 4);
-        fp6_mul(&r[2], &r[2], &r[1]);
-        fp6_cyclotomic_sqr_n(&r[2], &r[2], 3);
-        fp6_mul(&r[2], &r[2], &r[1]);
-        fp6_cyclotomic_sqr_n(&r[2], &r[2], 1);
-        *out = r[2];
-    }
-}
-
-/* a^293 in GT (8 cyclotomic squarings, 3 multiplications). */
-static void pf_gt_pow_293(gt_t *out, const gt_t *a)
-{
-    {   /* 8 squarings, 3 multiplications */
-        gt_t r[2];
-        r[0] = *a;
-        fp6_cyclotomic_sqr_n(&r[1], &r[0], 3);
-        fp6_mul(&r[1], &r[1], &r[0]);
-        fp6_cyclotomic_sqr_n(&r[1], &r[1], 3);
-        fp6_mul(&r[1], &r[1], &r[0]);
-        fp6_cyclotomic_sqr_n(&r[1], &r[1], 2);
-        fp6_mul(&r[1], &r[1], &r[0]);
-        *out = r[1];
-    }
-}
-
-/* a^482 in GT (9 cyclotomic squarings, 2 multiplications). */
-static void pf_gt_pow_482(gt_t *out, const gt_t *a)
-{
-    {   /* 9 squarings, 2 multiplications */
-        gt_t r[3];
-        r[0] = *a;
-        fp6_conj(&r[1], &r[0]);
-        fp6_cyclotomic_sqr_n(&r[2], &r[0], 4);
-        fp6_mul(&r[2], &r[2], &r[1]);
-        fp6_cyclotomic_sqr_n(&r[2], &r[2], 4);
-        fp6_mul(&r[2], &r[2], &r[0]);
-        fp6_cyclotomic_sqr_n(&r[2], &r[2], 1);
-        *out = r[2];
-    }
-}
-
-/* a^732 in GT (9 cyclotomic squarings, 3 multiplications). */
-static void pf_gt_pow_732(gt_t *out, const gt_t *a)
-{
-    {   /* 9 squarings, 3 multiplications */
-        gt_t r[5];
-        r[0] = *a;
-        fp6_cyclotomic_sqr_n(&r[1], &r[0], 1);
-        fp6_mul(&r[2], &r[0], &r[1]);
-        fp6_conj(&r[3], &r[0]);
-        fp6_cyclotomic_sqr_n(&r[4], &r[2], 3);
-        fp6_mul(&r[4], &r[4], &r[3]);
-        fp6_cyclotomic_sqr_n(&r[4], &r[4], 3);
-        fp6_mul(&r[4], &r[4], &r[3]);
-        fp6_cyclotomic_sqr_n(&r[4], &r[4], 2);
-        *out = r[4];
-    }
-}
-
-/* a^857 in GT (9 cyclotomic squarings, 4 multiplications). */
-static void pf_gt_pow_857(gt_t *out, const gt_t *a)
-{
-    {   /* 9 squarings, 4 multiplications */
-        gt_t r[4];
-        r[0] = *a;
-        fp6_cyclotomic_sqr_n(&r[1], &r[0], 1);
-        fp6_mul(&r[2], &r[0], &r[1]);
-        fp6_cyclotomic_sqr_n(&r[3], &r[2], 2);
-        fp6_mul(&r[3], &r[3], &r[0]);
-        fp6_cyclotomic_sqr_n(&r[3], &r[3], 3);
-        fp6_mul(&r[3], &r[3], &r[2]);
-        fp6_cyclotomic_sqr_n(&r[3], &r[3], 3);
-        fp6_mul(&r[3], &r[3], &r[0]);
-        *out = r[3];
-    }
-}
-
-/* a^869 in GT (9 cyclotomic squarings, 4 multiplications). */
-static void pf_gt_pow_869(gt_t *out, const gt_t *a)
-{
-    {   /* 9 squarings, 4 multiplications */
-        gt_t r[4];
-        r[0] = *a;
-        fp6_cyclotomic_sqr_n(&r[1], &r[0], 1);
-        fp6_mul(&r[2], &r[0], &r[1]);
-        fp6_cyclotomic_sqr_n(&r[3], &r[2], 3);
-        fp6_mul(&r[3], &r[3], &r[2]);
-        fp6_cyclotomic_sqr_n(&r[3], &r[3], 3);
-        fp6_mul(&r[3], &r[3], &r[0]);
-        fp6_cyclotomic_sqr_n(&r[3], &r[3], 2);
-        fp6_mul(&r[3], &r[3], &r[0]);
-        *out = r[3];
-    }
-}
-
-/* a^1144 in GT (10 cyclotomic squarings, 2 multiplications). */
-static void pf_gt_pow_1144(gt_t *out, const gt_t *a)
-{
-    {   /* 10 squarings, 2 multiplications */
-        gt_t r[3];
-        r[0] = *a;
-        fp6_conj(&r[1], &r[0]);
-        fp6_cyclotomic_sqr_n(&r[2], &r[0], 3);
-        fp6_mul(&r[2], &r[2], &r[0]);
-        fp6_cyclotomic_sqr_n(&r[2], &r[2], 4);
-        fp6_mul(&r[2], &r[2], &r[1]);
-        fp6_cyclotomic_sqr_n(&r[2], &r[2], 3);
-        *out = r[2];
-    }
-}
-
-/* a^1249 in GT (10 cyclotomic squarings, 3 multiplications). */
-static void pf_gt_pow_1249(gt_t *out, const gt_t *a)
-{
-    {   /* 10 squarings, 3 multiplications */
-        gt_t r[3];
-        r[0] = *a;
-        fp6_conj(&r[1], &r[0]);
-        fp6_cyclotomic_sqr_n(&r[2], &r[0], 2);
-        fp6_mul(&r[2], &r[2], &r[0]);
-        fp6_cyclotomic_sqr_n(&r[2], &r[2], 3);
-        fp6_mul(&r[2], &r[2], &r[1]);
-        fp6_cyclotomic_sqr_n(&r[2], &r[2], 5);
-        fp6_mul(&r[2], &r[2], &r[0]);
-        *out = r[2];
     }
 }
 
 /* f^((p^6 - 1)/r * 3). Easy part f^((q^3 - 1)(q + 1)), q = p^1; then the
  * hard part program (generator/derive/final_exponentiation.py), which evaluates m Phi_6(p) / r =
  *     sum lambda_i(x) p^i, lambda_i coefficients lowest degree first: ((238, -213, 32, 869,
- *     -857, 41, 1144, -1249, 62, 732, -482, 103), (211, 52, 21, 293, -96, -173, 103)). */
+ *     -857, 41, 1144, -1249, 62, 732, -482, 103), (211, 52, 21, 293, -96, -173, 103)); each
+ *     base-p expansion as one multi-exponentiation (Straus, NAF digits). */
 static void pf_final_exp(gt_t *out, const gt_t *f)
 {
     gt_t t0, t1;
@@ -613,7 +343,7 @@ static void pf_final_exp(gt_t *out, const gt_t *f)
     fp6_frobenius(&t1, &t0, 1);
     fp6_mul(&t0, &t1, &t0);
     /* hard part */
-    gt_t r[56];
+    gt_t r[28];
     r[0] = t0;
     gt_exp_by_x(&r[1], &r[0]);
     gt_exp_by_x(&r[2], &r[1]);
@@ -626,51 +356,106 @@ static void pf_final_exp(gt_t *out, const gt_t *f)
     gt_exp_by_x(&r[9], &r[8]);
     gt_exp_by_x(&r[10], &r[9]);
     gt_exp_by_x(&r[11], &r[10]);
-    pf_gt_pow_238(&r[12], &r[0]);
-    pf_gt_pow_213(&r[13], &r[1]);
-    fp6_conj(&r[14], &r[13]);
-    fp6_mul(&r[15], &r[12], &r[14]);
-    pf_gt_pow_32(&r[16], &r[2]);
-    fp6_mul(&r[17], &r[15], &r[16]);
-    pf_gt_pow_869(&r[18], &r[3]);
-    fp6_mul(&r[19], &r[17], &r[18]);
-    pf_gt_pow_857(&r[20], &r[4]);
-    fp6_conj(&r[21], &r[20]);
-    fp6_mul(&r[22], &r[19], &r[21]);
-    pf_gt_pow_41(&r[23], &r[5]);
-    fp6_mul(&r[24], &r[22], &r[23]);
-    pf_gt_pow_1144(&r[25], &r[6]);
-    fp6_mul(&r[26], &r[24], &r[25]);
-    pf_gt_pow_1249(&r[27], &r[7]);
-    fp6_conj(&r[28], &r[27]);
-    fp6_mul(&r[29], &r[26], &r[28]);
-    pf_gt_pow_62(&r[30], &r[8]);
-    fp6_mul(&r[31], &r[29], &r[30]);
-    pf_gt_pow_732(&r[32], &r[9]);
-    fp6_mul(&r[33], &r[31], &r[32]);
-    pf_gt_pow_482(&r[34], &r[10]);
-    fp6_conj(&r[35], &r[34]);
-    fp6_mul(&r[36], &r[33], &r[35]);
-    pf_gt_pow_103(&r[37], &r[11]);
-    fp6_mul(&r[38], &r[36], &r[37]);
-    pf_gt_pow_211(&r[39], &r[0]);
-    pf_gt_pow_52(&r[40], &r[1]);
-    fp6_mul(&r[41], &r[39], &r[40]);
-    pf_gt_pow_21(&r[42], &r[2]);
-    fp6_mul(&r[43], &r[41], &r[42]);
-    pf_gt_pow_293(&r[44], &r[3]);
-    fp6_mul(&r[45], &r[43], &r[44]);
-    pf_gt_pow_96(&r[46], &r[4]);
-    fp6_conj(&r[47], &r[46]);
-    fp6_mul(&r[48], &r[45], &r[47]);
-    pf_gt_pow_173(&r[49], &r[5]);
-    fp6_conj(&r[50], &r[49]);
-    fp6_mul(&r[51], &r[48], &r[50]);
-    pf_gt_pow_103(&r[52], &r[6]);
-    fp6_mul(&r[53], &r[51], &r[52]);
-    fp6_frobenius(&r[54], &r[53], 1);
-    fp6_mul(&r[55], &r[38], &r[54]);
-    *out = r[55];
+    fp6_frobenius(&r[12], &r[0], 1);
+    fp6_frobenius(&r[13], &r[1], 1);
+    fp6_frobenius(&r[14], &r[2], 1);
+    fp6_frobenius(&r[15], &r[3], 1);
+    fp6_frobenius(&r[16], &r[4], 1);
+    fp6_frobenius(&r[17], &r[5], 1);
+    fp6_frobenius(&r[18], &r[6], 1);
+    fp6_conj(&r[19], &r[4]);
+    fp6_mul(&r[20], &r[3], &r[19]);
+    fp6_mul(&r[21], &r[20], &r[6]);
+    fp6_conj(&r[20], &r[7]);
+    fp6_mul(&r[22], &r[21], &r[20]);
+    fp6_mul(&r[21], &r[22], &r[9]);
+    pf_gt_pow_2(&r[22], &r[21]);
+    fp6_conj(&r[21], &r[10]);
+    fp6_mul(&r[23], &r[22], &r[21]);
+    pf_gt_pow_2(&r[22], &r[23]);
+    fp6_mul(&r[23], &r[22], &r[0]);
+    fp6_conj(&r[22], &r[1]);
+    fp6_mul(&r[24], &r[23], &r[22]);
+    fp6_mul(&r[23], &r[24], &r[20]);
+    fp6_conj(&r[24], &r[9]);
+    fp6_mul(&r[9], &r[23], &r[24]);
+    fp6_mul(&r[23], &r[9], &r[12]);
+    fp6_mul(&r[9], &r[23], &r[15]);
+    fp6_conj(&r[23], &r[17]);
+    fp6_mul(&r[25], &r[9], &r[23]);
+    pf_gt_pow_2(&r[9], &r[25]);
+    fp6_conj(&r[25], &r[3]);
+    fp6_mul(&r[26], &r[9], &r[25]);
+    fp6_mul(&r[9], &r[26], &r[4]);
+    fp6_mul(&r[26], &r[9], &r[6]);
+    fp6_mul(&r[9], &r[26], &r[11]);
+    fp6_conj(&r[26], &r[16]);
+    fp6_mul(&r[27], &r[9], &r[26]);
+    fp6_mul(&r[9], &r[27], &r[18]);
+    pf_gt_pow_2(&r[26], &r[9]);
+    fp6_mul(&r[9], &r[26], &r[1]);
+    fp6_mul(&r[1], &r[9], &r[8]);
+    fp6_conj(&r[9], &r[12]);
+    fp6_mul(&r[26], &r[1], &r[9]);
+    fp6_mul(&r[1], &r[26], &r[13]);
+    fp6_mul(&r[26], &r[1], &r[17]);
+    pf_gt_pow_2(&r[1], &r[26]);
+    fp6_mul(&r[26], &r[1], &r[2]);
+    fp6_mul(&r[1], &r[26], &r[25]);
+    fp6_mul(&r[2], &r[1], &r[4]);
+    fp6_mul(&r[1], &r[2], &r[5]);
+    fp6_mul(&r[2], &r[1], &r[7]);
+    fp6_mul(&r[1], &r[2], &r[24]);
+    fp6_mul(&r[2], &r[1], &r[10]);
+    fp6_conj(&r[1], &r[11]);
+    fp6_mul(&r[7], &r[2], &r[1]);
+    fp6_mul(&r[2], &r[7], &r[15]);
+    fp6_mul(&r[7], &r[2], &r[16]);
+    fp6_conj(&r[2], &r[18]);
+    fp6_mul(&r[10], &r[7], &r[2]);
+    pf_gt_pow_2(&r[7], &r[10]);
+    fp6_conj(&r[10], &r[0]);
+    fp6_mul(&r[0], &r[7], &r[10]);
+    fp6_mul(&r[7], &r[0], &r[22]);
+    fp6_mul(&r[0], &r[7], &r[12]);
+    fp6_conj(&r[7], &r[13]);
+    fp6_mul(&r[16], &r[0], &r[7]);
+    fp6_mul(&r[0], &r[16], &r[14]);
+    fp6_mul(&r[7], &r[0], &r[17]);
+    pf_gt_pow_2(&r[0], &r[7]);
+    fp6_mul(&r[7], &r[0], &r[4]);
+    fp6_mul(&r[0], &r[7], &r[5]);
+    fp6_conj(&r[4], &r[6]);
+    fp6_mul(&r[6], &r[0], &r[4]);
+    fp6_mul(&r[0], &r[6], &r[11]);
+    fp6_mul(&r[4], &r[0], &r[18]);
+    pf_gt_pow_2(&r[0], &r[4]);
+    fp6_mul(&r[4], &r[0], &r[22]);
+    fp6_mul(&r[0], &r[4], &r[3]);
+    fp6_mul(&r[4], &r[0], &r[24]);
+    fp6_mul(&r[0], &r[4], &r[12]);
+    fp6_mul(&r[4], &r[0], &r[13]);
+    fp6_mul(&r[0], &r[4], &r[14]);
+    fp6_mul(&r[4], &r[0], &r[15]);
+    fp6_mul(&r[0], &r[4], &r[17]);
+    pf_gt_pow_2(&r[4], &r[0]);
+    fp6_mul(&r[0], &r[4], &r[10]);
+    fp6_conj(&r[4], &r[8]);
+    fp6_mul(&r[6], &r[0], &r[4]);
+    fp6_mul(&r[0], &r[6], &r[21]);
+    pf_gt_pow_2(&r[4], &r[0]);
+    fp6_mul(&r[0], &r[4], &r[22]);
+    fp6_mul(&r[4], &r[0], &r[3]);
+    fp6_mul(&r[0], &r[4], &r[19]);
+    fp6_mul(&r[3], &r[0], &r[5]);
+    fp6_mul(&r[0], &r[3], &r[20]);
+    fp6_mul(&r[3], &r[0], &r[1]);
+    fp6_mul(&r[0], &r[3], &r[9]);
+    fp6_mul(&r[1], &r[0], &r[14]);
+    fp6_mul(&r[0], &r[1], &r[15]);
+    fp6_mul(&r[1], &r[0], &r[23]);
+    fp6_mul(&r[0], &r[1], &r[2]);
+    *out = r[0];
 }
 
 #endif /* PF_PAIRING_H */
