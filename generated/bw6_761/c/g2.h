@@ -234,9 +234,20 @@ static inline void g2_add_generic(g2_t *out, const g2_t *p, const g2_t *q,
     fp_dbl(&t, &v);
     fp_sub(&x3, &x3, &t);        /* X3 = R^2 - HHH - 2V */
     fp_sub(&t, &v, &x3);
+    /* Y3 = R(V - X3) - S1 HHH */
+#if PF_TOWER_LAZY
+    {
+        fpw_t w0, w1;
+        fpw_mul(&w0, &t, &r);
+        fpw_mul(&w1, &s1, &hhh);
+        fpw_sub(&w0, &w0, &w1);
+        fpw_redc(&y3, &w0);
+    }
+#else
     fp_mul(&y3, &t, &r);
     fp_mul(&t, &s1, &hhh);
-    fp_sub(&y3, &y3, &t);        /* Y3 = R(V - X3) - S1 HHH */
+    fp_sub(&y3, &y3, &t);
+#endif
     fp_mul(&z3, &p->z, &q->z);
     fp_mul(&z3, &z3, &h);        /* Z3 = Z1 Z2 H */
     out->x = x3;
@@ -323,9 +334,20 @@ static inline void g2_add_affine_vartime(g2_t *out, const g2_t *p, const g2_affi
     fp_dbl(&t, &v);
     fp_sub(&x3, &x3, &t);        /* X3 = R^2 - HHH - 2V */
     fp_sub(&t, &v, &x3);
+    /* Y3 = R(V - X3) - Y1 HHH */
+#if PF_TOWER_LAZY
+    {
+        fpw_t w0, w1;
+        fpw_mul(&w0, &t, &r);
+        fpw_mul(&w1, &p->y, &hhh);
+        fpw_sub(&w0, &w0, &w1);
+        fpw_redc(&y3, &w0);
+    }
+#else
     fp_mul(&y3, &t, &r);
     fp_mul(&t, &p->y, &hhh);
-    fp_sub(&y3, &y3, &t);        /* Y3 = R(V - X3) - Y1 HHH */
+    fp_sub(&y3, &y3, &t);
+#endif
     fp_mul(&z3, &p->z, &h);      /* Z3 = Z1 H */
     out->x = x3;
     out->y = y3;
