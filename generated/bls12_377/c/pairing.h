@@ -197,8 +197,8 @@ static void pf_line_mul(gt_t *out, const pf_line_t *a, const pf_line_t *b)
 }
 
 /* f <- f * g for a product of two lines g (w^5 = 0): Karatsuba over fp6 with the sparse
- * g1 = g1.c0 + g1.c1 v, 6 + 5 + 6 double-width products, one reduction per
- * output coefficient in Fp. */
+ * g1 = g1.c0 + g1.c1 v: 6 + 5 + 6 double-width products in fp2, one
+ * reduction per output coefficient in Fp. */
 static void pf_mul_by_line_product(fp12_t *f, const gt_t *g)
 {
     fp6w_t t0, t1, x;

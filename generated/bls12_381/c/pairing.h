@@ -182,7 +182,7 @@ static void pf_mul_by_line(fp12_t *f, const pf_line_t *l)
 /* Line-by-line products: two lines that meet f in the same step (a doubling and an addition
  * line, or the lines of two pairs) are multiplied together first. The product of two lines
  * c + x w^2 + y w^3 has five non-zero coefficients:
- *   w^0: cc' + xi yy',  w^2: cx' + xc',  w^4: xx',  w^3: cy' + yc',  w^5: xy' + yx',
+ *   w^0: cc' + xi yy',  w^2: cx' + xc',  w^3: cy' + yc',  w^4: xx',  w^5: xy' + yx',
  * and w^1 = 0: six multiplications in fp2 (Karatsuba), then 17 to multiply f by it
  * (pf_mul_by_line_product) instead of 2 x 13 for two pf_mul_by_line. */
 #if PF_TOWER_LAZY
@@ -220,8 +220,8 @@ static void pf_line_mul(gt_t *out, const pf_line_t *a, const pf_line_t *b)
 }
 
 /* f <- f * g for a product of two lines g (w^1 = 0): Karatsuba over fp6 with the sparse
- * g1 = v (g1.c1 + g1.c2 v), 6 + 5 + 6 double-width products, one reduction per
- * output coefficient in Fp. */
+ * g1 = v (g1.c1 + g1.c2 v): 6 + 5 + 6 double-width products in fp2, one
+ * reduction per output coefficient in Fp. */
 static void pf_mul_by_line_product(fp12_t *f, const gt_t *g)
 {
     fp6w_t t0, t1, x;
