@@ -6,6 +6,9 @@
 #ifndef PF_PAIRING_H
 #define PF_PAIRING_H
 
+/* 1 where the Miller loop multiplies two lines together before they meet f (pf_line_mul). */
+#define PF_LINE_BY_LINE 1
+
 /* A point of the twist in homogeneous projective coordinates (x = X/Z, y = Y/Z). */
 typedef struct { fp2_t x, y, z; } pf_proj_t;
 
@@ -153,6 +156,111 @@ static void pf_mul_by_line(fp12_t *f, const pf_line_t *l)
 
 #endif
 
+/* Line-by-line products: two lines that meet f in the same step (a doubling and an addition
+ * line, or the lines of two pairs) are multiplied together first. The product of two lines
+ * y + x w + c w^3 has five non-zero coefficients:
+ *   w^0: yy' + xi cc',  w^1: yx' + xy',  w^2: xx',  w^3: yc' + cy',  w^4: xc' + cx',
+ * and w^5 = 0: six multiplications in fp2 (Karatsuba), then 17 to multiply f by it
+ * (pf_mul_by_line_product) instead of 2 x 13 for two pf_mul_by_line. */
+#if PF_TOWER_LAZY
+/* out = a b for two lines evaluated at P: six double-width products, five reductions. */
+static void pf_line_mul(gt_t *out, const pf_line_t *a, const pf_line_t *b)
+{
+    fp2w_t aa, bb, cc, x;
+    fp2_t s, u;
+    fp2w_mul(&aa, &a->y, &b->y);
+    fp2w_mul(&bb, &a->x, &b->x);
+    fp2w_mul(&cc, &a->c, &b->c);
+    fp2_add(&s, &a->y, &a->x);
+    fp2_add(&u, &b->y, &b->x);
+    fp2w_mul(&x, &s, &u);
+    fp2w_sub(&x, &x, &aa);
+    fp2w_sub(&x, &x, &bb);
+    fp2w_redc(&out->c1.c0, &x);
+    fp2_add(&s, &a->y, &a->c);
+    fp2_add(&u, &b->y, &b->c);
+    fp2w_mul(&x, &s, &u);
+    fp2w_sub(&x, &x, &aa);
+    fp2w_sub(&x, &x, &cc);
+    fp2w_redc(&out->c1.c1, &x);
+    fp2_add(&s, &a->x, &a->c);
+    fp2_add(&u, &b->x, &b->c);
+    fp2w_mul(&x, &s, &u);
+    fp2w_sub(&x, &x, &bb);
+    fp2w_sub(&x, &x, &cc);
+    fp2w_redc(&out->c0.c2, &x);
+    fp2w_mul_by_xi(&cc, &cc);
+    fp2w_add(&aa, &aa, &cc);
+    fp2w_redc(&out->c0.c0, &aa);
+    fp2w_redc(&out->c0.c1, &bb);
+    fp2_set_zero(&out->c1.c2);
+}
+
+/* f <- f * g for a product of two lines g (w^5 = 0): Karatsuba over fp6 with the sparse
+ * g1 = g1.c0 + g1.c1 v: 6 + 5 + 6 double-width products in fp2, one
+ * reduction per output coefficient in Fp. */
+static void pf_mul_by_line_product(fp12_t *f, const gt_t *g)
+{
+    fp6w_t t0, t1, x;
+    fp6_t s, u;
+    fp6w_mul(&t0, &f->c0, &g->c0);
+    fp6w_mul_by_01(&t1, &f->c1, &g->c1.c0, &g->c1.c1);
+    fp6_add(&s, &f->c0, &f->c1);
+    fp6_add(&u, &g->c0, &g->c1);
+    fp6w_mul(&x, &s, &u);
+    fp6w_sub(&x, &x, &t0);
+    fp6w_sub(&x, &x, &t1);
+    fp6w_redc(&f->c1, &x);
+    fp6w_mul_by_v(&t1, &t1);
+    fp6w_add(&t0, &t0, &t1);
+    fp6w_redc(&f->c0, &t0);
+}
+#else
+/* out = a b for two lines evaluated at P: six multiplications in fp2. */
+static void pf_line_mul(gt_t *out, const pf_line_t *a, const pf_line_t *b)
+{
+    fp2_t aa, bb, cc, s, u;
+    fp2_mul(&aa, &a->y, &b->y);
+    fp2_mul(&bb, &a->x, &b->x);
+    fp2_mul(&cc, &a->c, &b->c);
+    fp2_add(&s, &a->y, &a->x);
+    fp2_add(&u, &b->y, &b->x);
+    fp2_mul(&s, &s, &u);
+    fp2_sub(&s, &s, &aa);
+    fp2_sub(&out->c1.c0, &s, &bb);
+    fp2_add(&s, &a->y, &a->c);
+    fp2_add(&u, &b->y, &b->c);
+    fp2_mul(&s, &s, &u);
+    fp2_sub(&s, &s, &aa);
+    fp2_sub(&out->c1.c1, &s, &cc);
+    fp2_add(&s, &a->x, &a->c);
+    fp2_add(&u, &b->x, &b->c);
+    fp2_mul(&s, &s, &u);
+    fp2_sub(&s, &s, &bb);
+    fp2_sub(&out->c0.c2, &s, &cc);
+    fp2_mul_by_xi(&cc, &cc);
+    fp2_add(&out->c0.c0, &aa, &cc);
+    out->c0.c1 = bb;
+    fp2_set_zero(&out->c1.c2);
+}
+
+/* f <- f * g for a product of two lines g (w^5 = 0): Karatsuba over fp6 with the sparse
+ * g1 = g1.c0 + g1.c1 v, 6 + 5 + 6 multiplications in fp2. */
+static void pf_mul_by_line_product(fp12_t *f, const gt_t *g)
+{
+    fp6_t t0, t1, s, u;
+    fp6_mul(&t0, &f->c0, &g->c0);
+    fp6_mul_by_01(&t1, &f->c1, &g->c1.c0, &g->c1.c1);
+    fp6_add(&s, &f->c0, &f->c1);
+    fp6_add(&u, &g->c0, &g->c1);
+    fp6_mul(&s, &s, &u);
+    fp6_sub(&s, &s, &t0);
+    fp6_sub(&f->c1, &s, &t1);
+    fp6_mul_by_v(&t1, &t1);
+    fp6_add(&f->c0, &t0, &t1);
+}
+#endif
+
 /* Loop digits, most significant first, one table per loop term. */
 /* term 0: |c| = 0x8508c00000000001 */
 static const int8_t PF_MILLER_DIGITS_0[64] = {
@@ -202,16 +310,41 @@ static void pf_next_line(pf_line_t *l, pf_miller_pair_t *st, int term, const fp2
         st->record[st->pos++] = *l;
 }
 
-/* f <- f * (the pair's next line evaluated at P); with f == NULL only step the pair. */
-static inline void pf_miller_step(gt_t *f, pf_miller_pair_t *st, int term, const fp2_t *qx,
+/* The lines of one step on their way into f: a line waits for the next one, and the two meet f
+ * as one product (pf_line_mul, pf_mul_by_line_product); a line still waiting when f is squared
+ * or returned is multiplied in alone. With f == NULL the pairs are only stepped. */
+typedef struct {
+    gt_t *f;
+    pf_line_t held;     /* a line evaluated at P, when holding */
+    bool holding;
+} pf_lines_t;
+
+static inline void pf_lines_flush(pf_lines_t *acc)
+{
+    if (acc->holding) {
+        pf_mul_by_line(acc->f, &acc->held);
+        acc->holding = false;
+    }
+}
+
+/* f <- f * (the pair's next line evaluated at P), now or with the next line. */
+static inline void pf_miller_step(pf_lines_t *acc, pf_miller_pair_t *st, int term, const fp2_t *qx,
                                   const fp2_t *qy)
 {
     pf_line_t line;
 
     pf_next_line(&line, st, term, qx, qy);
-    if (f != NULL) {
-        pf_line_at(&line, &st->xp, &st->nyp);
-        pf_mul_by_line(f, &line);
+    if (acc->f == NULL)
+        return;
+    pf_line_at(&line, &st->xp, &st->nyp);
+    if (!acc->holding) {
+        acc->held = line;
+        acc->holding = true;
+    } else {
+        gt_t g;
+        pf_line_mul(&g, &acc->held, &line);
+        pf_mul_by_line_product(acc->f, &g);
+        acc->holding = false;
     }
 }
 
@@ -219,12 +352,17 @@ static inline void pf_miller_step(gt_t *f, pf_miller_pair_t *st, int term, const
  * pairs are only stepped (to record the lines of a prepared Q). */
 static void pf_miller_run(gt_t *out, pf_miller_pair_t *pairs, size_t n)
 {
-    gt_t f, *acc = out != NULL ? &f : NULL;
+    gt_t f;
+    pf_lines_t acc;
 
+    acc.f = out != NULL ? &f : NULL;
+    acc.holding = false;
     fp12_set_one(&f);
     for (int i = 0; i < PF_MILLER_MAX_LENGTH; i++) {
-        if (acc != NULL && i > 1)
-            fp12_sqr(acc, acc);
+        if (out != NULL && i > 1) {
+            pf_lines_flush(&acc);
+            fp12_sqr(&f, &f);
+        }
         for (size_t k = 0; k < n; k++) {
             pf_miller_pair_t *st = &pairs[k];
             for (int term = 0; term < 1; term++) {
@@ -237,16 +375,20 @@ static void pf_miller_run(gt_t *out, pf_miller_pair_t *pairs, size_t n)
                         pf_proj_from_affine(&st->t[term], &st->q_x[term], &st->q_y[term]);
                     continue;
                 }
-                pf_miller_step(acc, st, term, NULL, NULL);
+                pf_miller_step(&acc, st, term, NULL, NULL);
                 int8_t digit = PF_MILLER_DIGITS[term][j];
                 if (digit)
-                    pf_miller_step(acc, st, term, &st->q_x[term],
+                    pf_miller_step(&acc, st, term, &st->q_x[term],
                                    digit > 0 ? &st->q_y[term] : &st->q_ny[term]);
             }
         }
     }
     if (out != NULL)
+        pf_lines_flush(&acc);
+    if (out != NULL) {
+        pf_lines_flush(&acc);
         *out = f;
+    }
 }
 
 /* The product of the Miller functions of n pairs. Pair k uses the prepared lines lines[k] when

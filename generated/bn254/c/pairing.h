@@ -6,6 +6,9 @@
 #ifndef PF_PAIRING_H
 #define PF_PAIRING_H
 
+/* 1 where the Miller loop multiplies two lines together before they meet f (pf_line_mul). */
+#define PF_LINE_BY_LINE 0
+
 /* A point of the twist in homogeneous projective coordinates (x = X/Z, y = Y/Z). */
 typedef struct { fp2_t x, y, z; } pf_proj_t;
 

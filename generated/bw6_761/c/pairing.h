@@ -6,6 +6,9 @@
 #ifndef PF_PAIRING_H
 #define PF_PAIRING_H
 
+/* 1 where the Miller loop multiplies two lines together before they meet f (pf_line_mul). */
+#define PF_LINE_BY_LINE 1
+
 /* A point of the twist in homogeneous projective coordinates (x = X/Z, y = Y/Z). */
 typedef struct { fp_t x, y, z; } pf_proj_t;
 
@@ -164,6 +167,113 @@ static void pf_mul_by_line(fp6_t *f, const pf_line_t *l)
 
 #endif
 
+/* Line-by-line products: two lines that meet f in the same step (a doubling and an addition
+ * line, or the lines of two pairs) are multiplied together first. The product of two lines
+ * c + x w^2 + y w^3 has five non-zero coefficients:
+ *   w^0: cc' + xi yy',  w^2: cx' + xc',  w^3: cy' + yc',  w^4: xx',  w^5: xy' + yx',
+ * and w^1 = 0: six multiplications in fp (Karatsuba), then 17 to multiply f by it
+ * (pf_mul_by_line_product) instead of 2 x 13 for two pf_mul_by_line. */
+#if PF_TOWER_LAZY
+/* out = a b for two lines evaluated at P: six double-width products, five reductions. */
+static void pf_line_mul(gt_t *out, const pf_line_t *a, const pf_line_t *b)
+{
+    fpw_t aa, bb, cc, x;
+    fp_t s, u;
+    fpw_mul(&aa, &a->c, &b->c);
+    fpw_mul(&bb, &a->x, &b->x);
+    fpw_mul(&cc, &a->y, &b->y);
+    fp_add(&s, &a->c, &a->x);
+    fp_add(&u, &b->c, &b->x);
+    fpw_mul(&x, &s, &u);
+    fpw_sub(&x, &x, &aa);
+    fpw_sub(&x, &x, &bb);
+    fpw_redc(&out->c0.c1, &x);
+    fp_add(&s, &a->c, &a->y);
+    fp_add(&u, &b->c, &b->y);
+    fpw_mul(&x, &s, &u);
+    fpw_sub(&x, &x, &aa);
+    fpw_sub(&x, &x, &cc);
+    fpw_redc(&out->c1.c1, &x);
+    fp_add(&s, &a->x, &a->y);
+    fp_add(&u, &b->x, &b->y);
+    fpw_mul(&x, &s, &u);
+    fpw_sub(&x, &x, &bb);
+    fpw_sub(&x, &x, &cc);
+    fpw_redc(&out->c1.c2, &x);
+    fpw_mul_by_xi(&cc, &cc);
+    fpw_add(&aa, &aa, &cc);
+    fpw_redc(&out->c0.c0, &aa);
+    fpw_redc(&out->c0.c2, &bb);
+    fp_set_zero(&out->c1.c0);
+}
+
+/* f <- f * g for a product of two lines g (w^1 = 0): Karatsuba over fp3 with the sparse
+ * g1 = v (g1.c1 + g1.c2 v): 6 + 5 + 6 double-width products in fp, one
+ * reduction per output coefficient in Fp. */
+static void pf_mul_by_line_product(fp6_t *f, const gt_t *g)
+{
+    fp3w_t t0, t1, x;
+    fp3_t s, u;
+    fp3w_mul(&t0, &f->c0, &g->c0);
+    fp3w_mul_by_01(&t1, &f->c1, &g->c1.c1, &g->c1.c2);
+    fp3w_mul_by_v(&t1, &t1);
+    fp3_add(&s, &f->c0, &f->c1);
+    fp3_add(&u, &g->c0, &g->c1);
+    fp3w_mul(&x, &s, &u);
+    fp3w_sub(&x, &x, &t0);
+    fp3w_sub(&x, &x, &t1);
+    fp3w_redc(&f->c1, &x);
+    fp3w_mul_by_v(&t1, &t1);
+    fp3w_add(&t0, &t0, &t1);
+    fp3w_redc(&f->c0, &t0);
+}
+#else
+/* out = a b for two lines evaluated at P: six multiplications in fp. */
+static void pf_line_mul(gt_t *out, const pf_line_t *a, const pf_line_t *b)
+{
+    fp_t aa, bb, cc, s, u;
+    fp_mul(&aa, &a->c, &b->c);
+    fp_mul(&bb, &a->x, &b->x);
+    fp_mul(&cc, &a->y, &b->y);
+    fp_add(&s, &a->c, &a->x);
+    fp_add(&u, &b->c, &b->x);
+    fp_mul(&s, &s, &u);
+    fp_sub(&s, &s, &aa);
+    fp_sub(&out->c0.c1, &s, &bb);
+    fp_add(&s, &a->c, &a->y);
+    fp_add(&u, &b->c, &b->y);
+    fp_mul(&s, &s, &u);
+    fp_sub(&s, &s, &aa);
+    fp_sub(&out->c1.c1, &s, &cc);
+    fp_add(&s, &a->x, &a->y);
+    fp_add(&u, &b->x, &b->y);
+    fp_mul(&s, &s, &u);
+    fp_sub(&s, &s, &bb);
+    fp_sub(&out->c1.c2, &s, &cc);
+    fp_mul_by_xi(&cc, &cc);
+    fp_add(&out->c0.c0, &aa, &cc);
+    out->c0.c2 = bb;
+    fp_set_zero(&out->c1.c0);
+}
+
+/* f <- f * g for a product of two lines g (w^1 = 0): Karatsuba over fp3 with the sparse
+ * g1 = v (g1.c1 + g1.c2 v), 6 + 5 + 6 multiplications in fp. */
+static void pf_mul_by_line_product(fp6_t *f, const gt_t *g)
+{
+    fp3_t t0, t1, s, u;
+    fp3_mul(&t0, &f->c0, &g->c0);
+    fp3_mul_by_01(&t1, &f->c1, &g->c1.c1, &g->c1.c2);
+    fp3_mul_by_v(&t1, &t1);
+    fp3_add(&s, &f->c0, &f->c1);
+    fp3_add(&u, &g->c0, &g->c1);
+    fp3_mul(&s, &s, &u);
+    fp3_sub(&s, &s, &t0);
+    fp3_sub(&f->c1, &s, &t1);
+    fp3_mul_by_v(&t1, &t1);
+    fp3_add(&f->c0, &t0, &t1);
+}
+#endif
+
 /* Loop digits, most significant first, one table per loop term. */
 /* term 0: |c| = 0x8508c00000000002 */
 static const int8_t PF_MILLER_DIGITS_0[64] = {
@@ -227,16 +337,41 @@ static void pf_next_line(pf_line_t *l, pf_miller_pair_t *st, int term, const fp_
         st->record[st->pos++] = *l;
 }
 
-/* f <- f * (the pair's next line evaluated at P); with f == NULL only step the pair. */
-static inline void pf_miller_step(gt_t *f, pf_miller_pair_t *st, int term, const fp_t *qx,
+/* The lines of one step on their way into f: a line waits for the next one, and the two meet f
+ * as one product (pf_line_mul, pf_mul_by_line_product); a line still waiting when f is squared
+ * or returned is multiplied in alone. With f == NULL the pairs are only stepped. */
+typedef struct {
+    gt_t *f;
+    pf_line_t held;     /* a line evaluated at P, when holding */
+    bool holding;
+} pf_lines_t;
+
+static inline void pf_lines_flush(pf_lines_t *acc)
+{
+    if (acc->holding) {
+        pf_mul_by_line(acc->f, &acc->held);
+        acc->holding = false;
+    }
+}
+
+/* f <- f * (the pair's next line evaluated at P), now or with the next line. */
+static inline void pf_miller_step(pf_lines_t *acc, pf_miller_pair_t *st, int term, const fp_t *qx,
                                   const fp_t *qy)
 {
     pf_line_t line;
 
     pf_next_line(&line, st, term, qx, qy);
-    if (f != NULL) {
-        pf_line_at(&line, &st->xp, &st->nyp);
-        pf_mul_by_line(f, &line);
+    if (acc->f == NULL)
+        return;
+    pf_line_at(&line, &st->xp, &st->nyp);
+    if (!acc->holding) {
+        acc->held = line;
+        acc->holding = true;
+    } else {
+        gt_t g;
+        pf_line_mul(&g, &acc->held, &line);
+        pf_mul_by_line_product(acc->f, &g);
+        acc->holding = false;
     }
 }
 
@@ -244,19 +379,24 @@ static inline void pf_miller_step(gt_t *f, pf_miller_pair_t *st, int term, const
  * pairs are only stepped (to record the lines of a prepared Q). */
 static void pf_miller_run(gt_t *out, pf_miller_pair_t *pairs, size_t n)
 {
-    gt_t f, *acc = out != NULL ? &f : NULL;
+    gt_t f;
+    pf_lines_t acc;
 
+    acc.f = out != NULL ? &f : NULL;
+    acc.holding = false;
     fp6_set_one(&f);
     for (int i = 0; i < PF_MILLER_MAX_LENGTH; i++) {
-        if (acc != NULL && i > 1)
-            fp6_sqr(acc, acc);
+        if (out != NULL && i > 1) {
+            pf_lines_flush(&acc);
+            fp6_sqr(&f, &f);
+        }
         for (size_t k = 0; k < n; k++) {
             pf_miller_pair_t *st = &pairs[k];
             /* joint loop: one accumulator T = t[0], doubled once per step, adding +-Q_term at
              * the non-zero digits of every term (the first term to start sets T) */
             bool started = i > 0;
             if (i > 0)
-                pf_miller_step(acc, st, 0, NULL, NULL);
+                pf_miller_step(&acc, st, 0, NULL, NULL);
             for (int term = 0; term < 2; term++) {
                 int j = i - (PF_MILLER_MAX_LENGTH - PF_MILLER_LENGTH[term]);
                 if (j < 0 || PF_MILLER_DIGITS[term][j] == 0)
@@ -267,13 +407,17 @@ static void pf_miller_run(gt_t *out, pf_miller_pair_t *pairs, size_t n)
                     started = true;
                     continue;
                 }
-                pf_miller_step(acc, st, 0, &st->q_x[term],
+                pf_miller_step(&acc, st, 0, &st->q_x[term],
                                PF_MILLER_DIGITS[term][j] > 0 ? &st->q_y[term] : &st->q_ny[term]);
             }
         }
     }
     if (out != NULL)
+        pf_lines_flush(&acc);
+    if (out != NULL) {
+        pf_lines_flush(&acc);
         *out = f;
+    }
 }
 
 /* The product of the Miller functions of n pairs. Pair k uses the prepared lines lines[k] when

@@ -1,0 +1,92 @@
+"""The line-by-line products of the Miller loop (templates/c/pairing.h.j2) against the plain
+multiplication in GT.
+
+For every generated curve, tests/c_harness/line_products.c is compiled against the package's C
+headers, with the tower's lazy reduction off and on (PF_TOWER_LAZY) and, on x86-64 CPUs with BMI2
+and ADX, with the x86_64-adx kernels; it multiplies random lines and random elements of GT with
+pf_line_mul, pf_mul_by_line_product and pf_mul_by_line and with the general fk_mul, and every
+result must agree.  The twist type (which slots a line fills) comes from the curve's model.  Curves
+whose pairing.h leaves line-by-line products off (PF_LINE_BY_LINE 0: 4-limb fields) check
+pf_mul_by_line alone.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from conftest import skip_or_fail  # noqa: E402
+
+from bench.cbench import cpu_flags, curve_file  # noqa: E402
+from generator import build  # noqa: E402
+from generator.pipeline import derive_model  # noqa: E402
+
+HARNESS = ROOT / "tests" / "c_harness" / "line_products.c"
+CC = shutil.which("gcc") or shutil.which("cc")
+PACKAGES = build.discover_packages(ROOT / "generated")
+ADX = {"adx", "bmi2"} <= cpu_flags()
+BUILDS = [("portable", 0), ("portable", 1)] + ([("adx", 0), ("adx", 1)] if ADX else [])
+
+
+@pytest.mark.parametrize("target,lazy", BUILDS, ids=[f"{t}-lazy{z}" for t, z in BUILDS])
+@pytest.mark.parametrize("pkg", PACKAGES, ids=[p.name for p in PACKAGES])
+def test_line_products_match_gt_mul(pkg: Path, target: str, lazy: int, tmp_path: Path):
+    if CC is None:
+        skip_or_fail("no C compiler")
+    model = derive_model(curve_file(pkg))
+    if lazy and not model.lazy.tower:
+        pytest.skip("the tower has no lazy-reduction path for this curve")
+    names = model.tower.names
+    exe = tmp_path / "line_products"
+    cmd = [
+        CC,
+        *build.compile_args(),
+        "-std=c99",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-DPF_LIMB_BITS=64",
+        f"-DPF_TOWER_LAZY={lazy}",
+        f"-DLINE_FQ={names['fq']}",
+        f"-DLINE_FK={names['fq6']}",
+        f"-DLINE_TWIST_D={int(model.twist.kind == 'D')}",
+        *((f"-D{build.ADX_DEFINE}", *build.ADX_COMPILE_ARGS) if target == "adx" else ()),
+        f"-I{pkg / 'c'}",
+        str(HARNESS),
+        "-o",
+        str(exe),
+    ]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    counts = dict(re.findall(r"(\w+) (\d+)", run.stdout))
+    assert counts == {
+        "trials": "200",
+        "line_by_line": str(int(line_by_line(pkg))),
+        "line_mul": "0",
+        "mul_by_line_product": "0",
+        "mul_by_line": "0",
+    }, run.stdout
+
+
+def line_by_line(pkg: Path) -> bool:
+    text = (pkg / "c" / "pairing.h").read_text(encoding="utf-8")
+    match = re.search(r"^#define PF_LINE_BY_LINE ([01])$", text, re.M)
+    assert match, f"{pkg.name}: pairing.h does not define PF_LINE_BY_LINE"
+    return match.group(1) == "1"
+
+
+def test_line_by_line_somewhere():
+    """Both twist types' line products are exercised by some generated curve."""
+    kinds = {derive_model(curve_file(p)).twist.kind for p in PACKAGES if line_by_line(p)}
+    assert kinds == {"D", "M"}
