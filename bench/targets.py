@@ -1,0 +1,128 @@
+"""Issue 3's pairing targets in one process: ours beside blspy (blst) and zksnake (arkworks).
+
+    python bench/targets.py [--rounds 3]
+
+Rows: the pairing, Miller loop and final exponentiation of every standard curve, BLS12-381's
+pairing with a G2Prepared argument and its multi-pairings of 2, 4 and 8 pairs, and the ratios the
+issue sets targets for (BLS12-381 against blspy, BN254 against zksnake, BLS12-377 and BW6-761
+against our BLS12-381). Each operation runs in batches of about 50 ms; the fastest batch counts
+(best of 5-7: on a shared machine the least disturbed run is the closest to the true cost), and
+the operations of all curves and peers are interleaved round after round so that every one sees
+the same load. A peer that is not installed is left out, and so is its ratio. The C kernels
+(Fp multiplication, mixed additions) are `bench/run.py`'s C table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+CURVES = ("bls12_381", "bn254", "bls12_377", "bw6_761")
+MULTI_PAIRING_SIZES = (2, 4, 8)
+
+
+def fastest(fn: Callable[[], object], batches: int = 5, batch_s: float = 0.05) -> float:
+    """Seconds per call: the fastest of `batches` batches of about batch_s each."""
+    start = time.perf_counter()
+    fn()
+    once = time.perf_counter() - start
+    calls = max(1, int(batch_s / max(once, 1e-7)))
+    best = float("inf")
+    for _ in range(batches):
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        best = min(best, (time.perf_counter() - start) / calls)
+    return best
+
+
+def peer_operations(rng: random.Random) -> dict[str, Callable[[], object]]:
+    """The installed peers' pairings on random subgroup points."""
+    ops: dict[str, Callable[[], object]] = {}
+    try:
+        import blspy
+
+        P = blspy.PrivateKey.from_bytes(rng.randrange(1, 2**250).to_bytes(32, "big")).get_g1()
+        Q = blspy.G2Element.generator()
+        ops["blspy BLS12-381 pairing"] = lambda: P.pair(Q)
+    except ImportError:
+        pass
+    try:
+        from zksnake._algebra import ec_bn254
+
+        r = 0x30644E72E131A029B85045B68181585D2833E84879B9709143E1F593F0000001
+        zp, zq = ec_bn254.g1() * rng.randrange(1, r), ec_bn254.g2() * rng.randrange(1, r)
+        ops["zksnake BN254 pairing"] = lambda: ec_bn254.pairing(zp, zq)
+    except ImportError:
+        pass
+    return ops
+
+
+def our_operations(C, rng: random.Random) -> dict[str, Callable[[], object]]:
+    """One curve module's pairing operations on random subgroup points."""
+    P = C.G1.generator() * rng.randrange(1, C.R)
+    Q = C.G2.generator() * rng.randrange(1, C.R)
+    f = C.miller_loop(P, Q)
+    ops: dict[str, Callable[[], object]] = {
+        f"{C.NAME} pairing": lambda: C.pairing(P, Q),
+        f"{C.NAME} Miller loop": lambda: C.miller_loop(P, Q),
+        f"{C.NAME} final exp.": lambda: C.final_exponentiation(f),
+    }
+    if C.NAME == "BLS12-381":
+        prepared = C.G2Prepared(Q)
+        ops[f"{C.NAME} pairing, G2Prepared"] = lambda: C.pairing(P, prepared)
+        for n in MULTI_PAIRING_SIZES:
+            Ps = [C.G1.generator() * rng.randrange(1, C.R) for _ in range(n)]
+            Qs = [C.G2.generator() * rng.randrange(1, C.R) for _ in range(n)]
+            ops[f"{C.NAME} multi_pairing, {n} pairs"] = lambda Ps=Ps, Qs=Qs: C.multi_pairing(Ps, Qs)
+    return ops
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (default 3)")
+    args = parser.parse_args(argv)
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    if str(REPO_ROOT) not in sys.path:
+        sys.path.insert(0, str(REPO_ROOT))
+    rng = random.Random(2026)
+    ops = peer_operations(rng)
+    targets = {}
+    for pkg in CURVES:
+        try:
+            C = importlib.import_module(f"generated.{pkg}")
+        except ImportError as exc:
+            print(f"# {pkg}: not importable ({exc}); skipped", file=sys.stderr)
+            continue
+        targets[C.NAME] = getattr(C, "TARGET", "?")
+        ops.update(our_operations(C, rng))
+    print("# modules: " + ", ".join(f"{name} ({target})" for name, target in targets.items()))
+    best: dict[str, float] = {}
+    for round_ in range(args.rounds):
+        for name, fn in ops.items():
+            best[name] = min(best.get(name, float("inf")), fastest(fn))
+        print(f"# round {round_ + 1} of {args.rounds} done", file=sys.stderr)
+    for name, seconds in best.items():
+        print(f"{name:40s} {seconds * 1e6:10.1f} us")
+
+    def ratio(label: str, ours: str, theirs: str, goal: float) -> None:
+        if ours in best and theirs in best:
+            value = best[ours] / best[theirs]
+            print(f"{label:40s} {value:10.3f}   (target <= {goal}: {'met' if value <= goal else 'missed'})")
+
+    ratio("BLS12-381 pairing / blspy", "BLS12-381 pairing", "blspy BLS12-381 pairing", 1.0)
+    ratio("BN254 pairing / zksnake", "BN254 pairing", "zksnake BN254 pairing", 0.5)
+    ratio("BLS12-377 pairing / our BLS12-381", "BLS12-377 pairing", "BLS12-381 pairing", 1.15)
+    ratio("BW6-761 pairing / our BLS12-381", "BW6-761 pairing", "BLS12-381 pairing", 3.5)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
