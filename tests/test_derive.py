@@ -236,7 +236,7 @@ def test_factored_forms_are_identities() -> None:
         forms = factored_forms(fam_p, fam_r, m.k, m.final_exp.m)
         if name == "bls12-381":
             assert forms
-        for c, _factors, lambdas in forms:
+        for c, lambdas in forms:
             product = 1
             for factor in lambdas:
                 product *= sum(sum(a * m.x**j for j, a in enumerate(coeffs)) * m.p**i

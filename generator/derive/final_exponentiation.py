@@ -25,6 +25,7 @@ the program is proved by the same exponent tracking.
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import gcd
@@ -119,22 +120,31 @@ class FinalExpModel:
         return sum(1 for op in self.ops if isinstance(op, ExpByX))
 
 
-def hard_part_lambdas(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int) -> tuple[int, list[list[int]]]:
-    """m and the integer coefficients of lambda_i with m Phi_k(p)/r = sum lambda_i p^i."""
-    p_p = sympy.Poly(p_poly, X, domain="QQ")
-    r_p = sympy.Poly(r_poly, X, domain="QQ")
+def _phi_over_r(p_p: sympy.Poly, r_p: sympy.Poly, k: int) -> sympy.Poly:
+    """Phi_k(p(x)) / r(x) as a polynomial in x (over Q)."""
     phi = sympy.Poly(cyclotomic(k, sympy.Symbol("P")), sympy.Symbol("P"))
-    # Phi_k(p(x)) as a polynomial in x.
     phi_of_p = sympy.Poly(0, X, domain="QQ")
     for (power,), coeff in phi.terms():
         phi_of_p += p_p**power * coeff
     quotient, remainder = phi_of_p.div(r_p)
     assert remainder.is_zero, "Phi_k(p(x)) is divisible by r(x)"
+    return quotient
+
+
+def _base_p_digits(poly: sympy.Poly, p_p: sympy.Poly) -> list[sympy.Poly]:
+    """poly = sum_i digit_i p^i with deg digit_i < deg p (over Q)."""
     digits = []
-    rest = quotient
+    rest = poly
     while not rest.is_zero:
         rest, digit = rest.div(p_p)
         digits.append(digit)
+    return digits
+
+
+def hard_part_lambdas(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int) -> tuple[int, list[list[int]]]:
+    """m and the integer coefficients of lambda_i with m Phi_k(p)/r = sum lambda_i p^i."""
+    p_p = sympy.Poly(p_poly, X, domain="QQ")
+    digits = _base_p_digits(_phi_over_r(p_p, sympy.Poly(r_poly, X, domain="QQ"), k), p_p)
     denominators = [sympy.Rational(c).q for d in digits for c in d.all_coeffs()]
     m = int(sympy.ilcm(*denominators)) if denominators else 1
     lambdas = []
@@ -272,8 +282,7 @@ def allocate_registers(ops: list[Op], result: int) -> tuple[list[Op], int, int]:
     for k, op in enumerate(ops):
         mapped = {reg: physical[reg] for reg in sources(op)}
         if free:
-            free.sort()
-            dst = free.pop(0)
+            dst = heapq.heappop(free)
         else:
             dst, nregs = nregs, nregs + 1
         physical[op.dst] = dst
@@ -283,9 +292,9 @@ def allocate_registers(ops: list[Op], result: int) -> tuple[list[Op], int, int]:
             out.append(replace(op, dst=dst, src=mapped[op.src]))
         for reg in set(sources(op)):
             if last_read[reg] == k:
-                free.append(physical[reg])
+                heapq.heappush(free, physical[reg])
         if last_read.get(op.dst, -1) < k:       # a value nobody reads
-            free.append(dst)
+            heapq.heappush(free, dst)
     return out, nregs, physical[result]
 
 
@@ -341,16 +350,6 @@ def program_cost(ops: list[Op] | tuple[Op, ...], exp_by_x_cost: float) -> float:
     return total
 
 
-def _base_p_digits(poly: sympy.Poly, p_p: sympy.Poly) -> list[sympy.Poly]:
-    """poly = sum_i digit_i p^i with deg digit_i < deg p (over Q)."""
-    digits = []
-    rest = poly
-    while not rest.is_zero:
-        rest, digit = rest.div(p_p)
-        digits.append(digit)
-    return digits
-
-
 def _primitive_lambdas(digits: list[sympy.Poly]) -> tuple[Fraction, list[list[int]]]:
     """(content, integer lambdas) with digits = content * lambdas and the lambdas coprime."""
     coeffs = [[Fraction(int(sympy.Rational(c).p), int(sympy.Rational(c).q)) for c in reversed(d.all_coeffs())]
@@ -367,18 +366,12 @@ def _primitive_lambdas(digits: list[sympy.Poly]) -> tuple[Fraction, list[list[in
 
 
 def factored_forms(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int, m: int
-                   ) -> list[tuple[int, list[sympy.Expr], list[list[list[int]]]]]:
-    """Every (c, factors, base-p lambdas of each factor) with m Phi_k(p)/r = c + prod F_i over
-    Z[x] and |c| <= FACTORED_CONSTANT_RANGE m, over all groupings of the irreducible factors
-    of m Phi_k(p)/r - c into F_i."""
+                   ) -> list[tuple[int, list[list[list[int]]]]]:
+    """Every (c, base-p lambdas of each F_i) with m Phi_k(p)/r = c + prod F_i over Z[x] and
+    |c| <= FACTORED_CONSTANT_RANGE m, over all groupings of the irreducible factors of
+    m Phi_k(p)/r - c into F_i."""
     p_p = sympy.Poly(p_poly, X, domain="QQ")
-    r_p = sympy.Poly(r_poly, X, domain="QQ")
-    phi = sympy.Poly(cyclotomic(k, sympy.Symbol("P")), sympy.Symbol("P"))
-    phi_of_p = sympy.Poly(0, X, domain="QQ")
-    for (power,), coeff in phi.terms():
-        phi_of_p += p_p**power * coeff
-    quotient, remainder = phi_of_p.div(r_p)
-    assert remainder.is_zero, "Phi_k(p(x)) is divisible by r(x)"
+    quotient = _phi_over_r(p_p, sympy.Poly(r_poly, X, domain="QQ"), k)
     forms = []
     bound = FACTORED_CONSTANT_RANGE * m
     for c in range(-bound, bound + 1):
@@ -391,20 +384,17 @@ def factored_forms(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int, m: int
             continue
         for partition in multiset_partitions(list(range(len(items)))):
             total = Fraction(int(sympy.Rational(content).p), int(sympy.Rational(content).q))
-            factors, lambdas = [], []
+            lambdas = []
             for block in partition:
                 poly = sympy.Poly(sympy.Mul(*(items[i] for i in block)), X, domain="QQ")
                 factor_content, factor_lambdas = _primitive_lambdas(_base_p_digits(poly, p_p))
                 total *= factor_content
-                factors.append(sympy.factor(poly.as_expr() / sympy.Rational(factor_content.numerator,
-                                                                                factor_content.denominator)))
                 lambdas.append(factor_lambdas)
             if total == -1:
                 lambdas[0] = [[-c for c in d] for d in lambdas[0]]
-                factors[0] = -factors[0]
             elif total != 1:
                 continue
-            forms.append((c, factors, lambdas))
+            forms.append((c, lambdas))
     return forms
 
 
@@ -438,11 +428,11 @@ def derive_final_exponentiation(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int, 
     exp_cost = exp_by_x_cost(exp_chain, compressed)
     lambda_form = f"sum lambda_i(x) p^i, lambda_i coefficients lowest degree first: {tuple(tuple(c) for c in lambdas)}"
     candidates = [(_build_program(lambdas, joint), lambda_form, joint) for joint in (False, True)]
-    for c, _factors, factor_lambdas in factored_forms(p_poly, r_poly, k, m):
+    for c, factor_lambdas in factored_forms(p_poly, r_poly, k, m):
         form = f"{c} + " + " ".join(f"({describe_base_p(f)})" for f in factor_lambdas)
         candidates += [(_build_factored_program(c, factor_lambdas, joint), form, joint) for joint in (False, True)]
-    # The cheapest by the cost model; the first built wins a tie (the plain base-p program).
-    (ops, _, result), form, joint = min(candidates, key=lambda cand: program_cost(cand[0][0], exp_cost) + 1e-9 * candidates.index(cand))
+    # The cheapest by the cost model; min keeps the first built on a tie (the plain base-p program).
+    (ops, _, result), form, joint = min(candidates, key=lambda cand: program_cost(cand[0][0], exp_cost))
     if joint:
         form += "; each base-p expansion as one multi-exponentiation (Straus, NAF digits)"
     ops, nregs, result = allocate_registers(ops, result)

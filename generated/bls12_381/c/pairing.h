@@ -335,9 +335,10 @@ static void pf_next_line(pf_line_t *l, pf_miller_pair_t *st, int term, const fp2
         st->record[st->pos++] = *l;
 }
 
-/* The lines of one step on their way into f: a line waits for the next one, and the two meet f
- * as one product (pf_line_mul, pf_mul_by_line_product); a line still waiting when f is squared
- * or returned is multiplied in alone. With f == NULL the pairs are only stepped. */
+/* The lines of one step on their way into f. With line-by-line products (PF_LINE_BY_LINE) a
+ * line waits for the next one, and the two meet f as one product (pf_line_mul,
+ * pf_mul_by_line_product); a line still waiting when f is squared or returned is multiplied in
+ * alone. Otherwise each line meets f at once. With f == NULL the pairs are only stepped. */
 typedef struct {
     gt_t *f;
     pf_line_t held;     /* a line evaluated at P, when holding */

@@ -211,29 +211,52 @@ static void pf_next_line(pf_line_t *l, pf_miller_pair_t *st, int term, const fp2
         st->record[st->pos++] = *l;
 }
 
-/* f <- f * (the pair's next line evaluated at P); with f == NULL only step the pair. */
-static inline void pf_miller_step(gt_t *f, pf_miller_pair_t *st, int term, const fp2_t *qx,
+/* The lines of one step on their way into f. With line-by-line products (PF_LINE_BY_LINE) a
+ * line waits for the next one, and the two meet f as one product (pf_line_mul,
+ * pf_mul_by_line_product); a line still waiting when f is squared or returned is multiplied in
+ * alone. Otherwise each line meets f at once. With f == NULL the pairs are only stepped. */
+typedef struct {
+    gt_t *f;
+    pf_line_t held;     /* a line evaluated at P, when holding */
+    bool holding;
+} pf_lines_t;
+
+static inline void pf_lines_flush(pf_lines_t *acc)
+{
+    if (acc->holding) {
+        pf_mul_by_line(acc->f, &acc->held);
+        acc->holding = false;
+    }
+}
+
+/* f <- f * (the pair's next line evaluated at P), now or with the next line. */
+static inline void pf_miller_step(pf_lines_t *acc, pf_miller_pair_t *st, int term, const fp2_t *qx,
                                   const fp2_t *qy)
 {
     pf_line_t line;
 
     pf_next_line(&line, st, term, qx, qy);
-    if (f != NULL) {
-        pf_line_at(&line, &st->xp, &st->nyp);
-        pf_mul_by_line(f, &line);
-    }
+    if (acc->f == NULL)
+        return;
+    pf_line_at(&line, &st->xp, &st->nyp);
+    pf_mul_by_line(acc->f, &line);
 }
 
 /* The Miller loop over filled pair states, sharing the squarings of f; with out == NULL the
  * pairs are only stepped (to record the lines of a prepared Q). */
 static void pf_miller_run(gt_t *out, pf_miller_pair_t *pairs, size_t n)
 {
-    gt_t f, *acc = out != NULL ? &f : NULL;
+    gt_t f;
+    pf_lines_t acc;
 
+    acc.f = out != NULL ? &f : NULL;
+    acc.holding = false;
     fp12_set_one(&f);
     for (int i = 0; i < PF_MILLER_MAX_LENGTH; i++) {
-        if (acc != NULL && i > 1)
-            fp12_sqr(acc, acc);
+        if (out != NULL && i > 1) {
+            pf_lines_flush(&acc);
+            fp12_sqr(&f, &f);
+        }
         for (size_t k = 0; k < n; k++) {
             pf_miller_pair_t *st = &pairs[k];
             for (int term = 0; term < 1; term++) {
@@ -246,14 +269,16 @@ static void pf_miller_run(gt_t *out, pf_miller_pair_t *pairs, size_t n)
                         pf_proj_from_affine(&st->t[term], &st->q_x[term], &st->q_y[term]);
                     continue;
                 }
-                pf_miller_step(acc, st, term, NULL, NULL);
+                pf_miller_step(&acc, st, term, NULL, NULL);
                 int8_t digit = PF_MILLER_DIGITS[term][j];
                 if (digit)
-                    pf_miller_step(acc, st, term, &st->q_x[term],
+                    pf_miller_step(&acc, st, term, &st->q_x[term],
                                    digit > 0 ? &st->q_y[term] : &st->q_ny[term]);
             }
         }
     }
+    if (out != NULL)
+        pf_lines_flush(&acc);
     /* BN correction lines: l_{T, psi(Q)} and l_{T + psi(Q), -psi^2(Q)}. */
     for (size_t k = 0; k < n; k++) {
         pf_miller_pair_t *st = &pairs[k];
@@ -269,11 +294,13 @@ static void pf_miller_run(gt_t *out, pf_miller_pair_t *pairs, size_t n)
             fp2_mul(&q2y, &q2y, &PF_PSI2_Y);
             fp2_neg(&q2y, &q2y);
         }
-        pf_miller_step(acc, st, 0, &q1x, &q1y);
-        pf_miller_step(acc, st, 0, &q2x, &q2y);
+        pf_miller_step(&acc, st, 0, &q1x, &q1y);
+        pf_miller_step(&acc, st, 0, &q2x, &q2y);
     }
-    if (out != NULL)
+    if (out != NULL) {
+        pf_lines_flush(&acc);
         *out = f;
+    }
 }
 
 /* The product of the Miller functions of n pairs. Pair k uses the prepared lines lines[k] when
