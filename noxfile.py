@@ -1,6 +1,6 @@
 """nox sessions: tests, regen (the regen check), bench, cross, fuzz, sanitize, constant_time, leaks, lint.
 
-    nox -s tests               fresh venv: pip install -e .[test] (builds every curve), pytest
+    nox -s tests               fresh venv: pip install -e .[test] (builds every curve), pytest -n auto
     nox -s regen               gen-curve --all --check
     nox -s bench -- --quick    the benchmark suite (bench/run.py), arguments after --
     nox -s cross               arm64 / arm32 / generic32 under qemu against the reference and x86-64
@@ -22,6 +22,8 @@ nox.options.sessions = ["tests", "regen"]
 nox.options.reuse_existing_virtualenvs = True
 
 TEST_COMMAND = ("python", "-m", "pytest", "-q", "-p", "no:cacheprovider")
+# the README's test command: every core (pytest-xdist), the slowest tests listed
+PARALLEL_TEST_COMMAND = (*TEST_COMMAND, "-n", "auto", "--durations=15")
 
 
 def _install(session: nox.Session, *args: str) -> None:
@@ -35,7 +37,7 @@ def _install(session: nox.Session, *args: str) -> None:
 @nox.session
 def tests(session: nox.Session) -> None:
     _install(session, "-e", ".[test]")
-    session.run(*TEST_COMMAND, *session.posargs)
+    session.run(*PARALLEL_TEST_COMMAND, *session.posargs)
 
 
 @nox.session

@@ -2,19 +2,28 @@
 
 `pip install -e .` (and `pip install .`) compile each `generated/<pkg>/_core.pyx` into
 `generated.<pkg>._core`, and on x86-64 `_core_adx.pyx` into `generated.<pkg>._core_adx` (the
-x86_64-adx field kernels, imported on CPUs with BMI2 and ADX). In an editable install, setuptools (>= 64) copies the compiled modules
-into the source tree, next to their `.pyx`, so `from generated import bls12_381` works from the
-checkout. `python setup.py build_ext --inplace` does the same without installing.
+x86_64-adx field kernels, imported on CPUs with BMI2 and ADX). The modules are compiled next to
+their `.pyx`, so `from generated import bls12_381` works from the checkout, and copied to where
+setuptools wants them. `python setup.py build_ext --inplace` does the same without installing.
+
+Builds are parallel and incremental: each module is cythonized and compiled in its own process
+(generator/build.py's `build_module`), several at once, and a module whose stamp
+(`_core....so.stamp`, beside it) holds the current build key (a hash of its sources, flags and
+toolchain) is not compiled again. A second `pip install -e '.[test]'` compiles nothing.
 
 Environment:
+  PAIRFORGE_CURVES=bls12_381,bn254   build only these packages (default: every one in generated/)
   PAIRFORGE_LIMB_BITS=32   build the generic32 variant (32-bit limbs) instead of generic64
   PAIRFORGE_CFLAGS="..."   extra compiler flags (e.g. sanitizers)
-  PAIRFORGE_BUILD_JOBS=N   compile N curves in parallel (default: the number of CPUs)
+  PAIRFORGE_BUILD_JOBS=N   compile N modules in parallel (default: the number of CPUs)
 """
 
+import filecmp
 import importlib.util
 import os
 import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from setuptools import setup
@@ -37,32 +46,89 @@ pfb = _load_build_module()
 
 
 def curve_extensions():
-    packages = pfb.discover_packages(ROOT / "generated")
-    if not packages:
-        return []
-    from Cython.Build import cythonize
-
+    """One Extension per module to build (not cythonized: BuildCurves builds them itself)."""
+    packages = pfb.select_packages(pfb.discover_packages(ROOT / "generated"))
     limb_bits = pfb.limb_bits_from_env()
-    extensions = [pfb.make_extension(pkg, limb_bits, relative_to=ROOT) for pkg in packages]
-    if pfb.builds_adx(limb_bits):  # x86-64: also the x86_64-adx module of each curve
-        extensions += [pfb.make_extension(pkg, limb_bits, relative_to=ROOT, adx=True) for pkg in packages]
-    return cythonize(
-        extensions,
-        build_dir=os.path.join("build", f"cython{limb_bits}"),
-        include_path=["."],
-        compiler_directives=dict(pfb.CYTHON_DIRECTIVES),
-        quiet=True,
-    )
+    extensions = []
+    for pkg in packages:
+        extensions.append(pfb.make_extension(pkg, limb_bits, relative_to=ROOT))
+        if pfb.builds_adx(limb_bits):  # x86-64: also the x86_64-adx module of each curve
+            extensions.append(pfb.make_extension(pkg, limb_bits, relative_to=ROOT, adx=True))
+    return extensions
+
+
+def _build_size(ext) -> int:
+    """Bytes of C behind a module: the larger ones start first, so the last to finish is small."""
+    return sum(os.path.getsize(ROOT / p) for p in [*ext.sources, *ext.depends] if (ROOT / p).is_file())
 
 
 class BuildCurves(build_ext):
-    """build_ext that compiles the curves in parallel unless told otherwise (-j / PAIRFORGE_BUILD_JOBS)."""
+    """build_ext that builds each curve module with generator/build.py, in parallel and only
+    when its build key changed (-j / PAIRFORGE_BUILD_JOBS: modules at once)."""
 
     def finalize_options(self):
         if self.parallel is None:
             jobs = os.environ.get("PAIRFORGE_BUILD_JOBS") or str(os.cpu_count() or 1)
             self.parallel = max(1, int(jobs))
         super().finalize_options()
+
+    def build_extensions(self):
+        self.check_extensions_list(self.extensions)
+        limb_bits = pfb.limb_bits_from_env()
+        jobs = (os.cpu_count() or 1) if self.parallel is True else max(1, int(self.parallel or 1))
+        if not pfb.builds_adx(limb_bits):  # a 64-bit x86_64-adx module must not outlive a 32-bit build
+            for ext in self.extensions:
+                adx_module = pfb.module_target(ROOT / Path(ext.sources[0]).parent, adx=True)
+                adx_module.unlink(missing_ok=True)
+                pfb.stamp_path(adx_module).unlink(missing_ok=True)
+        order = sorted(self.extensions, key=_build_size, reverse=True)
+        start = time.monotonic()
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            futures = [(ext, pool.submit(self._build_curve_module, ext, limb_bits)) for ext in order]
+            compiled = [ext.name for ext, future in futures if future.result()]
+        print(
+            f"pairforge: {len(compiled)} of {len(order)} modules compiled ({jobs} at a time) "
+            f"in {time.monotonic() - start:.0f} s; the others were up to date",
+            flush=True,
+        )
+
+    def _build_curve_module(self, ext, limb_bits: int) -> bool:
+        pyx = ROOT / ext.sources[0]
+        adx = pyx.stem == pfb.ADX_STEM
+        try:
+            built, compiled = pfb.build_module(pyx.parent, limb_bits, adx, progress=_say)
+        except pfb.BuildError as exc:
+            print(exc.log_tail, file=sys.stderr, flush=True)
+            raise
+        # setuptools collects the module from the build directory (and copies it back in place)
+        dest = Path(self.get_ext_fullpath(ext.name))
+        if dest.resolve() != built.resolve():
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            self._copy_atomically(built, dest)
+        _say(f"{ext.name}: {'compiled' if compiled else 'up to date'}")
+        return compiled
+
+    def copy_file(self, infile, outfile, *args, **kwargs):
+        """Leave an identical file alone, and replace a module atomically: a process that has
+        the old module loaded keeps a valid mapping (a copy in place would truncate it)."""
+        if os.path.isfile(outfile) and filecmp.cmp(infile, outfile, shallow=False):
+            return outfile, False
+        if str(outfile).endswith(pfb.extension_suffix()):
+            self._copy_atomically(Path(infile), Path(outfile))
+            return outfile, True
+        return super().copy_file(infile, outfile, *args, **kwargs)
+
+    @staticmethod
+    def _copy_atomically(src: Path, dest: Path) -> None:
+        import shutil
+
+        staging = dest.with_name(f".{dest.name}.pf-tmp-{os.getpid()}")
+        shutil.copy2(src, staging)
+        os.replace(staging, dest)
+
+
+def _say(line: str) -> None:
+    print(f"pairforge: {line}", flush=True)
 
 
 setup(ext_modules=curve_extensions(), cmdclass={"build_ext": BuildCurves})

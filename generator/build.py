@@ -11,6 +11,12 @@ prints straight to the file descriptors), in a temporary build directory; the fi
 is then moved into the package atomically, so a process that has the old module loaded is not
 disturbed.
 
+Builds are incremental: beside each module a stamp file (``<module file>.stamp``) records the
+build key, a hash of everything the module is made from (the ``.pyx``, every header under
+``c/``, the flags, the limb width, the compiler and Cython versions, the interpreter's ABI) and
+the hash of the module it produced. A module whose stamp matches is not compiled again, so a
+second ``pip install -e .`` or a ``gen-curve`` that changed nothing compiles nothing.
+
 ``setup.py`` loads this file by path (it must not import the rest of ``generator``), so this
 module imports only the standard library at module level; setuptools and Cython are imported
 where they are used.
@@ -18,6 +24,8 @@ where they are used.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import os
 import platform
@@ -28,6 +36,7 @@ import subprocess
 import sys
 import sysconfig
 import tempfile
+import threading
 import time
 from collections import deque
 from collections.abc import Callable
@@ -51,7 +60,14 @@ CFLAGS_ENV = "PAIRFORGE_CFLAGS"
 # Limb width for `pip install -e .` / `setup.py build_ext`: PAIRFORGE_LIMB_BITS=32 forces generic32.
 LIMB_BITS_ENV = "PAIRFORGE_LIMB_BITS"
 
-_ARTEFACT_SUFFIXES = (".so", ".pyd", ".dll", ".dylib", ".o", ".obj", ".pyc", ".pyo")
+# Limit `pip install -e .` / `setup.py build_ext` to some packages: PAIRFORGE_CURVES=bls12_381,bn254.
+CURVES_ENV = "PAIRFORGE_CURVES"
+# The stamp beside a compiled module: <module file name> + STAMP_SUFFIX (see ``build_key``).
+STAMP_SUFFIX = ".stamp"
+# Bump when the way a module is built changes in a way the build key does not see.
+BUILD_KEY_VERSION = 1
+
+_ARTEFACT_SUFFIXES = (".so", ".pyd", ".dll", ".dylib", ".o", ".obj", ".pyc", ".pyo", STAMP_SUFFIX)
 _ARTEFACT_DIRS = ("__pycache__", "build", ".pytest_cache", ".hypothesis")
 _TAIL_LINES = 30
 
@@ -120,6 +136,26 @@ def discover_packages(generated_dir: Path) -> list[Path]:
     return sorted(p.parent for p in generated_dir.glob(f"*/{EXTENSION_STEM}.pyx"))
 
 
+def select_packages(packages: list[Path], names: str | None = None) -> list[Path]:
+    """The packages named in ``names`` (default: the ``PAIRFORGE_CURVES`` variable), in order.
+
+    Names are package names (``bls12_381``) or curve names (``bls12-381``), comma separated; an
+    empty or unset value selects every package. An unknown name is an error naming the known ones.
+    """
+    value = os.environ.get(CURVES_ENV, "") if names is None else names
+    wanted = [n.strip().lower().replace("-", "_") for n in value.split(",") if n.strip()]
+    if not wanted:
+        return list(packages)
+    known = {p.name: p for p in packages}
+    unknown = [n for n in wanted if n not in known]
+    if unknown:
+        raise BuildError(
+            f"{CURVES_ENV}={value!r}: no package {', '.join(unknown)} in generated/ "
+            f"(available: {', '.join(sorted(known)) or 'none'})"
+        )
+    return [known[n] for n in dict.fromkeys(wanted)]
+
+
 def limb_bits_from_env(default: int = 64) -> int:
     value = os.environ.get(LIMB_BITS_ENV, "").strip()
     if not value:
@@ -180,6 +216,133 @@ def make_extension(pkg_dir: Path, limb_bits: int = 64, relative_to: Path | None 
 
 
 # --------------------------------------------------------------------------------------------
+# Build keys: what a compiled module is made from
+
+
+def module_target(pkg_dir: Path, adx: bool = False) -> Path:
+    """The compiled module's path: ``<pkg_dir>/_core<EXT_SUFFIX>`` (``_core_adx`` with ``adx``)."""
+    return Path(pkg_dir).resolve() / f"{ADX_STEM if adx else EXTENSION_STEM}{extension_suffix()}"
+
+
+def stamp_path(target: Path) -> Path:
+    return Path(target).with_name(Path(target).name + STAMP_SUFFIX)
+
+
+def _source_files(pkg_dir: Path) -> list[Path]:
+    """Every rendered file a module of the package can be compiled from: the Cython sources and
+    everything under ``c/`` (headers, the assembly kernels)."""
+    cython = [p for p in pkg_dir.iterdir() if p.is_file() and p.suffix in (".pyx", ".pxd", ".pxi")]
+    c_dir = pkg_dir / "c"
+    c_files = [p for p in c_dir.rglob("*") if p.is_file()] if c_dir.is_dir() else []
+    return sorted(cython + c_files)
+
+
+@functools.lru_cache(maxsize=None)
+def _first_line_of(command: tuple[str, ...]) -> str:
+    try:
+        out = subprocess.run(list(command), capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return out.splitlines()[0] if out else ""
+
+
+def _toolchain() -> list[tuple[str, str]]:
+    """What else decides the bytes of a module: the compiler (and its version), the flags the
+    interpreter and the environment add, Cython's version and the interpreter's ABI."""
+    cc = os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc"
+    try:
+        from importlib.metadata import version as dist_version
+
+        cython = dist_version("Cython")
+    except Exception:  # noqa: BLE001 - no Cython: the build fails later with its own message
+        cython = "none"
+    items = {
+        "cc": cc,
+        "cc --version": _first_line_of((*shlex.split(cc), "--version")),
+        "cython": cython,
+        "ext_suffix": extension_suffix(),
+        "machine": platform.machine(),
+        "python cflags": sysconfig.get_config_var("CFLAGS") or "",
+    }
+    for name in ("CFLAGS", "CPPFLAGS", "LDFLAGS", "LDSHARED"):
+        items[f"env {name}"] = os.environ.get(name, "")
+    return sorted(items.items())
+
+
+def build_key(pkg_dir: Path, limb_bits: int = 64, adx: bool = False) -> str:
+    """A sha256 of everything one compiled module is made from: the module's name, the rendered
+    sources (file names and bytes), the extension's macros and flags (``PAIRFORGE_CFLAGS``
+    included), the limb width and target, and ``_toolchain()``. Equal keys give the same module."""
+    pkg_dir = Path(pkg_dir).resolve()
+    options = extension_options(pkg_dir, limb_bits, adx=adx)
+    digest = hashlib.sha256()
+
+    def add(label: str, value: str | bytes) -> None:
+        data = value if isinstance(value, bytes) else value.encode()
+        digest.update(f"{label}\0{len(data)}\0".encode())
+        digest.update(data)
+
+    add("version", str(BUILD_KEY_VERSION))
+    add("module", module_name(pkg_dir, ADX_STEM if adx else EXTENSION_STEM)[1])
+    add("limb_bits", str(limb_bits))
+    add("adx", str(adx))
+    for key in ("define_macros", "extra_compile_args", "extra_link_args"):
+        add(key, json.dumps(options[key]))
+    for name, value in _toolchain():
+        add(name, value)
+    for path in _source_files(pkg_dir):
+        add(f"file {path.relative_to(pkg_dir).as_posix()}", path.read_bytes())
+    return digest.hexdigest()
+
+
+def _file_sha256(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def is_up_to_date(pkg_dir: Path, limb_bits: int = 64, adx: bool = False, key: str | None = None) -> bool:
+    """Whether the module exists and its stamp holds this build key and the module's own hash
+    (a module copied over, or built with other flags, is not up to date)."""
+    target = module_target(pkg_dir, adx)
+    try:
+        stamp = json.loads(stamp_path(target).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    if not isinstance(stamp, dict) or not target.is_file():
+        return False
+    key = key or build_key(pkg_dir, limb_bits, adx)
+    return stamp.get("key") == key and stamp.get("module_sha256") == _file_sha256(target)
+
+
+def _write_stamp(target: Path, key: str, limb_bits: int, adx: bool) -> None:
+    stamp = {
+        "key": key,
+        "module_sha256": _file_sha256(target),
+        "limb_bits": limb_bits,
+        "target": "x86_64-adx" if adx else f"generic{limb_bits}",
+        "compile_args": compile_args() + (list(ADX_COMPILE_ARGS) if adx else []),
+    }
+    path = stamp_path(target)
+    staging = path.with_name(f".{path.name}.pf-tmp-{os.getpid()}-{threading.get_ident()}")
+    staging.write_text(json.dumps(stamp, indent=1) + "\n", encoding="utf-8")
+    os.replace(staging, path)
+
+
+def package_up_to_date(pkg_dir: Path, limb_bits: int = 64, adx: bool | None = None) -> bool:
+    """Whether ``build_package`` with these arguments would compile nothing."""
+    pkg_dir = Path(pkg_dir).resolve()
+    modules = [False] + ([True] if _wants_adx(pkg_dir, limb_bits, adx) else [])
+    return all(is_up_to_date(pkg_dir, limb_bits, m) for m in modules)
+
+
+def _wants_adx(pkg_dir: Path, limb_bits: int, adx: bool | None) -> bool:
+    return adx is not False and builds_adx(limb_bits) and (pkg_dir / f"{ADX_STEM}.pyx").is_file()
+
+
+# --------------------------------------------------------------------------------------------
 # Building
 
 
@@ -190,6 +353,7 @@ def build_package(
     *,
     progress: Callable[[str], None] | None = None,
     adx: bool | None = None,
+    force: bool = False,
 ) -> Path:
     """Compile ``<pkg_dir>/_core.pyx`` into ``<pkg_dir>/_core<EXT_SUFFIX>`` and return that path.
 
@@ -198,6 +362,7 @@ def build_package(
     (x86_64-adx); otherwise a ``_core_adx`` module left from an earlier build is removed, so the
     package cannot pick it (``adx=False``: the portable module alone, as the sanitizer's quick run
     in CI builds it).
+    A module whose stamp matches its build key is left as it is (``force`` compiles it anyway).
     Unless ``verbose``, nothing but one progress line is shown (through ``progress`` when given,
     else on stderr); with ``verbose`` the output of Cython and the compiler is shown as it comes.
     Raises ``BuildError`` with the compiler's last lines on failure.
@@ -208,12 +373,41 @@ def build_package(
         raise BuildError(f"{pyx} does not exist (render the package first)")
     if limb_bits not in LIMB_BITS:
         raise BuildError(f"limb_bits must be 64 or 32, not {limb_bits!r}")
-    target = _build_one(pkg_dir, limb_bits, False, verbose, progress)
-    if adx is not False and builds_adx(limb_bits) and (pkg_dir / f"{ADX_STEM}.pyx").is_file():
-        _build_one(pkg_dir, limb_bits, True, verbose, progress)
+    target, _ = build_module(pkg_dir, limb_bits, False, verbose, progress=progress, force=force)
+    if _wants_adx(pkg_dir, limb_bits, adx):
+        build_module(pkg_dir, limb_bits, True, verbose, progress=progress, force=force)
     else:
-        (pkg_dir / f"{ADX_STEM}{extension_suffix()}").unlink(missing_ok=True)
+        adx_target = module_target(pkg_dir, adx=True)
+        adx_target.unlink(missing_ok=True)
+        stamp_path(adx_target).unlink(missing_ok=True)
     return target
+
+
+def build_module(
+    pkg_dir: Path,
+    limb_bits: int = 64,
+    adx: bool = False,
+    verbose: bool = False,
+    *,
+    progress: Callable[[str], None] | None = None,
+    force: bool = False,
+) -> tuple[Path, bool]:
+    """Compile one module of the package (``_core``, or ``_core_adx`` with ``adx``) unless its
+    stamp says it is up to date; returns ``(module path, whether it was compiled)``."""
+    pkg_dir = Path(pkg_dir).resolve()
+    key = build_key(pkg_dir, limb_bits, adx)
+    target = module_target(pkg_dir, adx)
+    if not force and is_up_to_date(pkg_dir, limb_bits, adx, key):
+        line = f"{module_name(pkg_dir, ADX_STEM if adx else EXTENSION_STEM)[1]} is up to date"
+        if progress is not None:
+            progress(line)
+        elif verbose:
+            print(line, flush=True)
+        return target, False
+    stamp_path(target).unlink(missing_ok=True)  # the module is about to change
+    _build_one(pkg_dir, limb_bits, adx, verbose, progress)
+    _write_stamp(target, key, limb_bits, adx)
+    return target, True
 
 
 def _build_one(

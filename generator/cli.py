@@ -28,7 +28,7 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from generator.build import BuildError, build_package, is_build_artefact, module_name
+from generator.build import BuildError, build_package, is_build_artefact, module_name, package_up_to_date
 
 PROG = "gen-curve"
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -505,7 +505,11 @@ def _build(job: Job, target: str, verbose: bool, step: Callable[[str], None], re
             step(f"cross-building the {target} test program")
             built = build_kat(job.pkg_dir, target, job.pkg_dir / "build")
         else:
+            fresh = package_up_to_date(job.pkg_dir, limb_bits=TARGETS[target])
             built = build_package(job.pkg_dir, limb_bits=TARGETS[target], verbose=verbose, progress=step)
+            if fresh:  # the stamps hold the current build keys: nothing was compiled
+                reporter.finish(job, "up to date (nothing to compile)")
+                return built
     except BaseException:
         reporter.finish(job, "build failed", ok=False)
         raise

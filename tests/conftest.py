@@ -10,6 +10,21 @@ A missing vectors folder or an unbuilt curve module is a skip (with the reason) 
 failure when the environment variable CI is set, so CI never passes by skipping.
 
 Tests marked ``@pytest.mark.slow`` run only with ``--runslow`` (or PAIRFORGE_RUNSLOW=1).
+When known-answer tests were skipped for want of their vectors, the run ends with one line that
+counts them and says how to get them (``pytest_terminal_summary``; it works under xdist too).
+
+Parallel runs (pytest-xdist, ``-n auto``) and the build cache. Each worker is a separate process
+with its own session: session- and module-scoped fixtures and module-level caches run once per
+worker, and any test may run beside any other. A test is xdist-safe when it writes only below
+``tmp_path`` / ``tmp_path_factory`` (never to a fixed path in the checkout) and everything it
+builds goes through tests/build_cache.py: ``compiled(cmd, inputs=[sources, include dirs])`` for a
+C program, ``cached_dir(content_key(...), make)`` for a curve package or anything else expensive
+(key it on what it is made from: the curve file's text, ``generator_key()``,
+``toolchain_key()``). Such builds are made once per content, whatever the worker or the run, in
+``build/test-cache/`` (a file lock makes the other workers wait and reuse it). Tests that share an
+expensive fixture should also carry ``pytest.mark.xdist_group(NAME)`` (e.g. on the fixture's
+params): unless ``--dist`` is given, ``-n`` runs use ``--dist loadgroup``, which keeps a group on
+one worker, so the fixture is set up once.
 """
 
 from __future__ import annotations
@@ -27,6 +42,8 @@ import pytest
 REPO_ROOT = Path(__file__).resolve().parents[1]
 GENERATED_DIR = REPO_ROOT / "generated"
 STANDARD_CURVES = ("bn254", "bls12_381", "bls12_377", "bw6_761")
+# Every skip reason about missing vectors starts with this (pytest_terminal_summary counts them).
+VECTORS_MISSING = "known-answer vectors not found"
 
 # `import generated` and `import generator` from the checkout, however pytest was started.
 if str(REPO_ROOT) not in sys.path:
@@ -62,7 +79,7 @@ def find_vectors_dir() -> tuple[Path | None, str]:
 def vectors_dir() -> Path:
     path, where = find_vectors_dir()
     if path is None:
-        skip_or_fail(f"known-answer vectors not found: {where}")
+        skip_or_fail(f"{VECTORS_MISSING}: {where}")
     return path
 
 
@@ -71,7 +88,7 @@ def vectors_subdir(vectors_dir: Path) -> Callable[[str], Path]:
     def get(name: str) -> Path:
         path = vectors_dir / name
         if not path.is_dir():
-            skip_or_fail(f"vector folder {name!r} not found in {vectors_dir}")
+            skip_or_fail(f"{VECTORS_MISSING}: folder {name!r} is not in {vectors_dir}")
         return path
 
     return get
@@ -133,6 +150,9 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "slow: long-running test, run only with --runslow")
+    # registered by pytest-xdist too; here so that a run without xdist does not warn
+    config.addinivalue_line("markers", "xdist_group(name): tests run on one xdist worker (--dist loadgroup)")
+    _group_under_xdist(config)
     try:
         from hypothesis import HealthCheck, settings
     except ImportError:  # pragma: no cover
@@ -162,3 +182,41 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
         f"pairforge: vectors {'at ' + str(path) if path else 'missing: ' + where}",
         f"pairforge: curve packages in generated/: {', '.join(packages) or 'none'}; CI={'yes' if in_ci() else 'no'}",
     ]
+
+
+# --------------------------------------------------------------------------------------------
+# Parallel runs and the end-of-run summary
+
+
+def _group_under_xdist(config: pytest.Config) -> None:
+    """Under ``-n``, distribute with ``loadgroup`` unless ``--dist`` was given: tests marked with
+    the same ``xdist_group`` (those sharing an expensive build) then run on one worker."""
+    if getattr(config.option, "dist", "no") != "load" or not getattr(config.option, "numprocesses", None):
+        return
+    if any(arg == "--dist" or arg.startswith("--dist=") for arg in config.invocation_params.args):
+        return
+    config.option.dist = "loadgroup"
+
+
+def _skip_reason(report: pytest.TestReport) -> str:
+    longrepr = report.longrepr
+    if isinstance(longrepr, tuple) and len(longrepr) == 3:  # (path, line, "Skipped: reason")
+        return str(longrepr[2])
+    return str(longrepr or "")
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    """One line when known-answer tests were skipped because their vectors are missing (reports
+    come back from xdist workers with their reasons, so this counts every worker's skips)."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if VECTORS_MISSING in _skip_reason(r)]
+    if not skipped:
+        return
+    path, _ = find_vectors_dir()
+    looked = f"{path} lacks some folders" if path else f"looked in {os.environ.get('PAIRFORGE_VECTORS') or REPO_ROOT.parent / 'shared' / 'vectors'}"
+    terminalreporter.write_line(
+        f"pairforge: {len(skipped)} known-answer vector tests skipped, their vectors are missing ({looked}); "
+        "to run them set PAIRFORGE_VECTORS=/path/to/vectors (the project's shared vectors folder) "
+        "or put that folder at ../shared/vectors; with CI set they fail",
+        yellow=True,
+        bold=True,
+    )

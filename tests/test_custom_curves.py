@@ -9,6 +9,7 @@ import random
 import sys
 
 import pytest
+from build_cache import cached_dir, content_key, generator_key, toolchain_key
 
 from generator.cli import main as gen_curve
 from generator.derive.model import build_model
@@ -28,15 +29,21 @@ CUSTOM = {
 CUSTOM_PROTOCOLS = {"bls12_461": 'protocols = ["bls_signatures", "eip2333"]\n', "bn254n": 'protocols = ["bls_signatures"]\n'}
 
 
-@pytest.fixture(scope="module", params=sorted(CUSTOM))
-def custom(request, tmp_path_factory):
+# one worker per custom curve under xdist (its build is shared by the tests of that curve)
+@pytest.fixture(scope="module", params=[pytest.param(p, marks=pytest.mark.xdist_group(f"custom-{p}")) for p in sorted(CUSTOM)])
+def custom(request):
     """(module, model) of a custom curve built by the CLI into a temporary folder."""
     pkg = request.param
-    root = tmp_path_factory.mktemp(f"custom_{pkg}")
-    params = root / f"{pkg}.toml"
-    params.write_text(CUSTOM[pkg] + CUSTOM_PROTOCOLS.get(pkg, ""))
-    out = root / "out"
-    assert gen_curve(["--params", str(params), "--out", str(out)]) == 0
+    text = CUSTOM[pkg] + CUSTOM_PROTOCOLS.get(pkg, "")
+
+    def make(root):
+        params = root / f"{pkg}.toml"
+        params.write_text(text)
+        assert gen_curve(["--params", str(params), "--out", str(root / "out")]) == 0
+
+    # built once per content of the curve file, the generator and the toolchain (all workers, all runs)
+    root = cached_dir(content_key("custom curve", text, generator_key(), toolchain_key()), make)
+    params, out = root / f"{pkg}.toml", root / "out"
     sys.path.insert(0, str(out))
     try:
         module = importlib.import_module(pkg)

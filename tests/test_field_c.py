@@ -26,12 +26,16 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from build_cache import compiled  # noqa: E402
+
 from generator.derive import chains  # noqa: E402
 from generator.derive.chains import Chain, Mul, Sqr  # noqa: E402
 from generator.derive.fields import FieldModel, derive_field  # noqa: E402
 from generator.emit.context import Kernel  # noqa: E402
 from generator.emit.render import render  # noqa: E402
 
+# the module-scoped builds are shared by every test here: one worker under xdist
+pytestmark = pytest.mark.xdist_group("field_c")
 HARNESS = ROOT / "tests" / "c_harness" / "field_harness.c"
 CC = shutil.which("gcc") or shutil.which("cc")
 CFLAGS = ["-std=c99", "-O2", "-Wall", "-Wextra", "-Wshadow", "-Wstrict-prototypes", "-Werror"]
@@ -123,15 +127,13 @@ class Built:
 
 
 def _compile(src_dir: Path, prefix: str, build: int | str) -> Path:
-    exe = src_dir / f"harness{build}"
+    """The driver for one rendered field and build, compiled once per content (tests/build_cache.py)."""
     flags = [f"-DPF_LIMB_BITS={build}"] if build != "adx" else ["-DPF_LIMB_BITS=64", *ADX_CFLAGS]
     cmd = [
         CC, *CFLAGS, *flags, f"-DPF_PREFIX={prefix}_", f"-DPF_UPPER={prefix.upper()}_",
-        f"-I{src_dir}", str(HARNESS), "-o", str(exe),
+        f"-I{src_dir}", str(HARNESS),
     ]  # fmt: skip
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stderr}"
-    return exe
+    return compiled(cmd, inputs=[src_dir, HARNESS], name=f"harness{build}")
 
 
 @pytest.fixture(scope="module")

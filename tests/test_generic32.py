@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from build_cache import cached_dir, content_key, generator_key, toolchain_key
 
 from generator.build import build_package
 from generator.pipeline import derive_model, render_package
@@ -17,20 +18,25 @@ ROOT = Path(__file__).resolve().parents[1]
 CURVE_FILES = {"bn254": "bn254", "bls12_381": "bls12-381", "bls12_377": "bls12-377", "bw6_761": "bw6-761"}
 
 
-@pytest.fixture(scope="module", params=sorted(CURVE_FILES))
-def pair(request, tmp_path_factory, curve_module):
+# one worker per curve under xdist (its generic32 build is shared by the tests of that curve)
+@pytest.fixture(scope="module", params=[pytest.param(p, marks=pytest.mark.xdist_group(f"generic32-{p}")) for p in sorted(CURVE_FILES)])
+def pair(request, curve_module):
     """(generic64 module, generic32 module) of one curve."""
     pkg = request.param
     wide = curve_module(pkg)
-    model = derive_model(ROOT / "curves" / f"{CURVE_FILES[pkg]}.toml")
-    root = tmp_path_factory.mktemp(f"g32_{pkg}")
-    pkg_dir = root / f"{pkg}32"
-    pkg_dir.mkdir()
-    for rel, text in render_package(model).items():
-        path = pkg_dir / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text)
-    build_package(pkg_dir, limb_bits=32)
+    curve_file = ROOT / "curves" / f"{CURVE_FILES[pkg]}.toml"
+
+    def make(root: Path) -> None:
+        pkg_dir = root / f"{pkg}32"
+        for rel, text in render_package(derive_model(curve_file)).items():
+            path = pkg_dir / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text)
+        build_package(pkg_dir, limb_bits=32)
+
+    # built once per content of the curve file, the generator and the toolchain (all workers, all runs)
+    key = content_key("generic32", curve_file, generator_key(), toolchain_key())
+    root = cached_dir(key, make)
     sys.path.insert(0, str(root))
     try:
         narrow = importlib.import_module(f"{pkg}32")

@@ -304,6 +304,8 @@ def prepare(tmp: Path, curve: str, bits: int, backend: str):
                  "-I", str(inc), "-I", str(HARNESS)]  # fmt: skip
 
 
+# the module-scoped builds are shared by every test here: one worker under xdist
+pytestmark = pytest.mark.xdist_group("group_c")
 CONFIGS = [
     (curve, bits, backend)
     for backend in ("mock", "real")

@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from build_cache import compiled  # noqa: E402
 from conftest import skip_or_fail  # noqa: E402
 
 from bench.cbench import cpu_flags, curve_file  # noqa: E402
@@ -39,14 +40,13 @@ BUILDS = [("portable", 0), ("portable", 1)] + ([("adx", 0), ("adx", 1)] if ADX e
 
 @pytest.mark.parametrize("target,lazy", BUILDS, ids=[f"{t}-lazy{z}" for t, z in BUILDS])
 @pytest.mark.parametrize("pkg", PACKAGES, ids=[p.name for p in PACKAGES])
-def test_line_products_match_gt_mul(pkg: Path, target: str, lazy: int, tmp_path: Path):
+def test_line_products_match_gt_mul(pkg: Path, target: str, lazy: int):
     if CC is None:
         skip_or_fail("no C compiler")
     model = derive_model(curve_file(pkg))
     if lazy and not model.lazy.tower:
         pytest.skip("the tower has no lazy-reduction path for this curve")
     names = model.tower.names
-    exe = tmp_path / "line_products"
     cmd = [
         CC,
         *build.compile_args(),
@@ -62,11 +62,8 @@ def test_line_products_match_gt_mul(pkg: Path, target: str, lazy: int, tmp_path:
         *((f"-D{build.ADX_DEFINE}", *build.ADX_COMPILE_ARGS) if target == "adx" else ()),
         f"-I{pkg / 'c'}",
         str(HARNESS),
-        "-o",
-        str(exe),
     ]
-    done = subprocess.run(cmd, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr[-3000:]
+    exe = compiled(cmd, inputs=[HARNESS.parent, pkg / "c"], name="line_products")  # once per content
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     counts = dict(re.findall(r"(\w+) (\d+)", run.stdout))

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, TypeVar
@@ -260,5 +262,8 @@ def chain_for(e: int, sqr_cost: float = 1.0, mul_cost: float = 1.0, signed: bool
             return chain
     chain = _search(e, sqr_cost, mul_cost, signed)
     CACHE_DIR.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(_to_json(chain, sqr_cost, mul_cost), indent=0) + "\n")
+    # Written beside and renamed into place: parallel test workers may derive the same curve.
+    staging = path.with_name(f".{path.name}.tmp-{os.getpid()}-{threading.get_ident()}")
+    staging.write_text(json.dumps(_to_json(chain, sqr_cost, mul_cost), indent=0) + "\n")
+    os.replace(staging, path)
     return chain

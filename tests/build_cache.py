@@ -1,0 +1,155 @@
+"""A content-addressed cache for what tests compile: C harness executables and curve packages.
+
+A test run compiles the same harnesses and custom curve packages every time, and under
+pytest-xdist every worker that needs one would compile it again. Here each build is keyed on a
+hash of everything it is made from (the command line, the bytes of its sources and of every file
+in its include directories, the compiler's version) and kept in ``build/test-cache/<key>/``
+(``PAIRFORGE_TEST_CACHE`` moves it), so it is built once per content, whatever the worker or the
+run:
+
+* ``cached_dir(key, make)`` returns the finished directory for ``key``; the first caller runs
+  ``make(tmp)`` in a private directory under a file lock and renames it into place, the others
+  wait on the lock and reuse it. A failed ``make`` leaves nothing behind.
+* ``compiled(cmd, inputs=..., name=...)`` compiles ``cmd + ["-o", <cached path>]`` once per content.
+* ``content_key(...)`` hashes strings, bytes and files or directories (recursively) for a key.
+
+Stale entries are never reused (another content has another key); ``rm -rf build/test-cache``
+empties the cache.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import functools
+import hashlib
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+CACHE_ENV = "PAIRFORGE_TEST_CACHE"
+_DONE = ".complete"
+
+
+def cache_root() -> Path:
+    env = os.environ.get(CACHE_ENV, "").strip()
+    root = Path(env).expanduser() if env else REPO_ROOT / "build" / "test-cache"
+    root.mkdir(parents=True, exist_ok=True)
+    return root
+
+
+def content_key(*parts: str | bytes | Path | Iterable[Path]) -> str:
+    """A sha256 of the parts: strings and bytes as they are, a file by its bytes, a directory by
+    the names and bytes of every file below it, an iterable of paths each in turn."""
+    digest = hashlib.sha256()
+
+    def add(label: str, data: bytes) -> None:
+        digest.update(f"{label}\0{len(data)}\0".encode())
+        digest.update(data)
+
+    def add_path(path: Path) -> None:
+        if path.is_dir():
+            for sub in sorted(p for p in path.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+                add(f"file {sub.relative_to(path).as_posix()}", sub.read_bytes())
+        elif path.is_file():
+            add(f"file {path.name}", path.read_bytes())
+        else:
+            add("missing", str(path).encode())
+
+    for part in parts:
+        if isinstance(part, bytes):
+            add("bytes", part)
+        elif isinstance(part, str):
+            add("str", part.encode())
+        elif isinstance(part, Path):
+            add_path(part)
+        else:
+            for path in part:
+                add_path(Path(path))
+    return digest.hexdigest()[:32]
+
+
+@contextmanager
+def _locked(path: Path) -> Iterator[None]:
+    with open(path, "a+") as fh:
+        fcntl.flock(fh, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(fh, fcntl.LOCK_UN)
+
+
+def cached_dir(key: str, make: Callable[[Path], None]) -> Path:
+    """``cache_root()/key``, made once by ``make(directory)`` (safe under concurrent workers)."""
+    root = cache_root()
+    final = root / key
+    if (final / _DONE).is_file():
+        return final
+    with _locked(root / f"{key}.lock"):
+        if (final / _DONE).is_file():  # another worker made it while this one waited
+            return final
+        shutil.rmtree(final, ignore_errors=True)  # an unfinished entry of a killed run
+        work = Path(tempfile.mkdtemp(prefix=f".{key}.tmp-", dir=root))
+        try:
+            make(work)
+            (work / _DONE).write_text("")
+            os.replace(work, final)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    return final
+
+
+@functools.lru_cache(maxsize=None)
+def compiler_version(cc: str) -> str:
+    """The first line of ``cc --version`` (part of every compiled key)."""
+    try:
+        out = subprocess.run([cc, "--version"], capture_output=True, text=True, timeout=60).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return out.splitlines()[0] if out else ""
+
+
+def toolchain_key() -> str:
+    """The compiler, flags and interpreter a curve package is built with (for package keys)."""
+    import json
+
+    from generator import build
+
+    return json.dumps([build._toolchain(), build.compile_args(), build.BUILD_KEY_VERSION])
+
+
+def generator_key() -> str:
+    """The generator's code and templates: every rendering depends on them (not the chain cache
+    in generator/derive/chain_cache/, which holds derived results and grows as tests run)."""
+    files = [
+        p for p in sorted((REPO_ROOT / "generator").rglob("*"))
+        if p.is_file() and "__pycache__" not in p.parts and "chain_cache" not in p.parts
+    ]  # fmt: skip
+    return content_key(files, REPO_ROOT / "templates")
+
+
+def compiled(cmd: list[str], *, inputs: Iterable[Path], name: str = "a.out") -> Path:
+    """Run the compile command ``cmd + ["-o", PATH]`` once per content and return PATH.
+
+    ``inputs`` are the files and directories the output depends on (sources, include
+    directories); they and the command line make the key. A failing compile raises
+    ``AssertionError`` with the command and the compiler's messages (nothing is cached).
+    """
+    cmd = [str(c) for c in cmd]
+    inputs = [Path(p) for p in inputs]
+    # The key holds the inputs' contents, not where they are: a harness rendered into a new
+    # temporary directory each run still hits the cache.
+    shown = "\0".join(cmd)
+    for i, path in sorted(enumerate(inputs), key=lambda item: -len(str(item[1]))):
+        shown = shown.replace(str(path), f"<input {i}>")
+    key = content_key("compile", compiler_version(cmd[0]), shown, inputs)
+
+    def make(directory: Path) -> None:
+        proc = subprocess.run([*cmd, "-o", str(directory / name)], capture_output=True, text=True)
+        assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stderr[-4000:]}"
+
+    return cached_dir(key, make) / name

@@ -1,0 +1,57 @@
+"""The suite under pytest-xdist (the README's `-n auto`): the same tests as a serial run, grouped
+by ``xdist_group`` under the default ``loadgroup`` distribution, and the end-of-run line about
+missing known-answer vectors counts the skips of every worker."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+# Cheap files: one with vector tests (a placeholder each when the vectors are missing).
+FILES = ["tests/test_cli.py", "tests/test_vartime_names.py", "tests/test_vectors.py"]
+
+pytest.importorskip("xdist")
+
+
+def pytest_run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args]
+    return subprocess.run(cmd, cwd=ROOT, env={**os.environ, **(env or {})}, capture_output=True, text=True)
+
+
+def collected(*args: str, env: dict[str, str] | None = None) -> list[str]:
+    proc = pytest_run("--collect-only", "-q", *args, env=env)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return [line for line in proc.stdout.splitlines() if "::" in line]
+
+
+def test_xdist_runs_what_a_serial_run_collects(tmp_path: Path) -> None:
+    """Two workers run every test a serial run collects; with the vectors missing the summary
+    line counts the vector tests skipped on both workers."""
+    env = {"PAIRFORGE_VECTORS": str(tmp_path / "no-vectors"), "CI": ""}
+    serial = collected(*FILES, env=env)
+    vector_tests = [n for n in serial if n.startswith("tests/test_vectors.py")]
+    assert serial and vector_tests
+    proc = pytest_run("-n", "2", "-rs", *FILES, env=env)
+    assert proc.returncode == 0, proc.stdout[-3000:]
+    assert "created: 2/2 workers" in proc.stdout
+    counts = {kind: int(n) for n, kind in re.findall(r"(\d+) (passed|skipped|failed|error)", proc.stdout.splitlines()[-1])}
+    assert sum(counts.values()) == len(serial), proc.stdout[-2000:]
+    summary = [line for line in proc.stdout.splitlines() if line.startswith("pairforge: ") and "vector tests skipped" in line]
+    assert len(summary) == 1, proc.stdout[-2000:]
+    assert f"pairforge: {len(vector_tests)} known-answer vector tests skipped" in summary[0]
+    assert "PAIRFORGE_VECTORS" in summary[0]
+
+
+def test_every_worker_collects_the_same_suite() -> None:
+    """xdist requires every worker to collect the same tests in the same order; workers are
+    separate interpreters with their own hash seeds, so collect the whole suite under two seeds."""
+    with ThreadPoolExecutor(2) as pool:
+        runs = list(pool.map(lambda seed: collected(env={"PYTHONHASHSEED": seed}), ["1", "2"]))
+    assert runs[0] and runs[0] == runs[1]
