@@ -77,7 +77,7 @@ def test_msm_equals_local(client, pkg: str, group: str, tmp_path: Path) -> None:
     n = 15
     points, scalars = _inputs(C, group, n, seed=hash((pkg, group)) & 0xFFFF)
     want = G.msm(points, scalars)
-    assert want == sum((P * k for P, k in zip(points, scalars)), G.identity())
+    assert want == sum((P * k for P, k in zip(points, scalars, strict=True)), G.identity())
     pb, sb = _packed(C, points, scalars)
     assert G.msm_bytes(pb, sb) == want
     # 1, 2 and 7 partitions from lists
@@ -255,7 +255,7 @@ def test_bls_batch_verify(client, variant: str, scheme: str) -> None:
     sks = [S.key_gen(secrets.token_bytes(32)) for _ in range(n)]
     pks = [S.sk_to_pk(k) for k in sks]
     msgs = [b"message %d" % (i % 9) for i in range(n)]  # some messages repeat (one pair per message)
-    sigs = [S.sign(k, m) for k, m in zip(sks, msgs)]
+    sigs = [S.sign(k, m) for k, m in zip(sks, msgs, strict=True)]
     assert S.batch_verify(pks, msgs, sigs)
     for chunk in (None, 5, 1, n):
         assert S.batch_verify(pks, msgs, sigs, client=client, chunk=chunk)
@@ -304,7 +304,7 @@ def test_groth16_batch_verify(client, pkg: str) -> None:
     g16 = _module(pkg, "groth16")
     vk, proofs, inputs = _groth16_batch(C, g16, 7, random.Random(pkg))
     pvk = g16.prepare(vk)
-    assert all(g16.verify(pvk, p, xs) for p, xs in zip(proofs, inputs))
+    assert all(g16.verify(pvk, p, xs) for p, xs in zip(proofs, inputs, strict=True))
     for chunk in (None, 3, 1):
         assert g16.batch_verify(pvk, proofs, inputs, client=client, chunk=chunk)
     assert g16.batch_verify(vk, [p.to_bytes() for p in proofs], inputs, client=client, chunk=2)

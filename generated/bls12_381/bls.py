@@ -430,11 +430,11 @@ class _Scheme:
         if any(result is None for result in results):
             return False
         f = results[0][0]
-        S = self._v.SIG.identity()
-        for g, s in results:
-            S = S + self._v.SIG.from_bytes(s, check=False)
         for g, _ in results[1:]:
             f = f * g
+        S = self._v.SIG.identity()
+        for _, s in results:
+            S = S + self._v.SIG.from_bytes(s, check=False)
         return final_exponentiation(f * self._v.miller([self._v.neg_gen], [S])).is_one()
 
 

@@ -47,7 +47,6 @@ _GROUPS = {"G1": G1, "G2": G2}
 _SCALAR_BYTES = 32
 # the length of one uncompressed point in the default profile, per group
 _POINT_BYTES = {name: len(G.generator().to_bytes(False)) for name, G in _GROUPS.items()}
-_COMPRESSED_BYTES = {name: len(G.generator().to_bytes(True)) for name, G in _GROUPS.items()}
 
 
 def _dask() -> Any:
@@ -216,7 +215,8 @@ def _trusted_setup_layout(path: str, section: str) -> tuple[int, int, int]:
     except (ValueError, IndexError):
         raise ValueError(f"{path}: not a trusted_setup.txt (the first two lines must be the G1 and G2 counts)") from None
     start = len(lines[0]) + len(lines[1]) + 2
-    line1, line2 = 2 * _COMPRESSED_BYTES["G1"] + 1, 2 * _COMPRESSED_BYTES["G2"] + 1
+    # one point per line: its compressed encoding (default profile) in hex, and the newline
+    line1, line2 = (2 * len(G.generator().to_bytes(True)) + 1 for G in (G1, G2))
     if section == "g1_lagrange":
         first, width, count = start, line1, n1
     elif section == "g2_monomial":
