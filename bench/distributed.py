@@ -114,9 +114,10 @@ def main() -> None:
             points, scalars = D.PointFile(str(pf)), D.ScalarFile(str(sf))
             want = D.msm(points, scalars, threads=W)
             assert D.msm(points, scalars, client=client, threads=1) == want
-            local = best(lambda: D.msm(points, scalars, threads=W), args.rounds)
-            dist = best(lambda: D.msm(points, scalars, client=client, threads=1), args.rounds)
-            share = best(lambda: D.msm(D.PointFile(str(pf), count=n // W), D.ScalarFile(str(sf), count=n // W), threads=1),
+            local = best(lambda p=points, s=scalars: D.msm(p, s, threads=W), args.rounds)
+            dist = best(lambda p=points, s=scalars: D.msm(p, s, client=client, threads=1), args.rounds)
+            half = (D.PointFile(str(pf), count=n // W), D.ScalarFile(str(sf), count=n // W))
+            share = best(lambda h=half: D.msm(*h, threads=1),
                          args.rounds)
             single[n // W] = share
             rows.append({"n": n, "local_threads": W, "local_s": local, "cluster_s": dist, "overhead": dist / local - 1,
@@ -127,7 +128,8 @@ def main() -> None:
         for log_n in (8, 10, 12, 14, 16):
             n = 1 << log_n
             pf, sf = write_inputs(C, folder, n)
-            single[n] = best(lambda: D.msm(D.PointFile(str(pf)), D.ScalarFile(str(sf)), threads=1), args.rounds + 2)
+            files = (D.PointFile(str(pf)), D.ScalarFile(str(sf)))
+            single[n] = best(lambda f=files: D.msm(*f, threads=1), args.rounds + 2)
         # the fixed cost of a distributed call, and of one level of the addition tree
         g = C.G1.generator()
         tiny = best(lambda: D.msm([g, g], [1, 2], client=client, chunk=2), 10)
