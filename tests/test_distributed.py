@@ -104,6 +104,34 @@ def test_msm_equals_local(client, pkg: str, group: str, tmp_path: Path) -> None:
         assert D.msm(p, s, group=group) == want
 
 
+def test_msm_from_bags(client) -> None:
+    """Dask bags of encodings: their partitions are the MSM's; with a bag, a list, bytes or a file
+    on the other side."""
+    import dask.bag as db
+
+    C = load_curve_module("bls12_381")
+    D = _module("bls12_381", "distributed")
+    points, scalars = _inputs(C, "G2", 11, seed=17)
+    want = C.G2.msm(points, scalars)
+    pb, sb = _packed(C, points, scalars)
+    encodings = [P.to_bytes(False) for P in points]
+    pbag = db.from_sequence(encodings, npartitions=3)
+    sbag = db.from_sequence(scalars, npartitions=3)
+    sbag_bytes = db.from_sequence([sb[i * 32 : (i + 1) * 32] for i in range(11)], npartitions=3)
+    for s in (sbag, sbag_bytes, scalars, sb):
+        assert D.msm(pbag, s, client=client, group="G2") == want
+        assert D.msm(pbag, s, group="G2") == want
+    assert D.msm(points, sbag, client=client, group="G2") == want
+    with pytest.raises(ValueError, match="11 points but 10 scalars"):
+        D.msm(pbag, scalars[:-1], client=client, group="G2")
+    with pytest.raises(ValueError, match="partitioned differently"):
+        D.msm(pbag, db.from_sequence(scalars, npartitions=2), client=client, group="G2")
+    # a bad item in the last partition, named by its index in the whole input
+    broken = db.from_sequence(encodings[:-1] + [encodings[-1][:-1]], npartitions=3)
+    with pytest.raises(ValueError, match="point 10: a bag item must be"):
+        D.msm(broken, scalars, client=client, group="G2")
+
+
 def test_msm_other_profile_and_empty(client) -> None:
     C = load_curve_module("bls12_381")
     D = _module("bls12_381", "distributed")

@@ -15,6 +15,8 @@ Inputs (points; scalars alike where it makes sense):
 * bytes-like: the uncompressed encodings of the default profile back to back (the format of
   ``to_bytes(compressed=False)``), scalars 32 bytes each, little-endian;
 * a Dask array of uint8, 1-D (packed) or 2-D (one row per point or scalar), read where it lives;
+* a Dask bag of encodings (one uncompressed point per item; scalars as 32-byte items,
+  ints or Fr): its partitions are the MSM's (two bags must be partitioned alike);
 * ``PointFile(path)`` / ``ScalarFile(path)`` (or a plain path: raw packed data) and
   ``TrustedSetupFile(path, section)`` (c-kzg-4844's ``trusted_setup.txt``): each task reads its
   own slice of the file, so large inputs never pass through the client.  The path must name the
@@ -242,6 +244,10 @@ def _is_dask_array(x: object) -> bool:
     return type(x).__module__.startswith("dask.array")
 
 
+def _is_dask_bag(x: object) -> bool:
+    return type(x).__module__.startswith("dask.bag")
+
+
 def _points_source(points: object, group: str, what: str) -> tuple[str, Any, int]:
     """(kind, data, count) of the points argument; TypeError/ValueError as the local call."""
     width = _POINT_BYTES[group]
@@ -269,6 +275,8 @@ def _points_source(points: object, group: str, what: str) -> tuple[str, Any, int
         return "bytes", data, len(data) // width
     if _is_dask_array(points):
         return "array", points, _array_count(points, width, what, "points")
+    if _is_dask_bag(points):
+        return "bag", points, -1
     if not hasattr(points, "__iter__"):
         raise TypeError(f"{what}: points must be a sequence of {group}, packed bytes, a Dask array or a file")
     items = list(points)
@@ -299,6 +307,8 @@ def _scalars_source(scalars: object, what: str) -> tuple[str, Any, int]:
         return "bytes", data, len(data) // _SCALAR_BYTES
     if _is_dask_array(scalars):
         return "array", scalars, _array_count(scalars, _SCALAR_BYTES, what, "scalars")
+    if _is_dask_bag(scalars):
+        return "bag", scalars, -1
     if not hasattr(scalars, "__iter__"):
         raise TypeError(f"{what}: scalars must be a sequence of ints or Fr, packed bytes, a Dask array or a file")
     return "ints", list(scalars), -1
@@ -381,6 +391,8 @@ def _load_points(group: str, kind: str, source: Any, lo: int, hi: int) -> tuple[
         return _GROUPS[group].batch_from_bytes(encodings, check=True, compressed=True), None
     if kind == "array":
         return _block_bytes(source), None
+    if kind == "bag":
+        return _join_points(source, group), None
     return source, None  # "bytes" (a partition's slice) or "points" (a list)
 
 
@@ -391,7 +403,42 @@ def _load_scalars(kind: str, source: Any, lo: int, hi: int) -> tuple[Any, str]:
         return _read(path, offset + lo * _SCALAR_BYTES, (hi - lo) * _SCALAR_BYTES), endian
     if kind == "array":
         return _block_bytes(source), "little"
+    if kind == "bag":
+        return _join_scalars(source), "little"
     return source, "little"
+
+
+def _join_points(items: list, group: str) -> bytes:
+    """The items of a bag partition (one uncompressed encoding each) packed."""
+    width = _POINT_BYTES[group]
+    for i, item in enumerate(items):
+        if not isinstance(item, BYTES_LIKE) or len(item) != width:
+            raise ValueError(f"{group}.msm_bytes: point {i}: a bag item must be the {width}-byte uncompressed encoding "
+                             f"of a point, not {len(item) if isinstance(item, BYTES_LIKE) else type(item).__name__}"
+                             f"{' bytes' if isinstance(item, BYTES_LIKE) else ''}")
+    return b"".join(bytes(item) for item in items)
+
+
+def _join_scalars(items: list) -> bytes:
+    """The items of a bag partition (packed scalars of 32 bytes, little-endian, or
+    ints or Fr) packed."""
+    out = bytearray()
+    for i, item in enumerate(items):
+        if isinstance(item, BYTES_LIKE):
+            if len(item) != _SCALAR_BYTES:
+                raise ValueError(f"msm: scalar {i} of a bag partition holds {len(item)} bytes, not {_SCALAR_BYTES}")
+            out += item
+        elif isinstance(item, Fr) or (not isinstance(item, (bool, float)) and hasattr(type(item), "__index__")):
+            out += ((int(item) if isinstance(item, Fr) else item.__index__()) % R).to_bytes(_SCALAR_BYTES, "little")
+        else:
+            raise TypeError(f"msm: scalar {i} of a bag partition must be bytes, an int or Fr, not {type(item).__name__}")
+    return bytes(out)
+
+
+def _bag_parts(client: Any, bag: Any) -> list[tuple[Any, int]]:
+    """The partitions of a Dask bag computed where they live: (future of the items, their count)."""
+    futures = client.compute(list(bag.to_delayed()))
+    return list(zip(futures, client.gather(client.map(len, futures, pure=True)), strict=True))
 
 
 def _unpack_scalars(data: bytes, endian: str) -> list[int]:
@@ -415,9 +462,9 @@ def msm_task(group: str, points: tuple, scalars: tuple, first: int, threads: int
     (a bad point is reported by that index, as the local call reports it).  Returns the partial
     sum as an uncompressed encoding."""
     G = _GROUPS[group]
-    pts, profile = _load_points(group, *points)
-    sc, endian = _load_scalars(*scalars)
     try:
+        pts, profile = _load_points(group, *points)
+        sc, endian = _load_scalars(*scalars)
         result = _msm_any(G, pts, profile, sc, endian, worker_threads(threads))
     except ValueError as exc:
         message = _PART_INDEX.sub(lambda match: f"{match.group(1)} {int(match.group(2)) + first}", str(exc), count=1)
@@ -465,8 +512,8 @@ def msm(points: Any, scalars: Any, client: Any = None, group: str = "G1", chunk:
     """sum [scalars[i]] points[i] in ``group`` ("G1" or "G2"), partitioned by points over the
     workers of ``client`` (a distributed.Client), or in this process when client is None.
 
-    points and scalars: see the module docstring (sequences, packed bytes, Dask arrays, files).
-    chunk: points per task (None: one partition per worker).  threads: the threads of each task
+    points and scalars: see the module docstring (sequences, packed bytes, Dask arrays and bags,
+    files).  chunk: points per task (None: one partition per worker; a bag's partitions are kept).  threads: the threads of each task
     (None: the worker's thread count; locally, every core).  The result equals the local
     ``G.msm`` / ``G.msm_bytes`` of the same input, whatever the partitioning.  ValueError for
     mismatched lengths or a bad point (named by its index in the whole input), TypeError for
@@ -480,18 +527,47 @@ def msm(points: Any, scalars: Any, client: Any = None, group: str = "G1", chunk:
     skind, sdata, m = _scalars_source(scalars, what)
     if skind == "ints":
         m = len(sdata)
-    if n != m:
+    if client is None and "bag" in (pkind, skind):  # bags computed here, then as bytes and lists
+        if pkind == "bag":
+            pkind, pdata = "bytes", _join_points(pdata.compute(), group)
+            n = len(pdata) // _POINT_BYTES[group]
+        if skind == "bag":
+            skind, sdata = "bytes", _join_scalars(sdata.compute())
+            m = len(sdata) // _SCALAR_BYTES
+    if n != m and "bag" not in (pkind, skind):
         raise ValueError(f"{group}.msm{'' if pkind == 'points' and skind == 'ints' else '_bytes'}: {n} points but {m} scalars")
     if client is None:
         pts, profile = _load_points(group, pkind, pdata.compute() if pkind == "array" else pdata, 0, n)
         sc, endian = _load_scalars(skind, sdata.compute() if skind == "array" else sdata, 0, n)
         return _msm_any(G, pts, profile, sc, endian, threads)
     check_workers(client)
+    bag_parts = None
+    if "bag" in (pkind, skind):
+        # a bag's partitions are the MSM's partitions: computed first, to know their lengths
+        pbag = _bag_parts(client, pdata) if pkind == "bag" else None
+        sbag = _bag_parts(client, sdata) if skind == "bag" else None
+        counts = [count for _, count in (pbag or sbag)]
+        n = sum(counts) if pbag else n
+        m = sum(count for _, count in sbag) if sbag else m
+        if n != m:
+            raise ValueError(f"{what}: {n} points but {m} scalars")
+        if pbag and sbag and counts != [count for _, count in sbag]:
+            raise ValueError(f"{what}: the bags of points and scalars are partitioned differently; repartition them alike")
+        bag_parts = (pbag, sbag)
+        starts = [sum(counts[:i]) for i in range(len(counts))]
+        bounds = [(start, start + count) for start, count in zip(starts, counts, strict=True)]
     if n == 0:
         return G.identity()
-    bounds = partitions(n, chunk, client)
-    point_parts = _partition_sources(client, pkind, pdata, bounds, _POINT_BYTES[group], lambda a, b: _pack_points(pdata, a, b))
-    scalar_parts = _partition_sources(client, skind, sdata, bounds, _SCALAR_BYTES, lambda a, b: _pack_scalars(sdata, a, b, group))
+    if bag_parts is None:
+        bounds = partitions(n, chunk, client)
+    if pkind == "bag":
+        point_parts = [("bag", future, 0, count) for future, count in bag_parts[0]]
+    else:
+        point_parts = _partition_sources(client, pkind, pdata, bounds, _POINT_BYTES[group], lambda a, b: _pack_points(pdata, a, b))
+    if skind == "bag":
+        scalar_parts = [("bag", future, 0, count) for future, count in bag_parts[1]]
+    else:
+        scalar_parts = _partition_sources(client, skind, sdata, bounds, _SCALAR_BYTES, lambda a, b: _pack_scalars(sdata, a, b, group))
     futures = [
         client.submit(msm_task, group, pp, sp, start, threads, pure=True)
         for (start, _stop), pp, sp in zip(bounds, point_parts, scalar_parts, strict=True)
