@@ -91,8 +91,8 @@ _CHECKED_LOCK = threading.Lock()
 
 
 def check_workers(client: Any) -> dict[str, str]:
-    """Import this package on every worker of ``client`` (once per worker and client); their code
-    targets by worker address.  RuntimeError naming the workers that cannot, and why, with how to
+    """Import this package on every worker of ``client`` not checked before (once per worker and
+    client); the code targets of the workers checked now, by address.  RuntimeError naming the workers that cannot, and why, with how to
     install it there; ValueError for a client without workers."""
     distributed = _dask()
     if not isinstance(client, distributed.Client):
@@ -193,9 +193,11 @@ class ScalarFile:
 @dataclass(frozen=True)
 class TrustedSetupFile:
     """c-kzg-4844's trusted_setup.txt: a line with the G1 count n1, one with the G2 count n2, then
-    n1 G1 points (Lagrange form, bit-reversed order), n2 G2 points (monomial form) and, in c-kzg
-    2.x files, n1 more G1 points (monomial form), each compressed and in hex, one per line.
-    ``section`` is "g1_lagrange", "g2_monomial" or "g1_monomial"."""
+    n1 G1 points (Lagrange form), n2 G2 points (monomial form) and, in c-kzg 2.x files, n1 more
+    G1 points (monomial form), each compressed and in hex, one per line.  ``section`` is
+    "g1_lagrange", "g2_monomial" or "g1_monomial".  The points are taken in the file's order (c-kzg
+    permutes the Lagrange points by bit reversal when it loads them: a blob's commitment is the
+    MSM of "g1_lagrange" by the blob's evaluations in bit-reversed order)."""
 
     path: str
     section: str = "g1_lagrange"
