@@ -44,12 +44,19 @@ PROJECT_WORKERS = (8, 64, 512)
 
 def best(fn, rounds: int) -> float:
     """The fastest of `rounds` wall-clock timings of fn(), in seconds."""
-    times = []
+    return interleaved([fn], rounds)[0]
+
+
+def interleaved(fns: list, rounds: int) -> list[float]:
+    """The fastest of `rounds` wall-clock timings of each fn, the fns taking turns within each
+    round (so that a shared machine's load falls on all of them alike)."""
+    times: list[list[float]] = [[] for _ in fns]
     for _ in range(rounds):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return min(times)
+        for fn, out in zip(fns, times, strict=True):
+            t = time.perf_counter()
+            fn()
+            out.append(time.perf_counter() - t)
+    return [min(out) for out in times]
 
 
 def write_inputs(C, folder: Path, n: int) -> tuple[Path, Path]:
@@ -98,7 +105,8 @@ def main() -> None:
 
     W = args.workers
     results: dict[str, object] = {"machine": os.uname().nodename, "cpus": os.cpu_count(), "workers": W,
-                                  "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
+                                  "started": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                                  "load_average_at_start": os.getloadavg()}
     cluster = LocalCluster(processes=True, n_workers=W, threads_per_worker=1, dashboard_address=None)
     client = Client(cluster)
     D.check_workers(client)
@@ -114,11 +122,12 @@ def main() -> None:
             points, scalars = D.PointFile(str(pf)), D.ScalarFile(str(sf))
             want = D.msm(points, scalars, threads=W)
             assert D.msm(points, scalars, client=client, threads=1) == want
-            local = best(lambda p=points, s=scalars: D.msm(p, s, threads=W), args.rounds)
-            dist = best(lambda p=points, s=scalars: D.msm(p, s, client=client, threads=1), args.rounds)
             half = (D.PointFile(str(pf), count=n // W), D.ScalarFile(str(sf), count=n // W))
-            share = best(lambda h=half: D.msm(*h, threads=1),
-                         args.rounds)
+            local, dist, share = interleaved([
+                lambda p=points, s=scalars: D.msm(p, s, threads=W),
+                lambda p=points, s=scalars: D.msm(p, s, client=client, threads=1),
+                lambda h=half: D.msm(*h, threads=1),
+            ], args.rounds)
             single[n // W] = share
             rows.append({"n": n, "local_threads": W, "local_s": local, "cluster_s": dist, "overhead": dist / local - 1,
                          "one_share_1_thread_s": share})
@@ -148,8 +157,10 @@ def main() -> None:
     msgs = [b"message %d" % i for i in range(m)]
     sigs = [pop.sign(k, msg) for k, msg in zip(sks, msgs, strict=True)]
     assert pop.batch_verify(pks, msgs, sigs, client=client, threads=1)
-    bls_local = best(lambda: pop.batch_verify(pks, msgs, sigs, threads=W), args.rounds)
-    bls_dist = best(lambda: pop.batch_verify(pks, msgs, sigs, client=client, threads=1), args.rounds)
+    bls_local, bls_dist = interleaved([
+        lambda: pop.batch_verify(pks, msgs, sigs, threads=W),
+        lambda: pop.batch_verify(pks, msgs, sigs, client=client, threads=1),
+    ], args.rounds)
     results["bls"] = {"signatures": m, "local_s": bls_local, "cluster_s": bls_dist}
     print(f"BLS batch_verify of {m}: local ({W} threads) {bls_local * 1e3:.1f} ms | cluster {bls_dist * 1e3:.1f} ms "
           f"(x{bls_dist / bls_local:.2f})", flush=True)
