@@ -8,7 +8,8 @@ both sides read them: the cluster's workers (2 single-thread processes) each rea
 partition (``distributed.msm(PointFile, ScalarFile, client)``), the local call reads both files
 and runs ``msm_bytes`` on 2 threads (``distributed.msm(..., client=None, threads=2)``).  Then a
 batch of BLS signatures (MinPk Pop), through the cluster against the local ``batch_verify`` on
-2 threads.  Wall-clock time, best of --rounds (the cluster is warm: started, and the package
+2 threads.  Wall-clock time, best of --rounds, the local and the cluster calls taking turns in
+each round (the cluster is warm: started, and the package
 imported on its workers, before the timing).
 
 The projection: one worker's share of an n-point MSM costs t1(n / W), the single-thread MSM
