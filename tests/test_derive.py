@@ -386,6 +386,24 @@ def test_bad_curve_files(text: str, fragment: str) -> None:
         parse_curve_text(text, "bad.toml")
 
 
+def test_params_imports_nothing_downstream() -> None:
+    """Data flows one way, params -> derive -> emit: parsing a curve file imports neither the
+    derivations nor the protocol registry, and the protocol names params accepts are exactly the
+    registered protocols (resolved when a package is rendered)."""
+    import subprocess
+    import sys
+
+    code = ("import sys, generator.params\n"
+            "print(sorted(m for m in sys.modules if m.startswith(('generator.protocols', 'generator.derive', 'generator.emit'))))")
+    out = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[1], capture_output=True,
+                         text=True, timeout=60, check=True)
+    assert out.stdout.strip() == "[]"
+    from generator.params import PROTOCOL_NAMES
+    from generator.protocols import PROTOCOLS
+
+    assert sorted(PROTOCOL_NAMES) == sorted(PROTOCOLS)
+
+
 def test_failed_derivation_names_curve_and_check() -> None:
     # x = 2 is not 1 mod 3: no BLS12 curve.
     with pytest.raises(DerivationError, match="BLS12 seed satisfies x = 1 mod 3"):

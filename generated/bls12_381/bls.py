@@ -39,14 +39,16 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 import secrets
 import threading
-from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar, Union
+from collections.abc import Iterable
+from typing import Union
 
 from . import G1, G2, G2Prepared, R, final_exponentiation, miller_loop, pairing_check
+from ._runtime import as_bytes as _as_bytes
+from ._runtime import in_threads as _in_threads
+from ._runtime import slices as _slices
+from ._runtime import threads_arg as _threads
 
 __all__ = ["MinPk", "MinSig", "key_gen", "clear_cache", "KEYGEN_SALT", "BATCH_RANDOMIZER_BITS"]
 
@@ -64,37 +66,6 @@ _PK_CACHE_SIZE = 4096
 # signatures (a thread's start costs about as much as a few microseconds of pairing work)
 _BATCH_PER_THREAD = 8
 
-_T = TypeVar("_T")
-
-
-def _threads(threads: object, what: str) -> int:
-    """The thread count of a batch call: threads, or every core this process may run on."""
-    if threads is None:
-        try:
-            return max(1, len(os.sched_getaffinity(0)))
-        except AttributeError:  # not on Linux
-            return os.cpu_count() or 1
-    if isinstance(threads, bool) or not isinstance(threads, int):
-        raise TypeError(f"{what}: threads must be an int or None, not {type(threads).__name__}")
-    if threads < 1:
-        raise ValueError(f"{what}: threads must be at least 1, not {threads}")
-    return threads
-
-
-def _slices(n: int, parts: int) -> list[slice]:
-    """range(n) cut into `parts` contiguous slices of nearly equal length (none empty)."""
-    parts = max(1, min(parts, n))
-    return [slice(n * i // parts, n * (i + 1) // parts) for i in range(parts)]
-
-
-def _in_threads(tasks: list[Callable[[], _T]]) -> list[_T]:
-    """Run the tasks, each on its own thread (they call into the compiled module, which releases
-    the GIL), and return their results in order."""
-    if len(tasks) == 1:
-        return [tasks[0]()]
-    with ThreadPoolExecutor(max_workers=len(tasks)) as pool:
-        return list(pool.map(lambda task: task(), tasks))
-
 
 # ------------------------------------------------------------------------------------------------
 # KeyGen (HKDF-SHA256, RFC 5869)
@@ -111,12 +82,6 @@ def _hkdf_expand(prk: bytes, info: bytes, length: int) -> bytes:
         out += block
         i += 1
     return out[:length]
-
-
-def _as_bytes(data: object, what: str) -> bytes:
-    if not isinstance(data, (bytes, bytearray, memoryview)):
-        raise TypeError(f"{what} must be bytes, not {type(data).__name__}")
-    return bytes(data)
 
 
 def key_gen(ikm: _Bytes, key_info: _Bytes = b"") -> int:
@@ -226,18 +191,24 @@ class _Variant:
         return points
 
     # -- the pairing equation -----------------------------------------------------------------------
-    def check(self, pk_side: list[object], sig_side: list[object], threads: int = 1) -> bool:
-        """prod e(pk_side[i], sig_side[i]) == 1, each pair put in (G1, G2) order.  With threads > 1
-        the pairs are cut into parts whose Miller loops run at once; their product (the Miller
-        loop of all the pairs) goes through one final exponentiation."""
+    def miller(self, pk_side: list[object], sig_side: list[object], threads: int = 1) -> object:
+        """The Miller loop value of prod e(pk_side[i], sig_side[i]), each pair put in (G1, G2)
+        order; with threads > 1 the pairs are cut into parts whose Miller loops run at once."""
         Ps, Qs = (pk_side, sig_side) if self.pk_in_g1 else (sig_side, pk_side)
-        if threads <= 1:
-            return pairing_check(Ps, Qs)
         parts = _in_threads([lambda part=part: miller_loop(Ps[part], Qs[part]) for part in _slices(len(Ps), threads)])
         f = parts[0]
         for g in parts[1:]:
             f = f * g
-        return final_exponentiation(f).is_one()
+        return f
+
+    def check(self, pk_side: list[object], sig_side: list[object], threads: int = 1) -> bool:
+        """prod e(pk_side[i], sig_side[i]) == 1, each pair put in (G1, G2) order.  With threads > 1
+        the pairs are cut into parts whose Miller loops run at once; their product (the Miller
+        loop of all the pairs) goes through one final exponentiation."""
+        if threads <= 1:
+            Ps, Qs = (pk_side, sig_side) if self.pk_in_g1 else (sig_side, pk_side)
+            return pairing_check(Ps, Qs)
+        return final_exponentiation(self.miller(pk_side, sig_side, threads)).is_one()
 
     def core_verify(self, pk: object, msg: bytes, sig: object, dst: bytes) -> bool:
         """CoreVerify with decoded, validated points: e(PK, H(msg)) == e(P, sig) as one pairing check
@@ -247,6 +218,13 @@ class _Variant:
 
 def _msg(msg: object) -> bytes:
     return _as_bytes(msg, "a message")
+
+
+def _randomizers(n: int) -> list[int]:
+    """n batch multipliers r_i in [1, 2^64): public, unpredictable (not secret: variable time is
+    fine), from one call to the OS's generator."""
+    noise = secrets.token_bytes(8 * n)
+    return [int.from_bytes(noise[8 * i : 8 * i + 8], "little") or 1 for i in range(n)]
 
 
 def _list(items: object, what: str) -> list[object]:
@@ -347,7 +325,8 @@ class _Scheme:
 
     # -- batch verification -------------------------------------------------------------------------
     def batch_verify(
-        self, pks: Iterable[_Bytes], msgs: Iterable[_Bytes], sigs: Iterable[_Bytes], threads: int | None = None
+        self, pks: Iterable[_Bytes], msgs: Iterable[_Bytes], sigs: Iterable[_Bytes], threads: int | None = None,
+        client: object = None, chunk: int | None = None,
     ) -> bool:
         """True when every sigs[i] is a valid signature of msgs[i] under pks[i] (same answer as n
         verify calls, except with probability about 2^-64 for an invalid batch).
@@ -364,7 +343,14 @@ class _Scheme:
         threads: how many threads share the work (decoding, hashing, the multipliers, the MSM and
         the Miller loops; every part releases the GIL); None, the default, is every core this
         process may run on, but a thread gets at least 8 signatures.  The answer does not depend
-        on it.  TypeError or ValueError for a bad threads value."""
+        on it.  TypeError or ValueError for a bad threads value.
+
+        client: a ``distributed.Client`` to spread the batch over a Dask cluster: each task takes
+        ``chunk`` signatures (None: one part per worker), decodes and hashes them, and returns the
+        Miller loop value of its pairs and the sum of its r_i sig_i; here the parts are multiplied,
+        the pair (-P, sum r_i sig_i) added, and one final exponentiation decides (threads is then
+        each task's thread count, None: its worker's).  The answer does not depend on the
+        partitioning.  Needs the ``distributed`` extra."""
         nt = _threads(threads, "batch_verify")
         pks = _list(pks, "pks")
         msgs = [_msg(m) for m in _list(msgs, "msgs")]
@@ -372,6 +358,8 @@ class _Scheme:
         n = len(pks)
         if n == 0 or len(msgs) != n or len(sigs) != n:
             return False
+        if client is not None:
+            return self._batch_verify_on(client, pks, msgs, sigs, threads, chunk)
         nt = max(1, min(nt, n // _BATCH_PER_THREAD))
         points = self._v.pk_points(pks)
         if points is None:
@@ -379,12 +367,18 @@ class _Scheme:
         S = self._v.sig_points(sigs, nt)
         if S is None:
             return False
+        rs = _randomizers(n)
+        pk_side, sig_side = self._rlc_pairs(points, pks, msgs, rs, nt)
+        pk_side.append(self._v.neg_gen)
+        sig_side.append(self._v.SIG.msm(S, rs, threads=nt))
+        return self._v.check(pk_side, sig_side, nt)
+
+    def _rlc_pairs(self, points: list[object], pks: list[object], msgs: list[bytes], rs: list[int],
+                   nt: int) -> tuple[list[object], list[object]]:
+        """The pairs (pk side, signature side) of the random linear combination: one per distinct
+        message (Aug: each message prefixed with its key), built in `nt` threads."""
         if self._aug:
             msgs = [bytes(pk) + m for pk, m in zip(pks, msgs, strict=True)]
-        # r_i in [1, 2^64): public, unpredictable multipliers (not secret: variable time is fine),
-        # from one call to the OS's generator
-        noise = secrets.token_bytes(8 * n)
-        rs = [int.from_bytes(noise[8 * i : 8 * i + 8], "little") or 1 for i in range(n)]
         by_msg: dict[bytes, list[int]] = {}
         for i, m in enumerate(msgs):
             by_msg.setdefault(m, []).append(i)
@@ -405,9 +399,43 @@ class _Scheme:
             return out
 
         built = [pair for part in _in_threads([lambda part=part: pairs(part) for part in _slices(len(groups), nt)]) for pair in part]
-        pk_side = [pair[0] for pair in built] + [self._v.neg_gen]
-        sig_side = [pair[1] for pair in built] + [SIG.msm(S, rs, threads=nt)]
-        return self._v.check(pk_side, sig_side, nt)
+        return [pair[0] for pair in built], [pair[1] for pair in built]
+
+    def _batch_partial(self, pks: list[bytes], msgs: list[bytes], sigs: list[bytes], rs: list[int],
+                       nt: int) -> tuple[object, bytes] | None:
+        """One part of a distributed batch: the Miller loop value of its pairs and sum r_i sig_i
+        (encoded), or None when a key or a signature of the part is invalid."""
+        nt = max(1, min(nt, len(pks) // _BATCH_PER_THREAD))
+        points = self._v.pk_points(pks)
+        if points is None:
+            return None
+        S = self._v.sig_points(sigs, nt)
+        if S is None:
+            return None
+        pk_side, sig_side = self._rlc_pairs(points, pks, msgs, rs, nt)
+        return self._v.miller(pk_side, sig_side, nt), self._v.SIG.msm(S, rs, threads=nt).to_bytes(False)
+
+    def _batch_verify_on(self, client: object, pks: list[object], msgs: list[bytes], sigs: list[object],
+                         threads: int | None, chunk: int | None) -> bool:
+        """batch_verify's parts on the workers of a Dask client, one final exponentiation here."""
+        from . import distributed
+
+        rs = _randomizers(len(pks))
+        pks = [_as_bytes(pk, "a public key") for pk in pks]
+        sigs = [_as_bytes(sig, "a signature") for sig in sigs]
+        bounds = distributed.partitions(len(pks), chunk, client)
+        results = distributed.run_partitions(client, _batch_partial, [
+            (self._v.name, self.kind, pks[a:b], msgs[a:b], sigs[a:b], rs[a:b], threads) for a, b in bounds
+        ])
+        if any(result is None for result in results):
+            return False
+        f = results[0][0]
+        for g, _ in results[1:]:
+            f = f * g
+        S = self._v.SIG.identity()
+        for _, s in results:
+            S = S + self._v.SIG.from_bytes(s, check=False)
+        return final_exponentiation(f * self._v.miller([self._v.neg_gen], [S])).is_one()
 
 
 class _PopScheme(_Scheme):
@@ -482,6 +510,15 @@ MinSig = _Schemes(_MINSIG, {
     "Pop": "BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_POP_",
     "pop_tag": "BLS_POP_BLS12381G1_XMD:SHA-256_SSWU_RO_POP_",
 })
+
+
+def _batch_partial(variant: str, kind: str, pks: list[bytes], msgs: list[bytes], sigs: list[bytes],
+                   rs: list[int], threads: int | None) -> tuple[object, bytes] | None:
+    """A Dask task of batch_verify(..., client=): one part, on a worker (see _Scheme._batch_partial)."""
+    from .distributed import worker_threads
+
+    scheme = getattr(globals()[variant], kind)
+    return scheme._batch_partial(pks, msgs, sigs, rs, worker_threads(threads))
 
 
 def clear_cache() -> None:

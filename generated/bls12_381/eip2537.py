@@ -23,6 +23,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from . import G1, G2, P, R, pairing_check
+from ._runtime import as_bytes
 
 __all__ = ["PrecompileError", "Precompile", "PRECOMPILES", "PROFILE", "FIELD_BYTES", "SCALAR_BYTES", "run", "gas"]
 
@@ -144,12 +145,6 @@ def gas(address: int | str, data: bytes | bytearray | memoryview) -> int | None:
     return _gas(_lookup(address), len(data))
 
 
-def _bytes(data: object) -> bytes:
-    if not isinstance(data, (bytes, bytearray, memoryview)):
-        raise TypeError(f"precompile input must be bytes, not {type(data).__name__}")
-    return bytes(data)
-
-
 def _diagnose_fp(name: str, what: str, chunk: bytes) -> None:
     """Raise the encoding rule one field element breaks, if any."""
     if any(chunk[:_PAD]):
@@ -258,7 +253,7 @@ def run(address: int | str, data: bytes | bytearray | memoryview) -> tuple[bytes
     """
     entry = _lookup(address)
     name, op, group, subgroup = entry.name, entry.op, entry.group, entry.subgroup
-    data = _bytes(data)
+    data = as_bytes(data, "precompile input")
     size = _item_size(op, group)
     if entry.padded:
         data = data[:size].ljust(size, b"\x00")

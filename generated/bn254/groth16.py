@@ -35,7 +35,9 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 from typing import Any, Union
 
-from . import G1, G2, GT, Fr, G2Prepared, R, multi_pairing, pairing
+from . import G1, G2, GT, Fr, G2Prepared, R, final_exponentiation, miller_loop, multi_pairing, pairing
+from ._runtime import BYTES_LIKE as _BytesLike
+from ._runtime import expect_bytes as _check_bytes
 
 __all__ = [
     "VerifyingKey",
@@ -58,14 +60,7 @@ _SNARKJS_ALIASES = frozenset(["BN128", "BN254", "ALTBN128"])
 # with probability at most 2^-128 (one coefficient would have to hit one value; see batch_verify).
 BATCH_COEFFICIENT_BITS = 128
 
-_BytesLike = (bytes, bytearray, memoryview)
 PublicInput = Union[int, Fr]
-
-
-def _check_bytes(data: object, what: str) -> bytes:
-    if not isinstance(data, _BytesLike):
-        raise TypeError(f"{what}: expected bytes, not {type(data).__name__}")
-    return bytes(data)
 
 
 @lru_cache(maxsize=32)
@@ -348,6 +343,9 @@ def batch_verify(
     vk: VerifyingKey | PreparedVerifyingKey,
     proofs: Sequence[Proof | bytes],
     public_inputs_list: Sequence[Iterable[PublicInput]],
+    client: Any = None,
+    chunk: int | None = None,
+    threads: int | None = None,
 ) -> bool:
     """True when every proof verifies under `vk` with its public inputs; False when any does not.
 
@@ -363,27 +361,99 @@ def batch_verify(
     below the curve's security level (64-bit coefficients, 2^-64, would be too weak against a
     forger who can retry).  The coefficients are discarded after the call, so the variable-time
     multiplications that use them leak nothing useful.  Empty batch: True.
-    ValueError/TypeError as in `verify`, and when the two lists differ in length."""
+    ValueError/TypeError as in `verify`, and when the two lists differ in length.
+
+    client: a ``distributed.Client`` to spread the proofs over a Dask cluster: each task takes
+    ``chunk`` proofs (None: one part per worker; ``threads`` each, None: its worker's), decodes
+    and subgroup-checks them and returns the Miller loop value of its pairs (r_j A_j, B_j) and
+    sum r_j C_j; here the parts are multiplied, the pairs of vk_x and C added, and one final
+    exponentiation decides.  The answer does not depend on the partitioning.  Needs the
+    ``distributed`` extra."""
     key = _key(vk)
     proofs = list(proofs)
     inputs = list(public_inputs_list)
     if len(proofs) != len(inputs):
         raise ValueError(f"batch_verify: {len(proofs)} proofs but {len(inputs)} lists of public inputs")
     xss = [_scalars(key, xs) for xs in inputs]
+    if client is not None:
+        return _batch_verify_on(client, vk, key, proofs, xss, chunk, threads)
     decoded = [_as_proof(p) for p in proofs]
     if not decoded:
         return True
     if any(p is None or not p.in_subgroup() for p in decoded):
         return False
     pvk = prepare(vk)
-    rs = [1] + [secrets.randbelow((1 << BATCH_COEFFICIENT_BITS) - 1) + 1 for _ in decoded[1:]]
-    # sum_j r_j vk_x_j = (sum_j r_j) ic[0] + sum_i (sum_j r_j x_ji) ic[i + 1]: one MSM over the key
-    coeffs = [sum(rs) % R] + [sum(r * xs[i] for r, xs in zip(rs, xss, strict=True)) % R for i in range(len(key.ic) - 1)]
-    vk_x = G1.msm(key.ic, coeffs)
+    rs = _coefficients(len(decoded))
+    vk_x, e_sum = _vk_x_sum(key, xss, rs)
     c_sum = G1.msm([p.c for p in decoded], rs)
     a_terms = [p.a if r == 1 else p.a.mul_vartime(r) for p, r in zip(decoded, rs, strict=True)]
     lhs = multi_pairing(a_terms + [vk_x, c_sum], [p.b for p in decoded] + [pvk.neg_gamma_g2, pvk.neg_delta_g2])
-    return lhs == pvk.alpha_beta.pow_vartime(coeffs[0])
+    return lhs == pvk.alpha_beta.pow_vartime(e_sum)
+
+
+def _coefficients(n: int) -> list[int]:
+    """The batch coefficients: r_0 = 1, the others uniform in [1, 2^128)."""
+    return [1] + [secrets.randbelow((1 << BATCH_COEFFICIENT_BITS) - 1) + 1 for _ in range(n - 1)]
+
+
+def _vk_x_sum(key: VerifyingKey, xss: list[list[int]], rs: list[int]) -> tuple[G1, int]:
+    """sum_j r_j vk_x_j = (sum_j r_j) ic[0] + sum_i (sum_j r_j x_ji) ic[i + 1]: one MSM over the
+    key; and sum_j r_j mod r."""
+    coeffs = [sum(rs) % R] + [sum(r * xs[i] for r, xs in zip(rs, xss, strict=True)) % R for i in range(len(key.ic) - 1)]
+    return G1.msm(key.ic, coeffs), coeffs[0]
+
+
+def _batch_partial(proofs: list[bytes], rs: list[int], threads: int | None) -> tuple[Any, bytes] | None:
+    """A Dask task of batch_verify(..., client=), on a worker: the Miller loop value of the pairs
+    (r_j A_j, B_j) of its proofs and sum r_j C_j (encoded), or None when a proof does not decode
+    or has a point outside the subgroup."""
+    from ._runtime import in_threads, slices
+    from .distributed import worker_threads
+
+    decoded = [_as_proof(p) for p in proofs]
+    if any(p is None or not p.in_subgroup() for p in decoded):
+        return None
+    nt = worker_threads(threads)
+    a_terms = [p.a if r == 1 else p.a.mul_vartime(r) for p, r in zip(decoded, rs, strict=True)]
+    b_terms = [p.b for p in decoded]
+    parts = in_threads([lambda part=part: miller_loop(a_terms[part], b_terms[part]) for part in slices(len(decoded), nt)])
+    f = parts[0]
+    for g in parts[1:]:
+        f = f * g
+    return f, G1.msm([p.c for p in decoded], rs, threads=nt).to_bytes(False)
+
+
+def _batch_verify_on(client: Any, vk: VerifyingKey | PreparedVerifyingKey, key: VerifyingKey,
+                     proofs: list[Proof | bytes], xss: list[list[int]], chunk: int | None, threads: int | None) -> bool:
+    """batch_verify's parts on the workers of a Dask client, one final exponentiation here."""
+    from . import distributed
+
+    # proofs travel as bytes (a Proof as its uncompressed encoding, which the worker decodes and
+    # subgroup-checks exactly as _as_proof does here); the type errors are raised here
+    data = []
+    for p in proofs:
+        if isinstance(p, Proof):
+            data.append(p.to_bytes(compressed=False))
+        elif isinstance(p, _BytesLike):
+            data.append(bytes(p))
+        else:
+            raise TypeError(f"expected a Proof or its bytes, not {type(p).__name__}")
+    if not data:
+        return True
+    pvk = prepare(vk)
+    rs = _coefficients(len(data))
+    bounds = distributed.partitions(len(data), chunk, client)
+    results = distributed.run_partitions(client, _batch_partial, [(data[a:b], rs[a:b], threads) for a, b in bounds])
+    if any(result is None for result in results):
+        return False
+    vk_x, e_sum = _vk_x_sum(key, xss, rs)
+    c_sum = G1.identity()
+    for _, c in results:
+        c_sum = c_sum + G1.from_bytes(c, check=False)
+    f = miller_loop([vk_x, c_sum], [pvk.neg_gamma_g2, pvk.neg_delta_g2])
+    for g, _ in results:
+        f = f * g
+    return final_exponentiation(f) == pvk.alpha_beta.pow_vartime(e_sum)
 
 
 # ------------------------------------------------------------------------------------------------

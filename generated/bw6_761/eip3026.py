@@ -24,6 +24,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from . import G1, G2, P, R, pairing_check
+from ._runtime import as_bytes
 
 __all__ = ["PrecompileError", "Precompile", "PRECOMPILES", "PROFILE", "FIELD_BYTES", "SCALAR_BYTES", "run", "gas"]
 
@@ -119,12 +120,6 @@ def _gas(entry: Precompile, size: int) -> int | None:
 def gas(address: int | str, data: bytes | bytearray | memoryview) -> int | None:
     """The gas a call with input ``data`` costs (None: the EIP sets no price); no input checks."""
     return _gas(_lookup(address), len(data))
-
-
-def _bytes(data: object) -> bytes:
-    if not isinstance(data, (bytes, bytearray, memoryview)):
-        raise TypeError(f"precompile input must be bytes, not {type(data).__name__}")
-    return bytes(data)
 
 
 def _diagnose_fp(name: str, what: str, chunk: bytes) -> None:
@@ -235,7 +230,7 @@ def run(address: int | str, data: bytes | bytearray | memoryview) -> tuple[bytes
     """
     entry = _lookup(address)
     name, op, group, subgroup = entry.name, entry.op, entry.group, entry.subgroup
-    data = _bytes(data)
+    data = as_bytes(data, "precompile input")
     size = _item_size(op, group)
     if entry.padded:
         data = data[:size].ljust(size, b"\x00")

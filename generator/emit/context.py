@@ -101,8 +101,12 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     files["_core.pyx"] = render("cython/_core.pyx.j2", **common)
     files["_core_adx.pyx"] = render("cython/_core_adx.pyx.j2", **common)
     files["_core.pyi"] = render("python/_core.pyi.j2", **common)
-    files.update(protocol_files(model, common, say))
-    modules = sorted(path[: -len(".py")] for path in files if path.endswith(".py") and "/" not in path and not path.startswith("_") and path != "__init__.py")
+    # helpers shared by the Python modules, and the Dask entry points (every curve)
+    files["_runtime.py"] = render("python/_runtime.py.j2", **common)
+    files["distributed.py"] = render("python/distributed.py.j2", **common)
+    protocols = protocol_files(model, common, say)
+    files.update(protocols)
+    modules = sorted(path[: -len(".py")] for path in protocols if path.endswith(".py") and "/" not in path and not path.startswith("_"))
     files["__init__.py"] = render("python/__init__.py.j2", protocols=model.spec.protocols, protocol_modules=modules, **common)
     return files
 
@@ -111,7 +115,9 @@ def protocol_files(model: CurveModel, common: dict[str, object], say: Progress) 
     """Render the protocol modules the curve file asks for, refusing any the curve cannot carry."""
     files: dict[str, str] = {}
     for name in model.spec.protocols:
-        protocol = PROTOCOLS[name]
+        protocol = PROTOCOLS.get(name)
+        if protocol is None:  # params.PROTOCOL_NAMES lists a protocol that generator/protocols lacks
+            raise CurveFileError(f"{model.source}: key 'protocols': no protocol module {name!r} in generator/protocols")
         reason = protocol.unsupported(model)
         if reason is not None:
             raise CurveFileError(f"{model.source}: key 'protocols': {model.name} cannot carry {name!r}: {reason}")
