@@ -51,7 +51,7 @@ CFLAGS_ENV = "PAIRFORGE_CFLAGS"
 # Limb width for `pip install -e .` / `setup.py build_ext`: PAIRFORGE_LIMB_BITS=32 forces generic32.
 LIMB_BITS_ENV = "PAIRFORGE_LIMB_BITS"
 
-_ARTEFACT_SUFFIXES = (".so", ".pyd", ".dll", ".dylib", ".o", ".obj", ".pyc", ".pyo")
+_ARTEFACT_SUFFIXES = (".so", ".pyd", ".dll", ".dylib", ".o", ".obj", ".pyc", ".pyo", ".wasm")
 _ARTEFACT_DIRS = ("__pycache__", "build", ".pytest_cache", ".hypothesis")
 _TAIL_LINES = 30
 
