@@ -7,9 +7,9 @@
  * curve's default serialization profile (gnark: gnark-crypto: big-endian, Fp2 as A1||A0, zcash flags with 3 spare bits, else 2), compressed or
  * uncompressed: an input may have either length; an output's form is chosen by its length.
  * Points read are checked: canonical coordinates, valid flags, on the curve, in the subgroup of
- * order r.  Scalars are FR_NBYTES bytes, big-endian, any value (multiplication reduces them mod r
- * through the group order).  GT elements are GT_NBYTES bytes: every Fp coefficient big-endian,
- * c0 first at every level of the tower (GT.to_bytes() of the Python module).
+ * order r.  Scalars are FR_NBYTES bytes, big-endian, any value (reduced mod r).  GT elements
+ * are GT_NBYTES bytes: every Fp coefficient big-endian, c0 first at every level of the tower
+ * (GT.to_bytes() of the Python module).
  *
  * Nothing here allocates or calls libc (the build links no libc: an undefined symbol fails it).
  * Functions that need memory proportional to their input (MSM, the pairing check) take a
@@ -117,22 +117,14 @@ static void pf_abi_read_scalar(limb_t out[FR_NLIMBS], const uint8_t *in)
     }
 }
 
-/* k mod r for a public scalar below 2^(8 FR_NBYTES) (variable time: subtracts r while k >= r). */
-static void pf_abi_reduce_scalar_vartime(limb_t k[FR_NLIMBS])
+/* k mod r for any k below 2^(8 FR_NBYTES), in constant time: fr_from_int reduces any
+ * FR_NLIMBS-limb integer, fr_to_int returns the canonical one. */
+static void pf_abi_reduce_scalar(limb_t k[FR_NLIMBS])
 {
-    limb_t t[FR_NLIMBS];
+    fr_t t;
 
-    for (;;) {
-        limb_t borrow = 0;
-        size_t i;
-
-        for (i = 0; i < FR_NLIMBS; i++)
-            t[i] = pf_subb(k[i], FR_P[i], &borrow);
-        if (borrow)
-            return;
-        for (i = 0; i < FR_NLIMBS; i++)
-            k[i] = t[i];
-    }
+    fr_from_int(&t, k);
+    fr_to_int(k, &t);
 }
 
 /* n rounded up to a multiple of 64 (the alignment of scratch areas) */
@@ -311,7 +303,7 @@ int pf_g1_add(uint8_t *out, size_t out_len, const uint8_t *a, size_t a_len, cons
     return pf_abi_g1_encode(out, out_len, &x);
 }
 
-/* out = [k] a, constant time in k (FR_NBYTES bytes, big-endian, any value) */
+/* out = [k] a, constant time in k (FR_NBYTES bytes, big-endian, any value, reduced mod r) */
 PF_EXPORT(pf_g1_mul)
 int pf_g1_mul(uint8_t *out, size_t out_len, const uint8_t *a, size_t a_len, const uint8_t *k, size_t k_len)
 {
@@ -324,7 +316,9 @@ int pf_g1_mul(uint8_t *out, size_t out_len, const uint8_t *a, size_t a_len, cons
     if ((err = pf_abi_g1_decode(&x, a, a_len, true)))
         return err;
     pf_abi_read_scalar(s, k);
-    g1_mul_ct(&x, &x, s, 8 * FR_NBYTES);
+    pf_abi_reduce_scalar(s);
+    /* the point is in the subgroup (checked): the GLV/GLS form, as P * k of the Python module */
+    g1_mul_endo_ct(&x, &x, s);
     return pf_abi_g1_encode(out, out_len, &x);
 }
 
@@ -383,7 +377,7 @@ int pf_g1_msm(uint8_t *out, size_t out_len, const uint8_t *points, size_t points
             return err;
         g1_to_affine(&aff[i], &acc);
         pf_abi_read_scalar(k + i * FR_NLIMBS, scalars + i * FR_NBYTES);
-        pf_abi_reduce_scalar_vartime(k + i * FR_NLIMBS);
+        pf_abi_reduce_scalar(k + i * FR_NLIMBS);
     }
     g1_msm_glv_vartime(&acc, aff, k, n, PF_MSM_SCALAR_BITS, area, 1);
     return pf_abi_g1_encode(out, out_len, &acc);
@@ -539,7 +533,7 @@ int pf_g2_add(uint8_t *out, size_t out_len, const uint8_t *a, size_t a_len, cons
     return pf_abi_g2_encode(out, out_len, &x);
 }
 
-/* out = [k] a, constant time in k (FR_NBYTES bytes, big-endian, any value) */
+/* out = [k] a, constant time in k (FR_NBYTES bytes, big-endian, any value, reduced mod r) */
 PF_EXPORT(pf_g2_mul)
 int pf_g2_mul(uint8_t *out, size_t out_len, const uint8_t *a, size_t a_len, const uint8_t *k, size_t k_len)
 {
@@ -552,7 +546,9 @@ int pf_g2_mul(uint8_t *out, size_t out_len, const uint8_t *a, size_t a_len, cons
     if ((err = pf_abi_g2_decode(&x, a, a_len, true)))
         return err;
     pf_abi_read_scalar(s, k);
-    g2_mul_ct(&x, &x, s, 8 * FR_NBYTES);
+    pf_abi_reduce_scalar(s);
+    /* the point is in the subgroup (checked): the GLV/GLS form, as P * k of the Python module */
+    g2_mul_endo_ct(&x, &x, s);
     return pf_abi_g2_encode(out, out_len, &x);
 }
 
@@ -611,7 +607,7 @@ int pf_g2_msm(uint8_t *out, size_t out_len, const uint8_t *points, size_t points
             return err;
         g2_to_affine(&aff[i], &acc);
         pf_abi_read_scalar(k + i * FR_NLIMBS, scalars + i * FR_NBYTES);
-        pf_abi_reduce_scalar_vartime(k + i * FR_NLIMBS);
+        pf_abi_reduce_scalar(k + i * FR_NLIMBS);
     }
     g2_msm_glv_vartime(&acc, aff, k, n, PF_MSM_SCALAR_BITS, area, 1);
     return pf_abi_g2_encode(out, out_len, &acc);
