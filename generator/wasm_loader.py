@@ -134,3 +134,14 @@ class WasmCurve:
     def bls_verify(self, variant: str, pk: bytes, msg: bytes, sig: bytes, dst: bytes) -> bool:
         """``variant``: "minpk" or "minsig" (curves that carry BLS signatures)."""
         return self._flag_call(f"pf_bls_verify_{variant}", pk, msg, sig, dst)
+
+    def bls_fast_aggregate_verify(self, variant: str, pks: list[bytes], msg: bytes, sig: bytes, dst: bytes) -> bool:
+        """FastAggregateVerify of one message under every key of ``pks`` (all of one length)."""
+        name = f"pf_bls_fast_aggregate_verify_{variant}"
+        keys = b"".join(pks)
+        result, a_keys, a_msg, a_sig, a_dst = self._place([1, keys, msg, sig, dst])
+        code = self.exports[name](self.store, result, a_keys, len(keys), len(pks), a_msg, len(msg), a_sig, len(sig),
+                                  a_dst, len(dst))
+        if code:
+            raise WasmAbiError(name, code)
+        return self._read(result, 1) == b"\x01"

@@ -39,10 +39,12 @@ def test_node_loader(curve_module, tmp_path) -> None:
         "other_pk": pop.sk_to_pk(other).hex(), "forged_sig": pop.sign(other, message.encode()).hex(),
         "p": P.to_bytes().hex(), "neg_p": (-P).to_bytes().hex(), "q": Q.to_bytes().hex(),
         "gt": C.pairing(P, Q).to_bytes().hex(), "outside_g1": _point_outside_subgroup(C, C.G1).hex(),
+        "agg_pks": [pop.sk_to_pk(sk).hex(), pop.sk_to_pk(other).hex()],
+        "agg_sig": pop.aggregate([pop.sign(sk, message.encode()), pop.sign(other, message.encode())]).hex(),
     }
     path = tmp_path / "fixture.json"
     path.write_text(json.dumps(fixture))
     proc = subprocess.run([node, "--test", str(ROOT / "tests" / "js" / "wasm.test.mjs")], capture_output=True,
                           text=True, env={**os.environ, "PAIRFORGE_WASM_FIXTURE": str(path)}, timeout=300)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
-    assert "# pass 4" in proc.stdout and "# fail 0" in proc.stdout, proc.stdout[-2000:]
+    assert "# pass 5" in proc.stdout and "# fail 0" in proc.stdout, proc.stdout[-2000:]

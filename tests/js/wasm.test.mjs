@@ -25,6 +25,11 @@ test('a forged signature is rejected', () => {
   assert.equal(curve.verify(hex(fx.pk), msg, flipped), false);
 });
 
+test('an aggregate signature of one message (FastAggregateVerify)', () => {
+  assert.equal(curve.fastAggregateVerify(fx.agg_pks.map(hex), msg, hex(fx.agg_sig)), true);
+  assert.equal(curve.fastAggregateVerify([hex(fx.pk), hex(fx.pk)], msg, hex(fx.agg_sig)), false);
+});
+
 test('a pairing check', () => {
   assert.equal(curve.pairingCheck([hex(fx.p), hex(fx.neg_p)], [hex(fx.q), hex(fx.q)]), true);
   assert.equal(curve.pairingCheck([hex(fx.p), hex(fx.p)], [hex(fx.q), hex(fx.q)]), false);

@@ -9,7 +9,8 @@
  * Points read are checked: canonical coordinates, valid flags, on the curve, in the subgroup of
  * order r.  Scalars are FR_NBYTES bytes, big-endian, any value (reduced mod r).  GT elements
  * are GT_NBYTES bytes: every Fp coefficient big-endian, c0 first at every level of the tower
- * (GT.to_bytes() of the Python module).
+ * (GT.to_bytes() of the Python module).  pf_g1_mul and pf_g2_mul are constant time in the scalar;
+ * every other function is variable time, for public data (it calls the _vartime C).
  *
  * Nothing here allocates or calls libc (the build links no libc: an undefined symbol fails it).
  * Functions that need memory proportional to their input (MSM, the pairing check) take a
@@ -912,15 +913,13 @@ PF_EXPORT(pf_size_gt) size_t pf_size_gt(void) { return GT_NBYTES; }
 static const g1_affine_t PF_ABI_G1_GENERATOR = { { { PF_W(0x5cb38790, 0xfd530c16), PF_W(0x7817fc67, 0x9976fff5), PF_W(0x154f95c7, 0x143ba1c1), PF_W(0xf0ae6acd, 0xf3d0e747), PF_W(0xedce6ecc, 0x21dbf440), PF_W(0x12017741, 0x9e0bfb75) } }, { { PF_W(0xbaac93d5, 0x0ce72271), PF_W(0x8c22631a, 0x7918fd8e), PF_W(0xdd595f13, 0x570725ce), PF_W(0x51ac5829, 0x50405194), PF_W(0x0e1c8c3f, 0xad0059c0), PF_W(0x0bbc3efc, 0x5008a26a) } } };
 static const g2_affine_t PF_ABI_G2_GENERATOR = { { { { PF_W(0xf5f28fa2, 0x02940a10), PF_W(0xb3f5fb26, 0x87b4961a), PF_W(0xa1a893b5, 0x3e2ae580), PF_W(0x9894999d, 0x1a3caee9), PF_W(0x6f67b763, 0x1863366b), PF_W(0x05819192, 0x4350bcd7) } }, { { PF_W(0xa5a9c075, 0x9e23f606), PF_W(0xaaa0c59d, 0xbccd60c3), PF_W(0x3bb17e18, 0xe2867806), PF_W(0x1b1ab6cc, 0x8541b367), PF_W(0xc2b6ed0e, 0xf2158547), PF_W(0x11922a09, 0x7360edf3) } } }, { { { PF_W(0x4c730af8, 0x60494c4a), PF_W(0x597cfa1f, 0x5e369c5a), PF_W(0xe7e6856c, 0xaa0a635a), PF_W(0xbbefb5e9, 0x6e0d495f), PF_W(0x07d3a975, 0xf0ef25a2), PF_W(0x0083fd8e, 0x7e80dae5) } }, { { PF_W(0xadc0fc92, 0xdf64b05d), PF_W(0x18aa270a, 0x2b1461dc), PF_W(0x86adac6a, 0x3be4eba0), PF_W(0x79495c4e, 0xc93da33a), PF_W(0xe7175850, 0xa43ccaed), PF_W(0x0b2bc2a1, 0x63de1bf2) } } } };
 
-/* *result = 1 when sig is a valid signature of msg under pk with the ciphersuite ID dst
- * (minpk: public keys in G1, signatures in G2); 0 for any key or signature that does
- * not decode, lies outside the subgroup or is the identity (KeyValidate), or does not verify. */
-PF_EXPORT(pf_bls_verify_minpk)
-int pf_bls_verify_minpk(uint8_t *result, const uint8_t *pk, size_t pk_len, const uint8_t *msg, size_t msg_len,
-                              const uint8_t *sig, size_t sig_len, const uint8_t *dst, size_t dst_len)
+/* CoreVerify (minpk: keys in G1, signatures in G2) of decoded points: *result = 1 when
+ * e(key, H(msg)) e(-g, sig) = 1; the identity key is refused (PF_ERR_IDENTITY). */
+static int pf_abi_core_verify_minpk(uint8_t *result, const g1_t *key, const uint8_t *msg, size_t msg_len,
+                                          const g2_t *s, const uint8_t *dst, size_t dst_len)
 {
-    g1_t key, kg;
-    g2_t s, h;
+    g1_t kg;
+    g2_t h;
     g1_affine_t P[2];
     g2_affine_t Q[2];
     pf_miller_pair_t st[2];
@@ -928,37 +927,77 @@ int pf_bls_verify_minpk(uint8_t *result, const uint8_t *pk, size_t pk_len, const
     uint8_t hb[G2_UNCOMPRESSED];
     int err;
 
-    *result = 0;
     if (dst_len == 0)
         return PF_ERR_DST;
-    if ((err = pf_abi_g1_decode(&key, pk, pk_len, true)) || (err = pf_abi_g2_decode(&s, sig, sig_len, true)))
-        return err;
-    if (g1_is_identity(&key))
+    if (g1_is_identity(key))
         return PF_ERR_IDENTITY;
     if ((err = pf_g2_hash_to_curve(hb, sizeof hb, msg, msg_len, dst, dst_len)) || (err = pf_abi_g2_decode(&h, hb, sizeof hb, false)))
         return err;
-    /* e(pk, H(m)) e(-g, sig) = 1 */
     g1_from_affine(&kg, &PF_ABI_G1_GENERATOR);
     g1_neg(&kg, &kg);
-    g1_to_affine(&P[0], &key);
+    g1_to_affine(&P[0], key);
     g2_to_affine(&Q[0], &h);
     g1_to_affine(&P[1], &kg);
-    g2_to_affine(&Q[1], &s);
+    g2_to_affine(&Q[1], s);
     pf_miller_loop_vartime(&f, P, Q, NULL, 2, st);
     pf_final_exp(&f, &f);
     *result = fp12_is_one(&f);
     return PF_OK;
 }
 
-/* *result = 1 when sig is a valid signature of msg under pk with the ciphersuite ID dst
- * (minsig: public keys in G2, signatures in G1); 0 for any key or signature that does
- * not decode, lies outside the subgroup or is the identity (KeyValidate), or does not verify. */
-PF_EXPORT(pf_bls_verify_minsig)
-int pf_bls_verify_minsig(uint8_t *result, const uint8_t *pk, size_t pk_len, const uint8_t *msg, size_t msg_len,
+/* *result = 1 when sig is a valid signature of msg under pk with the ciphersuite ID dst; an error
+ * code (and *result = 0) for a key or signature that does not decode, lies outside the subgroup
+ * or is an identity key (KeyValidate). */
+PF_EXPORT(pf_bls_verify_minpk)
+int pf_bls_verify_minpk(uint8_t *result, const uint8_t *pk, size_t pk_len, const uint8_t *msg, size_t msg_len,
                               const uint8_t *sig, size_t sig_len, const uint8_t *dst, size_t dst_len)
 {
-    g2_t key, kg;
-    g1_t s, h;
+    g1_t key;
+    g2_t s;
+    int err;
+
+    *result = 0;
+    if ((err = pf_abi_g1_decode(&key, pk, pk_len, true)) || (err = pf_abi_g2_decode(&s, sig, sig_len, true)))
+        return err;
+    return pf_abi_core_verify_minpk(result, &key, msg, msg_len, &s, dst, dst_len);
+}
+
+/* FastAggregateVerify: sig aggregates signatures of one msg under the n keys in pks (each of one
+ * length, compressed or not; their proofs of possession checked by the caller).  Every key must
+ * pass KeyValidate, and so must their sum. */
+PF_EXPORT(pf_bls_fast_aggregate_verify_minpk)
+int pf_bls_fast_aggregate_verify_minpk(uint8_t *result, const uint8_t *pks, size_t pks_len, size_t n,
+                                             const uint8_t *msg, size_t msg_len, const uint8_t *sig, size_t sig_len,
+                                             const uint8_t *dst, size_t dst_len)
+{
+    size_t stride = pf_abi_g1_stride(pks_len, n), i;
+    g1_t total, key;
+    g2_t s;
+    int err;
+
+    *result = 0;
+    if (stride == 0)
+        return PF_ERR_LENGTH;
+    g1_set_identity(&total);
+    for (i = 0; i < n; i++) {
+        if ((err = pf_abi_g1_decode(&key, pks + i * stride, stride, true)))
+            return err;
+        if (g1_is_identity(&key))
+            return PF_ERR_IDENTITY;
+        g1_add_vartime(&total, &total, &key);
+    }
+    if ((err = pf_abi_g2_decode(&s, sig, sig_len, true)))
+        return err;
+    return pf_abi_core_verify_minpk(result, &total, msg, msg_len, &s, dst, dst_len);
+}
+
+/* CoreVerify (minsig: keys in G2, signatures in G1) of decoded points: *result = 1 when
+ * e(key, H(msg)) e(-g, sig) = 1; the identity key is refused (PF_ERR_IDENTITY). */
+static int pf_abi_core_verify_minsig(uint8_t *result, const g2_t *key, const uint8_t *msg, size_t msg_len,
+                                          const g1_t *s, const uint8_t *dst, size_t dst_len)
+{
+    g2_t kg;
+    g1_t h;
     g1_affine_t P[2];
     g2_affine_t Q[2];
     pf_miller_pair_t st[2];
@@ -966,25 +1005,67 @@ int pf_bls_verify_minsig(uint8_t *result, const uint8_t *pk, size_t pk_len, cons
     uint8_t hb[G1_UNCOMPRESSED];
     int err;
 
-    *result = 0;
     if (dst_len == 0)
         return PF_ERR_DST;
-    if ((err = pf_abi_g2_decode(&key, pk, pk_len, true)) || (err = pf_abi_g1_decode(&s, sig, sig_len, true)))
-        return err;
-    if (g2_is_identity(&key))
+    if (g2_is_identity(key))
         return PF_ERR_IDENTITY;
     if ((err = pf_g1_hash_to_curve(hb, sizeof hb, msg, msg_len, dst, dst_len)) || (err = pf_abi_g1_decode(&h, hb, sizeof hb, false)))
         return err;
-    /* e(pk, H(m)) e(-g, sig) = 1 */
     g2_from_affine(&kg, &PF_ABI_G2_GENERATOR);
     g2_neg(&kg, &kg);
     g1_to_affine(&P[0], &h);
-    g2_to_affine(&Q[0], &key);
-    g1_to_affine(&P[1], &s);
+    g2_to_affine(&Q[0], key);
+    g1_to_affine(&P[1], s);
     g2_to_affine(&Q[1], &kg);
     pf_miller_loop_vartime(&f, P, Q, NULL, 2, st);
     pf_final_exp(&f, &f);
     *result = fp12_is_one(&f);
     return PF_OK;
+}
+
+/* *result = 1 when sig is a valid signature of msg under pk with the ciphersuite ID dst; an error
+ * code (and *result = 0) for a key or signature that does not decode, lies outside the subgroup
+ * or is an identity key (KeyValidate). */
+PF_EXPORT(pf_bls_verify_minsig)
+int pf_bls_verify_minsig(uint8_t *result, const uint8_t *pk, size_t pk_len, const uint8_t *msg, size_t msg_len,
+                              const uint8_t *sig, size_t sig_len, const uint8_t *dst, size_t dst_len)
+{
+    g2_t key;
+    g1_t s;
+    int err;
+
+    *result = 0;
+    if ((err = pf_abi_g2_decode(&key, pk, pk_len, true)) || (err = pf_abi_g1_decode(&s, sig, sig_len, true)))
+        return err;
+    return pf_abi_core_verify_minsig(result, &key, msg, msg_len, &s, dst, dst_len);
+}
+
+/* FastAggregateVerify: sig aggregates signatures of one msg under the n keys in pks (each of one
+ * length, compressed or not; their proofs of possession checked by the caller).  Every key must
+ * pass KeyValidate, and so must their sum. */
+PF_EXPORT(pf_bls_fast_aggregate_verify_minsig)
+int pf_bls_fast_aggregate_verify_minsig(uint8_t *result, const uint8_t *pks, size_t pks_len, size_t n,
+                                             const uint8_t *msg, size_t msg_len, const uint8_t *sig, size_t sig_len,
+                                             const uint8_t *dst, size_t dst_len)
+{
+    size_t stride = pf_abi_g2_stride(pks_len, n), i;
+    g2_t total, key;
+    g1_t s;
+    int err;
+
+    *result = 0;
+    if (stride == 0)
+        return PF_ERR_LENGTH;
+    g2_set_identity(&total);
+    for (i = 0; i < n; i++) {
+        if ((err = pf_abi_g2_decode(&key, pks + i * stride, stride, true)))
+            return err;
+        if (g2_is_identity(&key))
+            return PF_ERR_IDENTITY;
+        g2_add_vartime(&total, &total, &key);
+    }
+    if ((err = pf_abi_g1_decode(&s, sig, sig_len, true)))
+        return err;
+    return pf_abi_core_verify_minsig(result, &total, msg, msg_len, &s, dst, dst_len);
 }
 

@@ -137,6 +137,15 @@ export class Curve {
       throw err;
     }
   }
+  /** FastAggregateVerify: one message signed by every key of `pks` (aggregated signature). */
+  fastAggregateVerify(pks, msg, sig, { dst = BLS_DST_MINPK, variant = 'minpk' } = {}) {
+    const fn = `pf_bls_fast_aggregate_verify_${variant}`;
+    const [res, keys, m, s, d] = this._place([1, concat(pks), utf8(msg), sig, utf8(dst)]);
+    const lens = [concat(pks).length, utf8(msg).length, sig.length, utf8(dst).length];
+    const code = this.exports[fn](res, keys, lens[0], pks.length, m, lens[1], s, lens[2], d, lens[3]);
+    if (code === 10) throw new PairforgeError(fn, code);
+    return code === 0 && new Uint8Array(this.exports.memory.buffer, res, 1)[0] === 1;
+  }
 }
 
 function concat(list) {

@@ -9,7 +9,8 @@
  * Points read are checked: canonical coordinates, valid flags, on the curve, in the subgroup of
  * order r.  Scalars are FR_NBYTES bytes, big-endian, any value (reduced mod r).  GT elements
  * are GT_NBYTES bytes: every Fp coefficient big-endian, c0 first at every level of the tower
- * (GT.to_bytes() of the Python module).
+ * (GT.to_bytes() of the Python module).  pf_g1_mul and pf_g2_mul are constant time in the scalar;
+ * every other function is variable time, for public data (it calls the _vartime C).
  *
  * Nothing here allocates or calls libc (the build links no libc: an undefined symbol fails it).
  * Functions that need memory proportional to their input (MSM, the pairing check) take a
