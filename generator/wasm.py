@@ -11,9 +11,9 @@ Two products, both build outputs (gitignored, never committed; their sources are
   undefined symbol and fail the link.  The module imports nothing and exports its memory, its
   functions and ``__heap_base`` (where a loader may start placing buffers; the module keeps no
   heap of its own).
-* ``kat-wasm32.wasm``: the known-answer test program ``c/kat_main.c`` for ``wasm32-wasi`` (it reads
-  stdin and prints with wasi-libc), run by tests/test_wasm.py under wasmtime beside the native
-  build, as generator/cross.py does for ARM.
+* ``kat-wasm32-<limb bits>.wasm``: the known-answer test program ``c/kat_main.c`` for
+  ``wasm32-wasi`` (it reads stdin and prints with wasi-libc), run by tests/test_wasm.py under
+  wasmtime beside the native build, as generator/cross.py does for ARM.
 
 Limb width: 64-bit limbs, measured faster than 32-bit limbs (generic32, where a 32 x 32 -> 64-bit
 product is one i64.mul) by bench/wasm.py (README, "WebAssembly"): wasm32 has no 64 x 64 -> 128-bit
@@ -37,8 +37,8 @@ ABI_SOURCE = "c/wasm_abi.c"
 KAT_SOURCE = "c/kat_main.c"
 DEFAULT_LIMB_BITS = 64
 STACK_BYTES = 1 << 20
-# -O3 and -fno-tree-vectorize as generator/build.py (clang ignores the latter's spelling quietly
-# only under -Wno-ignored-optimization-argument); no -pthread: one thread.
+# generator/build.py's flags less -pthread (one thread) and gcc's -fno-tree-vectorize, whose clang
+# spellings follow: no auto-vectorization and no SIMD128 (README, "WebAssembly": no gain measured).
 OPT_ARGS = tuple(a for a in BASE_COMPILE_ARGS if a not in ("-pthread", "-fno-tree-vectorize"))
 COMMON_ARGS = (*OPT_ARGS, "-fno-vectorize", "-fno-slp-vectorize", "-DPF_MSM_NO_THREADS", "-mbulk-memory",
                "-Wno-bitwise-instead-of-logical")
@@ -77,19 +77,18 @@ def _shim_dir(root: Path) -> Path:
     return shim
 
 
-def abi_command(pkg_dir: Path, out: Path, shim: Path, limb_bits: int = DEFAULT_LIMB_BITS,
-                simd: bool = False) -> list[str]:
+def abi_command(pkg_dir: Path, out: Path, shim: Path, limb_bits: int = DEFAULT_LIMB_BITS) -> list[str]:
     """The zig cc command line that builds the ABI module of a package."""
     c_dir = Path(pkg_dir) / "c"
     return [
         *zig_command(), "cc", "-target", "wasm32-freestanding", *COMMON_ARGS, f"-DPF_LIMB_BITS={limb_bits}",
-        *(["-msimd128"] if simd else []), "-isystem", str(shim), "-I", str(c_dir),
+        "-isystem", str(shim), "-I", str(c_dir),
         "-Wl,--no-entry", "-Wl,--export=__heap_base", f"-Wl,-z,stack-size={STACK_BYTES}", "-s",
         str(c_dir / "wasm_abi.c"), "-o", str(out),
     ]
 
 
-def build_wasm(pkg_dir: Path, out: Path | None = None, limb_bits: int = DEFAULT_LIMB_BITS, simd: bool = False) -> Path:
+def build_wasm(pkg_dir: Path, out: Path | None = None, limb_bits: int = DEFAULT_LIMB_BITS) -> Path:
     """Build ``<pkg_dir>/wasm/<pkg>.wasm`` (or ``out``) from ``c/wasm_abi.c``; returns its path.
 
     The file is replaced atomically, so a reader never sees half a module."""
@@ -100,7 +99,7 @@ def build_wasm(pkg_dir: Path, out: Path | None = None, limb_bits: int = DEFAULT_
     out.parent.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="pairforge-wasm-") as tmp:
         staged = Path(tmp) / out.name
-        _run(abi_command(pkg_dir, staged, _shim_dir(Path(tmp)), limb_bits, simd))
+        _run(abi_command(pkg_dir, staged, _shim_dir(Path(tmp)), limb_bits))
         partial = out.with_name(f".{out.name}.pf-tmp-{os.getpid()}")
         shutil.copyfile(staged, partial)
         os.replace(partial, out)
