@@ -1,9 +1,10 @@
-"""nox sessions: tests, regen (the regen check), bench, cross, fuzz, sanitize, constant_time, leaks, lint.
+"""nox sessions: tests, regen (the regen check), bench, cross, wasm, fuzz, sanitize, constant_time, leaks, lint.
 
     nox -s tests               fresh venv: pip install -e .[test] (builds every curve), pytest -n auto
     nox -s regen               gen-curve --all --check
     nox -s bench -- --quick    the benchmark suite (bench/run.py), arguments after --
     nox -s cross               arm64 / arm32 / generic32 under qemu against the reference and x86-64
+    nox -s wasm                every curve's .wasm (gen-curve --target wasm32), its tests under wasmtime and Node
     nox -s lint                ruff
     nox -s fuzz -- 600         atheris over every decoder of every curve for 600 s (default 60)
     nox -s sanitize            every curve built with ASan + UBSan, the whole suite on it
@@ -57,6 +58,15 @@ def cross(session: nox.Session) -> None:
     """The cross-target tests; needs gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf qemu-user."""
     _install(session, "-e", ".[test]")
     session.run(*TEST_COMMAND, "tests/test_cross.py", *session.posargs)
+
+
+@nox.session
+def wasm(session: nox.Session) -> None:
+    """The wasm32 target from a clean checkout: build every curve's module, then tests/test_wasm.py
+    (wasmtime) and tests/test_wasm_node.py (needs node: apt-get install nodejs)."""
+    _install(session, "-e", ".[test]")
+    session.run("gen-curve", "--all", "--target", "wasm32")
+    session.run(*TEST_COMMAND, "--runslow", "tests/test_wasm.py", "tests/test_wasm_node.py", *session.posargs)
 
 
 @nox.session

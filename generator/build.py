@@ -67,7 +67,7 @@ STAMP_SUFFIX = ".stamp"
 # Bump when the way a module is built changes in a way the build key does not see.
 BUILD_KEY_VERSION = 1
 
-_ARTEFACT_SUFFIXES = (".so", ".pyd", ".dll", ".dylib", ".o", ".obj", ".pyc", ".pyo", STAMP_SUFFIX)
+_ARTEFACT_SUFFIXES = (".so", ".pyd", ".dll", ".dylib", ".o", ".obj", ".pyc", ".pyo", STAMP_SUFFIX, ".wasm")
 _ARTEFACT_DIRS = ("__pycache__", "build", ".pytest_cache", ".hypothesis")
 _TAIL_LINES = 30
 

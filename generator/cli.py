@@ -5,6 +5,7 @@
     gen-curve --params my.toml --out DIR   a custom curve, as a standalone package DIR/<pkg>/
     gen-curve bls12-381 --target generic32 32-bit limbs
     gen-curve bls12-381 --target arm64     render, cross-build the static test program (also arm32)
+    gen-curve bls12-381 --target wasm32    render, build generated/bls12_381/wasm/bls12_381.wasm
     gen-curve --all --check                regen check: exit 1 if generated/ is stale
     gen-curve bn254 --no-build             render only
 
@@ -37,7 +38,7 @@ GENERATED_DIR = REPO_ROOT / "generated"
 
 # target -> limb width of the build. x86_64-adx is not among them: on x86-64 the generic64 build
 # also compiles the ADX module (_core_adx), which the package picks at import.
-TARGETS = {"generic64": 64, "generic32": 32, "arm64": 64, "arm32": 32}
+TARGETS = {"generic64": 64, "generic32": 32, "arm64": 64, "arm32": 32, "wasm32": 64}
 # Cross targets: the build is the static known-answer test program (generator/cross.py), written
 # to <pkg>/build/kat-<target>, not the Python module.
 CROSS_TARGETS = ("arm64", "arm32")
@@ -499,7 +500,12 @@ def _render(pipeline, model, target: str, step: Callable[[str], None]) -> dict[s
 def _build(job: Job, target: str, verbose: bool, step: Callable[[str], None], reporter: Reporter) -> Path:
     started = time.monotonic()
     try:
-        if target in CROSS_TARGETS:
+        if target == "wasm32":
+            from generator.wasm import build_wasm
+
+            step("building the WebAssembly module (zig cc)")
+            built = build_wasm(job.pkg_dir, limb_bits=TARGETS[target])
+        elif target in CROSS_TARGETS:
             from generator.cross import build_kat
 
             step(f"cross-building the {target} test program")
@@ -546,6 +552,9 @@ def _report_written(args: argparse.Namespace, jobs: list[Job], reporter: Reporte
             runner = " ".join(CROSS[args.target].runner)
             out.print(f"    built   {_show(job.built)} ({args.target} known-answer test program)", markup=False)
             out.print(f"    test    pytest tests/test_cross.py (runs it under {runner})", markup=False)
+        elif job.built is not None and args.target == "wasm32":
+            out.print(f"    built   {_show(job.built)} ({job.built.stat().st_size // 1024} KB; "
+                      f"loader {_show(job.pkg_dir)}/wasm/{job.pkg_dir.name}.mjs)", markup=False)
         elif job.built is not None:
             out.print(f"    built   {_show(job.built)} ({args.target})", markup=False)
             out.print(f"    import  {_import_hint(job)}", markup=False)

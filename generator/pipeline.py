@@ -13,7 +13,7 @@ Progress = Callable[[str], None]
 
 # Every target renders the same files (each package carries the kernel headers of every assembly
 # target); the target decides how generator/cli.py builds them.
-TARGETS = ("generic64", "generic32", "arm64", "arm32")
+TARGETS = ("generic64", "generic32", "arm64", "arm32", "wasm32")
 
 
 def derive_model(curve_file: Path, progress: Progress | None = None) -> CurveModel:

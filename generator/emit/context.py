@@ -97,6 +97,10 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     files["c/pairforge.h"] = render("c/pairforge.h.j2", **common)
     # the known-answer test program of the cross-target tests (generator/cross.py)
     files["c/kat_main.c"] = render("c/kat_main.c.j2", **common)
+    # the byte-level ABI of the WebAssembly module and its ES module loader (generator/wasm.py)
+    wasm_common = {"bls": "bls_signatures" in model.spec.protocols, **common}
+    files["c/wasm_abi.c"] = render("c/wasm_abi.c.j2", **wasm_common)
+    files[f"wasm/{model.package}.mjs"] = render("js/wasm_loader.mjs.j2", **wasm_common)
     say("rendering the Python module")
     files["_core.pyx"] = render("cython/_core.pyx.j2", **common)
     files["_core_adx.pyx"] = render("cython/_core_adx.pyx.j2", **common)

@@ -1,0 +1,50 @@
+"""The ES module loader (generated/<pkg>/wasm/<pkg>.mjs) under Node: `node --test` runs
+tests/js/wasm.test.mjs on BLS12-381's module (built once, as in tests/test_wasm.py): a BLS
+verification, a pairing check and rejected forgeries, against values made by the Python module.
+Needs node (Debian's nodejs); without it this skips locally and fails under CI."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from conftest import skip_or_fail  # noqa: E402
+from test_wasm import _point_outside_subgroup, cached_wasm  # noqa: E402
+
+
+def test_node_loader(curve_module, tmp_path) -> None:
+    node = shutil.which("node")
+    if node is None:
+        skip_or_fail("node is not installed (apt-get install nodejs)")
+    C = curve_module("bls12_381")
+    from generated.bls12_381 import bls
+
+    pop = bls.MinPk.Pop
+    sk, other = pop.key_gen(bytes(range(32))), pop.key_gen(bytes(range(1, 33)))
+    message = "pairforge over WebAssembly"
+    P, Q = C.G1.generator() * 1234567, C.G2.generator() * 7654321
+    fixture = {
+        "loader": (ROOT / "generated" / "bls12_381" / "wasm" / "bls12_381.mjs").as_uri(),
+        "wasm": str(cached_wasm(ROOT / "generated" / "bls12_381")),
+        "dst": pop.DST.decode(), "message": message,
+        "pk": pop.sk_to_pk(sk).hex(), "sig": pop.sign(sk, message.encode()).hex(),
+        "other_pk": pop.sk_to_pk(other).hex(), "forged_sig": pop.sign(other, message.encode()).hex(),
+        "p": P.to_bytes().hex(), "neg_p": (-P).to_bytes().hex(), "q": Q.to_bytes().hex(),
+        "gt": C.pairing(P, Q).to_bytes().hex(), "outside_g1": _point_outside_subgroup(C, C.G1).hex(),
+        "agg_pks": [pop.sk_to_pk(sk).hex(), pop.sk_to_pk(other).hex()],
+        "agg_sig": pop.aggregate([pop.sign(sk, message.encode()), pop.sign(other, message.encode())]).hex(),
+    }
+    path = tmp_path / "fixture.json"
+    path.write_text(json.dumps(fixture))
+    proc = subprocess.run([node, "--test", str(ROOT / "tests" / "js" / "wasm.test.mjs")], capture_output=True,
+                          text=True, env={**os.environ, "PAIRFORGE_WASM_FIXTURE": str(path)}, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert "# pass 5" in proc.stdout and "# fail 0" in proc.stdout, proc.stdout[-2000:]
