@@ -7,7 +7,9 @@ After it f lies in the cyclotomic subgroup, where conj is the inverse and squari
 Hard part: m * Phi_k(p) / r is expanded in base p as polynomials in x,
     m * Phi_k(p(x)) / r(x) = sum_i lambda_i(x) p(x)^i,      lambda_i in Z[x],
 m being the least common denominator (3 for BLS12 as in Hayashida–Hayasaka–Teruya 2020/875,
-1 for BN as in Scott et al. 2008; BW6 per curve). The program computes B_j = f^(x^j) by
+1 for BN as in Scott et al. 2008; BW6 per curve), or the polynomial m(x) a curve file requires with
+its key gt_exponent (its GT convention: BN254's 2x(6x^2 + 3x + 1) of Fuentes-Castaneda et al.,
+BW6-761's 3(x^3 - x^2 + 1) of El Housni-Guillevic's Alg. 6), whose digits must then be integral. The program computes B_j = f^(x^j) by
 repeated exponentiation by x, then g_i = prod_j B_j^(c_ij) with short chains of cyclotomic
 squarings, and returns prod_i frob^i(g_i). Running the same program on integers (mul -> +,
 cyclotomic square -> *2, frob^n -> *p^n, conj -> *(-1), exp-by-x -> *x) proves that it computes
@@ -105,7 +107,7 @@ class FinalExpModel:
     exp_by_x_compressed: tuple[tuple[int, int], ...] | None = None
     # The form the program evaluates, for the generated code's comment.
     form: str = ""
-    # m as a polynomial in x (the curve's gt_exponent, or the cheapest constant), e.g. "12x^3 + 6x^2 + 2x".
+    # m as a polynomial in x (the curve's gt_exponent, or the cheapest constant), e.g. "2*x*(6*x^2 + 3*x + 1)".
     m_poly: str = ""
 
     @property
