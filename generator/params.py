@@ -12,6 +12,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import sympy
+
 FAMILIES = ("BN", "BLS12", "BW6")
 
 # The protocol modules a curve file may ask for (``protocols = [...]``), by name.  Only the names
@@ -22,7 +24,7 @@ PROTOCOL_NAMES = ("bls_signatures", "eip197", "eip2333", "eip2537", "eip2539", "
 
 KNOWN_KEYS = {
     "name", "family", "x", "b", "beta", "xi", "alpha", "ht", "hy", "g1", "g2",
-    "published", "serialization", "protocols", "description", "hash_to_curve",
+    "published", "serialization", "protocols", "description", "hash_to_curve", "gt_exponent",
 }
 PUBLISHED_KEYS = {"p", "r"}
 
@@ -66,6 +68,34 @@ RFC9380_SUITES = {
 HASH_TO_CURVE_KEYS = {"suite", "rfc", "z", "h_eff", "isogeny"}
 ISOGENY_KEYS = ("a", "b", "x_num", "x_den", "y_num", "y_den")
 SUITE_ID = re.compile(r"[A-Z0-9]+G[12]_XMD:SHA-256_(SSWU|SVDW)_RO_")
+# The text of a polynomial in the seed x with rational coefficients: only these characters reach
+# sympy's parser (which evaluates its input), so no name but x can be met.
+POLYNOMIAL_TEXT = re.compile(r"[0-9x+\-*/^() ]+")
+
+
+def parse_polynomial_in_x(text: object, key: str, where: str) -> sympy.Expr:
+    """A curve-file polynomial in the seed x (``^`` or ``**`` for powers, rational coefficients),
+    as a sympy expression in ``generator.derive.families.X``; CurveFileError when it is not one."""
+    from sympy.parsing.sympy_parser import convert_xor, parse_expr, standard_transformations
+
+    from .derive.families import X
+
+    if not isinstance(text, str) or not text.strip() or len(text) > 200 or not POLYNOMIAL_TEXT.fullmatch(text):
+        raise CurveFileError(f"{where}: key '{key}' must be a polynomial in x of at most 200 characters "
+                             f"written with digits, x, + - * / ^ and parentheses, got {text!r}")
+    if any(len(power) > 2 for power in re.findall(r"(?:\^|\*\*)\s*\(?\s*(\d+)", text)):
+        raise CurveFileError(f"{where}: key '{key}': powers above 99 are not accepted, got {text!r}")
+    try:
+        expr = parse_expr(text, local_dict={"x": X}, transformations=standard_transformations + (convert_xor,),
+                          evaluate=True)
+    except Exception as exc:  # the parser raises SyntaxError, TokenError, TypeError, ... on bad text
+        raise CurveFileError(f"{where}: key '{key}' is not a valid expression ({exc}): {text!r}") from None
+    expr = sympy.expand(expr)
+    if expr.free_symbols - {X} or not expr.is_polynomial(X) or expr.has(sympy.zoo, sympy.nan):
+        raise CurveFileError(f"{where}: key '{key}' must be a polynomial in x (no division by x or by 0), got {text!r}")
+    if expr == 0:
+        raise CurveFileError(f"{where}: key '{key}' must not be the zero polynomial")
+    return expr
 
 
 def _coefficients(value: object, key: str, where: str) -> tuple[tuple[int, ...], ...]:
@@ -142,6 +172,9 @@ class CurveSpec:
     protocols: tuple[str, ...] = ()
     description: str = ""
     hash_to_curve: dict[str, HashToCurveSpec] = field(default_factory=dict)
+    # The GT convention: the multiple m(x) of the final exponentiation f^(m (p^k - 1)/r), as the
+    # text of a polynomial in x (validated by parse_polynomial_in_x); None: the cheapest m.
+    gt_exponent: str | None = None
 
     @property
     def package(self) -> str:
@@ -231,6 +264,9 @@ def parse_curve_text(text: str, source: str) -> CurveSpec:
             )
         if protocol in protocols[:position]:
             raise CurveFileError(f"{source}: key 'protocols' names {protocol!r} twice")
+    gt_exponent = data.get("gt_exponent")
+    if gt_exponent is not None:
+        parse_polynomial_in_x(gt_exponent, "gt_exponent", source)
     serialization = data.get("serialization")
     if serialization is not None and not isinstance(serialization, str):
         raise CurveFileError(f"{source}: key 'serialization' must be a string")
@@ -252,6 +288,7 @@ def parse_curve_text(text: str, source: str) -> CurveSpec:
         protocols=tuple(protocols),
         description=str(data.get("description", "")),
         hash_to_curve=_hash_to_curve(data["hash_to_curve"], source) if "hash_to_curve" in data else {},
+        gt_exponent=gt_exponent,
     )
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from generator.derive.checks import DerivationError
-from generator.derive.families import BLS12_P, BLS12_R, BN_P, BN_R, cyclotomic
+from generator.derive.families import BLS12_P, BLS12_R, BN_P, BN_R, X, cyclotomic
 from generator.derive.final_exponentiation import (
     ExpByX,
     Frob,
@@ -21,13 +21,15 @@ from generator.derive.final_exponentiation import (
     _Program,
     allocate_registers,
     exp_by_x_cost,
+    column_scales,
+    derive_final_exponentiation,
     factored_forms,
     naf,
     program_cost,
     track_exponent,
 )
 from generator.derive.model import CurveModel, build_model
-from generator.params import CurveFileError, parse_curve_text
+from generator.params import CurveFileError, parse_curve_text, parse_polynomial_in_x
 from generator.pipeline import derive_model
 
 CURVES = Path(__file__).resolve().parents[1] / "curves"
@@ -54,7 +56,7 @@ PUBLISHED = {
             (2821565182194536844548159561693502659359617185244120367078079554186484126554,
              3505843767911556378687030309984248845540243509899259641013678093033130930403),
         ),
-        "m": 1,
+        "m": 2 * 0x44E992B44A6909F1 * (6 * 0x44E992B44A6909F1**2 + 3 * 0x44E992B44A6909F1 + 1),  # FKR, as snarkjs / arkworks
     },
     "bls12-381": {
         "twist": "M",
@@ -85,7 +87,7 @@ PUBLISHED = {
         "h1": 0xAD1972339049CE762C77D5AC34CB12EFC856A0853C9DB94CC61C554757551C0C832BA4061000003B3DE580000000007C,
         "h2": 0xAD1972339049CE762C77D5AC34CB12EFC856A0853C9DB94CC61C554757551C0C832BA4061000003B3DE580000000007C - 7,
         "t": 0x15D8F58F3501DBEC1AB2F9CB6145AEECB55FC0D440CB48F058490FB40986940170B5D44300000007467A800000000010,
-        "m": 3,
+        "m": 3 * (0x8508C00000000001**3 - 0x8508C00000000001**2 + 1),  # HG20 Alg. 6, as arkworks
     },
 }
 
@@ -196,10 +198,21 @@ def test_final_exponentiation_exponent_tracking(name: str) -> None:
     assert track_exponent(broken, fe.nregs, fe.ops[-1].dst if broken else 0, m.x, m.p, phi) != tracked
 
 
-def test_bn_hard_part_is_the_scott_et_al_decomposition() -> None:
+def test_bn_hard_part_is_the_fkr_decomposition() -> None:
+    """BN254's gt_exponent 2x(6x^2 + 3x + 1) gives Fuentes-Castaneda-Knapp-Rodriguez-Henriquez's
+    lambdas (as arkworks' comment writes them); the bases f^(2x), f^(6x^2), f^(12x^3) carry the
+    common factors, so the coefficients left are at most 3."""
     fe = model("bn254").final_exp
-    assert fe.lambdas == ((-2, -18, -30, -36), (1, -12, -18, -36), (1, 0, 6), (1,))
-    assert fe.exp_by_x_count == 3
+    assert fe.lambdas == ((1, 6, 12, 12), (0, 4, 6, 12), (0, 6, 6, 12), (-1, 4, 6, 12))
+    assert fe.exp_by_x_count == 3 and fe.m_poly == "2*x*(6*x^2 + 3*x + 1)"
+    assert column_scales([list(c) for c in fe.lambdas]) == (
+        [1, 2, 3, 2], [[1, 3, 2, 1], [0, 2, 1, 1], [0, 3, 1, 1], [-1, 2, 1, 1]])
+    assert "f^(S_j x^j)" in fe.form
+    # Without the key the cheapest m is 1 (Scott et al.'s decomposition).
+    m = model("bn254")
+    natural = derive_final_exponentiation(BN_P, BN_R, 12, m.x, m.p, m.r, "bn254")
+    assert natural.m == 1 and natural.m_poly == "1"
+    assert natural.lambdas == ((-2, -18, -30, -36), (1, -12, -18, -36), (1, 0, 6), (1,))
 
 
 def _gt_multiplications(ops) -> int:
@@ -233,7 +246,8 @@ def test_factored_forms_are_identities() -> None:
     for name, fam_p, fam_r in (("bls12-381", BLS12_P, BLS12_R), ("bn254", BN_P, BN_R)):
         m = model(name)
         target = m.final_exp.m * (cyclotomic(m.k, m.p) // m.r)
-        forms = factored_forms(fam_p, fam_r, m.k, m.final_exp.m)
+        m_poly = parse_polynomial_in_x(m.final_exp.m_poly, "gt_exponent", name)
+        forms = factored_forms(fam_p, fam_r, m.k, m_poly, 12)
         if name == "bls12-381":
             assert forms
         for c, lambdas in forms:
@@ -245,12 +259,16 @@ def test_factored_forms_are_identities() -> None:
 
 
 def test_bw6_hard_part_is_one_multi_exponentiation() -> None:
-    """BW6-761's base-p coefficients are large (up to 1249): one shared run of squarings
-    (Straus, NAF digits) over all the B_j and frob(B_j) is cheaper than a chain per
-    coefficient, by the cost model and in multiplications."""
+    """BW6-761's gt_exponent 3(x^3 - x^2 + 1) (arkworks') gives El Housni-Guillevic's Alg. 6
+    expansion R0(x) + p R1(x), 9 exponentiations by x (the cheapest m, 3, needs 11); its
+    coefficients are large (up to 492): one shared run of squarings (Straus, NAF digits) over all
+    the B_j and frob(B_j) is cheaper than a chain per coefficient, by the cost model and in
+    multiplications."""
     m = model("bw6-761")
     fe = m.final_exp
-    assert fe.exp_by_x_count == 11 and "multi-exponentiation" in fe.form
+    assert fe.lambdas == ((-220, -263, -73, -314, -197, 269, 70, -103),
+                          (229, 34, -181, 452, -65, -445, 492, 77, -276, 103))
+    assert fe.exp_by_x_count == 9 and "multi-exponentiation" in fe.form
     cost = exp_by_x_cost(fe.exp_by_x_chain, fe.exp_by_x_compressed)
     separate, _, _ = _build_program([list(c) for c in fe.lambdas])
     assert program_cost(fe.ops, cost) < program_cost(separate, cost) - 40
@@ -379,6 +397,14 @@ def test_negative_bn_seed_conjugates() -> None:
         ('name = "A" family', "not valid TOML"),
         ('name = "A"\nfamily = "BN"\nx = 1\nprotocols = "groth16"\n', "list of strings"),
         ('name = "A"\nfamily = "BN"\nx = 1\nprotocols = ["zzz"]\n', "unknown protocol 'zzz'"),
+        ('name = "A"\nfamily = "BN"\nx = 1\ngt_exponent = 3\n', "key 'gt_exponent' must be a polynomial in x"),
+        ('name = "A"\nfamily = "BN"\nx = 1\ngt_exponent = "1/x"\n', "polynomial in x (no division by x"),
+        ('name = "A"\nfamily = "BN"\nx = 1\ngt_exponent = "y + 1"\n', "written with digits, x"),
+        ('name = "A"\nfamily = "BN"\nx = 1\ngt_exponent = "__import__(0)"\n', "written with digits, x"),
+        ('name = "A"\nfamily = "BN"\nx = 1\ngt_exponent = "2x"\n', "not a valid expression"),
+        ('name = "A"\nfamily = "BN"\nx = 1\ngt_exponent = "(x + 1"\n', "not a valid expression"),
+        ('name = "A"\nfamily = "BN"\nx = 1\ngt_exponent = "x - x"\n', "zero polynomial"),
+        ('name = "A"\nfamily = "BN"\nx = 1\ngt_exponent = "x^1000"\n', "powers above 99"),
     ],
 )
 def test_bad_curve_files(text: str, fragment: str) -> None:
@@ -402,6 +428,38 @@ def test_params_imports_nothing_downstream() -> None:
     from generator.protocols import PROTOCOLS
 
     assert sorted(PROTOCOL_NAMES) == sorted(PROTOCOLS)
+
+
+@pytest.mark.parametrize(
+    "gt_exponent, fragment",
+    [
+        ("3*(x^4 - x^2 + 1)", r"gcd\(m, r\) = 1"),           # 3 r(x): m is a multiple of r
+        ("1", "integer coefficients"),                          # BLS12 needs a multiple of 3
+        ("x/2", "integer coefficients"),
+    ],
+)
+def test_wrong_gt_exponent_is_rejected(gt_exponent: str, fragment: str) -> None:
+    """A gt_exponent that would make the pairing degenerate, or that no integer program reaches,
+    stops the derivation with the curve and the reason."""
+    m = model("bls12-381")
+    m_poly = parse_polynomial_in_x(gt_exponent, "gt_exponent", "bls12-381.toml")
+    with pytest.raises(DerivationError, match=fragment):
+        derive_final_exponentiation(BLS12_P, BLS12_R, 12, m.x, m.p, m.r, "bls12-381.toml", m_poly)
+
+
+@pytest.mark.parametrize("gt_exponent", ["3", "3*x", "6*x^2 - 3", "-3*(x - 1)"])
+def test_required_gt_exponent_is_proved(gt_exponent: str) -> None:
+    """Any admissible m(x) gives a program that exponent tracking proves to compute
+    f^(m Phi_k(p)/r) with that m; dropping its last operation breaks the proof."""
+    m = model("bls12-381")
+    m_poly = parse_polynomial_in_x(gt_exponent, "gt_exponent", "test")
+    fe = derive_final_exponentiation(BLS12_P, BLS12_R, 12, m.x, m.p, m.r, "test", m_poly)
+    value = int(m_poly.subs(X, m.x))
+    phi = cyclotomic(12, m.p)
+    assert fe.m == value
+    assert track_exponent(fe.ops, fe.nregs, fe.result, m.x, m.p, phi) == value * (phi // m.r) % phi
+    broken = fe.ops[:-1]
+    assert track_exponent(broken, fe.nregs, fe.ops[-1].dst, m.x, m.p, phi) != value * (phi // m.r) % phi
 
 
 def test_failed_derivation_names_curve_and_check() -> None:

@@ -6,7 +6,8 @@ p has 381 bits, r has 255 bits; E: y^2 = x^3 + 4 over Fp,
 G2 on the M-type sextic twist over Fp2.
 Points serialize in the zcash format by default (other profiles: gnark, arkworks, eip197, eip2537).
 GT values are e(P, Q)^m for the optimal ate pairing e with m = 3 (final exponentiation
-multiple); compare pairings from other libraries through pairing checks, not raw GT values.
+multiple, the curve file's gt_exponent); raw GT values agree with another library's
+only where it uses the same m and Miller function, else compare through pairing checks.
 
 Fields: Fp, Fr, Fp2, Fp6, Fp12; groups: G1, G2, GT; G2Prepared (a G2 point
 with its Miller-loop lines precomputed);

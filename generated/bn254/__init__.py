@@ -5,8 +5,9 @@ Family BN, seed x = 0x44e992b44a6909f1, embedding degree 12.
 p has 254 bits, r has 254 bits; E: y^2 = x^3 + 3 over Fp,
 G2 on the D-type sextic twist over Fp2.
 Points serialize in the gnark format by default (other profiles: arkworks, eip197, eip2537).
-GT values are e(P, Q)^m for the optimal ate pairing e with m = 1 (final exponentiation
-multiple); compare pairings from other libraries through pairing checks, not raw GT values.
+GT values are e(P, Q)^m for the optimal ate pairing e with m = 2*x*(6*x^2 + 3*x + 1) (final exponentiation
+multiple, the curve file's gt_exponent); raw GT values agree with another library's
+only where it uses the same m and Miller function, else compare through pairing checks.
 
 Fields: Fp, Fr, Fp2, Fp6, Fp12; groups: G1, G2, GT; G2Prepared (a G2 point
 with its Miller-loop lines precomputed);

@@ -5,8 +5,9 @@ Family BW6, seed x = 0x8508c00000000001, embedding degree 6.
 p has 761 bits, r has 377 bits; E: y^2 = x^3 + -1 over Fp,
 G2 on the M-type sextic twist over Fp.
 Points serialize in the zcash format by default (other profiles: gnark, arkworks, eip197, eip2537).
-GT values are e(P, Q)^m for the optimal ate pairing e with m = 3 (final exponentiation
-multiple); compare pairings from other libraries through pairing checks, not raw GT values.
+GT values are e(P, Q)^m for the optimal ate pairing e with m = 3*(x^3 - x^2 + 1) (final exponentiation
+multiple, the curve file's gt_exponent); raw GT values agree with another library's
+only where it uses the same m and Miller function, else compare through pairing checks.
 
 Fields: Fp, Fr, Fp3, Fp6; groups: G1, G2, GT; G2Prepared (a G2 point
 with its Miller-loop lines precomputed);

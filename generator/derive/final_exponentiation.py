@@ -7,7 +7,9 @@ After it f lies in the cyclotomic subgroup, where conj is the inverse and squari
 Hard part: m * Phi_k(p) / r is expanded in base p as polynomials in x,
     m * Phi_k(p(x)) / r(x) = sum_i lambda_i(x) p(x)^i,      lambda_i in Z[x],
 m being the least common denominator (3 for BLS12 as in Hayashida–Hayasaka–Teruya 2020/875,
-1 for BN as in Scott et al. 2008; BW6 per curve). The program computes B_j = f^(x^j) by
+1 for BN as in Scott et al. 2008; BW6 per curve), or the polynomial m(x) a curve file requires with
+its key gt_exponent (its GT convention: BN254's 2x(6x^2 + 3x + 1) of Fuentes-Castaneda et al.,
+BW6-761's 3(x^3 - x^2 + 1) of El Housni-Guillevic's Alg. 6), whose digits must then be integral. The program computes B_j = f^(x^j) by
 repeated exponentiation by x, then g_i = prod_j B_j^(c_ij) with short chains of cyclotomic
 squarings, and returns prod_i frob^i(g_i). Running the same program on integers (mul -> +,
 cyclotomic square -> *2, frob^n -> *p^n, conj -> *(-1), exp-by-x -> *x) proves that it computes
@@ -93,7 +95,7 @@ Op = ExpByX | PowSmall | Conj | MulGT | Frob
 
 @dataclass(frozen=True)
 class FinalExpModel:
-    m: int
+    m: int                                # the multiple at the seed
     lambdas: tuple[tuple[int, ...], ...]  # lambda_i coefficients, lowest degree first
     ops: tuple[Op, ...]
     nregs: int
@@ -105,6 +107,8 @@ class FinalExpModel:
     exp_by_x_compressed: tuple[tuple[int, int], ...] | None = None
     # The form the program evaluates, for the generated code's comment.
     form: str = ""
+    # m as a polynomial in x (the curve's gt_exponent, or the cheapest constant), e.g. "2*x*(6*x^2 + 3*x + 1)".
+    m_poly: str = ""
 
     @property
     def small_power_chains(self) -> tuple[Chain, ...]:
@@ -142,27 +146,49 @@ def _base_p_digits(poly: sympy.Poly, p_p: sympy.Poly) -> list[sympy.Poly]:
 
 
 def hard_part_lambdas(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int) -> tuple[int, list[list[int]]]:
-    """m and the integer coefficients of lambda_i with m Phi_k(p)/r = sum lambda_i p^i."""
+    """m and the integer coefficients of lambda_i with m Phi_k(p)/r = sum lambda_i p^i, m the
+    least common denominator of the base-p digits of Phi_k(p)/r (the cheapest constant m)."""
     p_p = sympy.Poly(p_poly, X, domain="QQ")
     digits = _base_p_digits(_phi_over_r(p_p, sympy.Poly(r_poly, X, domain="QQ"), k), p_p)
     denominators = [sympy.Rational(c).q for d in digits for c in d.all_coeffs()]
     m = int(sympy.ilcm(*denominators)) if denominators else 1
-    lambdas = []
+    return m, _integer_digits(digits, m)
+
+
+def _integer_digits(digits: list[sympy.Poly], scale: sympy.Expr | int) -> list[list[int]]:
+    """The coefficients (lowest degree first) of scale * digit for each digit, all integers."""
+    out = []
     for d in digits:
-        coeffs = [int(sympy.Rational(c) * m) for c in reversed(d.all_coeffs())]
-        lambdas.append(coeffs)
-    return m, lambdas
+        coeffs = sympy.Poly(d.as_expr() * scale, X, domain="QQ").all_coeffs() if not d.is_zero else [0]
+        out.append([int(c) for c in reversed(coeffs)])
+    return out
+
+
+def required_lambdas(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int, m_poly: sympy.Expr,
+                     curve: str) -> list[list[int]]:
+    """The base-p digits of m(x) Phi_k(p)/r for a required m(x) (the curve file's gt_exponent), which
+    must be polynomials in x with integer coefficients."""
+    p_p = sympy.Poly(p_poly, X, domain="QQ")
+    quotient = _phi_over_r(p_p, sympy.Poly(r_poly, X, domain="QQ"), k)
+    digits = _base_p_digits(sympy.Poly(quotient.as_expr() * m_poly, X, domain="QQ"), p_p)
+    integral = all(sympy.Rational(c).q == 1 for d in digits for c in d.all_coeffs())
+    natural, _ = hard_part_lambdas(p_poly, r_poly, k)
+    require(integral, curve, f"gt_exponent m(x) = {m_poly}: the base-p digits of m(x) Phi_{k}(p)/r must have "
+            f"integer coefficients (m(x) a multiple of {natural} works)")
+    return _integer_digits(digits, 1)
 
 
 class _Program:
     """A hard-part program under construction: register 0 holds f (after the easy part)."""
 
-    def __init__(self, joint: bool = False) -> None:
+    def __init__(self, joint: bool = False, scaled: bool = False) -> None:
         self.ops: list[Op] = []
         self.nregs = 1
         # joint: each base-p expansion is one multi-exponentiation (see joint_power) instead of
         # a product of separate small powers.
         self.joint = joint
+        # scaled: the bases carry the common factor of each power of x (see column_scales).
+        self.scaled = scaled
 
     def _new(self) -> int:
         self.nregs += 1
@@ -187,12 +213,19 @@ class _Program:
 
     def base_p(self, src: int, lambdas: list[list[int]]) -> int:
         """Register holding src^(sum_i lambda_i(x) p^i): B_j = src^(x^j) by repeated
-        exponentiation by x, g_i = prod_j B_j^(c_ij), result prod_i frob^i(g_i)."""
+        exponentiation by x, g_i = prod_j B_j^(c_ij), result prod_i frob^i(g_i). Scaled: B_j =
+        src^(S_j x^j) with S_j the common factor of the coefficients of x^j (column_scales)."""
         max_deg = max(len(c) for c in lambdas) - 1
+        steps = [1] * (max_deg + 1)
+        scales = column_scales(lambdas) if self.scaled else None
+        if scales is not None:
+            steps, lambdas = scales
         base_reg = {0: src}
         for j in range(1, max_deg + 1):
             base_reg[j] = self._new()
             self.ops.append(ExpByX(base_reg[j], base_reg[j - 1]))
+            if steps[j] != 1:
+                base_reg[j] = self.signed_power(base_reg[j], steps[j])
         if self.joint:
             terms = []
             for i, coeffs in enumerate(lambdas):
@@ -264,6 +297,27 @@ class _Program:
         return dst
 
 
+def column_scales(lambdas: list[list[int]]) -> tuple[list[int], list[list[int]]] | None:
+    """(steps s_j, lambdas with column j divided by S_j = s_1 ... s_j), S_j the gcd of the
+    coefficients of x^j whenever S_(j-1) divides it: the bases B_j = B_(j-1)^(x s_j) = f^(S_j x^j)
+    then meet small coefficients (FKR's BN hard part: 12x^3 ... becomes B_3 = f^(12 x^3)).
+    None when some column's gcd is not a multiple of the previous scale."""
+    max_deg = max(len(c) for c in lambdas) - 1
+    steps, scale, totals = [1], 1, [1]
+    for j in range(1, max_deg + 1):
+        g = 0
+        for coeffs in lambdas:
+            if j < len(coeffs):
+                g = gcd(g, coeffs[j])
+        if g and g % scale:
+            return None
+        new = g if g else scale
+        steps.append(new // scale)
+        scale = new
+        totals.append(scale)
+    return steps, [[c // totals[j] for j, c in enumerate(coeffs)] for coeffs in lambdas]
+
+
 def allocate_registers(ops: list[Op], result: int) -> tuple[list[Op], int, int]:
     """The same program on as few GT registers as its live values need: a register is reused
     once the value it held has had its last read (never as the destination of the op that
@@ -298,17 +352,17 @@ def allocate_registers(ops: list[Op], result: int) -> tuple[list[Op], int, int]:
     return out, nregs, physical[result]
 
 
-def _build_program(lambdas: list[list[int]], joint: bool = False) -> tuple[list[Op], int, int]:
+def _build_program(lambdas: list[list[int]], joint: bool = False, scaled: bool = False) -> tuple[list[Op], int, int]:
     """The program of the base-p expansion sum lambda_i(x) p^i, from f in register 0."""
-    program = _Program(joint)
+    program = _Program(joint, scaled)
     result = program.base_p(0, lambdas)
     return program.ops, program.nregs, result
 
 
 def _build_factored_program(constant: int, factors: list[list[list[int]]],
-                            joint: bool = False) -> tuple[list[Op], int, int]:
+                            joint: bool = False, scaled: bool = False) -> tuple[list[Op], int, int]:
     """The program of f^(c + F_1 ... F_s), each F written in base p (lambda lists)."""
-    program = _Program(joint)
+    program = _Program(joint, scaled)
     reg = 0
     for lambdas in factors:
         reg = program.base_p(reg, lambdas)
@@ -365,17 +419,18 @@ def _primitive_lambdas(digits: list[sympy.Poly]) -> tuple[Fraction, list[list[in
     return content, [[int(c / content) for c in d] for d in coeffs]
 
 
-def factored_forms(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int, m: int
-                   ) -> list[tuple[int, list[list[list[int]]]]]:
+def factored_forms(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int, m: sympy.Expr | int,
+                   bound: int | None = None) -> list[tuple[int, list[list[list[int]]]]]:
     """Every (c, base-p lambdas of each F_i) with m Phi_k(p)/r = c + prod F_i over Z[x] and
-    |c| <= FACTORED_CONSTANT_RANGE m, over all groupings of the irreducible factors of
-    m Phi_k(p)/r - c into F_i."""
+    |c| <= bound (FACTORED_CONSTANT_RANGE m for a constant m), over all groupings of the
+    irreducible factors of m Phi_k(p)/r - c into F_i; m may be a polynomial in x."""
     p_p = sympy.Poly(p_poly, X, domain="QQ")
-    quotient = _phi_over_r(p_p, sympy.Poly(r_poly, X, domain="QQ"), k)
+    quotient = sympy.Poly(_phi_over_r(p_p, sympy.Poly(r_poly, X, domain="QQ"), k).as_expr() * m, X, domain="QQ")
     forms = []
-    bound = FACTORED_CONSTANT_RANGE * m
+    if bound is None:
+        bound = FACTORED_CONSTANT_RANGE * int(m)
     for c in range(-bound, bound + 1):
-        rest = quotient * m - c
+        rest = quotient - c
         if rest.is_zero:
             continue
         content, irreducible = sympy.factor_list(rest.as_expr(), X)
@@ -417,8 +472,18 @@ def track_exponent(ops: tuple[Op, ...], nregs: int, result: int, x: int, p: int,
 
 
 def derive_final_exponentiation(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int, x: int, p: int, r: int,
-                                curve: str) -> FinalExpModel:
-    m, lambdas = hard_part_lambdas(p_poly, r_poly, k)
+                                curve: str, m_poly: sympy.Expr | None = None) -> FinalExpModel:
+    """The cheapest hard-part program for f^(m Phi_k(p)/r), proved by exponent tracking. m is the
+    required m(x) when given (a curve's GT convention, its gt_exponent), else the cheapest constant."""
+    natural, lambdas = hard_part_lambdas(p_poly, r_poly, k)
+    if m_poly is None:
+        m_poly = sympy.Integer(natural)
+    else:
+        lambdas = required_lambdas(p_poly, r_poly, k, m_poly, curve)
+    m_value = sympy.Poly(m_poly, X).eval(x)
+    require(m_value.is_integer and m_value != 0, curve, f"gt_exponent m(x) = {m_poly} is a non-zero integer at the seed")
+    m = int(m_value)
+    require(gcd(m, r) == 1, curve, f"gt_exponent m(x) = {m_poly}: gcd(m, r) = 1, so the pairing stays non-degenerate")
     phi = cyclotomic(k, p)
     # The integer identity behind the program, at this seed.
     total = sum(sum(c * x**j for j, c in enumerate(coeffs)) * p**i for i, coeffs in enumerate(lambdas))
@@ -427,12 +492,15 @@ def derive_final_exponentiation(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int, 
     compressed = compressed_exp_digits(abs(x), exp_chain, curve)
     exp_cost = exp_by_x_cost(exp_chain, compressed)
     lambda_form = f"sum lambda_i(x) p^i, lambda_i coefficients lowest degree first: {tuple(tuple(c) for c in lambdas)}"
-    candidates = [(_build_program(lambdas, joint), lambda_form, joint) for joint in (False, True)]
-    for c, factor_lambdas in factored_forms(p_poly, r_poly, k, m):
+    variants = [(joint, scaled) for scaled in (False, True) for joint in (False, True)]
+    candidates = [(_build_program(lambdas, *v), lambda_form, v) for v in variants]
+    for c, factor_lambdas in factored_forms(p_poly, r_poly, k, m_poly, FACTORED_CONSTANT_RANGE * natural):
         form = f"{c} + " + " ".join(f"({describe_base_p(f)})" for f in factor_lambdas)
-        candidates += [(_build_factored_program(c, factor_lambdas, joint), form, joint) for joint in (False, True)]
+        candidates += [(_build_factored_program(c, factor_lambdas, *v), form, v) for v in variants]
     # The cheapest by the cost model; min keeps the first built on a tie (the plain base-p program).
-    (ops, _, result), form, joint = min(candidates, key=lambda cand: program_cost(cand[0][0], exp_cost))
+    (ops, _, result), form, (joint, scaled) = min(candidates, key=lambda cand: program_cost(cand[0][0], exp_cost))
+    if scaled:
+        form += "; the bases f^(S_j x^j) carry each power of x's common factor S_j"
     if joint:
         form += "; each base-p expansion as one multi-exponentiation (Straus, NAF digits)"
     ops, nregs, result = allocate_registers(ops, result)
@@ -441,8 +509,7 @@ def derive_final_exponentiation(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int, 
             op.chain.verify()
     tracked = track_exponent(tuple(ops), nregs, result, x, p, phi)
     require(tracked == m * (phi // r) % phi, curve, "exponent tracking: the program computes f^(m Phi_k(p)/r)")
-    require(gcd(m, r) == 1, curve, "gcd(m, r) = 1: the pairing stays non-degenerate")
-    return FinalExpModel(m=m, lambdas=tuple(tuple(c) for c in lambdas), ops=tuple(ops), nregs=nregs,
+    return FinalExpModel(m=m, m_poly=str(sympy.factor(m_poly)).replace("**", "^"), lambdas=tuple(tuple(c) for c in lambdas), ops=tuple(ops), nregs=nregs,
                          result=result, exp_by_x_chain=exp_chain, x_negative=x < 0,
                          exp_by_x_compressed=compressed, form=form)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ..params import CurveSpec
+from ..params import CurveSpec, parse_polynomial_in_x
 from .algebra import Curve, Elem, Fq
 from .checks import require
 from .endomorphisms import EndomorphismModel, derive_endomorphisms
@@ -97,7 +97,8 @@ def build_model(spec: CurveSpec, progress: Progress | None = None) -> CurveModel
     say("Miller loop")
     miller = derive_miller_loop(spec.family, spec.x, fam.p, fam.r, tower, twist.kind, twist.curve, g2, curve)
     say("final exponentiation: hard part and exponent tracking")
-    final_exp = derive_final_exponentiation(fam.p_poly, fam.r_poly, fam.k, spec.x, fam.p, fam.r, curve)
+    m_poly = parse_polynomial_in_x(spec.gt_exponent, "gt_exponent", spec.source) if spec.gt_exponent else None
+    final_exp = derive_final_exponentiation(fam.p_poly, fam.r_poly, fam.k, spec.x, fam.p, fam.r, curve, m_poly)
     say("endomorphisms: GLV/GLS bases, subgroup tests, cofactor clearing")
     endo = derive_endomorphisms(dict(family=spec.family, x=spec.x, p=fam.p, r=fam.r, t=fam.t, k=fam.k,
                                      h1=fam.h1, h2=twist.cofactor, E1=E1, E2=twist.curve, g1=g1, g2=g2,

@@ -473,7 +473,7 @@ static void pf_gt_pow_3(gt_t *out, const gt_t *a)
     }
 }
 
-/* f^((p^12 - 1)/r * 3). Easy part f^((q^3 - 1)(q + 1)), q = p^2; then the
+/* f^((p^12 - 1)/r * m), m = 3. Easy part f^((q^3 - 1)(q + 1)), q = p^2; then the
  * hard part program (generator/derive/final_exponentiation.py), which evaluates m Phi_12(p) / r =
  *     3 + (-1 + x) (-1 + x) (x + p) (-1 + x^2 + p^2). */
 static void pf_final_exp(gt_t *out, const gt_t *f)
