@@ -9,8 +9,8 @@ partition (``distributed.msm(PointFile, ScalarFile, client)``), the local call r
 and runs ``msm_bytes`` on 2 threads (``distributed.msm(..., client=None, threads=2)``).  Then a
 batch of BLS signatures (MinPk Pop), through the cluster against the local ``batch_verify`` on
 2 threads.  Wall-clock time, best of --rounds, the local and the cluster calls taking turns in
-each round (the cluster is warm: started, and the package
-imported on its workers, before the timing).
+each round (the cluster is warm: started, and the package imported on its workers, before the
+timing).
 
 The projection: one worker's share of an n-point MSM costs t1(n / W), the single-thread MSM
 measured here at several sizes (Pippenger's cost per point falls slowly with n, so t1 is

@@ -30,25 +30,37 @@ workers cannot is refused before any work is sent (``check_workers``).
 
 from __future__ import annotations
 
-import os
 import re
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Any
 
-from . import G1, G2, Fr, R
-from ._runtime import BYTES_LIKE, threads_arg
+from ._msm_inputs import GROUPS as _GROUPS
+from ._msm_inputs import POINT_BYTES as _POINT_BYTES
+from ._msm_inputs import SCALAR_BYTES as _SCALAR_BYTES
+from ._msm_inputs import (
+    PointFile,
+    ScalarFile,
+    TrustedSetupFile,
+    array_parts,
+    bag_parts,
+    join_points,
+    join_scalars,
+    load_points,
+    load_scalars,
+    pack_points,
+    pack_scalars,
+    points_source,
+    scalars_source,
+    unpack_scalars,
+)
+from ._runtime import threads_arg
 
 __all__ = ["msm", "PointFile", "ScalarFile", "TrustedSetupFile", "check_workers", "EXTRA"]
 
 # The optional dependencies, installed by this extra.
 EXTRA = "pairforge[distributed]"
 _PACKAGE = __name__.rsplit(".", 1)[0]
-_GROUPS = {"G1": G1, "G2": G2}
-_SCALAR_BYTES = 32
-# the length of one uncompressed point in the default profile, per group
-_POINT_BYTES = {name: len(G.generator().to_bytes(False)) for name, G in _GROUPS.items()}
 
 
 def _dask() -> Any:
@@ -164,287 +176,10 @@ def run_partitions(client: Any, task: Callable[..., Any], argument_lists: list[t
 
 
 # ------------------------------------------------------------------------------------------------
-# Input sources
-
-
-@dataclass(frozen=True)
-class PointFile:
-    """A file of packed points, read by the workers: ``count`` uncompressed encodings of the
-    default profile (or of ``profile``) back to back from byte ``offset`` (count None: to the end
-    of the file)."""
-
-    path: str
-    offset: int = 0
-    count: int | None = None
-    profile: str | None = None
-
-
-@dataclass(frozen=True)
-class ScalarFile:
-    """A file of packed scalars, read by the workers: 32 bytes each, ``endian`` order,
-    from byte ``offset``."""
-
-    path: str
-    offset: int = 0
-    count: int | None = None
-    endian: str = "little"
-
-
-@dataclass(frozen=True)
-class TrustedSetupFile:
-    """c-kzg-4844's trusted_setup.txt: a line with the G1 count n1, one with the G2 count n2, then
-    n1 G1 points (Lagrange form), n2 G2 points (monomial form) and, in c-kzg 2.x files, n1 more
-    G1 points (monomial form), each compressed and in hex, one per line.  ``section`` is
-    "g1_lagrange", "g2_monomial" or "g1_monomial".  The points are taken in the file's order (c-kzg
-    permutes the Lagrange points by bit reversal when it loads them: a blob's commitment is the
-    MSM of "g1_lagrange" by the blob's evaluations in bit-reversed order)."""
-
-    path: str
-    section: str = "g1_lagrange"
-
-
-_SECTIONS = {"g1_lagrange": "G1", "g1_monomial": "G1", "g2_monomial": "G2"}
-
-
-def _trusted_setup_layout(path: str, section: str) -> tuple[int, int, int]:
-    """(first byte of the section, bytes per line, number of points) in a trusted_setup.txt."""
-    if section not in _SECTIONS:
-        raise ValueError(f"TrustedSetupFile: section must be one of {', '.join(_SECTIONS)}, not {section!r}")
-    with open(path, "rb") as f:
-        head = f.read(64)
-        size = os.fstat(f.fileno()).st_size
-    lines = head.split(b"\n", 2)
-    try:
-        n1, n2 = int(lines[0]), int(lines[1])
-    except (ValueError, IndexError):
-        raise ValueError(f"{path}: not a trusted_setup.txt (the first two lines must be the G1 and G2 counts)") from None
-    start = len(lines[0]) + len(lines[1]) + 2
-    # one point per line: its compressed encoding (default profile) in hex, and the newline
-    line1, line2 = (2 * len(G.generator().to_bytes(True)) + 1 for G in (G1, G2))
-    if section == "g1_lagrange":
-        first, width, count = start, line1, n1
-    elif section == "g2_monomial":
-        first, width, count = start + n1 * line1, line2, n2
-    else:
-        first, width, count = start + n1 * line1 + n2 * line2, line1, n1
-    if size < first + count * width - 1:
-        raise ValueError(f"{path}: too short for {count} points in section {section!r} (of a setup of {n1} G1 and {n2} G2 points)")
-    return first, width, count
-
-
-def _file_size(path: str) -> int:
-    return os.stat(path).st_size
-
-
-def _check_group(group: object) -> str:
-    if group not in _GROUPS:
-        raise ValueError(f"group must be 'G1' or 'G2', not {group!r}")
-    return group
-
-
-def _is_dask_array(x: object) -> bool:
-    return type(x).__module__.startswith("dask.array")
-
-
-def _is_dask_bag(x: object) -> bool:
-    return type(x).__module__.startswith("dask.bag")
-
-
-def _points_source(points: object, group: str, what: str) -> tuple[str, Any, int]:
-    """(kind, data, count) of the points argument; TypeError/ValueError as the local call."""
-    width = _POINT_BYTES[group]
-    if isinstance(points, (str, os.PathLike)):
-        points = PointFile(os.fspath(points))
-    if isinstance(points, TrustedSetupFile):
-        if _SECTIONS.get(points.section, group) != group:
-            raise ValueError(f"{what}: section {points.section!r} holds {_SECTIONS[points.section]} points, not {group}")
-        first, line, count = _trusted_setup_layout(points.path, points.section)
-        return "ckzg", (points.path, first, line), count
-    if isinstance(points, PointFile):
-        if points.profile is not None:
-            width = len(_GROUPS[group].generator().to_bytes(False, profile=points.profile))
-        size = _file_size(points.path) - points.offset
-        count = points.count if points.count is not None else size // width
-        if points.count is None and size % width:
-            raise ValueError(f"{what}: points holds {size} bytes, not a multiple of {width} (one uncompressed point)")
-        if count * width > size:
-            raise ValueError(f"{what}: {points.path} holds fewer than {count} points after byte {points.offset}")
-        return "file", (points.path, points.offset, width, points.profile), count
-    if isinstance(points, BYTES_LIKE):
-        data = bytes(points)
-        if len(data) % width:
-            raise ValueError(f"{what}: points holds {len(data)} bytes, not a multiple of {width} (one uncompressed point)")
-        return "bytes", data, len(data) // width
-    if _is_dask_array(points):
-        return "array", points, _array_count(points, width, what, "points")
-    if _is_dask_bag(points):
-        return "bag", points, -1
-    if not hasattr(points, "__iter__"):
-        raise TypeError(f"{what}: points must be a sequence of {group}, packed bytes, a Dask array or a file")
-    items = list(points)
-    G = _GROUPS[group]
-    for i, P in enumerate(items):
-        if type(P) is not G:
-            raise TypeError(f"{G.__name__}.msm: points[{i}] is a {type(P).__name__}, expected {G.__name__}")
-    return "points", items, len(items)
-
-
-def _scalars_source(scalars: object, what: str) -> tuple[str, Any, int]:
-    if isinstance(scalars, (str, os.PathLike)):
-        scalars = ScalarFile(os.fspath(scalars))
-    if isinstance(scalars, ScalarFile):
-        if scalars.endian not in ("little", "big"):
-            raise ValueError(f"{what}: endian must be 'little' or 'big', not {scalars.endian!r}")
-        size = _file_size(scalars.path) - scalars.offset
-        count = scalars.count if scalars.count is not None else size // _SCALAR_BYTES
-        if scalars.count is None and size % _SCALAR_BYTES:
-            raise ValueError(f"{what}: scalars holds {size} bytes, not a multiple of {_SCALAR_BYTES} (one scalar)")
-        if count * _SCALAR_BYTES > size:
-            raise ValueError(f"{what}: {scalars.path} holds fewer than {count} scalars after byte {scalars.offset}")
-        return "file", (scalars.path, scalars.offset, scalars.endian), count
-    if isinstance(scalars, BYTES_LIKE):
-        data = bytes(scalars)
-        if len(data) % _SCALAR_BYTES:
-            raise ValueError(f"{what}: scalars holds {len(data)} bytes, not a multiple of {_SCALAR_BYTES} (one scalar)")
-        return "bytes", data, len(data) // _SCALAR_BYTES
-    if _is_dask_array(scalars):
-        return "array", scalars, _array_count(scalars, _SCALAR_BYTES, what, "scalars")
-    if _is_dask_bag(scalars):
-        return "bag", scalars, -1
-    if not hasattr(scalars, "__iter__"):
-        raise TypeError(f"{what}: scalars must be a sequence of ints or Fr, packed bytes, a Dask array or a file")
-    return "ints", list(scalars), -1
-
-
-def _array_count(array: Any, width: int, what: str, name: str) -> int:
-    if str(array.dtype) != "uint8" or array.ndim not in (1, 2) or (array.ndim == 2 and array.shape[1] != width):
-        raise TypeError(f"{what}: a Dask array of {name} must be uint8, 1-D (packed) or 2-D with rows of {width} bytes")
-    total = array.shape[0] * (width if array.ndim == 2 else 1)
-    if total % width:
-        raise ValueError(f"{what}: {name} holds {total} bytes, not a multiple of {width}")
-    return total // width
-
-
-def _pack_scalars(items: list, start: int, stop: int, group: str) -> bytes:
-    """scalars[start:stop] (ints of any size and sign, or Fr) as packed little-endian scalars mod r;
-    TypeError for anything else, as the local msm."""
-    out = bytearray()
-    for i in range(start, stop):
-        k = items[i]
-        if isinstance(k, Fr):
-            k = int(k)
-        elif isinstance(k, (bool, float)) or not hasattr(type(k), "__index__"):
-            raise TypeError(f"{group}.msm: scalars[{i}]: the scalar must be an int or Fr, not {type(k).__name__}")
-        out += (k.__index__() % R).to_bytes(_SCALAR_BYTES, "little")
-    return bytes(out)
-
-
-def _pack_points(items: list, start: int, stop: int) -> bytes:
-    return b"".join(P.to_bytes(False) for P in items[start:stop])
-
-
-def _array_parts(client: Any, array: Any, bounds: list[tuple[int, int]], width: int) -> list[Any]:
-    """The blocks of a Dask array cut at the partition bounds, as futures (computed where the
-    array lives)."""
-    if array.ndim == 1:
-        chunks = tuple((stop - start) * width for start, stop in bounds)
-    else:
-        chunks = (tuple(stop - start for start, stop in bounds), (width,))
-    blocks = array.rechunk(chunks).to_delayed().ravel()
-    return client.compute(list(blocks))
-
-
-# ------------------------------------------------------------------------------------------------
 # The tasks (run on the workers; pure functions of their arguments)
 
 # msm_bytes names a bad point "point i", batch_from_bytes "item i": the index within the partition
 _PART_INDEX = re.compile(r"(point|item) (\d+)")
-
-
-def _read(path: str, first: int, size: int) -> bytes:
-    with open(path, "rb") as f:
-        f.seek(first)
-        data = f.read(size)
-    if len(data) != size:
-        raise ValueError(f"{path}: expected {size} bytes from byte {first}, read {len(data)}")
-    return data
-
-
-def _block_bytes(block: Any) -> bytes:
-    """A Dask array block (a numpy array of uint8) as its bytes."""
-    return block.tobytes() if hasattr(block, "tobytes") else bytes(block)
-
-
-def _load_points(group: str, kind: str, source: Any, lo: int, hi: int) -> tuple[Any, str | None]:
-    """Points lo..hi-1 of a source: packed uncompressed encodings and their profile (None: the
-    default), or a list of points (a trusted setup holds compressed points, decoded and checked)."""
-    if kind == "file":
-        path, offset, width, profile = source
-        return _read(path, offset + lo * width, (hi - lo) * width), profile
-    if kind == "ckzg":
-        path, first, line = source
-        if hi == lo:
-            return [], None
-        lines = _read(path, first + lo * line, (hi - lo) * line - 1).split(b"\n")
-        try:
-            encodings = [bytes.fromhex(text.decode("ascii")) for text in lines]
-        except (ValueError, UnicodeDecodeError):
-            raise ValueError(f"{path}: points {lo} to {hi - 1} of the section are not hex encodings") from None
-        return _GROUPS[group].batch_from_bytes(encodings, check=True, compressed=True), None
-    if kind == "array":
-        return _block_bytes(source), None
-    if kind == "bag":
-        return _join_points(source, group), None
-    return source, None  # "bytes" (a partition's slice) or "points" (a list)
-
-
-def _load_scalars(kind: str, source: Any, lo: int, hi: int) -> tuple[Any, str]:
-    """Scalars lo..hi-1 of a source: packed bytes and their byte order, or a list of ints."""
-    if kind == "file":
-        path, offset, endian = source
-        return _read(path, offset + lo * _SCALAR_BYTES, (hi - lo) * _SCALAR_BYTES), endian
-    if kind == "array":
-        return _block_bytes(source), "little"
-    if kind == "bag":
-        return _join_scalars(source), "little"
-    return source, "little"
-
-
-def _join_points(items: list, group: str) -> bytes:
-    """The items of a bag partition (one uncompressed encoding each) packed."""
-    width = _POINT_BYTES[group]
-    for i, item in enumerate(items):
-        if not isinstance(item, BYTES_LIKE) or len(item) != width:
-            raise ValueError(f"{group}.msm_bytes: point {i}: a bag item must be the {width}-byte uncompressed encoding "
-                             f"of a point, not {len(item) if isinstance(item, BYTES_LIKE) else type(item).__name__}"
-                             f"{' bytes' if isinstance(item, BYTES_LIKE) else ''}")
-    return b"".join(bytes(item) for item in items)
-
-
-def _join_scalars(items: list) -> bytes:
-    """The items of a bag partition (packed scalars of 32 bytes, little-endian, or
-    ints or Fr) packed."""
-    out = bytearray()
-    for i, item in enumerate(items):
-        if isinstance(item, BYTES_LIKE):
-            if len(item) != _SCALAR_BYTES:
-                raise ValueError(f"msm: scalar {i} of a bag partition holds {len(item)} bytes, not {_SCALAR_BYTES}")
-            out += item
-        elif isinstance(item, Fr) or (not isinstance(item, (bool, float)) and hasattr(type(item), "__index__")):
-            out += ((int(item) if isinstance(item, Fr) else item.__index__()) % R).to_bytes(_SCALAR_BYTES, "little")
-        else:
-            raise TypeError(f"msm: scalar {i} of a bag partition must be bytes, an int or Fr, not {type(item).__name__}")
-    return bytes(out)
-
-
-def _bag_parts(client: Any, bag: Any) -> list[tuple[Any, int]]:
-    """The partitions of a Dask bag computed where they live: (future of the items, their count)."""
-    futures = client.compute(list(bag.to_delayed()))
-    return list(zip(futures, client.gather(client.map(len, futures, pure=True)), strict=True))
-
-
-def _unpack_scalars(data: bytes, endian: str) -> list[int]:
-    return [int.from_bytes(data[i : i + _SCALAR_BYTES], endian) for i in range(0, len(data), _SCALAR_BYTES)]
 
 
 def _msm_any(G: type, pts: Any, profile: str | None, sc: Any, endian: str, threads: int | None) -> Any:
@@ -453,7 +188,7 @@ def _msm_any(G: type, pts: Any, profile: str | None, sc: Any, endian: str, threa
         if not isinstance(pts, list):
             pts = G.batch_from_bytes(pts, check=False, profile=profile, compressed=False) if pts else []
         if not isinstance(sc, list):
-            sc = _unpack_scalars(sc, endian)
+            sc = unpack_scalars(sc, endian)
         return G.msm(pts, sc, threads=threads)
     return G.msm_bytes(pts, sc, endian=endian, threads=threads, profile=profile)
 
@@ -465,8 +200,8 @@ def msm_task(group: str, points: tuple, scalars: tuple, first: int, threads: int
     sum as an uncompressed encoding."""
     G = _GROUPS[group]
     try:
-        pts, profile = _load_points(group, *points)
-        sc, endian = _load_scalars(*scalars)
+        pts, profile = load_points(group, *points)
+        sc, endian = load_scalars(*scalars)
         result = _msm_any(G, pts, profile, sc, endian, worker_threads(threads))
     except ValueError as exc:
         message = _PART_INDEX.sub(lambda match: f"{match.group(1)} {int(match.group(2)) + first}", str(exc), count=1)
@@ -495,6 +230,11 @@ def tree_sum(client: Any, group: str, futures: list[Any]) -> Any:
 # msm
 
 
+def _check_group(group: object) -> str:
+    if group not in _GROUPS:
+        raise ValueError(f"group must be 'G1' or 'G2', not {group!r}")
+    return group
+
 def _partition_sources(client: Any, kind: str, data: Any, bounds: list[tuple[int, int]], width: int,
                        pack: Callable[[int, int], Any]) -> list[tuple]:
     """Per partition, the (kind, source, lo, hi) its task reads: files by byte range on the
@@ -503,7 +243,7 @@ def _partition_sources(client: Any, kind: str, data: Any, bounds: list[tuple[int
     if kind in ("file", "ckzg"):
         return [(kind, data, start, stop) for start, stop in bounds]
     if kind == "array":
-        return [("array", block, 0, stop - start) for block, (start, stop) in zip(_array_parts(client, data, bounds, width), bounds, strict=True)]
+        return [("array", block, 0, stop - start) for block, (start, stop) in zip(array_parts(client, data, bounds, width), bounds, strict=True)]
     if kind == "bytes":
         return [("bytes", data[start * width : stop * width], 0, stop - start) for start, stop in bounds]
     return [(kind, pack(start, stop), 0, stop - start) for start, stop in bounds]
@@ -525,29 +265,29 @@ def msm(points: Any, scalars: Any, client: Any = None, group: str = "G1", chunk:
     if threads is not None:
         threads_arg(threads, f"{group}.msm")
     what = f"{group}.msm_bytes"
-    pkind, pdata, n = _points_source(points, group, what)
-    skind, sdata, m = _scalars_source(scalars, what)
+    pkind, pdata, n = points_source(points, group, what)
+    skind, sdata, m = scalars_source(scalars, what)
     if skind == "ints":
         m = len(sdata)
     if client is None and "bag" in (pkind, skind):  # bags computed here, then as bytes and lists
         if pkind == "bag":
-            pkind, pdata = "bytes", _join_points(pdata.compute(), group)
+            pkind, pdata = "bytes", join_points(pdata.compute(), group)
             n = len(pdata) // _POINT_BYTES[group]
         if skind == "bag":
-            skind, sdata = "bytes", _join_scalars(sdata.compute())
+            skind, sdata = "bytes", join_scalars(sdata.compute())
             m = len(sdata) // _SCALAR_BYTES
     if n != m and "bag" not in (pkind, skind):
         raise ValueError(f"{group}.msm{'' if pkind == 'points' and skind == 'ints' else '_bytes'}: {n} points but {m} scalars")
     if client is None:
-        pts, profile = _load_points(group, pkind, pdata.compute() if pkind == "array" else pdata, 0, n)
-        sc, endian = _load_scalars(skind, sdata.compute() if skind == "array" else sdata, 0, n)
+        pts, profile = load_points(group, pkind, pdata.compute() if pkind == "array" else pdata, 0, n)
+        sc, endian = load_scalars(skind, sdata.compute() if skind == "array" else sdata, 0, n)
         return _msm_any(G, pts, profile, sc, endian, threads)
     check_workers(client)
-    bag_parts = None
+    bags = None
     if "bag" in (pkind, skind):
         # a bag's partitions are the MSM's partitions: computed first, to know their lengths
-        pbag = _bag_parts(client, pdata) if pkind == "bag" else None
-        sbag = _bag_parts(client, sdata) if skind == "bag" else None
+        pbag = bag_parts(client, pdata) if pkind == "bag" else None
+        sbag = bag_parts(client, sdata) if skind == "bag" else None
         counts = [count for _, count in (pbag or sbag)]
         n = sum(counts) if pbag else n
         m = sum(count for _, count in sbag) if sbag else m
@@ -555,21 +295,21 @@ def msm(points: Any, scalars: Any, client: Any = None, group: str = "G1", chunk:
             raise ValueError(f"{what}: {n} points but {m} scalars")
         if pbag and sbag and counts != [count for _, count in sbag]:
             raise ValueError(f"{what}: the bags of points and scalars are partitioned differently; repartition them alike")
-        bag_parts = (pbag, sbag)
+        bags = (pbag, sbag)
         starts = [sum(counts[:i]) for i in range(len(counts))]
         bounds = [(start, start + count) for start, count in zip(starts, counts, strict=True)]
     if n == 0:
         return G.identity()
-    if bag_parts is None:
+    if bags is None:
         bounds = partitions(n, chunk, client)
     if pkind == "bag":
-        point_parts = [("bag", future, 0, count) for future, count in bag_parts[0]]
+        point_parts = [("bag", future, 0, count) for future, count in bags[0]]
     else:
-        point_parts = _partition_sources(client, pkind, pdata, bounds, _POINT_BYTES[group], lambda a, b: _pack_points(pdata, a, b))
+        point_parts = _partition_sources(client, pkind, pdata, bounds, _POINT_BYTES[group], lambda a, b: pack_points(pdata, a, b))
     if skind == "bag":
-        scalar_parts = [("bag", future, 0, count) for future, count in bag_parts[1]]
+        scalar_parts = [("bag", future, 0, count) for future, count in bags[1]]
     else:
-        scalar_parts = _partition_sources(client, skind, sdata, bounds, _SCALAR_BYTES, lambda a, b: _pack_scalars(sdata, a, b, group))
+        scalar_parts = _partition_sources(client, skind, sdata, bounds, _SCALAR_BYTES, lambda a, b: pack_scalars(sdata, a, b, group))
     futures = [
         client.submit(msm_task, group, pp, sp, start, threads, pure=True)
         for (start, _stop), pp, sp in zip(bounds, point_parts, scalar_parts, strict=True)

@@ -38,6 +38,7 @@ from typing import Any, Union
 from . import G1, G2, GT, Fr, G2Prepared, R, final_exponentiation, miller_loop, multi_pairing, pairing
 from ._runtime import BYTES_LIKE as _BytesLike
 from ._runtime import expect_bytes as _check_bytes
+from ._runtime import threads_arg
 
 __all__ = [
     "VerifyingKey",
@@ -364,11 +365,11 @@ def batch_verify(
     ValueError/TypeError as in `verify`, and when the two lists differ in length.
 
     client: a ``distributed.Client`` to spread the proofs over a Dask cluster: each task takes
-    ``chunk`` proofs (None: one part per worker; ``threads`` each, None: its worker's), decodes
-    and subgroup-checks them and returns the Miller loop value of its pairs (r_j A_j, B_j) and
-    sum r_j C_j; here the parts are multiplied, the pairs of vk_x and C added, and one final
-    exponentiation decides.  The answer does not depend on the partitioning.  Needs the
-    ``distributed`` extra."""
+    ``chunk`` proofs (None: one part per worker) on ``threads`` threads (None: its worker's
+    thread count; without a client, threads is not used), decodes and subgroup-checks them and
+    returns the Miller loop value of its pairs (r_j A_j, B_j) and sum r_j C_j; here the parts
+    are multiplied, the pairs of vk_x and C added, and one final exponentiation decides.  The
+    answer does not depend on the partitioning.  Needs the ``distributed`` extra."""
     key = _key(vk)
     proofs = list(proofs)
     inputs = list(public_inputs_list)
@@ -376,6 +377,8 @@ def batch_verify(
         raise ValueError(f"batch_verify: {len(proofs)} proofs but {len(inputs)} lists of public inputs")
     xss = [_scalars(key, xs) for xs in inputs]
     if client is not None:
+        if threads is not None:
+            threads_arg(threads, "batch_verify")
         return _batch_verify_on(client, vk, key, proofs, xss, chunk, threads)
     decoded = [_as_proof(p) for p in proofs]
     if not decoded:

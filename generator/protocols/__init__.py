@@ -5,6 +5,11 @@ check that says, from derived properties of the curve (never its name), why it c
 curve file naming an unknown protocol, or one its curve cannot support, is refused with a message
 naming the key and the reason.  Protocol data that is not a property of the curve (gas schedules,
 precompile addresses, ciphersuite tags) lives with the protocol's entry, not in the curve file.
+
+The registry is resolved when a package is rendered (generator/emit); parsing a curve file checks
+names only, against ``generator.params.PROTOCOL_NAMES``, so that params imports nothing downstream
+of it.  A new protocol is registered here and named there (tests/test_derive.py checks that the
+two agree).
 """
 
 from __future__ import annotations
