@@ -97,6 +97,7 @@ static inline bool te_affine_is_on_curve(const te_affine_t *p)
 static inline bool te_is_on_curve(const te_t *p)
 {
     fq_t x2, y2, z2, l, r;
+    bool ok;
 
     fq_sqr(&x2, &p->x);
     fq_sqr(&y2, &p->y);
@@ -108,11 +109,10 @@ static inline bool te_is_on_curve(const te_t *p)
     fq_mul(&r, &r, &TE_D);
     fq_sqr(&z2, &z2);
     fq_add(&r, &r, &z2);
-    if (!fq_equal(&l, &r) || fq_is_zero(&p->z))
-        return false;
+    ok = fq_equal(&l, &r) & !fq_is_zero(&p->z);
     fq_mul(&l, &p->x, &p->y);
     fq_mul(&r, &p->t, &p->z);
-    return fq_equal(&l, &r);
+    return ok & fq_equal(&l, &r);
 }
 
 /* E, F, G, H -> (EF, GH, EH, FG): the common tail of addition and doubling. */
