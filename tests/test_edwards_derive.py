@@ -261,3 +261,12 @@ def test_reference_against_arkworks_fixed_vectors(vectors_subdir) -> None:
         g, f1, f2 = (int(c) for c in case["g"]), int(case["f1"]), int(case["f2"])
         g = tuple(g)
         assert m.curve.mul(g, f1 * f2 % m.r) == tuple(int(c) for c in case["f1f2g"])
+
+
+def test_cross_targets_refused_with_a_reason() -> None:
+    from generator.pipeline import render_package
+
+    files = render_package(model("bandersnatch"), "generic32")
+    assert "c/edwards.h" in files and "c/fq.h" in files and "_core.pyx" in files
+    with pytest.raises(ValueError, match="known-answer test program"):
+        render_package(model("bandersnatch"), "arm64")
