@@ -87,7 +87,8 @@ def sanitize(session: nox.Session) -> None:
 @nox.session
 def constant_time(session: nox.Session) -> None:
     _install(session, "-e", ".[test]")
-    session.run(*TEST_COMMAND, "--runslow", "tests/test_constant_time.py", *session.posargs)
+    session.run(*TEST_COMMAND, "--runslow", "tests/test_constant_time.py", "tests/test_edwards_constant_time.py",
+                *session.posargs)
 
 
 @nox.session

@@ -15,6 +15,8 @@ from pathlib import Path
 import sympy
 
 FAMILIES = ("BN", "BLS12", "BW6")
+# Companion curves (generator/params_edwards.py): a curve over a pairing curve's scalar field.
+EDWARDS_FAMILY = "TwistedEdwards"
 
 # The protocol modules a curve file may ask for (``protocols = [...]``), by name.  Only the names
 # live here, so that parsing a curve file needs nothing downstream of it; generator/protocols holds
@@ -212,11 +214,17 @@ def _coordinate(value: object, key: str, where: str) -> tuple[int, ...]:
 
 
 def parse_curve_text(text: str, source: str) -> CurveSpec:
-    """Parse and validate the text of a curve file; ``source`` names it in errors."""
+    """Parse and validate the text of a curve file; ``source`` names it in errors.
+
+    A ``TwistedEdwards`` file gives an ``EdwardsSpec`` (generator/params_edwards.py) instead."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise CurveFileError(f"{source}: not valid TOML: {exc}") from None
+    if data.get("family") == EDWARDS_FAMILY:
+        from .params_edwards import parse_edwards
+
+        return parse_edwards(data, source)
     unknown = sorted(set(data) - KNOWN_KEYS)
     if unknown:
         raise CurveFileError(f"{source}: unknown key '{unknown[0]}' (known: {', '.join(sorted(KNOWN_KEYS))})")
@@ -228,7 +236,7 @@ def parse_curve_text(text: str, source: str) -> CurveSpec:
         raise CurveFileError(f"{source}: key 'name' must start with a letter and hold letters, digits, '-', '_'")
     family = data["family"]
     if family not in FAMILIES:
-        raise CurveFileError(f"{source}: key 'family' must be one of {', '.join(FAMILIES)}, got {family!r}")
+        raise CurveFileError(f"{source}: key 'family' must be one of {', '.join(FAMILIES + (EDWARDS_FAMILY,))}, got {family!r}")
     x = _int(data["x"], "x", source)
     if x == 0:
         raise CurveFileError(f"{source}: key 'x' must be non-zero")

@@ -5,9 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
+from .derive.edwards import EdwardsModel, build_edwards_model
 from .derive.model import CurveModel, build_model
 from .emit.context import package_files
+from .emit.edwards_context import edwards_package_files
 from .params import load_curve_file
+from .params_edwards import EdwardsSpec
 
 Progress = Callable[[str], None]
 
@@ -16,14 +19,23 @@ Progress = Callable[[str], None]
 TARGETS = ("generic64", "generic32", "arm64", "arm32", "wasm32")
 
 
-def derive_model(curve_file: Path, progress: Progress | None = None) -> CurveModel:
-    """Parse the curve file and derive (and check) every constant."""
+def derive_model(curve_file: Path, progress: Progress | None = None) -> CurveModel | EdwardsModel:
+    """Parse the curve file and derive (and check) every constant (a pairing curve, or a twisted
+    Edwards companion curve)."""
     spec = load_curve_file(curve_file)
+    if isinstance(spec, EdwardsSpec):
+        return build_edwards_model(spec, progress)
     return build_model(spec, progress)
 
 
-def render_package(model: CurveModel, target: str = "generic64", progress: Progress | None = None) -> dict[str, str]:
+def render_package(model: CurveModel | EdwardsModel, target: str = "generic64", progress: Progress | None = None) -> dict[str, str]:
     """Relative path inside the package directory -> file text."""
     if target not in TARGETS:
         raise ValueError(f"unknown target {target!r} (available: {', '.join(TARGETS)})")
+    if isinstance(model, EdwardsModel):
+        if target in ("arm64", "arm32"):
+            raise ValueError(f"{model.name}: target {target} cross-builds a known-answer test program, which twisted "
+                             "Edwards curves do not have yet (their field kernels are the shared ones: build "
+                             "generic64 or generic32)")
+        return edwards_package_files(model, target, progress)
     return package_files(model, target, progress)

@@ -19,6 +19,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 CT_SOURCE = Path(__file__).resolve().parent / "ct" / "ct_curve.c"
+# The harness of the twisted Edwards packages (c/edwards_core.h instead of c/pairforge.h).
+CT_EDWARDS_SOURCE = Path(__file__).resolve().parent / "ct" / "ct_edwards.c"
 MEMCHECK_HEADER = Path("/usr/include/valgrind/memcheck.h")
 # The flags of the real module (generator/build.py BASE_COMPILE_ARGS), so the checked machine code
 # is what users run, plus -g for readable reports.
@@ -52,8 +54,15 @@ def memcheck(cmd: list[str], timeout: float = 300) -> MemcheckResult:
     return MemcheckResult(proc.returncode, proc.stdout + proc.stderr)
 
 
+def is_edwards(pkg_dir: Path) -> bool:
+    """A twisted Edwards companion package (its C is c/edwards_core.h)."""
+    return (pkg_dir / "c" / "edwards_core.h").is_file()
+
+
 def curve_defines(pkg_dir: Path) -> list[str]:
     """Properties of the curve the harness needs (from its rendered C, not its name)."""
+    if is_edwards(pkg_dir):
+        return []
     tower = (pkg_dir / "c" / "tower.h").read_text()
     top = "fp12" if "fp12_t" in tower else "fp6"
     defines = [f"-DCT_TOP={top}"]
@@ -66,7 +75,8 @@ def build_ct(pkg_dir: Path, bits: int, out: Path) -> subprocess.Popen:
     """Start compiling ct_curve.c against one rendered package (returns the compiler process)."""
     cc = shutil.which("gcc") or shutil.which("cc") or "cc"
     cmd = [cc, *CT_CFLAGS, f"-DPF_LIMB_BITS={bits}", *curve_defines(pkg_dir),
-           "-I", str(pkg_dir / "c"), str(CT_SOURCE), "-o", str(out)]  # fmt: skip
+           "-I", str(pkg_dir / "c"), str(CT_EDWARDS_SOURCE if is_edwards(pkg_dir) else CT_SOURCE),
+           "-o", str(out)]  # fmt: skip
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 

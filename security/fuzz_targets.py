@@ -75,7 +75,7 @@ def nbytes(C: ModuleType) -> int:
 def field_classes(C: ModuleType) -> list[tuple[str, type, int, int]]:
     """(name, class, modulus, number of Fp coefficients) for every field class the module has."""
     out = [("Fr", C.Fr, C.R, 1)]
-    for name, degree in (("Fp", 1), ("Fp2", 2), ("Fp3", 3), ("Fp6", 6), ("Fp12", 12)):
+    for name, degree in (("Fp", 1), ("Fq", 1), ("Fp2", 2), ("Fp3", 3), ("Fp6", 6), ("Fp12", 12)):
         if hasattr(C, name):
             out.append((name, getattr(C, name), C.P, degree))
     return out
@@ -90,13 +90,23 @@ def _walk(x: Any) -> Iterator[Any]:
 
 
 def sample_elements(C: ModuleType) -> list[Any]:
-    """Field elements of every level with all coefficients busy (from a pairing value)."""
+    """Field elements of every level with all coefficients busy (from a pairing value; the base
+    field's powers of 7 on a twisted Edwards module, which has no pairing)."""
+    if is_edwards(C):
+        return [C.Fq(7) ** e for e in (1, 100, C.P - 2)]
     G1, G2 = C.G1.generator(), C.G2.generator()
     return list(_walk(C.pairing(G1 * 5, G2 * 7).value())) + list(_walk(C.GT.one().value()))
 
 
+def is_edwards(C: ModuleType) -> bool:
+    """A twisted Edwards companion module (one group, Point; base field Fq)."""
+    return getattr(C, "FAMILY", None) == "TwistedEdwards"
+
+
 def coord_field(C: ModuleType, coord: Any) -> Any:
     """An affine coordinate (int or tuple of ints) as a module field element."""
+    if is_edwards(C):
+        return C.Fq(coord)
     if isinstance(coord, tuple):
         return {2: C.Fp2, 3: getattr(C, "Fp3", None)}[len(coord)](*coord)
     return C.Fp(coord)
@@ -116,7 +126,10 @@ def check_point(C: ModuleType, G: type, P: Any, in_subgroup: bool) -> None:
         assert P.is_identity()
         return
     x, y = (coord_field(C, c) for c in aff)
-    assert y * y == x * x * x + curve_b(C, G), "accepted point is not on the curve"
+    if is_edwards(C):
+        assert C.A * x * x + y * y == 1 + C.D * x * x * y * y, "accepted point is not on the curve"
+    else:
+        assert y * y == x * x * x + curve_b(C, G), "accepted point is not on the curve"
     if in_subgroup:
         assert P * (C.R - 1) == -P, "accepted point is not of order r"
         assert P.in_subgroup()
@@ -134,6 +147,8 @@ def _kw(profile: str | None) -> dict:
 
 
 def groups(C: ModuleType) -> list[tuple[str, type]]:
+    if is_edwards(C):
+        return [("Point", C.Point)]
     return [("G1", C.G1), ("G2", C.G2)]
 
 
@@ -174,6 +189,8 @@ def field_from_bytes(C: ModuleType) -> Iterator[Target]:
 @entry_point
 def gt_from_bytes(C: ModuleType) -> Iterator[Target]:
     """GT.from_bytes accepts exactly the canonical encodings of elements of order r."""
+    if is_edwards(C):
+        return
     top = type(C.GT.one().value())
 
     def run(data: bytes) -> None:
@@ -197,13 +214,17 @@ def gt_from_bytes(C: ModuleType) -> Iterator[Target]:
 
 
 def _forms(G: type, profile: str | None) -> tuple[bool, ...]:
-    """The encodings a profile has for G: (compressed, uncompressed) or only uncompressed
-    (EIP-197 and EIP-2537 define no compressed form)."""
-    try:
-        G.generator().to_bytes(True, **_kw(profile))
-    except ValueError:
-        return (False,)
-    return (True, False)
+    """The encodings a profile has for G, compressed first: (compressed, uncompressed), only
+    uncompressed (EIP-197 and EIP-2537 define no compressed form) or only compressed (zcash's
+    and circom's twisted Edwards encodings)."""
+    forms = []
+    for compressed in (True, False):
+        try:
+            G.generator().to_bytes(compressed, **_kw(profile))
+        except ValueError:
+            continue
+        forms.append(compressed)
+    return tuple(forms)
 
 
 def _point_seeds(C: ModuleType, G: type, profile: str | None) -> list[bytes]:
@@ -233,8 +254,9 @@ def point_from_bytes(C: ModuleType) -> Iterator[Target]:
     for gname, G in groups(C):
         for profile in profiles(C):
             kw = _kw(profile)
-            lengths = tuple(len(G.generator().to_bytes(form, **kw)) for form in _forms(G, profile))
-            clen = lengths[0] if len(lengths) == 2 else None
+            forms = _forms(G, profile)
+            lengths = tuple(len(G.generator().to_bytes(form, **kw)) for form in forms)
+            clen = lengths[0] if forms[0] else None
 
             def run(data: bytes, G=G, kw=kw, clen=clen) -> None:
                 try:

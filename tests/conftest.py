@@ -99,10 +99,19 @@ def vectors_subdir(vectors_dir: Path) -> Callable[[str], Path]:
 
 
 def generated_packages() -> list[str]:
-    """Curve packages rendered into generated/ (whether built or not), sorted."""
+    """Pairing-curve packages rendered into generated/ (whether built or not), sorted."""
     if not GENERATED_DIR.is_dir():
         return []
-    return sorted(p.parent.name for p in GENERATED_DIR.glob("*/_core.pyx") if (p.parent / "__init__.py").is_file())
+    return sorted(p.parent.name for p in GENERATED_DIR.glob("*/_core.pyx")
+                  if (p.parent / "__init__.py").is_file() and not (p.parent / "c" / "edwards_core.h").is_file())
+
+
+def edwards_packages() -> list[str]:
+    """Twisted Edwards companion-curve packages rendered into generated/, sorted."""
+    if not GENERATED_DIR.is_dir():
+        return []
+    return sorted(p.parent.parent.name for p in GENERATED_DIR.glob("*/c/edwards_core.h")
+                  if (p.parent.parent / "__init__.py").is_file())
 
 
 _modules: dict[str, ModuleType | str] = {}

@@ -44,9 +44,11 @@ def _curve_files() -> dict[str, Path]:
     files = {}
     for path in sorted((ROOT / "curves").glob("*.toml")):
         try:
-            files[load_curve_file(path).package] = path
+            spec = load_curve_file(path)
         except Exception:  # a malformed curve file is another test's business
             continue
+        if spec.family != "TwistedEdwards":  # companion curves: tests/test_edwards.py
+            files[spec.package] = path
     return files
 
 

@@ -8,7 +8,7 @@ itself is always tested.  Under `nox -s sanitize` the same inputs run on the ASa
 from __future__ import annotations
 
 import pytest
-from conftest import generated_packages
+from conftest import edwards_packages, generated_packages
 
 from security.fuzz import replay, vectors_dir
 from security.fuzz_seeds import seeds_for
@@ -28,6 +28,22 @@ def test_fuzz_targets_replay(curve_module, pkg: str) -> None:
         assert required in names, sorted(names)
     for t in targets:
         assert seeds_for(t, vectors_dir()), f"{t.name} has no seeds"
+    stats = replay(targets, MUTATIONS)
+    for name, (runs, accepted) in stats.items():
+        assert accepted > 0, f"{name}: no input was accepted: the seeds are not valid encodings"
+        if not name.endswith(".msm"):
+            assert accepted < runs, f"{name}: every input was accepted: the mutations do not reach the checks"
+
+
+@pytest.mark.parametrize("pkg", edwards_packages() or ["none"])
+def test_fuzz_targets_replay_edwards(curve_module, pkg: str) -> None:
+    """The same on the twisted Edwards companion modules (one group, Point; base field Fq)."""
+    C = curve_module(pkg)
+    targets = targets_for(C)
+    names = {t.name.split(" ", 1)[1] for t in targets}
+    for required in ("Fq.from_bytes", "Fr.from_bytes", "Point.from_bytes(check)", "Point.from_affine", "Point.msm",
+                     "Point.from_bytes(check, profile='zcash')"):  # fmt: skip
+        assert required in names, sorted(names)
     stats = replay(targets, MUTATIONS)
     for name, (runs, accepted) in stats.items():
         assert accepted > 0, f"{name}: no input was accepted: the seeds are not valid encodings"

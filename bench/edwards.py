@@ -1,0 +1,101 @@
+"""Twisted Edwards companion curves beside our BLS12-381 G1, in one process:
+
+    python bench/edwards.py                    Bandersnatch, and every other built Edwards curve
+    python bench/edwards.py --n 16384 --rounds 7
+
+Per curve: constant-time P * k, mul_vartime, P + Q, from_bytes (with the subgroup check), and a
+single-threaded MSM of n points (default 2^14); BLS12-381 G1's P * k and MSM (threads=1) are
+timed in the same rounds, interleaved, so the ratios compare like with like on a loaded machine.
+Each cell: the best of the rounds (process CPU time) and the median; ratios use the best.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+EDWARDS = ("bandersnatch", "jubjub", "ed_on_bls12_377", "babyjubjub", "ed_on_bw6_761")
+
+
+def cpu_time(fn, reps: int) -> float:
+    """Process CPU seconds per call of fn, over reps calls."""
+    start = time.process_time()
+    for _ in range(reps):
+        fn()
+    return (time.process_time() - start) / reps
+
+
+def operations(C, group, n: int, rng: random.Random) -> dict[str, tuple[callable, int]]:
+    G = group.generator()
+    P, Q = G * rng.randrange(C.R), G * rng.randrange(C.R)
+    k = rng.randrange(C.R)
+    data = P.to_bytes()
+    points = [G * rng.randrange(C.R) for _ in range(64)]
+    points = [points[i % 64] + G * i for i in range(n)]
+    scalars = [rng.randrange(C.R) for _ in range(n)]
+    return {
+        "P * k": (lambda: P * k, 200),
+        "mul_vartime": (lambda: P.mul_vartime(k), 200),
+        "P + Q": (lambda: P + Q, 20000),
+        "from_bytes": (lambda: type(P).from_bytes(data), 200),
+        f"msm n={n} (1 thread)": (lambda: group.msm(points, scalars, threads=1), 1),
+    }
+
+
+def fmt(seconds: float) -> str:
+    for unit, scale in (("s", 1), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
+        if seconds >= scale:
+            return f"{seconds / scale:.2f} {unit}"
+    return f"{seconds * 1e9:.2f} ns"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=1 << 14, help="MSM size (default 2^14)")
+    ap.add_argument("--rounds", type=int, default=5)
+    ap.add_argument("--curves", nargs="*", default=None)
+    args = ap.parse_args(argv)
+    rng = random.Random(2026)
+    bls = importlib.import_module("generated.bls12_381")
+    ref = operations(bls, bls.G1, args.n, rng)
+    rows = []
+    for pkg in args.curves or EDWARDS:
+        try:
+            C = importlib.import_module(f"generated.{pkg}")
+        except ImportError as exc:
+            print(f"{pkg}: not built ({exc})")
+            continue
+        ops = operations(C, C.Point, args.n, rng)
+        samples: dict[str, list[float]] = {name: [] for name in ops}
+        ref_samples: dict[str, list[float]] = {name: [] for name in ref}
+        for _ in range(args.rounds):
+            for name, (fn, reps) in ops.items():
+                samples[name].append(cpu_time(fn, reps))
+                if name in ref:
+                    ref_samples[name].append(cpu_time(*ref[name]))
+        for name in ops:
+            best, med = min(samples[name]), statistics.median(samples[name])
+            if name in ref:
+                rbest = min(ref_samples[name])
+                rows.append((C.NAME, C.TARGET, name, best, med, rbest, best / rbest))
+            else:
+                rows.append((C.NAME, C.TARGET, name, best, med, None, None))
+    print(f"| curve | target | operation | best (CPU) | median | BLS12-381 G1 best | ratio |")
+    print("|---|---|---|---:|---:|---:|---:|")
+    for name, target, op, best, med, rbest, ratio in rows:
+        print(f"| {name} | {target} | {op} | {fmt(best)} | {fmt(med)} | "
+              f"{fmt(rbest) if rbest else '—'} | {f'{ratio:.2f}' if ratio else '—'} |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

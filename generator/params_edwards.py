@@ -1,0 +1,179 @@
+"""Curve files of the ``TwistedEdwards`` family: a·x² + y² = 1 + d·x²·y² over a prime field.
+
+A companion curve names its base field either directly (``p``) or as the scalar field of a
+pairing curve of this repository (``over = "bls12-381"``: that curve file's r, derived from its
+family and seed). ``a`` and ``d`` may be integers or fractions ``"num/den"`` (taken mod p), so the
+forms libraries publish (d = -10240/10241) can be written as published. Every value is checked
+by ``generator/derive/edwards.py``; this module only parses and validates the shape.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .params import CurveFileError, _int
+
+FAMILY = "TwistedEdwards"
+KNOWN_KEYS = {
+    "name", "family", "p", "over", "a", "d", "r", "cofactor", "generators", "weierstrass",
+    "serialization", "description", "protocols",
+}
+WEIERSTRASS_KEYS = {"a", "b", "generator"}
+# Point encodings of Edwards curves (generator/derive/edwards_serialization.py).
+PROFILES = ("arkworks", "zcash", "circom")
+# Where ``over`` names are looked up when the curve file's own folder does not hold them.
+CURVES_DIR = Path(__file__).resolve().parents[1] / "curves"
+
+
+@dataclass(frozen=True)
+class WeierstrassSpec:
+    """A short Weierstrass model y² = x³ + A·x + B the curve is published in, with its generator."""
+
+    a: int
+    b: int
+    generator: tuple[int, int] | None
+
+
+@dataclass(frozen=True)
+class EdwardsSpec:
+    """The validated content of one ``TwistedEdwards`` curve file (a, d reduced mod p)."""
+
+    name: str
+    source: str
+    p: int
+    over: str | None
+    a: int
+    d: int
+    r: int
+    cofactor: int
+    generators: dict[str, tuple[int, int]]
+    default_generator: str | None
+    weierstrass: WeierstrassSpec | None
+    serialization: str
+    description: str = ""
+    protocols: tuple[str, ...] = ()
+    family: str = FAMILY
+    published: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def package(self) -> str:
+        return re.sub(r"[^0-9a-z]+", "_", self.name.lower()).strip("_")
+
+
+def _residue(value: object, key: str, where: str, p: int) -> int:
+    """An integer or a fraction "num/den", reduced mod p."""
+    if isinstance(value, str) and "/" in value:
+        num_text, den_text = value.split("/", 1)
+        num, den = _int(num_text, key, where), _int(den_text, key, where)
+        if den % p == 0:
+            raise CurveFileError(f"{where}: key '{key}': the denominator {den} is 0 mod p")
+        return num * pow(den, -1, p) % p
+    return _int(value, key, where) % p
+
+
+def _point(value: object, key: str, where: str, p: int) -> tuple[int, int]:
+    if not isinstance(value, list) or len(value) != 2:
+        raise CurveFileError(f"{where}: key '{key}' must be a point [x, y]")
+    x, y = (_int(v, f"{key}[{i}]", where) for i, v in enumerate(value))
+    if not (0 <= x < p and 0 <= y < p):
+        raise CurveFileError(f"{where}: key '{key}': coordinates must lie in [0, p)")
+    return x, y
+
+
+def host_scalar_field(over: str, source: str) -> int:
+    """The r of the pairing curve file ``over`` (beside ``source``, else in curves/)."""
+    from .derive.families import derive_family  # the family polynomials only: cheap
+    from .params import load_curve_file
+
+    stem = over.lower().replace("_", "-")
+    candidates = [Path(source).parent / f"{stem}.toml", CURVES_DIR / f"{stem}.toml"]
+    for path in candidates:
+        if path.is_file():
+            host = load_curve_file(path)
+            if host.family == FAMILY:
+                raise CurveFileError(f"{source}: key 'over' must name a pairing curve, {over!r} is twisted Edwards")
+            return derive_family(host.family, host.x, f"{host.name} ({path})", host.ht, host.hy).r
+    raise CurveFileError(f"{source}: key 'over': no curve file {stem}.toml beside the file or in curves/")
+
+
+def parse_edwards(data: dict, source: str) -> EdwardsSpec:
+    """Validate the keys of a ``TwistedEdwards`` curve file (already parsed TOML)."""
+    unknown = sorted(set(data) - KNOWN_KEYS)
+    if unknown:
+        raise CurveFileError(f"{source}: unknown key '{unknown[0]}' for family {FAMILY} "
+                             f"(known: {', '.join(sorted(KNOWN_KEYS))})")
+    for key in ("name", "a", "d", "r", "cofactor"):
+        if key not in data:
+            raise CurveFileError(f"{source}: missing required key '{key}'")
+    name = data["name"]
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_\- ]*", name):
+        raise CurveFileError(f"{source}: key 'name' must start with a letter and hold letters, digits, '-', '_'")
+    if ("p" in data) == ("over" in data):
+        raise CurveFileError(f"{source}: give the base field as exactly one of 'p' or 'over' (a pairing curve file)")
+    over = data.get("over")
+    if over is not None:
+        if not isinstance(over, str) or not re.fullmatch(r"[A-Za-z0-9_\-]+", over):
+            raise CurveFileError(f"{source}: key 'over' must be a curve file name such as \"bls12-381\"")
+        p = host_scalar_field(over, source)
+    else:
+        p = _int(data["p"], "p", source)
+    if p < 5:
+        raise CurveFileError(f"{source}: key 'p' must be a prime above 3")
+    a = _residue(data["a"], "a", source, p)
+    d = _residue(data["d"], "d", source, p)
+    r = _int(data["r"], "r", source)
+    cofactor = _int(data["cofactor"], "cofactor", source)
+    if r < 3 or cofactor < 1:
+        raise CurveFileError(f"{source}: keys 'r' (> 2) and 'cofactor' (>= 1) must be positive")
+    generators: dict[str, tuple[int, int]] = {}
+    default = None
+    table = data.get("generators", {})
+    if not isinstance(table, dict):
+        raise CurveFileError(f"{source}: 'generators' must be a table of points [x, y] and 'default'")
+    for key, value in table.items():
+        if key == "default":
+            if not isinstance(value, str):
+                raise CurveFileError(f"{source}: key 'generators.default' must name one of the generators")
+            default = value
+        else:
+            generators[key] = _point(value, f"generators.{key}", source, p)
+    if default is not None and default not in generators:
+        raise CurveFileError(f"{source}: key 'generators.default' names {default!r}, "
+                             f"not one of {', '.join(sorted(generators)) or 'no generators'}")
+    if default is None and len(generators) > 1:
+        raise CurveFileError(f"{source}: table 'generators' lists several points: name one with 'default'")
+    if default is None and generators:
+        default = next(iter(generators))
+    weierstrass = None
+    if "weierstrass" in data:
+        w = data["weierstrass"]
+        if not isinstance(w, dict) or set(w) - WEIERSTRASS_KEYS or not {"a", "b"} <= set(w):
+            raise CurveFileError(f"{source}: table 'weierstrass' holds 'a', 'b' and optionally 'generator'")
+        weierstrass = WeierstrassSpec(
+            a=_residue(w["a"], "weierstrass.a", source, p),
+            b=_residue(w["b"], "weierstrass.b", source, p),
+            generator=_point(w["generator"], "weierstrass.generator", source, p) if "generator" in w else None,
+        )
+    serialization = data.get("serialization", "arkworks")
+    if serialization not in PROFILES:
+        raise CurveFileError(f"{source}: key 'serialization' must be one of {', '.join(PROFILES)}, got {serialization!r}")
+    protocols = data.get("protocols", [])
+    if protocols:
+        raise CurveFileError(f"{source}: key 'protocols': no protocol is available for {FAMILY} curves yet")
+    return EdwardsSpec(
+        name=name, source=source, p=p, over=over, a=a, d=d, r=r, cofactor=cofactor, generators=generators,
+        default_generator=default, weierstrass=weierstrass, serialization=serialization,
+        description=str(data.get("description", "")),
+    )
+
+
+def parse_edwards_text(text: str, source: str) -> EdwardsSpec:
+    """Parse the text of a ``TwistedEdwards`` curve file (used by tests that alter a parameter)."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise CurveFileError(f"{source}: not valid TOML: {exc}") from None
+    return parse_edwards(data, source)

@@ -1,0 +1,69 @@
+"""A twisted Edwards curve from its parameters alone, built by `gen-curve --params FILE --out DIR`
+with no template edit: Baby Jubjub in arkworks' form (a = 1, d = 168696/168700, the base field
+given by `p`, no generator: it is derived), which is also the form of ark-vrf's vectors, so the
+module decodes them natively."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import random
+import sys
+
+import pytest
+
+from generator.cli import main as gen_curve
+from generator.derive.edwards import build_edwards_model
+from generator.params import parse_curve_text
+
+PARAMS = """name = "BabyJubJub-Ark"
+family = "TwistedEdwards"
+p = "21888242871839275222246405745257275088548364400416034343698204186575808495617"
+a = 1
+d = "168696/168700"
+r = "2736030358979909402780800718157159386076813972158567259200215660948447373041"
+cofactor = 8
+"""
+
+
+@pytest.fixture(scope="module")
+def custom(tmp_path_factory):
+    root = tmp_path_factory.mktemp("custom_edwards")
+    params = root / "babyjubjub_ark.toml"
+    params.write_text(PARAMS)
+    out = root / "out"
+    assert gen_curve(["--params", str(params), "--out", str(out)]) == 0
+    sys.path.insert(0, str(out))
+    try:
+        module = importlib.import_module("babyjubjub_ark")
+    finally:
+        sys.path.remove(str(out))
+    return module, build_edwards_model(parse_curve_text(PARAMS, str(params)))
+
+
+def test_derived_generator_and_arithmetic(custom) -> None:
+    C, m = custom
+    E = m.curve
+    assert m.default_generator == "derived" and m.complete and not m.a_is_minus_one
+    assert C.Point.generator().to_affine() == m.generator and C.Point.generator().in_subgroup()
+    rng = random.Random(3)
+    for _ in range(5):
+        k1, k2 = rng.randrange(m.r), rng.randrange(m.r)
+        P, Q = C.Point.generator() * k1, C.Point.generator().mul_vartime(k2)
+        assert P.to_affine() == E.mul(m.generator, k1) and (P + Q).to_affine() == E.add(E.mul(m.generator, k1), Q.to_affine())
+        assert C.Point.msm([P, Q], [k2, k1]) == C.Point.generator() * (2 * k1 * k2)
+        U = E.random_point(rng)
+        assert C.Point.from_affine(*U, check=False).clear_cofactor().to_affine() == E.mul(U, 8)
+
+
+def test_ark_vrf_vectors_decode_natively(custom, vectors_subdir) -> None:
+    C, m = custom
+    folder = vectors_subdir("edwards_companions")
+    gen = json.loads((folder / "curves.json").read_text())["curves"]["babyjubjub"]["forms"]["arkworks_a_1"]["generator"]
+    G = C.Point.from_affine(*(int(c) for c in gen["value"].values()))
+    cases = json.loads((folder / "ark-vrf" / "baby-jubjub_sha-512_tai_tiny.json").read_text())
+    for case in cases:
+        sk = int.from_bytes(bytes.fromhex(case["sk"]), "little")
+        assert (G * sk).to_bytes(profile="arkworks") == bytes.fromhex(case["pk"])
+        H = C.Point.from_bytes(bytes.fromhex(case["h"]), profile="arkworks")
+        assert (H * sk).to_bytes() == bytes.fromhex(case["gamma"])
