@@ -69,8 +69,17 @@ static inline limb_t pf_subb(limb_t a, limb_t b, limb_t *borrow)
  * with word-sized additions, which compilers turn into short carry chains. */
 static inline limb_t pf_mac(limb_t a, limb_t b, limb_t c, limb_t *carry)
 {
+#if PF_LIMB_BITS == 64 && defined(__wasm__)
+    /* wasm32 has no 64 x 64 -> 128-bit product: an unsigned __int128 product is a call to
+     * compiler-rt's __multi3 through memory, so four 32 x 32 -> 64-bit products inline instead */
+    uint64_t a0 = (uint32_t)a, a1 = a >> 32, b0 = (uint32_t)b, b1 = b >> 32;
+    uint64_t p00 = a0 * b0, p01 = a0 * b1, p10 = a1 * b0;
+    uint64_t mid = (p00 >> 32) + (uint32_t)p01 + (uint32_t)p10;
+    limb_t lo = (mid << 32) | (uint32_t)p00, hi = a1 * b1 + (p01 >> 32) + (p10 >> 32) + (mid >> 32);
+#else
     dlimb_t p = (dlimb_t)a * b;
     limb_t lo = (limb_t)p, hi = (limb_t)(p >> PF_LIMB_BITS);
+#endif
     lo += c;
     hi += lo < c;
     lo += *carry;
