@@ -15,18 +15,27 @@ or a proof is a 48-byte compressed G1 point (ZCash format).
     verify_blob_kzg_proof(blob, commitment, proof, setup)
     verify_blob_kzg_proof_batch(blobs, commitments, proofs, setup)
 
+    cells, proofs = compute_cells_and_kzg_proofs(blob, setup)  # EIP-7594: 128 cells of 2048 bytes
+    cells, proofs = recover_cells_and_kzg_proofs(indices, some_cells, setup)   # from >= 64 cells
+    verify_cell_kzg_proof_batch(commitments, cell_indices, cells, proofs, setup)
+
 Batch arguments take ckzg's concatenated bytes or lists of byte strings.  Every invalid input (a
 wrong length, a field element >= r, a point off the curve or outside G1, mismatched batch
 lengths) raises ValueError (ckzg raises RuntimeError for some of these); a verification that
 fails returns False.  Setup loading checks every point and that the points are powers of one tau
-(kzg.Setup).  EIP-7594 (cells) is not implemented here.
+(kzg.Setup).  EIP-7594 follows fulu/polynomial-commitments-sampling.md: the cells are the
+extension of the blob to 8192 values (bit-reversed order) cut in 128 cells of 64; the cell proofs
+share 63 MSMs (the Toeplitz sums of FK20, without its FFT precomputation) and one 63-point MSM
+per cell; recovery divides by the vanishing polynomial of the missing cells on the coset 7 H;
+batch verification is the spec's universal equation with a random r from `secrets`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
-from collections.abc import Iterable
+import secrets
+from collections.abc import Iterable, Sequence
 from typing import Union
 
 from . import G1, G2, Fr, R, pairing_check
@@ -42,11 +51,19 @@ __all__ = [
     "verify_blob_kzg_proof",
     "verify_blob_kzg_proof_batch",
     "compute_challenge",
+    "compute_cells",
+    "compute_cells_and_kzg_proofs",
+    "recover_cells_and_kzg_proofs",
+    "verify_cell_kzg_proof_batch",
     "FIELD_ELEMENTS_PER_BLOB",
     "BYTES_PER_FIELD_ELEMENT",
     "BYTES_PER_BLOB",
     "BYTES_PER_COMMITMENT",
     "BYTES_PER_PROOF",
+    "FIELD_ELEMENTS_PER_EXT_BLOB",
+    "FIELD_ELEMENTS_PER_CELL",
+    "BYTES_PER_CELL",
+    "CELLS_PER_EXT_BLOB",
 ]
 
 FIELD_ELEMENTS_PER_BLOB = 4096
@@ -301,3 +318,193 @@ def verify_blob_kzg_proof_batch(blobs: object, commitments: object, proofs: obje
     lhs = G1.msm(Cs + pis + [s.g1[0]], powers + rz + [-ry], threads=nt)
     rhs = G1.msm(pis, powers, threads=nt)
     return pairing_check([lhs, -rhs], [s.g2[0], s.g2[1]])
+
+
+# ------------------------------------------------------------------------------------------------
+# EIP-7594 (PeerDAS): cells of the extended blob, their proofs, recovery and batch verification
+# (the consensus specs' fulu/polynomial-commitments-sampling.md)
+
+FIELD_ELEMENTS_PER_EXT_BLOB = 2 * FIELD_ELEMENTS_PER_BLOB
+FIELD_ELEMENTS_PER_CELL = 64
+BYTES_PER_CELL = FIELD_ELEMENTS_PER_CELL * BYTES_PER_FIELD_ELEMENT
+CELLS_PER_EXT_BLOB = FIELD_ELEMENTS_PER_EXT_BLOB // FIELD_ELEMENTS_PER_CELL
+
+_EXT_BITS = FIELD_ELEMENTS_PER_EXT_BLOB.bit_length() - 1
+_CELL_BITS = FIELD_ELEMENTS_PER_CELL.bit_length() - 1
+
+
+def _rev(i: int, bits: int) -> int:
+    return int(format(i, f"0{bits}b")[::-1], 2) if bits else 0
+
+
+def _coeffs_of_blob(poly: list[Fr]) -> list[Fr]:
+    """polynomial_eval_to_coeff: the blob's values (bit-reversed order) to coefficients."""
+    natural = [Fr(0)] * FIELD_ELEMENTS_PER_BLOB
+    bits = FIELD_ELEMENTS_PER_BLOB.bit_length() - 1
+    for i, v in enumerate(poly):
+        natural[_rev(i, bits)] = v
+    return Fr.fft(natural, inverse=True)
+
+
+def _cells_of(coeffs: list[Fr]) -> list[list[Fr]]:
+    """The extended blob's values in bit-reversed order, cut into cells: cell i holds the values
+    on the coset h_i H_64 (h_i = w_8192^rev7(i)), in bit-reversed order inside the coset."""
+    ext = Fr.fft(list(coeffs) + [Fr(0)] * (FIELD_ELEMENTS_PER_EXT_BLOB - len(coeffs)))
+    brp = [ext[_rev(i, _EXT_BITS)] for i in range(FIELD_ELEMENTS_PER_EXT_BLOB)]
+    return [brp[i * FIELD_ELEMENTS_PER_CELL : (i + 1) * FIELD_ELEMENTS_PER_CELL] for i in range(CELLS_PER_EXT_BLOB)]
+
+
+def _coset_shift(cell: int) -> Fr:
+    """h_i: the first point of cell i's coset, w_8192^rev7(i)."""
+    return Fr.root_of_unity(FIELD_ELEMENTS_PER_EXT_BLOB) ** _rev(cell, (CELLS_PER_EXT_BLOB.bit_length() - 1))
+
+
+def _cell_proofs(coeffs: list[Fr], ts: TrustedSetup, threads: int | None) -> list[G1]:
+    """The multi-proof of each cell i: [q_i(tau)] G1 for q_i = (p - I_i) / (X^64 - c_i), the
+    quotient of p by X^64 - c_i (its remainder is I_i, the interpolant on the coset; c_i = h_i^64 =
+    w_128^rev7(i)).  Its coefficients are q_i,k = sum_{s >= 0} c_i^s p_{k + (s+1) 64}, so
+    pi_i = sum_s c_i^s S_s with S_s = sum_k p_{k + (s+1) 64} [tau^k] G1: 63 MSMs shared by all
+    cells (FK20's Toeplitz sums, without its FFT-based precomputation), then one short MSM per
+    cell."""
+    nt = _threads(threads, "compute_cells_and_kzg_proofs")
+    g1 = ts.setup.g1
+    m = FIELD_ELEMENTS_PER_CELL
+    n = len(coeffs)
+    S = [G1.msm(g1[: n - (s + 1) * m], coeffs[(s + 1) * m :], threads=nt) for s in range(n // m - 1)]
+    w = Fr.root_of_unity(CELLS_PER_EXT_BLOB)
+    bits = CELLS_PER_EXT_BLOB.bit_length() - 1
+    out = []
+    for i in range(CELLS_PER_EXT_BLOB):
+        c = w ** _rev(i, bits)
+        powers = [Fr(1)]
+        for _ in range(len(S) - 1):
+            powers.append(powers[-1] * c)
+        out.append(G1.msm(S, powers, threads=1))
+    return out
+
+
+def _cell_bytes(cell: list[Fr]) -> bytes:
+    return Fr.vector_to_bytes(cell)
+
+
+def _cell(data: object, what: str) -> list[Fr]:
+    raw = _bytes(data, BYTES_PER_CELL, what)
+    try:
+        return Fr.vector_from_bytes(raw)
+    except ValueError as exc:
+        raise ValueError(f"{what}: {exc}") from None
+
+
+def compute_cells(blob: Bytes, ts: TrustedSetup) -> list[bytes]:
+    """The 128 cells (2048 bytes each) of the blob's extension to 8192 values."""
+    _setup(ts, "compute_cells")
+    coeffs = _coeffs_of_blob(_blob(blob, "compute_cells: blob"))
+    return [_cell_bytes(c) for c in _cells_of(coeffs)]
+
+
+def compute_cells_and_kzg_proofs(blob: Bytes, ts: TrustedSetup, threads: int | None = None) -> tuple[list[bytes], list[bytes]]:
+    """(cells, proofs): the 128 cells and each cell's 48-byte KZG multi-proof."""
+    _setup(ts, "compute_cells_and_kzg_proofs")
+    coeffs = _coeffs_of_blob(_blob(blob, "compute_cells_and_kzg_proofs: blob"))
+    cells = [_cell_bytes(c) for c in _cells_of(coeffs)]
+    return cells, [P.to_bytes() for P in _cell_proofs(coeffs, ts, threads)]
+
+
+def recover_cells_and_kzg_proofs(cell_indices: Sequence[int], cells: object, ts: TrustedSetup,
+                                 threads: int | None = None) -> tuple[list[bytes], list[bytes]]:
+    """All 128 cells and proofs from at least half of the cells (distinct indices < 128): the
+    spec's recover_polynomialcoeff (the vanishing polynomial of the missing cells, division on the
+    coset 7 H of the extended domain), then compute_cells_and_kzg_proofs."""
+    _setup(ts, "recover_cells_and_kzg_proofs")
+    what = "recover_cells_and_kzg_proofs"
+    idx = [_index_arg(i, CELLS_PER_EXT_BLOB, f"{what}: cell_indices[{k}]") for k, i in enumerate(cell_indices)]
+    cl = _items(cells, BYTES_PER_CELL, f"{what}: cells")
+    if len(idx) != len(cl):
+        raise ValueError(f"{what}: {len(idx)} cell indices but {len(cl)} cells")
+    if any(a >= b for a, b in zip(idx, idx[1:])):
+        raise ValueError(f"{what}: the cell indices must be strictly increasing (no repeats)")
+    if not CELLS_PER_EXT_BLOB // 2 <= len(idx) <= CELLS_PER_EXT_BLOB:
+        raise ValueError(f"{what}: needs between {CELLS_PER_EXT_BLOB // 2} and {CELLS_PER_EXT_BLOB} cells, got {len(idx)}")
+    values = [_cell(c, f"{what}: cells[{k}]") for k, c in enumerate(cl)]
+    n = FIELD_ELEMENTS_PER_EXT_BLOB
+    m = FIELD_ELEMENTS_PER_CELL
+    ext_rbo = [Fr(0)] * n
+    for i, vals in zip(idx, values):
+        ext_rbo[i * m : (i + 1) * m] = vals
+    ext = [ext_rbo[_rev(j, _EXT_BITS)] for j in range(n)]
+    present = set(idx)
+    missing = [i for i in range(CELLS_PER_EXT_BLOB) if i not in present]
+    # the vanishing polynomial of the missing cells: prod (X^64 - w_128^rev7(i))
+    w128 = Fr.root_of_unity(CELLS_PER_EXT_BLOB)
+    short = [Fr(1)]
+    for i in missing:
+        root = w128 ** _rev(i, CELLS_PER_EXT_BLOB.bit_length() - 1)
+        nxt = [Fr(0)] * (len(short) + 1)
+        for k, a in enumerate(short):
+            nxt[k + 1] += a
+            nxt[k] -= a * root
+        short = nxt
+    zero = [Fr(0)] * n
+    for k, a in enumerate(short):
+        zero[k * m] = a
+    zero_eval = Fr.fft(zero)
+    times_zero = Fr.fft([a * b for a, b in zip(ext, zero_eval)], inverse=True)
+    over_coset = Fr.fft(times_zero, coset=True)
+    zero_coset = Fr.fft(zero, coset=True)
+    quotient = [a * b for a, b in zip(over_coset, Fr.batch_inverse(zero_coset))]
+    coeffs = Fr.fft(quotient, inverse=True, coset=True)[:FIELD_ELEMENTS_PER_BLOB]
+    out_cells = [_cell_bytes(c) for c in _cells_of(coeffs)]
+    for i, raw in zip(idx, cl):
+        if out_cells[i] != raw:  # cannot happen for cells of one blob; refuse rather than mix
+            raise ValueError(f"{what}: the cells are not the cells of one blob")
+    return out_cells, [P.to_bytes() for P in _cell_proofs(coeffs, ts, threads)]
+
+
+def _index_arg(i: object, bound: int, what: str) -> int:
+    if isinstance(i, bool) or not isinstance(i, int):
+        raise TypeError(f"{what}: expected an int, not {type(i).__name__}")
+    if not 0 <= i < bound:
+        raise ValueError(f"{what}: {i} is not in [0, {bound})")
+    return i
+
+
+def verify_cell_kzg_proof_batch(commitments: object, cell_indices: Sequence[int], cells: object, proofs: object,
+                                ts: TrustedSetup, threads: int | None = None) -> bool:
+    """True when every proofs[k] opens commitments[k] at cell cell_indices[k] to cells[k]: the
+    spec's universal verification equation, with powers of a random r from `secrets`:
+    e(sum r^k C_k - [sum r^k I_k(tau)] + sum r^k h_k^64 pi_k, G2) == e(sum r^k pi_k, [tau^64] G2).
+    An empty batch is True."""
+    _setup(ts, "verify_cell_kzg_proof_batch")
+    what = "verify_cell_kzg_proof_batch"
+    nt = _threads(threads, what)
+    cs = _items(commitments, BYTES_PER_COMMITMENT, f"{what}: commitments")
+    idx = [_index_arg(i, CELLS_PER_EXT_BLOB, f"{what}: cell_indices[{k}]") for k, i in enumerate(cell_indices)]
+    cl = _items(cells, BYTES_PER_CELL, f"{what}: cells")
+    ps = _items(proofs, BYTES_PER_PROOF, f"{what}: proofs")
+    n = len(cs)
+    if not len(idx) == len(cl) == len(ps) == n:
+        raise ValueError(f"{what}: {n} commitments, {len(idx)} cell indices, {len(cl)} cells and {len(ps)} proofs")
+    Cs = [_g1(c, f"{what}: commitments[{k}]") for k, c in enumerate(cs)]
+    values = [_cell(c, f"{what}: cells[{k}]") for k, c in enumerate(cl)]
+    pis = [_g1(p, f"{what}: proofs[{k}]") for k, p in enumerate(ps)]
+    if n == 0:
+        return True
+    if len(ts.setup.g2) <= FIELD_ELEMENTS_PER_CELL:
+        raise ValueError(f"{what}: the trusted setup needs [tau^{FIELD_ELEMENTS_PER_CELL}] G2")
+    r = Fr(int.from_bytes(secrets.token_bytes(32), "big") % R) or Fr(1)
+    powers = [Fr(1)]
+    for _ in range(n - 1):
+        powers.append(powers[-1] * r)
+    m = FIELD_ELEMENTS_PER_CELL
+    interp = [Fr(0)] * m
+    weights = []
+    for k in range(n):
+        h = _coset_shift(idx[k])
+        natural = [values[k][_rev(j, _CELL_BITS)] for j in range(m)]
+        coeffs = Fr.fft(natural, inverse=True, coset=h)
+        interp = [a + powers[k] * b for a, b in zip(interp, coeffs)]
+        weights.append(powers[k] * h ** m)
+    s = ts.setup
+    lhs = G1.msm(Cs + pis + list(s.g1[:m]), powers + weights + [-a for a in interp], threads=nt)
+    rhs = G1.msm(pis, powers, threads=nt)
+    return pairing_check([lhs, -rhs], [s.g2[0], s.g2[m]])
