@@ -3,7 +3,9 @@
     python bench/kzg.py [--batch 64] [--commit-log 12]
 
 Rows: blob_to_kzg_commitment, compute_blob_kzg_proof, verify_blob_kzg_proof and
-verify_blob_kzg_proof_batch (--batch blobs) with mainnet's trusted setup, ours on one thread and
+verify_blob_kzg_proof_batch (--batch blobs), compute_cells_and_kzg_proofs,
+recover_cells_and_kzg_proofs (half of the cells missing) and verify_cell_kzg_proof_batch (128
+cells) with mainnet's trusted setup, ours on one thread and
 threaded (every core) beside ckzg (one thread: its binding has no thread option); Fr.fft_bytes of
 size 2^16 and 2^20 on BLS12-381; and a KZG commitment (an MSM of 2^commit-log powers) on each
 curve with a test setup.  Each operation runs in batches of about 0.2 s; the fastest batch
@@ -80,10 +82,27 @@ def main() -> int:
          (lambda: ckzg.verify_blob_kzg_proof_batch(b"".join(blobs), b"".join(commitments), b"".join(proofs), cts))
          if ckzg else None),
     ]
+    cells, cell_proofs = E.compute_cells_and_kzg_proofs(blob, ts)
+    half = list(range(0, E.CELLS_PER_EXT_BLOB, 2))
+    all_idx = list(range(E.CELLS_PER_EXT_BLOB))
+    slow_ops = [
+        ("compute_cells_and_kzg_proofs", lambda t: E.compute_cells_and_kzg_proofs(blob, ts, threads=t),
+         (lambda: ckzg.compute_cells_and_kzg_proofs(blob, cts)) if ckzg else None),
+        ("recover_cells_and_kzg_proofs (half missing)",
+         lambda t: E.recover_cells_and_kzg_proofs(half, [cells[i] for i in half], ts, threads=t),
+         (lambda: ckzg.recover_cells_and_kzg_proofs(half, [cells[i] for i in half], cts)) if ckzg else None),
+        ("verify_cell_kzg_proof_batch (128 cells)",
+         lambda t: E.verify_cell_kzg_proof_batch([c] * 128, all_idx, cells, cell_proofs, ts, threads=t),
+         (lambda: ckzg.verify_cell_kzg_proof_batch([c] * 128, all_idx, cells, cell_proofs, cts)) if ckzg else None),
+    ]
     for name, ours, peer in ops:
         one = fastest(lambda: ours(1))
         many = fastest(lambda: ours(None))
         rows.append((name, one, many, fastest(peer) if peer else None))
+    for name, ours, peer in slow_ops:  # seconds per call here: one batch of one call each
+        one = fastest(lambda: ours(1), 1, 0)
+        many = fastest(lambda: ours(None), 1, 0)
+        rows.append((name, one, many, fastest(peer, 2, 0.2) if peer else None))
     Fr = bls12_381.Fr
     for logn in (16, 20):
         data = b"".join(rng.randrange(r).to_bytes(32, "big") for _ in range(1 << logn))
