@@ -15,6 +15,7 @@ counts (best of 3: on a shared machine the least disturbed run is the closest to
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
 import time
@@ -22,7 +23,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
-SETUP = REPO_ROOT.parent / "shared" / "vectors" / "eip4844_kzg" / "trusted_setup.txt"
+VECTORS = Path(os.environ.get("PAIRFORGE_VECTORS") or REPO_ROOT.parent / "shared" / "vectors")
+SETUP = VECTORS / "eip4844_kzg" / "trusted_setup.txt"
 CURVES = ("bls12_381", "bn254", "bls12_377", "bw6_761")
 
 
