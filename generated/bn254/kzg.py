@@ -327,7 +327,7 @@ class Setup:
         section count, then sections (type u32, size u64; little-endian).  Section 1 (header): n8,
         the base-field modulus q in n8 bytes, power, ceremony power; section 2: 2^(power+1) - 1
         tau G1 points; section 3: 2^power tau G2 points; points are affine x || y, each coordinate
-        (for G2, c0 || c1) in n8 bytes, little-endian Montgomery form (R = 2^(8 n8)), the identity
+        (for G2 over Fp2, c0 || c1) in n8 bytes, little-endian Montgomery form (R = 2^(8 n8)), the identity
         all zeros.  size: how many G1 powers to keep (default 2^power).  The file's q must be this
         curve's p."""
         data = bytes(source) if isinstance(source, _BytesLike) else Path(source).read_bytes()
@@ -371,29 +371,32 @@ class Setup:
                 raise ValueError("ptau: a coordinate is not below p")
             return v * rinv % P
 
-        def read(kind: int, count: int, width: int, what: str) -> list[object]:
+        def read(kind: int, count: int, group: type, deg: int, what: str) -> list[object]:
+            """count points of `group`, whose coordinates have deg Fp coefficients each."""
             start, length = sections[kind]
-            if length < count * 2 * width * n8:
+            size = 2 * deg * n8
+            if length < count * size:
                 raise ValueError(f"ptau: section {kind} holds fewer than {count} points")
             out = []
             for i in range(count):
-                off = start + i * 2 * width * n8
-                if not any(data[off : off + 2 * width * n8]):
-                    out.append(G1.identity() if width == 1 else G2.identity())
+                off = start + i * size
+                if not any(data[off : off + size]):
+                    out.append(group.identity())
                     continue
+                cs = [coord(off + j * n8) for j in range(2 * deg)]
                 try:
-                    if width == 1:
-                        out.append(G1.from_affine(coord(off), coord(off + n8), check=False))
+                    if deg == 1:
+                        out.append(group.from_affine(cs[0], cs[1], check=False))
                     else:
-                        x = (coord(off), coord(off + n8))
-                        y = (coord(off + 2 * n8), coord(off + 3 * n8))
-                        out.append(G2.from_affine(x, y, check=False))
+                        out.append(group.from_affine(tuple(cs[:deg]), tuple(cs[deg:]), check=False))
                 except ValueError as exc:
                     raise ValueError(f"ptau: {what}[{i}]: {exc}") from None
             return out
 
-        g1 = read(2, keep, 1, "tauG1")
-        g2 = read(3, min(2, n), 2, "tauG2")
+        g2_x = G2.generator().to_affine()[0]
+        g2_deg = len(g2_x) if isinstance(g2_x, tuple) else 1  # G2's coordinate field over Fp
+        g1 = read(2, keep, G1, 1, "tauG1")
+        g2 = read(3, min(2, n), G2, g2_deg, "tauG2")
         return cls(g1, g2, threads=threads)
 
 
