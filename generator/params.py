@@ -22,7 +22,9 @@ EDWARDS_FAMILY = "TwistedEdwards"
 # live here, so that parsing a curve file needs nothing downstream of it; generator/protocols holds
 # each protocol's templates and support check, resolved when the package is rendered (emit), and
 # tests/test_derive.py checks that the two agree.
-PROTOCOL_NAMES = ("bls_signatures", "eip197", "eip2333", "eip2537", "eip2539", "eip3026", "groth16")
+PROTOCOL_NAMES = (
+    "bls_signatures", "eip197", "eip2333", "eip2537", "eip2539", "eip3026", "eip4844", "groth16", "kzg",
+)
 
 KNOWN_KEYS = {
     "name", "family", "x", "b", "beta", "xi", "alpha", "ht", "hy", "g1", "g2",

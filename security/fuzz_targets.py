@@ -634,3 +634,30 @@ def groth16_from_snarkjs(C: ModuleType) -> Iterator[Target]:
     seed = b"\x00".join(json.dumps(d).encode() for d in docs)
     compact = b"\x00".join(json.dumps(d, separators=(",", ":")).encode() for d in docs)
     yield Target("groth16.from_snarkjs", run, (), (seed, compact))
+
+
+@entry_point
+def kzg_verify(C: ModuleType) -> Iterator[Target]:
+    """kzg.verify on commitment || z || y || proof (compressed G1, big-endian Fr) under a small
+    test setup: a bool for decodable input (False is reported as a rejection), ValueError for
+    bad encodings; batch_verify agrees with it."""
+    if not hasattr(C, "kzg"):
+        return
+    k = C.kzg
+    setup = k.Setup.insecure_from_tau(0xC0FFEE, 4, lagrange=False)
+    coeffs = [3, 1, 4, 1]
+    commitment = k.commit(setup, coeffs)
+    proof, y = k.open(setup, coeffs, 7)
+    gl, fl = len(commitment.to_bytes()), len(y.to_bytes())
+
+    def run(data: bytes) -> None:
+        if len(data) != 2 * gl + 2 * fl:
+            raise ValueError("wrong length")
+        parts = (data[:gl], data[gl : gl + fl], data[gl + fl : gl + 2 * fl], data[gl + 2 * fl :])
+        ok = k.verify(setup, *parts)
+        assert k.batch_verify(setup, [parts[0]], [parts[1]], [parts[2]], [parts[3]]) is ok, "batch disagrees"
+        if not ok:
+            raise ValueError("the opening does not verify")
+
+    seed = commitment.to_bytes() + C.Fr(7).to_bytes() + y.to_bytes() + proof.to_bytes()
+    yield Target("kzg.verify", run, (len(seed),), (seed,))

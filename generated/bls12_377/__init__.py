@@ -112,12 +112,12 @@ __all__ = [
     "expand_message_xmd",
 ]
 
-# The protocol modules this curve's file asks for (eip2539, groth16), imported on first use
+# The protocol modules this curve's file asks for (eip2539, groth16, kzg), imported on first use
 # so that `import` of the curve stays fast: `bls12_377.eip2539` works without
 # a separate import statement.
-PROTOCOLS = ["eip2539", "groth16"]
+PROTOCOLS = ["eip2539", "groth16", "kzg"]
 # The names of their modules (a protocol may render more than one).
-PROTOCOL_MODULES = ["eip2539", "groth16"]
+PROTOCOL_MODULES = ["eip2539", "groth16", "kzg"]
 
 
 def __getattr__(name):

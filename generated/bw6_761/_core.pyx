@@ -191,6 +191,16 @@ cdef extern from "c/pairforge.h" nogil:
                             size_t bits, void *scratch, size_t nthreads)
     void g2_msm_glv_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
                                 size_t bits, void *scratch, size_t nthreads)
+    enum: FR_TWO_ADICITY
+    const fr_t FR_COSET_SHIFT
+    void fr_root_of_unity(fr_t *out, unsigned logn)
+    void fr_bit_reverse(fr_t *v, size_t n)
+    void fr_powers(fr_t *out, const fr_t *a, const fr_t *b, size_t n)
+    size_t fr_fft_scratch_size(size_t n)
+    void fr_fft(fr_t *out, const fr_t *inp, size_t n, bint inverse, const fr_t *shift, void *scratch, size_t nthreads)
+    void fr_batch_inverse_vartime(fr_t *out, const fr_t *inp, size_t n, fr_t *scratch)
+    void fr_eval_barycentric_vartime(fr_t *out, const fr_t *evals, const fr_t *roots, size_t n, const fr_t *z,
+                                     fr_t *scratch)
     bint pf_msm_scalar_below_r_vartime(const limb_t *k)
     size_t pf_msm_scalar_bits_vartime(const limb_t *scalars, size_t n, size_t nlimbs)
 
@@ -942,6 +952,90 @@ cdef class Fp:
     def __deepcopy__(self, memo):
         return self
 
+# ---------------------------------------------------------------------------------------------
+# Fr vectors and FFT helpers (c/fft.h)
+
+cdef int _fr_fft_logn(object n, str what) except -1:
+    """log2(n) for an FFT size n = 2^k <= 2^FR_TWO_ADICITY; ValueError otherwise."""
+    cdef int k
+    n = _index(n)
+    if n < 1 or n & (n - 1):
+        raise ValueError(f"{what}: the size must be a power of two, got {n}")
+    k = n.bit_length() - 1
+    if k > FR_TWO_ADICITY:
+        raise ValueError(f"{what}: the size 2^{k} is past this curve's limit 2^{FR_TWO_ADICITY} "
+                         f"(the 2-adicity of r - 1)")
+    return k
+
+
+cdef bint _fr_coset(object coset, fr_t *out, str what) except -1:
+    """The coset argument: None/False (no shift), True (FR_COSET_SHIFT) or a non-zero shift."""
+    if coset is None or coset is False:
+        return False
+    if coset is True:
+        out[0] = FR_COSET_SHIFT
+        return True
+    _fr_from_obj(out, coset, what + ": coset")
+    if fr_is_zero(out):
+        raise ValueError(f"{what}: the coset shift must not be zero")
+    return True
+
+
+cdef bint _fr_endian(object endian, str what) except -1:
+    if endian not in ("big", "little"):
+        raise ValueError(f"{what}: endian must be 'big' or 'little', not {endian!r}")
+    return endian == "big"
+
+
+cdef const uint8_t[::1] _fr_buffer(object data, str what):
+    cdef const uint8_t[::1] dv
+    try:
+        dv = data
+    except (TypeError, ValueError, BufferError):
+        raise TypeError(f"{what}: expected a contiguous bytes-like object, not {type(data).__name__}") from None
+    return dv
+
+
+cdef Py_ssize_t _fr_read_vector(fr_t *out, const uint8_t *data, Py_ssize_t n, bint big) noexcept nogil:
+    """n packed elements to out; the index of the first non-canonical one, or -1."""
+    cdef Py_ssize_t i
+    cdef size_t j
+    cdef uint8_t buf[FR_NBYTES]
+    for i in range(n):
+        if big:
+            if not fr_from_bytes_be(&out[i], data + i * FR_NBYTES):
+                return i
+        else:
+            for j in range(FR_NBYTES):
+                buf[j] = data[i * FR_NBYTES + FR_NBYTES - 1 - j]
+            if not fr_from_bytes_be(&out[i], buf):
+                return i
+    return -1
+
+
+cdef void _fr_write_vector(uint8_t *out, const fr_t *v, Py_ssize_t n, bint big) noexcept nogil:
+    cdef Py_ssize_t i
+    cdef size_t j
+    cdef uint8_t t
+    for i in range(n):
+        fr_to_bytes_be(out + i * FR_NBYTES, &v[i])
+        if not big:
+            for j in range(FR_NBYTES // 2):
+                t = out[i * FR_NBYTES + j]
+                out[i * FR_NBYTES + j] = out[i * FR_NBYTES + FR_NBYTES - 1 - j]
+                out[i * FR_NBYTES + FR_NBYTES - 1 - j] = t
+
+
+cdef list _fr_list(const fr_t *v, size_t n):
+    cdef list out = []
+    cdef size_t i
+    cdef Fr e
+    for i in range(n):
+        e = Fr.__new__(Fr)
+        e.v = v[i]
+        out.append(e)
+    return out
+
 
 # ---------------------------------------------------------------------------------------------
 # Fr: the scalar field Fr (integers mod the group order r)
@@ -1210,6 +1304,236 @@ cdef class Fr:
     def __deepcopy__(self, memo):
         return self
 
+# -- FFT domain (c/fft.h; derived in generator/derive/fft_domain.py) ----------------------
+    TWO_ADICITY = 46
+    """s with 2^s the largest power of two dividing r - 1: the largest FFT size is 2^s."""
+    GENERATOR = 15
+    """The smallest generator of Fr*; ROOT_OF_UNITY = GENERATOR^((r-1)/2^s)."""
+    ROOT_OF_UNITY = 0x36a92e05198a8030f152488aeffc9b40fbe05b4512a3d4b44d994a0ddff8c606df0a4306fe0bc37eca603cc563b9a1
+    """A primitive 2^TWO_ADICITY-th root of unity; the n-th root of a domain of size n is GENERATOR^((r-1)/n)."""
+    COSET_SHIFT = 15
+    """The shift of coset FFTs (coset=True): the generator, which lies in no proper subgroup."""
+
+    @staticmethod
+    def root_of_unity(n):
+        """The primitive n-th root of unity GENERATOR^((r-1)/n) of the FFT domain of size n (a power
+        of two up to 2^TWO_ADICITY); ValueError otherwise."""
+        cdef Fr r = _new_fr()
+        cdef int logn = _fr_fft_logn(n, "Fr.root_of_unity")
+        fr_root_of_unity(&r.v, <unsigned>logn)
+        return r
+
+    @staticmethod
+    def roots_of_unity(n, bit_reversed=False):
+        """[w^0, w^1, ..., w^(n-1)] for w = root_of_unity(n); in bit-reversed order when asked (the
+        order of EIP-4844's evaluation form)."""
+        cdef int logn = _fr_fft_logn(n, "Fr.roots_of_unity")
+        cdef fr_t w, one
+        cdef fr_t *v = <fr_t *>PyMem_Malloc(max(1, <size_t>n) * sizeof(fr_t))
+        if v == NULL:
+            raise MemoryError()
+        try:
+            fr_root_of_unity(&w, <unsigned>logn)
+            fr_set_one(&one)
+            fr_powers(v, &one, &w, <size_t>n)
+            if bit_reversed:
+                fr_bit_reverse(v, <size_t>n)
+            return _fr_list(v, <size_t>n)
+        finally:
+            PyMem_Free(v)
+
+    @staticmethod
+    def fft(values, inverse=False, coset=None, threads=None):
+        """The FFT of values over the domain of the n-th roots of unity, n = len(values) a power of
+        two up to 2^TWO_ADICITY (ValueError past it): out[i] = sum_j values[j] w^(ij), w =
+        root_of_unity(n), natural order in and out.  inverse=True: the inverse transform (with the
+        1/n).  coset: None; True for the shift COSET_SHIFT; or a non-zero shift c: the forward
+        transform evaluates on c * H, the inverse one interpolates from it.  values: ints (reduced
+        mod r) or Fr.  Radix-2, in C, the GIL released, on `threads` threads for large n (None:
+        every core).  Returns a list of Fr."""
+        cdef Py_ssize_t n, i
+        cdef fr_t *v = NULL
+        cdef void *scratch = NULL
+        cdef fr_t c
+        cdef bint has_shift
+        cdef bint inv = bool(inverse)
+        cdef size_t nt = _msm_threads(threads, "Fr.fft")
+        values = list(values)
+        n = len(values)
+        _fr_fft_logn(n, "Fr.fft")
+        has_shift = _fr_coset(coset, &c, "Fr.fft")
+        try:
+            v = <fr_t *>PyMem_Malloc(n * sizeof(fr_t))
+            scratch = PyMem_Malloc(fr_fft_scratch_size(<size_t>n))
+            if v == NULL or scratch == NULL:
+                raise MemoryError()
+            for i in range(n):
+                _fr_from_obj(&v[i], values[i], "Fr.fft: values")
+            with nogil:
+                fr_fft(v, v, <size_t>n, inv, &c if has_shift else NULL, scratch, nt)
+            return _fr_list(v, <size_t>n)
+        finally:
+            PyMem_Free(v)
+            PyMem_Free(scratch)
+
+    @staticmethod
+    def fft_bytes(data, inverse=False, coset=None, endian="big", threads=None):
+        """fft on packed bytes: n elements of 48 bytes each, big-endian (endian="big", the
+        default) or little-endian, each canonical (< r; ValueError naming the first that is not).
+        Returns the n transformed elements packed the same way."""
+        cdef const uint8_t[::1] dv
+        cdef Py_ssize_t n, i
+        cdef fr_t *v = NULL
+        cdef void *scratch = NULL
+        cdef fr_t c
+        cdef bint has_shift, big
+        cdef bint inv = bool(inverse)
+        cdef size_t nt = _msm_threads(threads, "Fr.fft_bytes")
+        cdef bytearray out
+        cdef uint8_t *o
+        big = _fr_endian(endian, "Fr.fft_bytes")
+        dv = _fr_buffer(data, "Fr.fft_bytes")
+        if dv.shape[0] % 48:
+            raise ValueError(f"Fr.fft_bytes: {dv.shape[0]} bytes is not a multiple of 48 (one element)")
+        n = dv.shape[0] // 48
+        _fr_fft_logn(n, "Fr.fft_bytes")
+        has_shift = _fr_coset(coset, &c, "Fr.fft_bytes")
+        try:
+            v = <fr_t *>PyMem_Malloc(n * sizeof(fr_t))
+            scratch = PyMem_Malloc(fr_fft_scratch_size(<size_t>n))
+            if v == NULL or scratch == NULL:
+                raise MemoryError()
+            i = _fr_read_vector(v, &dv[0] if n else NULL, n, big)
+            if i >= 0:
+                raise ValueError(f"Fr.fft_bytes: element {i} is not canonical (>= r)")
+            out = bytearray(n * 48)
+            o = out
+            with nogil:
+                fr_fft(v, v, <size_t>n, inv, &c if has_shift else NULL, scratch, nt)
+                _fr_write_vector(o, v, n, big)
+            return bytes(out)
+        finally:
+            PyMem_Free(v)
+            PyMem_Free(scratch)
+
+    @staticmethod
+    def batch_inverse(values):
+        """[1/v for v in values] with one inversion (Montgomery's trick); ZeroDivisionError naming
+        the first zero."""
+        cdef Py_ssize_t n, i
+        cdef fr_t *v = NULL
+        values = list(values)
+        n = len(values)
+        try:
+            v = <fr_t *>PyMem_Malloc(max(1, 2 * n) * sizeof(fr_t))
+            if v == NULL:
+                raise MemoryError()
+            for i in range(n):
+                _fr_from_obj(&v[i], values[i], "Fr.batch_inverse: values")
+                if fr_is_zero(&v[i]):
+                    raise ZeroDivisionError(f"Fr.batch_inverse: values[{i}] is zero")
+            with nogil:
+                fr_batch_inverse_vartime(v, v, <size_t>n, v + n)
+            return _fr_list(v, <size_t>n)
+        finally:
+            PyMem_Free(v)
+
+    @staticmethod
+    def eval_barycentric(evals, z, bit_reversed=False):
+        """p(z) for the polynomial p of degree < n given by its values on the n-th roots of unity
+        (evaluation form): evals[i] = p(w^i), or p(w^bitrev(i)) when bit_reversed (EIP-4844's
+        order).  Barycentric formula p(z) = (z^n - 1)/n sum_i evals[i] w_i / (z - w_i), and
+        evals[i] when z = w_i.  evals: a sequence of ints (reduced mod r) or Fr, or packed
+        big-endian bytes of canonical elements (ValueError naming the first that is not)."""
+        cdef Py_ssize_t n, i
+        cdef fr_t *v = NULL
+        cdef fr_t *roots = NULL
+        cdef fr_t *scratch = NULL
+        cdef fr_t zz, w, one
+        cdef const uint8_t[::1] dv
+        cdef Fr r = _new_fr()
+        cdef bint packed = isinstance(evals, (bytes, bytearray, memoryview))
+        cdef bint brev = bool(bit_reversed)
+        cdef int logn
+        if packed:
+            dv = _fr_buffer(evals, "Fr.eval_barycentric")
+            if dv.shape[0] % 48:
+                raise ValueError(f"Fr.eval_barycentric: {dv.shape[0]} bytes is not a multiple of 48 (one element)")
+            n = dv.shape[0] // 48
+        else:
+            evals = list(evals)
+            n = len(evals)
+        logn = _fr_fft_logn(n, "Fr.eval_barycentric")
+        _fr_from_obj(&zz, z, "Fr.eval_barycentric: z")
+        try:
+            v = <fr_t *>PyMem_Malloc(n * sizeof(fr_t))
+            roots = <fr_t *>PyMem_Malloc(n * sizeof(fr_t))
+            scratch = <fr_t *>PyMem_Malloc(2 * n * sizeof(fr_t))
+            if v == NULL or roots == NULL or scratch == NULL:
+                raise MemoryError()
+            if packed:
+                i = _fr_read_vector(v, &dv[0], n, True)
+                if i >= 0:
+                    raise ValueError(f"Fr.eval_barycentric: element {i} is not canonical (>= r)")
+            else:
+                for i in range(n):
+                    _fr_from_obj(&v[i], evals[i], "Fr.eval_barycentric: evals")
+            with nogil:
+                fr_root_of_unity(&w, <unsigned>logn)
+                fr_set_one(&one)
+                fr_powers(roots, &one, &w, <size_t>n)
+                if brev:
+                    fr_bit_reverse(roots, <size_t>n)
+                fr_eval_barycentric_vartime(&r.v, v, roots, <size_t>n, &zz, scratch)
+            return r
+        finally:
+            PyMem_Free(v)
+            PyMem_Free(roots)
+            PyMem_Free(scratch)
+
+    @staticmethod
+    def vector_from_bytes(data, endian="big"):
+        """Packed elements of 48 bytes each to a list of Fr; ValueError on a length that is
+        not a multiple of 48 or an element >= r (naming the first)."""
+        cdef const uint8_t[::1] dv
+        cdef Py_ssize_t n, i
+        cdef fr_t *v = NULL
+        cdef bint big = _fr_endian(endian, "Fr.vector_from_bytes")
+        dv = _fr_buffer(data, "Fr.vector_from_bytes")
+        if dv.shape[0] % 48:
+            raise ValueError(f"Fr.vector_from_bytes: {dv.shape[0]} bytes is not a multiple of 48 (one element)")
+        n = dv.shape[0] // 48
+        if n == 0:
+            return []
+        try:
+            v = <fr_t *>PyMem_Malloc(n * sizeof(fr_t))
+            if v == NULL:
+                raise MemoryError()
+            i = _fr_read_vector(v, &dv[0], n, big)
+            if i >= 0:
+                raise ValueError(f"Fr.vector_from_bytes: element {i} is not canonical (>= r)")
+            return _fr_list(v, <size_t>n)
+        finally:
+            PyMem_Free(v)
+
+    @staticmethod
+    def vector_to_bytes(values, endian="big"):
+        """A sequence of ints (reduced mod r) or Fr, packed 48 bytes each."""
+        cdef Py_ssize_t n, i
+        cdef fr_t t
+        cdef bint big = _fr_endian(endian, "Fr.vector_to_bytes")
+        cdef bytearray out
+        cdef uint8_t *o
+        values = list(values)
+        n = len(values)
+        out = bytearray(n * 48)
+        if n == 0:
+            return b""
+        o = out
+        for i in range(n):
+            _fr_from_obj(&t, values[i], "Fr.vector_to_bytes: values")
+            _fr_write_vector(o + i * 48, &t, 1, big)
+        return bytes(out)
 
 # ---------------------------------------------------------------------------------------------
 # Tower helpers at the bottom (Fp): tuple of ints and tower-order byte strings

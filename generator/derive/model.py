@@ -10,6 +10,7 @@ from .algebra import Curve, Elem, Fq
 from .checks import require
 from .endomorphisms import EndomorphismModel, derive_endomorphisms
 from .families import derive_family
+from .fft_domain import FftDomainModel, derive_fft_domain
 from .fields import FieldModel, derive_field
 from .final_exponentiation import FinalExpModel, derive_final_exponentiation
 from .hash_to_curve import HashToCurveModel, derive_hash_to_curve
@@ -47,6 +48,7 @@ class CurveModel:
     final_exp: FinalExpModel
     endo: EndomorphismModel
     h2c: dict[str, HashToCurveModel]
+    fft: FftDomainModel
     spec: CurveSpec
 
     @property
@@ -110,9 +112,11 @@ def build_model(spec: CurveSpec, progress: Progress | None = None) -> CurveModel
         for group, E, trace, h, ge in (("g1", E1, fam.t, fam.h1, endo.g1),
                                        ("g2", twist.curve, twist.curve.F.order + 1 - twist.order, twist.cofactor, endo.g2))
     }
+    say("FFT domain of Fr: 2-adicity, generator, root of unity")
+    fft = derive_fft_domain(fam.r, curve)
     return CurveModel(
         name=spec.name, package=spec.package, source=spec.source, family=spec.family, k=fam.k, x=spec.x,
         p=fam.p, r=fam.r, t=fam.t, h1=fam.h1, b=b, ht=fam.ht, hy=fam.hy, fp=fp, fr=fr, tower=tower, lazy=lazy,
-        twist=twist, g1_gen=g1, g2_gen=g2, miller=miller, final_exp=final_exp, endo=endo, h2c=h2c, spec=spec,
+        twist=twist, g1_gen=g1, g2_gen=g2, miller=miller, final_exp=final_exp, endo=endo, h2c=h2c, fft=fft, spec=spec,
     )
 

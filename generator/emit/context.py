@@ -90,6 +90,7 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     files["c/endomorphism.h"] = render("c/endomorphism.h.j2", **common)
     groups = [{"g": "g1", "F": "fp", "deg": 1}, {"g": "g2", "F": names["fq"], "deg": model.fq_degree}]
     files["c/msm.h"] = render("c/msm.h.j2", groups=groups, fp_bits=model.p.bit_length(), **group_common)
+    files["c/fft.h"] = render("c/fft.h.j2", **common)
     say("rendering C: pairing")
     files["c/pairing.h"] = render("c/pairing.h.j2", **common)
     say("rendering C: hash to curve")

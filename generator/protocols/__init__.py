@@ -56,5 +56,7 @@ def protocol_names() -> tuple[str, ...]:
 # import list sorted.
 from . import bls_signatures  # noqa: E402,F401,I001
 from . import eip2333  # noqa: E402,F401,I001
+from . import eip4844  # noqa: E402,F401,I001
 from . import evm  # noqa: E402,F401,I001
 from . import groth16  # noqa: E402,F401,I001
+from . import kzg  # noqa: E402,F401,I001

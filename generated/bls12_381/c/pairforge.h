@@ -11,6 +11,7 @@
 #include "g2.h"
 #include "endomorphism.h"
 #include "msm.h"
+#include "fft.h"
 #include "pairing.h"
 #include "hash_to_curve.h"
 

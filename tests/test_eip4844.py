@@ -1,0 +1,188 @@
+"""generated.bls12_381.eip4844 against every EIP-4844 case of c-kzg-4844's reference tests
+(../shared/vectors/eip4844_kzg/tests_full.tar.xz, read in place, parsed once per session: about
+10 s), and against the ckzg binding on random blobs where it installs."""
+
+from __future__ import annotations
+
+import random
+import tarfile
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+yaml = pytest.importorskip("yaml")
+
+EIP4844_FUNCTIONS = {  # function -> number of cases in the archive (its README)
+    "blob_to_kzg_commitment": 11,
+    "compute_kzg_proof": 52,
+    "compute_blob_kzg_proof": 15,
+    "verify_kzg_proof": 122,
+    "verify_blob_kzg_proof": 29,
+    "verify_blob_kzg_proof_batch": 24,
+    "compute_challenge": 9,
+}
+
+
+@pytest.fixture(scope="session")
+def kzg_dir(vectors_subdir) -> Path:
+    return vectors_subdir("eip4844_kzg")
+
+
+@pytest.fixture(scope="session")
+def eip4844(curve_module):
+    return curve_module("bls12_381").eip4844
+
+
+@pytest.fixture(scope="session")
+def trusted_setup(eip4844, kzg_dir):
+    return eip4844.load_trusted_setup(str(kzg_dir / "trusted_setup.txt"))
+
+
+@pytest.fixture(scope="session")
+def cases(kzg_dir) -> dict[str, list[tuple[str, Any]]]:
+    """{function: [(case name, parsed data.yaml)]} for the EIP-4844 functions, from the archive."""
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    out: dict[str, list[tuple[str, Any]]] = {f: [] for f in EIP4844_FUNCTIONS}
+    start = time.perf_counter()
+    with tarfile.open(kzg_dir / "tests_full.tar.xz", "r:xz") as tar:
+        for member in tar:
+            parts = member.name.split("/")
+            if member.isfile() and parts[-1] == "data.yaml" and parts[1] in out:
+                out[parts[1]].append((parts[-2], yaml.load(tar.extractfile(member).read(), Loader=loader)))
+    print(f"parsed the EIP-4844 cases in {time.perf_counter() - start:.1f} s")
+    return out
+
+
+def _hex(value: Any) -> bytes:
+    """A 0x-prefixed hex string of the vectors as bytes (malformed hex gives bytes the callee
+    must refuse: the case's expected output is then null)."""
+    text = str(value)
+    text = text[2:] if text.startswith("0x") else text
+    try:
+        return bytes.fromhex(text)
+    except ValueError:
+        return b"\xff" * 7
+
+
+def _call(E, ts, function: str, inp: dict[str, Any]) -> Any:
+    """The function on the case's input, its output in the vectors' form (hex strings, bools)."""
+    if function == "blob_to_kzg_commitment":
+        return "0x" + E.blob_to_kzg_commitment(_hex(inp["blob"]), ts).hex()
+    if function == "compute_kzg_proof":
+        proof, y = E.compute_kzg_proof(_hex(inp["blob"]), _hex(inp["z"]), ts)
+        return ["0x" + proof.hex(), "0x" + y.hex()]
+    if function == "compute_blob_kzg_proof":
+        return "0x" + E.compute_blob_kzg_proof(_hex(inp["blob"]), _hex(inp["commitment"]), ts).hex()
+    if function == "verify_kzg_proof":
+        return E.verify_kzg_proof(_hex(inp["commitment"]), _hex(inp["z"]), _hex(inp["y"]), _hex(inp["proof"]), ts)
+    if function == "verify_blob_kzg_proof":
+        return E.verify_blob_kzg_proof(_hex(inp["blob"]), _hex(inp["commitment"]), _hex(inp["proof"]), ts)
+    if function == "verify_blob_kzg_proof_batch":
+        blobs = [_hex(b) for b in inp["blobs"]]
+        commitments = [_hex(c) for c in inp["commitments"]]
+        proofs = [_hex(p) for p in inp["proofs"]]
+        return E.verify_blob_kzg_proof_batch(blobs, commitments, proofs, ts)
+    if function == "compute_challenge":
+        return "0x" + E.compute_challenge(_hex(inp["blob"]), _hex(inp["commitment"])).hex()
+    raise AssertionError(function)
+
+
+@pytest.mark.parametrize("function", sorted(EIP4844_FUNCTIONS))
+def test_reference_vectors(eip4844, trusted_setup, cases, function):
+    """Every case: the output byte for byte, or ValueError where the expected output is null."""
+    found = cases[function]
+    assert len(found) == EIP4844_FUNCTIONS[function]
+    failures = []
+    invalid = 0
+    for name, data in found:
+        expected = data["output"]
+        try:
+            got = _call(eip4844, trusted_setup, function, data["input"])
+        except ValueError as exc:
+            got = ("ValueError", str(exc))
+        if expected is None:
+            invalid += 1
+            if not (isinstance(got, tuple) and got[0] == "ValueError"):
+                failures.append(f"{name}: expected ValueError, got {got!r:.120}")
+        elif got != expected:
+            failures.append(f"{name}: expected {expected!r:.120}, got {got!r:.120}")
+    assert not failures, "\n".join(failures)
+    assert invalid < len(found)  # each function has valid cases as well
+
+
+def test_batch_accepts_concatenated_bytes(eip4844, trusted_setup, cases):
+    """ckzg's form of the batch arguments (one bytes object each) gives the same answers."""
+    for name, data in cases["verify_blob_kzg_proof_batch"]:
+        inp = data["input"]
+        if data["output"] is None:
+            continue
+        joined = [b"".join(_hex(x) for x in inp[k]) for k in ("blobs", "commitments", "proofs")]
+        assert eip4844.verify_blob_kzg_proof_batch(*joined, trusted_setup) is data["output"], name
+
+
+def test_entry_errors(eip4844, trusted_setup):
+    E, ts = eip4844, trusted_setup
+    blob = bytes(E.BYTES_PER_BLOB)
+    commitment = E.blob_to_kzg_commitment(blob, ts)
+    with pytest.raises(ValueError, match="blob: expected 131072 bytes"):
+        E.blob_to_kzg_commitment(blob[:-1], ts)
+    with pytest.raises(ValueError, match="element 3 is not canonical"):
+        E.blob_to_kzg_commitment(bytes(96) + b"\xff" * 32 + bytes(E.BYTES_PER_BLOB - 128), ts)
+    with pytest.raises(ValueError, match="z: not a canonical"):
+        E.compute_kzg_proof(blob, b"\xff" * 32, ts)
+    with pytest.raises(ValueError, match="2 blobs, 1 commitments and 2 proofs"):
+        E.verify_blob_kzg_proof_batch([blob, blob], [commitment], [commitment, commitment], ts)
+    with pytest.raises(TypeError, match="trusted setup"):
+        E.blob_to_kzg_commitment(blob, object())
+    with pytest.raises(ValueError, match="precompute"):
+        E.load_trusted_setup("unused", 99)
+
+
+def test_setup_with_a_bad_point_refused(eip4844, kzg_dir, tmp_path):
+    """A trusted setup whose monomial G1 point 5 is replaced by another point is refused: the
+    points are no longer powers of one tau (and a non-point is refused by decoding)."""
+    lines = (kzg_dir / "trusted_setup.txt").read_text().split("\n")
+    n1, n2 = int(lines[0]), int(lines[1])
+    swapped = list(lines)
+    j = 2 + n1 + n2 + 5
+    swapped[j], swapped[j + 1] = swapped[j + 1], swapped[j]
+    path = tmp_path / "swapped.txt"
+    path.write_text("\n".join(swapped))
+    with pytest.raises(ValueError, match="not powers"):
+        eip4844.load_trusted_setup(str(path))
+    broken = list(lines)
+    broken[2 + 7] = "a" + broken[2 + 7][1:]  # Lagrange point 7: flags byte changed
+    path.write_text("\n".join(broken))
+    with pytest.raises(ValueError, match=r"g1_lagrange\[7\]"):
+        eip4844.load_trusted_setup(str(path))
+
+
+def test_against_ckzg(eip4844, trusted_setup, kzg_dir):
+    """Random blobs: every function byte-identical with ckzg (c-kzg-4844 over blst)."""
+    ckzg = pytest.importorskip("ckzg")
+    E, ts = eip4844, trusted_setup
+    cts = ckzg.load_trusted_setup(str(kzg_dir / "trusted_setup.txt"), 0)
+    rng = random.Random(4844)
+    r = 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001
+    blobs = [b"".join(rng.randrange(r).to_bytes(32, "big") for _ in range(E.FIELD_ELEMENTS_PER_BLOB)) for _ in range(3)]
+    commitments, proofs = [], []
+    for blob in blobs:
+        c = E.blob_to_kzg_commitment(blob, ts)
+        assert c == ckzg.blob_to_kzg_commitment(blob, cts)
+        for z in (rng.randrange(r).to_bytes(32, "big"), ts.roots_brp[rng.randrange(4096)].to_bytes()):
+            proof, y = E.compute_kzg_proof(blob, z, ts)
+            assert (proof, y) == tuple(ckzg.compute_kzg_proof(blob, z, cts))
+            assert E.verify_kzg_proof(c, z, y, proof, ts) is ckzg.verify_kzg_proof(c, z, y, proof, cts) is True
+        p = E.compute_blob_kzg_proof(blob, c, ts)
+        assert p == ckzg.compute_blob_kzg_proof(blob, c, cts)
+        assert E.verify_blob_kzg_proof(blob, c, p, ts) is True
+        commitments.append(c)
+        proofs.append(p)
+    assert E.verify_blob_kzg_proof_batch(blobs, commitments, proofs, ts) is True
+    for bad in (0, 1, 2):  # one wrong proof at the first, middle and last position
+        wrong = list(proofs)
+        wrong[bad] = proofs[(bad + 1) % 3]
+        assert E.verify_blob_kzg_proof_batch(blobs, commitments, wrong, ts) is False
+        assert ckzg.verify_blob_kzg_proof_batch(b"".join(blobs), b"".join(commitments), b"".join(wrong), cts) is False

@@ -1,0 +1,123 @@
+"""EIP-7594 (PeerDAS) in generated.bls12_381.eip4844 against every case of c-kzg-4844's reference
+tests for compute_cells, compute_cells_and_kzg_proofs, recover_cells_and_kzg_proofs and
+verify_cell_kzg_proof_batch (tests_full.tar.xz, read in place once per module), and against ckzg
+on a random blob.  The 11 cases that compute all 128 proofs of a blob dominate the time (about
+1-10 s each, by machine load)."""
+
+from __future__ import annotations
+
+import random
+import tarfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+yaml = pytest.importorskip("yaml")
+
+EIP7594_FUNCTIONS = {  # function -> number of cases in the archive
+    "compute_cells": 11,
+    "compute_cells_and_kzg_proofs": 11,
+    "recover_cells_and_kzg_proofs": 18,
+    "verify_cell_kzg_proof_batch": 32,
+}
+
+
+@pytest.fixture(scope="module")
+def kzg_dir(vectors_subdir) -> Path:
+    return vectors_subdir("eip4844_kzg")
+
+
+@pytest.fixture(scope="module")
+def eip4844(curve_module):
+    return curve_module("bls12_381").eip4844
+
+
+@pytest.fixture(scope="module")
+def trusted_setup(eip4844, kzg_dir):
+    return eip4844.load_trusted_setup(str(kzg_dir / "trusted_setup.txt"))
+
+
+@pytest.fixture(scope="module")
+def cases(kzg_dir) -> dict[str, list[tuple[str, Any]]]:
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    out: dict[str, list[tuple[str, Any]]] = {f: [] for f in EIP7594_FUNCTIONS}
+    with tarfile.open(kzg_dir / "tests_full.tar.xz", "r:xz") as tar:
+        for member in tar:
+            parts = member.name.split("/")
+            if member.isfile() and parts[-1] == "data.yaml" and parts[1] in out:
+                out[parts[1]].append((parts[-2], yaml.load(tar.extractfile(member).read(), Loader=loader)))
+    return out
+
+
+def _hex(value: Any) -> bytes:
+    text = str(value)
+    text = text[2:] if text.startswith("0x") else text
+    try:
+        return bytes.fromhex(text)
+    except ValueError:
+        return b"\xff" * 7
+
+
+def _hexes(items: list[bytes]) -> list[str]:
+    return ["0x" + x.hex() for x in items]
+
+
+def _call(E, ts, function: str, inp: dict[str, Any]) -> Any:
+    if function == "compute_cells":
+        return _hexes(E.compute_cells(_hex(inp["blob"]), ts))
+    if function == "compute_cells_and_kzg_proofs":
+        cells, proofs = E.compute_cells_and_kzg_proofs(_hex(inp["blob"]), ts)
+        return [_hexes(cells), _hexes(proofs)]
+    if function == "recover_cells_and_kzg_proofs":
+        cells, proofs = E.recover_cells_and_kzg_proofs(inp["cell_indices"], [_hex(c) for c in inp["cells"]], ts)
+        return [_hexes(cells), _hexes(proofs)]
+    if function == "verify_cell_kzg_proof_batch":
+        return E.verify_cell_kzg_proof_batch([_hex(c) for c in inp["commitments"]], inp["cell_indices"],
+                                             [_hex(c) for c in inp["cells"]], [_hex(p) for p in inp["proofs"]], ts)
+    raise AssertionError(function)
+
+
+@pytest.mark.parametrize("function", sorted(EIP7594_FUNCTIONS))
+def test_reference_vectors(eip4844, trusted_setup, cases, function):
+    found = cases[function]
+    assert len(found) == EIP7594_FUNCTIONS[function]
+    failures = []
+    invalid = 0
+    for name, data in found:
+        expected = data["output"]
+        try:
+            got = _call(eip4844, trusted_setup, function, data["input"])
+        except ValueError as exc:
+            got = ("ValueError", str(exc))
+        if expected is None:
+            invalid += 1
+            if not (isinstance(got, tuple) and got[0] == "ValueError"):
+                failures.append(f"{name}: expected ValueError, got {str(got):.120}")
+        elif got != expected:
+            failures.append(f"{name}: expected {str(expected):.120}, got {str(got):.120}")
+    assert not failures, "\n".join(failures)
+    assert invalid < len(found)
+
+
+def test_against_ckzg(eip4844, trusted_setup, kzg_dir):
+    """A random blob: cells and proofs equal ckzg's; recovery from the odd half of the cells; a
+    batch of 128 cells verifies, and fails with one wrong cell at the first, middle, last place."""
+    ckzg = pytest.importorskip("ckzg")
+    E, ts = eip4844, trusted_setup
+    cts = ckzg.load_trusted_setup(str(kzg_dir / "trusted_setup.txt"), 0)
+    rng = random.Random(7594)
+    r = 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001
+    blob = b"".join(rng.randrange(r).to_bytes(32, "big") for _ in range(E.FIELD_ELEMENTS_PER_BLOB))
+    cells, proofs = E.compute_cells_and_kzg_proofs(blob, ts)
+    theirs = ckzg.compute_cells_and_kzg_proofs(blob, cts)
+    assert (list(cells), list(proofs)) == (list(theirs[0]), list(theirs[1]))
+    idx = list(range(1, E.CELLS_PER_EXT_BLOB, 2))
+    assert E.recover_cells_and_kzg_proofs(idx, [cells[i] for i in idx], ts) == (cells, proofs)
+    commitment = E.blob_to_kzg_commitment(blob, ts)
+    all_idx = list(range(E.CELLS_PER_EXT_BLOB))
+    assert E.verify_cell_kzg_proof_batch([commitment] * 128, all_idx, cells, proofs, ts)
+    for bad in (0, 64, 127):
+        wrong = list(cells)
+        wrong[bad] = cells[(bad + 1) % 128]
+        assert not E.verify_cell_kzg_proof_batch([commitment] * 128, all_idx, wrong, proofs, ts)
