@@ -523,7 +523,6 @@ cdef class Fq:
     def __deepcopy__(self, memo):
         return self
 
-
 # ---------------------------------------------------------------------------------------------
 # Fr: the scalar field Fr (integers mod the subgroup order r)
 
@@ -790,7 +789,6 @@ cdef class Fr:
 
     def __deepcopy__(self, memo):
         return self
-
 
 
 cdef int _scalar_limbs(object k, limb_t *out, str what) except -1:

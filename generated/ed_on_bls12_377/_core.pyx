@@ -524,7 +524,6 @@ cdef class Fq:
     def __deepcopy__(self, memo):
         return self
 
-
 # ---------------------------------------------------------------------------------------------
 # Fr: the scalar field Fr (integers mod the subgroup order r)
 
@@ -791,7 +790,6 @@ cdef class Fr:
 
     def __deepcopy__(self, memo):
         return self
-
 
 
 cdef int _scalar_limbs(object k, limb_t *out, str what) except -1:
