@@ -59,6 +59,7 @@ def test_second_build_compiles_nothing(tmp_path: Path) -> None:
     assert lines == ["compiling mockcurve._core (64-bit limbs)"]
     stamp = json.loads(stamp_path(target).read_text())
     assert stamp["key"] == build.build_key(pkg) and stamp["target"] == "generic64"
+    assert stamp["cpu_seconds"] > 0 and stamp["seconds"] > 0
     before = target.stat()
 
     lines.clear()
