@@ -105,7 +105,13 @@ class BuildCurves(build_ext):
         if dest.resolve() != built.resolve():
             dest.parent.mkdir(parents=True, exist_ok=True)
             self._copy_atomically(built, dest)
-        _say(f"{ext.name}: {'compiled' if compiled else 'up to date'}")
+        if compiled:
+            import json
+
+            cost = json.loads(pfb.stamp_path(built).read_text(encoding="utf-8"))
+            _say(f"{ext.name}: compiled in {cost['seconds']} s ({cost['cpu_seconds']} s of CPU)")
+        else:
+            _say(f"{ext.name}: up to date")
         return compiled
 
     def copy_file(self, infile, outfile, *args, **kwargs):

@@ -317,8 +317,9 @@ def is_up_to_date(pkg_dir: Path, limb_bits: int = 64, adx: bool = False, key: st
     return stamp.get("key") == key and stamp.get("module_sha256") == _file_sha256(target)
 
 
-def _write_stamp(target: Path, key: str, limb_bits: int, adx: bool) -> None:
+def _write_stamp(target: Path, key: str, limb_bits: int, adx: bool, cost: dict[str, float]) -> None:
     stamp = {
+        **cost,  # what the build took: seconds (wall clock) and cpu_seconds (Cython and the compiler)
         "key": key,
         "module_sha256": _file_sha256(target),
         "limb_bits": limb_bits,
@@ -405,15 +406,16 @@ def build_module(
             print(line, flush=True)
         return target, False
     stamp_path(target).unlink(missing_ok=True)  # the module is about to change
-    _build_one(pkg_dir, limb_bits, adx, verbose, progress)
-    _write_stamp(target, key, limb_bits, adx)
+    _, cost = _build_one(pkg_dir, limb_bits, adx, verbose, progress)
+    _write_stamp(target, key, limb_bits, adx, cost)
     return target, True
 
 
 def _build_one(
     pkg_dir: Path, limb_bits: int, adx: bool, verbose: bool, progress: Callable[[str], None] | None
-) -> Path:
-    """Compile one extension module of the package (``_core``, or ``_core_adx`` with ``adx``)."""
+) -> tuple[Path, dict[str, float]]:
+    """Compile one extension module of the package (``_core``, or ``_core_adx`` with ``adx``);
+    returns its path and what it cost (wall-clock and CPU seconds, for the stamp)."""
     stem = ADX_STEM if adx else EXTENSION_STEM
     root, dotted = module_name(pkg_dir, stem)
     target = pkg_dir / f"{stem}{extension_suffix()}"
@@ -463,7 +465,10 @@ def _build_one(
                 tail.append(out_line.rstrip("\n"))
                 if verbose:
                     print(out_line, end="", flush=True)
-            rc = proc.wait()
+            # wait4: the child's CPU time, the compiler processes it waited for included
+            _, status, usage = os.wait4(proc.pid, 0)
+            rc = proc.returncode = os.waitstatus_to_exitcode(status)
+            cost = {"seconds": round(time.monotonic() - start, 1), "cpu_seconds": round(usage.ru_utime + usage.ru_stime, 1)}
         built = workdir / "lib" / Path(*dotted.split(".")[:-1]) / f"{stem}{extension_suffix()}"
         if rc != 0 or not built.is_file():
             kept = _keep_log(log_path, pkg_dir.name)
@@ -484,7 +489,7 @@ def _build_one(
         if progress is None and not verbose:
             status = f" done ({time.monotonic() - start:.1f} s)" if ok else " failed"
             print(status, file=sys.stderr, flush=True)
-    return target
+    return target, cost
 
 
 def _keep_log(log_path: Path, stem: str) -> Path:

@@ -59,6 +59,7 @@ def test_second_build_compiles_nothing(tmp_path: Path) -> None:
     assert lines == ["compiling mockcurve._core (64-bit limbs)"]
     stamp = json.loads(stamp_path(target).read_text())
     assert stamp["key"] == build.build_key(pkg) and stamp["target"] == "generic64"
+    assert stamp["cpu_seconds"] > 0 and stamp["seconds"] > 0
     before = target.stat()
 
     lines.clear()
@@ -128,3 +129,35 @@ def test_setup_py_builds_only_the_selected_curves() -> None:
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["generated.bn254._core"]
+
+
+def test_setup_py_builds_in_parallel_then_compiles_nothing(tmp_path: Path) -> None:
+    """setup.py (what `pip install -e .` runs) on a checkout holding one mock package: the first
+    build_ext compiles its modules, the second finds them up to date and compiles nothing."""
+    (tmp_path / "generator").mkdir()
+    for rel in ("setup.py", "generator/build.py"):
+        (tmp_path / rel).write_text((ROOT / rel).read_text())
+    (tmp_path / "generated").mkdir()
+    (tmp_path / "generated" / "__init__.py").write_text("")
+    pkg = mock_package(tmp_path / "generated")
+    (pkg / f"{build.ADX_STEM}.pyx").write_text('include "_core.pyx"\n')
+    env = {**os.environ, "PAIRFORGE_BUILD_JOBS": "2"}
+    env.pop(build.CURVES_ENV, None)
+    env.pop(build.LIMB_BITS_ENV, None)
+    modules = 2 if build.builds_adx(64) else 1
+
+    def build_ext() -> str:
+        cmd = [sys.executable, "setup.py", "-q", "build_ext", "--inplace"]
+        proc = subprocess.run(cmd, cwd=tmp_path, env=env, capture_output=True, text=True)
+        assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+        return proc.stdout
+
+    first = build_ext()
+    assert f"pairforge: {modules} of {modules} modules compiled (2 at a time)" in first
+    assert "generated.mockcurve._core: compiled in " in first
+    second = build_ext()
+    assert f"pairforge: 0 of {modules} modules compiled" in second
+    assert "generated.mockcurve._core: up to date" in second
+    code = "import generated.mockcurve._core as m; print(m.value())"
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["42"]
