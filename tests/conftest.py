@@ -200,11 +200,23 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
 def _group_under_xdist(config: pytest.Config) -> None:
     """Under ``-n``, distribute with ``loadgroup`` unless ``--dist`` was given: tests marked with
     the same ``xdist_group`` (those sharing an expensive build) then run on one worker."""
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is not None:  # a worker parses the command line again: tell it (it adds @group to node ids)
+        if workerinput.get("pairforge_loadgroup"):
+            config.option.loadgroup = True
+        return
     if getattr(config.option, "dist", "no") != "load" or not getattr(config.option, "numprocesses", None):
         return
     if any(arg == "--dist" or arg.startswith("--dist=") for arg in config.invocation_params.args):
         return
     config.option.dist = "loadgroup"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:
+    """pytest-xdist: pass the distribution chosen above to each worker."""
+    if node.config.getvalue("dist") == "loadgroup":
+        node.workerinput["pairforge_loadgroup"] = True
 
 
 def _skip_reason(report: pytest.TestReport) -> str:

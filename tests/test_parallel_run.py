@@ -55,3 +55,31 @@ def test_every_worker_collects_the_same_suite() -> None:
     with ThreadPoolExecutor(2) as pool:
         runs = list(pool.map(lambda seed: collected(env={"PYTHONHASHSEED": seed}), ["1", "2"]))
     assert runs[0] and runs[0] == runs[1]
+
+
+GROUPED = '''import pytest
+
+
+@pytest.mark.xdist_group("shared-build")
+@pytest.mark.parametrize("i", range(8))
+def test_grouped(i):
+    pass
+
+
+@pytest.mark.parametrize("i", range(8))
+def test_free(i):
+    pass
+'''
+
+
+def test_a_group_runs_on_one_worker(tmp_path: Path) -> None:
+    """Without --dist, `-n` runs use loadgroup (conftest.py): every test of an xdist_group goes to
+    one worker, so a build its fixture shares is made once."""
+    (tmp_path / "test_grouped.py").write_text(GROUPED)
+    env = {"PYTHONPATH": str(ROOT / "tests") + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "conftest", "-n", "2", "-v", "test_grouped.py"]
+    proc = subprocess.run(cmd, cwd=tmp_path, env={**os.environ, **env}, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    ran = re.findall(r"\[(gw\d)\].* PASSED test_grouped.py::(test_\w+)", proc.stdout)
+    assert len(ran) == 16, proc.stdout[-3000:]
+    assert len({worker for worker, name in ran if name == "test_grouped"}) == 1
