@@ -255,8 +255,8 @@ def test_workers_without_the_module_fail_fast(client, monkeypatch) -> None:
 
 
 def test_imports_without_dask() -> None:
-    """The curve module and its distributed module import without dask; a client call says which
-    extra to install."""
+    """The curve module, its distributed module and kzg import without dask; a client call says
+    which extra to install."""
     code = (
         "import sys\n"
         "sys.modules['distributed'] = None\nsys.modules['dask'] = None\n"
@@ -264,11 +264,15 @@ def test_imports_without_dask() -> None:
         "g = G1.generator()\n"
         "assert D.msm([g, g], [2, 3]) == g * 5\n"
         "try:\n    D.msm([g], [1], client=object())\nexcept ImportError as e:\n    print(e)\n"
+        "from generated.bls12_381 import kzg\n"
+        "s = kzg.Setup.insecure_from_tau(5, 2)\n"
+        "try:\n    kzg.commit(s, [1], client=object())\nexcept ImportError as e:\n    print('kzg', e)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, capture_output=True, text=True, timeout=120,
                          env={**os.environ, "PYTHONPATH": str(REPO_ROOT)})
     assert out.returncode == 0, out.stderr
     assert "pip install 'pairforge[distributed]'" in out.stdout
+    assert "kzg generated.bls12_381.distributed needs dask" in out.stdout
 
 
 # ------------------------------------------------------------------------------------------------
@@ -352,3 +356,127 @@ def test_groth16_batch_verify(client, pkg: str) -> None:
         g16.batch_verify(pvk, proofs, inputs[:-1], client=client)
     with pytest.raises(ValueError, match="takes 2 public inputs"):
         g16.batch_verify(pvk, proofs, [[1]] * len(proofs), client=client)
+
+
+# ------------------------------------------------------------------------------------------------
+# KZG commitments with client=, and .ptau sections read by the workers
+
+KZG_TAU = 0x1234567890ABCDEF1234567890ABCDEF  # the known tau of the test setups (tests only)
+
+
+def _bit_reversed(values: list) -> list:
+    bits = len(values).bit_length() - 1
+    return [values[int(format(i, f"0{bits}b")[::-1], 2)] for i in range(len(values))]
+
+
+@pytest.mark.parametrize("pkg", STANDARD_CURVES)
+def test_kzg_commit_equals_local(client, pkg: str, tmp_path: Path) -> None:
+    """kzg.commit / commit_evaluations with a client equal the local calls and [p(tau)] G1; a
+    setup loaded from a .ptau path is read by the workers (PtauFile), and PtauFile sections
+    equal the local MSM of the points kzg.Setup.from_ptau loads from the same file."""
+    from test_kzg import _ptau
+
+    C = load_curve_module(pkg)
+    kzg = _module(pkg, "kzg")
+    D = _module(pkg, "distributed")
+    rng = random.Random(pkg)
+    setup = kzg.Setup.insecure_from_tau(KZG_TAU, 16)
+    coeffs = [rng.randrange(C.R) for _ in range(11)]
+    want = kzg.commit(setup, coeffs)
+    p_tau = sum(c * pow(KZG_TAU, i, C.R) for i, c in enumerate(coeffs)) % C.R
+    assert want == C.G1.generator() * p_tau
+    assert kzg.commit(setup, coeffs, client=client, chunk=4) == want
+    assert kzg.commit(setup, [C.Fr(k) for k in coeffs], client=client) == want
+    evals = [rng.randrange(C.R) for _ in range(16)]
+    assert kzg.commit_evaluations(setup, evals, client=client, chunk=5) == kzg.commit_evaluations(setup, evals)
+    # 8 values: no Lagrange basis of that size, an inverse FFT and the monomial powers
+    assert kzg.commit_evaluations(setup, evals[:8], client=client) == kzg.commit_evaluations(setup, evals[:8])
+
+    power = 2
+    big = kzg.Setup.insecure_from_tau(KZG_TAU, 2 * (1 << power) - 1, g2_count=1 << power, lagrange=False)
+    path = tmp_path / "setup.ptau"
+    path.write_bytes(_ptau(C, big.g1, big.g2, power))
+    loaded = kzg.Setup.from_ptau(path)
+    assert loaded._files["g1"] == D.PtauFile(str(path), "tau_g1", count=1 << power)
+    assert kzg.commit(loaded, coeffs[:4], client=client, chunk=1) == kzg.commit(loaded, coeffs[:4])
+    assert kzg.commit(loaded, coeffs[:3], client=client) == kzg.commit(setup, coeffs[:3])
+    scalars = [rng.randrange(C.R) for _ in range(len(big.g1))]
+    want = C.G1.msm(big.g1, scalars)
+    assert D.msm(D.PtauFile(str(path)), scalars, client=client, chunk=3) == want
+    assert D.msm(D.PtauFile(str(path)), scalars) == want
+    assert D.msm(D.PtauFile(str(path), 2, count=4), scalars[:4], client=client) == C.G1.msm(loaded.g1, scalars[:4])
+    assert D.msm(D.PtauFile(str(path), "tau_g2"), scalars[:4], client=client, group="G2", chunk=3) == C.G2.msm(big.g2, scalars[:4])
+
+
+def test_kzg_commit_trusted_setup_file(client, vectors_subdir) -> None:
+    """A setup loaded from c-kzg's trusted_setup.txt: the workers read the points
+    (TrustedSetupFile), and a blob's commitment equals ckzg's and eip4844's."""
+    try:
+        import ckzg
+    except ImportError:
+        skip_or_fail("ckzg (in the test extra) is not installed")
+    C = load_curve_module("bls12_381")
+    kzg = _module("bls12_381", "kzg")
+    eip4844 = _module("bls12_381", "eip4844")
+    D = _module("bls12_381", "distributed")
+    path = vectors_subdir("eip4844_kzg") / "trusted_setup.txt"
+    setup = kzg.Setup.from_trusted_setup(path)
+    assert setup._files == {"g1": D.TrustedSetupFile(str(path), "g1_monomial"),
+                            "g1_lagrange": D.TrustedSetupFile(str(path), "g1_lagrange")}
+    rng = random.Random(19)
+    blob_values = [rng.randrange(C.R) for _ in range(setup.size)]
+    blob = b"".join(v.to_bytes(32, "big") for v in blob_values)
+    # blob element i is the value at the i-th root in bit-reversed order
+    got = kzg.commit_evaluations(setup, _bit_reversed(blob_values), client=client)
+    assert got.to_bytes() == ckzg.blob_to_kzg_commitment(blob, ckzg.load_trusted_setup(str(path), 0))
+    assert got.to_bytes() == eip4844.blob_to_kzg_commitment(blob, eip4844.TrustedSetup(setup))
+    coeffs = blob_values[:100]
+    assert kzg.commit(setup, coeffs, client=client, chunk=40) == kzg.commit(setup, coeffs)
+
+
+def test_kzg_commit_bad_input_same_error(client, tmp_path: Path) -> None:
+    """Bad arguments raise the local call's ValueError; a bad point in a .ptau section is named by
+    its index, with or without a client."""
+    from test_kzg import _ptau
+
+    C = load_curve_module("bn254")
+    kzg = _module("bn254", "kzg")
+    D = _module("bn254", "distributed")
+    setup = kzg.Setup.insecure_from_tau(KZG_TAU, 8)
+
+    def same_error(call, *args) -> None:
+        with pytest.raises(ValueError) as expected:
+            call(setup, *args)
+        with pytest.raises(ValueError) as got:
+            call(setup, *args, client=client, chunk=2)
+        assert str(got.value) == str(expected.value)
+
+    same_error(kzg.commit, list(range(9)))
+    same_error(kzg.commit, [1, C.R, 3])
+    same_error(kzg.commit, b"\0" * 33)
+    same_error(kzg.commit_evaluations, [1, 2, 3])
+    same_error(kzg.commit_evaluations, list(range(16)))
+    with pytest.raises(TypeError):
+        kzg.commit(setup, [1, "x"], client=client)
+
+    big = kzg.Setup.insecure_from_tau(KZG_TAU, 7, g2_count=4, lagrange=False)
+    data = bytearray(_ptau(C, big.g1, big.g2, 2))
+    n8 = (C.P.bit_length() + 63) // 64 * 8
+    tau_g1 = data.index(b"".join((v * (1 << (8 * n8)) % C.P).to_bytes(n8, "little") for v in big.g1[0].to_affine()))
+    scalars = list(range(1, 8))
+    for index, patch, message in ((5, lambda p: b"\xff" * n8 + p[n8:], "point 5: a coordinate is not below p"),
+                                  (6, lambda p: p[:-1] + bytes([p[-1] ^ 1]), "point 6: ")):
+        bad = bytearray(data)
+        at = tau_g1 + index * 2 * n8
+        bad[at : at + 2 * n8] = patch(bytes(bad[at : at + 2 * n8]))
+        path = tmp_path / f"bad{index}.ptau"
+        path.write_bytes(bytes(bad))
+        with pytest.raises(ValueError, match=message) as expected:
+            D.msm(D.PtauFile(str(path)), scalars)
+        with pytest.raises(ValueError) as got:
+            D.msm(D.PtauFile(str(path)), scalars, client=client, chunk=3)
+        assert str(got.value) == str(expected.value)
+    with pytest.raises(ValueError, match="holds G2 points, not G1"):
+        D.msm(D.PtauFile(str(path), "tau_g2"), scalars, client=client)
+    with pytest.raises(ValueError, match="section must be"):
+        D.msm(D.PtauFile(str(path), "tau"), scalars, client=client)

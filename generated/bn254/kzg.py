@@ -28,6 +28,12 @@ encodings (default profile, compressed or not; decoded with the subgroup check).
 lengths, out-of-range values and bad points raise ValueError naming the argument; wrong types
 raise TypeError.
 
+`commit` and `commit_evaluations` take ``client=`` (a distributed.Client): the MSM then runs on
+the cluster (``distributed.msm``), with the same result and the same argument checks.  The workers
+read the points themselves when the setup came from a file path (``TrustedSetupFile`` for a
+trusted_setup.txt in c-kzg's exact layout, ``PtauFile`` for a .ptau); otherwise the points travel
+packed inside the tasks.
+
 Example::
 
     from generated.bn254 import kzg
@@ -39,6 +45,7 @@ Example::
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import secrets
 from collections.abc import Callable, Iterable, Sequence
@@ -46,7 +53,8 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar, Union
 
-from . import G1, G2, Fr, P, R, pairing_check
+from . import G1, G2, Fr, R, _ptau, pairing_check
+from . import _msm_inputs as _inputs
 
 __all__ = [
     "Setup",
@@ -190,7 +198,7 @@ class Setup:
     threads, and with check_powers (the default) that the points are powers of one tau (random
     linear combinations, two pairing checks and an MSM per list).  ValueError otherwise."""
 
-    __slots__ = ("g1", "g2", "g1_lagrange")
+    __slots__ = ("g1", "g2", "g1_lagrange", "_files")
 
     g1: tuple[G1, ...]
     g2: tuple[G2, ...]
@@ -221,11 +229,17 @@ class Setup:
         object.__setattr__(self, "g1", tuple(g1p))
         object.__setattr__(self, "g2", tuple(g2p))
         object.__setattr__(self, "g1_lagrange", None if lag is None else tuple(lag))
+        object.__setattr__(self, "_files", {})
         if check_powers:
             self._check_powers(nt)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Setup is immutable")
+
+    def _set_files(self, **files: object) -> None:
+        """Where the workers of a ``client=`` commit read the points lists of a setup loaded from a
+        file ("g1", "g1_lagrange": distributed.msm inputs; the file must not change after loading)."""
+        self._files.update(files)
 
     def __repr__(self) -> str:
         lag = "" if self.g1_lagrange is None else ", with a Lagrange basis"
@@ -318,7 +332,16 @@ class Setup:
         lagrange = hexes(2, n1, "g1_lagrange")
         g2 = hexes(2 + n1, n2, "g2")
         g1 = hexes(2 + n1 + n2, n1, "g1")
-        return cls(g1, g2, lagrange, threads=threads)
+        setup = cls(g1, g2, lagrange, threads=threads)
+        # a file in c-kzg's exact layout (one compressed point per line, "\n" line ends) can be
+        # read by the workers of a client= commit, each its own lines
+        widths = [2 * len(G.generator().to_bytes(True)) for G in (G1, G2)]
+        exact = all(len(line) == widths[1 if n1 + 2 <= i < n1 + n2 + 2 else 0] for i, line in enumerate(lines) if i >= 2)
+        if not isinstance(source, _BytesLike) and exact and text.rstrip("\n") == "\n".join(lines):
+            path = os.fspath(source)
+            setup._set_files(g1=_inputs.TrustedSetupFile(path, "g1_monomial"),
+                             g1_lagrange=_inputs.TrustedSetupFile(path, "g1_lagrange"))
+        return setup
 
     @classmethod
     def from_ptau(cls, source: str | os.PathLike[str] | bytes, size: int | None = None,
@@ -330,74 +353,24 @@ class Setup:
         (for G2 over Fp2, c0 || c1) in n8 bytes, little-endian Montgomery form (R = 2^(8 n8)), the identity
         all zeros.  size: how many G1 powers to keep (default 2^power).  The file's q must be this
         curve's p."""
-        data = bytes(source) if isinstance(source, _BytesLike) else Path(source).read_bytes()
-        if data[:4] != b"ptau":
-            raise ValueError("ptau: the file does not start with 'ptau'")
-        if len(data) < 12:
-            raise ValueError("ptau: truncated header")
-        nsec = int.from_bytes(data[8:12], "little")
-        sections: dict[int, tuple[int, int]] = {}
-        pos = 12
-        for _ in range(nsec):
-            if pos + 12 > len(data):
-                raise ValueError("ptau: truncated section table")
-            kind = int.from_bytes(data[pos : pos + 4], "little")
-            length = int.from_bytes(data[pos + 4 : pos + 12], "little")
-            pos += 12
-            if pos + length > len(data):
-                raise ValueError(f"ptau: section {kind} runs past the end of the file")
-            sections.setdefault(kind, (pos, length))
-            pos += length
-        for kind in (1, 2, 3):
-            if kind not in sections:
-                raise ValueError(f"ptau: section {kind} is missing")
-        h, hlen = sections[1]
-        n8 = int.from_bytes(data[h : h + 4], "little")
-        if hlen != 4 + n8 + 8:
-            raise ValueError("ptau: bad header size")
-        q = int.from_bytes(data[h + 4 : h + 4 + n8], "little")
-        if q != P:
-            raise ValueError(f"ptau: the file is for the curve with base field {q:#x}, not BN254")
-        power = int.from_bytes(data[h + 4 + n8 : h + 8 + n8], "little")
-        n = 1 << power
-        keep = n if size is None else size
-        if not 1 <= keep <= n:
-            raise ValueError(f"ptau: size must be in [1, {n}], got {size}")
-        rinv = pow(1 << (8 * n8), -1, P)
-
-        def coord(off: int) -> int:
-            v = int.from_bytes(data[off : off + n8], "little")
-            if v >= P:
-                raise ValueError("ptau: a coordinate is not below p")
-            return v * rinv % P
-
-        def read(kind: int, count: int, group: type, deg: int, what: str) -> list[object]:
-            """count points of `group`, whose coordinates have deg Fp coefficients each."""
-            start, length = sections[kind]
-            size = 2 * deg * n8
-            if length < count * size:
-                raise ValueError(f"ptau: section {kind} holds fewer than {count} points")
-            out = []
-            for i in range(count):
-                off = start + i * size
-                if not any(data[off : off + size]):
-                    out.append(group.identity())
-                    continue
-                cs = [coord(off + j * n8) for j in range(2 * deg)]
-                try:
-                    if deg == 1:
-                        out.append(group.from_affine(cs[0], cs[1], check=False))
-                    else:
-                        out.append(group.from_affine(tuple(cs[:deg]), tuple(cs[deg:]), check=False))
-                except ValueError as exc:
-                    raise ValueError(f"ptau: {what}[{i}]: {exc}") from None
-            return out
-
-        g2_x = G2.generator().to_affine()[0]
-        g2_deg = len(g2_x) if isinstance(g2_x, tuple) else 1  # G2's coordinate field over Fp
-        g1 = read(2, keep, G1, 1, "tauG1")
-        g2 = read(3, min(2, n), G2, g2_deg, "tauG2")
-        return cls(g1, g2, threads=threads)
+        f, layout = _ptau.open_layout(source)
+        with f:
+            for kind in (2, 3):
+                if kind not in layout.sections:
+                    raise ValueError(f"ptau: section {kind} is missing")
+            n = 1 << layout.power
+            keep = n if size is None else size
+            if not 1 <= keep <= n:
+                raise ValueError(f"ptau: size must be in [1, {n}], got {size}")
+            points = {}
+            for kind, group, count in ((2, "G1", keep), (3, "G2", min(2, n))):
+                first, count = layout.section(kind, group, count)
+                points[group] = _ptau.read_points(f, layout.n8, first, group, 0, count, check=False,
+                                                  what=f"ptau: section {kind}")
+        setup = cls(points["G1"], points["G2"], threads=threads)
+        if not isinstance(source, _BytesLike):
+            setup._set_files(g1=_inputs.PtauFile(os.fspath(source), "tau_g1", count=keep))
+        return setup
 
 
 # ------------------------------------------------------------------------------------------------
@@ -420,26 +393,49 @@ def _domain_evals(setup: Setup, evals: object, what: str) -> list[Fr]:
     return values
 
 
-def commit(setup: Setup, coeffs: object, threads: int | None = None) -> G1:
-    """[p(tau)] G1 for p = sum coeffs[i] X^i (at most setup.size coefficients)."""
+def _setup_msm(setup: Setup, basis: str, scalars: list[Fr], threads: int | None, nt: int, client: object,
+               chunk: int | None) -> G1:
+    """The MSM of the first len(scalars) points of setup.<basis> ("g1" or "g1_lagrange") by the
+    scalars: here on nt threads, or with a client through distributed.msm, its workers reading the
+    points from the setup's file when it was loaded from one (else the points travel packed)."""
+    points = getattr(setup, basis)[: len(scalars)]
+    if client is None:
+        return G1.msm(points, scalars, threads=nt)
+    from . import distributed  # imports without dask; a client needs the distributed extra
+
+    source = setup._files.get(basis)
+    if source is not None:
+        source = dataclasses.replace(source, count=len(scalars))
+    else:
+        source = b"".join(Q.to_bytes(False) for Q in points)
+    packed = b"".join(int(k).to_bytes(_FR_BYTES, "little") for k in scalars)
+    return distributed.msm(source, packed, client=client, group="G1", chunk=chunk, threads=threads)
+
+
+def commit(setup: Setup, coeffs: object, threads: int | None = None, client: object = None,
+           chunk: int | None = None) -> G1:
+    """[p(tau)] G1 for p = sum coeffs[i] X^i (at most setup.size coefficients).  client: a
+    distributed.Client to run the MSM on its workers (``distributed.msm``, chunk points per task;
+    threads then per task); the result is the same."""
     _check_setup(setup, "commit")
     nt = _threads(threads, "commit")
     c = _scalars(coeffs, "commit: coeffs")
     if len(c) > setup.size:
         raise ValueError(f"commit: {len(c)} coefficients (degree {len(c) - 1}), but the setup has {setup.size} G1 powers")
-    return G1.msm(setup.g1[: len(c)], c, threads=nt)
+    return _setup_msm(setup, "g1", c, threads, nt, client, chunk)
 
 
-def commit_evaluations(setup: Setup, evals: object, threads: int | None = None) -> G1:
+def commit_evaluations(setup: Setup, evals: object, threads: int | None = None, client: object = None,
+                       chunk: int | None = None) -> G1:
     """[p(tau)] G1 for the p of degree < n with p(w^i) = evals[i] on the n-th roots of unity
     (n = len(evals), a power of two): the Lagrange basis when the setup has one of that size,
-    else an inverse FFT and the monomial powers."""
+    else an inverse FFT (here) and the monomial powers.  client, chunk: as in commit."""
     _check_setup(setup, "commit_evaluations")
     nt = _threads(threads, "commit_evaluations")
     values = _domain_evals(setup, evals, "commit_evaluations")
     if setup.g1_lagrange is not None and len(setup.g1_lagrange) == len(values):
-        return G1.msm(setup.g1_lagrange, values, threads=nt)
-    return G1.msm(setup.g1[: len(values)], Fr.fft(values, inverse=True, threads=nt), threads=nt)
+        return _setup_msm(setup, "g1_lagrange", values, threads, nt, client, chunk)
+    return _setup_msm(setup, "g1", Fr.fft(values, inverse=True, threads=nt), threads, nt, client, chunk)
 
 
 def _quotient(coeffs: list[Fr], z: Fr) -> tuple[list[Fr], Fr]:

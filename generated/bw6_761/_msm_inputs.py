@@ -8,10 +8,10 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from . import G1, G2, Fr, R
+from . import G1, G2, Fr, R, _ptau
 from ._runtime import BYTES_LIKE
 
-__all__ = ["PointFile", "ScalarFile", "TrustedSetupFile"]
+__all__ = ["PointFile", "ScalarFile", "TrustedSetupFile", "PtauFile"]
 
 GROUPS = {"G1": G1, "G2": G2}
 SCALAR_BYTES = 48
@@ -52,16 +52,30 @@ class TrustedSetupFile:
     G1 points (monomial form), each compressed and in hex, one per line.  ``section`` is
     "g1_lagrange", "g2_monomial" or "g1_monomial".  The points are taken in the file's order (c-kzg
     permutes the Lagrange points by bit reversal when it loads them: a blob's commitment is the
-    MSM of "g1_lagrange" by the blob's evaluations in bit-reversed order)."""
+    MSM of "g1_lagrange" by the blob's evaluations in bit-reversed order).  ``count``: the first
+    ``count`` points of the section (None: all)."""
 
     path: str
     section: str = "g1_lagrange"
+    count: int | None = None
+
+
+@dataclass(frozen=True)
+class PtauFile:
+    """A section of a snarkjs .ptau file, read by the workers: "tau_g1" (2, the default; [tau^i] G1),
+    "tau_g2" (3), "alpha_tau_g1" (4), "beta_tau_g1" (5), "beta_g2" (6), by name or number; the
+    first ``count`` points (None: all).  Decoded from Montgomery form and subgroup-checked on the
+    workers (the layout: ``_ptau``, the reader ``kzg.Setup.from_ptau`` uses too)."""
+
+    path: str
+    section: str | int = "tau_g1"
+    count: int | None = None
 
 
 _SECTIONS = {"g1_lagrange": "G1", "g1_monomial": "G1", "g2_monomial": "G2"}
 
 
-def _trusted_setup_layout(path: str, section: str) -> tuple[int, int, int]:
+def _trusted_setup_layout(path: str, section: str, want: int | None = None) -> tuple[int, int, int]:
     """(first byte of the section, bytes per line, number of points) in a trusted_setup.txt."""
     if section not in _SECTIONS:
         raise ValueError(f"TrustedSetupFile: section must be one of {', '.join(_SECTIONS)}, not {section!r}")
@@ -84,6 +98,10 @@ def _trusted_setup_layout(path: str, section: str) -> tuple[int, int, int]:
         first, width, count = start + n1 * line1 + n2 * line2, line1, n1
     if size < first + count * width - 1:
         raise ValueError(f"{path}: too short for {count} points in section {section!r} (of a setup of {n1} G1 and {n2} G2 points)")
+    if want is not None:
+        if not 0 <= want <= count:
+            raise ValueError(f"TrustedSetupFile: count must be in [0, {count}] (the points of section {section!r}), not {want}")
+        count = want
     return first, width, count
 
 
@@ -107,8 +125,20 @@ def points_source(points: object, group: str, what: str) -> tuple[str, Any, int]
     if isinstance(points, TrustedSetupFile):
         if _SECTIONS.get(points.section, group) != group:
             raise ValueError(f"{what}: section {points.section!r} holds {_SECTIONS[points.section]} points, not {group}")
-        first, line, count = _trusted_setup_layout(points.path, points.section)
+        first, line, count = _trusted_setup_layout(points.path, points.section, points.count)
         return "ckzg", (points.path, first, line), count
+    if isinstance(points, PtauFile):
+        kind = _ptau.SECTIONS.get(points.section) if isinstance(points.section, str) else points.section
+        if kind not in _ptau.SECTION_GROUP:
+            raise ValueError(f"PtauFile: section must be one of {', '.join(_ptau.SECTIONS)} or 2 to 6, not {points.section!r}")
+        if _ptau.SECTION_GROUP[kind] != group:
+            raise ValueError(f"{what}: section {points.section!r} holds {_ptau.SECTION_GROUP[kind]} points, not {group}")
+        if points.count is not None and points.count < 0:
+            raise ValueError(f"PtauFile: count must be at least 0, not {points.count}")
+        with open(points.path, "rb") as f:
+            layout = _ptau.read_layout(f)
+        first, count = layout.section(kind, group, points.count)
+        return "ptau", (points.path, layout.n8, first), count
     if isinstance(points, PointFile):
         if points.profile is not None:
             width = len(GROUPS[group].generator().to_bytes(False, profile=points.profile))
@@ -227,6 +257,10 @@ def load_points(group: str, kind: str, source: Any, lo: int, hi: int) -> tuple[A
     if kind == "file":
         path, offset, width, profile = source
         return _read(path, offset + lo * width, (hi - lo) * width), profile
+    if kind == "ptau":
+        path, n8, first = source
+        with open(path, "rb") as f:
+            return _ptau.read_points(f, n8, first, group, lo, hi, check=True, what=f"{group}.msm_bytes"), None
     if kind == "ckzg":
         path, first, line = source
         if hi == lo:
