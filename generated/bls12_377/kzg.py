@@ -338,7 +338,7 @@ class Setup:
         widths = [2 * len(G.generator().to_bytes(True)) for G in (G1, G2)]
         exact = all(len(line) == widths[1 if n1 + 2 <= i < n1 + n2 + 2 else 0] for i, line in enumerate(lines) if i >= 2)
         if not isinstance(source, _BytesLike) and exact and text.rstrip("\n") == "\n".join(lines):
-            path = os.fspath(source)
+            path = os.path.abspath(source)  # workers may run in another directory
             setup._set_files(g1=_inputs.TrustedSetupFile(path, "g1_monomial"),
                              g1_lagrange=_inputs.TrustedSetupFile(path, "g1_lagrange"))
         return setup
@@ -369,7 +369,7 @@ class Setup:
                                                   what=f"ptau: section {kind}")
         setup = cls(points["G1"], points["G2"], threads=threads)
         if not isinstance(source, _BytesLike):
-            setup._set_files(g1=_inputs.PtauFile(os.fspath(source), "tau_g1", count=keep))
+            setup._set_files(g1=_inputs.PtauFile(os.path.abspath(source), "tau_g1", count=keep))
         return setup
 
 
