@@ -490,14 +490,15 @@ def recover_cells_and_kzg_proofs(cell_indices: Sequence[int], cells: object, ts:
             nxt[k + 1] += a
             nxt[k] -= a * root
         short = nxt
-    zero = [Fr(0)] * n
-    for k, a in enumerate(short):
-        zero[k * m] = a
-    zero_eval = Fr.fft(zero)
+    # Z(X) = short(X^64) takes at c w_8192^i the value short((c w_8192^i)^64) = short(c^64 w_128^i):
+    # its values on the extended domain and on the coset are FFTs of size 128, repeated 64 times
+    short += [Fr(0)] * (CELLS_PER_EXT_BLOB - len(short))
+    repeat = n // CELLS_PER_EXT_BLOB
+    zero_eval = Fr.fft(short) * repeat
+    zero_coset_inv = Fr.batch_inverse(Fr.fft(short, coset=Fr(Fr.COSET_SHIFT) ** m)) * repeat
     times_zero = Fr.fft([a * b for a, b in zip(ext, zero_eval)], inverse=True)
     over_coset = Fr.fft(times_zero, coset=True)
-    zero_coset = Fr.fft(zero, coset=True)
-    quotient = [a * b for a, b in zip(over_coset, Fr.batch_inverse(zero_coset))]
+    quotient = [a * b for a, b in zip(over_coset, zero_coset_inv)]
     coeffs = Fr.fft(quotient, inverse=True, coset=True)[:FIELD_ELEMENTS_PER_BLOB]
     out_cells = [_cell_bytes(c) for c in _cells_of(coeffs)]
     for i, raw in zip(idx, cl):
