@@ -356,9 +356,16 @@ def _cells_of(coeffs: list[Fr]) -> list[list[Fr]]:
     return [brp[i * FIELD_ELEMENTS_PER_CELL : (i + 1) * FIELD_ELEMENTS_PER_CELL] for i in range(CELLS_PER_EXT_BLOB)]
 
 
+@functools.lru_cache(maxsize=None)
 def _coset_shift(cell: int) -> Fr:
     """h_i: the first point of cell i's coset, w_8192^rev7(i)."""
     return Fr.root_of_unity(FIELD_ELEMENTS_PER_EXT_BLOB) ** _rev(cell, (CELLS_PER_EXT_BLOB.bit_length() - 1))
+
+
+@functools.lru_cache(maxsize=None)
+def _coset_shift_power(cell: int) -> Fr:
+    """h_i^64 = w_128^rev7(i): X^64 - h_i^64 vanishes on cell i's coset."""
+    return _coset_shift(cell) ** FIELD_ELEMENTS_PER_CELL
 
 
 def _g1_fft(points: list[G1], root: Fr) -> list[G1]:
@@ -531,7 +538,12 @@ def verify_cell_kzg_proof_batch(commitments: object, cell_indices: Sequence[int]
     n = len(cs)
     if not len(idx) == len(cl) == len(ps) == n:
         raise ValueError(f"{what}: {n} commitments, {len(idx)} cell indices, {len(cl)} cells and {len(ps)} proofs")
-    Cs = [_g1(c, f"{what}: commitments[{k}]") for k, c in enumerate(cs)]
+    # each distinct commitment is decoded (and checked) once, and enters the MSM once with the sum
+    # of its weights, as c-kzg does: a batch holds the cells of few blobs
+    first: dict[bytes, int] = {}
+    for k, c in enumerate(cs):
+        first.setdefault(c, k)
+    unique = {c: _g1(c, f"{what}: commitments[{k}]") for c, k in first.items()}
     values = [_cell(c, f"{what}: cells[{k}]") for k, c in enumerate(cl)]
     pis = [_g1(p, f"{what}: proofs[{k}]") for k, p in enumerate(ps)]
     if n == 0:
@@ -543,15 +555,20 @@ def verify_cell_kzg_proof_batch(commitments: object, cell_indices: Sequence[int]
     for _ in range(n - 1):
         powers.append(powers[-1] * r)
     m = FIELD_ELEMENTS_PER_CELL
+    perm = _bit_reversal(m)
     interp = [Fr(0)] * m
     weights = []
+    c_weights = dict.fromkeys(unique, Fr(0))
     for k in range(n):
-        h = _coset_shift(idx[k])
-        natural = [values[k][j] for j in _bit_reversal(m)]
-        coeffs = Fr.fft(natural, inverse=True, coset=h)
-        interp = [a + powers[k] * b for a, b in zip(interp, coeffs)]
-        weights.append(powers[k] * h ** m)
+        h, hm = _coset_shift(idx[k]), _coset_shift_power(idx[k])
+        cell = values[k]
+        coeffs = Fr.fft([cell[j] for j in perm], inverse=True, coset=h)
+        p = powers[k]
+        interp = [a + p * b for a, b in zip(interp, coeffs)]
+        weights.append(p * hm)
+        c_weights[cs[k]] += p
     s = ts.setup
-    lhs = G1.msm(Cs + pis + list(s.g1[:m]), powers + weights + [-a for a in interp], threads=nt)
+    lhs = G1.msm(list(unique.values()) + pis + list(s.g1[:m]),
+                 list(c_weights.values()) + weights + [-a for a in interp], threads=nt)
     rhs = G1.msm(pis, powers, threads=nt)
     return pairing_check([lhs, -rhs], [s.g2[0], s.g2[m]])
