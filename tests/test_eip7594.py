@@ -1,8 +1,9 @@
 """EIP-7594 (PeerDAS) in generated.bls12_381.eip4844 against every case of c-kzg-4844's reference
 tests for compute_cells, compute_cells_and_kzg_proofs, recover_cells_and_kzg_proofs and
 verify_cell_kzg_proof_batch (tests_full.tar.xz, read in place once per module), and against ckzg
-on a random blob.  The 11 cases that compute all 128 proofs of a blob dominate the time (about
-1-10 s each, by machine load)."""
+on a random blob; the G1 FFT under FK20's cell proofs against the quadratic transform.  The
+first cell-proof call makes the setup's FK20 table (about 2 s); each later blob takes well under
+a second."""
 
 from __future__ import annotations
 
@@ -121,3 +122,18 @@ def test_against_ckzg(eip4844, trusted_setup, kzg_dir):
         wrong = list(cells)
         wrong[bad] = cells[(bad + 1) % 128]
         assert not E.verify_cell_kzg_proof_batch([commitment] * 128, all_idx, wrong, proofs, ts)
+
+
+def test_g1_fft_matches_the_quadratic_transform(eip4844):
+    """_g1_fft (FK20's transforms over points) equals sum_j P_j w^(ij) computed as MSMs, and the
+    transform with w^-1 undoes it up to the factor n."""
+    E = eip4844
+    G1, Fr = E.G1, E.Fr
+    rng = random.Random(4844)
+    for n in (2, 4, 16):
+        points = [G1.generator().mul_vartime(rng.randrange(1, E.R)) for _ in range(n)]
+        points[1] = G1.identity()
+        w = Fr.root_of_unity(n)
+        got = E._g1_fft(points, w)
+        assert got == [G1.msm(points, [w ** (i * j) for j in range(n)], threads=1) for i in range(n)]
+        assert E._g1_fft(got, w.inverse()) == [P.mul_vartime(n) for P in points]

@@ -25,13 +25,15 @@ lengths) raises ValueError (ckzg raises RuntimeError for some of these); a verif
 fails returns False.  Setup loading checks every point and that the points are powers of one tau
 (kzg.Setup).  EIP-7594 follows fulu/polynomial-commitments-sampling.md: the cells are the
 extension of the blob to 8192 values (bit-reversed order) cut in 128 cells of 64; the cell proofs
-share 63 MSMs (the Toeplitz sums of FK20, without its FFT precomputation) and one 63-point MSM
-per cell; recovery divides by the vanishing polynomial of the missing cells on the coset 7 H;
+are FK20's (c-kzg's method): G1 FFTs of the setup's Toeplitz columns, precomputed once per setup
+on first use (about 2 s), then per blob 64 Fr FFTs, 128 MSMs of 64 points and two G1 FFTs of
+size 128; recovery divides by the vanishing polynomial of the missing cells on the coset 7 H;
 batch verification is the spec's universal equation with a random r from `secrets`.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import secrets
@@ -82,7 +84,7 @@ class TrustedSetup:
     """A loaded EIP-4844 setup: the checked kzg.Setup, its Lagrange points in bit-reversed order
     (the order of blob elements) and the bit-reversed roots of unity."""
 
-    __slots__ = ("setup", "g1_lagrange_brp", "roots_brp", "_root_index")
+    __slots__ = ("setup", "g1_lagrange_brp", "roots_brp", "_root_index", "_fk20")
 
     def __init__(self, setup: Setup) -> None:
         if not isinstance(setup, Setup):
@@ -98,6 +100,7 @@ class TrustedSetup:
         roots = Fr.roots_of_unity(FIELD_ELEMENTS_PER_BLOB, bit_reversed=True)
         object.__setattr__(self, "roots_brp", tuple(roots))
         object.__setattr__(self, "_root_index", {w: i for i, w in enumerate(roots)})
+        object.__setattr__(self, "_fk20", None)  # FK20's precomputed points, made on first use
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("TrustedSetup is immutable")
@@ -106,15 +109,17 @@ class TrustedSetup:
         return f"<eip4844.TrustedSetup: {self.setup.size} G1 powers, {len(self.setup.g2)} G2 powers>"
 
 
-def _bit_reversal(n: int) -> list[int]:
+@functools.lru_cache(maxsize=None)
+def _bit_reversal(n: int) -> tuple[int, ...]:
+    """The bit-reversal permutation of range(n), n a power of two (cached: the hot paths reuse it)."""
     bits = n.bit_length() - 1
-    return [int(format(i, f"0{bits}b")[::-1], 2) if bits else 0 for i in range(n)]
+    return tuple(int(format(i, f"0{bits}b")[::-1], 2) if bits else 0 for i in range(n))
 
 
 def load_trusted_setup(file: str | os.PathLike[str], precompute: int = 0, threads: int | None = None) -> TrustedSetup:
     """c-kzg-4844's trusted_setup.txt (4096 Lagrange G1 points, 65 G2 points, 4096 monomial G1
     points).  precompute: ckzg's FK20 table width, accepted for compatibility (an int in [0, 15])
-    and unused here.  Every point is checked (threads: kzg.Setup).  ValueError on a bad file."""
+    and unused here (the FK20 points are computed on the first cell-proof call).  Every point is checked (threads: kzg.Setup).  ValueError on a bad file."""
     if isinstance(precompute, bool) or not isinstance(precompute, int) or not 0 <= precompute <= 15:
         raise ValueError(f"load_trusted_setup: precompute must be an int in [0, 15], got {precompute!r}")
     return TrustedSetup(Setup.from_trusted_setup(file, threads=threads))
@@ -329,8 +334,6 @@ FIELD_ELEMENTS_PER_CELL = 64
 BYTES_PER_CELL = FIELD_ELEMENTS_PER_CELL * BYTES_PER_FIELD_ELEMENT
 CELLS_PER_EXT_BLOB = FIELD_ELEMENTS_PER_EXT_BLOB // FIELD_ELEMENTS_PER_CELL
 
-_EXT_BITS = FIELD_ELEMENTS_PER_EXT_BLOB.bit_length() - 1
-_CELL_BITS = FIELD_ELEMENTS_PER_CELL.bit_length() - 1
 
 
 def _rev(i: int, bits: int) -> int:
@@ -340,9 +343,8 @@ def _rev(i: int, bits: int) -> int:
 def _coeffs_of_blob(poly: list[Fr]) -> list[Fr]:
     """polynomial_eval_to_coeff: the blob's values (bit-reversed order) to coefficients."""
     natural = [Fr(0)] * FIELD_ELEMENTS_PER_BLOB
-    bits = FIELD_ELEMENTS_PER_BLOB.bit_length() - 1
-    for i, v in enumerate(poly):
-        natural[_rev(i, bits)] = v
+    for i, v in zip(_bit_reversal(FIELD_ELEMENTS_PER_BLOB), poly):
+        natural[i] = v
     return Fr.fft(natural, inverse=True)
 
 
@@ -350,37 +352,89 @@ def _cells_of(coeffs: list[Fr]) -> list[list[Fr]]:
     """The extended blob's values in bit-reversed order, cut into cells: cell i holds the values
     on the coset h_i H_64 (h_i = w_8192^rev7(i)), in bit-reversed order inside the coset."""
     ext = Fr.fft(list(coeffs) + [Fr(0)] * (FIELD_ELEMENTS_PER_EXT_BLOB - len(coeffs)))
-    brp = [ext[_rev(i, _EXT_BITS)] for i in range(FIELD_ELEMENTS_PER_EXT_BLOB)]
+    brp = [ext[i] for i in _bit_reversal(FIELD_ELEMENTS_PER_EXT_BLOB)]
     return [brp[i * FIELD_ELEMENTS_PER_CELL : (i + 1) * FIELD_ELEMENTS_PER_CELL] for i in range(CELLS_PER_EXT_BLOB)]
 
 
+@functools.lru_cache(maxsize=None)
 def _coset_shift(cell: int) -> Fr:
     """h_i: the first point of cell i's coset, w_8192^rev7(i)."""
     return Fr.root_of_unity(FIELD_ELEMENTS_PER_EXT_BLOB) ** _rev(cell, (CELLS_PER_EXT_BLOB.bit_length() - 1))
 
 
+@functools.lru_cache(maxsize=None)
+def _coset_shift_power(cell: int) -> Fr:
+    """h_i^64 = w_128^rev7(i): X^64 - h_i^64 vanishes on cell i's coset."""
+    return _coset_shift(cell) ** FIELD_ELEMENTS_PER_CELL
+
+
+def _g1_fft(points: list[G1], root: Fr) -> list[G1]:
+    """sum_j points[j] root^(ij) for i < n = len(points) (a power of two; root of order n): radix-2
+    decimation in time over the points, one variable-time scalar multiplication per butterfly
+    whose twiddle is not 1.  The inputs and the roots are public (the setup, or values derived
+    from a blob that is published with its proofs)."""
+    n = len(points)
+    a = [points[i] for i in _bit_reversal(n)]
+    m = 1
+    while m < n:
+        step = root ** (n // (2 * m))
+        twiddles = [Fr(1)]
+        for _ in range(m - 1):
+            twiddles.append(twiddles[-1] * step)
+        for k in range(0, n, 2 * m):
+            for j in range(m):
+                u = a[k + j]
+                t = a[k + j + m] if j == 0 else a[k + j + m].mul_vartime(twiddles[j])
+                a[k + j] = u + t
+                a[k + j + m] = u - t
+        m *= 2
+    return a
+
+
+def _fk20_points(ts: TrustedSetup) -> list[list[G1]]:
+    """FK20's per-setup precomputation, made once per TrustedSetup on first use: with k =
+    FIELD_ELEMENTS_PER_BLOB / FIELD_ELEMENTS_PER_CELL (64) and, for each offset j < 64, the
+    circulant column X_j of size 2k (X_j[t] = [tau^((2k-1-t) 64 + j)] G1 for t >= k, the identity
+    below), the 2k lists table[f] = [FFT(X_j)[f] for j < 64] (a G1 FFT over the 2k-th roots)."""
+    table = ts._fk20
+    if table is not None:
+        return table
+    m = FIELD_ELEMENTS_PER_CELL
+    k = FIELD_ELEMENTS_PER_BLOB // m
+    g1 = ts.setup.g1
+    w = Fr.root_of_unity(2 * k)
+    zero = G1.identity()
+    columns = [_g1_fft([zero] * k + [g1[(2 * k - 1 - t) * m + j] for t in range(k, 2 * k)], w) for j in range(m)]
+    table = [[col[f] for col in columns] for f in range(2 * k)]
+    object.__setattr__(ts, "_fk20", table)
+    return table
+
+
 def _cell_proofs(coeffs: list[Fr], ts: TrustedSetup, threads: int | None) -> list[G1]:
     """The multi-proof of each cell i: [q_i(tau)] G1 for q_i = (p - I_i) / (X^64 - c_i), the
     quotient of p by X^64 - c_i (its remainder is I_i, the interpolant on the coset; c_i = h_i^64 =
-    w_128^rev7(i)).  Its coefficients are q_i,k = sum_{s >= 0} c_i^s p_{k + (s+1) 64}, so
-    pi_i = sum_s c_i^s S_s with S_s = sum_k p_{k + (s+1) 64} [tau^k] G1: 63 MSMs shared by all
-    cells (FK20's Toeplitz sums, without its FFT-based precomputation), then one short MSM per
-    cell."""
-    nt = _threads(threads, "compute_cells_and_kzg_proofs")
-    g1 = ts.setup.g1
+    w_128^rev7(i)).  Its coefficients are q_i,t = sum_{s >= 0} c_i^s p_{t + (s+1) 64}, so
+    pi_i = sum_{s < k-1} c_i^s S_s with the Toeplitz sums S_s = sum_t p_{t + (s+1) 64} [tau^t] G1
+    (k = 64).  FK20 computes them: writing t = 64 u + j, S_s = sum_j (c_j * X_j)[s], a cyclic
+    convolution of size 2k of the coefficient column c_j[v] = p_{64 v + j} (zero-padded) with the
+    setup's column X_j; so with the precomputed FFT(X_j) (_fk20_points), S = IFFT(M) for
+    M[f] = sum_j FFT(c_j)[f] FFT(X_j)[f]: 2k Fr FFTs, 2k MSMs of 64 points and one G1 inverse FFT.
+    The proofs are then one G1 FFT: pi_i = sum_s c_i^s S_s, at c_i = w_128^rev7(i)."""
+    _threads(threads, "compute_cells_and_kzg_proofs")  # checked; the MSMs below run on one thread:
+    # with 64 points each, splitting one among threads costs more than it saves (measured)
+    table = _fk20_points(ts)
     m = FIELD_ELEMENTS_PER_CELL
-    n = len(coeffs)
-    S = [G1.msm(g1[: n - (s + 1) * m], coeffs[(s + 1) * m :], threads=nt) for s in range(n // m - 1)]
-    w = Fr.root_of_unity(CELLS_PER_EXT_BLOB)
-    bits = CELLS_PER_EXT_BLOB.bit_length() - 1
-    out = []
-    for i in range(CELLS_PER_EXT_BLOB):
-        c = w ** _rev(i, bits)
-        powers = [Fr(1)]
-        for _ in range(len(S) - 1):
-            powers.append(powers[-1] * c)
-        out.append(G1.msm(S, powers, threads=1))
-    return out
+    k = FIELD_ELEMENTS_PER_BLOB // m
+    inv = Fr(2 * k).inverse()  # the inverse FFT's 1/2k, folded into the coefficients
+    scaled = [c * inv for c in coeffs]
+    pad = [Fr(0)] * k
+    spectra = [Fr.fft(scaled[j::m] + pad, threads=1) for j in range(m)]
+    sums = [G1.msm(table[f], [col[f] for col in spectra], threads=1) for f in range(2 * k)]
+    w = Fr.root_of_unity(2 * k)
+    S = _g1_fft(sums, w.inverse())[: k - 1]
+    zero = G1.identity()
+    natural = _g1_fft(S + [zero] * (CELLS_PER_EXT_BLOB - len(S)), Fr.root_of_unity(CELLS_PER_EXT_BLOB))
+    return [natural[i] for i in _bit_reversal(CELLS_PER_EXT_BLOB)]
 
 
 def _cell_bytes(cell: list[Fr]) -> bytes:
@@ -431,7 +485,7 @@ def recover_cells_and_kzg_proofs(cell_indices: Sequence[int], cells: object, ts:
     ext_rbo = [Fr(0)] * n
     for i, vals in zip(idx, values):
         ext_rbo[i * m : (i + 1) * m] = vals
-    ext = [ext_rbo[_rev(j, _EXT_BITS)] for j in range(n)]
+    ext = [ext_rbo[j] for j in _bit_reversal(n)]
     present = set(idx)
     missing = [i for i in range(CELLS_PER_EXT_BLOB) if i not in present]
     # the vanishing polynomial of the missing cells: prod (X^64 - w_128^rev7(i))
@@ -444,14 +498,15 @@ def recover_cells_and_kzg_proofs(cell_indices: Sequence[int], cells: object, ts:
             nxt[k + 1] += a
             nxt[k] -= a * root
         short = nxt
-    zero = [Fr(0)] * n
-    for k, a in enumerate(short):
-        zero[k * m] = a
-    zero_eval = Fr.fft(zero)
+    # Z(X) = short(X^64) takes at c w_8192^i the value short((c w_8192^i)^64) = short(c^64 w_128^i):
+    # its values on the extended domain and on the coset are FFTs of size 128, repeated 64 times
+    short += [Fr(0)] * (CELLS_PER_EXT_BLOB - len(short))
+    repeat = n // CELLS_PER_EXT_BLOB
+    zero_eval = Fr.fft(short) * repeat
+    zero_coset_inv = Fr.batch_inverse(Fr.fft(short, coset=Fr(Fr.COSET_SHIFT) ** m)) * repeat
     times_zero = Fr.fft([a * b for a, b in zip(ext, zero_eval)], inverse=True)
     over_coset = Fr.fft(times_zero, coset=True)
-    zero_coset = Fr.fft(zero, coset=True)
-    quotient = [a * b for a, b in zip(over_coset, Fr.batch_inverse(zero_coset))]
+    quotient = [a * b for a, b in zip(over_coset, zero_coset_inv)]
     coeffs = Fr.fft(quotient, inverse=True, coset=True)[:FIELD_ELEMENTS_PER_BLOB]
     out_cells = [_cell_bytes(c) for c in _cells_of(coeffs)]
     for i, raw in zip(idx, cl):
@@ -484,7 +539,12 @@ def verify_cell_kzg_proof_batch(commitments: object, cell_indices: Sequence[int]
     n = len(cs)
     if not len(idx) == len(cl) == len(ps) == n:
         raise ValueError(f"{what}: {n} commitments, {len(idx)} cell indices, {len(cl)} cells and {len(ps)} proofs")
-    Cs = [_g1(c, f"{what}: commitments[{k}]") for k, c in enumerate(cs)]
+    # each distinct commitment is decoded (and checked) once, and enters the MSM once with the sum
+    # of its weights, as c-kzg does: a batch holds the cells of few blobs
+    first: dict[bytes, int] = {}
+    for k, c in enumerate(cs):
+        first.setdefault(c, k)
+    unique = {c: _g1(c, f"{what}: commitments[{k}]") for c, k in first.items()}
     values = [_cell(c, f"{what}: cells[{k}]") for k, c in enumerate(cl)]
     pis = [_g1(p, f"{what}: proofs[{k}]") for k, p in enumerate(ps)]
     if n == 0:
@@ -496,15 +556,20 @@ def verify_cell_kzg_proof_batch(commitments: object, cell_indices: Sequence[int]
     for _ in range(n - 1):
         powers.append(powers[-1] * r)
     m = FIELD_ELEMENTS_PER_CELL
+    perm = _bit_reversal(m)
     interp = [Fr(0)] * m
     weights = []
+    c_weights = dict.fromkeys(unique, Fr(0))
     for k in range(n):
-        h = _coset_shift(idx[k])
-        natural = [values[k][_rev(j, _CELL_BITS)] for j in range(m)]
-        coeffs = Fr.fft(natural, inverse=True, coset=h)
-        interp = [a + powers[k] * b for a, b in zip(interp, coeffs)]
-        weights.append(powers[k] * h ** m)
+        h, hm = _coset_shift(idx[k]), _coset_shift_power(idx[k])
+        cell = values[k]
+        coeffs = Fr.fft([cell[j] for j in perm], inverse=True, coset=h)
+        p = powers[k]
+        interp = [a + p * b for a, b in zip(interp, coeffs)]
+        weights.append(p * hm)
+        c_weights[cs[k]] += p
     s = ts.setup
-    lhs = G1.msm(Cs + pis + list(s.g1[:m]), powers + weights + [-a for a in interp], threads=nt)
+    lhs = G1.msm(list(unique.values()) + pis + list(s.g1[:m]),
+                 list(c_weights.values()) + weights + [-a for a in interp], threads=nt)
     rhs = G1.msm(pis, powers, threads=nt)
     return pairing_check([lhs, -rhs], [s.g2[0], s.g2[m]])
