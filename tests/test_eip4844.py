@@ -5,14 +5,14 @@
 from __future__ import annotations
 
 import random
-import tarfile
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-yaml = pytest.importorskip("yaml")
+from kzg_vectors import hex_bytes as _hex
+from kzg_vectors import read_cases
 
 EIP4844_FUNCTIONS = {  # function -> number of cases in the archive (its README)
     "blob_to_kzg_commitment": 11,
@@ -43,27 +43,11 @@ def trusted_setup(eip4844, kzg_dir):
 @pytest.fixture(scope="session")
 def cases(kzg_dir) -> dict[str, list[tuple[str, Any]]]:
     """{function: [(case name, parsed data.yaml)]} for the EIP-4844 functions, from the archive."""
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    out: dict[str, list[tuple[str, Any]]] = {f: [] for f in EIP4844_FUNCTIONS}
     start = time.perf_counter()
-    with tarfile.open(kzg_dir / "tests_full.tar.xz", "r:xz") as tar:
-        for member in tar:
-            parts = member.name.split("/")
-            if member.isfile() and parts[-1] == "data.yaml" and parts[1] in out:
-                out[parts[1]].append((parts[-2], yaml.load(tar.extractfile(member).read(), Loader=loader)))
+    out = read_cases(kzg_dir, EIP4844_FUNCTIONS)
     print(f"parsed the EIP-4844 cases in {time.perf_counter() - start:.1f} s")
     return out
 
-
-def _hex(value: Any) -> bytes:
-    """A 0x-prefixed hex string of the vectors as bytes (malformed hex gives bytes the callee
-    must refuse: the case's expected output is then null)."""
-    text = str(value)
-    text = text[2:] if text.startswith("0x") else text
-    try:
-        return bytes.fromhex(text)
-    except ValueError:
-        return b"\xff" * 7
 
 
 def _call(E, ts, function: str, inp: dict[str, Any]) -> Any:

@@ -8,13 +8,13 @@ a second."""
 from __future__ import annotations
 
 import random
-import tarfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-yaml = pytest.importorskip("yaml")
+from kzg_vectors import hex_bytes as _hex
+from kzg_vectors import read_cases
 
 EIP7594_FUNCTIONS = {  # function -> number of cases in the archive
     "compute_cells": 11,
@@ -41,23 +41,8 @@ def trusted_setup(eip4844, kzg_dir):
 
 @pytest.fixture(scope="module")
 def cases(kzg_dir) -> dict[str, list[tuple[str, Any]]]:
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    out: dict[str, list[tuple[str, Any]]] = {f: [] for f in EIP7594_FUNCTIONS}
-    with tarfile.open(kzg_dir / "tests_full.tar.xz", "r:xz") as tar:
-        for member in tar:
-            parts = member.name.split("/")
-            if member.isfile() and parts[-1] == "data.yaml" and parts[1] in out:
-                out[parts[1]].append((parts[-2], yaml.load(tar.extractfile(member).read(), Loader=loader)))
-    return out
+    return read_cases(kzg_dir, EIP7594_FUNCTIONS)
 
-
-def _hex(value: Any) -> bytes:
-    text = str(value)
-    text = text[2:] if text.startswith("0x") else text
-    try:
-        return bytes.fromhex(text)
-    except ValueError:
-        return b"\xff" * 7
 
 
 def _hexes(items: list[bytes]) -> list[str]:
