@@ -478,5 +478,117 @@ def test_kzg_commit_bad_input_same_error(client, tmp_path: Path) -> None:
         assert str(got.value) == str(expected.value)
     with pytest.raises(ValueError, match="holds G2 points, not G1"):
         D.msm(D.PtauFile(str(path), "tau_g2"), scalars, client=client)
+
+
+# ------------------------------------------------------------------------------------------------
+# Groth16 .zkey point sections read by the workers (ZkeyFile)
+
+ZKEY_SECTIONS = {"ic": (3, "G1"), "a": (5, "G1"), "b1": (6, "G1"), "b2": (7, "G2"), "c": (8, "G1"), "h": (9, "G1")}
+
+
+def _zkey(C: ModuleType, points: dict[str, list], q: int | None = None, protocol: int = 1,
+          magic: bytes = b"zkey") -> bytes:
+    """A Groth16 .zkey written by this test (self-written, not by snarkjs) in snarkjs's layout
+    (binfileutils + zkey_utils): magic, version 1, section count, sections (type u32, size u64);
+    1: protocol id; 2: n8q, q, n8r, r, nVars, nPublic, domainSize (u32), alpha1, beta1, beta2,
+    gamma2, delta1, delta2; 3 IC, 4 coefficients (count 0), 5 A, 6 B1, 7 B2, 8 C, 9 H.  Points
+    affine, coordinates (c0 || c1 .. over an extension) little-endian Montgomery (R = 2^(8 n8q)),
+    the identity all zeros."""
+    n8q = (C.P.bit_length() + 63) // 64 * 8
+    n8r = (C.R.bit_length() + 63) // 64 * 8
+    q = C.P if q is None else q
+
+    def point(P) -> bytes:
+        a = P.to_affine()
+        g2 = isinstance(P, C.G2) and isinstance(C.G2.generator().to_affine()[0], tuple)
+        if a is None:
+            return b"\0" * (2 * n8q * (len(C.G2.generator().to_affine()[0]) if g2 else 1))
+        return b"".join((c * (1 << (8 * n8q)) % C.P).to_bytes(n8q, "little")
+                        for xy in a for c in (xy if isinstance(xy, tuple) else (xy,)))
+
+    u32 = lambda v: v.to_bytes(4, "little")  # noqa: E731
+    g1, g2 = C.G1.generator(), C.G2.generator()
+    n_public = len(points["ic"]) - 1
+    header = (u32(n8q) + q.to_bytes(n8q, "little") + u32(n8r) + C.R.to_bytes(n8r, "little")
+              + u32(len(points["a"])) + u32(n_public) + u32(len(points["h"]))
+              + b"".join(point(P) for P in (g1 * 2, g1 * 3, g2 * 5, g2 * 7, g1 * 11, g2 * 11)))
+    sections = [(1, u32(protocol)), (2, header), (4, u32(0))]
+    sections += [(kind, b"".join(point(P) for P in points[name])) for name, (kind, _) in ZKEY_SECTIONS.items()]
+    out = magic + u32(1) + u32(len(sections))
+    for kind, body in sorted(sections):
+        out += kind.to_bytes(4, "little") + len(body).to_bytes(8, "little") + body
+    return out
+
+
+def _zkey_points(C: ModuleType, seed: int | str) -> dict[str, list]:
+    """Random points per section: 4 variables, 1 public input, a domain of 4; identities in A and H."""
+    rng = random.Random(seed)
+
+    def pts(group: str, n: int) -> list:
+        G = getattr(C, group)
+        return [G.generator().mul_vartime(rng.randrange(1, C.R)) for _ in range(n)]
+
+    return {"ic": pts("G1", 2), "a": pts("G1", 3) + [C.G1.identity()], "b1": pts("G1", 4), "b2": pts("G2", 4),
+            "c": pts("G1", 2), "h": [C.G1.identity()] + pts("G1", 3)}
+
+
+@pytest.mark.parametrize("pkg", STANDARD_CURVES)
+def test_zkey_sections_equal_local(client, pkg: str, tmp_path: Path) -> None:
+    """Every point section of a .zkey, by name and by number, whole and cut by count, with and
+    without a client, equals the local MSM of the points written into it."""
+    C = load_curve_module(pkg)
+    D = _module(pkg, "distributed")
+    points = _zkey_points(C, pkg)
+    path = tmp_path / "circuit.zkey"
+    path.write_bytes(_zkey(C, points))
+    rng = random.Random(pkg)
+    for name, (kind, group) in ZKEY_SECTIONS.items():
+        pts = points[name]
+        scalars = [rng.randrange(C.R) for _ in pts]
+        want = getattr(C, group).msm(pts, scalars)
+        assert D.msm(D.ZkeyFile(str(path), name), scalars, client=client, group=group, chunk=3) == want
+        assert D.msm(D.ZkeyFile(str(path), kind), scalars, group=group) == want
+        assert D.msm(D.ZkeyFile(str(path), name, count=2), scalars[:2], client=client, group=group) == \
+            getattr(C, group).msm(pts[:2], scalars[:2])
+
+
+def test_zkey_bad_file_refused(client, tmp_path: Path) -> None:
+    """A coordinate not below p and an off-curve point raise the local call's ValueError with a
+    client; a wrong magic, a protocol other than Groth16, another curve's q, a section without
+    points and a section of the other group are refused."""
+    C = load_curve_module("bn254")
+    D = _module("bn254", "distributed")
+    points = _zkey_points(C, 19)
+    data = _zkey(C, points)
+    n8 = (C.P.bit_length() + 63) // 64 * 8
+    scalars = list(range(1, 5))
+    # the H section is the last one: its points are the file's last 4 * 2 * n8 bytes
+    h = len(data) - 4 * 2 * n8
+    for index, patch, message in ((1, lambda p: b"\xff" * n8 + p[n8:], "point 1: a coordinate is not below p"),
+                                  (2, lambda p: p[:n8] + bytes([p[n8] ^ 1]) + p[n8 + 1 :], "point 2: ")):
+        bad = bytearray(data)
+        at = h + index * 2 * n8
+        bad[at : at + 2 * n8] = patch(bytes(bad[at : at + 2 * n8]))
+        path = tmp_path / f"bad{index}.zkey"
+        path.write_bytes(bytes(bad))
+        with pytest.raises(ValueError, match=message) as expected:
+            D.msm(D.ZkeyFile(str(path), "h"), scalars)
+        with pytest.raises(ValueError) as got:
+            D.msm(D.ZkeyFile(str(path), "h"), scalars, client=client, chunk=3)
+        assert str(got.value) == str(expected.value)
+    other = 2**256 - 2**32 - 977  # secp256k1's p, another curve's base field of the same size
+    for raw, message in ((_zkey(C, points, magic=b"ptau"), "does not start with 'zkey'"),
+                         (_zkey(C, points, protocol=2), "protocol 2 is not Groth16"),
+                         (_zkey(C, points, q=other), "the file is for the curve with base field")):
+        path = tmp_path / "wrong.zkey"
+        path.write_bytes(raw)
+        for kwargs in ({}, {"client": client}):
+            with pytest.raises(ValueError, match=message):
+                D.msm(D.ZkeyFile(str(path), "ic"), scalars[:2], **kwargs)
+    path.write_bytes(data)
+    with pytest.raises(ValueError, match="section must be one of ic, a, b1, b2, c, h or 3, 5, 6, 7, 8, 9, not 4"):
+        D.msm(D.ZkeyFile(str(path), 4), scalars, client=client)
+    with pytest.raises(ValueError, match="holds G2 points, not G1"):
+        D.msm(D.ZkeyFile(str(path), "b2"), scalars, client=client)
     with pytest.raises(ValueError, match="section must be"):
         D.msm(D.PtauFile(str(path), "tau"), scalars, client=client)

@@ -19,7 +19,8 @@ Inputs (points; scalars alike where it makes sense):
   ints or Fr): its partitions are the MSM's (two bags must be partitioned alike);
 * ``PointFile(path)`` / ``ScalarFile(path)`` (or a plain path: raw packed data) and
   ``TrustedSetupFile(path, section)`` (c-kzg-4844's ``trusted_setup.txt``) and ``PtauFile(path,
-  section)`` (a snarkjs .ptau section, e.g. the tau powers in G1): each task reads its
+  section)`` (a snarkjs .ptau section, e.g. the tau powers in G1) and ``ZkeyFile(path, section)``
+  (a point section of a snarkjs Groth16 .zkey, e.g. "h"): each task reads its
   own slice of the file, so large inputs never pass through the client.  The path must name the
   same file on every worker (a shared or replicated file system).
 
@@ -44,6 +45,7 @@ from ._msm_inputs import (
     PtauFile,
     ScalarFile,
     TrustedSetupFile,
+    ZkeyFile,
     array_parts,
     bag_parts,
     join_points,
@@ -58,7 +60,7 @@ from ._msm_inputs import (
 )
 from ._runtime import threads_arg
 
-__all__ = ["msm", "PointFile", "ScalarFile", "TrustedSetupFile", "PtauFile", "check_workers", "EXTRA"]
+__all__ = ["msm", "PointFile", "ScalarFile", "TrustedSetupFile", "PtauFile", "ZkeyFile", "check_workers", "EXTRA"]
 
 # The optional dependencies, installed by this extra.
 EXTRA = "pairforge[distributed]"
@@ -242,7 +244,7 @@ def _partition_sources(client: Any, kind: str, data: Any, bounds: list[tuple[int
     """Per partition, the (kind, source, lo, hi) its task reads: files by byte range on the
     worker, Dask arrays by block (computed where they live), in-memory data as the slice itself
     (carried inside the task, so that a retried task still has it)."""
-    if kind in ("file", "ckzg", "ptau"):
+    if kind in ("file", "ckzg", "snarkjs"):
         return [(kind, data, start, stop) for start, stop in bounds]
     if kind == "array":
         return [("array", block, 0, stop - start) for block, (start, stop) in zip(array_parts(client, data, bounds, width), bounds, strict=True)]

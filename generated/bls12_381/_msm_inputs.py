@@ -8,10 +8,10 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from . import G1, G2, Fr, R, _ptau
+from . import G1, G2, Fr, R, _snarkjs
 from ._runtime import BYTES_LIKE
 
-__all__ = ["PointFile", "ScalarFile", "TrustedSetupFile", "PtauFile"]
+__all__ = ["PointFile", "ScalarFile", "TrustedSetupFile", "PtauFile", "ZkeyFile"]
 
 GROUPS = {"G1": G1, "G2": G2}
 SCALAR_BYTES = 32
@@ -65,10 +65,23 @@ class PtauFile:
     """A section of a snarkjs .ptau file, read by the workers: "tau_g1" (2, the default; [tau^i] G1),
     "tau_g2" (3), "alpha_tau_g1" (4), "beta_tau_g1" (5), "beta_g2" (6), by name or number; the
     first ``count`` points (None: all).  Decoded from Montgomery form and subgroup-checked on the
-    workers (the layout: ``_ptau``, the reader ``kzg.Setup.from_ptau`` uses too)."""
+    workers (the layout: ``_snarkjs``, the reader ``kzg.Setup.from_ptau`` uses too)."""
 
     path: str
     section: str | int = "tau_g1"
+    count: int | None = None
+
+
+@dataclass(frozen=True)
+class ZkeyFile:
+    """A point section of a snarkjs Groth16 proving key (.zkey), read by the workers: "ic" (3,
+    G1), "a" (5, G1), "b1" (6, G1), "b2" (7, G2), "c" (8, G1), "h" (9, G1), by name or number; the
+    first ``count`` points (None: all).  The file must be a Groth16 key for this curve (its q is
+    p); the points are decoded from Montgomery form and subgroup-checked on the workers (the
+    layout: ``_snarkjs``)."""
+
+    path: str
+    section: str | int
     count: int | None = None
 
 
@@ -127,18 +140,18 @@ def points_source(points: object, group: str, what: str) -> tuple[str, Any, int]
             raise ValueError(f"{what}: section {points.section!r} holds {_SECTIONS[points.section]} points, not {group}")
         first, line, count = _trusted_setup_layout(points.path, points.section, points.count)
         return "ckzg", (points.path, first, line), count
-    if isinstance(points, PtauFile):
-        kind = _ptau.SECTIONS.get(points.section) if isinstance(points.section, str) else points.section
-        if kind not in _ptau.SECTION_GROUP:
-            raise ValueError(f"PtauFile: section must be one of {', '.join(_ptau.SECTIONS)} or 2 to 6, not {points.section!r}")
-        if _ptau.SECTION_GROUP[kind] != group:
-            raise ValueError(f"{what}: section {points.section!r} holds {_ptau.SECTION_GROUP[kind]} points, not {group}")
+    if isinstance(points, (PtauFile, ZkeyFile)):
+        fmt = _snarkjs.PTAU if isinstance(points, PtauFile) else _snarkjs.ZKEY
+        name = type(points).__name__
+        kind = fmt.kind(points.section, name)
+        if fmt.groups[kind] != group:
+            raise ValueError(f"{what}: section {points.section!r} holds {fmt.groups[kind]} points, not {group}")
         if points.count is not None and points.count < 0:
-            raise ValueError(f"PtauFile: count must be at least 0, not {points.count}")
+            raise ValueError(f"{name}: count must be at least 0, not {points.count}")
         with open(points.path, "rb") as f:
-            layout = _ptau.read_layout(f)
+            layout = _snarkjs.read_layout(f, fmt)
         first, count = layout.section(kind, group, points.count)
-        return "ptau", (points.path, layout.n8, first), count
+        return "snarkjs", (points.path, layout.n8, first), count
     if isinstance(points, PointFile):
         if points.profile is not None:
             width = len(GROUPS[group].generator().to_bytes(False, profile=points.profile))
@@ -257,10 +270,10 @@ def load_points(group: str, kind: str, source: Any, lo: int, hi: int) -> tuple[A
     if kind == "file":
         path, offset, width, profile = source
         return _read(path, offset + lo * width, (hi - lo) * width), profile
-    if kind == "ptau":
+    if kind == "snarkjs":
         path, n8, first = source
         with open(path, "rb") as f:
-            return _ptau.read_points(f, n8, first, group, lo, hi, check=True, what=f"{group}.msm_bytes"), None
+            return _snarkjs.read_points(f, n8, first, group, lo, hi, check=True, what=f"{group}.msm_bytes"), None
     if kind == "ckzg":
         path, first, line = source
         if hi == lo:

@@ -53,7 +53,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import TypeVar, Union
 
-from . import G1, G2, Fr, R, _ptau, pairing_check
+from . import G1, G2, Fr, R, _snarkjs, pairing_check
 from . import _msm_inputs as _inputs
 
 __all__ = [
@@ -353,7 +353,7 @@ class Setup:
         (for G2 over Fp2, c0 || c1) in n8 bytes, little-endian Montgomery form (R = 2^(8 n8)), the identity
         all zeros.  size: how many G1 powers to keep (default 2^power).  The file's q must be this
         curve's p."""
-        f, layout = _ptau.open_layout(source)
+        f, layout = _snarkjs.open_layout(source)
         with f:
             for kind in (2, 3):
                 if kind not in layout.sections:
@@ -365,8 +365,8 @@ class Setup:
             points = {}
             for kind, group, count in ((2, "G1", keep), (3, "G2", min(2, n))):
                 first, count = layout.section(kind, group, count)
-                points[group] = _ptau.read_points(f, layout.n8, first, group, 0, count, check=False,
-                                                  what=f"ptau: section {kind}")
+                points[group] = _snarkjs.read_points(f, layout.n8, first, group, 0, count, check=False,
+                                                     what=f"ptau: section {kind}")
         setup = cls(points["G1"], points["G2"], threads=threads)
         if not isinstance(source, _BytesLike):
             setup._set_files(g1=_inputs.PtauFile(os.path.abspath(source), "tau_g1", count=keep))

@@ -110,7 +110,7 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     files["_runtime.py"] = render("python/_runtime.py.j2", **common)
     files["distributed.py"] = render("python/distributed.py.j2", **common)
     files["_msm_inputs.py"] = render("python/_msm_inputs.py.j2", **common)
-    files["_ptau.py"] = render("python/_ptau.py.j2", **common)  # .ptau layout: kzg and distributed
+    files["_snarkjs.py"] = render("python/_snarkjs.py.j2", **common)  # .ptau/.zkey layouts: kzg, distributed
     protocols = protocol_files(model, common, say)
     files.update(protocols)
     modules = sorted(path[: -len(".py")] for path in protocols if path.endswith(".py") and "/" not in path and not path.startswith("_"))
