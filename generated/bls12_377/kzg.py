@@ -48,13 +48,15 @@ from __future__ import annotations
 import dataclasses
 import os
 import secrets
-from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TypeVar, Union
+from typing import Union
 
 from . import G1, G2, Fr, R, _snarkjs, pairing_check
 from . import _msm_inputs as _inputs
+from ._runtime import in_threads as _in_threads
+from ._runtime import slices as _slices
+from ._runtime import threads_arg as _threads
 
 __all__ = [
     "Setup",
@@ -71,7 +73,6 @@ __all__ = [
 # probability about 2^-128.
 BATCH_COEFFICIENT_BITS = 128
 
-_T = TypeVar("_T")
 _BytesLike = (bytes, bytearray, memoryview)
 Scalar = Union[int, Fr]
 _FR_BYTES = 32
@@ -80,34 +81,6 @@ _FP_BYTES = 48
 
 # ------------------------------------------------------------------------------------------------
 # Input checks and threads
-
-
-def _threads(threads: object, what: str) -> int:
-    """The thread count of a call: threads, or every core this process may run on."""
-    if threads is None:
-        try:
-            return max(1, len(os.sched_getaffinity(0)))
-        except AttributeError:  # not on Linux
-            return os.cpu_count() or 1
-    if isinstance(threads, bool) or not isinstance(threads, int):
-        raise TypeError(f"{what}: threads must be an int or None, not {type(threads).__name__}")
-    if threads < 1:
-        raise ValueError(f"{what}: threads must be at least 1, not {threads}")
-    return threads
-
-
-def _slices(n: int, parts: int) -> list[slice]:
-    """range(n) cut into `parts` contiguous slices of nearly equal length (none empty)."""
-    parts = max(1, min(parts, n))
-    return [slice(n * i // parts, n * (i + 1) // parts) for i in range(parts)]
-
-
-def _in_threads(tasks: list[Callable[[], _T]]) -> list[_T]:
-    """Run the tasks, each on its own thread (the compiled module releases the GIL)."""
-    if len(tasks) == 1:
-        return [tasks[0]()]
-    with ThreadPoolExecutor(max_workers=len(tasks)) as pool:
-        return list(pool.map(lambda task: task(), tasks))
 
 
 def _scalar(x: object, what: str) -> Fr:

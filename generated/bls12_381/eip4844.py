@@ -41,7 +41,8 @@ from collections.abc import Iterable, Sequence
 from typing import Union
 
 from . import G1, G2, Fr, R, pairing_check
-from .kzg import Setup, _threads
+from ._runtime import threads_arg as _threads
+from .kzg import Setup
 
 __all__ = [
     "TrustedSetup",
