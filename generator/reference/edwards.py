@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Optional
 
+from .fields import PrimeField
+
 AffinePoint = tuple[int, int]
 WPoint = Optional[AffinePoint]
 
@@ -24,26 +26,10 @@ def _inv(a: int, p: int) -> int:
 
 
 def sqrt_mod(a: int, p: int) -> int | None:
-    """A square root of a mod the odd prime p (Tonelli-Shanks), or None for a non-square."""
-    a %= p
-    if a == 0:
-        return 0
-    if pow(a, (p - 1) // 2, p) != 1:
-        return None
-    q, s = p - 1, 0
-    while q % 2 == 0:
-        q, s = q // 2, s + 1
-    z = 2
-    while pow(z, (p - 1) // 2, p) != p - 1:
-        z += 1
-    m, c, t, root = s, pow(z, q, p), pow(a, q, p), pow(a, (q + 1) // 2, p)
-    while t != 1:
-        i, t2 = 0, t
-        while t2 != 1:
-            t2, i = t2 * t2 % p, i + 1
-        b = pow(c, 1 << (m - i - 1), p)
-        m, c, t, root = i, b * b % p, t * b * b % p, root * b % p
-    return root
+    """A square root of a mod the odd prime p, or None for a non-square (the reference prime
+    field's Tonelli-Shanks)."""
+    root = PrimeField(p)(a)
+    return int(root.sqrt()) if root.is_square() else None
 
 
 class EdwardsCurve:
