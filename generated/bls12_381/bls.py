@@ -37,8 +37,6 @@ their decoded key objects; ``clear_cache()`` empties it.
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import secrets
 import threading
 from collections.abc import Iterable
@@ -47,6 +45,7 @@ from typing import Union
 from . import G1, G2, G2Prepared, R, final_exponentiation, miller_loop, pairing_check
 from ._runtime import as_bytes as _as_bytes
 from ._runtime import in_threads as _in_threads
+from ._runtime import hkdf_mod_r as _hkdf_mod_r
 from ._runtime import slices as _slices
 from ._runtime import threads_arg as _threads
 
@@ -71,19 +70,6 @@ _BATCH_PER_THREAD = 8
 # KeyGen (HKDF-SHA256, RFC 5869)
 
 
-def _hkdf_extract(salt: bytes, ikm: bytes) -> bytes:
-    return hmac.new(salt, ikm, hashlib.sha256).digest()
-
-
-def _hkdf_expand(prk: bytes, info: bytes, length: int) -> bytes:
-    out, block, i = b"", b"", 1
-    while len(out) < length:
-        block = hmac.new(prk, block + info + bytes([i]), hashlib.sha256).digest()
-        out += block
-        i += 1
-    return out[:length]
-
-
 def key_gen(ikm: _Bytes, key_info: _Bytes = b"") -> int:
     """draft-05 KeyGen: a secret key in [1, r) from at least 32 bytes of secret keying material.
     (The reduction mod r runs on CPython integers, which are not constant time.)"""
@@ -91,14 +77,7 @@ def key_gen(ikm: _Bytes, key_info: _Bytes = b"") -> int:
     key_info = _as_bytes(key_info, "key_gen: key_info")
     if len(ikm) < 32:
         raise ValueError(f"key_gen: ikm must hold at least 32 bytes, got {len(ikm)}")
-    salt = KEYGEN_SALT
-    info = key_info + KEYGEN_L.to_bytes(2, "big")
-    while True:
-        salt = hashlib.sha256(salt).digest()
-        okm = _hkdf_expand(_hkdf_extract(salt, ikm + b"\x00"), info, KEYGEN_L)
-        sk = int.from_bytes(okm, "big") % R
-        if sk:
-            return sk
+    return _hkdf_mod_r(ikm, key_info, KEYGEN_SALT, KEYGEN_L, R)
 
 
 def _secret(sk: object) -> int:

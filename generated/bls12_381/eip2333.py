@@ -15,10 +15,12 @@ and secret keys of 32 bytes (the standard's values for a 255-bit r: 48 and 32).
 from __future__ import annotations
 
 import hashlib
-import hmac
 from typing import Union
 
 from . import R
+from ._runtime import hkdf_expand as _hkdf_expand
+from ._runtime import hkdf_extract as _hkdf_extract
+from ._runtime import hkdf_mod_r as _runtime_hkdf_mod_r
 
 __all__ = ["derive_master_SK", "derive_child_SK", "derive_path", "hkdf_mod_r", "parent_SK_to_lamport_PK"]
 
@@ -30,30 +32,10 @@ LAMPORT_CHUNKS = 255  # K: 32-byte chunks per Lamport key half
 _SALT = b"BLS-SIG-KEYGEN-SALT-"
 
 
-def _hkdf_extract(salt: bytes, ikm: bytes) -> bytes:
-    return hmac.new(salt, ikm, hashlib.sha256).digest()
-
-
-def _hkdf_expand(prk: bytes, info: bytes, length: int) -> bytes:
-    out, block, i = b"", b"", 1
-    while len(out) < length:
-        block = hmac.new(prk, block + info + bytes([i]), hashlib.sha256).digest()
-        out += block
-        i += 1
-    return out[:length]
-
-
 def hkdf_mod_r(ikm: _Bytes, key_info: _Bytes = b"") -> int:
     """HKDF_mod_r: a key in [1, r) (the salt is hashed again until the result is not 0)."""
     ikm, key_info = bytes(ikm), bytes(key_info)
-    salt = _SALT
-    info = key_info + HKDF_L.to_bytes(2, "big")
-    while True:
-        salt = hashlib.sha256(salt).digest()
-        okm = _hkdf_expand(_hkdf_extract(salt, ikm + b"\x00"), info, HKDF_L)
-        sk = int.from_bytes(okm, "big") % R
-        if sk:
-            return sk
+    return _runtime_hkdf_mod_r(ikm, key_info, _SALT, HKDF_L, R)
 
 
 def _ikm_to_lamport_sk(ikm: bytes, salt: bytes) -> list[bytes]:
