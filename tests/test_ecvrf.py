@@ -1,4 +1,4 @@
-"""ark-vrf's IETF-style VRF (generated/<curve>/ecvrf.py) against every ``*_tiny.json`` vector of
+"""ark-vrf's IETF-style VRF (generated/<curve>/ecvrf.py) against every ``*_tiny.json`` and ``*_thin.json`` vector of
 ../shared/vectors/edwards_companions/ark-vrf (davxy/ark-vrf @ 9ec593e9): the input point h, pk,
 gamma, beta and the proof (c, s), byte for byte; and rejection of tampered proofs, outputs, keys
 and inputs. The Bandersnatch SW suite needs the short Weierstrass group and is not covered."""
@@ -9,6 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from conftest import load_curve_module
 
@@ -137,3 +139,50 @@ def test_decode_encode_round_trip_and_subgroup(folder: Path, prefix: str) -> Non
             point = vrf.decode_point(bytes.fromhex(v[key]), suite)
             assert point.in_subgroup() and not point.is_identity()
             assert vrf.encode_point(point, suite).hex() == v[key]
+
+
+# ---------------------------------------------------------------------------------------------
+# the thin scheme (*_thin.json: proof_r, proof_s)
+
+
+@pytest.mark.parametrize("prefix", sorted(SUITES))
+def test_thin_vectors(folder: Path, prefix: str) -> None:
+    pkg, suite = SUITES[prefix]
+    vrf = load_curve_module(pkg).ecvrf
+    data = json.loads((folder / f"{prefix}_thin.json").read_text())
+    assert len(data) == 7
+    for v in data:
+        sk, alpha, ad = bytes.fromhex(v["sk"]), bytes.fromhex(v["alpha"]), bytes.fromhex(v["ad"])
+        assert vrf.public_key(sk, suite).hex() == v["pk"]
+        pi = vrf.prove_thin(sk, alpha, ad, suite)
+        gamma, commitment, s = vrf.split_thin_proof(pi)
+        assert (gamma.hex(), commitment.hex(), s.hex()) == (v["gamma"], v["proof_r"], v["proof_s"]), v["comment"]
+        assert vrf.proof_to_hash(pi, suite).hex() == v["beta"]
+        theirs = bytes.fromhex(v["gamma"] + v["proof_r"] + v["proof_s"])
+        pk = bytes.fromhex(v["pk"])
+        assert vrf.verify_thin(pk, alpha, ad, theirs, suite) is True
+        assert not vrf.verify_thin(pk, alpha, ad + b"!", theirs, suite)
+        assert not vrf.verify_thin(pk, alpha, ad, gamma + commitment + _flip(s, 0), suite)
+        # a tiny proof is not a thin one, and the other way round
+        with pytest.raises(ValueError):
+            vrf.verify(pk, alpha, ad, theirs, suite)
+        with pytest.raises(ValueError):
+            vrf.verify_thin(pk, alpha, ad, vrf.prove(sk, alpha, ad, suite), suite)
+
+
+@pytest.mark.parametrize("pkg", ["bandersnatch", "jubjub", "babyjubjub"])
+@settings(max_examples=10, deadline=None)
+@given(sk=st.integers(min_value=1), alpha=st.binary(max_size=40), ad=st.binary(max_size=20))
+def test_hypothesis_prove_verify(pkg: str, sk: int, alpha: bytes, ad: bytes) -> None:
+    C = load_curve_module(pkg)
+    vrf = C.ecvrf
+    sk = sk % (C.R - 1) + 1
+    for suite in vrf.SUITES:
+        pk = vrf.public_key(sk, suite)
+        pi = vrf.prove(sk, alpha, ad, suite)
+        assert vrf.verify(pk, alpha, ad, pi, suite)
+        assert vrf.split_proof(pi)[0] == vrf.output(sk, alpha, suite)
+        thin = vrf.prove_thin(sk, alpha, ad, suite)
+        assert vrf.verify_thin(pk, alpha, ad, thin, suite)
+        assert vrf.proof_to_hash(thin, suite) == vrf.proof_to_hash(pi, suite)
+        assert not vrf.verify(pk, alpha + b"\x00", ad, pi, suite)

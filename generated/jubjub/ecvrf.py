@@ -20,6 +20,9 @@ the nonce k from T ‖ 0x11 ‖ (T ‖ 0x10 ‖ sk squeezed to 64 bytes); R = k�
 from T ‖ 0x40 ‖ R; s = k + c·sk. A verifier recomputes R = s·I − c·O. beta is 32 bytes squeezed
 from suite id ‖ 0x20 ‖ gamma.
 
+The "thin" scheme (``prove_thin`` / ``verify_thin``) is the same with scheme byte 0x01 and the
+nonce commitment R in the proof instead of c: pi = gamma ‖ R ‖ s, checked by s·I − c·O = R.
+
 Suites (``SUITES``; the first is the default): JubJub-SHA512-TAI-v1.
 Secret-dependent multiplications use the constant-time ``P * k``; the rest (hashing, decoding,
 verification) handles public data and is variable time.
@@ -40,12 +43,13 @@ CHALLENGE_LEN = 16  # 128-bit security parameter / 8
 NONCE_LEN = 48  # ceil((bits(r) + 128) / 8): the nonce is reduced mod r with 128 spare bits
 OUTPUT_LEN = 32
 PROOF_LEN = POINT_LEN + CHALLENGE_LEN + SCALAR_LEN
+THIN_PROOF_LEN = 2 * POINT_LEN + SCALAR_LEN
 _FIELD_BITS = 255
 _HALF = (P - 1) // 2
 
 # Domain-separation bytes of ark-vrf's transcript (utils/common.rs DomSep).
-_TINY, _NONCE_EXPAND, _NONCE, _POINT_TO_HASH, _DELINEARIZE, _CHALLENGE, _HASH_TO_CURVE = (
-    0x00, 0x10, 0x11, 0x20, 0x30, 0x40, 0x60)
+_TINY, _THIN, _NONCE_EXPAND, _NONCE, _POINT_TO_HASH, _DELINEARIZE, _CHALLENGE, _HASH_TO_CURVE = (
+    0x00, 0x01, 0x10, 0x11, 0x20, 0x30, 0x40, 0x60)
 
 
 class _Sha512Transcript:
@@ -268,8 +272,8 @@ def _scalar(data: bytes) -> int:
     return int.from_bytes(data, "little") % R
 
 
-def _transcript(s: Suite, G: bytes, pk: bytes, H: bytes, gamma: bytes, ad: bytes):
-    t = s.new_transcript().absorb(bytes([_TINY])).absorb((2).to_bytes(8, "little"))
+def _transcript(s: Suite, scheme: int, G: bytes, pk: bytes, H: bytes, gamma: bytes, ad: bytes):
+    t = s.new_transcript().absorb(bytes([scheme])).absorb((2).to_bytes(8, "little"))
     t.absorb(G + pk + H + gamma)
     return t.absorb(len(ad).to_bytes(8, "little")).absorb(ad)
 
@@ -284,20 +288,32 @@ def _challenge(t, R_point: bytes) -> int:
     return _scalar(t.fork().absorb(bytes([_CHALLENGE])).absorb(R_point).squeeze(CHALLENGE_LEN))
 
 
-def prove(sk, alpha, ad=b"", suite=None) -> bytes:
-    """The proof pi = gamma ‖ c ‖ s that gamma = sk·H(alpha) for pk = sk·G, bound to ad."""
+def _prove(sk, alpha, ad, suite, scheme: int) -> tuple[Suite, int, Point, Point, int]:
+    """(suite, c, gamma, R, s) of either scheme; the secret multiplications are constant time."""
     s = _suite(suite)
     x = _secret(sk)
     alpha, ad = _bytes(alpha, "alpha"), _bytes(ad, "ad")
     G, H = generator(s), hash_to_curve(alpha, s)
     pk, gamma = G * x, H * x
-    t = _transcript(s, encode_point(G, s), encode_point(pk, s), encode_point(H, s), encode_point(gamma, s), ad)
+    t = _transcript(s, scheme, encode_point(G, s), encode_point(pk, s), encode_point(H, s), encode_point(gamma, s), ad)
     merged_in, _merged_out = _merge(t, G, pk, H, gamma)
     expanded = t.fork().absorb(bytes([_NONCE_EXPAND])).absorb(x.to_bytes(SCALAR_LEN, "little")).squeeze(64)
     k = int.from_bytes(t.fork().absorb(bytes([_NONCE])).absorb(expanded).squeeze(NONCE_LEN), "little") % R
-    c = _challenge(t, encode_point(merged_in * k, s))
-    response = (k + c * x) % R
+    commitment = merged_in * k
+    c = _challenge(t, encode_point(commitment, s))
+    return s, c, gamma, commitment, (k + c * x) % R
+
+
+def prove(sk, alpha, ad=b"", suite=None) -> bytes:
+    """The tiny proof pi = gamma ‖ c ‖ s that gamma = sk·H(alpha) for pk = sk·G, bound to ad."""
+    s, c, gamma, _commitment, response = _prove(sk, alpha, ad, suite, _TINY)
     return encode_point(gamma, s) + c.to_bytes(CHALLENGE_LEN, "little") + response.to_bytes(SCALAR_LEN, "little")
+
+
+def prove_thin(sk, alpha, ad=b"", suite=None) -> bytes:
+    """The thin proof pi = gamma ‖ R ‖ s (ark-vrf's thin scheme)."""
+    s, _c, gamma, commitment, response = _prove(sk, alpha, ad, suite, _THIN)
+    return encode_point(gamma, s) + encode_point(commitment, s) + response.to_bytes(SCALAR_LEN, "little")
 
 
 def split_proof(pi) -> tuple[bytes, bytes, bytes]:
@@ -308,27 +324,55 @@ def split_proof(pi) -> tuple[bytes, bytes, bytes]:
     return pi[:POINT_LEN], pi[POINT_LEN:POINT_LEN + CHALLENGE_LEN], pi[POINT_LEN + CHALLENGE_LEN:]
 
 
-def verify(pk, alpha, ad, pi, suite=None) -> bool:
-    """True when pi proves its gamma for (pk, alpha, ad). Malformed keys and proofs (wrong
-    length, not a point of the subgroup, the identity, s not below r) are ValueError; a
-    well-formed proof that does not verify is False."""
+def _verifier_inputs(pk, alpha, ad, gamma_b: bytes, s_b: bytes, suite, scheme: int):
+    """(suite, transcript, I, O, s) for a proof's public parts; ValueError on malformed data."""
     s = _suite(suite)
     alpha, ad = _bytes(alpha, "alpha"), _bytes(ad, "ad")
-    gamma_b, c_b, s_b = split_proof(pi)
     pk_point = decode_point(pk, s, "pk")
     gamma = decode_point(gamma_b, s, "gamma")
     response = int.from_bytes(s_b, "little")
     if response >= R:
         raise ValueError("ecvrf: the proof's s is not below r")
-    c = int.from_bytes(c_b, "little")
     G, H = generator(s), hash_to_curve(alpha, s)
-    t = _transcript(s, encode_point(G, s), encode_point(pk_point, s), encode_point(H, s),
+    t = _transcript(s, scheme, encode_point(G, s), encode_point(pk_point, s), encode_point(H, s),
                     encode_point(gamma, s), ad)
     merged_in, merged_out = _merge(t, G, pk_point, H, gamma)
-    R_point = merged_in.mul_vartime(response) - merged_out.mul_vartime(c)
-    return _challenge(t, encode_point(R_point, s)) == c
+    return s, t, merged_in, merged_out, response
+
+
+def verify(pk, alpha, ad, pi, suite=None) -> bool:
+    """True when the tiny proof pi proves its gamma for (pk, alpha, ad). Malformed keys and
+    proofs (wrong length, not a point of the subgroup, the identity, s not below r) are
+    ValueError; a well-formed proof that does not verify is False."""
+    gamma_b, c_b, s_b = split_proof(pi)
+    s, t, merged_in, merged_out, response = _verifier_inputs(pk, alpha, ad, gamma_b, s_b, suite, _TINY)
+    c = int.from_bytes(c_b, "little")
+    commitment = merged_in.mul_vartime(response) - merged_out.mul_vartime(c)
+    return _challenge(t, encode_point(commitment, s)) == c
+
+
+def split_thin_proof(pi) -> tuple[bytes, bytes, bytes]:
+    """(gamma, R, s) of a thin proof."""
+    pi = _bytes(pi, "proof")
+    if len(pi) != THIN_PROOF_LEN:
+        raise ValueError(f"ecvrf: a thin proof is {THIN_PROOF_LEN} bytes, got {len(pi)}")
+    return pi[:POINT_LEN], pi[POINT_LEN:2 * POINT_LEN], pi[2 * POINT_LEN:]
+
+
+def verify_thin(pk, alpha, ad, pi, suite=None) -> bool:
+    """True when the thin proof pi proves its gamma for (pk, alpha, ad): s·I − c·O = R with
+    c from R. Malformed data is ValueError as for verify (R may be any point of the curve's
+    encoding that decodes; one outside the subgroup cannot equal s·I − c·O and is refused)."""
+    gamma_b, r_b, s_b = split_thin_proof(pi)
+    s, t, merged_in, merged_out, response = _verifier_inputs(pk, alpha, ad, gamma_b, s_b, suite, _THIN)
+    commitment = decode_point(r_b, s, "R")
+    c = _challenge(t, encode_point(commitment, s))
+    return merged_in.mul_vartime(response) - merged_out.mul_vartime(c) == commitment
 
 
 def proof_to_hash(pi, suite=None) -> bytes:
-    """beta of a proof's gamma (call verify first: this does not check the proof)."""
-    return output_to_hash(split_proof(pi)[0], suite)
+    """beta of a proof's gamma, tiny or thin (call verify first: this does not check the proof)."""
+    pi = _bytes(pi, "proof")
+    if len(pi) not in (PROOF_LEN, THIN_PROOF_LEN):
+        raise ValueError(f"ecvrf: a proof is {PROOF_LEN} (tiny) or {THIN_PROOF_LEN} (thin) bytes, got {len(pi)}")
+    return output_to_hash(pi[:POINT_LEN], suite)
