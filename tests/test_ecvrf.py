@@ -186,3 +186,69 @@ def test_hypothesis_prove_verify(pkg: str, sk: int, alpha: bytes, ad: bytes) -> 
         assert vrf.verify_thin(pk, alpha, ad, thin, suite)
         assert vrf.proof_to_hash(thin, suite) == vrf.proof_to_hash(pi, suite)
         assert not vrf.verify(pk, alpha + b"\x00", ad, pi, suite)
+
+
+# ---------------------------------------------------------------------------------------------
+# the [[ecvrf]] suite tables: refused with a reason
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _curve_text(name: str) -> str:
+    return (ROOT / "curves" / f"{name}.toml").read_text()
+
+
+@pytest.mark.parametrize("curve,old,new,message", [
+    ("jubjub", 'transcript = "sha512"', 'transcript = "md5"', "transcript must be one of"),
+    ("jubjub", 'hash_to_curve = "tai"', 'hash_to_curve = "sswu"', "hash_to_curve must be one of"),
+    ("jubjub", 'transcript = "sha512"', 'transcript = "sha512"\nlabel = 1', "unknown key 'label'"),
+    ("jubjub", 'suite = "JubJub-SHA512-TAI-v1"\n', "", "missing key 'suite'"),
+    ("jubjub", 'generator = "arkworks"\n', 'generator = "nope"\n', "generator names 'nope'"),
+    ("jubjub", 'protocols = ["ecvrf"]', 'protocols = ["ecvrf", "ecvrf"]', "twice"),
+    ("jubjub", 'protocols = ["ecvrf"]', 'protocols = ["groth16"]', "not available for TwistedEdwards"),
+    ("jubjub", 'protocols = ["ecvrf"]', "protocols = []", "go together"),
+    ("babyjubjub", "form_a = 1", "form_a = 0", "form_a must be non-zero"),
+])
+def test_suite_table_errors(curve: str, old: str, new: str, message: str) -> None:
+    from generator.params import CurveFileError, parse_curve_text
+
+    text = _curve_text(curve)
+    assert old in text
+    with pytest.raises(CurveFileError, match=message):
+        parse_curve_text(text.replace(old, new, 1), str(ROOT / "curves" / "bad.toml"))
+
+
+@pytest.mark.parametrize("old,new,message", [
+    # a generator that is not on the suite's form, or not of order r
+    ('"19698561148652590122159747500897617769866003486955115824547446575314762165298"', '"5"',
+     "generator lies on the suite's curve form"),
+    # a form a' with a/a' a non-square mod p (5 is not a square mod BN254's r)
+    ("form_a = 1", "form_a = 5", "a/a' is a square|suite's curve form"),
+    # Elligator 2 suites use the curve's own form
+    ('hash_to_curve = "tai"', 'hash_to_curve = "ell2-xmd"', "Elligator 2 suites use the curve file's own form"),
+])
+def test_suite_data_checked_by_the_protocol(old: str, new: str, message: str) -> None:
+    from generator.derive.checks import DerivationError
+    from generator.derive.edwards import build_edwards_model
+    from generator.params import parse_curve_text
+    from generator.pipeline import render_package
+
+    text = _curve_text("babyjubjub")
+    assert old in text
+    spec = parse_curve_text(text.replace(old, new, 1), str(ROOT / "curves" / "babyjubjub.toml"))
+    with pytest.raises(DerivationError, match=message):
+        render_package(build_edwards_model(spec))
+
+
+def test_pairing_curve_cannot_carry_ecvrf() -> None:
+    import dataclasses
+
+    from generator.emit.context import protocol_files
+    from generator.params import CurveFileError, load_curve_file
+    from generator.pipeline import derive_model
+
+    model = derive_model(ROOT / "curves" / "bn254.toml")
+    spec = dataclasses.replace(model.spec, protocols=("ecvrf",))
+    with pytest.raises(CurveFileError, match="twisted Edwards"):
+        protocol_files(dataclasses.replace(model, spec=spec), {}, lambda _m: None)
+    assert load_curve_file(ROOT / "curves" / "bn254.toml").protocols  # the file itself is unchanged
