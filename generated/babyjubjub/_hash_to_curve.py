@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hashlib
 
+from . import Fq
+
 P = 21888242871839275222246405745257275088548364400416034343698204186575808495617
 H = 8
 # K·t² = s³ + J·s² + s with J = 2(a+d)/(a−d), K = 4/(a−d); Z by RFC 9380 appendix H.3
@@ -23,7 +25,6 @@ ENCODE_SUITE = "BABYJUBJUB_XMD:SHA-512_ELL2_NU_"
 RFC_PRECONDITION = True
 _C1 = J * pow(K, -1, P) % P  # J/K
 _C2 = pow(K * K, -1, P)  # 1/K²
-_HALF = (P - 1) // 2
 
 
 def _bytes(data, what: str) -> bytes:
@@ -73,29 +74,13 @@ def hash_to_field(msg, dst, count: int = 2) -> list[int]:
 
 
 def _is_square(a: int) -> bool:
-    return a == 0 or pow(a, _HALF, P) == 1
+    """Euler's criterion, through the package's Fq (C)."""
+    return Fq(a).is_square()
 
 
 def _sqrt(a: int) -> int:
-    """A square root of the square a (Tonelli-Shanks; variable time)."""
-    if a == 0:
-        return 0
-    if P % 4 == 3:
-        return pow(a, (P + 1) // 4, P)
-    q, s = P - 1, 0
-    while q % 2 == 0:
-        q, s = q // 2, s + 1
-    z = 2
-    while _is_square(z):
-        z += 1
-    m, c, t, root = s, pow(z, q, P), pow(a, q, P), pow(a, (q + 1) // 2, P)
-    while t != 1:
-        i, t2 = 0, t
-        while t2 != 1:
-            t2, i = t2 * t2 % P, i + 1
-        b = pow(c, 1 << (m - i - 1), P)
-        m, c, t, root = i, b * b % P, t * b * b % P, root * b % P
-    return root
+    """A square root of the square a, through the package's Fq (C)."""
+    return int(Fq(a).sqrt())
 
 
 def map_to_curve_vartime(u: int) -> tuple[int, int]:
