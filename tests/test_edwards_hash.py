@@ -95,6 +95,8 @@ def test_bad_input(pkg: str) -> None:
         h.hash_to_curve(C.Point, b"m", None)
     with pytest.raises(ValueError):
         h.hash_to_field(b"m", b"d", 0)
+    with pytest.raises(ValueError, match="DST"):
+        h.hash_to_curve(C.Point, b"m", b"")
     with pytest.raises(ValueError):
         h.map_to_curve(C.Point, C.P)
     with pytest.raises(ValueError):

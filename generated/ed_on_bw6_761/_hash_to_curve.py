@@ -68,6 +68,8 @@ def field_elements(uniform: bytes, count: int) -> list[int]:
 def hash_to_field(msg, dst, count: int = 2) -> list[int]:
     """RFC 9380 hash_to_field with expand_message_xmd (SHA-512): ``count`` elements of Fq as ints."""
     msg, dst = _bytes(msg, "msg"), _bytes(dst, "dst")
+    if not dst:
+        raise ValueError("hash_to_field: the DST must not be empty (RFC 9380 §3.1)")
     if not isinstance(count, int) or isinstance(count, bool) or count < 1:
         raise ValueError("hash_to_field: count must be a positive int")
     return field_elements(expand_message_xmd(msg, dst, count * L), count)
