@@ -45,6 +45,7 @@ OUTPUT_LEN = 32
 PROOF_LEN = POINT_LEN + CHALLENGE_LEN + SCALAR_LEN
 THIN_PROOF_LEN = 2 * POINT_LEN + SCALAR_LEN
 _FIELD_BITS = 254
+_TAI_LEN = (_FIELD_BITS + 7) // 8
 _HALF = (P - 1) // 2
 
 # Domain-separation bytes of ark-vrf's transcript (utils/common.rs DomSep).
@@ -221,8 +222,10 @@ def _try_and_increment_vartime(alpha: bytes, s: Suite) -> Point:
     prefix = s.new_transcript().absorb(bytes([_HASH_TO_CURVE]))
     prefix.absorb(len(alpha).to_bytes(8, "little")).absorb(alpha)
     for ctr in range(256):
-        value = int.from_bytes(prefix.fork().absorb(bytes([ctr])).squeeze(POINT_LEN), "little")
-        sign, y = value >> (8 * POINT_LEN - 1), value & ((1 << _FIELD_BITS) - 1)
+        # arkworks squeezes the base field's own size, ceil(bits(p) / 8) bytes, and reads the flag
+        # at the top bit of the encoding's last byte (absent, so 0, when bits(p) is a multiple of 8)
+        value = int.from_bytes(prefix.fork().absorb(bytes([ctr])).squeeze(_TAI_LEN), "little")
+        sign, y = (value >> (8 * POINT_LEN - 1)) & 1, value & ((1 << _FIELD_BITS) - 1)
         if y >= P or y == 0:  # arkworks reads y = 0 as the identity
             continue
         x = _x_from_y(y, s)
