@@ -391,7 +391,7 @@ def ecvrf(C: ModuleType) -> Iterator[Target]:
         yield Target(f"ecvrf.decode_point({suite})", run_point, (v.POINT_LEN,), (pk, tiny[: v.POINT_LEN]))
         for fname, pi in (("verify", tiny), ("verify_thin", thin)):
 
-            def run_verify(data: bytes, fn=getattr(v, fname), suite=suite) -> None:
+            def run_verify(data: bytes, fn=getattr(v, fname), suite=suite, pk=pk) -> None:
                 ok = fn(pk, b"fuzz", b"", bytes(data), suite)
                 assert fn(pk, b"fuzz", b"", bytes(data), suite) is ok, "not deterministic"
                 if not ok:
