@@ -23,7 +23,7 @@ EDWARDS_FAMILY = "TwistedEdwards"
 # each protocol's templates and support check, resolved when the package is rendered (emit), and
 # tests/test_derive.py checks that the two agree.
 PROTOCOL_NAMES = (
-    "bls_signatures", "eip197", "eip2333", "eip2537", "eip2539", "eip3026", "eip4844", "groth16", "kzg",
+    "bls_signatures", "ecvrf", "eip197", "eip2333", "eip2537", "eip2539", "eip3026", "eip4844", "groth16", "kzg",
 )
 
 KNOWN_KEYS = {

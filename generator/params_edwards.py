@@ -19,8 +19,14 @@ from .params import CurveFileError, _int
 FAMILY = "TwistedEdwards"
 KNOWN_KEYS = {
     "name", "family", "p", "over", "a", "d", "r", "cofactor", "generators", "weierstrass",
-    "serialization", "description", "protocols",
+    "serialization", "description", "protocols", "ecvrf",
 }
+# The protocols a twisted Edwards package can carry (generator/protocols), and the keys of one
+# ``[[ecvrf]]`` suite table (generator/protocols/ecvrf.py says what each means).
+EDWARDS_PROTOCOLS = ("ecvrf",)
+ECVRF_KEYS = {"suite", "transcript", "hash_to_curve", "generator", "form_a"}
+ECVRF_TRANSCRIPTS = ("sha512", "shake128")
+ECVRF_HASHES = ("ell2-xmd", "ell2-xof", "tai")
 WEIERSTRASS_KEYS = {"a", "b", "generator"}
 # Point encodings of Edwards curves (generator/derive/edwards_serialization.py).
 PROFILES = ("arkworks", "zcash", "circom")
@@ -35,6 +41,19 @@ class WeierstrassSpec:
     a: int
     b: int
     generator: tuple[int, int] | None
+
+
+@dataclass(frozen=True)
+class EcvrfSuiteSpec:
+    """One ark-vrf suite of a curve file's ``[[ecvrf]]`` tables: its id, transcript hash, hash to
+    curve, generator (a name in [generators] or a point of the suite's form) and the suite's
+    curve form a' (x' = s·x with s² = a/a'; None: the curve file's own form)."""
+
+    suite: str
+    transcript: str
+    hash_to_curve: str
+    generator: str | tuple[int, int]
+    form_a: int | None
 
 
 @dataclass(frozen=True)
@@ -55,6 +74,7 @@ class EdwardsSpec:
     serialization: str
     description: str = ""
     protocols: tuple[str, ...] = ()
+    ecvrf: tuple[EcvrfSuiteSpec, ...] = ()
     family: str = FAMILY
     published: dict[str, int] = field(default_factory=dict)
 
@@ -161,13 +181,58 @@ def parse_edwards(data: dict, source: str) -> EdwardsSpec:
     if serialization not in PROFILES:
         raise CurveFileError(f"{source}: key 'serialization' must be one of {', '.join(PROFILES)}, got {serialization!r}")
     protocols = data.get("protocols", [])
-    if protocols:
-        raise CurveFileError(f"{source}: key 'protocols': no protocol is available for {FAMILY} curves yet")
+    if not isinstance(protocols, list) or not all(isinstance(x, str) for x in protocols):
+        raise CurveFileError(f"{source}: key 'protocols' must be a list of strings")
+    for position, protocol in enumerate(protocols):
+        if protocol not in EDWARDS_PROTOCOLS:
+            raise CurveFileError(f"{source}: key 'protocols': {protocol!r} is not available for {FAMILY} curves "
+                                 f"(available: {', '.join(EDWARDS_PROTOCOLS)})")
+        if protocol in protocols[:position]:
+            raise CurveFileError(f"{source}: key 'protocols' names {protocol!r} twice")
+    ecvrf = _ecvrf_suites(data.get("ecvrf"), source, p, generators)
+    if ("ecvrf" in protocols) != bool(ecvrf):
+        raise CurveFileError(f"{source}: protocol 'ecvrf' and the [[ecvrf]] suite tables go together")
     return EdwardsSpec(
         name=name, source=source, p=p, over=over, a=a, d=d, r=r, cofactor=cofactor, generators=generators,
         default_generator=default, weierstrass=weierstrass, serialization=serialization,
-        description=str(data.get("description", "")),
+        description=str(data.get("description", "")), protocols=tuple(protocols), ecvrf=ecvrf,
     )
+
+
+def _ecvrf_suites(tables: object, source: str, p: int, generators: dict[str, tuple[int, int]]) -> tuple[EcvrfSuiteSpec, ...]:
+    """The ``[[ecvrf]]`` tables: shapes and names only (generator/protocols/ecvrf.py checks the maths)."""
+    if tables is None:
+        return ()
+    if not isinstance(tables, list) or not all(isinstance(t, dict) for t in tables):
+        raise CurveFileError(f"{source}: 'ecvrf' must be an array of tables [[ecvrf]]")
+    suites = []
+    for i, t in enumerate(tables):
+        where = f"ecvrf[{i}]"
+        unknown = sorted(set(t) - ECVRF_KEYS)
+        missing = sorted({"suite", "transcript", "hash_to_curve", "generator"} - set(t))
+        if unknown or missing:
+            raise CurveFileError(f"{source}: {where}: unknown key {unknown[0]!r}" if unknown
+                                 else f"{source}: {where}: missing key {missing[0]!r}")
+        if not isinstance(t["suite"], str) or not t["suite"] or not t["suite"].isascii():
+            raise CurveFileError(f"{source}: {where}.suite must be a non-empty ASCII string")
+        if t["transcript"] not in ECVRF_TRANSCRIPTS:
+            raise CurveFileError(f"{source}: {where}.transcript must be one of {', '.join(ECVRF_TRANSCRIPTS)}")
+        if t["hash_to_curve"] not in ECVRF_HASHES:
+            raise CurveFileError(f"{source}: {where}.hash_to_curve must be one of {', '.join(ECVRF_HASHES)}")
+        gen = t["generator"]
+        if isinstance(gen, str):
+            if gen not in generators:
+                raise CurveFileError(f"{source}: {where}.generator names {gen!r}, not one of [generators]")
+        else:
+            gen = _point(gen, f"{where}.generator", source, p)
+        form_a = _residue(t["form_a"], f"{where}.form_a", source, p) if "form_a" in t else None
+        if form_a == 0:
+            raise CurveFileError(f"{source}: {where}.form_a must be non-zero")
+        suites.append(EcvrfSuiteSpec(suite=t["suite"], transcript=t["transcript"],
+                                     hash_to_curve=t["hash_to_curve"], generator=gen, form_a=form_a))
+    if len({s.suite for s in suites}) != len(suites):
+        raise CurveFileError(f"{source}: two [[ecvrf]] tables name the same suite")
+    return tuple(suites)
 
 
 def parse_edwards_text(text: str, source: str) -> EdwardsSpec:

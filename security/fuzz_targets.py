@@ -371,6 +371,35 @@ def hash_to_curve(C: ModuleType) -> Iterator[Target]:
             yield Target(f"{gname}.{method}", run, (), seeds)
 
 
+@entry_point
+def ecvrf(C: ModuleType) -> Iterator[Target]:
+    """ark-vrf's VRF (``ecvrf``), per suite: decode_point accepts only canonical encodings of
+    points of order r; verify and verify_thin on proof bytes return a bool or reject cleanly
+    (False is reported as a rejection), the same answer twice."""
+    if "ecvrf" not in getattr(C, "PROTOCOL_MODULES", ()):
+        return
+    v = C.ecvrf
+    for suite in v.SUITES:
+        pk = v.public_key(7, suite)
+        tiny, thin = v.prove(7, b"fuzz", b"", suite), v.prove_thin(7, b"fuzz", b"", suite)
+
+        def run_point(data: bytes, suite=suite) -> None:
+            P = v.decode_point(bytes(data), suite)
+            assert v.encode_point(P, suite) == bytes(data), "decode_point accepted a non-canonical encoding"
+            check_point(C, C.Point, P, in_subgroup=True)
+
+        yield Target(f"ecvrf.decode_point({suite})", run_point, (v.POINT_LEN,), (pk, tiny[: v.POINT_LEN]))
+        for fname, fn, pi in (("verify", v.verify, tiny), ("verify_thin", v.verify_thin, thin)):
+
+            def run_verify(data: bytes, fn=fn, suite=suite, pk=pk) -> None:
+                ok = fn(pk, b"fuzz", b"", bytes(data), suite)
+                assert fn(pk, b"fuzz", b"", bytes(data), suite) is ok, "not deterministic"
+                if not ok:
+                    raise ValueError("the proof does not verify")
+
+            yield Target(f"ecvrf.{fname}({suite})", run_verify, (len(pi),), (pi,))
+
+
 # Byte-in, byte-out protocol functions (EVM precompiles, signature verification): one line each,
 # (submodule of the curve package, function name), added as the protocols are rendered.  The
 # check is what any caller relies on: bytes out or a clean rejection, and the same answer twice.

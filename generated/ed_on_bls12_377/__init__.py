@@ -76,6 +76,7 @@ __all__ = [
     "Fq", "Fr", "Point", "SERIALIZATION_PROFILES", "DEFAULT_PROFILE",
 ]
 
-# No protocol modules for twisted Edwards curves yet.
+# The protocols of the curve file (``protocols = [...]``) and their modules, imported on
+# first use (``from generated.ed_on_bls12_377 import ecvrf``).
 PROTOCOLS = []
 PROTOCOL_MODULES = []

@@ -76,6 +76,17 @@ __all__ = [
     "Fq", "Fr", "Point", "SERIALIZATION_PROFILES", "DEFAULT_PROFILE",
 ]
 
-# No protocol modules for twisted Edwards curves yet.
-PROTOCOLS = []
-PROTOCOL_MODULES = []
+# The protocols of the curve file (``protocols = [...]``) and their modules, imported on
+# first use (``from generated.jubjub import ecvrf``).
+PROTOCOLS = ["ecvrf"]
+PROTOCOL_MODULES = ["ecvrf"]
+
+
+def __getattr__(name):
+    if name in PROTOCOL_MODULES:
+        return _importlib.import_module(f"{__name__}.{name}")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(list(globals()) + PROTOCOL_MODULES)

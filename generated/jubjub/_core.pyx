@@ -18,6 +18,7 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport uint8_t
 from libc.string cimport memcpy
 
+import importlib
 import os as _os
 from operator import index as _index
 
@@ -908,6 +909,17 @@ cdef void _encode(uint8_t *out, const te_affine_t *a, bint compressed, bint pari
         out[31] |= 0x80
 
 
+cdef object _HASHING = None
+
+
+def _hashing():
+    """The package's _hash_to_curve module (pure Python; imported on first use)."""
+    global _HASHING
+    if _HASHING is None:
+        _HASHING = importlib.import_module(__name__.rpartition(".")[0] + "._hash_to_curve")
+    return _HASHING
+
+
 cdef inline Point _new_point():
     return Point.__new__(Point)
 
@@ -1056,6 +1068,34 @@ cdef class Point:
         if type(self) is not Point or type(other) is not Point:
             return NotImplemented
         return not te_equal(&(<Point>self).v, &(<Point>other).v)
+
+# -- hash to curve (RFC 9380 Elligator 2; see the package's _hash_to_curve module) ---------
+    HASH_SUITE = "JUBJUB_XMD:SHA-512_ELL2_RO_"
+    ENCODE_SUITE = "JUBJUB_XMD:SHA-512_ELL2_NU_"
+    HASH_SUITE_IS_RFC = False
+    HASH_MAP = "elligator2"
+
+    @classmethod
+    def hash_to_field(cls, msg, dst, count=2):
+        """RFC 9380 hash_to_field (expand_message_xmd, SHA-512): ``count`` elements of Fq as ints."""
+        return _hashing().hash_to_field(msg, dst, count)
+
+    @classmethod
+    def hash_to_curve(cls, msg, dst):
+        """RFC 9380 hash_to_curve (random oracle): [h](map_to_curve(u0) + map_to_curve(u1)),
+        in the subgroup; variable time (hash inputs are public)."""
+        return _hashing().hash_to_curve(cls, msg, dst)
+
+    @classmethod
+    def encode_to_curve(cls, msg, dst):
+        """RFC 9380 encode_to_curve (non-uniform): [h] map_to_curve(u)."""
+        return _hashing().encode_to_curve(cls, msg, dst)
+
+    @classmethod
+    def map_to_curve(cls, u):
+        """Elligator 2 of u (an int in [0, p) or an Fq) and the rational map to the Edwards curve:
+        a point of the curve, before cofactor clearing."""
+        return _hashing().map_to_curve(cls, int(u) if isinstance(u, Fq) else u)
 
     def __hash__(self):
         return hash(self._pickle_bytes())

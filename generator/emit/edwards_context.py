@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Callable
 
 from ..derive.edwards import EdwardsModel
-from .context import ASM_TARGETS, Kernel, source_path
+from ..derive.edwards_hash import derive_elligator2
+from .context import ASM_TARGETS, Kernel, protocol_files, source_path
 from .render import c_limbs, render
 
 Progress = Callable[[str], None]
@@ -53,8 +54,13 @@ def edwards_package_files(model: EdwardsModel, target: str, progress: Progress |
     files["c/edwards.h"] = render("c/edwards.h.j2", **common)
     files["c/edwards_core.h"] = render("c/edwards_core.h.j2", **common)
     say("rendering the Python module")
+    common["e"] = derive_elligator2(model.p, model.a, model.d, model.name, f"{model.name} ({source_path(model)})")
+    files["_hash_to_curve.py"] = render("python/edwards_hash.py.j2", **common)
     files["_core.pyx"] = render("cython/edwards_core.pyx.j2", **common)
     files["_core_adx.pyx"] = render("cython/_core_adx.pyx.j2", **common)
     files["_core.pyi"] = render("python/edwards_core.pyi.j2", **common)
-    files["__init__.py"] = render("python/edwards_init.py.j2", **common)
+    protocols = protocol_files(model, common, say)  # ark-vrf's VRF where the curve file lists "ecvrf"
+    files.update(protocols)
+    modules = sorted(path[: -len(".py")] for path in protocols if path.endswith(".py") and "/" not in path)
+    files["__init__.py"] = render("python/edwards_init.py.j2", protocol_modules=modules, **common)
     return files

@@ -55,6 +55,7 @@ def protocol_names() -> tuple[str, ...]:
 # The protocol entries: each module of this package registers one (or more) at import; keep the
 # import list sorted.
 from . import bls_signatures  # noqa: E402,F401,I001
+from . import ecvrf  # noqa: E402,F401,I001
 from . import eip2333  # noqa: E402,F401,I001
 from . import eip4844  # noqa: E402,F401,I001
 from . import evm  # noqa: E402,F401,I001

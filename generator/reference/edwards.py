@@ -144,3 +144,41 @@ class WeierstrassCurve:
                 acc = self.add(acc, base)
             base, k = self.add(base, base), k >> 1
         return acc
+
+
+# -- hashing (RFC 9380 §6.7.1 Elligator 2, §6.8.2 rational map; written from the RFC's steps) --
+
+def _sgn0(a: int) -> int:
+    return a & 1
+
+
+def elligator2_montgomery(p: int, J: int, K: int, Z: int, u: int) -> WPoint:
+    """map_to_curve_elligator2(u) of RFC 9380 §6.7.1 onto K·t² = s³ + J·s² + s (as (s, t))."""
+    F = PrimeField(p)
+    c1, c2 = F(J) / F(K), F(1) / (F(K) * F(K))
+    uu = F(u)
+    tv1 = F(Z) * uu * uu
+    e1 = tv1 == F(-1)
+    x1 = -c1 / (F(1) if (e1 or tv1 + 1 == F(0)) else (tv1 + 1))
+    gx1 = x1 * x1 * x1 + c1 * x1 * x1 + c2 * x1
+    x2 = -x1 - c1
+    gx2 = x2 * x2 * x2 + c1 * x2 * x2 + c2 * x2
+    if gx1.is_square():
+        x, y = x1, gx1.sqrt()
+        want = 1
+    else:
+        x, y = x2, gx2.sqrt()
+        want = 0
+    if _sgn0(int(y)) != want:
+        y = -y
+    return int(x * F(K)) % p, int(y * F(K)) % p
+
+
+def montgomery_to_edwards(p: int, st: WPoint) -> AffinePoint:
+    """RFC 9380 appendix D.1: (v, w) = (s/t, (s−1)/(s+1)), the identity where t = 0 or s = −1."""
+    if st is None:
+        return (0, 1)
+    s, t = st
+    if t % p == 0 or (s + 1) % p == 0:
+        return (0, 1)
+    return s * pow(t, -1, p) % p, (s - 1) * pow(s + 1, -1, p) % p
