@@ -161,3 +161,15 @@ def test_verify_cell_batch_names_the_bad_proof(eip4844, trusted_setup, curve_mod
     with pytest.raises(ValueError, match=r"proofs\[5\].*subgroup"):
         E.verify_cell_kzg_proof_batch([commitment] * 8, idx, cells[:8], bad, ts)
     assert E.verify_cell_kzg_proof_batch([commitment] * 8, idx, cells[:8], proofs[:8], ts)
+
+
+def test_fk20_table_at_load_and_in_threads(eip4844, kzg_dir, trusted_setup):
+    """load_trusted_setup(fk20=True) makes FK20's table at load, on two threads, equal to the one
+    made on one thread on first use; the cell proofs from it are the same."""
+    E = eip4844
+    eager = E.load_trusted_setup(str(kzg_dir / "trusted_setup.txt"), fk20=True, threads=2)
+    assert eager._fk20 is not None
+    assert eager._fk20 == E._fk20_points(trusted_setup, 1)
+    rng = random.Random(20)
+    blob = b"".join(rng.randrange(E.R).to_bytes(32, "big") for _ in range(E.FIELD_ELEMENTS_PER_BLOB))
+    assert E.compute_cells_and_kzg_proofs(blob, eager, threads=2) == E.compute_cells_and_kzg_proofs(blob, trusted_setup, threads=1)

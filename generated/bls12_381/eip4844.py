@@ -26,9 +26,10 @@ fails returns False.  Setup loading checks every point and that the points are p
 (kzg.Setup).  EIP-7594 follows fulu/polynomial-commitments-sampling.md: the cells are the
 extension of the blob to 8192 values (bit-reversed order) cut in 128 cells of 64; the cell proofs
 are FK20's (c-kzg's method): G1 FFTs of the setup's Toeplitz columns, precomputed once per setup
-on first use (about 2 s), then per blob 64 Fr FFTs, 128 MSMs of 64 points and two G1 FFTs of
-size 128; recovery divides by the vanishing polynomial of the missing cells on the coset 7 H;
-batch verification is the spec's universal equation with random weights from `secrets`.
+on first use or at load (fk20=True; about 2 s of CPU, shared among the threads), then per blob
+64 Fr FFTs, 128 MSMs of 64 points (shared among the threads) and two G1 FFTs of size 128;
+recovery divides by the vanishing polynomial of the missing cells on the coset 7 H; batch
+verification is the spec's universal equation with random weights from `secrets`.
 """
 
 from __future__ import annotations
@@ -40,6 +41,8 @@ from collections.abc import Iterable, Sequence
 from typing import Union
 
 from . import G1, G2, Fr, R, pairing_check
+from ._runtime import in_threads as _in_threads
+from ._runtime import slices as _slices
 from ._runtime import threads_arg as _threads
 from .kzg import Setup, _random_coefficients
 
@@ -116,13 +119,21 @@ def _bit_reversal(n: int) -> tuple[int, ...]:
     return tuple(int(format(i, f"0{bits}b")[::-1], 2) if bits else 0 for i in range(n))
 
 
-def load_trusted_setup(file: str | os.PathLike[str], precompute: int = 0, threads: int | None = None) -> TrustedSetup:
+def load_trusted_setup(file: str | os.PathLike[str], precompute: int = 0, threads: int | None = None,
+                       fk20: bool = False) -> TrustedSetup:
     """c-kzg-4844's trusted_setup.txt (4096 Lagrange G1 points, 65 G2 points, 4096 monomial G1
     points).  precompute: ckzg's FK20 table width, accepted for compatibility (an int in [0, 15])
-    and unused here (the FK20 points are computed on the first cell-proof call).  Every point is checked (threads: kzg.Setup).  ValueError on a bad file."""
+    and unused here.  fk20: make FK20's table of points now (as ckzg does at every load) instead
+    of on the first cell-proof call (compute_cells_and_kzg_proofs, recover_cells_and_kzg_proofs);
+    it takes about 2 s of CPU, shared among the threads.  Every point is checked; threads: for the checks and the
+    table.  ValueError on a bad file."""
     if isinstance(precompute, bool) or not isinstance(precompute, int) or not 0 <= precompute <= 15:
         raise ValueError(f"load_trusted_setup: precompute must be an int in [0, 15], got {precompute!r}")
-    return TrustedSetup(Setup.from_trusted_setup(file, threads=threads))
+    nt = _threads(threads, "load_trusted_setup")
+    ts = TrustedSetup(Setup.from_trusted_setup(file, threads=threads))
+    if fk20:
+        _fk20_points(ts, nt)
+    return ts
 
 
 # ------------------------------------------------------------------------------------------------
@@ -417,11 +428,13 @@ def _g1_fft(points: list[G1], root: Fr) -> list[G1]:
     return a
 
 
-def _fk20_points(ts: TrustedSetup) -> list[list[G1]]:
-    """FK20's per-setup precomputation, made once per TrustedSetup on first use: with k =
-    FIELD_ELEMENTS_PER_BLOB / FIELD_ELEMENTS_PER_CELL (64) and, for each offset j < 64, the
-    circulant column X_j of size 2k (X_j[t] = [tau^((2k-1-t) 64 + j)] G1 for t >= k, the identity
-    below), the 2k lists table[f] = [FFT(X_j)[f] for j < 64] (a G1 FFT over the 2k-th roots)."""
+def _fk20_points(ts: TrustedSetup, nt: int = 1) -> list[list[G1]]:
+    """FK20's per-setup precomputation, made once per TrustedSetup (on first use, or at load with
+    load_trusted_setup(..., fk20=True)): with k = FIELD_ELEMENTS_PER_BLOB / FIELD_ELEMENTS_PER_CELL
+    (64) and, for each offset j < 64, the circulant column X_j of size 2k (X_j[t] =
+    [tau^((2k-1-t) 64 + j)] G1 for t >= k, the identity below), the 2k lists table[f] =
+    [FFT(X_j)[f] for j < 64] (a G1 FFT over the 2k-th roots).  The 64 column FFTs are shared
+    among nt threads (their scalar multiplications release the GIL)."""
     table = ts._fk20
     if table is not None:
         return table
@@ -430,7 +443,13 @@ def _fk20_points(ts: TrustedSetup) -> list[list[G1]]:
     g1 = ts.setup.g1
     w = Fr.root_of_unity(2 * k)
     zero = G1.identity()
-    columns = [_g1_fft([zero] * k + [g1[(2 * k - 1 - t) * m + j] for t in range(k, 2 * k)], w) for j in range(m)]
+
+    def column_ffts(part: slice) -> list[list[G1]]:
+        return [_g1_fft([zero] * k + [g1[(2 * k - 1 - t) * m + j] for t in range(k, 2 * k)], w)
+                for j in range(part.start, part.stop)]
+
+    columns = [col for part in _in_threads([lambda part=part: column_ffts(part) for part in _slices(m, nt)])
+               for col in part]
     table = [[col[f] for col in columns] for f in range(2 * k)]
     object.__setattr__(ts, "_fk20", table)
     return table
@@ -446,16 +465,21 @@ def _cell_proofs(coeffs: list[Fr], ts: TrustedSetup, threads: int | None) -> lis
     setup's column X_j; so with the precomputed FFT(X_j) (_fk20_points), S = IFFT(M) for
     M[f] = sum_j FFT(c_j)[f] FFT(X_j)[f]: 2k Fr FFTs, 2k MSMs of 64 points and one G1 inverse FFT.
     The proofs are then one G1 FFT: pi_i = sum_s c_i^s S_s, at c_i = w_128^rev7(i)."""
-    _threads(threads, "compute_cells_and_kzg_proofs")  # checked; the MSMs below run on one thread:
-    # with 64 points each, splitting one among threads costs more than it saves (measured)
-    table = _fk20_points(ts)
+    nt = _threads(threads, "compute_cells_and_kzg_proofs")
+    table = _fk20_points(ts, nt)
     m = FIELD_ELEMENTS_PER_CELL
     k = FIELD_ELEMENTS_PER_BLOB // m
     inv = Fr(2 * k).inverse()  # the inverse FFT's 1/2k, folded into the coefficients
     scaled = [c * inv for c in coeffs]
     pad = [Fr(0)] * k
     spectra = [Fr.fft(scaled[j::m] + pad, threads=1) for j in range(m)]
-    sums = [G1.msm(table[f], [col[f] for col in spectra], threads=1) for f in range(2 * k)]
+    # each MSM (64 points) on one thread: splitting one costs more than it saves (measured); the
+    # 2k MSMs are shared among the threads instead
+
+    def msms(part: slice) -> list[G1]:
+        return [G1.msm(table[f], [col[f] for col in spectra], threads=1) for f in range(part.start, part.stop)]
+
+    sums = [S for part in _in_threads([lambda part=part: msms(part) for part in _slices(2 * k, nt)]) for S in part]
     w = Fr.root_of_unity(2 * k)
     S = _g1_fft(sums, w.inverse())[: k - 1]
     zero = G1.identity()
