@@ -163,7 +163,7 @@ def main() -> int:
     Fr = bls12_381.Fr
     for logn in (16, 20):
         data = b"".join(rng.randrange(r).to_bytes(32, "big") for _ in range(1 << logn))
-        row(f"BLS12-381 Fr.fft_bytes 2^{logn}", lambda t: Fr.fft_bytes(data, threads=t), None, 2, 0.05)
+        row(f"BLS12-381 Fr.fft_bytes 2^{logn}", lambda t, data=data: Fr.fft_bytes(data, threads=t), None, 2, 0.05)
     import importlib
 
     for pkg in CURVES:
@@ -171,13 +171,17 @@ def main() -> int:
         n = 1 << args.commit_log
         setup = timing_setup(C, n, rng)  # valid points, not powers of tau: for timing only
         coeffs = [rng.randrange(C.R) for _ in range(n)]
+
+        def commit(t: int | None, C: object = C, setup: object = setup, coeffs: list[int] = coeffs) -> object:
+            return C.kzg.commit(setup, coeffs, threads=t)
+
         label = f"{C.NAME} kzg.commit, degree 2^{args.commit_log} - 1"
         # single calls past 2^16 (seconds each; BW6-761's 2^20 takes about a minute on one thread)
         if n >= 1 << 16:
-            row(label, lambda t: C.kzg.commit(setup, coeffs, threads=t), None, 1, 0)
+            row(label, commit, None, 1, 0)
         else:
-            row(label, lambda t: C.kzg.commit(setup, coeffs, threads=t), None, 2, 0.05)
-        del setup, coeffs
+            row(label, commit, None, 2, 0.05)
+        del setup, coeffs, commit
     print("| operation | ours, 1 thread | ours, threaded | ckzg (1 thread) | ours 1 thread / ckzg | same, CPU time |")
     print("|---|---:|---:|---:|---:|---:|")
     for name, one, many, peer in rows:

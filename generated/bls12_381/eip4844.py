@@ -125,8 +125,8 @@ def load_trusted_setup(file: str | os.PathLike[str], precompute: int = 0, thread
     points).  precompute: ckzg's FK20 table width, accepted for compatibility (an int in [0, 15])
     and unused here.  fk20: make FK20's table of points now (as ckzg does at every load) instead
     of on the first cell-proof call (compute_cells_and_kzg_proofs, recover_cells_and_kzg_proofs);
-    it takes about 2 s of CPU, shared among the threads.  Every point is checked; threads: for the checks and the
-    table.  ValueError on a bad file."""
+    it takes about 2 s of CPU, shared among the threads.  Every point is checked; threads: for
+    the checks and the table.  ValueError on a bad file."""
     if isinstance(precompute, bool) or not isinstance(precompute, int) or not 0 <= precompute <= 15:
         raise ValueError(f"load_trusted_setup: precompute must be an int in [0, 15], got {precompute!r}")
     nt = _threads(threads, "load_trusted_setup")
@@ -477,9 +477,11 @@ def _cell_proofs(coeffs: list[Fr], ts: TrustedSetup, threads: int | None) -> lis
     # 2k MSMs are shared among the threads instead
 
     def msms(part: slice) -> list[G1]:
-        return [G1.msm(table[f], [col[f] for col in spectra], threads=1) for f in range(part.start, part.stop)]
+        return [G1.msm(table[f], [col[f] for col in spectra], threads=1)
+                for f in range(part.start, part.stop)]
 
-    sums = [S for part in _in_threads([lambda part=part: msms(part) for part in _slices(2 * k, nt)]) for S in part]
+    parts = _in_threads([lambda part=part: msms(part) for part in _slices(2 * k, nt)])
+    sums = [S for part in parts for S in part]
     w = Fr.root_of_unity(2 * k)
     S = _g1_fft(sums, w.inverse())[: k - 1]
     zero = G1.identity()
@@ -577,8 +579,8 @@ def verify_cell_kzg_proof_batch(commitments: object, cell_indices: Sequence[int]
                                 ts: TrustedSetup, threads: int | None = None) -> bool:
     """True when every proofs[k] opens commitments[k] at cell cell_indices[k] to cells[k]: the
     spec's universal verification equation, with independent random weights r_k of
-    kzg.BATCH_COEFFICIENT_BITS bits from `secrets` (the spec's powers of one r would do as well; a
-    false opening passes with probability at most 2^-128, and the short weights halve the second MSM):
+    kzg.BATCH_COEFFICIENT_BITS bits from `secrets` (the spec's powers of one r would do as well: a
+    false opening passes with probability about 2^-128; the short weights halve the second MSM):
     e(sum r_k C_k - [sum r_k I_k(tau)] + sum r_k h_k^64 pi_k, G2) == e(sum r_k pi_k, [tau^64] G2).
     An empty batch is True."""
     _setup(ts, "verify_cell_kzg_proof_batch")
@@ -614,7 +616,7 @@ def verify_cell_kzg_proof_batch(commitments: object, cell_indices: Sequence[int]
         cell = values[k]
         spectrum = Fr.fft([cell[j] for j in perm], threads=1)
         w = weights[k]
-        acc = [a + w * (s * f) for a, s, f in zip(acc, _interpolation_scales(idx[k]), spectrum)]
+        acc = [a + w * (sc * f) for a, sc, f in zip(acc, _interpolation_scales(idx[k]), spectrum)]
         proof_weights.append(w * _coset_shift_power(idx[k]))
         c_weights[cs[k]] += w
     interp = [acc[-j % m] for j in range(m)]
