@@ -122,3 +122,55 @@ def test_g1_fft_matches_the_quadratic_transform(eip4844):
         got = E._g1_fft(points, w)
         assert got == [G1.msm(points, [w ** (i * j) for j in range(n)], threads=1) for i in range(n)]
         assert E._g1_fft(got, w.inverse()) == [P.mul_vartime(n) for P in points]
+
+
+def test_interpolation_scales_give_the_inverse_coset_fft(eip4844):
+    """The verifier's forward FFT times _interpolation_scales, read at -j mod 64, is the
+    interpolant's coefficient j: the inverse FFT over cell i's coset, for several cells."""
+    E = eip4844
+    Fr = E.Fr
+    rng = random.Random(7)
+    m = E.FIELD_ELEMENTS_PER_CELL
+    for cell in (0, 1, 77, 127):
+        values = [Fr(rng.randrange(E.R)) for _ in range(m)]
+        spectrum = Fr.fft(values)
+        scaled = [s * f for s, f in zip(E._interpolation_scales(cell), spectrum, strict=True)]
+        assert [scaled[-j % m] for j in range(m)] == Fr.fft(values, inverse=True, coset=E._coset_shift(cell))
+
+
+def test_verify_cell_batch_names_the_bad_proof(eip4844, trusted_setup, curve_module):
+    """A proof off the subgroup (on the curve) at index 5 of a batch is a ValueError naming
+    proofs[5]; the batch decoding falls back to one-by-one decoding for the message."""
+    E, ts = eip4844, trusted_setup
+    G1, Fp = E.G1, curve_module("bls12_381").Fp
+    x = 1
+    while True:
+        rhs = Fp(x) ** 3 + 4
+        if rhs.is_square():
+            outside = G1.from_affine(x, int(rhs.sqrt()), check=False)
+            if not outside.in_subgroup():
+                break
+        x += 1
+    rng = random.Random(75)
+    blob = b"".join(rng.randrange(E.R).to_bytes(32, "big") for _ in range(E.FIELD_ELEMENTS_PER_BLOB))
+    cells, proofs = E.compute_cells_and_kzg_proofs(blob, ts)
+    commitment = E.blob_to_kzg_commitment(blob, ts)
+    idx = list(range(8))
+    bad = list(proofs[:8])
+    bad[5] = outside.to_bytes()
+    with pytest.raises(ValueError, match=r"proofs\[5\].*subgroup"):
+        E.verify_cell_kzg_proof_batch([commitment] * 8, idx, cells[:8], bad, ts)
+    assert E.verify_cell_kzg_proof_batch([commitment] * 8, idx, cells[:8], proofs[:8], ts)
+
+
+def test_fk20_table_at_load_and_in_threads(eip4844, kzg_dir, trusted_setup):
+    """load_trusted_setup(fk20=True) makes FK20's table at load, on two threads, equal to the one
+    made on one thread on first use; the cell proofs from it are the same."""
+    E = eip4844
+    eager = E.load_trusted_setup(str(kzg_dir / "trusted_setup.txt"), fk20=True, threads=2)
+    assert eager._fk20 is not None
+    assert eager._fk20 == E._fk20_points(trusted_setup, 1)
+    rng = random.Random(20)
+    blob = b"".join(rng.randrange(E.R).to_bytes(32, "big") for _ in range(E.FIELD_ELEMENTS_PER_BLOB))
+    lazy = E.compute_cells_and_kzg_proofs(blob, trusted_setup, threads=1)
+    assert E.compute_cells_and_kzg_proofs(blob, eager, threads=2) == lazy

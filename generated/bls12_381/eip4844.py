@@ -26,9 +26,10 @@ fails returns False.  Setup loading checks every point and that the points are p
 (kzg.Setup).  EIP-7594 follows fulu/polynomial-commitments-sampling.md: the cells are the
 extension of the blob to 8192 values (bit-reversed order) cut in 128 cells of 64; the cell proofs
 are FK20's (c-kzg's method): G1 FFTs of the setup's Toeplitz columns, precomputed once per setup
-on first use (about 2 s), then per blob 64 Fr FFTs, 128 MSMs of 64 points and two G1 FFTs of
-size 128; recovery divides by the vanishing polynomial of the missing cells on the coset 7 H;
-batch verification is the spec's universal equation with a random r from `secrets`.
+on first use or at load (fk20=True; about 2 s of CPU, shared among the threads), then per blob
+64 Fr FFTs, 128 MSMs of 64 points (shared among the threads) and two G1 FFTs of size 128;
+recovery divides by the vanishing polynomial of the missing cells on the coset 7 H; batch
+verification is the spec's universal equation with random weights from `secrets`.
 """
 
 from __future__ import annotations
@@ -36,13 +37,14 @@ from __future__ import annotations
 import functools
 import hashlib
 import os
-import secrets
 from collections.abc import Iterable, Sequence
 from typing import Union
 
 from . import G1, G2, Fr, R, pairing_check
+from ._runtime import in_threads as _in_threads
+from ._runtime import slices as _slices
 from ._runtime import threads_arg as _threads
-from .kzg import Setup
+from .kzg import Setup, _random_coefficients
 
 __all__ = [
     "TrustedSetup",
@@ -117,13 +119,21 @@ def _bit_reversal(n: int) -> tuple[int, ...]:
     return tuple(int(format(i, f"0{bits}b")[::-1], 2) if bits else 0 for i in range(n))
 
 
-def load_trusted_setup(file: str | os.PathLike[str], precompute: int = 0, threads: int | None = None) -> TrustedSetup:
+def load_trusted_setup(file: str | os.PathLike[str], precompute: int = 0, threads: int | None = None,
+                       fk20: bool = False) -> TrustedSetup:
     """c-kzg-4844's trusted_setup.txt (4096 Lagrange G1 points, 65 G2 points, 4096 monomial G1
     points).  precompute: ckzg's FK20 table width, accepted for compatibility (an int in [0, 15])
-    and unused here (the FK20 points are computed on the first cell-proof call).  Every point is checked (threads: kzg.Setup).  ValueError on a bad file."""
+    and unused here.  fk20: make FK20's table of points now (as ckzg does at every load) instead
+    of on the first cell-proof call (compute_cells_and_kzg_proofs, recover_cells_and_kzg_proofs);
+    it takes about 2 s of CPU, shared among the threads.  Every point is checked; threads: for
+    the checks and the table.  ValueError on a bad file."""
     if isinstance(precompute, bool) or not isinstance(precompute, int) or not 0 <= precompute <= 15:
         raise ValueError(f"load_trusted_setup: precompute must be an int in [0, 15], got {precompute!r}")
-    return TrustedSetup(Setup.from_trusted_setup(file, threads=threads))
+    nt = _threads(threads, "load_trusted_setup")
+    ts = TrustedSetup(Setup.from_trusted_setup(file, threads=threads))
+    if fk20:
+        _fk20_points(ts, nt)
+    return ts
 
 
 # ------------------------------------------------------------------------------------------------
@@ -168,6 +178,17 @@ def _g1(data: object, what: str) -> G1:
         return G1.from_bytes(raw, check=True)
     except ValueError as exc:
         raise ValueError(f"{what}: {exc}") from None
+
+
+def _g1_batch(items: list[bytes], what: str) -> list[G1]:
+    """_g1 on each item (48 bytes each, checked by _items), decoded in one call; on a bad item the
+    items are decoded one by one, so the ValueError names the first bad one."""
+    try:
+        return G1.batch_from_bytes(items, compressed=True)
+    except ValueError:
+        for k, raw in enumerate(items):
+            _g1(raw, f"{what}[{k}]")
+        raise
 
 
 def _hash_to_field(data: bytes) -> Fr:
@@ -369,6 +390,21 @@ def _coset_shift_power(cell: int) -> Fr:
     return _coset_shift(cell) ** FIELD_ELEMENTS_PER_CELL
 
 
+@functools.lru_cache(maxsize=None)
+def _interpolation_scales(cell: int) -> tuple[Fr, ...]:
+    """The factors that turn the forward FFT F of cell i's values (natural order on its coset
+    h_i H, H the 64th roots) into the coefficients of their interpolant I_i: with J(X) = I_i(h_i X),
+    whose values on H are the cell's, coef_J[j] = F[-j mod 64] / 64 and coef_I[j] = h_i^-j
+    coef_J[j]; so scales[t] = h_i^-j / 64 for j = -t mod 64 multiplies F[t].  A forward FFT takes
+    no inversion, where the inverse coset FFT takes three per call; made once per cell index."""
+    m = FIELD_ELEMENTS_PER_CELL
+    hinv = _coset_shift(cell).inverse()
+    scale = [Fr(m).inverse()]
+    for _ in range(m - 1):
+        scale.append(scale[-1] * hinv)
+    return tuple(scale[-t % m] for t in range(m))
+
+
 def _g1_fft(points: list[G1], root: Fr) -> list[G1]:
     """sum_j points[j] root^(ij) for i < n = len(points) (a power of two; root of order n): radix-2
     decimation in time over the points, one variable-time scalar multiplication per butterfly
@@ -392,11 +428,13 @@ def _g1_fft(points: list[G1], root: Fr) -> list[G1]:
     return a
 
 
-def _fk20_points(ts: TrustedSetup) -> list[list[G1]]:
-    """FK20's per-setup precomputation, made once per TrustedSetup on first use: with k =
-    FIELD_ELEMENTS_PER_BLOB / FIELD_ELEMENTS_PER_CELL (64) and, for each offset j < 64, the
-    circulant column X_j of size 2k (X_j[t] = [tau^((2k-1-t) 64 + j)] G1 for t >= k, the identity
-    below), the 2k lists table[f] = [FFT(X_j)[f] for j < 64] (a G1 FFT over the 2k-th roots)."""
+def _fk20_points(ts: TrustedSetup, nt: int = 1) -> list[list[G1]]:
+    """FK20's per-setup precomputation, made once per TrustedSetup (on first use, or at load with
+    load_trusted_setup(..., fk20=True)): with k = FIELD_ELEMENTS_PER_BLOB / FIELD_ELEMENTS_PER_CELL
+    (64) and, for each offset j < 64, the circulant column X_j of size 2k (X_j[t] =
+    [tau^((2k-1-t) 64 + j)] G1 for t >= k, the identity below), the 2k lists table[f] =
+    [FFT(X_j)[f] for j < 64] (a G1 FFT over the 2k-th roots).  The 64 column FFTs are shared
+    among nt threads (their scalar multiplications release the GIL)."""
     table = ts._fk20
     if table is not None:
         return table
@@ -405,7 +443,13 @@ def _fk20_points(ts: TrustedSetup) -> list[list[G1]]:
     g1 = ts.setup.g1
     w = Fr.root_of_unity(2 * k)
     zero = G1.identity()
-    columns = [_g1_fft([zero] * k + [g1[(2 * k - 1 - t) * m + j] for t in range(k, 2 * k)], w) for j in range(m)]
+
+    def column_ffts(part: slice) -> list[list[G1]]:
+        return [_g1_fft([zero] * k + [g1[(2 * k - 1 - t) * m + j] for t in range(k, 2 * k)], w)
+                for j in range(part.start, part.stop)]
+
+    columns = [col for part in _in_threads([lambda part=part: column_ffts(part) for part in _slices(m, nt)])
+               for col in part]
     table = [[col[f] for col in columns] for f in range(2 * k)]
     object.__setattr__(ts, "_fk20", table)
     return table
@@ -421,16 +465,23 @@ def _cell_proofs(coeffs: list[Fr], ts: TrustedSetup, threads: int | None) -> lis
     setup's column X_j; so with the precomputed FFT(X_j) (_fk20_points), S = IFFT(M) for
     M[f] = sum_j FFT(c_j)[f] FFT(X_j)[f]: 2k Fr FFTs, 2k MSMs of 64 points and one G1 inverse FFT.
     The proofs are then one G1 FFT: pi_i = sum_s c_i^s S_s, at c_i = w_128^rev7(i)."""
-    _threads(threads, "compute_cells_and_kzg_proofs")  # checked; the MSMs below run on one thread:
-    # with 64 points each, splitting one among threads costs more than it saves (measured)
-    table = _fk20_points(ts)
+    nt = _threads(threads, "compute_cells_and_kzg_proofs")
+    table = _fk20_points(ts, nt)
     m = FIELD_ELEMENTS_PER_CELL
     k = FIELD_ELEMENTS_PER_BLOB // m
     inv = Fr(2 * k).inverse()  # the inverse FFT's 1/2k, folded into the coefficients
     scaled = [c * inv for c in coeffs]
     pad = [Fr(0)] * k
     spectra = [Fr.fft(scaled[j::m] + pad, threads=1) for j in range(m)]
-    sums = [G1.msm(table[f], [col[f] for col in spectra], threads=1) for f in range(2 * k)]
+    # each MSM (64 points) on one thread: splitting one costs more than it saves (measured); the
+    # 2k MSMs are shared among the threads instead
+
+    def msms(part: slice) -> list[G1]:
+        return [G1.msm(table[f], [col[f] for col in spectra], threads=1)
+                for f in range(part.start, part.stop)]
+
+    parts = _in_threads([lambda part=part: msms(part) for part in _slices(2 * k, nt)])
+    sums = [S for part in parts for S in part]
     w = Fr.root_of_unity(2 * k)
     S = _g1_fft(sums, w.inverse())[: k - 1]
     zero = G1.identity()
@@ -527,8 +578,10 @@ def _index_arg(i: object, bound: int, what: str) -> int:
 def verify_cell_kzg_proof_batch(commitments: object, cell_indices: Sequence[int], cells: object, proofs: object,
                                 ts: TrustedSetup, threads: int | None = None) -> bool:
     """True when every proofs[k] opens commitments[k] at cell cell_indices[k] to cells[k]: the
-    spec's universal verification equation, with powers of a random r from `secrets`:
-    e(sum r^k C_k - [sum r^k I_k(tau)] + sum r^k h_k^64 pi_k, G2) == e(sum r^k pi_k, [tau^64] G2).
+    spec's universal verification equation, with independent random weights r_k of
+    kzg.BATCH_COEFFICIENT_BITS bits from `secrets` (the spec's powers of one r would do as well: a
+    false opening passes with probability about 2^-128; the short weights halve the second MSM):
+    e(sum r_k C_k - [sum r_k I_k(tau)] + sum r_k h_k^64 pi_k, G2) == e(sum r_k pi_k, [tau^64] G2).
     An empty batch is True."""
     _setup(ts, "verify_cell_kzg_proof_batch")
     what = "verify_cell_kzg_proof_batch"
@@ -547,30 +600,28 @@ def verify_cell_kzg_proof_batch(commitments: object, cell_indices: Sequence[int]
         first.setdefault(c, k)
     unique = {c: _g1(c, f"{what}: commitments[{k}]") for c, k in first.items()}
     values = [_cell(c, f"{what}: cells[{k}]") for k, c in enumerate(cl)]
-    pis = [_g1(p, f"{what}: proofs[{k}]") for k, p in enumerate(ps)]
+    pis = _g1_batch(ps, f"{what}: proofs")
     if n == 0:
         return True
     if len(ts.setup.g2) <= FIELD_ELEMENTS_PER_CELL:
         raise ValueError(f"{what}: the trusted setup needs [tau^{FIELD_ELEMENTS_PER_CELL}] G2")
-    r = Fr(int.from_bytes(secrets.token_bytes(32), "big") % R) or Fr(1)
-    powers = [Fr(1)]
-    for _ in range(n - 1):
-        powers.append(powers[-1] * r)
+    weights = [Fr(w) for w in _random_coefficients(n)]
     m = FIELD_ELEMENTS_PER_CELL
     perm = _bit_reversal(m)
-    interp = [Fr(0)] * m
-    weights = []
+    # acc[t] = sum_k r_k scales_k[t] F_k[t]; the aggregated interpolant's coefficient j is acc[-j mod 64]
+    acc = [Fr(0)] * m
+    proof_weights = []
     c_weights = dict.fromkeys(unique, Fr(0))
     for k in range(n):
-        h, hm = _coset_shift(idx[k]), _coset_shift_power(idx[k])
         cell = values[k]
-        coeffs = Fr.fft([cell[j] for j in perm], inverse=True, coset=h)
-        p = powers[k]
-        interp = [a + p * b for a, b in zip(interp, coeffs)]
-        weights.append(p * hm)
-        c_weights[cs[k]] += p
+        spectrum = Fr.fft([cell[j] for j in perm], threads=1)
+        w = weights[k]
+        acc = [a + w * (sc * f) for a, sc, f in zip(acc, _interpolation_scales(idx[k]), spectrum)]
+        proof_weights.append(w * _coset_shift_power(idx[k]))
+        c_weights[cs[k]] += w
+    interp = [acc[-j % m] for j in range(m)]
     s = ts.setup
     lhs = G1.msm(list(unique.values()) + pis + list(s.g1[:m]),
-                 list(c_weights.values()) + weights + [-a for a in interp], threads=nt)
-    rhs = G1.msm(pis, powers, threads=nt)
+                 list(c_weights.values()) + proof_weights + [-a for a in interp], threads=nt)
+    rhs = G1.msm(pis, weights, threads=nt)
     return pairing_check([lhs, -rhs], [s.g2[0], s.g2[m]])
