@@ -304,7 +304,9 @@ def _prove(sk, alpha, ad, suite, scheme: int) -> tuple[Suite, int, Point, Point,
     k = int.from_bytes(t.fork().absorb(bytes([_NONCE])).absorb(expanded).squeeze(NONCE_LEN), "little") % R
     commitment = merged_in * k
     c = _challenge(t, encode_point(commitment, s))
-    return s, c, gamma, commitment, (k + c * x) % R
+    # s = k + c·sk in the compiled Fr (constant-time Montgomery arithmetic), not in CPython integers
+    response = Fr(k) + Fr(c) * Fr(x)
+    return s, c, gamma, commitment, int(response)
 
 
 def prove(sk, alpha, ad=b"", suite=None) -> bytes:
