@@ -14,7 +14,7 @@ from pathlib import Path
 
 import sympy
 
-FAMILIES = ("BN", "BLS12", "BW6")
+FAMILIES = ("BN", "BLS12", "BLS24", "BW6")
 # Companion curves (generator/params_edwards.py): a curve over a pairing curve's scalar field.
 EDWARDS_FAMILY = "TwistedEdwards"
 
@@ -27,7 +27,7 @@ PROTOCOL_NAMES = (
 )
 
 KNOWN_KEYS = {
-    "name", "family", "x", "b", "beta", "xi", "alpha", "ht", "hy", "g1", "g2",
+    "name", "family", "x", "b", "beta", "nu", "xi", "alpha", "ht", "hy", "g1", "g2",
     "published", "serialization", "protocols", "description", "hash_to_curve", "gt_exponent",
 }
 PUBLISHED_KEYS = {"p", "r"}
@@ -165,6 +165,7 @@ class CurveSpec:
     source: str
     b: int | None = None
     beta: int | None = None
+    nu: tuple[int, ...] | None = None    # v^2 = nu in Fp2 (BLS24's Fp4)
     xi: tuple[int, ...] | None = None
     alpha: int | None = None
     ht: int | None = None
@@ -211,7 +212,7 @@ def _int_tuple(value: object, key: str, where: str, lengths: tuple[int, ...]) ->
 def _coordinate(value: object, key: str, where: str) -> tuple[int, ...]:
     """A point coordinate: one integer (Fp) or a list of integers (extension field, c0 first)."""
     if isinstance(value, list):
-        return _int_tuple(value, key, where, (1, 2, 3))
+        return _int_tuple(value, key, where, (1, 2, 3, 4))
     return (_int(value, key, where),)
 
 
@@ -242,11 +243,13 @@ def parse_curve_text(text: str, source: str) -> CurveSpec:
     x = _int(data["x"], "x", source)
     if x == 0:
         raise CurveFileError(f"{source}: key 'x' must be non-zero")
-    k12 = family in ("BN", "BLS12")
-    if k12 and ("alpha" in data or "ht" in data or "hy" in data):
+    towered = family in ("BN", "BLS12", "BLS24")
+    if towered and ("alpha" in data or "ht" in data or "hy" in data):
         raise CurveFileError(f"{source}: keys 'alpha', 'ht', 'hy' apply to the BW6 family only")
-    if not k12 and ("beta" in data or "xi" in data):
-        raise CurveFileError(f"{source}: keys 'beta' and 'xi' apply to k = 12 families (BN, BLS12) only")
+    if not towered and ("beta" in data or "xi" in data):
+        raise CurveFileError(f"{source}: keys 'beta' and 'xi' apply to the BN, BLS12 and BLS24 families only")
+    if family != "BLS24" and "nu" in data:
+        raise CurveFileError(f"{source}: key 'nu' (v^2 = nu, the Fp4 non-residue) applies to the BLS24 family only")
     if family == "BW6" and ("ht" in data) != ("hy" in data):
         raise CurveFileError(f"{source}: keys 'ht' and 'hy' must be given together")
     published = data.get("published", {})
@@ -287,7 +290,8 @@ def parse_curve_text(text: str, source: str) -> CurveSpec:
         source=source,
         b=_int(data["b"], "b", source) if "b" in data else None,
         beta=_int(data["beta"], "beta", source) if "beta" in data else None,
-        xi=_int_tuple(data["xi"], "xi", source, (2,)) if "xi" in data else None,
+        nu=_int_tuple(data["nu"], "nu", source, (2,)) if "nu" in data else None,
+        xi=_int_tuple(data["xi"], "xi", source, (4,) if family == "BLS24" else (2,)) if "xi" in data else None,
         alpha=_int(data["alpha"], "alpha", source) if "alpha" in data else None,
         ht=_int(data["ht"], "ht", source) if "ht" in data else None,
         hy=_int(data["hy"], "hy", source) if "hy" in data else None,

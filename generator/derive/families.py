@@ -1,6 +1,7 @@
-"""The BN, BLS12 and BW6 families: p, r, t as polynomials in the seed, and their checks.
+"""The BN, BLS12, BLS24 and BW6 families: p, r, t as polynomials in the seed, and their checks.
 
-BN (Barreto–Naehrig 2005) and BLS12 (Barreto–Lynn–Scott 2002) have k = 12. BW6 (Brezing–Weng,
+BN (Barreto–Naehrig 2005) and BLS12 (Barreto–Lynn–Scott 2002) have k = 12; BLS24 has k = 24
+(r = Phi_24(x) = x^8 - x^4 + 1, p = (x - 1)^2 r / 3 + x, t = x + 1). BW6 (Brezing–Weng,
 El Housni–Guillevic eprint 2020/351) has k = 6 and is built over a BLS12 curve of the same seed:
 its r is the BLS12 p, and t, y are lifted by (ht, hy) multiples of r.
 """
@@ -22,6 +23,9 @@ BN_T = 6 * X**2 + 1
 BLS12_P = (X - 1) ** 2 * (X**4 - X**2 + 1) / 3 + X
 BLS12_R = X**4 - X**2 + 1
 BLS12_T = X + 1
+BLS24_P = (X - 1) ** 2 * (X**8 - X**4 + 1) / 3 + X
+BLS24_R = X**8 - X**4 + 1
+BLS24_T = X + 1
 BW6_T0 = X**5 - 3 * X**4 + 3 * X**3 - X + 3
 
 
@@ -62,6 +66,8 @@ def cyclotomic(k: int, p: int) -> int:
         return p**4 - p**2 + 1
     if k == 6:
         return p**2 - p + 1
+    if k == 24:
+        return p**8 - p**4 + 1
     raise ValueError(f"unsupported embedding degree {k}")
 
 
@@ -102,6 +108,10 @@ def derive_family(family: str, x: int, curve: str, ht: int | None = None, hy: in
         require(x % 3 == 1, curve, "BLS12 seed satisfies x = 1 mod 3 (p is integral)")
         polys = (BLS12_P, BLS12_R, BLS12_T)
         k = 12
+    elif family == "BLS24":
+        require(x % 3 == 1, curve, "BLS24 seed satisfies x = 1 mod 3 (p is integral)")
+        polys = (BLS24_P, BLS24_R, BLS24_T)
+        k = 24
     elif family == "BW6":
         require(x % 3 == 1, curve, "BW6 seed is a BLS12 seed: x = 1 mod 3")
         if ht is None or hy is None:
