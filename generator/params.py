@@ -29,7 +29,12 @@ PROTOCOL_NAMES = (
 KNOWN_KEYS = {
     "name", "family", "x", "b", "beta", "nu", "xi", "alpha", "ht", "hy", "g1", "g2",
     "published", "serialization", "protocols", "description", "hash_to_curve", "gt_exponent",
+    "inner", "trace_case",
 }
+# The families a BW6 curve can be built over (its r is their p), and its two trace cases: the
+# constant term of t(x) mod r(x) (generator/derive/families.py).
+BW6_INNER_FAMILIES = ("BLS12", "BLS24")
+BW6_TRACE_CASES = (0, 3)
 PUBLISHED_KEYS = {"p", "r"}
 
 
@@ -177,6 +182,10 @@ class CurveSpec:
     protocols: tuple[str, ...] = ()
     description: str = ""
     hash_to_curve: dict[str, HashToCurveSpec] = field(default_factory=dict)
+    # BW6: the inner curve's family (its file named by the key 'inner'; BLS12 when absent) and the
+    # trace case (0 or 3; None: the first that gives a curve, 3 then 0).
+    inner_family: str = "BLS12"
+    trace_case: int | None = None
     # The GT convention: the multiple m(x) of the final exponentiation f^(m (p^k - 1)/r), as the
     # text of a polynomial in x (validated by parse_polynomial_in_x); None: the cheapest m.
     gt_exponent: str | None = None
@@ -216,6 +225,19 @@ def _coordinate(value: object, key: str, where: str) -> tuple[int, ...]:
     return (_int(value, key, where),)
 
 
+def _inner_curve(data: dict, source: str) -> tuple[str, int]:
+    """(family, seed) of the inner curve a BW6 file names with 'inner' (a path relative to the
+    file's folder), which must be a BLS12 or BLS24 curve file."""
+    inner = data["inner"]
+    if not isinstance(inner, str) or not inner.endswith(".toml"):
+        raise CurveFileError(f"{source}: key 'inner' must name a curve file (e.g. \"bls24-315.toml\"), got {inner!r}")
+    spec = load_curve_file(Path(source).parent / inner)
+    if not isinstance(spec, CurveSpec) or spec.family not in BW6_INNER_FAMILIES:
+        raise CurveFileError(f"{source}: key 'inner' must name a {' or '.join(BW6_INNER_FAMILIES)} curve file, "
+                             f"got {inner!r}")
+    return spec.family, spec.x
+
+
 def parse_curve_text(text: str, source: str) -> CurveSpec:
     """Parse and validate the text of a curve file; ``source`` names it in errors.
 
@@ -231,9 +253,21 @@ def parse_curve_text(text: str, source: str) -> CurveSpec:
     unknown = sorted(set(data) - KNOWN_KEYS)
     if unknown:
         raise CurveFileError(f"{source}: unknown key '{unknown[0]}' (known: {', '.join(sorted(KNOWN_KEYS))})")
+    if data.get("family") != "BW6" and ("inner" in data or "trace_case" in data):
+        raise CurveFileError(f"{source}: keys 'inner' and 'trace_case' apply to the BW6 family only")
+    inner_family = "BLS12"
+    if "inner" in data:
+        inner_family, inner_x = _inner_curve(data, source)
+        if "x" in data and _int(data["x"], "x", source) != inner_x:
+            raise CurveFileError(f"{source}: key 'x' differs from the seed of the inner curve {data['inner']!r}")
+        data = {**data, "x": inner_x}
     for key in ("name", "family", "x"):
         if key not in data:
             raise CurveFileError(f"{source}: missing required key '{key}'")
+    trace_case = data.get("trace_case")
+    if trace_case is not None and (isinstance(trace_case, bool) or trace_case not in BW6_TRACE_CASES):
+        raise CurveFileError(f"{source}: key 'trace_case' must be 0 or 3 (the constant term of t(x) mod r(x)), "
+                             f"got {trace_case!r}")
     name = data["name"]
     if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_\- ]*", name):
         raise CurveFileError(f"{source}: key 'name' must start with a letter and hold letters, digits, '-', '_'")
@@ -303,6 +337,8 @@ def parse_curve_text(text: str, source: str) -> CurveSpec:
         description=str(data.get("description", "")),
         hash_to_curve=_hash_to_curve(data["hash_to_curve"], source) if "hash_to_curve" in data else {},
         gt_exponent=gt_exponent,
+        inner_family=inner_family,
+        trace_case=trace_case,
     )
 
 

@@ -8,7 +8,8 @@ later (its T_i is set to Q_i at its top digit).
   l_{T, psi(Q)} and l_{T + psi(Q), -psi^2(Q)}.
 * BLS12 and BLS24: one term c = |x| (binary or NAF, whichever has fewer non-zero digits).
 * BW6 (El Housni–Guillevic, eprint 2020/351, optimal ate eq. (1)):
-  f = f_{x+1,Q}(P) * f_{x^3-x^2-x,Q}(P)^p. The p-power is moved onto the point:
+  f = f_{x+1,Q}(P) * f_{x^3-x^2-x,Q}(P)^p over BLS12 (trace case 3); in general f_{c0,Q} f_{c1,Q}^p
+  with (c0, c1) from the family derivation (BW6-633 over BLS24-315: (x^5-x^4-x, x+1)). The p-power is moved onto the point:
   f_{c,Q}^p = f_{c,pi(Q)} and pi acts on G2 as [p mod r], which on the twist (j = 0) is an
   automorphism (x, y) -> (zeta x, s y); zeta and s are derived and checked on the generator.
   The two terms share one loop of squarings and one accumulator T = [n_0]Q + [n_1]pi(Q) that is
@@ -26,8 +27,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import sympy
+
 from .algebra import Curve, Elem, Point
 from .checks import DerivationError, require
+from .families import X
 from .tower import TowerModel
 
 
@@ -122,8 +126,16 @@ def _frobenius_automorphism(E: Curve, G2: Point, p: int, r: int, curve: str) -> 
     raise DerivationError(f"{curve}: [p]Q is not an automorphism image of Q on the twist")
 
 
+def _poly_text(poly: sympy.Expr) -> str:
+    """x^3-x^2-x: a loop polynomial as the formula's compact text."""
+    return str(sympy.expand(poly)).replace("**", "^").replace(" ", "")
+
+
 def derive_miller_loop(family: str, x: int, p: int, r: int, tower: TowerModel, twist_kind: str,
-                       E2: Curve, G2: Point, curve: str) -> MillerLoopModel:
+                       E2: Curve, G2: Point, curve: str,
+                       loop: tuple[sympy.Expr, sympy.Expr] | None = None) -> MillerLoopModel:
+    """The loop terms of the family's optimal ate pairing; loop: BW6's (c0(x), c1(x)) from the
+    family derivation (f_{c0,Q} f_{c1,Q}^p; default (x + 1, x^3 - x^2 - x), BW6 over BLS12)."""
     psi: tuple[tuple[Elem, Elem], ...] = ()
     if tower.k in (12, 24):
         psi = psi_coefficients(tower, twist_kind, p)
@@ -146,17 +158,19 @@ def derive_miller_loop(family: str, x: int, p: int, r: int, tower: TowerModel, t
         negative, corrections = x < 0, False
         formula = "BLS24 optimal ate: f_{|x|,Q}, conjugated (f^(p^12)) when x < 0"
     elif family == "BW6":
-        c0, c1 = x + 1, x**3 - x**2 - x
-        require((c0 + p * c1) % r == 0, curve, "(x+1) + p (x^3 - x^2 - x) = 0 mod r (HG20 optimal ate)")
+        polys = loop if loop is not None else (X + 1, X**3 - X**2 - X)
+        c0, c1 = (int(sympy.Poly(poly, X).eval(x)) for poly in polys)
+        t0, t1 = (_poly_text(poly) for poly in polys)
+        require((c0 + p * c1) % r == 0, curve, f"({t0}) + p ({t1}) = 0 mod r (HG20 optimal ate)")
         if (c0 < 0) != (c1 < 0):
-            raise DerivationError(f"{curve}: BW6 loop scalars x+1 and x^3-x^2-x have different signs")
+            raise DerivationError(f"{curve}: BW6 loop scalars {t0} and {t1} have different signs")
         zeta, s = _frobenius_automorphism(E2, G2, p, r, curve)
         terms = (
             MillerTerm(abs(c0), lightest_digits(abs(c0)), None, 1),
             MillerTerm(abs(c1), lightest_digits(abs(c1)), zeta, s),
         )
         negative, corrections = c0 < 0, False
-        formula = ("BW6 optimal ate (El Housni–Guillevic 2020/351 eq. (1)): f_{x+1,Q} * f_{x^3-x^2-x,Q}^p, "
+        formula = (f"BW6 optimal ate (El Housni–Guillevic 2020/351 eq. (1)): f_{{{t0},Q}} * f_{{{t1},Q}}^p, "
                    "with the p-power moved onto the point (pi(Q) = [p]Q) and one shared loop")
     else:
         raise DerivationError(f"{curve}: unknown family {family}")

@@ -93,7 +93,7 @@ def derive_core(spec: CurveSpec, progress: Progress | None = None) -> PairingCor
     say = progress or (lambda _msg: None)
     curve = f"{spec.name} ({spec.source})"
     say("family polynomials: p, r, t")
-    fam = derive_family(spec.family, spec.x, curve, spec.ht, spec.hy)
+    fam = derive_family(spec.family, spec.x, curve, spec.ht, spec.hy, spec.inner_family, spec.trace_case)
     for key, value in spec.published.items():
         derived = {"p": fam.p, "r": fam.r}[key]
         require(derived == value, curve, f"published {key} equals the derived {key} ({derived:#x})")
@@ -113,7 +113,7 @@ def derive_core(spec: CurveSpec, progress: Progress | None = None) -> PairingCor
     g1 = derive_generator(E1, fam.h1, fam.r, spec.g1 and ((spec.g1[0],), (spec.g1[1],)), curve, "G1")
     g2 = derive_generator(twist.curve, twist.cofactor, fam.r, spec.g2, curve, "G2")
     say("Miller loop")
-    miller = derive_miller_loop(spec.family, spec.x, fam.p, fam.r, tower, twist.kind, twist.curve, g2, curve)
+    miller = derive_miller_loop(spec.family, spec.x, fam.p, fam.r, tower, twist.kind, twist.curve, g2, curve, fam.loop)
     say("final exponentiation: hard part and exponent tracking")
     m_poly = parse_polynomial_in_x(spec.gt_exponent, "gt_exponent", spec.source) if spec.gt_exponent else None
     final_exp = derive_final_exponentiation(fam.p_poly, fam.r_poly, fam.k, spec.x, fam.p, fam.r, curve, m_poly)

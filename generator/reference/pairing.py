@@ -13,7 +13,8 @@ step can be checked by hand against the textbook definitions.
     BN:    f_{6x+2,Q}(P) * l_{[6x+2]Q, pi(Q)}(P) * l_{[6x+2]Q + pi(Q), -pi^2(Q)}(P)
     BLS12: f_{x,Q}(P)
     BLS24: f_{x,Q}(P)                                        (x = p mod r)
-    BW6:   f_{x+1,Q}(P) * f_{x^3-x^2-x,Q}(P)^p          (HG20 optimal ate, eprint 2020/351)
+    BW6:   f_{x+1,Q}(P) * f_{x^3-x^2-x,Q}(P)^p          (HG20 optimal ate, eprint 2020/351), or
+           f_{c0,Q}(P) * f_{c1,Q}(P)^p for given c0 + p c1 = 0 mod r (the other trace case)
 * Final exponentiation: f^((p^k - 1)/r) as one plain power; for k = 24 as
   f^((p^12 - 1)(p^4 + 1)) (two Frobenius maps, one inversion) then the plain power Phi_24(p)/r,
   since p^24 - 1 = (p^12 - 1)(p^4 + 1) Phi_24(p).
@@ -63,6 +64,7 @@ class ReferencePairing:
         beta: Optional[int],
         xi: tuple,
         nu: Optional[tuple[int, int]] = None,
+        bw6_loop: Optional[tuple[int, int]] = None,
     ) -> None:
         family = family.upper()
         if family not in FAMILIES:
@@ -72,12 +74,17 @@ class ReferencePairing:
             raise ValueError("twist must be 'D' or 'M'")
         self.family = family
         self.k = k = FAMILIES[family]
+        # BW6: the loop scalars (c0, c1) of f_{c0,Q} f_{c1,Q}^p, c0 + p c1 = 0 mod r (checked below);
+        # (x + 1, x^3 - x^2 - x) is BW6 over BLS12 in the trace case t0(0) = 3 (BW6-761).
+        self.bw6_loop = bw6_loop if bw6_loop is not None else (x + 1, x**3 - x**2 - x)
         self.x = int(x)
         self.p = int(p)
         self.r = int(r)
         self.twist = twist
         if (self.p**k - 1) % self.r:
             raise ValueError("r does not divide p^k - 1: the embedding degree is not k")
+        if family == "BW6" and (self.bw6_loop[0] + self.p * self.bw6_loop[1]) % self.r:
+            raise ValueError("the BW6 loop scalars must satisfy c0 + p c1 = 0 mod r")
 
         self.Fp = PrimeField(self.p)
         self.Fp4: Optional[ExtensionField] = None
@@ -217,10 +224,11 @@ class ReferencePairing:
         if self.family in ("BLS12", "BLS24"):
             f, _ = self._miller(x, Qk, Pk)
             return f
-        # BW6: (x+1) + p (x^3 - x^2 - x) = 0 mod r; the joining line l_{[c1 p]Q, [c0]Q} is
-        # vertical because [c1 p]Q = -[c0]Q, so it is omitted as well.
-        f0, _ = self._miller(x + 1, Qk, Pk)
-        f1, _ = self._miller(x**3 - x**2 - x, Qk, Pk)
+        # BW6: c0 + p c1 = 0 mod r; the joining line l_{[c1 p]Q, [c0]Q} is vertical because
+        # [c1 p]Q = -[c0]Q, so it is omitted as well.
+        c0, c1 = self.bw6_loop
+        f0, _ = self._miller(c0, Qk, Pk)
+        f1, _ = self._miller(c1, Qk, Pk)
         return f0 * f1.frobenius(1)
 
     def multi_miller_loop(self, pairs: Iterable[tuple[Any, Any]]) -> ExtensionFieldElement:
