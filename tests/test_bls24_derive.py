@@ -1,5 +1,5 @@
 """The BLS24 family in generator/derive (k = 24): family values, tower, twist, generators, Miller
-loop, psi and the final exponentiation's hard part, on BLS24-315 and BLS24-317.
+loop, psi, the final exponentiation's hard part, GLV on G1 and GLS on G2, on BLS24-315 and BLS24-317.
 
 The curve files live in tests/data/curves/ (not curves/): the family is derived but the templates do
 not render an Fp4 tower yet. Published values are gnark-crypto's (ecc/bls24-315, ecc/bls24-317).
@@ -18,6 +18,7 @@ import pytest
 
 from generator.derive.algebra import Curve, Fq
 from generator.derive.checks import DerivationError
+from generator.derive.endomorphisms import check_split, derive_decomposition, derive_scalar_splits, euler_phi
 from generator.derive.families import derive_family
 from generator.derive.final_exponentiation import MulGT, track_exponent
 from generator.derive.miller_loop import apply_psi
@@ -252,3 +253,59 @@ def test_fp4_arithmetic_identities() -> None:
         root = F.sqrt(s)
         assert root is not None and F.mul(root, root) == s
     assert Curve(F, (0, 0, 4, 0)).on_curve(core_of("bls24-317").g2)
+
+
+# ------------------------------------------------------------------------------------------------
+# GLV on G1 and GLS on G2 (psi, 8 dimensions)
+
+# gnark-crypto's thirdRootOneG1 and lambdaGLV (ecc/bls24-315/bls24-315.go, ecc/bls24-317/bls24-317.go)
+GNARK_GLV = {
+    "bls24-315": (39705142672498995661671850106945620852186608752525090699191017895721506694646055668218723303426,
+                  11502027791375260645628074404575422496066855707288983427913398978447461580801),
+    "bls24-317": (112388585831426139305998878408983604164339968939599860577886592073045019257058155724801,
+                  30869589236456844204538189757527902584770424025911415822847175497150445387776),
+}
+
+
+@functools.lru_cache(maxsize=None)
+def splits_of(name: str) -> tuple:
+    core = core_of(name)
+    fam = core.family
+    return derive_scalar_splits(24, fam.p, fam.r, fam.t, core.E1, core.g1, core.twist.curve, core.g2,
+                                core.miller.psi, name)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_glv_and_gls(name: str) -> None:
+    core = core_of(name)
+    fam = core.family
+    g1, g2 = splits_of(name)
+    assert g1.decomposition.dim == 2 and g2.decomposition.dim == 8 == euler_phi(24)
+    assert g2.lam == fam.p % fam.r
+    assert g1.decomposition.bits <= fam.r.bit_length() // 2 + 4
+    assert g2.decomposition.bits <= fam.r.bit_length() // 8 + 4        # 31 bits: |x| is 32 bits
+    for row in g2.decomposition.basis:
+        assert sum(b * pow(g2.lam, i, fam.r) for i, b in enumerate(row)) % fam.r == 0
+    # gnark's (thirdRootOneG1, lambdaGLV) describe the same endomorphism ring: phi with gnark's
+    # root (or its square) acts on our generator as [lambdaGLV]
+    zeta, lam = GNARK_GLV[name]
+    x, y = core.g1[0][0], core.g1[1][0]
+    target = core.E1.mul(core.g1, lam)
+    assert target in (((zeta * x % fam.p,), (y,)), ((zeta * zeta * x % fam.p,), (y,)))
+    assert g1.zeta[0] in (zeta, zeta * zeta % fam.p)
+
+
+def test_altered_glv_eigenvalue_fails() -> None:
+    core = core_of("bls24-317")
+    fam = core.family
+    g1, g2 = splits_of("bls24-317")
+    F = core.E1.F
+    endo1 = lambda P, i: P if i == 0 or P is None else (F.mul(F.pow(g1.zeta, i), P[0]), P[1])  # noqa: E731
+    check_split(core.E1, core.g1, endo1, g1.decomposition, fam.r, "bls24-317", "G1")   # the derived one holds
+    wrong = derive_decomposition((g1.lam * g1.lam) % fam.r, fam.r, 2, "altered", "G1")  # the other root
+    with pytest.raises(DerivationError, match="sum \\[k_i\\] e\\^i"):
+        check_split(core.E1, core.g1, endo1, wrong, fam.r, "altered", "G1")
+    wrong2 = derive_decomposition((fam.p + 1) % fam.r, fam.r, 8, "altered", "G2")
+    endo2 = lambda P, i: apply_psi(core.twist.curve, core.miller.psi, P, i)  # noqa: E731
+    with pytest.raises(DerivationError, match="sum \\[k_i\\] e\\^i"):
+        check_split(core.twist.curve, core.g2, endo2, wrong2, fam.r, "altered", "G2")

@@ -497,3 +497,66 @@ def derive_endomorphisms(model_parts: dict, curve: str) -> EndomorphismModel:
     # p has order k mod r, so its minimal polynomial is Phi_k, of degree 4 (k = 12) or 2 (k = 6)
     gt_glv = derive_decomposition(m["p"] % m["r"], m["r"], 4 if m["k"] == 12 else 2, curve, "GT")
     return EndomorphismModel(g1=g1, g2=g2, gt=gt, gt_glv=gt_glv)
+
+
+# ----------------------------------------------------------------------------------------------
+# GLV on G1 and GLS on G2 alone (the scalar splits), for families whose cofactor clearing and
+# subgroup tests are not derived yet (BLS24): the same checks as derive_group's.
+
+
+@dataclass(frozen=True)
+class ScalarSplit:
+    """One group's endomorphism e (phi: x -> zeta x; psi: untwist-Frobenius-twist), its eigenvalue
+    lam on G and the decomposition k = sum k_i lam^i mod r with short k_i."""
+
+    group: str
+    kind: str
+    zeta: Elem | None
+    lam: int
+    decomposition: Decomposition
+
+
+def euler_phi(k: int) -> int:
+    """phi(k): the degree of Phi_k, the dimension of the Frobenius (GLS) decomposition."""
+    return sum(1 for i in range(1, k + 1) if math.gcd(i, k) == 1)
+
+
+def check_split(E: Curve, G: Point, endo, dec: Decomposition, r: int, curve: str, group: str) -> None:
+    """sum [k_i] e^i(G) = [k] G for a few k (the decomposition and the eigenvalue agree on G)."""
+    for k in ((r * 2) // 3 + 12345, r - 1, (1 << (r.bit_length() - 1)) + 987654321):
+        acc: Point = None
+        for i, ki in enumerate(dec.split(k)):
+            acc = E.add(acc, E.mul(endo(G, i), ki))
+        require(acc == E.mul(G, k), curve, f"{group}: sum [k_i] e^i(G) = [k] G for the decomposition")
+
+
+def derive_scalar_splits(k: int, p: int, r: int, t: int, E1: Curve, g1: Point, E2: Curve, g2: Point,
+                         psi: tuple, curve: str) -> tuple[ScalarSplit, ScalarSplit]:
+    """GLV on G1 (phi, dimension 2) and GLS on G2 (psi, dimension phi(k): 4 for k = 12, 8 for
+    k = 24), each checked: phi^2 + phi + 1 = 0 and psi^2 - t psi + p = 0 on random points of the
+    whole curve, the eigenvalue on the generator, the decomposition on the generator."""
+    rng = random.Random(13)
+    zeta = _cube_root_of_unity(E1)
+    F1 = E1.F
+    phi_g = (F1.mul(zeta, g1[0]), g1[1])
+    lams = [lam for lam in _cube_roots_mod(r) if E1.mul(g1, lam) == phi_g]
+    require(len(lams) == 1, curve, "G1: phi(G) = [lam] G for one root of lam^2 + lam + 1 mod r")
+    ev1 = Evaluator(E1, "phi", zeta, (), 0)
+    for _ in range(RANDOM_POINTS):
+        P = E1.random_point(rng)
+        require(E1.add(E1.add(ev1.endo(P, 2), ev1.endo(P, 1)), P) is None, curve,
+                "G1: phi^2 + phi + 1 = 0 on random points of the curve")
+    glv = derive_decomposition(lams[0], r, 2, curve, "G1")
+    check_split(E1, g1, ev1.endo, glv, r, curve, "G1")
+    ev2 = Evaluator(E2, "psi", None, psi, 0)
+    for _ in range(RANDOM_POINTS):
+        P = E2.random_point(rng)
+        lhs = E2.add(E2.add(ev2.endo(P, 2), E2.neg(E2.mul(ev2.endo(P, 1), t))), E2.mul(P, p))
+        require(lhs is None, curve, "G2: psi^2 - t psi + p = 0 on random points of the twist")
+    lam2 = p % r
+    require(ev2.endo(g2, 1) == E2.mul(g2, lam2), curve, "G2: psi(G) = [p] G on the generator")
+    dim = euler_phi(k)
+    require(len(psi) >= dim, curve, f"G2: psi^n is derived for n < {dim}")
+    gls = derive_decomposition(lam2, r, dim, curve, "G2")
+    check_split(E2, g2, ev2.endo, gls, r, curve, "G2")
+    return (ScalarSplit("G1", "phi", zeta, lams[0], glv), ScalarSplit("G2", "psi", None, lam2, gls))
