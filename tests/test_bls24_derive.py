@@ -18,7 +18,15 @@ import pytest
 
 from generator.derive.algebra import Curve, Fq
 from generator.derive.checks import DerivationError
-from generator.derive.endomorphisms import check_split, derive_decomposition, derive_scalar_splits, euler_phi
+from generator.derive.endomorphisms import (
+    check_split,
+    derive_decomposition,
+    derive_endomorphisms,
+    derive_scalar_splits,
+    euler_phi,
+    poly_value,
+    swap_phi,
+)
 from generator.derive.families import derive_family
 from generator.derive.final_exponentiation import MulGT, track_exponent
 from generator.derive.miller_loop import apply_psi
@@ -309,3 +317,44 @@ def test_altered_glv_eigenvalue_fails() -> None:
     endo2 = lambda P, i: apply_psi(core.twist.curve, core.miller.psi, P, i)  # noqa: E731
     with pytest.raises(DerivationError, match="sum \\[k_i\\] e\\^i"):
         check_split(core.twist.curve, core.g2, endo2, wrong2, fam.r, "altered", "G2")
+
+
+# ------------------------------------------------------------------------------------------------
+# Subgroup tests and cofactor clearing (derive_endomorphisms, where the existing formulas generalize)
+
+
+@functools.lru_cache(maxsize=None)
+def endo_of(name: str):
+    core, spec = core_of(name), spec_of(name)
+    fam = core.family
+    return derive_endomorphisms(dict(family="BLS24", x=spec.x, p=fam.p, r=fam.r, t=fam.t, k=24, h1=fam.h1,
+                                     h2=core.twist.cofactor, E1=core.E1, E2=core.twist.curve, g1=core.g1,
+                                     g2=core.g2, psi=core.miller.psi), name)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_subgroup_tests_and_g1_clearing(name: str) -> None:
+    endo, core, x = endo_of(name), core_of(name), spec_of(name).x
+    fam = core.family
+    assert endo.g1.clear == ((1, -1),) and endo.g1.h_eff == 1 - x          # [1 - x], checked on random points
+    assert endo.g1.test is not None and "proven" in endo.g1.test_note      # phi(P) == [x^4 - 1] P (or phi^2)
+    assert endo.g2.test == ((0, -1), (1,)) and "proven" in endo.g2.test_note  # psi(P) == [x] P
+    assert endo.g2.clear is None                                           # not derived for BLS24 yet
+    assert endo.gt.coeffs == ((0, -1), (1,)) and endo.gt_glv.dim == 8
+    # the G2 test rejects a point of the twist outside G2 and accepts the generator
+    E2 = core.twist.curve
+    outside = next(P for P in (E2.lift_x(E2.F.elem(i)) for i in range(1, 50)) if P is not None)
+    assert E2.mul(outside, fam.r) is not None
+    psi_x = lambda P: E2.add(apply_psi(E2, core.miller.psi, P, 1), E2.neg(E2.mul(P, x)))  # noqa: E731
+    assert psi_x(core.g2) is None and psi_x(outside) is not None
+
+
+def test_altered_g1_subgroup_formula_is_refused() -> None:
+    """phi(P) == [x^4 + 1] P: lam is not a root of it mod r, so it does not hold on G1."""
+    core, x = core_of("bls24-315"), spec_of("bls24-315").x
+    endo = endo_of("bls24-315")
+    lam = endo.g1.lam
+    formula = ((1, 0, 0, 0, -1), (1,))
+    assert any(poly_value(f, x, lam) % core.family.r == 0 for f in (formula, swap_phi(formula)))
+    assert poly_value(((-1, 0, 0, 0, -1), (1,)), x, lam) % core.family.r != 0
+    assert poly_value(swap_phi(((-1, 0, 0, 0, -1), (1,))), x, lam) % core.family.r != 0
