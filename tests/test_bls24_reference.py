@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from generator.reference import PrimeField, ReferencePairing
+from generator.reference import ReferencePairing
 
 
 def bls24_r(x: int) -> int:

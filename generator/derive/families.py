@@ -17,7 +17,6 @@ with one entry x + 1 and the other c = -(x + 1)(t0 - 1)^(+-1) mod r(x) divisible
 from __future__ import annotations
 
 import functools
-
 from dataclasses import dataclass
 
 import gmpy2
