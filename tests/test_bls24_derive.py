@@ -83,7 +83,7 @@ def test_frobenius_coefficients_against_the_reference(name: str) -> None:
     reference's own Fp24: W^(p^n) = gamma[n][1] W and v^(p^n) = nu_gamma[n] v."""
     core = core_of(name)
     tower, fam = core.tower, core.family
-    R = ReferencePairing("BLS24", core_of(name).family.p and spec_of(name).x, fam.p, fam.r, core.b,
+    R = ReferencePairing("BLS24", spec_of(name).x, fam.p, fam.r, core.b,
                          core.twist.kind, tower.beta, (tower.xi[:2], tower.xi[2:]), tower.nu)
     assert len(tower.gamma) == 12 and len(tower.nu_gamma) == 4
     to_fp4 = lambda e: R.Fp4([e[:2], e[2:]])  # noqa: E731
