@@ -14,7 +14,7 @@ from pathlib import Path
 
 import sympy
 
-FAMILIES = ("BN", "BLS12", "BW6")
+FAMILIES = ("BN", "BLS12", "BLS24", "BW6")
 # Companion curves (generator/params_edwards.py): a curve over a pairing curve's scalar field.
 EDWARDS_FAMILY = "TwistedEdwards"
 
@@ -27,9 +27,14 @@ PROTOCOL_NAMES = (
 )
 
 KNOWN_KEYS = {
-    "name", "family", "x", "b", "beta", "xi", "alpha", "ht", "hy", "g1", "g2",
+    "name", "family", "x", "b", "beta", "nu", "xi", "alpha", "ht", "hy", "g1", "g2",
     "published", "serialization", "protocols", "description", "hash_to_curve", "gt_exponent",
+    "inner", "trace_case",
 }
+# The families a BW6 curve can be built over (its r is their p), and its two trace cases: the
+# constant term of t(x) mod r(x) (generator/derive/families.py).
+BW6_INNER_FAMILIES = ("BLS12", "BLS24")
+BW6_TRACE_CASES = (0, 3)
 PUBLISHED_KEYS = {"p", "r"}
 
 
@@ -165,6 +170,7 @@ class CurveSpec:
     source: str
     b: int | None = None
     beta: int | None = None
+    nu: tuple[int, ...] | None = None    # v^2 = nu in Fp2 (BLS24's Fp4)
     xi: tuple[int, ...] | None = None
     alpha: int | None = None
     ht: int | None = None
@@ -176,6 +182,10 @@ class CurveSpec:
     protocols: tuple[str, ...] = ()
     description: str = ""
     hash_to_curve: dict[str, HashToCurveSpec] = field(default_factory=dict)
+    # BW6: the inner curve's family (its file named by the key 'inner'; BLS12 when absent) and the
+    # trace case (0 or 3; None: the first that gives a curve, 3 then 0).
+    inner_family: str = "BLS12"
+    trace_case: int | None = None
     # The GT convention: the multiple m(x) of the final exponentiation f^(m (p^k - 1)/r), as the
     # text of a polynomial in x (validated by parse_polynomial_in_x); None: the cheapest m.
     gt_exponent: str | None = None
@@ -211,8 +221,21 @@ def _int_tuple(value: object, key: str, where: str, lengths: tuple[int, ...]) ->
 def _coordinate(value: object, key: str, where: str) -> tuple[int, ...]:
     """A point coordinate: one integer (Fp) or a list of integers (extension field, c0 first)."""
     if isinstance(value, list):
-        return _int_tuple(value, key, where, (1, 2, 3))
+        return _int_tuple(value, key, where, (1, 2, 3, 4))
     return (_int(value, key, where),)
+
+
+def _inner_curve(data: dict, source: str) -> tuple[str, int]:
+    """(family, seed) of the inner curve a BW6 file names with 'inner' (a path relative to the
+    file's folder), which must be a BLS12 or BLS24 curve file."""
+    inner = data["inner"]
+    if not isinstance(inner, str) or not inner.endswith(".toml"):
+        raise CurveFileError(f"{source}: key 'inner' must name a curve file (e.g. \"bls24-315.toml\"), got {inner!r}")
+    spec = load_curve_file(Path(source).parent / inner)
+    if not isinstance(spec, CurveSpec) or spec.family not in BW6_INNER_FAMILIES:
+        raise CurveFileError(f"{source}: key 'inner' must name a {' or '.join(BW6_INNER_FAMILIES)} curve file, "
+                             f"got {inner!r}")
+    return spec.family, spec.x
 
 
 def parse_curve_text(text: str, source: str) -> CurveSpec:
@@ -230,9 +253,21 @@ def parse_curve_text(text: str, source: str) -> CurveSpec:
     unknown = sorted(set(data) - KNOWN_KEYS)
     if unknown:
         raise CurveFileError(f"{source}: unknown key '{unknown[0]}' (known: {', '.join(sorted(KNOWN_KEYS))})")
+    if data.get("family") != "BW6" and ("inner" in data or "trace_case" in data):
+        raise CurveFileError(f"{source}: keys 'inner' and 'trace_case' apply to the BW6 family only")
+    inner_family = "BLS12"
+    if "inner" in data:
+        inner_family, inner_x = _inner_curve(data, source)
+        if "x" in data and _int(data["x"], "x", source) != inner_x:
+            raise CurveFileError(f"{source}: key 'x' differs from the seed of the inner curve {data['inner']!r}")
+        data = {**data, "x": inner_x}
     for key in ("name", "family", "x"):
         if key not in data:
             raise CurveFileError(f"{source}: missing required key '{key}'")
+    trace_case = data.get("trace_case")
+    if trace_case is not None and (isinstance(trace_case, bool) or trace_case not in BW6_TRACE_CASES):
+        raise CurveFileError(f"{source}: key 'trace_case' must be 0 or 3 (the constant term of t(x) mod r(x)), "
+                             f"got {trace_case!r}")
     name = data["name"]
     if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_\- ]*", name):
         raise CurveFileError(f"{source}: key 'name' must start with a letter and hold letters, digits, '-', '_'")
@@ -242,11 +277,13 @@ def parse_curve_text(text: str, source: str) -> CurveSpec:
     x = _int(data["x"], "x", source)
     if x == 0:
         raise CurveFileError(f"{source}: key 'x' must be non-zero")
-    k12 = family in ("BN", "BLS12")
-    if k12 and ("alpha" in data or "ht" in data or "hy" in data):
+    towered = family in ("BN", "BLS12", "BLS24")
+    if towered and ("alpha" in data or "ht" in data or "hy" in data):
         raise CurveFileError(f"{source}: keys 'alpha', 'ht', 'hy' apply to the BW6 family only")
-    if not k12 and ("beta" in data or "xi" in data):
-        raise CurveFileError(f"{source}: keys 'beta' and 'xi' apply to k = 12 families (BN, BLS12) only")
+    if not towered and ("beta" in data or "xi" in data):
+        raise CurveFileError(f"{source}: keys 'beta' and 'xi' apply to the BN, BLS12 and BLS24 families only")
+    if family != "BLS24" and "nu" in data:
+        raise CurveFileError(f"{source}: key 'nu' (v^2 = nu, the Fp4 non-residue) applies to the BLS24 family only")
     if family == "BW6" and ("ht" in data) != ("hy" in data):
         raise CurveFileError(f"{source}: keys 'ht' and 'hy' must be given together")
     published = data.get("published", {})
@@ -287,7 +324,8 @@ def parse_curve_text(text: str, source: str) -> CurveSpec:
         source=source,
         b=_int(data["b"], "b", source) if "b" in data else None,
         beta=_int(data["beta"], "beta", source) if "beta" in data else None,
-        xi=_int_tuple(data["xi"], "xi", source, (2,)) if "xi" in data else None,
+        nu=_int_tuple(data["nu"], "nu", source, (2,)) if "nu" in data else None,
+        xi=_int_tuple(data["xi"], "xi", source, (4,) if family == "BLS24" else (2,)) if "xi" in data else None,
         alpha=_int(data["alpha"], "alpha", source) if "alpha" in data else None,
         ht=_int(data["ht"], "ht", source) if "ht" in data else None,
         hy=_int(data["hy"], "hy", source) if "hy" in data else None,
@@ -299,6 +337,8 @@ def parse_curve_text(text: str, source: str) -> CurveSpec:
         description=str(data.get("description", "")),
         hash_to_curve=_hash_to_curve(data["hash_to_curve"], source) if "hash_to_curve" in data else {},
         gt_exponent=gt_exponent,
+        inner_family=inner_family,
+        trace_case=trace_case,
     )
 
 

@@ -92,8 +92,8 @@ class GroupEndo:
     trace: int                  # e^2 - trace e + det = 0 on the whole curve
     det: int
     cofactor: int               # h
-    clear: Coeffs               # cofactor clearing, equal to [h_eff]
-    h_eff: int
+    clear: Coeffs | None        # cofactor clearing, equal to [h_eff]; None: not derived for this family
+    h_eff: int | None
     clear_formula: str
     test: Coeffs | None         # subgroup test sum == O, or None: [r]P
     test_note: str
@@ -103,7 +103,7 @@ class GroupEndo:
 
     @property
     def max_power(self) -> int:
-        return max(len(self.clear), len(self.test or ())) - 1
+        return max(len(self.clear or ()), len(self.test or ())) - 1
 
 
 @dataclass(frozen=True)
@@ -199,6 +199,7 @@ CLEAR = {
     ("BN", "G1"): (((1,),), "identity (the cofactor is 1)"),
     ("BN", "G2"): (((0, 1), (0, 3), (0, 1), (1,)),
                    "[x] + psi o [3x] + psi^2 o [x] + psi^3 (Fuentes-Castañeda et al. 2011)"),
+    ("BLS24", "G1"): (((1, -1),), "[1 - x] (Wahby–Boneh 2019/403; h1 = (x - 1)^2 / 3 as for BLS12)"),
     ("BW6", "G1"): (((136, -40, -83, 103), (130, 89, 7)),
                     "p1 + phi(p2), p1 = [103x^3 - 83x^2 - 40x + 136], p2 = [7x^2 + 89x + 130] (HG20)"),
     ("BW6", "G2"): (((27, -143, -83, 103), (), (-109, -117, 7)),
@@ -208,6 +209,8 @@ CLEAR = {
 TESTS = {
     ("BLS12", "G1"): [(((0, 0, 1), (1,)), "[x^2] P + phi(P) == O (Scott 2021/1130)")],
     ("BLS12", "G2"): [(((0, -1), (1,)), "psi(P) == [x] P (Scott 2021/1130; HGP 2022/352)")],
+    ("BLS24", "G1"): [(((1, 0, 0, 0, -1), (1,)), "phi(P) == [x^4 - 1] P (Scott 2021/1130, for k = 24)")],
+    ("BLS24", "G2"): [(((0, -1), (1,)), "psi(P) == [x] P (Scott 2021/1130; HGP 2022/352)")],
     ("BN", "G2"): [(((1, 1), (0, 1), (0, 1), (0, -2)),
                     "[x+1] P + psi([x] P) + psi^2([x] P) == psi^3([2x] P) (eprint 2022/348)")],
     ("BW6", "G1"): [(((1, 1), (1, 0, -1, 1)), "[x+1] P + phi([x^3 - x^2 + 1] P) == O (HGP 2022/352)")],
@@ -216,6 +219,7 @@ TESTS = {
 
 GT_TESTS = {
     "BLS12": [(((0, -1), (1,)), "f^p == f^x (Scott 2021/1130)")],
+    "BLS24": [(((0, -1), (1,)), "f^p == f^x (Scott 2021/1130)")],
     "BN": [(((0, 0, -6), (1,)), "f^p == f^(6x^2) (Scott 2021/1130)")],
     "BW6": [(((1, 1), (), (1, 0, -1, 1)), "f^(x+1) (f^(p^2))^(x^3 - x^2 + 1) == 1 (HGP 2022/352, in GT)")],
 }
@@ -267,9 +271,9 @@ def derive_group(family: str, group: str, E: Curve, G: Point, r: int, h: int, x:
         require(lhs is None, curve, f"{group}: e^2 - ({trace}) e + {det} = 0 on random points of the curve")
     require(ev.endo(G, 1) == E.mul(G, lam), curve, f"{group}: e(G) = [lam] G on the generator")
 
-    # cofactor clearing
-    base, formula = CLEAR[(family, group)]
-    choices = [base] if kind == "psi" or len(base) == 1 else [base, swap_phi(base)]
+    # cofactor clearing (families without a derived formula keep None: [h] is not rendered)
+    base, formula = CLEAR.get((family, group), ((), "not derived for this family"))
+    choices = [] if not base else [base] if kind == "psi" or len(base) == 1 else [base, swap_phi(base)]
     found: tuple[Coeffs, int] | None = None
     for coeffs in choices:
         if len(coeffs) == 1:
@@ -285,12 +289,15 @@ def derive_group(family: str, group: str, E: Curve, G: Point, r: int, h: int, x:
         if all(Q == E.mul(P, h_eff) and E.mul(Q, r) is None for P, Q in zip(points, images)):
             found = (coeffs, h_eff)
             break
-    require(found is not None, curve,
-            f"{group}: cofactor clearing {formula} equals [h_eff] (r does not divide h_eff) and lands in G "
-            "on random points")
-    assert found is not None
-    clear, h_eff = found
-    require(ev.formula(clear, G) == E.mul(G, h_eff), curve, f"{group}: cofactor clearing on the generator")
+    clear: Coeffs | None = None
+    h_eff: int | None = None
+    if base:
+        require(found is not None, curve,
+                f"{group}: cofactor clearing {formula} equals [h_eff] (r does not divide h_eff) and lands in G "
+                "on random points")
+        assert found is not None
+        clear, h_eff = found
+        require(ev.formula(clear, G) == E.mul(G, h_eff), curve, f"{group}: cofactor clearing on the generator")
 
     # subgroup membership test
     test: Coeffs | None = None
@@ -314,7 +321,7 @@ def derive_group(family: str, group: str, E: Curve, G: Point, r: int, h: int, x:
         note = (f"{text}; proven: N(alpha) ({N.bit_length()} bits) is prime to h, except small primes l "
                 f"for which alpha is injective on E(Fq)[l] (checked on its points)")
         break
-    dim = 2 if kind == "phi" else 4
+    dim = 2 if kind == "phi" else len(psi)      # psi: phi(k) = k/3 for k = 12, 24
     glv = derive_decomposition(lam, r, dim, curve, group)
     # the decomposition on the generator: sum [k_i] e^i(G) = [k] G
     k = (r * 2) // 3 + 12345
@@ -494,6 +501,69 @@ def derive_endomorphisms(model_parts: dict, curve: str) -> EndomorphismModel:
     g1 = derive_group(m["family"], "G1", m["E1"], m["g1"], m["r"], m["h1"], m["x"], m["t"], m["p"], (), curve)
     g2 = derive_group(m["family"], "G2", m["E2"], m["g2"], m["r"], m["h2"], m["x"], m["t"], m["p"], m["psi"], curve)
     gt = derive_gt_test(m["family"], m["x"], m["p"], m["r"], m["k"], curve)
-    # p has order k mod r, so its minimal polynomial is Phi_k, of degree 4 (k = 12) or 2 (k = 6)
-    gt_glv = derive_decomposition(m["p"] % m["r"], m["r"], 4 if m["k"] == 12 else 2, curve, "GT")
+    # p has order k mod r, so its minimal polynomial is Phi_k, of degree phi(k): 2, 4 or 8
+    gt_glv = derive_decomposition(m["p"] % m["r"], m["r"], euler_phi(m["k"]), curve, "GT")
     return EndomorphismModel(g1=g1, g2=g2, gt=gt, gt_glv=gt_glv)
+
+
+# ----------------------------------------------------------------------------------------------
+# GLV on G1 and GLS on G2 alone (the scalar splits), for families whose cofactor clearing and
+# subgroup tests are not derived yet (BLS24): the same checks as derive_group's.
+
+
+@dataclass(frozen=True)
+class ScalarSplit:
+    """One group's endomorphism e (phi: x -> zeta x; psi: untwist-Frobenius-twist), its eigenvalue
+    lam on G and the decomposition k = sum k_i lam^i mod r with short k_i."""
+
+    group: str
+    kind: str
+    zeta: Elem | None
+    lam: int
+    decomposition: Decomposition
+
+
+def euler_phi(k: int) -> int:
+    """phi(k): the degree of Phi_k, the dimension of the Frobenius (GLS) decomposition."""
+    return sum(1 for i in range(1, k + 1) if math.gcd(i, k) == 1)
+
+
+def check_split(E: Curve, G: Point, endo, dec: Decomposition, r: int, curve: str, group: str) -> None:
+    """sum [k_i] e^i(G) = [k] G for a few k (the decomposition and the eigenvalue agree on G)."""
+    for k in ((r * 2) // 3 + 12345, r - 1, (1 << (r.bit_length() - 1)) + 987654321):
+        acc: Point = None
+        for i, ki in enumerate(dec.split(k)):
+            acc = E.add(acc, E.mul(endo(G, i), ki))
+        require(acc == E.mul(G, k), curve, f"{group}: sum [k_i] e^i(G) = [k] G for the decomposition")
+
+
+def derive_scalar_splits(k: int, p: int, r: int, t: int, E1: Curve, g1: Point, E2: Curve, g2: Point,
+                         psi: tuple, curve: str) -> tuple[ScalarSplit, ScalarSplit]:
+    """GLV on G1 (phi, dimension 2) and GLS on G2 (psi, dimension phi(k): 4 for k = 12, 8 for
+    k = 24), each checked: phi^2 + phi + 1 = 0 and psi^2 - t psi + p = 0 on random points of the
+    whole curve, the eigenvalue on the generator, the decomposition on the generator."""
+    rng = random.Random(13)
+    zeta = _cube_root_of_unity(E1)
+    F1 = E1.F
+    phi_g = (F1.mul(zeta, g1[0]), g1[1])
+    lams = [lam for lam in _cube_roots_mod(r) if E1.mul(g1, lam) == phi_g]
+    require(len(lams) == 1, curve, "G1: phi(G) = [lam] G for one root of lam^2 + lam + 1 mod r")
+    ev1 = Evaluator(E1, "phi", zeta, (), 0)
+    for _ in range(RANDOM_POINTS):
+        P = E1.random_point(rng)
+        require(E1.add(E1.add(ev1.endo(P, 2), ev1.endo(P, 1)), P) is None, curve,
+                "G1: phi^2 + phi + 1 = 0 on random points of the curve")
+    glv = derive_decomposition(lams[0], r, 2, curve, "G1")
+    check_split(E1, g1, ev1.endo, glv, r, curve, "G1")
+    ev2 = Evaluator(E2, "psi", None, psi, 0)
+    for _ in range(RANDOM_POINTS):
+        P = E2.random_point(rng)
+        lhs = E2.add(E2.add(ev2.endo(P, 2), E2.neg(E2.mul(ev2.endo(P, 1), t))), E2.mul(P, p))
+        require(lhs is None, curve, "G2: psi^2 - t psi + p = 0 on random points of the twist")
+    lam2 = p % r
+    require(ev2.endo(g2, 1) == E2.mul(g2, lam2), curve, "G2: psi(G) = [p] G on the generator")
+    dim = euler_phi(k)
+    require(len(psi) >= dim, curve, f"G2: psi^n is derived for n < {dim}")
+    gls = derive_decomposition(lam2, r, dim, curve, "G2")
+    check_split(E2, g2, ev2.endo, gls, r, curve, "G2")
+    return (ScalarSplit("G1", "phi", zeta, lams[0], glv), ScalarSplit("G2", "psi", None, lam2, gls))

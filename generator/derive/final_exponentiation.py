@@ -1,7 +1,8 @@
 """The final exponentiation as a program, derived from the family polynomials and proved by
 exponent tracking.
 
-Easy part (k = 12: q = p^2; k = 6: q = p): f <- f^((q^3 - 1)(q + 1)) = frob_q(conj(f)/f) * (conj(f)/f).
+Easy part (k = 12: q = p^2; k = 6: q = p): f <- f^((q^3 - 1)(q + 1)) = frob_q(conj(f)/f) * (conj(f)/f);
+k = 24: f <- f^((p^12 - 1)(p^4 + 1)), since p^24 - 1 = (p^12 - 1)(p^4 + 1) Phi_24(p).
 After it f lies in the cyclotomic subgroup, where conj is the inverse and squaring is cheap.
 
 Hard part: m * Phi_k(p) / r is expanded in base p as polynomials in x,
@@ -22,15 +23,23 @@ base p: f^(c + F_1 F_2 ... F_s) = f^c (((f^F_1)^F_2) ... )^F_s. For BLS12 with c
 finds (x - 1)^2 (x + p) (x^2 + p^2 - 1), the form of Hayashida–Hayasaka–Teruya (eprint 2020/875,
 as blst computes it): the same five exponentiations by x and 7 multiplications. The search tries
 every grouping of the irreducible factors and keeps the cheapest program by the cost model below;
-the program is proved by the same exponent tracking.
+the program is proved by the same exponent tracking. For BLS24 (k = 24) the search finds m = 3 and
+3 + (x - 1)^2 (x + p) (x^2 + p^2) (x^4 + p^4 - 1), the k = 24 analogue of the BLS12 form: nine
+exponentiations by x. The irreducible factorizations over Q[x] (sympy, about a minute for the
+degree-72 quotients of k = 24) are cached in ``poly_factor_cache/`` and re-verified on load: the
+cached factors must multiply back to the polynomial, so a corrupted cache cannot change a result
+(it can only make the search miss a grouping).
 """
 
 from __future__ import annotations
 
+import hashlib
 import heapq
+import json
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import gcd
+from pathlib import Path
 
 import sympy
 from sympy.utilities.iterables import multiset_partitions
@@ -51,6 +60,9 @@ BATCH_INVERSION_COST = 1.2
 # A Frobenius power in GT: one multiplication by a constant per coefficient (about 0.3 of a
 # multiplication in GT); conjugation is nearly free.
 GT_FROB_COST = 0.3
+POLY_FACTOR_CACHE = Path(__file__).resolve().parent / "poly_factor_cache"
+# Polynomials of lower degree are factored directly (fast enough, nothing written to disk).
+POLY_FACTOR_CACHE_MIN_DEGREE = 40
 # The constants c tried in the factored form m Phi_k(p)/r = c + F_1 ... F_s: |c| <= this times m.
 FACTORED_CONSTANT_RANGE = 4
 
@@ -433,7 +445,7 @@ def factored_forms(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int, m: sympy.Expr
         rest = quotient - c
         if rest.is_zero:
             continue
-        content, irreducible = sympy.factor_list(rest.as_expr(), X)
+        content, irreducible = factor_list_cached(rest)
         items = [f for f, mult in irreducible for _ in range(mult)]
         if len(items) < 2:
             continue
@@ -451,6 +463,35 @@ def factored_forms(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int, m: sympy.Expr
                 continue
             forms.append((c, lambdas))
     return forms
+
+
+def _coeff_text(poly: sympy.Poly) -> list[str]:
+    return [str(sympy.Rational(c)) for c in poly.all_coeffs()]
+
+
+def factor_list_cached(poly: sympy.Poly) -> tuple[sympy.Expr, list[tuple[sympy.Expr, int]]]:
+    """sympy.factor_list of a polynomial in x; for degrees >= POLY_FACTOR_CACHE_MIN_DEGREE through
+    poly_factor_cache/, whose entries are used only when content * prod f_i^e_i equals poly."""
+    if poly.degree() < POLY_FACTOR_CACHE_MIN_DEGREE:
+        return sympy.factor_list(poly.as_expr(), X)
+    text = _coeff_text(poly)
+    path = POLY_FACTOR_CACHE / f"{hashlib.sha256(' '.join(text).encode()).hexdigest()[:24]}.json"
+    if path.exists():
+        data = json.loads(path.read_text())
+        content = sympy.Rational(data["content"])
+        factors = [(sympy.Poly([sympy.Rational(c) for c in f], X, domain="QQ"), int(e)) for f, e in data["factors"]]
+        product = sympy.Poly(content, X, domain="QQ")
+        for f, e in factors:
+            product *= f**e
+        if data["poly"] == text and product == poly:
+            return content, [(f.as_expr(), e) for f, e in factors]
+    content, irreducible = sympy.factor_list(poly.as_expr(), X)
+    POLY_FACTOR_CACHE.mkdir(exist_ok=True)
+    path.write_text(json.dumps({
+        "poly": text, "content": str(content),
+        "factors": [[_coeff_text(sympy.Poly(f, X, domain="QQ")), e] for f, e in irreducible],
+    }, indent=1) + "\n")
+    return content, irreducible
 
 
 def track_exponent(ops: tuple[Op, ...], nregs: int, result: int, x: int, p: int, modulus: int) -> int:

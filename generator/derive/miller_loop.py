@@ -6,9 +6,10 @@ later (its T_i is set to Q_i at its top digit).
 
 * BN (Vercauteren 2010): one term c = 6x + 2 (NAF), then the two Frobenius correction lines
   l_{T, psi(Q)} and l_{T + psi(Q), -psi^2(Q)}.
-* BLS12: one term c = |x| (binary or NAF, whichever has fewer non-zero digits).
+* BLS12 and BLS24: one term c = |x| (binary or NAF, whichever has fewer non-zero digits).
 * BW6 (El Housni–Guillevic, eprint 2020/351, optimal ate eq. (1)):
-  f = f_{x+1,Q}(P) * f_{x^3-x^2-x,Q}(P)^p. The p-power is moved onto the point:
+  f = f_{x+1,Q}(P) * f_{x^3-x^2-x,Q}(P)^p over BLS12 (trace case 3); in general f_{c0,Q} f_{c1,Q}^p
+  with (c0, c1) from the family derivation (BW6-633 over BLS24-315: (x^5-x^4-x, x+1)). The p-power is moved onto the point:
   f_{c,Q}^p = f_{c,pi(Q)} and pi acts on G2 as [p mod r], which on the twist (j = 0) is an
   automorphism (x, y) -> (zeta x, s y); zeta and s are derived and checked on the generator.
   The two terms share one loop of squarings and one accumulator T = [n_0]Q + [n_1]pi(Q) that is
@@ -26,8 +27,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import sympy
+
 from .algebra import Curve, Elem, Point
 from .checks import DerivationError, require
+from .families import X
 from .tower import TowerModel
 
 
@@ -44,7 +48,7 @@ class MillerLoopModel:
     terms: tuple[MillerTerm, ...]
     negative: bool              # the loop scalars are negative: conjugate f, negate T
     frobenius_corrections: bool  # BN: the two extra lines with psi(Q) and -psi^2(Q)
-    psi: tuple[tuple[Elem, Elem], ...]  # (c_x, c_y) of psi^n, n = 0..3 (k = 12 only; else empty)
+    psi: tuple[tuple[Elem, Elem], ...]  # (c_x, c_y) of psi^n, n = 0..3 (k = 12), 0..7 (k = 24); else empty
     formula: str
     shared_accumulator: bool = False  # several terms, one T doubled once per step (joint loop)
 
@@ -86,10 +90,13 @@ def _digits_value(digits: tuple[int, ...]) -> int:
 
 
 def psi_coefficients(tower: TowerModel, twist_kind: str, p: int) -> tuple[tuple[Elem, Elem], ...]:
-    """psi^n(x, y) = (frob^n(x) c_x, frob^n(y) c_y) for n = 0..3 (untwist-Frobenius-twist)."""
+    """psi^n(x, y) = (frob^n(x) c_x, frob^n(y) c_y) for n = 0 .. k/3 - 1 (untwist-Frobenius-twist):
+    n = 0..3 for k = 12, 0..7 for k = 24 (psi has order k/3 on G2's eigenvalue p)."""
     F = tower.fq
     base = tower.xi if twist_kind == "D" else F.inv(tower.xi)
-    return tuple((F.pow(base, (p**n - 1) // 3), F.pow(base, (p**n - 1) // 2)) for n in range(4))
+    order = F.order - 1
+    return tuple((F.pow(base, (p**n - 1) // 3 % order), F.pow(base, (p**n - 1) // 2 % order))
+                 for n in range(tower.k // 3))
 
 
 def apply_psi(E: Curve, psi: tuple[tuple[Elem, Elem], ...], Q: Point, n: int) -> Point:
@@ -119,10 +126,18 @@ def _frobenius_automorphism(E: Curve, G2: Point, p: int, r: int, curve: str) -> 
     raise DerivationError(f"{curve}: [p]Q is not an automorphism image of Q on the twist")
 
 
+def _poly_text(poly: sympy.Expr) -> str:
+    """x^3-x^2-x: a loop polynomial as the formula's compact text."""
+    return str(sympy.expand(poly)).replace("**", "^").replace(" ", "")
+
+
 def derive_miller_loop(family: str, x: int, p: int, r: int, tower: TowerModel, twist_kind: str,
-                       E2: Curve, G2: Point, curve: str) -> MillerLoopModel:
+                       E2: Curve, G2: Point, curve: str,
+                       loop: tuple[sympy.Expr, sympy.Expr] | None = None) -> MillerLoopModel:
+    """The loop terms of the family's optimal ate pairing; loop: BW6's (c0(x), c1(x)) from the
+    family derivation (f_{c0,Q} f_{c1,Q}^p; default (x + 1, x^3 - x^2 - x), BW6 over BLS12)."""
     psi: tuple[tuple[Elem, Elem], ...] = ()
-    if tower.k == 12:
+    if tower.k in (12, 24):
         psi = psi_coefficients(tower, twist_kind, p)
         require(apply_psi(E2, psi, G2, 1) == E2.mul(G2, p % r), curve, "psi(G2) = [p mod r] G2")
         require(apply_psi(E2, psi, G2, 2) == E2.mul(G2, p * p % r), curve, "psi^2(G2) = [p^2 mod r] G2")
@@ -137,18 +152,25 @@ def derive_miller_loop(family: str, x: int, p: int, r: int, tower: TowerModel, t
         terms = (MillerTerm(abs(x), lightest_digits(abs(x)), None, 1),)
         negative, corrections = x < 0, False
         formula = "BLS12 optimal ate: f_{|x|,Q}, conjugated when x < 0"
+    elif family == "BLS24":
+        require((x - p) % r == 0, curve, "x = p mod r (optimal ate with one term)")
+        terms = (MillerTerm(abs(x), lightest_digits(abs(x)), None, 1),)
+        negative, corrections = x < 0, False
+        formula = "BLS24 optimal ate: f_{|x|,Q}, conjugated (f^(p^12)) when x < 0"
     elif family == "BW6":
-        c0, c1 = x + 1, x**3 - x**2 - x
-        require((c0 + p * c1) % r == 0, curve, "(x+1) + p (x^3 - x^2 - x) = 0 mod r (HG20 optimal ate)")
+        polys = loop if loop is not None else (X + 1, X**3 - X**2 - X)
+        c0, c1 = (int(sympy.Poly(poly, X).eval(x)) for poly in polys)
+        t0, t1 = (_poly_text(poly) for poly in polys)
+        require((c0 + p * c1) % r == 0, curve, f"({t0}) + p ({t1}) = 0 mod r (HG20 optimal ate)")
         if (c0 < 0) != (c1 < 0):
-            raise DerivationError(f"{curve}: BW6 loop scalars x+1 and x^3-x^2-x have different signs")
+            raise DerivationError(f"{curve}: BW6 loop scalars {t0} and {t1} have different signs")
         zeta, s = _frobenius_automorphism(E2, G2, p, r, curve)
         terms = (
             MillerTerm(abs(c0), lightest_digits(abs(c0)), None, 1),
             MillerTerm(abs(c1), lightest_digits(abs(c1)), zeta, s),
         )
         negative, corrections = c0 < 0, False
-        formula = ("BW6 optimal ate (El Housni–Guillevic 2020/351 eq. (1)): f_{x+1,Q} * f_{x^3-x^2-x,Q}^p, "
+        formula = (f"BW6 optimal ate (El Housni–Guillevic 2020/351 eq. (1)): f_{{{t0},Q}} * f_{{{t1},Q}}^p, "
                    "with the p-power moved onto the point (pi(Q) = [p]Q) and one shared loop")
     else:
         raise DerivationError(f"{curve}: unknown family {family}")

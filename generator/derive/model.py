@@ -7,9 +7,9 @@ from typing import Callable
 
 from ..params import CurveSpec, parse_polynomial_in_x
 from .algebra import Curve, Elem, Fq
-from .checks import require
+from .checks import DerivationError, require
 from .endomorphisms import EndomorphismModel, derive_endomorphisms
-from .families import derive_family
+from .families import FamilyValues, derive_family
 from .fft_domain import FftDomainModel, derive_fft_domain
 from .fields import FieldModel, derive_field
 from .final_exponentiation import FinalExpModel, derive_final_exponentiation
@@ -68,18 +68,35 @@ class CurveModel:
         return self.tower.fq.degree
 
 
-def build_model(spec: CurveSpec, progress: Progress | None = None) -> CurveModel:
-    """Derive every constant of the curve described by ``spec``; each step checks itself."""
+@dataclass(frozen=True)
+class PairingCore:
+    """The pairing's foundation, derived and checked: the family values, b, the tower, the twist,
+    the generators, the Miller loop and the final exponentiation (every family, k = 24 included)."""
+
+    family: FamilyValues
+    b: int
+    tower: TowerModel
+    twist: TwistModel
+    g1: tuple[Elem, Elem]
+    g2: tuple[Elem, Elem]
+    miller: MillerLoopModel
+    final_exp: FinalExpModel
+
+    @property
+    def E1(self) -> Curve:
+        return Curve(Fq(self.family.p, 1), (self.b % self.family.p,))
+
+
+def derive_core(spec: CurveSpec, progress: Progress | None = None) -> PairingCore:
+    """Family, b, tower, twist, generators, Miller loop and final exponentiation of ``spec``;
+    each step checks itself, and published p, r are compared with the derived ones."""
     say = progress or (lambda _msg: None)
     curve = f"{spec.name} ({spec.source})"
     say("family polynomials: p, r, t")
-    fam = derive_family(spec.family, spec.x, curve, spec.ht, spec.hy)
+    fam = derive_family(spec.family, spec.x, curve, spec.ht, spec.hy, spec.inner_family, spec.trace_case)
     for key, value in spec.published.items():
         derived = {"p": fam.p, "r": fam.r}[key]
         require(derived == value, curve, f"published {key} equals the derived {key} ({derived:#x})")
-    say("prime fields: Montgomery constants, square roots, chains")
-    fp = derive_field("fp", fam.p, curve)
-    fr = derive_field("fr", fam.r, curve)
     say("curve coefficient b")
     n1 = fam.p + 1 - fam.t
     if spec.b is None:
@@ -88,8 +105,7 @@ def build_model(spec: CurveSpec, progress: Progress | None = None) -> CurveModel
         b = spec.b
         check_b(fam.p, b, n1, curve)
     say("tower: non-residues and Frobenius coefficients")
-    tower = derive_tower(fam.k, fam.p, curve, spec.beta, spec.xi, spec.alpha)
-    lazy = derive_lazy_reduction(fam.p, fp.limbs64, fam.k, tower.beta, curve)
+    tower = derive_tower(fam.k, fam.p, curve, spec.beta, spec.xi, spec.alpha, spec.nu)
     say("sextic twist: type and order on random points")
     twist = derive_twist(tower, fam.p, fam.t, fam.r, b, curve)
     say("generators")
@@ -97,10 +113,32 @@ def build_model(spec: CurveSpec, progress: Progress | None = None) -> CurveModel
     g1 = derive_generator(E1, fam.h1, fam.r, spec.g1 and ((spec.g1[0],), (spec.g1[1],)), curve, "G1")
     g2 = derive_generator(twist.curve, twist.cofactor, fam.r, spec.g2, curve, "G2")
     say("Miller loop")
-    miller = derive_miller_loop(spec.family, spec.x, fam.p, fam.r, tower, twist.kind, twist.curve, g2, curve)
+    miller = derive_miller_loop(spec.family, spec.x, fam.p, fam.r, tower, twist.kind, twist.curve, g2, curve, fam.loop)
     say("final exponentiation: hard part and exponent tracking")
     m_poly = parse_polynomial_in_x(spec.gt_exponent, "gt_exponent", spec.source) if spec.gt_exponent else None
     final_exp = derive_final_exponentiation(fam.p_poly, fam.r_poly, fam.k, spec.x, fam.p, fam.r, curve, m_poly)
+    return PairingCore(family=fam, b=b, tower=tower, twist=twist, g1=g1, g2=g2, miller=miller, final_exp=final_exp)
+
+
+# Embedding degrees whose packages the templates render (k = 24 is derived by derive_core only).
+RENDERED_EMBEDDING_DEGREES = (6, 12)
+
+
+def build_model(spec: CurveSpec, progress: Progress | None = None) -> CurveModel:
+    """Derive every constant of the curve described by ``spec``; each step checks itself."""
+    say = progress or (lambda _msg: None)
+    curve = f"{spec.name} ({spec.source})"
+    core = derive_core(spec, progress)
+    fam, b, tower, twist, g1, g2 = core.family, core.b, core.tower, core.twist, core.g1, core.g2
+    if fam.k not in RENDERED_EMBEDDING_DEGREES:
+        raise DerivationError(f"{curve}: embedding degree {fam.k}: the pairing is derived (derive_core) but the "
+                              "templates do not render this tower yet")
+    miller, final_exp = core.miller, core.final_exp
+    say("prime fields: Montgomery constants, square roots, chains")
+    fp = derive_field("fp", fam.p, curve)
+    fr = derive_field("fr", fam.r, curve)
+    lazy = derive_lazy_reduction(fam.p, fp.limbs64, fam.k, tower.beta, curve)
+    E1 = core.E1
     say("endomorphisms: GLV/GLS bases, subgroup tests, cofactor clearing")
     endo = derive_endomorphisms(dict(family=spec.family, x=spec.x, p=fam.p, r=fam.r, t=fam.t, k=fam.k,
                                      h1=fam.h1, h2=twist.cofactor, E1=E1, E2=twist.curve, g1=g1, g2=g2,

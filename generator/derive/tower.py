@@ -2,9 +2,13 @@
 
 k = 12: Fp2 = Fp[u]/(u^2 - beta), Fp6 = Fp2[v]/(v^3 - xi), Fp12 = Fp6[w]/(w^2 - v).
 k = 6:  Fp3 = Fp[u]/(u^3 - alpha), Fp6 = Fp3[v]/(v^2 - u).
-Both are a sextic extension of Fq (Fp2 or Fp, the field of the twist) written as quadratic over
-cubic, with w^6 = xi (xi = alpha for k = 6). Frobenius: (sum a_i w^i)^(p^n) =
-sum frob^n(a_i) * gamma[n][i] * w^i with gamma[n][i] = xi^(i (p^n - 1) / 6).
+k = 24: Fp2 = Fp[u]/(u^2 - beta), Fp4 = Fp2[v]/(v^2 - nu), Fp12 = Fp4[w]/(w^3 - xi),
+        Fp24 = Fp12[z]/(z^2 - w) (gnark-crypto's E2, E4, E12, E24 names u, v, w, i).
+All are a sextic extension of Fq (Fp2, Fp or Fp4, the field of the twist) written as quadratic over
+cubic, with W^6 = xi (xi = alpha for k = 6; W = z for k = 24). Frobenius: (sum a_i W^i)^(p^n) =
+sum frob^n(a_i) * gamma[n][i] * W^i with gamma[n][i] = xi^(i (p^n - 1) / 6), rows n = 0 .. k/2 - 1
+(n = k/2 is the conjugation W -> -W); on Fp4, (a0 + a1 v)^(p^n) = frob^n(a0) + frob^n(a1)
+nu_gamma[n] v with nu_gamma[n] = nu^((p^n - 1)/2), n = 0..3.
 """
 
 from __future__ import annotations
@@ -23,11 +27,15 @@ class TowerModel:
     beta: int | None          # u^2 = beta in Fp2 (k = 12)
     xi: Elem                  # w^6 = xi, an element of Fq
     fq: Fq                    # the field of the twist
-    gamma: tuple[tuple[Elem, ...], ...]  # gamma[n][i], n = 0..3, i = 0..5
+    gamma: tuple[tuple[Elem, ...], ...]  # gamma[n][i], n = 0..3 (k = 24: 0..11), i = 0..5
+    nu: Elem | None = None    # v^2 = nu in Fp4 (k = 24)
+    nu_gamma: tuple[Elem, ...] = ()  # nu^((p^n - 1)/2), n = 0..3 (k = 24)
 
     @property
     def names(self) -> dict[str, str]:
         """C names of the three levels above Fp: the twist field, the cubic and the sextic."""
+        if self.k == 24:
+            return {"fq": "fp4", "fq3": "fp12", "fq6": "fp24"}
         if self.k == 12:
             return {"fq": "fp2", "fq3": "fp6", "fq6": "fp12"}
         return {"fq": "fp", "fq3": "fp3", "fq6": "fp6"}
@@ -46,13 +54,24 @@ def _search_beta(p: int) -> int:
     raise AssertionError("no quadratic non-residue below 1000")
 
 
+def _search_nu(F2: Fq) -> Elem:
+    """The first of u, 1+u, 2+u, ... that is a non-square in Fp2 (v^2 = nu defines Fp4)."""
+    for a in range(0, 1000):
+        nu = F2.elem(a, 1)
+        if not F2.is_square(nu):
+            return nu
+    raise AssertionError("no quadratic non-residue a + u in Fp2")
+
+
 def _search_xi(F: Fq) -> Elem:
-    """The first of u, 1+u, 2+u, ... (k = 12) or -1, 2, -2, ... (k = 6) that is a sextic non-residue."""
-    candidates = (
-        (F.elem(a, 1) for a in range(0, 1000))
-        if F.degree == 2
-        else (F.elem(sign * m) for m in range(2, 1000) for sign in (1, -1))
-    )
+    """The first of u, 1+u, 2+u, ... (k = 12), v, 1+v, 2+v, ... (k = 24) or -1, 2, -2, ... (k = 6)
+    that is a sextic non-residue."""
+    if F.degree == 4:
+        candidates = (F.elem(a, 0, 1, 0) for a in range(0, 1000))
+    elif F.degree == 2:
+        candidates = (F.elem(a, 1) for a in range(0, 1000))
+    else:
+        candidates = (F.elem(sign * m) for m in range(2, 1000) for sign in (1, -1))
     for xi in candidates:
         if not F.is_square(xi) and not _is_cube(F, xi):
             return xi
@@ -60,9 +79,28 @@ def _search_xi(F: Fq) -> Elem:
 
 
 def derive_tower(k: int, p: int, curve: str, beta: int | None, xi: tuple[int, ...] | None,
-                 alpha: int | None) -> TowerModel:
+                 alpha: int | None, nu: tuple[int, ...] | None = None) -> TowerModel:
     require(p % 6 == 1, curve, "p = 1 mod 6 (sextic twists and the tower exist)")
-    if k == 12:
+    nu_elem: Elem | None = None
+    nu_gamma: tuple[Elem, ...] = ()
+    if k == 24:
+        if beta is None:
+            beta = _search_beta(p)
+        require(gmpy2.legendre(beta % p, p) == -1, curve, f"beta = {beta} is a non-square in Fp")
+        F2 = Fq(p, 2, beta % p)
+        nu_elem = F2.elem(*nu) if nu is not None else _search_nu(F2)
+        require(not F2.is_square(nu_elem), curve, f"nu = {nu_elem} is a non-square in Fp2 (v^2 = nu)")
+        F = Fq(p, 4, beta % p, nu_elem)
+        xi_elem = F.elem(*xi) if xi is not None else _search_xi(F)
+        rows = []
+        for n in range(4):
+            g = F2.pow(nu_elem, (p**n - 1) // 2)
+            # Defining property: (v^(p^n))^2 = frob^n(nu), i.e. g^2 nu = frob^n(nu).
+            require(F2.mul(F2.mul(g, g), nu_elem) == F2.frobenius(nu_elem, n), curve,
+                    f"Fp4 Frobenius coefficient nu^((p^{n} - 1)/2)")
+            rows.append(g)
+        nu_gamma = tuple(rows)
+    elif k == 12:
         if beta is None:
             beta = _search_beta(p)
         require(gmpy2.legendre(beta % p, p) == -1, curve, f"beta = {beta} is a non-square in Fp")
@@ -74,11 +112,14 @@ def derive_tower(k: int, p: int, curve: str, beta: int | None, xi: tuple[int, ..
     require(not F.is_square(xi_elem), curve, f"xi = {xi_elem} is a non-square in Fq")
     require(not _is_cube(F, xi_elem), curve, f"xi = {xi_elem} is a non-cube in Fq")
     gamma = []
-    for n in range(4):
+    for n in range(k // 2 if k == 24 else 4):
         e = (p**n - 1) // 6
-        row = tuple(F.pow(xi_elem, i * e) for i in range(6))
+        g1 = F.pow(xi_elem, e % (F.order - 1))
+        row = (F.one,)
+        for _ in range(5):
+            row += (F.mul(row[-1], g1),)
         # Defining property: (w^(p^n))^6 = frob^n(xi), i.e. gamma[n][1]^6 * xi = frob^n(xi).
         require(F.mul(F.pow(row[1], 6), xi_elem) == F.frobenius(xi_elem, n), curve,
                 f"Frobenius coefficient gamma[{n}][1]")
         gamma.append(row)
-    return TowerModel(k=k, beta=beta, xi=xi_elem, fq=F, gamma=tuple(gamma))
+    return TowerModel(k=k, beta=beta, xi=xi_elem, fq=F, gamma=tuple(gamma), nu=nu_elem, nu_gamma=nu_gamma)

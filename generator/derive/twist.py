@@ -65,7 +65,7 @@ def derive_twist(tower: TowerModel, p: int, t: int, r: int, b: int, curve: str) 
     """
     F = tower.fq
     q = p ** F.degree
-    tq = t if F.degree == 1 else t * t - 2 * p
+    tq = trace_over_extension(t, p, F.degree)
     f2, rem = divmod(4 * q - tq * tq, 3)
     f, exact = gmpy2.iroot(f2, 2)
     require(rem == 0 and exact, curve, "4q - t_q^2 = 3 f^2 has an integer solution")
@@ -86,14 +86,22 @@ def derive_twist(tower: TowerModel, p: int, t: int, r: int, b: int, curve: str) 
     raise DerivationError(f"{curve}: no twist type (D or M) has an order divisible by r on random points")
 
 
+def trace_over_extension(t: int, p: int, n: int) -> int:
+    """The trace of E over Fp^n: t_n = t t_(n-1) - p t_(n-2), t_0 = 2, t_1 = t."""
+    prev, cur = 2, t
+    for _ in range(n - 1):
+        prev, cur = cur, t * cur - p * prev
+    return cur
+
+
 def _check_generator(E: Curve, G: Point, r: int, curve: str, group: str) -> None:
     require(G is not None and E.on_curve(G), curve, f"{group} generator is on the curve")
     require(E.mul(G, r) is None, curve, f"{group} generator has order r ([r]G = O)")
 
 
 def derive_generator(E: Curve, cofactor: int, r: int, given: tuple | None, curve: str, group: str) -> Point:
-    """The given generator after checking it, or the first of x = 1, 2, ... (x = i + u on Fp2),
-    lifted with the smaller y and multiplied by the cofactor, that is not the identity."""
+    """The given generator after checking it, or the first of x = 1, 2, ... (x = i + u on Fp2,
+    x = i on Fp4), lifted with the smaller y and multiplied by the cofactor, that is not the identity."""
     F = E.F
     if given is not None:
         if F.degree == 1:

@@ -326,6 +326,10 @@ class PrimeFieldElement(FieldElement):
     def is_zero(self) -> bool:
         return self.v == 0
 
+    def frobenius(self, k: int = 1) -> "PrimeFieldElement":
+        """a^(p^k) = a on Fp (Fermat)."""
+        return self
+
     def is_square(self) -> bool:
         """Euler's criterion a^((p-1)/2) in {0, 1}."""
         return gmpy2.powmod(self.v, (self.field.p - 1) // 2, self.field.p) != self.field.p - 1
@@ -495,6 +499,8 @@ class ExtensionFieldElement(FieldElement):
     def _mul(self, o: "ExtensionFieldElement") -> "ExtensionFieldElement":
         """Schoolbook product of the two polynomials, then reduce."""
         n = self.field.n
+        if isinstance(self.field.base, PrimeField):
+            return self._mul_over_fp(o.coeffs)
         zero = self.field.base.zero()
         prod = [zero] * (2 * n - 1)
         for i, a in enumerate(self.coeffs):
@@ -504,9 +510,44 @@ class ExtensionFieldElement(FieldElement):
                 prod[i + j] = prod[i + j]._add(a._mul(b))
         return self._reduce(prod)
 
+    def _mul_over_fp(self, other: tuple[FieldElement, ...]) -> "ExtensionFieldElement":
+        """The same schoolbook product and reduction when the base is Fp, on the integers
+        themselves (one reduction mod p per coefficient instead of one per product)."""
+        field = self.field
+        base, n, c, p = field.base, field.n, field.c.v, field.base.p
+        a = [e.v for e in self.coeffs]
+        b = [e.v for e in other]
+        prod = [0] * (2 * n - 1)
+        for i in range(n):
+            if a[i]:
+                for j in range(n):
+                    prod[i + j] += a[i] * b[j]
+        out = [prod[i] + (c * prod[i + n] if i + n < 2 * n - 1 else 0) for i in range(n)]
+        return ExtensionFieldElement(field, tuple(PrimeFieldElement(base, v % p) for v in out))
+
+    def frobenius(self, k: int = 1) -> "ExtensionFieldElement":
+        """The p^k-power map of base[X]/(X^n - c), when n divides p^k - 1:
+        (sum a_i X^i)^(p^k) = sum a_i^(p^k) gamma^i X^i with gamma = X^(p^k - 1) = c^((p^k - 1)/n).
+        Otherwise the plain power."""
+        field = self.field
+        q = int(field.characteristic) ** k
+        if (q - 1) % field.n:
+            return super().frobenius(k)
+        cache = field.__dict__.setdefault("_frobenius_gamma", {})
+        if k not in cache:
+            cache[k] = field.c ** ((q - 1) // field.n)
+        gamma = cache[k]
+        out, power = [], field.base.one()
+        for a in self.coeffs:
+            out.append(a.frobenius(k) * power)
+            power = power * gamma
+        return ExtensionFieldElement(field, tuple(out))
+
     def square(self) -> "ExtensionFieldElement":
         """Schoolbook square using the symmetry a_i a_j = a_j a_i (about half the products)."""
         n = self.field.n
+        if isinstance(self.field.base, PrimeField):
+            return self._mul_over_fp(self.coeffs)
         a = self.coeffs
         zero = self.field.base.zero()
         prod = [zero] * (2 * n - 1)

@@ -1,17 +1,23 @@
-"""Reference optimal ate pairing for BN, BLS12 and BW6 curves, built from explicit parameters.
+"""Reference optimal ate pairing for BN, BLS12, BLS24 and BW6 curves, built from explicit parameters.
 
 This is the test oracle: everything happens in the full field Fp^k with affine points, so each
 step can be checked by hand against the textbook definitions.
 
 * Fields.  k = 12 (BN, BLS12): Fp2 = Fp[u]/(u^2 - beta), Fp12 = Fp2[w]/(w^6 - xi), xi in Fp2.
+  k = 24 (BLS24): Fp2 = Fp[u]/(u^2 - beta), Fp4 = Fp2[v]/(v^2 - nu), nu in Fp2,
+  Fp24 = Fp4[w]/(w^6 - xi), xi in Fp4.
   k = 6 (BW6): Fq = Fp, Fp6 = Fp[w]/(w^6 - alpha), xi = (alpha,).  "Fq" is the field of the
   sextic twist E': y^2 = x^3 + b' with b' = b/xi (D-type) or b*xi (M-type).
 * Untwist.  D: (x', y') -> (x' w^2, y' w^3); M: (x', y') -> (x' / w^2, y' / w^3).
 * Miller loops (Q' on E'(Fq) is untwisted to Q on E(Fp^k); lines are evaluated at P in E(Fp)):
     BN:    f_{6x+2,Q}(P) * l_{[6x+2]Q, pi(Q)}(P) * l_{[6x+2]Q + pi(Q), -pi^2(Q)}(P)
     BLS12: f_{x,Q}(P)
-    BW6:   f_{x+1,Q}(P) * f_{x^3-x^2-x,Q}(P)^p          (HG20 optimal ate, eprint 2020/351)
-* Final exponentiation: f^((p^k - 1)/r) as one plain power.
+    BLS24: f_{x,Q}(P)                                        (x = p mod r)
+    BW6:   f_{x+1,Q}(P) * f_{x^3-x^2-x,Q}(P)^p          (HG20 optimal ate, eprint 2020/351), or
+           f_{c0,Q}(P) * f_{c1,Q}(P)^p for given c0 + p c1 = 0 mod r (the other trace case)
+* Final exponentiation: f^((p^k - 1)/r) as one plain power; for k = 24 as
+  f^((p^12 - 1)(p^4 + 1)) (two Frobenius maps, one inversion) then the plain power Phi_24(p)/r,
+  since p^24 - 1 = (p^12 - 1)(p^4 + 1) Phi_24(p).
 
 GT values are therefore e_opt-ate(P, Q) with exponent multiple 1; optimised implementations
 whose final exponentiation computes a multiple m (see curve-notes pitfall 4) give e^m, so compare
@@ -32,7 +38,7 @@ from .fields import ExtensionField, ExtensionFieldElement, FieldElement, PrimeFi
 
 __all__ = ["ReferencePairing", "FAMILIES"]
 
-FAMILIES = {"BN": 12, "BLS12": 12, "BW6": 6}
+FAMILIES = {"BN": 12, "BLS12": 12, "BLS24": 24, "BW6": 6}
 
 FqInts = Union[int, tuple[int, int]]
 TowerInts = tuple[tuple[FqInts, FqInts, FqInts], tuple[FqInts, FqInts, FqInts]]
@@ -56,7 +62,9 @@ class ReferencePairing:
         b: int,
         twist: str,
         beta: Optional[int],
-        xi: tuple[int, ...],
+        xi: tuple,
+        nu: Optional[tuple[int, int]] = None,
+        bw6_loop: Optional[tuple[int, int]] = None,
     ) -> None:
         family = family.upper()
         if family not in FAMILIES:
@@ -66,15 +74,33 @@ class ReferencePairing:
             raise ValueError("twist must be 'D' or 'M'")
         self.family = family
         self.k = k = FAMILIES[family]
+        # BW6: the loop scalars (c0, c1) of f_{c0,Q} f_{c1,Q}^p, c0 + p c1 = 0 mod r (checked below);
+        # (x + 1, x^3 - x^2 - x) is BW6 over BLS12 in the trace case t0(0) = 3 (BW6-761).
+        self.bw6_loop = bw6_loop if bw6_loop is not None else (x + 1, x**3 - x**2 - x)
         self.x = int(x)
         self.p = int(p)
         self.r = int(r)
         self.twist = twist
         if (self.p**k - 1) % self.r:
             raise ValueError("r does not divide p^k - 1: the embedding degree is not k")
+        if family == "BW6" and (self.bw6_loop[0] + self.p * self.bw6_loop[1]) % self.r:
+            raise ValueError("the BW6 loop scalars must satisfy c0 + p c1 = 0 mod r")
 
         self.Fp = PrimeField(self.p)
-        if k == 12:
+        self.Fp4: Optional[ExtensionField] = None
+        if k == 24:
+            if beta is None or nu is None or len(xi) != 2:
+                raise ValueError("k = 24 needs beta (u^2 = beta), nu = (c0, c1) in Fp2 (v^2 = nu) and "
+                                 "xi = ((c0, c1), (c2, c3)) in Fp4")
+            if self.Fp(beta).is_square():
+                raise ValueError("beta must be a non-square in Fp for Fp[u]/(u^2 - beta) to be a field")
+            self.Fp2 = ExtensionField(self.Fp, 2, beta, "Fp2")
+            if self.Fp2(tuple(nu)).is_square():
+                raise ValueError("nu must be a non-square in Fp2 for Fp2[v]/(v^2 - nu) to be a field")
+            self.Fp4 = ExtensionField(self.Fp2, 2, self.Fp2(tuple(nu)), "Fp4")
+            self.Fq = self.Fp4
+            self.xi = self.Fq([tuple(c) for c in xi])
+        elif k == 12:
             if beta is None or len(xi) != 2:
                 raise ValueError("k = 12 needs beta (u^2 = beta) and xi = (c0, c1) in Fp2")
             if self.Fp(beta).is_square():
@@ -195,13 +221,14 @@ class ReferencePairing:
             f = f * line
             line, T = self._line(T, Q2, Pk)
             return f * line
-        if self.family == "BLS12":
+        if self.family in ("BLS12", "BLS24"):
             f, _ = self._miller(x, Qk, Pk)
             return f
-        # BW6: (x+1) + p (x^3 - x^2 - x) = 0 mod r; the joining line l_{[c1 p]Q, [c0]Q} is
-        # vertical because [c1 p]Q = -[c0]Q, so it is omitted as well.
-        f0, _ = self._miller(x + 1, Qk, Pk)
-        f1, _ = self._miller(x**3 - x**2 - x, Qk, Pk)
+        # BW6: c0 + p c1 = 0 mod r; the joining line l_{[c1 p]Q, [c0]Q} is vertical because
+        # [c1 p]Q = -[c0]Q, so it is omitted as well.
+        c0, c1 = self.bw6_loop
+        f0, _ = self._miller(c0, Qk, Pk)
+        f1, _ = self._miller(c1, Qk, Pk)
         return f0 * f1.frobenius(1)
 
     def multi_miller_loop(self, pairs: Iterable[tuple[Any, Any]]) -> ExtensionFieldElement:
@@ -213,8 +240,13 @@ class ReferencePairing:
 
     # -- final exponentiation and the pairing -----------------------------------------------
     def final_exponentiation(self, f: Any) -> ExtensionFieldElement:
-        """f^((p^k - 1)/r) as one plain power."""
-        return self.Fk(f) ** self.final_exponent
+        """f^((p^k - 1)/r) as one plain power (k = 24: the Frobenius maps of the easy part first)."""
+        f = self.Fk(f)
+        if self.k == 24:
+            f = f.frobenius(12) / f
+            f = f.frobenius(4) * f
+            return f ** (self.final_exponent // ((self.p**12 - 1) * (self.p**4 + 1)))
+        return f ** self.final_exponent
 
     def pairing(self, P: Any, Q: Any) -> ExtensionFieldElement:
         """e(P, Q) = final_exponentiation(miller_loop(P, Q)); 1 if either input is infinity."""
@@ -226,6 +258,8 @@ class ReferencePairing:
 
     # -- the C tower layout -----------------------------------------------------------------
     def _fq_to_ints(self, a: FieldElement) -> FqInts:
+        if self.k == 24:
+            return a.to_ints()  # type: ignore[attr-defined,return-value]
         if self.k == 12:
             c0, c1 = a.coeffs  # type: ignore[attr-defined]
             return (int(c0), int(c1))
