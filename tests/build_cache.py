@@ -122,6 +122,35 @@ def toolchain_key() -> str:
     return json.dumps([build._toolchain(), build.compile_args(), build.BUILD_KEY_VERSION])
 
 
+# Curve packages that only tests build (custom curves, generic32 twins) are compiled at -O1: they
+# check results, not speed, and -O1 compiles the large single translation unit several times
+# faster than the installed modules' -O3 (later flags win over BASE_COMPILE_ARGS' -O3).
+QUICK_BUILD_CFLAGS = "-O1"
+
+
+@contextmanager
+def quick_build_flags() -> Iterator[str]:
+    """Within the block, package builds (``build_package``, ``gen-curve``) add QUICK_BUILD_CFLAGS to
+    PAIRFORGE_CFLAGS; yields the flags, for the build's cache key. Use it inside a ``make``."""
+    from generator import build
+
+    before = os.environ.get(build.CFLAGS_ENV)
+    os.environ[build.CFLAGS_ENV] = f"{before or ''} {QUICK_BUILD_CFLAGS}".strip()
+    try:
+        yield os.environ[build.CFLAGS_ENV]
+    finally:
+        if before is None:
+            os.environ.pop(build.CFLAGS_ENV, None)
+        else:
+            os.environ[build.CFLAGS_ENV] = before
+
+
+def quick_package_key(*parts: str | bytes | Path | Iterable[Path]) -> str:
+    """The cache key of a curve package built by a test under ``quick_build_flags``: the parts,
+    the generator, the toolchain and the test build flags."""
+    return content_key(*parts, generator_key(), toolchain_key(), "test cflags", QUICK_BUILD_CFLAGS)
+
+
 def generator_key() -> str:
     """The generator's code and templates: every rendering depends on them (not the chain cache
     in generator/derive/chain_cache/, which holds derived results and grows as tests run)."""

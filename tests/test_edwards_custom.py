@@ -11,6 +11,7 @@ import random
 import sys
 
 import pytest
+from build_cache import cached_dir, quick_build_flags, quick_package_key
 
 from generator.cli import main as gen_curve
 from generator.derive.edwards import build_edwards_model
@@ -27,12 +28,16 @@ cofactor = 8
 
 
 @pytest.fixture(scope="module")
-def custom(tmp_path_factory):
-    root = tmp_path_factory.mktemp("custom_edwards")
-    params = root / "babyjubjub_ark.toml"
-    params.write_text(PARAMS)
-    out = root / "out"
-    assert gen_curve(["--params", str(params), "--out", str(out)]) == 0
+def custom():
+    def make(root):
+        params = root / "babyjubjub_ark.toml"
+        params.write_text(PARAMS)
+        with quick_build_flags():  # -O1: a test-only curve (both modules, portable and x86_64-adx)
+            assert gen_curve(["--params", str(params), "--out", str(root / "out")]) == 0
+
+    # built once per content of the curve file, the generator and the toolchain (all workers, all runs)
+    root = cached_dir(quick_package_key("custom curve", PARAMS), make)
+    params, out = root / "babyjubjub_ark.toml", root / "out"
     sys.path.insert(0, str(out))
     try:
         module = importlib.import_module("babyjubjub_ark")

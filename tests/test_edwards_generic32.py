@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from build_cache import cached_dir, quick_build_flags, quick_package_key
 
 from conftest import load_curve_module
 from generator.cli import main as gen_curve
@@ -17,12 +18,19 @@ from generator.cli import main as gen_curve
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(scope="module", params=["bandersnatch", "ed_on_bw6_761"])
-def pair(request, tmp_path_factory):
+# one worker per curve under xdist (its generic32 build is shared by the tests of that curve)
+@pytest.fixture(scope="module", params=[pytest.param(p, marks=pytest.mark.xdist_group(f"edwards-generic32-{p}")) for p in ("bandersnatch", "ed_on_bw6_761")])
+def pair(request):
     pkg = request.param
     wide = load_curve_module(pkg)
-    out = tmp_path_factory.mktemp(f"g32_{pkg}")
-    assert gen_curve(["--params", str(ROOT / "curves" / f"{pkg}.toml"), "--out", str(out), "--target", "generic32"]) == 0
+    curve_file = ROOT / "curves" / f"{pkg}.toml"
+
+    def make(root: Path) -> None:
+        with quick_build_flags():  # -O1: the results are compared, not the speed
+            assert gen_curve(["--params", str(curve_file), "--out", str(root), "--target", "generic32"]) == 0
+
+    # built once per content of the curve file, the generator and the toolchain (all workers, all runs)
+    out = cached_dir(quick_package_key("edwards generic32", curve_file), make)
     sys.path.insert(0, str(out))
     try:
         narrow = importlib.import_module(pkg)

@@ -96,6 +96,28 @@ def test_a_change_of_source_flags_or_module_compiles_again(tmp_path: Path, monke
     assert build_module(pkg)[1] and is_up_to_date(pkg) and imported_value(pkg) == (43, 64)
 
 
+def test_quick_build_flags_reach_the_compiler_and_the_key(tmp_path: Path, monkeypatch) -> None:
+    """Test-only curve builds (tests/build_cache.py) add -O1 after the build's -O3 (the last -O
+    wins), within the block only, and the cache key of such a build differs from a normal one."""
+    from build_cache import QUICK_BUILD_CFLAGS, content_key, generator_key, quick_build_flags, quick_package_key, toolchain_key
+
+    monkeypatch.setenv(build.CFLAGS_ENV, "-DPAIRFORGE_TEST_FLAG=1")
+    pkg = mock_package(tmp_path)
+    with quick_build_flags() as flags:
+        assert flags == f"-DPAIRFORGE_TEST_FLAG=1 {QUICK_BUILD_CFLAGS}"
+        target, compiled = build_module(pkg)
+    assert compiled and imported_value(pkg) == (42, 64)
+    args = json.loads(stamp_path(target).read_text())["compile_args"]
+    assert args[-2:] == ["-DPAIRFORGE_TEST_FLAG=1", QUICK_BUILD_CFLAGS] and args.index("-O3") < args.index(QUICK_BUILD_CFLAGS)
+    assert os.environ[build.CFLAGS_ENV] == "-DPAIRFORGE_TEST_FLAG=1"  # restored
+    assert not is_up_to_date(pkg)  # the quick build's stamp is not a normal build's
+    monkeypatch.delenv(build.CFLAGS_ENV)
+    with quick_build_flags():
+        pass
+    assert build.CFLAGS_ENV not in os.environ
+    assert quick_package_key("x") != content_key("x", generator_key(), toolchain_key())
+
+
 def test_stamps_are_build_artefacts() -> None:
     """The regen check and gen-curve's stale-file removal leave stamps alone, and git ignores them."""
     name = f"_core{build.extension_suffix()}{build.STAMP_SUFFIX}"
