@@ -8,7 +8,7 @@ from typing import Callable
 
 from ..derive.algebra import Elem
 from ..derive.model import CurveModel
-from ..derive.serialization import derive_serialization
+from ..derive.serialization import SerializationModel, derive_serialization
 from ..params import CurveFileError
 from ..protocols import PROTOCOLS
 from ..protocols.evm import EVM_SPECS
@@ -120,10 +120,10 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     return files
 
 
-def evm_sets(model: CurveModel, ser: object) -> list[dict[str, object]]:
+def evm_sets(model: CurveModel, ser: SerializationModel) -> list[dict[str, object]]:
     """The EVM precompile sets the curve carries, for the WebAssembly ABI: the protocol name, its
     EvmSpec and the resolved serialization profile of its encodings."""
-    profiles = {p.name: p for p in ser.profiles}  # type: ignore[attr-defined]
+    profiles = {p.name: p for p in ser.profiles}
     return [{"name": name, "spec": EVM_SPECS[name], "profile": profiles[EVM_SPECS[name].profile]}
             for name in model.spec.protocols if name in EVM_SPECS]
 
