@@ -63,10 +63,12 @@ def cross(session: nox.Session) -> None:
 @nox.session
 def wasm(session: nox.Session) -> None:
     """The wasm32 target from a clean checkout: build every curve's module, then tests/test_wasm.py
-    (wasmtime) and tests/test_wasm_node.py (needs node: apt-get install nodejs)."""
+    and tests/test_wasm_protocols.py (wasmtime), tests/test_wasm_node.py (needs node: apt-get install
+    nodejs) and tests/test_wasm_browser.py (headless chromium; skipped without apt-get install chromium)."""
     _install(session, "-e", ".[test]")
     session.run("gen-curve", "--all", "--target", "wasm32")
-    session.run(*TEST_COMMAND, "--runslow", "tests/test_wasm.py", "tests/test_wasm_node.py", *session.posargs)
+    session.run(*TEST_COMMAND, "--runslow", "tests/test_wasm.py", "tests/test_wasm_protocols.py", "tests/test_wasm_node.py",
+                "tests/test_wasm_browser.py", *session.posargs)
 
 
 @nox.session

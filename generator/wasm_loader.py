@@ -15,6 +15,7 @@ ERRORS = {
     1: "length", 2: "flags", 3: "infinity with other bits", 4: "padding", 5: "non-canonical coordinate",
     6: "not on the curve (x^3 + b is not a square)", 7: "sign flag with y = 0", 8: "not on the curve",
     9: "not in the subgroup", 10: "scratch too small", 11: "empty DST", 12: "identity key or signature",
+    13: "secret key or public input out of range", 14: "no precompile at this address",
 }
 
 
@@ -69,11 +70,15 @@ class WasmCurve:
     def _read(self, addr: int, n: int) -> bytes:
         return bytes(self.memory.read(self.store, addr, addr + n))
 
-    def call(self, name: str, out_len: int, *inputs: bytes, extra: tuple[int, ...] = (), scratch: int = 0) -> bytes:
-        """Call ``name(out, out_len, in_1, len_1, ..., *extra[, scratch, scratch_len])``."""
-        chunks: list[bytes | int] = [max(out_len, 1), *inputs] + ([scratch] if scratch else [])
+    def _invoke(self, name: str, out_len: int | None, inputs: tuple[bytes, ...], extra: tuple[int, ...] = (),
+                scratch: int = 0) -> bytes:
+        """Marshal and call ``name(out[, out_len], in_1, len_1, ..., *extra[, scratch, scratch_len])``;
+        ``out_len`` None: a one-byte result with no length argument.  Returns the output bytes, or
+        raises WasmAbiError on an error code."""
+        size = 1 if out_len is None else out_len
+        chunks: list[bytes | int] = [max(size, 1), *inputs] + ([scratch] if scratch else [])
         addrs = self._place(chunks)
-        args: list[int] = [addrs[0], out_len]
+        args: list[int] = [addrs[0]] if out_len is None else [addrs[0], out_len]
         for addr, data in zip(addrs[1 : 1 + len(inputs)], inputs, strict=True):
             args += [addr, len(data)]
         args += list(extra)
@@ -82,22 +87,15 @@ class WasmCurve:
         code = self.exports[name](self.store, *args)
         if code:
             raise WasmAbiError(name, code)
-        return self._read(addrs[0], out_len)
+        return self._read(addrs[0], size)
+
+    def call(self, name: str, out_len: int, *inputs: bytes, extra: tuple[int, ...] = (), scratch: int = 0) -> bytes:
+        """Call ``name(out, out_len, in_1, len_1, ..., *extra[, scratch, scratch_len])``."""
+        return self._invoke(name, out_len, inputs, extra, scratch)
 
     def _flag_call(self, name: str, *inputs: bytes, extra: tuple[int, ...] = (), scratch: int = 0) -> bool:
         """Functions whose output is one result byte (no out_len argument)."""
-        chunks: list[bytes | int] = [1, *inputs] + ([scratch] if scratch else [])
-        addrs = self._place(chunks)
-        args: list[int] = [addrs[0]]
-        for addr, data in zip(addrs[1 : 1 + len(inputs)], inputs, strict=True):
-            args += [addr, len(data)]
-        args += list(extra)
-        if scratch:
-            args += [addrs[-1], scratch]
-        code = self.exports[name](self.store, *args)
-        if code:
-            raise WasmAbiError(name, code)
-        return self._read(addrs[0], 1) == b"\x01"
+        return self._invoke(name, None, inputs, extra, scratch) == b"\x01"
 
     # -- the ABI ------------------------------------------------------------------------------
     def _len(self, group: int, compressed: bool) -> int:
@@ -106,38 +104,38 @@ class WasmCurve:
         return self.g2_compressed if compressed else self.g2_uncompressed
 
     def add(self, group: int, a: bytes, b: bytes, compressed: bool = True) -> bytes:
-        return self.call(f"pf_g{group}_add", self._len(group, compressed), a, b)
+        return self.call(f"pf_g{group}_add_vartime", self._len(group, compressed), a, b)
 
     def mul(self, group: int, a: bytes, k: bytes, compressed: bool = True) -> bytes:
         return self.call(f"pf_g{group}_mul", self._len(group, compressed), a, k)
 
     def decode(self, group: int, data: bytes, compressed: bool = False) -> bytes:
-        return self.call(f"pf_g{group}_decode", self._len(group, compressed), data)
+        return self.call(f"pf_g{group}_decode_vartime", self._len(group, compressed), data)
 
     def msm(self, group: int, points: list[bytes], scalars: list[bytes], compressed: bool = True) -> bytes:
         n = len(points)
         scratch = self.exports[f"pf_g{group}_msm_scratch_size"](self.store, n)
-        return self.call(f"pf_g{group}_msm", self._len(group, compressed), b"".join(points), b"".join(scalars),
+        return self.call(f"pf_g{group}_msm_vartime", self._len(group, compressed), b"".join(points), b"".join(scalars),
                          extra=(n,), scratch=scratch)
 
     def pairing(self, p: bytes, q: bytes) -> bytes:
-        return self.call("pf_pairing", self.gt_size, p, q)
+        return self.call("pf_pairing_vartime", self.gt_size, p, q)
 
     def pairing_check(self, ps: list[bytes], qs: list[bytes]) -> bool:
         n = len(ps)
         scratch = self.exports["pf_pairing_check_scratch_size"](self.store, n)
-        return self._flag_call("pf_pairing_check", b"".join(ps), b"".join(qs), extra=(n,), scratch=scratch)
+        return self._flag_call("pf_pairing_check_vartime", b"".join(ps), b"".join(qs), extra=(n,), scratch=scratch)
 
     def hash_to_curve(self, group: int, msg: bytes, dst: bytes, compressed: bool = True) -> bytes:
-        return self.call(f"pf_g{group}_hash_to_curve", self._len(group, compressed), msg, dst)
+        return self.call(f"pf_g{group}_hash_to_curve_vartime", self._len(group, compressed), msg, dst)
 
     def bls_verify(self, variant: str, pk: bytes, msg: bytes, sig: bytes, dst: bytes) -> bool:
         """``variant``: "minpk" or "minsig" (curves that carry BLS signatures)."""
-        return self._flag_call(f"pf_bls_verify_{variant}", pk, msg, sig, dst)
+        return self._flag_call(f"pf_bls_verify_{variant}_vartime", pk, msg, sig, dst)
 
     def bls_fast_aggregate_verify(self, variant: str, pks: list[bytes], msg: bytes, sig: bytes, dst: bytes) -> bool:
         """FastAggregateVerify of one message under every key of ``pks`` (all of one length)."""
-        name = f"pf_bls_fast_aggregate_verify_{variant}"
+        name = f"pf_bls_fast_aggregate_verify_{variant}_vartime"
         keys = b"".join(pks)
         result, a_keys, a_msg, a_sig, a_dst = self._place([1, keys, msg, sig, dst])
         code = self.exports[name](self.store, result, a_keys, len(keys), len(pks), a_msg, len(msg), a_sig, len(sig),
@@ -145,3 +143,38 @@ class WasmCurve:
         if code:
             raise WasmAbiError(name, code)
         return self._read(result, 1) == b"\x01"
+
+    def bls_sign(self, variant: str, sk: bytes, msg: bytes, dst: bytes, compressed: bool = True) -> bytes:
+        """[sk] H(msg) (``sk``: the scalar's bytes, big-endian, in [1, r)); constant time in sk."""
+        group = 2 if variant == "minpk" else 1
+        return self.call(f"pf_bls_sign_{variant}", self._len(group, compressed), sk, msg, dst)
+
+    def bls_aggregate_verify(self, variant: str, pks: list[bytes], msgs: list[bytes], sig: bytes, dst: bytes) -> bool:
+        """AggregateVerify: ``sig`` aggregates signatures of ``msgs[i]`` under ``pks[i]``."""
+        name = f"pf_bls_aggregate_verify_{variant}_vartime"
+        n = len(pks)
+        keys, text = b"".join(pks), b"".join(msgs)
+        lens = b"".join(len(m).to_bytes(4, "little") for m in msgs)
+        scratch = self.exports[f"pf_bls_aggregate_verify_{variant}_scratch_size"](self.store, n)
+        result, a_keys, a_msgs, a_lens, a_sig, a_dst, a_scratch = self._place([1, keys, text, lens, sig, dst, scratch])
+        code = self.exports[name](self.store, result, a_keys, len(keys), n, a_msgs, len(text), a_lens, len(lens), a_sig,
+                                  len(sig), a_dst, len(dst), a_scratch, scratch)
+        if code:
+            raise WasmAbiError(name, code)
+        return self._read(result, 1) == b"\x01"
+
+    def groth16_verify(self, vk: bytes, proof: bytes, inputs: list[bytes]) -> bool:
+        """Groth16: ``vk`` and ``proof`` as groth16.VerifyingKey/Proof.to_bytes, ``inputs`` the public
+        inputs as scalars of pf_size_scalar() bytes, big-endian."""
+        return self._flag_call("pf_groth16_verify_vartime", vk, proof, b"".join(inputs))
+
+    def evm(self, protocol: str, address: int, data: bytes) -> bytes:
+        """Run the precompile at ``address`` of the EVM precompile set ``protocol`` (e.g. "eip2537")."""
+        out_len = self.exports[f"pf_{protocol}_output_size"](self.store, address)
+        scratch = self.exports[f"pf_{protocol}_scratch_size"](self.store, address, len(data))
+        name = f"pf_{protocol}_run_vartime"
+        out, a_in, a_scratch = self._place([max(out_len, 1), data, max(scratch, 1)])
+        code = self.exports[name](self.store, out, out_len, address, a_in, len(data), a_scratch, scratch)
+        if code:
+            raise WasmAbiError(name, code)
+        return self._read(out, out_len)

@@ -1,6 +1,7 @@
 """The ES module loader (generated/<pkg>/wasm/<pkg>.mjs) under Node: `node --test` runs
 tests/js/wasm.test.mjs on BLS12-381's module (built once, as in tests/test_wasm.py): a BLS
-verification, a pairing check and rejected forgeries, against values made by the Python module.
+verification, a pairing check and rejected forgeries, and the protocol entry points (BLS sign,
+AggregateVerify, an EIP-2537 precompile, Groth16 verify), against values made by the Python module.
 Needs node (Debian's nodejs); without it this skips locally and fails under CI."""
 
 from __future__ import annotations
@@ -42,9 +43,29 @@ def test_node_loader(curve_module, tmp_path) -> None:
         "agg_pks": [pop.sk_to_pk(sk).hex(), pop.sk_to_pk(other).hex()],
         "agg_sig": pop.aggregate([pop.sign(sk, message.encode()), pop.sign(other, message.encode())]).hex(),
     }
+    # the protocol entry points: distinct messages, a precompile input, a Groth16 proof
+    from test_groth16 import TestProver
+
+    from generated.bls12_381 import eip2537
+
+    agg_msgs = ["first", "second"]
+    p2537 = P.to_bytes(False, "eip2537") + Q.to_bytes(False, "eip2537") + (-P).to_bytes(False, "eip2537") \
+        + Q.to_bytes(False, "eip2537")
+    prover = TestProver(C, 3)
+    proof, inputs = prover.prove(3, 7)
+    fixture.update({
+        "sk": sk.to_bytes(32, "big").hex(), "agg_msgs": agg_msgs,
+        "agg_distinct_sig": pop.aggregate([pop.sign(sk, agg_msgs[0].encode()),
+                                           pop.sign(other, agg_msgs[1].encode())]).hex(),
+        "eip2537_pairing": p2537.hex(), "eip2537_pairing_out": eip2537.run("PAIRING_CHECK", p2537)[0].hex(),
+        "groth16_vk": prover.vk.to_bytes().hex(), "groth16_proof": proof.to_bytes().hex(),
+        "groth16_tampered": C.groth16.Proof(proof.a, proof.b, -proof.c).to_bytes().hex(),
+        "groth16_inputs": [x.to_bytes(32, "big").hex() for x in inputs],
+    })
+    assert eip2537.run("PAIRING_CHECK", p2537)[0][-1] == 1
     path = tmp_path / "fixture.json"
     path.write_text(json.dumps(fixture))
     proc = subprocess.run([node, "--test", str(ROOT / "tests" / "js" / "wasm.test.mjs")], capture_output=True,
                           text=True, env={**os.environ, "PAIRFORGE_WASM_FIXTURE": str(path)}, timeout=300)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
-    assert "# pass 5" in proc.stdout and "# fail 0" in proc.stdout, proc.stdout[-2000:]
+    assert "# pass 6" in proc.stdout and "# fail 0" in proc.stdout, proc.stdout[-2000:]

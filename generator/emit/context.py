@@ -8,9 +8,10 @@ from typing import Callable
 
 from ..derive.algebra import Elem
 from ..derive.model import CurveModel
-from ..derive.serialization import derive_serialization
+from ..derive.serialization import SerializationModel, derive_serialization
 from ..params import CurveFileError
 from ..protocols import PROTOCOLS
+from ..protocols.evm import EVM_SPECS
 from .render import c_limbs, render
 
 Progress = Callable[[str], None]
@@ -99,7 +100,8 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     # the known-answer test program of the cross-target tests (generator/cross.py)
     files["c/kat_main.c"] = render("c/kat_main.c.j2", **common)
     # the byte-level ABI of the WebAssembly module and its ES module loader (generator/wasm.py)
-    wasm_common = {"bls": "bls_signatures" in model.spec.protocols, **common}
+    wasm_common = {"bls": "bls_signatures" in model.spec.protocols, "groth16": "groth16" in model.spec.protocols,
+                   "evms": evm_sets(model, ser), **common}
     files["c/wasm_abi.c"] = render("c/wasm_abi.c.j2", **wasm_common)
     files[f"wasm/{model.package}.mjs"] = render("js/wasm_loader.mjs.j2", **wasm_common)
     say("rendering the Python module")
@@ -116,6 +118,14 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     modules = sorted(path[: -len(".py")] for path in protocols if path.endswith(".py") and "/" not in path and not path.startswith("_"))
     files["__init__.py"] = render("python/__init__.py.j2", protocols=model.spec.protocols, protocol_modules=modules, **common)
     return files
+
+
+def evm_sets(model: CurveModel, ser: SerializationModel) -> list[dict[str, object]]:
+    """The EVM precompile sets the curve carries, for the WebAssembly ABI: the protocol name, its
+    EvmSpec and the resolved serialization profile of its encodings."""
+    profiles = {p.name: p for p in ser.profiles}
+    return [{"name": name, "spec": EVM_SPECS[name], "profile": profiles[EVM_SPECS[name].profile]}
+            for name in model.spec.protocols if name in EVM_SPECS]
 
 
 def protocol_files(model: CurveModel, common: dict[str, object], say: Progress) -> dict[str, str]:

@@ -194,7 +194,12 @@ def context(spec: EvmSpec, model: "CurveModel") -> dict[str, object]:
     return {"evm": spec}
 
 
+# The registered precompile sets by protocol name (the WebAssembly ABI renders one entry point each)
+EVM_SPECS: dict[str, EvmSpec] = {}
+
+
 def _register(name: str, summary: str, spec: EvmSpec) -> None:
+    EVM_SPECS[name] = spec
     register(Protocol(
         name=name,
         summary=summary,

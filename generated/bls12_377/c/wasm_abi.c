@@ -9,8 +9,9 @@
  * Points read are checked: canonical coordinates, valid flags, on the curve, in the subgroup of
  * order r.  Scalars are FR_NBYTES bytes, big-endian, any value (reduced mod r).  GT elements
  * are GT_NBYTES bytes: every Fp coefficient big-endian, c0 first at every level of the tower
- * (GT.to_bytes() of the Python module).  pf_g1_mul and pf_g2_mul are constant time in the scalar;
- * every other function is variable time, for public data (it calls the _vartime C).
+ * (GT.to_bytes() of the Python module).  Functions named *_vartime are variable time, for public
+ * data (they call the _vartime C); the others (pf_g1_mul, pf_g2_mul, the BLS signing) are
+ * constant time in their secret input.
  *
  * Nothing here allocates or calls libc (the build links no libc: an undefined symbol fails it).
  * Functions that need memory proportional to their input (MSM, the pairing check) take a
@@ -54,7 +55,9 @@ enum {
     PF_ERR_SUBGROUP = 9,    /* the point is not in the subgroup of order r */
     PF_ERR_SCRATCH = 10,    /* the scratch buffer is too small (or misaligned) */
     PF_ERR_DST = 11,        /* an empty domain separation tag */
-    PF_ERR_IDENTITY = 12    /* a public key or signature is the identity */
+    PF_ERR_IDENTITY = 12,   /* a public key or signature is the identity */
+    PF_ERR_RANGE = 13,      /* a secret key or public input not in its range ([1, r), [0, r)) */
+    PF_ERR_ADDRESS = 14     /* no precompile at this address */
 };
 
 /* Meaning of each flag code: 0 small, 1 large, 2 any, 3 infinity, -1 invalid */
@@ -182,8 +185,8 @@ static void pf_abi_g1_write_coord(uint8_t *buf, const fp_t *a, size_t first, siz
 
 /* Decode len bytes (compressed or uncompressed) into out, the identity included; with `check`
  * the point must lie in the subgroup of order r.  Every check of the Python module's
- * G1.from_bytes. */
-static int pf_abi_g1_decode(g1_t *out, const uint8_t *in, size_t len, bool check)
+ * G1.from_bytes; variable time (public data). */
+static int pf_abi_g1_decode_vartime(g1_t *out, const uint8_t *in, size_t len, bool check)
 {
     uint8_t buf[G1_UNCOMPRESSED];
     g1_affine_t a;
@@ -291,14 +294,14 @@ static size_t pf_abi_g1_stride(size_t len, size_t n)
     return len == G1_UNCOMPRESSED || (len == G1_COMPRESSED && PF_FLAG_BITS > 0) ? len : 0;
 }
 
-/* out = a + b */
-PF_EXPORT(pf_g1_add)
-int pf_g1_add(uint8_t *out, size_t out_len, const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len)
+/* out = a + b (variable time: public points) */
+PF_EXPORT(pf_g1_add_vartime)
+int pf_g1_add_vartime(uint8_t *out, size_t out_len, const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len)
 {
     g1_t x, y;
     int err;
 
-    if ((err = pf_abi_g1_decode(&x, a, a_len, true)) || (err = pf_abi_g1_decode(&y, b, b_len, true)))
+    if ((err = pf_abi_g1_decode_vartime(&x, a, a_len, true)) || (err = pf_abi_g1_decode_vartime(&y, b, b_len, true)))
         return err;
     g1_add_vartime(&x, &x, &y);
     return pf_abi_g1_encode(out, out_len, &x);
@@ -314,7 +317,7 @@ int pf_g1_mul(uint8_t *out, size_t out_len, const uint8_t *a, size_t a_len, cons
 
     if (k_len != FR_NBYTES)
         return PF_ERR_LENGTH;
-    if ((err = pf_abi_g1_decode(&x, a, a_len, true)))
+    if ((err = pf_abi_g1_decode_vartime(&x, a, a_len, true)))
         return err;
     pf_abi_read_scalar(s, k);
     pf_abi_reduce_scalar(s);
@@ -325,14 +328,14 @@ int pf_g1_mul(uint8_t *out, size_t out_len, const uint8_t *a, size_t a_len, cons
 
 /* Decode (decompress) a point with every check, the subgroup included, and write it again in
  * the form out_len chooses: decompression when the input is compressed and out_len is the
- * uncompressed length; out_len 0 only validates. */
-PF_EXPORT(pf_g1_decode)
-int pf_g1_decode(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+ * uncompressed length; out_len 0 only validates.  Variable time (public data). */
+PF_EXPORT(pf_g1_decode_vartime)
+int pf_g1_decode_vartime(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
 {
     g1_t x;
     int err;
 
-    if ((err = pf_abi_g1_decode(&x, in, in_len, true)))
+    if ((err = pf_abi_g1_decode_vartime(&x, in, in_len, true)))
         return err;
     return out_len == 0 ? PF_OK : pf_abi_g1_encode(out, out_len, &x);
 }
@@ -349,8 +352,8 @@ size_t pf_g1_msm_scratch_size(size_t n)
 /* out = sum [k_i] P_i over n points (each compressed or uncompressed, all the same length) and
  * n scalars of FR_NBYTES bytes (big-endian, any value: reduced mod r), variable time (public
  * inputs); scratch: pf_g1_msm_scratch_size(n) bytes. */
-PF_EXPORT(pf_g1_msm)
-int pf_g1_msm(uint8_t *out, size_t out_len, const uint8_t *points, size_t points_len, const uint8_t *scalars,
+PF_EXPORT(pf_g1_msm_vartime)
+int pf_g1_msm_vartime(uint8_t *out, size_t out_len, const uint8_t *points, size_t points_len, const uint8_t *scalars,
                 size_t scalars_len, size_t n, void *scratch, size_t scratch_len)
 {
     size_t stride = pf_abi_g1_stride(points_len, n), i;
@@ -374,7 +377,7 @@ int pf_g1_msm(uint8_t *out, size_t out_len, const uint8_t *points, size_t points
     k = (limb_t *)area;
     area += pf_abi_align(n * FR_NLIMBS * sizeof(limb_t));
     for (i = 0; i < n; i++) {
-        if ((err = pf_abi_g1_decode(&acc, points + i * stride, stride, true)))
+        if ((err = pf_abi_g1_decode_vartime(&acc, points + i * stride, stride, true)))
             return err;
         g1_to_affine(&aff[i], &acc);
         pf_abi_read_scalar(k + i * FR_NLIMBS, scalars + i * FR_NBYTES);
@@ -412,8 +415,8 @@ static void pf_abi_g2_write_coord(uint8_t *buf, const fp2_t *a, size_t first, si
 
 /* Decode len bytes (compressed or uncompressed) into out, the identity included; with `check`
  * the point must lie in the subgroup of order r.  Every check of the Python module's
- * G2.from_bytes. */
-static int pf_abi_g2_decode(g2_t *out, const uint8_t *in, size_t len, bool check)
+ * G2.from_bytes; variable time (public data). */
+static int pf_abi_g2_decode_vartime(g2_t *out, const uint8_t *in, size_t len, bool check)
 {
     uint8_t buf[G2_UNCOMPRESSED];
     g2_affine_t a;
@@ -521,14 +524,14 @@ static size_t pf_abi_g2_stride(size_t len, size_t n)
     return len == G2_UNCOMPRESSED || (len == G2_COMPRESSED && PF_FLAG_BITS > 0) ? len : 0;
 }
 
-/* out = a + b */
-PF_EXPORT(pf_g2_add)
-int pf_g2_add(uint8_t *out, size_t out_len, const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len)
+/* out = a + b (variable time: public points) */
+PF_EXPORT(pf_g2_add_vartime)
+int pf_g2_add_vartime(uint8_t *out, size_t out_len, const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len)
 {
     g2_t x, y;
     int err;
 
-    if ((err = pf_abi_g2_decode(&x, a, a_len, true)) || (err = pf_abi_g2_decode(&y, b, b_len, true)))
+    if ((err = pf_abi_g2_decode_vartime(&x, a, a_len, true)) || (err = pf_abi_g2_decode_vartime(&y, b, b_len, true)))
         return err;
     g2_add_vartime(&x, &x, &y);
     return pf_abi_g2_encode(out, out_len, &x);
@@ -544,7 +547,7 @@ int pf_g2_mul(uint8_t *out, size_t out_len, const uint8_t *a, size_t a_len, cons
 
     if (k_len != FR_NBYTES)
         return PF_ERR_LENGTH;
-    if ((err = pf_abi_g2_decode(&x, a, a_len, true)))
+    if ((err = pf_abi_g2_decode_vartime(&x, a, a_len, true)))
         return err;
     pf_abi_read_scalar(s, k);
     pf_abi_reduce_scalar(s);
@@ -555,14 +558,14 @@ int pf_g2_mul(uint8_t *out, size_t out_len, const uint8_t *a, size_t a_len, cons
 
 /* Decode (decompress) a point with every check, the subgroup included, and write it again in
  * the form out_len chooses: decompression when the input is compressed and out_len is the
- * uncompressed length; out_len 0 only validates. */
-PF_EXPORT(pf_g2_decode)
-int pf_g2_decode(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
+ * uncompressed length; out_len 0 only validates.  Variable time (public data). */
+PF_EXPORT(pf_g2_decode_vartime)
+int pf_g2_decode_vartime(uint8_t *out, size_t out_len, const uint8_t *in, size_t in_len)
 {
     g2_t x;
     int err;
 
-    if ((err = pf_abi_g2_decode(&x, in, in_len, true)))
+    if ((err = pf_abi_g2_decode_vartime(&x, in, in_len, true)))
         return err;
     return out_len == 0 ? PF_OK : pf_abi_g2_encode(out, out_len, &x);
 }
@@ -579,8 +582,8 @@ size_t pf_g2_msm_scratch_size(size_t n)
 /* out = sum [k_i] P_i over n points (each compressed or uncompressed, all the same length) and
  * n scalars of FR_NBYTES bytes (big-endian, any value: reduced mod r), variable time (public
  * inputs); scratch: pf_g2_msm_scratch_size(n) bytes. */
-PF_EXPORT(pf_g2_msm)
-int pf_g2_msm(uint8_t *out, size_t out_len, const uint8_t *points, size_t points_len, const uint8_t *scalars,
+PF_EXPORT(pf_g2_msm_vartime)
+int pf_g2_msm_vartime(uint8_t *out, size_t out_len, const uint8_t *points, size_t points_len, const uint8_t *scalars,
                 size_t scalars_len, size_t n, void *scratch, size_t scratch_len)
 {
     size_t stride = pf_abi_g2_stride(points_len, n), i;
@@ -604,7 +607,7 @@ int pf_g2_msm(uint8_t *out, size_t out_len, const uint8_t *points, size_t points
     k = (limb_t *)area;
     area += pf_abi_align(n * FR_NLIMBS * sizeof(limb_t));
     for (i = 0; i < n; i++) {
-        if ((err = pf_abi_g2_decode(&acc, points + i * stride, stride, true)))
+        if ((err = pf_abi_g2_decode_vartime(&acc, points + i * stride, stride, true)))
             return err;
         g2_to_affine(&aff[i], &acc);
         pf_abi_read_scalar(k + i * FR_NLIMBS, scalars + i * FR_NBYTES);
@@ -616,9 +619,9 @@ int pf_g2_msm(uint8_t *out, size_t out_len, const uint8_t *points, size_t points
 
 /* -- pairings ------------------------------------------------------------------------------ */
 
-/* out (GT_NBYTES) = e(P, Q) */
-PF_EXPORT(pf_pairing)
-int pf_pairing(uint8_t *out, size_t out_len, const uint8_t *p, size_t p_len, const uint8_t *q, size_t q_len)
+/* out (GT_NBYTES) = e(P, Q) (variable time: public points) */
+PF_EXPORT(pf_pairing_vartime)
+int pf_pairing_vartime(uint8_t *out, size_t out_len, const uint8_t *p, size_t p_len, const uint8_t *q, size_t q_len)
 {
     g1_t P;
     g2_t Q;
@@ -630,7 +633,7 @@ int pf_pairing(uint8_t *out, size_t out_len, const uint8_t *p, size_t p_len, con
 
     if (out_len != GT_NBYTES)
         return PF_ERR_LENGTH;
-    if ((err = pf_abi_g1_decode(&P, p, p_len, true)) || (err = pf_abi_g2_decode(&Q, q, q_len, true)))
+    if ((err = pf_abi_g1_decode_vartime(&P, p, p_len, true)) || (err = pf_abi_g2_decode_vartime(&Q, q, q_len, true)))
         return err;
     g1_to_affine(&Pa, &P);
     g2_to_affine(&Qa, &Q);
@@ -648,9 +651,10 @@ size_t pf_pairing_check_scratch_size(size_t n)
 }
 
 /* *result = 1 when prod e(P_i, Q_i) = 1 over n pairs, else 0 (n G1 points of equal length in
- * ps, n G2 points in qs); scratch: pf_pairing_check_scratch_size(n) bytes.  n = 0 gives 1. */
-PF_EXPORT(pf_pairing_check)
-int pf_pairing_check(uint8_t *result, const uint8_t *ps, size_t ps_len, const uint8_t *qs, size_t qs_len, size_t n,
+ * ps, n G2 points in qs); scratch: pf_pairing_check_scratch_size(n) bytes.  n = 0 gives 1.
+ * Variable time (public points). */
+PF_EXPORT(pf_pairing_check_vartime)
+int pf_pairing_check_vartime(uint8_t *result, const uint8_t *ps, size_t ps_len, const uint8_t *qs, size_t qs_len, size_t n,
                      void *scratch, size_t scratch_len)
 {
     size_t s1 = pf_abi_g1_stride(ps_len, n), s2 = pf_abi_g2_stride(qs_len, n), i;
@@ -677,7 +681,7 @@ int pf_pairing_check(uint8_t *result, const uint8_t *ps, size_t ps_len, const ui
     Q = (g2_affine_t *)area;
     area += pf_abi_align(n * sizeof(g2_affine_t));
     for (i = 0; i < n; i++) {
-        if ((err = pf_abi_g1_decode(&a, ps + i * s1, s1, true)) || (err = pf_abi_g2_decode(&b, qs + i * s2, s2, true)))
+        if ((err = pf_abi_g1_decode_vartime(&a, ps + i * s1, s1, true)) || (err = pf_abi_g2_decode_vartime(&b, qs + i * s2, s2, true)))
             return err;
         g1_to_affine(&P[i], &a);
         g2_to_affine(&Q[i], &b);
@@ -856,9 +860,10 @@ static void pf_abi_fp_from_wide_be(fp_t *out, const uint8_t *in, size_t L)
     fp_add(out, out, &h);
 }
 
-/* out = hash_to_curve(msg) in G1 (BLS12377G1_XMD:SHA-256_SSWU_RO_ with the caller's DST, any length above 0) */
-PF_EXPORT(pf_g1_hash_to_curve)
-int pf_g1_hash_to_curve(uint8_t *out, size_t out_len, const uint8_t *msg, size_t msg_len, const uint8_t *dst,
+/* out = hash_to_curve(msg) in G1 (BLS12377G1_XMD:SHA-256_SSWU_RO_ with the caller's DST, any length above 0);
+ * variable time (the message is public) */
+PF_EXPORT(pf_g1_hash_to_curve_vartime)
+int pf_g1_hash_to_curve_vartime(uint8_t *out, size_t out_len, const uint8_t *msg, size_t msg_len, const uint8_t *dst,
                           size_t dst_len)
 {
     uint8_t data[2 * 1 * 64];
@@ -876,9 +881,10 @@ int pf_g1_hash_to_curve(uint8_t *out, size_t out_len, const uint8_t *msg, size_t
     return pf_abi_g1_encode(out, out_len, &r);
 }
 
-/* out = hash_to_curve(msg) in G2 (BLS12377G2_XMD:SHA-256_SSWU_RO_ with the caller's DST, any length above 0) */
-PF_EXPORT(pf_g2_hash_to_curve)
-int pf_g2_hash_to_curve(uint8_t *out, size_t out_len, const uint8_t *msg, size_t msg_len, const uint8_t *dst,
+/* out = hash_to_curve(msg) in G2 (BLS12377G2_XMD:SHA-256_SSWU_RO_ with the caller's DST, any length above 0);
+ * variable time (the message is public) */
+PF_EXPORT(pf_g2_hash_to_curve_vartime)
+int pf_g2_hash_to_curve_vartime(uint8_t *out, size_t out_len, const uint8_t *msg, size_t msg_len, const uint8_t *dst,
                           size_t dst_len)
 {
     uint8_t data[2 * 2 * 64];
@@ -906,3 +912,525 @@ PF_EXPORT(pf_size_g2_compressed) size_t pf_size_g2_compressed(void) { return PF_
 PF_EXPORT(pf_size_g2_uncompressed) size_t pf_size_g2_uncompressed(void) { return G2_UNCOMPRESSED; }
 PF_EXPORT(pf_size_scalar) size_t pf_size_scalar(void) { return FR_NBYTES; }
 PF_EXPORT(pf_size_gt) size_t pf_size_gt(void) { return GT_NBYTES; }
+
+/* -- Groth16 verification ------------------------------------------------------------------ */
+
+/* The number of ic points of a key of vk_len bytes whose G1 points take n1 and G2 points n2
+ * bytes (the layout of the Python module's VerifyingKey.to_bytes); 0 when the length or the
+ * count does not fit that form. */
+static size_t pf_abi_groth16_ic_count(const uint8_t *vk, size_t vk_len, size_t n1, size_t n2)
+{
+    size_t head = n1 + 3 * n2, i;
+    uint64_t count = 0;
+
+    if (vk_len < head + 8 + n1 || (vk_len - head - 8) % n1 != 0)
+        return 0;
+    for (i = 0; i < 8; i++)
+        count |= (uint64_t)vk[head + i] << (8 * i);
+    return count == (vk_len - head - 8) / n1 ? (size_t)count : 0;
+}
+
+/* *result = 1 when proof verifies under vk for the public inputs, else 0 (Groth16: e(A, B) =
+ * e(alpha, beta) e(vk_x, gamma) e(C, delta), vk_x = ic[0] + sum x_i ic[i]), checked as one product
+ * of four pairings.  vk: alpha || beta || gamma || delta || the count of ic as 8 bytes
+ * little-endian || ic[0] || ... in the default serialization, all compressed or all uncompressed
+ * (groth16.VerifyingKey.to_bytes, ark-groth16's layout); proof: A || B || C, compressed or
+ * uncompressed (groth16.Proof.to_bytes); inputs: count - 1 scalars of FR_NBYTES bytes big-endian,
+ * each below r (PF_ERR_RANGE otherwise, as groth16.verify refuses them).  Every point is checked
+ * (PF_ERR_SUBGROUP and the other decoding codes).  Variable time (public data). */
+PF_EXPORT(pf_groth16_verify_vartime)
+int pf_groth16_verify_vartime(uint8_t *result, const uint8_t *vk, size_t vk_len, const uint8_t *proof, size_t proof_len,
+                              const uint8_t *inputs, size_t inputs_len)
+{
+    size_t n1, n2, count, head, i;
+    g1_t A, C, alpha, vk_x, t;
+    g2_t B, beta, gamma, delta;
+    g1_affine_t P[4];
+    g2_affine_t Q[4];
+    pf_miller_pair_t st[4];
+    gt_t f;
+    int err;
+
+    *result = 0;
+    /* the key's form, from its length: compressed first (as VerifyingKey.from_bytes tries it) */
+    n1 = G1_UNCOMPRESSED;
+    n2 = G2_UNCOMPRESSED;
+    if (PF_FLAG_BITS > 0 && (count = pf_abi_groth16_ic_count(vk, vk_len, G1_COMPRESSED, G2_COMPRESSED)) != 0) {
+        n1 = G1_COMPRESSED;
+        n2 = G2_COMPRESSED;
+    } else if ((count = pf_abi_groth16_ic_count(vk, vk_len, n1, n2)) == 0) {
+        return PF_ERR_LENGTH;
+    }
+    head = n1 + 3 * n2;
+    if (inputs_len != (count - 1) * FR_NBYTES)
+        return PF_ERR_LENGTH;
+    if ((err = pf_abi_g1_decode_vartime(&alpha, vk, n1, true))
+        || (err = pf_abi_g2_decode_vartime(&beta, vk + n1, n2, true))
+        || (err = pf_abi_g2_decode_vartime(&gamma, vk + n1 + n2, n2, true))
+        || (err = pf_abi_g2_decode_vartime(&delta, vk + n1 + 2 * n2, n2, true))
+        || (err = pf_abi_g1_decode_vartime(&vk_x, vk + head + 8, n1, true)))
+        return err;
+    for (i = 1; i < count; i++) {
+        fr_t x;
+        limb_t k[FR_NLIMBS];
+
+        if ((err = pf_abi_g1_decode_vartime(&t, vk + head + 8 + i * n1, n1, true)))
+            return err;
+        if (!fr_from_bytes_be(&x, inputs + (i - 1) * FR_NBYTES))
+            return PF_ERR_RANGE;
+        fr_to_int(k, &x);
+        g1_mul_vartime(&t, &t, k, FR_NLIMBS);
+        g1_add_vartime(&vk_x, &vk_x, &t);
+    }
+    /* the proof: G1 || G2 || G1 of one form */
+    if (proof_len == 2 * G1_UNCOMPRESSED + G2_UNCOMPRESSED) {
+        n1 = G1_UNCOMPRESSED;
+        n2 = G2_UNCOMPRESSED;
+    } else if (PF_FLAG_BITS > 0 && proof_len == 2 * G1_COMPRESSED + G2_COMPRESSED) {
+        n1 = G1_COMPRESSED;
+        n2 = G2_COMPRESSED;
+    } else {
+        return PF_ERR_LENGTH;
+    }
+    if ((err = pf_abi_g1_decode_vartime(&A, proof, n1, true)) || (err = pf_abi_g2_decode_vartime(&B, proof + n1, n2, true))
+        || (err = pf_abi_g1_decode_vartime(&C, proof + n1 + n2, n1, true)))
+        return err;
+    /* e(A, B) e(-alpha, beta) e(vk_x, -gamma) e(C, -delta) = 1 */
+    g1_neg(&alpha, &alpha);
+    g2_neg(&gamma, &gamma);
+    g2_neg(&delta, &delta);
+    g1_to_affine(&P[0], &A);
+    g2_to_affine(&Q[0], &B);
+    g1_to_affine(&P[1], &alpha);
+    g2_to_affine(&Q[1], &beta);
+    g1_to_affine(&P[2], &vk_x);
+    g2_to_affine(&Q[2], &gamma);
+    g1_to_affine(&P[3], &C);
+    g2_to_affine(&Q[3], &delta);
+    pf_miller_loop_vartime(&f, P, Q, NULL, 4, st);
+    pf_final_exp(&f, &f);
+    *result = fp12_is_one(&f);
+    return PF_OK;
+}
+
+/* -- EVM precompiles (EIP-2539) ------------------------------------ */
+/*
+ * One entry point per EIP, called by address as an EVM host does:
+ *   pf_<eip>_run_vartime(out, out_len, address, in, in_len, scratch, scratch_len)
+ * with out_len = pf_<eip>_output_size(address) and pf_<eip>_scratch_size(address, in_len) bytes
+ * of scratch (any alignment).  Inputs and outputs are the EIP's own byte formats (big-endian field
+ * elements of the EIP's width with its zero padding, x || y, the point at infinity all zeros,
+ * scalars of the EIP's width, any value, not reduced); every rule the Python module's
+ * <eip>.run enforces gives its error code: PF_ERR_LENGTH (input length), PF_ERR_PADDING (non-zero
+ * padding), PF_ERR_NONCANON (a field element not below p), PF_ERR_OFF_CURVE, PF_ERR_SUBGROUP,
+ * in the order the Python module finds them.  No gas: the host prices a call from the EIP.
+ */
+
+/* One Fp element of w bytes whose first pad bytes must be zero (the EIP's padding). */
+static int pf_evm_read_fp(fp_t *out, const uint8_t *src, size_t w, size_t pad)
+{
+    size_t i;
+
+    for (i = 0; i < pad; i++)
+        if (src[i])
+            return PF_ERR_PADDING;
+    for (; i + FP_NBYTES < w; i++)
+        if (src[i])
+            return PF_ERR_NONCANON;
+    return fp_from_bytes_be(out, src + w - FP_NBYTES) ? PF_OK : PF_ERR_NONCANON;
+}
+
+static void pf_evm_write_fp(uint8_t *dst, const fp_t *a, size_t w)
+{
+    size_t i;
+
+    for (i = 0; i + FP_NBYTES < w; i++)
+        dst[i] = 0;
+    fp_to_bytes_be(dst + w - FP_NBYTES, a);
+}
+
+/* A big-endian scalar of nbytes bytes -> nlimbs little-endian limbs (nlimbs * limb bytes >= nbytes) */
+static void pf_evm_read_scalar(limb_t *out, size_t nlimbs, const uint8_t *in, size_t nbytes)
+{
+    size_t i;
+
+    for (i = 0; i < nlimbs; i++)
+        out[i] = 0;
+    for (i = 0; i < nbytes; i++) {
+        size_t bit = 8 * (nbytes - 1 - i);
+        out[bit / PF_LIMB_BITS] |= (limb_t)in[i] << (bit % PF_LIMB_BITS);
+    }
+}
+
+/* The widest scalar of the EIPs rendered here, in limbs */
+#define PF_EVM_SCALAR_LIMBS ((8 * 32 + PF_LIMB_BITS - 1) / PF_LIMB_BITS)
+
+/* G1: a coordinate of 1 element(s) of w bytes, in byte order (one element) */
+static int pf_evm_g1_read_coord(fp_t *out, const uint8_t *in, size_t w, size_t pad, bool high_first)
+{
+    (void)high_first;
+    return pf_evm_read_fp(out, in, w, pad);
+}
+
+/* Decode an EVM point (x || y, all zeros the identity): every element checked (padding, below p)
+ * in byte order, then on the curve, then (with subgroup) in the subgroup; variable time. */
+static int pf_evm_g1_decode_vartime(g1_t *out, const uint8_t *in, size_t w, size_t pad, bool high_first,
+                                        bool subgroup)
+{
+    g1_affine_t a;
+    int err;
+
+    if (pf_abi_all_zero(in, 2 * w)) {
+        g1_set_identity(out);
+        return PF_OK;
+    }
+    if ((err = pf_evm_g1_read_coord(&a.x, in, w, pad, high_first))
+        || (err = pf_evm_g1_read_coord(&a.y, in + 1 * w, w, pad, high_first)))
+        return err;
+    /* (0, 0) would be the C identity; it is not on the curve (b != 0) */
+    if (!g1_affine_is_on_curve(&a) || (fp_is_zero(&a.x) && fp_is_zero(&a.y)))
+        return PF_ERR_OFF_CURVE;
+    g1_from_affine(out, &a);
+    if (subgroup && !g1_in_subgroup_vartime(out))
+        return PF_ERR_SUBGROUP;
+    return PF_OK;
+}
+
+static void pf_evm_g1_encode(uint8_t *out, const g1_t *v, size_t w, bool high_first)
+{
+    g1_affine_t a;
+    size_t i;
+
+    for (i = 0; i < 2 * w; i++)
+        out[i] = 0;
+    if (g1_is_identity(v))
+        return;
+    g1_to_affine(&a, v);
+    (void)high_first;
+    pf_evm_write_fp(out, &a.x, w);
+    pf_evm_write_fp(out + w, &a.y, w);
+}
+
+/* [k]P for any point of the curve and a public scalar of nlimbs limbs, every bit of k used (a
+ * point outside the subgroup is not reduced mod r); variable time. */
+static void pf_evm_g1_mul_exact_vartime(g1_t *out, const g1_t *P, const limb_t *k, size_t nlimbs)
+{
+    if (g1_in_subgroup_vartime(P))
+        g1_mul_vartime(out, P, k, nlimbs);
+    else
+        g1_mul_window_vartime(out, P, k, nlimbs);
+}
+
+/* ADD: in is two points (2 * size bytes); variable time. */
+static int pf_evm_g1_add_vartime(uint8_t *out, const uint8_t *in, size_t w, size_t pad, bool high_first, bool subgroup)
+{
+    g1_t a, b;
+    int err;
+
+    if ((err = pf_evm_g1_decode_vartime(&a, in, w, pad, high_first, subgroup))
+        || (err = pf_evm_g1_decode_vartime(&b, in + 2 * w, w, pad, high_first, subgroup)))
+        return err;
+    g1_add_vartime(&a, &a, &b);
+    pf_evm_g1_encode(out, &a, w, high_first);
+    return PF_OK;
+}
+
+/* MUL and MSM: in is n pairs (point, scalar of sw bytes).  Points of the subgroup (checked, with
+ * subgroup) and scalars of FR_NBYTES bytes go to the bucket method with k mod r (scratch:
+ * pf_g1_msm_scratch_size(n)); otherwise every [k_i]P_i is exact.  Variable time. */
+static int pf_evm_g1_msm_vartime(uint8_t *out, const uint8_t *in, size_t n, size_t w, size_t pad, bool high_first,
+                                     size_t sw, bool subgroup, void *scratch, size_t scratch_len)
+{
+    size_t size = 2 * w, step = size + sw, i;
+    g1_t acc, P;
+    int err;
+
+    if (subgroup && sw == FR_NBYTES && n > 1) {
+        unsigned char *area = (unsigned char *)scratch;
+        g1_affine_t *aff;
+        limb_t *k;
+
+        if (scratch == NULL || scratch_len < pf_g1_msm_scratch_size(n))
+            return PF_ERR_SCRATCH;
+        area += (64 - (uintptr_t)area % 64) % 64;
+        aff = (g1_affine_t *)area;
+        area += pf_abi_align(n * sizeof(g1_affine_t));
+        k = (limb_t *)area;
+        area += pf_abi_align(n * FR_NLIMBS * sizeof(limb_t));
+        for (i = 0; i < n; i++) {
+            if ((err = pf_evm_g1_decode_vartime(&P, in + i * step, w, pad, high_first, true)))
+                return err;
+            g1_to_affine(&aff[i], &P);
+            pf_abi_read_scalar(k + i * FR_NLIMBS, in + i * step + size);
+            pf_abi_reduce_scalar(k + i * FR_NLIMBS);
+        }
+        g1_msm_glv_vartime(&acc, aff, k, n, PF_MSM_SCALAR_BITS, area, 1);
+    } else {
+        g1_set_identity(&acc);
+        for (i = 0; i < n; i++) {
+            limb_t k[PF_EVM_SCALAR_LIMBS];
+            size_t nl = (8 * sw + PF_LIMB_BITS - 1) / PF_LIMB_BITS;
+
+            if ((err = pf_evm_g1_decode_vartime(&P, in + i * step, w, pad, high_first, subgroup)))
+                return err;
+            pf_evm_read_scalar(k, nl, in + i * step + size, sw);
+            pf_evm_g1_mul_exact_vartime(&P, &P, k, nl);
+            g1_add_vartime(&acc, &acc, &P);
+        }
+    }
+    pf_evm_g1_encode(out, &acc, w, high_first);
+    return PF_OK;
+}
+
+/* G2: a coordinate of 2 element(s) of w bytes, in byte order (c1 first when high_first) */
+static int pf_evm_g2_read_coord(fp2_t *out, const uint8_t *in, size_t w, size_t pad, bool high_first)
+{
+    int err = pf_evm_read_fp(high_first ? &out->c1 : &out->c0, in, w, pad);
+
+    return err ? err : pf_evm_read_fp(high_first ? &out->c0 : &out->c1, in + w, w, pad);
+}
+
+/* Decode an EVM point (x || y, all zeros the identity): every element checked (padding, below p)
+ * in byte order, then on the curve, then (with subgroup) in the subgroup; variable time. */
+static int pf_evm_g2_decode_vartime(g2_t *out, const uint8_t *in, size_t w, size_t pad, bool high_first,
+                                        bool subgroup)
+{
+    g2_affine_t a;
+    int err;
+
+    if (pf_abi_all_zero(in, 4 * w)) {
+        g2_set_identity(out);
+        return PF_OK;
+    }
+    if ((err = pf_evm_g2_read_coord(&a.x, in, w, pad, high_first))
+        || (err = pf_evm_g2_read_coord(&a.y, in + 2 * w, w, pad, high_first)))
+        return err;
+    /* (0, 0) would be the C identity; it is not on the curve (b != 0) */
+    if (!g2_affine_is_on_curve(&a) || (fp2_is_zero(&a.x) && fp2_is_zero(&a.y)))
+        return PF_ERR_OFF_CURVE;
+    g2_from_affine(out, &a);
+    if (subgroup && !g2_in_subgroup_vartime(out))
+        return PF_ERR_SUBGROUP;
+    return PF_OK;
+}
+
+static void pf_evm_g2_encode(uint8_t *out, const g2_t *v, size_t w, bool high_first)
+{
+    g2_affine_t a;
+    size_t i;
+
+    for (i = 0; i < 4 * w; i++)
+        out[i] = 0;
+    if (g2_is_identity(v))
+        return;
+    g2_to_affine(&a, v);
+    pf_evm_write_fp(out, high_first ? &a.x.c1 : &a.x.c0, w);
+    pf_evm_write_fp(out + w, high_first ? &a.x.c0 : &a.x.c1, w);
+    pf_evm_write_fp(out + 2 * w, high_first ? &a.y.c1 : &a.y.c0, w);
+    pf_evm_write_fp(out + 3 * w, high_first ? &a.y.c0 : &a.y.c1, w);
+}
+
+/* [k]P for any point of the curve and a public scalar of nlimbs limbs, every bit of k used (a
+ * point outside the subgroup is not reduced mod r); variable time. */
+static void pf_evm_g2_mul_exact_vartime(g2_t *out, const g2_t *P, const limb_t *k, size_t nlimbs)
+{
+    if (g2_in_subgroup_vartime(P))
+        g2_mul_vartime(out, P, k, nlimbs);
+    else
+        g2_mul_window_vartime(out, P, k, nlimbs);
+}
+
+/* ADD: in is two points (2 * size bytes); variable time. */
+static int pf_evm_g2_add_vartime(uint8_t *out, const uint8_t *in, size_t w, size_t pad, bool high_first, bool subgroup)
+{
+    g2_t a, b;
+    int err;
+
+    if ((err = pf_evm_g2_decode_vartime(&a, in, w, pad, high_first, subgroup))
+        || (err = pf_evm_g2_decode_vartime(&b, in + 4 * w, w, pad, high_first, subgroup)))
+        return err;
+    g2_add_vartime(&a, &a, &b);
+    pf_evm_g2_encode(out, &a, w, high_first);
+    return PF_OK;
+}
+
+/* MUL and MSM: in is n pairs (point, scalar of sw bytes).  Points of the subgroup (checked, with
+ * subgroup) and scalars of FR_NBYTES bytes go to the bucket method with k mod r (scratch:
+ * pf_g2_msm_scratch_size(n)); otherwise every [k_i]P_i is exact.  Variable time. */
+static int pf_evm_g2_msm_vartime(uint8_t *out, const uint8_t *in, size_t n, size_t w, size_t pad, bool high_first,
+                                     size_t sw, bool subgroup, void *scratch, size_t scratch_len)
+{
+    size_t size = 4 * w, step = size + sw, i;
+    g2_t acc, P;
+    int err;
+
+    if (subgroup && sw == FR_NBYTES && n > 1) {
+        unsigned char *area = (unsigned char *)scratch;
+        g2_affine_t *aff;
+        limb_t *k;
+
+        if (scratch == NULL || scratch_len < pf_g2_msm_scratch_size(n))
+            return PF_ERR_SCRATCH;
+        area += (64 - (uintptr_t)area % 64) % 64;
+        aff = (g2_affine_t *)area;
+        area += pf_abi_align(n * sizeof(g2_affine_t));
+        k = (limb_t *)area;
+        area += pf_abi_align(n * FR_NLIMBS * sizeof(limb_t));
+        for (i = 0; i < n; i++) {
+            if ((err = pf_evm_g2_decode_vartime(&P, in + i * step, w, pad, high_first, true)))
+                return err;
+            g2_to_affine(&aff[i], &P);
+            pf_abi_read_scalar(k + i * FR_NLIMBS, in + i * step + size);
+            pf_abi_reduce_scalar(k + i * FR_NLIMBS);
+        }
+        g2_msm_glv_vartime(&acc, aff, k, n, PF_MSM_SCALAR_BITS, area, 1);
+    } else {
+        g2_set_identity(&acc);
+        for (i = 0; i < n; i++) {
+            limb_t k[PF_EVM_SCALAR_LIMBS];
+            size_t nl = (8 * sw + PF_LIMB_BITS - 1) / PF_LIMB_BITS;
+
+            if ((err = pf_evm_g2_decode_vartime(&P, in + i * step, w, pad, high_first, subgroup)))
+                return err;
+            pf_evm_read_scalar(k, nl, in + i * step + size, sw);
+            pf_evm_g2_mul_exact_vartime(&P, &P, k, nl);
+            g2_add_vartime(&acc, &acc, &P);
+        }
+    }
+    pf_evm_g2_encode(out, &acc, w, high_first);
+    return PF_OK;
+}
+
+/* PAIRING: in is n pairs (G1 point, G2 point); out is 32 bytes, 1 in the last when the product of
+ * the pairings is 1.  Every G1 point is decoded before the G2 points (the Python module's order of
+ * errors).  Scratch: pf_pairing_check_scratch_size(n).  Variable time. */
+static int pf_evm_pairing_vartime(uint8_t out[32], const uint8_t *in, size_t n, size_t w, size_t pad, bool high_first,
+                                  bool subgroup, void *scratch, size_t scratch_len)
+{
+    size_t s1 = 2 * w, s2 = 4 * w, i;
+    unsigned char *area = (unsigned char *)scratch;
+    g1_affine_t *P;
+    g2_affine_t *Q;
+    g1_t a;
+    g2_t b;
+    gt_t f;
+    int err;
+
+    for (i = 0; i < 32; i++)
+        out[i] = 0;
+    if (n == 0) {
+        out[31] = 1;
+        return PF_OK;
+    }
+    if (scratch == NULL || scratch_len < pf_pairing_check_scratch_size(n))
+        return PF_ERR_SCRATCH;
+    area += (64 - (uintptr_t)area % 64) % 64;
+    P = (g1_affine_t *)area;
+    area += pf_abi_align(n * sizeof(g1_affine_t));
+    Q = (g2_affine_t *)area;
+    area += pf_abi_align(n * sizeof(g2_affine_t));
+    for (i = 0; i < n; i++) {
+        if ((err = pf_evm_g1_decode_vartime(&a, in + i * (s1 + s2), w, pad, high_first, subgroup)))
+            return err;
+        g1_to_affine(&P[i], &a);
+    }
+    for (i = 0; i < n; i++) {
+        if ((err = pf_evm_g2_decode_vartime(&b, in + i * (s1 + s2) + s1, w, pad, high_first, subgroup)))
+            return err;
+        g2_to_affine(&Q[i], &b);
+    }
+    pf_miller_loop_vartime(&f, P, Q, NULL, n, (pf_miller_pair_t *)area);
+    pf_final_exp(&f, &f);
+    out[31] = fp12_is_one(&f);
+    return PF_OK;
+}
+
+/* EIP-2539: the output length of the precompile at address (0: no such precompile) */
+PF_EXPORT(pf_eip2539_output_size)
+size_t pf_eip2539_output_size(size_t address)
+{
+    switch (address) {
+    case 0x13: return 128; /* G1ADD */
+    case 0x14: return 128; /* G1MUL */
+    case 0x15: return 128; /* G1MULTIEXP */
+    case 0x16: return 256; /* G2ADD */
+    case 0x17: return 256; /* G2MUL */
+    case 0x18: return 256; /* G2MULTIEXP */
+    case 0x19: return 32; /* PAIRING */
+    default: return 0;
+    }
+}
+
+/* EIP-2539: the scratch the precompile at address needs for in_len bytes of input */
+PF_EXPORT(pf_eip2539_scratch_size)
+size_t pf_eip2539_scratch_size(size_t address, size_t in_len)
+{
+    switch (address) {
+    case 0x15: /* G1MULTIEXP */
+        return pf_g1_msm_scratch_size(in_len / 160);
+    case 0x18: /* G2MULTIEXP */
+        return pf_g2_msm_scratch_size(in_len / 288);
+    case 0x19: /* PAIRING */
+        return pf_pairing_check_scratch_size(in_len / 384);
+    default: return 0;
+    }
+}
+
+/* EIP-2539: run the precompile at address on in (in_len bytes) into out (out_len =
+ * pf_eip2539_output_size(address)); PF_ERR_ADDRESS for an unknown address.  Variable time:
+ * EVM inputs are public.
+ *   0x13 G1ADD: add G1, input 256 bytes
+ *   0x14 G1MUL: mul G1, input 160 bytes
+ *   0x15 G1MULTIEXP: msm G1, input 160 x k bytes, k >= 1
+ *   0x16 G2ADD: add G2, input 512 bytes
+ *   0x17 G2MUL: mul G2, input 288 bytes
+ *   0x18 G2MULTIEXP: msm G2, input 288 x k bytes, k >= 1
+ *   0x19 PAIRING: pairing, input 384 x k bytes, subgroup checked, k >= 1
+ */
+PF_EXPORT(pf_eip2539_run_vartime)
+int pf_eip2539_run_vartime(uint8_t *out, size_t out_len, size_t address, const uint8_t *in, size_t in_len,
+                              void *scratch, size_t scratch_len)
+{
+
+    if (pf_eip2539_output_size(address) == 0)
+        return PF_ERR_ADDRESS;
+    if (out_len != pf_eip2539_output_size(address))
+        return PF_ERR_LENGTH;
+    switch (address) {
+    case 0x13: /* G1ADD */
+        if (in_len != 256)
+            return PF_ERR_LENGTH;
+        return pf_evm_g1_add_vartime(out, in, 64, 16, false, false);
+    case 0x14: /* G1MUL */
+        if (in_len != 160)
+            return PF_ERR_LENGTH;
+        return pf_evm_g1_msm_vartime(out, in, in_len / 160, 64, 16, false, 32, false,
+                                    scratch, scratch_len);
+    case 0x15: /* G1MULTIEXP */
+        if (in_len % 160 != 0 || in_len == 0)
+            return PF_ERR_LENGTH;
+        return pf_evm_g1_msm_vartime(out, in, in_len / 160, 64, 16, false, 32, false,
+                                    scratch, scratch_len);
+    case 0x16: /* G2ADD */
+        if (in_len != 512)
+            return PF_ERR_LENGTH;
+        return pf_evm_g2_add_vartime(out, in, 64, 16, false, false);
+    case 0x17: /* G2MUL */
+        if (in_len != 288)
+            return PF_ERR_LENGTH;
+        return pf_evm_g2_msm_vartime(out, in, in_len / 288, 64, 16, false, 32, false,
+                                    scratch, scratch_len);
+    case 0x18: /* G2MULTIEXP */
+        if (in_len % 288 != 0 || in_len == 0)
+            return PF_ERR_LENGTH;
+        return pf_evm_g2_msm_vartime(out, in, in_len / 288, 64, 16, false, 32, false,
+                                    scratch, scratch_len);
+    case 0x19: /* PAIRING */
+        if (in_len % 384 != 0 || in_len == 0)
+            return PF_ERR_LENGTH;
+        return pf_evm_pairing_vartime(out, in, in_len / 384, 64, 16, false, true, scratch,
+                                      scratch_len);
+    default:
+        return PF_ERR_ADDRESS;
+    }
+}

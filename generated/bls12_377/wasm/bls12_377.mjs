@@ -15,6 +15,11 @@ export const ERRORS = Object.freeze({
   1: 'length', 2: 'flags', 3: 'infinity with other bits', 4: 'padding', 5: 'non-canonical coordinate',
   6: 'not on the curve (x^3 + b is not a square)', 7: 'sign flag with y = 0', 8: 'not on the curve',
   9: 'not in the subgroup', 10: 'scratch too small', 11: 'empty DST', 12: 'identity key or signature',
+  13: 'secret key or public input out of range', 14: 'no precompile at this address',
+});
+// The EVM precompiles of this curve by EIP: name -> address (evm(eip, nameOrAddress, input))
+export const EVM = Object.freeze({
+  eip2539: Object.freeze({ G1ADD: 0x13, G1MUL: 0x14, G1MULTIEXP: 0x15, G2ADD: 0x16, G2MUL: 0x17, G2MULTIEXP: 0x18, PAIRING: 0x19 }),
 });
 
 export class PairforgeError extends Error {
@@ -95,20 +100,20 @@ export class Curve {
   _len(g, compressed) { return this.sizes[g][compressed && this.sizes[g][1] ? 1 : 0]; }
 
   /** a + b in G1 ('g1') or G2 ('g2'). */
-  add(g, a, b, { compressed = true } = {}) { return this._call(`pf_${g}_add`, this._len(g, compressed), [a, b]); }
+  add(g, a, b, { compressed = true } = {}) { return this._call(`pf_${g}_add_vartime`, this._len(g, compressed), [a, b]); }
   /** [k]a, constant time in k (big-endian, pf_size_scalar bytes). */
   mul(g, a, k, { compressed = true } = {}) { return this._call(`pf_${g}_mul`, this._len(g, compressed), [a, k]); }
   /** Validate a point (subgroup included) and write it again, by default uncompressed. */
-  decode(g, a, { compressed = false } = {}) { return this._call(`pf_${g}_decode`, this._len(g, compressed), [a]); }
+  decode(g, a, { compressed = false } = {}) { return this._call(`pf_${g}_decode_vartime`, this._len(g, compressed), [a]); }
   /** sum [k_i] P_i (public inputs). */
   msm(g, points, scalars, { compressed = true } = {}) {
     const n = points.length;
     const scratch = this.exports[`pf_${g}_msm_scratch_size`](n);
-    return this._call(`pf_${g}_msm`, this._len(g, compressed), [concat(points), concat(scalars)], [n], scratch);
+    return this._call(`pf_${g}_msm_vartime`, this._len(g, compressed), [concat(points), concat(scalars)], [n], scratch);
   }
   /** RFC 9380 hash_to_curve (SHA-256 expand_message_xmd) with the caller's DST. */
   hashToCurve(g, msg, dst, { compressed = true } = {}) {
-    return this._call(`pf_${g}_hash_to_curve`, this._len(g, compressed), [msg, dst]);
+    return this._call(`pf_${g}_hash_to_curve_vartime`, this._len(g, compressed), [msg, dst]);
   }
   g1Add(a, b, o) { return this.add('g1', a, b, o); }
   g2Add(a, b, o) { return this.add('g2', a, b, o); }
@@ -116,13 +121,31 @@ export class Curve {
   g2Mul(a, k, o) { return this.mul('g2', a, k, o); }
 
   /** e(p, q) as GT bytes (every Fp coefficient big-endian, c0 first). */
-  pairing(p, q) { return this._call('pf_pairing', this.sizes.gt, [p, q]); }
+  pairing(p, q) { return this._call('pf_pairing_vartime', this.sizes.gt, [p, q]); }
   /** Whether prod e(ps[i], qs[i]) = 1. */
   pairingCheck(ps, qs) {
-    if (ps.length !== qs.length) throw new PairforgeError('pf_pairing_check', 1);
+    if (ps.length !== qs.length) throw new PairforgeError('pf_pairing_check_vartime', 1);
     const n = ps.length;
     const scratch = this.exports.pf_pairing_check_scratch_size(n);
-    return this._call('pf_pairing_check', 1, [concat(ps), concat(qs)], [n], scratch, true)[0] === 1;
+    return this._call('pf_pairing_check_vartime', 1, [concat(ps), concat(qs)], [n], scratch, true)[0] === 1;
+  }
+  /** Run an EVM precompile (`eip`: a key of EVM, e.g. "eip2539"; `pc`: its name or address) on
+   *  the EIP's input bytes; returns the EIP's output bytes (variable time: public data). */
+  evm(eip, pc, input) {
+    const address = typeof pc === 'number' ? pc : EVM[eip]?.[pc];
+    if (address === undefined) throw new PairforgeError(`pf_${eip}_run_vartime`, 14);
+    const e = this.exports;
+    const outLen = e[`pf_${eip}_output_size`](address);
+    const scratch = e[`pf_${eip}_scratch_size`](address, input.length);
+    const [out, inp, scr] = this._place([Math.max(outLen, 1), input, Math.max(scratch, 1)]);
+    const code = e[`pf_${eip}_run_vartime`](out, outLen, address, inp, input.length, scr, scratch);
+    if (code !== 0) throw new PairforgeError(`pf_${eip}_run_vartime`, code);
+    return new Uint8Array(e.memory.buffer, out, outLen).slice();
+  }
+  /** Groth16: `vk` and `proof` in the layout of the Python module's VerifyingKey/Proof.to_bytes,
+   *  `inputs` the public inputs (pf_size_scalar bytes each, big-endian, below r). */
+  groth16Verify(vk, proof, inputs) {
+    return this._call('pf_groth16_verify_vartime', 1, [vk, proof, concat(inputs)], [], 0, true)[0] === 1;
   }
 }
 

@@ -15,6 +15,11 @@ export const ERRORS = Object.freeze({
   1: 'length', 2: 'flags', 3: 'infinity with other bits', 4: 'padding', 5: 'non-canonical coordinate',
   6: 'not on the curve (x^3 + b is not a square)', 7: 'sign flag with y = 0', 8: 'not on the curve',
   9: 'not in the subgroup', 10: 'scratch too small', 11: 'empty DST', 12: 'identity key or signature',
+  13: 'secret key or public input out of range', 14: 'no precompile at this address',
+});
+// The EVM precompiles of this curve by EIP: name -> address (evm(eip, nameOrAddress, input))
+export const EVM = Object.freeze({
+  eip2537: Object.freeze({ G1ADD: 0x0b, G1MSM: 0x0c, G2ADD: 0x0d, G2MSM: 0x0e, PAIRING_CHECK: 0x0f, MAP_FP_TO_G1: 0x10, MAP_FP2_TO_G2: 0x11 }),
 });
 // The ciphersuite IDs of draft-irtf-cfrg-bls-signature-05 (proof-of-possession scheme: Ethereum's)
 export const BLS_DST_MINPK = "BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_";
@@ -98,20 +103,20 @@ export class Curve {
   _len(g, compressed) { return this.sizes[g][compressed && this.sizes[g][1] ? 1 : 0]; }
 
   /** a + b in G1 ('g1') or G2 ('g2'). */
-  add(g, a, b, { compressed = true } = {}) { return this._call(`pf_${g}_add`, this._len(g, compressed), [a, b]); }
+  add(g, a, b, { compressed = true } = {}) { return this._call(`pf_${g}_add_vartime`, this._len(g, compressed), [a, b]); }
   /** [k]a, constant time in k (big-endian, pf_size_scalar bytes). */
   mul(g, a, k, { compressed = true } = {}) { return this._call(`pf_${g}_mul`, this._len(g, compressed), [a, k]); }
   /** Validate a point (subgroup included) and write it again, by default uncompressed. */
-  decode(g, a, { compressed = false } = {}) { return this._call(`pf_${g}_decode`, this._len(g, compressed), [a]); }
+  decode(g, a, { compressed = false } = {}) { return this._call(`pf_${g}_decode_vartime`, this._len(g, compressed), [a]); }
   /** sum [k_i] P_i (public inputs). */
   msm(g, points, scalars, { compressed = true } = {}) {
     const n = points.length;
     const scratch = this.exports[`pf_${g}_msm_scratch_size`](n);
-    return this._call(`pf_${g}_msm`, this._len(g, compressed), [concat(points), concat(scalars)], [n], scratch);
+    return this._call(`pf_${g}_msm_vartime`, this._len(g, compressed), [concat(points), concat(scalars)], [n], scratch);
   }
   /** RFC 9380 hash_to_curve (SHA-256 expand_message_xmd) with the caller's DST. */
   hashToCurve(g, msg, dst, { compressed = true } = {}) {
-    return this._call(`pf_${g}_hash_to_curve`, this._len(g, compressed), [msg, dst]);
+    return this._call(`pf_${g}_hash_to_curve_vartime`, this._len(g, compressed), [msg, dst]);
   }
   g1Add(a, b, o) { return this.add('g1', a, b, o); }
   g2Add(a, b, o) { return this.add('g2', a, b, o); }
@@ -119,19 +124,59 @@ export class Curve {
   g2Mul(a, k, o) { return this.mul('g2', a, k, o); }
 
   /** e(p, q) as GT bytes (every Fp coefficient big-endian, c0 first). */
-  pairing(p, q) { return this._call('pf_pairing', this.sizes.gt, [p, q]); }
+  pairing(p, q) { return this._call('pf_pairing_vartime', this.sizes.gt, [p, q]); }
   /** Whether prod e(ps[i], qs[i]) = 1. */
   pairingCheck(ps, qs) {
-    if (ps.length !== qs.length) throw new PairforgeError('pf_pairing_check', 1);
+    if (ps.length !== qs.length) throw new PairforgeError('pf_pairing_check_vartime', 1);
     const n = ps.length;
     const scratch = this.exports.pf_pairing_check_scratch_size(n);
-    return this._call('pf_pairing_check', 1, [concat(ps), concat(qs)], [n], scratch, true)[0] === 1;
+    return this._call('pf_pairing_check_vartime', 1, [concat(ps), concat(qs)], [n], scratch, true)[0] === 1;
+  }
+  /** Run an EVM precompile (`eip`: a key of EVM, e.g. "eip2537"; `pc`: its name or address) on
+   *  the EIP's input bytes; returns the EIP's output bytes (variable time: public data). */
+  evm(eip, pc, input) {
+    const address = typeof pc === 'number' ? pc : EVM[eip]?.[pc];
+    if (address === undefined) throw new PairforgeError(`pf_${eip}_run_vartime`, 14);
+    const e = this.exports;
+    const outLen = e[`pf_${eip}_output_size`](address);
+    const scratch = e[`pf_${eip}_scratch_size`](address, input.length);
+    const [out, inp, scr] = this._place([Math.max(outLen, 1), input, Math.max(scratch, 1)]);
+    const code = e[`pf_${eip}_run_vartime`](out, outLen, address, inp, input.length, scr, scratch);
+    if (code !== 0) throw new PairforgeError(`pf_${eip}_run_vartime`, code);
+    return new Uint8Array(e.memory.buffer, out, outLen).slice();
+  }
+  /** Groth16: `vk` and `proof` in the layout of the Python module's VerifyingKey/Proof.to_bytes,
+   *  `inputs` the public inputs (pf_size_scalar bytes each, big-endian, below r). */
+  groth16Verify(vk, proof, inputs) {
+    return this._call('pf_groth16_verify_vartime', 1, [vk, proof, concat(inputs)], [], 0, true)[0] === 1;
+  }
+  /** BLS signature of msg under the secret key `sk` (pf_size_scalar bytes, big-endian, in [1, r));
+   *  constant time in sk. */
+  sign(sk, msg, { dst = BLS_DST_MINPK, variant = 'minpk', compressed = true } = {}) {
+    const g = variant === 'minpk' ? 'g2' : 'g1';
+    return this._call(`pf_bls_sign_${variant}`, this._len(g, compressed), [sk, msg, dst]);
+  }
+  /** AggregateVerify: `sig` aggregates the signatures of msgs[i] under pks[i]. False for bad input. */
+  aggregateVerify(pks, msgs, sig, { dst = BLS_DST_MINPK, variant = 'minpk' } = {}) {
+    const fn = `pf_bls_aggregate_verify_${variant}_vartime`;
+    const n = pks.length;
+    const m = msgs.map(utf8);
+    const lens = new Uint8Array(4 * m.length);
+    const view = new DataView(lens.buffer);
+    m.forEach((x, i) => view.setUint32(4 * i, x.length, true));
+    const keys = concat(pks), text = concat(m), d = utf8(dst);
+    const scratch = this.exports[`pf_bls_aggregate_verify_${variant}_scratch_size`](n);
+    const [res, k, t, l, s, dd, scr] = this._place([1, keys, text, lens, sig, d, scratch]);
+    const code = this.exports[fn](res, k, keys.length, n, t, text.length, l, lens.length, s, sig.length, dd, d.length,
+      scr, scratch);
+    if (code === 10) throw new PairforgeError(fn, code);
+    return code === 0 && new Uint8Array(this.exports.memory.buffer, res, 1)[0] === 1;
   }
   /** BLS verification (MinPk: keys in G1, signatures in G2; `dst` the ciphersuite ID). False for
    *  any invalid key or signature. */
   verify(pk, msg, sig, { dst = BLS_DST_MINPK, variant = 'minpk' } = {}) {
     try {
-      return this._call(`pf_bls_verify_${variant}`, 1, [pk, msg, sig, dst], [], 0, true)[0] === 1;
+      return this._call(`pf_bls_verify_${variant}_vartime`, 1, [pk, msg, sig, dst], [], 0, true)[0] === 1;
     } catch (err) {
       if (err instanceof PairforgeError && err.code !== 10) return false;
       throw err;
@@ -139,7 +184,7 @@ export class Curve {
   }
   /** FastAggregateVerify: one message signed by every key of `pks` (aggregated signature). */
   fastAggregateVerify(pks, msg, sig, { dst = BLS_DST_MINPK, variant = 'minpk' } = {}) {
-    const fn = `pf_bls_fast_aggregate_verify_${variant}`;
+    const fn = `pf_bls_fast_aggregate_verify_${variant}_vartime`;
     const [res, keys, m, s, d] = this._place([1, concat(pks), utf8(msg), sig, utf8(dst)]);
     const lens = [concat(pks).length, utf8(msg).length, sig.length, utf8(dst).length];
     const code = this.exports[fn](res, keys, lens[0], pks.length, m, lens[1], s, lens[2], d, lens[3]);
