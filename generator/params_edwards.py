@@ -19,11 +19,11 @@ from .params import CurveFileError, _int
 FAMILY = "TwistedEdwards"
 KNOWN_KEYS = {
     "name", "family", "p", "over", "a", "d", "r", "cofactor", "generators", "weierstrass",
-    "serialization", "description", "protocols",
+    "serialization", "description", "protocols", "glv",
 }
 WEIERSTRASS_KEYS = {"a", "b", "generator"}
 # Point encodings of Edwards curves (generator/derive/edwards_serialization.py).
-PROFILES = ("arkworks", "zcash", "circom")
+PROFILES = ("arkworks", "zcash", "circom", "gnark")
 # Where ``over`` names are looked up when the curve file's own folder does not hold them.
 CURVES_DIR = Path(__file__).resolve().parents[1] / "curves"
 
@@ -57,6 +57,7 @@ class EdwardsSpec:
     protocols: tuple[str, ...] = ()
     family: str = FAMILY
     published: dict[str, int] = field(default_factory=dict)
+    glv_lambda: int | None = None      # the eigenvalue libraries publish; derived and checked all the same
 
     @property
     def package(self) -> str:
@@ -163,7 +164,14 @@ def parse_edwards(data: dict, source: str) -> EdwardsSpec:
     protocols = data.get("protocols", [])
     if protocols:
         raise CurveFileError(f"{source}: key 'protocols': no protocol is available for {FAMILY} curves yet")
+    glv_lambda = None
+    if "glv" in data:
+        g = data["glv"]
+        if not isinstance(g, dict) or set(g) != {"lambda"}:
+            raise CurveFileError(f"{source}: table 'glv' holds 'lambda' (the eigenvalue of the endomorphism on the subgroup)")
+        glv_lambda = _int(g["lambda"], "glv.lambda", source) % r
     return EdwardsSpec(
+        glv_lambda=glv_lambda,
         name=name, source=source, p=p, over=over, a=a, d=d, r=r, cofactor=cofactor, generators=generators,
         default_generator=default, weierstrass=weierstrass, serialization=serialization,
         description=str(data.get("description", "")),
