@@ -12,10 +12,10 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
+from conftest import edwards_packages, load_curve_module
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import edwards_packages, load_curve_module
 from generator.derive.checks import DerivationError
 from generator.derive.edwards import EdwardsModel, build_edwards_model, to_weierstrass
 from generator.params import load_curve_file

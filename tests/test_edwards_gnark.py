@@ -8,7 +8,6 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from conftest import edwards_packages, load_curve_module
 
 PACKAGES = edwards_packages()

@@ -92,7 +92,7 @@ def _null_vector(rows: list[list[int]], p: int) -> list[int] | None:
         for i in range(len(m)):
             if i != rank and m[i][col] % p:
                 f = m[i][col]
-                m[i] = [(a - f * b) % p for a, b in zip(m[i], m[rank])]
+                m[i] = [(a - f * b) % p for a, b in zip(m[i], m[rank], strict=True)]
         pivots.append(col)
         rank += 1
     free = [c for c in range(ncols) if c not in pivots]
@@ -106,7 +106,8 @@ def _null_vector(rows: list[list[int]], p: int) -> list[int] | None:
 
 
 def _fit(samples: list[tuple[int, int]], p: int) -> tuple[Poly, Poly]:
-    """N, D of the smallest degree with N(y) = value·D(y) on every sample (y, value), D monic-ish."""
+    """N, D of the smallest degree with N(y) = value·D(y) on every sample (y, value), scaled so that
+    D's leading coefficient is 1 (the caller checks the result on fresh points)."""
     for deg in range(1, 5):
         rows = [[pow(y, i, p) for i in range(deg + 1)] + [-v * pow(y, i, p) % p for i in range(deg + 1)]
                 for y, v in samples]
@@ -134,77 +135,87 @@ def find_degree2_endomorphism(E: EdwardsCurve, mont: tuple[int, int], weierstras
     _, factors = gf_factor_sqf([ZZ(1), ZZ(0), ZZ(aw), ZZ(bw)], p, ZZ)
     roots = [int(-f[1]) % p for f in factors if len(f) == 2]
     for x0 in roots:
-        t = (3 * x0 * x0 + aw) % p
-        a2, b2 = (aw - 5 * t) % p, (bw - 7 * x0 * t) % p
-        if 0 in (aw, bw, a2, b2):
-            continue
-        u2 = bw * a2 * pow(aw * b2, -1, p) % p
-        if (pow(u2, 2, p) * a2 - aw) % p or (pow(u2, 3, p) * b2 - bw) % p:
-            continue
-        u = sqrt_mod(u2, p)
-        if u is None:
-            continue
-
-        def psi_w(P: tuple[int, int] | None) -> tuple[int, int] | None:
-            if P is None or P[0] == x0:
-                return None
-            inv = pow(P[0] - x0, -1, p)
-            return (u * u * (P[0] + t * inv) % p, u * u * u * P[1] * (1 - t * inv * inv) % p)
-
-        def to_w(P: tuple[int, int]) -> tuple[int, int] | None:
-            from .edwards import to_weierstrass
-            return to_weierstrass(E, mont, 1, P)
-
-        def psi(P: tuple[int, int]) -> tuple[int, int]:
-            return _weierstrass_to_edwards(p, mont, psi_w(to_w(P)))
-
-        points = [E.random_point(rng) for _ in range(SAMPLES)]
-        traces = [tr for tr in range(-2, 3)
-                  if all(E.add(E.add(psi(psi(P)), E.mul(psi(P), -tr)), E.mul(P, 2)) == E.identity for P in points)]
-        if len(traces) != 1:
-            continue
-        trace = traces[0]
-        require(trace * trace < 8, curve, "the degree-2 endomorphism has |trace| < 2·sqrt(2)")
-        psiG = psi(G)
-        disc = (trace * trace - 8) % r
-        root = sqrt_mod(disc, r)
-        require(root is not None, curve, "lam^2 - trace·lam + 2 has roots mod r")
-        lams = [lam for lam in {(trace + root) * pow(2, -1, r) % r, (trace - root) * pow(2, -1, r) % r}
-                if E.mul(G, lam) == psiG]
-        require(len(lams) == 1, curve, "psi(G) = [lam]G for one root lam of lam^2 - trace·lam + 2 mod r")
-        lam = lams[0]
-        if published_lam is not None:
-            require(published_lam in (lam, r - lam), curve, "the curve file's [glv] lambda is +-lam")
-            if published_lam != lam:
-                u, lam, psiG = p - u, r - lam, E.neg(psiG)
-                require(psi(G) == psiG, curve, "-psi(G) = [-lam]G")
-        require((lam * lam - trace * lam + 2) % r == 0, curve, "lam^2 - trace·lam + 2 = 0 mod r")
-        # the Edwards formulas: x'·x and y' as rational functions of y
-        fit_points = [E.random_point(rng) for _ in range(12)]
-        fit_points = [P for P in fit_points if P[0] != 0]
-        images = [psi(P) for P in fit_points]
-        nx, dx = _fit([(P[1], Q[0] * P[0] % p) for P, Q in zip(fit_points, images)], p)
-        ny, dy = _fit([(P[1], Q[1]) for P, Q in zip(fit_points, images)], p)
-
-        def psi_formula(P: tuple[int, int]) -> tuple[int, int]:
-            x, y = P
-            return (_poly_eval(nx, y, p) * pow(x * _poly_eval(dx, y, p), -1, p) % p,
-                    _poly_eval(ny, y, p) * pow(_poly_eval(dy, y, p), -1, p) % p)
-
-        for P in (E.random_point(rng) for _ in range(SAMPLES)):
-            require(psi_formula(P) == psi(P), curve, "the Edwards formulas of psi agree with the Weierstrass maps")
-        for _ in range(SAMPLES):
-            P = E.mul(E.random_point(rng), h)
-            require(psi_formula(P) == E.mul(P, lam), curve, "psi(P) = [lam]P on random points of the subgroup")
-        glv = derive_decomposition(lam, r, 2, curve, "Edwards")
-        k = rng.randrange(r)
-        k1, k2 = glv.split(k)
-        require(E.add(E.mul(G, k1), E.mul(psiG, k2)) == E.mul(G, k), curve, "[k1]G + [k2]psi(G) = [k]G")
-        test_vector, note = _subgroup_test(E, W, to_w, psi_w, glv, trace, r, h, G, psi_formula,
-                                            [(x, 0) for x in roots], curve, rng)
-        return EdwardsEndo(trace=trace, lam=lam, nx=nx, dx=dx, ny=ny, dy=dy, glv=glv, test_vector=test_vector,
-                           test_note=note)
+        found = _from_kernel(E, W, mont, x0, roots, r, h, G, curve, rng, published_lam)
+        if found is not None:
+            return found
     return None
+
+
+def _from_kernel(E: EdwardsCurve, W: WeierstrassCurve, mont: tuple[int, int], x0: int, roots: list[int], r: int,
+                 h: int, G: tuple[int, int], curve: str, rng: random.Random,
+                 published_lam: int | None) -> EdwardsEndo | None:
+    """The endomorphism whose kernel is the 2-torsion point (x0, 0) of W, when the isogeny's image is W."""
+    p, aw, bw = E.p, W.A, W.B
+    t = (3 * x0 * x0 + aw) % p
+    a2, b2 = (aw - 5 * t) % p, (bw - 7 * x0 * t) % p
+    if 0 in (aw, bw, a2, b2):
+        return None
+    u2 = bw * a2 * pow(aw * b2, -1, p) % p
+    if (pow(u2, 2, p) * a2 - aw) % p or (pow(u2, 3, p) * b2 - bw) % p:
+        return None
+    u = sqrt_mod(u2, p)
+    if u is None:
+        return None
+
+    def psi_w(P: tuple[int, int] | None) -> tuple[int, int] | None:
+        if P is None or P[0] == x0:
+            return None
+        inv = pow(P[0] - x0, -1, p)
+        return (u * u * (P[0] + t * inv) % p, u * u * u * P[1] * (1 - t * inv * inv) % p)
+
+    def to_w(P: tuple[int, int]) -> tuple[int, int] | None:
+        from .edwards import to_weierstrass
+        return to_weierstrass(E, mont, 1, P)
+
+    def psi(P: tuple[int, int]) -> tuple[int, int]:
+        return _weierstrass_to_edwards(p, mont, psi_w(to_w(P)))
+
+    points = [E.random_point(rng) for _ in range(SAMPLES)]
+    traces = [tr for tr in range(-2, 3)
+              if all(E.add(E.add(psi(psi(P)), E.mul(psi(P), -tr)), E.mul(P, 2)) == E.identity for P in points)]
+    if len(traces) != 1:
+        return None
+    trace = traces[0]
+    require(trace * trace < 8, curve, "the degree-2 endomorphism has |trace| < 2·sqrt(2)")
+    psiG = psi(G)
+    disc = (trace * trace - 8) % r
+    root = sqrt_mod(disc, r)
+    require(root is not None, curve, "lam^2 - trace·lam + 2 has roots mod r")
+    lams = [lam for lam in {(trace + root) * pow(2, -1, r) % r, (trace - root) * pow(2, -1, r) % r}
+            if E.mul(G, lam) == psiG]
+    require(len(lams) == 1, curve, "psi(G) = [lam]G for one root lam of lam^2 - trace·lam + 2 mod r")
+    lam = lams[0]
+    if published_lam is not None:
+        require(published_lam in (lam, r - lam), curve, "the curve file's [glv] lambda is +-lam")
+        if published_lam != lam:
+            u, lam, psiG = p - u, r - lam, E.neg(psiG)
+            require(psi(G) == psiG, curve, "-psi(G) = [-lam]G")
+    require((lam * lam - trace * lam + 2) % r == 0, curve, "lam^2 - trace·lam + 2 = 0 mod r")
+    # the Edwards formulas: x'·x and y' as rational functions of y
+    fit_points = [E.random_point(rng) for _ in range(12)]
+    fit_points = [P for P in fit_points if P[0] != 0]
+    images = [psi(P) for P in fit_points]
+    nx, dx = _fit([(P[1], Q[0] * P[0] % p) for P, Q in zip(fit_points, images, strict=True)], p)
+    ny, dy = _fit([(P[1], Q[1]) for P, Q in zip(fit_points, images, strict=True)], p)
+
+    def psi_formula(P: tuple[int, int]) -> tuple[int, int]:
+        x, y = P
+        return (_poly_eval(nx, y, p) * pow(x * _poly_eval(dx, y, p), -1, p) % p,
+                _poly_eval(ny, y, p) * pow(_poly_eval(dy, y, p), -1, p) % p)
+
+    for P in (E.random_point(rng) for _ in range(SAMPLES)):
+        require(psi_formula(P) == psi(P), curve, "the Edwards formulas of psi agree with the Weierstrass maps")
+    for _ in range(SAMPLES):
+        P = E.mul(E.random_point(rng), h)
+        require(psi_formula(P) == E.mul(P, lam), curve, "psi(P) = [lam]P on random points of the subgroup")
+    glv = derive_decomposition(lam, r, 2, curve, "Edwards")
+    k = rng.randrange(r)
+    k1, k2 = glv.split(k)
+    require(E.add(E.mul(G, k1), E.mul(psiG, k2)) == E.mul(G, k), curve, "[k1]G + [k2]psi(G) = [k]G")
+    test_vector, note = _subgroup_test(E, W, to_w, psi_w, glv, trace, r, h, G, psi_formula,
+                                        [(x, 0) for x in roots], curve, rng)
+    return EdwardsEndo(trace=trace, lam=lam, nx=nx, dx=dx, ny=ny, dy=dy, glv=glv, test_vector=test_vector,
+                       test_note=note)
 
 
 def _subgroup_test(E: EdwardsCurve, W: WeierstrassCurve, to_w, psi_w, glv: Decomposition, trace: int, r: int, h: int,
