@@ -7,6 +7,8 @@ Per curve: constant-time P * k, mul_vartime, P + Q, from_bytes (with the subgrou
 single-threaded MSM of n points (default 2^14); BLS12-381 G1's P * k and MSM (threads=1) are
 timed in the same rounds, interleaved, so the ratios compare like with like on a loaded machine.
 Each cell: the best of the rounds (process CPU time) and the median; ratios use the best.
+Where the PyPI package bandersnatch-vrfs (arkworks' ark-ec-vrfs through PyO3) is installed, its
+public_from_secret (sk·G and the 32-byte encoding) is timed beside ours in the same rounds.
 """
 
 from __future__ import annotations
@@ -51,6 +53,23 @@ def operations(C, group, n: int, rng: random.Random) -> dict[str, tuple[callable
     }
 
 
+def peer_operations(C, rng: random.Random) -> dict[str, tuple[callable, callable, int]]:
+    """Ours and an installed Python package's, for one operation with the same result (checked)."""
+    if C.NAME != "Bandersnatch":
+        return {}
+    try:
+        import bandersnatch_vrfs as peer
+    except ImportError:
+        return {}
+    secret = peer.secret_from_seed(rng.randbytes(32))
+    k = int.from_bytes(secret, "little")
+    G = C.Point.generator()
+    if (G * k).to_bytes() != peer.public_from_secret(secret):
+        raise AssertionError("bandersnatch-vrfs public_from_secret disagrees with G * k")
+    return {"sk·G + encode (vs bandersnatch-vrfs)": (lambda: (G * k).to_bytes(),
+                                                     lambda: peer.public_from_secret(secret), 200)}
+
+
 def fmt(seconds: float) -> str:
     for unit, scale in (("s", 1), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
         if seconds >= scale:
@@ -82,6 +101,11 @@ def main(argv: list[str] | None = None) -> int:
                 samples[name].append(cpu_time(fn, reps))
                 if name in ref:
                     ref_samples[name].append(cpu_time(*ref[name]))
+        for name, (ours, theirs, reps) in peer_operations(C, rng).items():
+            mine = [cpu_time(ours, reps) for _ in range(args.rounds)]
+            peer = [cpu_time(theirs, reps) for _ in range(args.rounds)]
+            rows.append((C.NAME, C.TARGET, name, min(mine), statistics.median(mine), min(peer),
+                         min(mine) / min(peer)))
         for name in ops:
             best, med = min(samples[name]), statistics.median(samples[name])
             if name in ref:
@@ -89,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append((C.NAME, C.TARGET, name, best, med, rbest, best / rbest))
             else:
                 rows.append((C.NAME, C.TARGET, name, best, med, None, None))
-    print(f"| curve | target | operation | best (CPU) | median | BLS12-381 G1 best | ratio |")
+    print("| curve | target | operation | best (CPU) | median | BLS12-381 G1 (or peer) best | ratio |")
     print("|---|---|---|---:|---:|---:|---:|")
     for name, target, op, best, med, rbest, ratio in rows:
         print(f"| {name} | {target} | {op} | {fmt(best)} | {fmt(med)} | "

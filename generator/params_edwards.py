@@ -10,16 +10,17 @@ by ``generator/derive/edwards.py``; this module only parses and validates the sh
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import tomllib
 
 from .params import CurveFileError, _int
 
 FAMILY = "TwistedEdwards"
 KNOWN_KEYS = {
     "name", "family", "p", "over", "a", "d", "r", "cofactor", "generators", "weierstrass",
-    "serialization", "description", "protocols", "ecvrf",
+    "serialization", "description", "protocols", "ecvrf", "glv",
 }
 # The protocols a twisted Edwards package can carry (generator/protocols), and the keys of one
 # ``[[ecvrf]]`` suite table (generator/protocols/ecvrf.py says what each means).
@@ -29,7 +30,7 @@ ECVRF_TRANSCRIPTS = ("sha512", "shake128")
 ECVRF_HASHES = ("ell2-xmd", "ell2-xof", "tai")
 WEIERSTRASS_KEYS = {"a", "b", "generator"}
 # Point encodings of Edwards curves (generator/derive/edwards_serialization.py).
-PROFILES = ("arkworks", "zcash", "circom")
+PROFILES = ("arkworks", "zcash", "circom", "gnark")
 # Where ``over`` names are looked up when the curve file's own folder does not hold them.
 CURVES_DIR = Path(__file__).resolve().parents[1] / "curves"
 
@@ -77,6 +78,7 @@ class EdwardsSpec:
     ecvrf: tuple[EcvrfSuiteSpec, ...] = ()
     family: str = FAMILY
     published: dict[str, int] = field(default_factory=dict)
+    glv_lambda: int | None = None      # the eigenvalue libraries publish; derived and checked all the same
 
     @property
     def package(self) -> str:
@@ -192,7 +194,14 @@ def parse_edwards(data: dict, source: str) -> EdwardsSpec:
     ecvrf = _ecvrf_suites(data.get("ecvrf"), source, p, generators)
     if ("ecvrf" in protocols) != bool(ecvrf):
         raise CurveFileError(f"{source}: protocol 'ecvrf' and the [[ecvrf]] suite tables go together")
+    glv_lambda = None
+    if "glv" in data:
+        g = data["glv"]
+        if not isinstance(g, dict) or set(g) != {"lambda"}:
+            raise CurveFileError(f"{source}: table 'glv' holds 'lambda' (the eigenvalue of the endomorphism on the subgroup)")
+        glv_lambda = _int(g["lambda"], "glv.lambda", source) % r
     return EdwardsSpec(
+        glv_lambda=glv_lambda,
         name=name, source=source, p=p, over=over, a=a, d=d, r=r, cofactor=cofactor, generators=generators,
         default_generator=default, weierstrass=weierstrass, serialization=serialization,
         description=str(data.get("description", "")), protocols=tuple(protocols), ecvrf=ecvrf,

@@ -10,6 +10,7 @@ Serialization profiles (the `profile=` argument of to_bytes / from_bytes / batch
 None is the default, "circom"):
   arkworks  y little-endian, bit 7 of the last byte set when x > (p-1)/2; uncompressed x || y (LE)
   circom    circomlibjs packPoint: y little-endian, bit 7 of the last byte set when x > (p-1)/2
+  gnark     gnark-crypto twistededwards Bytes(): y little-endian, bit 7 of the last byte set when x is lexicographically largest (x > (p-1)/2)
   zcash     zkcrypto/ZIP-216: y little-endian, bit 7 of the last byte = x mod 2
 """
 
@@ -127,7 +128,9 @@ GENERATORS = {
     "circom": (0xbb77a6ad63e739b4eacb2e09d6277c12ab8d8010534e0b62893f3f6bb957051, 0x25797203f7a0b24925572e1cd16bf9edfce0051fb9e133774b3c257a872d7d8b),
 }
 DEFAULT_GENERATOR = "circom"
-SERIALIZATION_PROFILES = ["arkworks", "circom", "zcash"]
+# The eigenvalue of the degree-2 endomorphism Point.psi on the subgroup (None: the curve has none)
+GLV_LAMBDA = None
+SERIALIZATION_PROFILES = ["arkworks", "circom", "gnark", "zcash"]
 DEFAULT_PROFILE = "circom"
 # The limb width this module was compiled with: 64 (generic64) or 32 (generic32).
 LIMB_BITS = PF_LIMB_BITS
@@ -163,7 +166,7 @@ def _cpu_supports_adx():
 
 __all__ = [
     "NAME", "FAMILY", "P", "R", "H", "A", "D", "COMPLETE", "MONTGOMERY_A", "MONTGOMERY_B",
-    "WEIERSTRASS_A", "WEIERSTRASS_B", "GENERATORS", "DEFAULT_GENERATOR",
+    "WEIERSTRASS_A", "WEIERSTRASS_B", "GENERATORS", "DEFAULT_GENERATOR", "GLV_LAMBDA",
     "Fq", "Fr", "Point", "SERIALIZATION_PROFILES", "DEFAULT_PROFILE",
 ]
 
@@ -212,6 +215,7 @@ def _from_bytes(cls, data):
 cdef dict _PROFILES = {
     "arkworks": (False, True),
     "circom": (False, False),
+    "gnark": (False, False),
     "zcash": (True, False),
 }
 
@@ -932,13 +936,17 @@ cdef class Point:
     Point.from_bytes(data) or arithmetic."""
 
     cdef te_t v
+    cdef bint sub        # known to lie in the subgroup of order r (chooses the GLV paths)
 
     def __cinit__(self):
         te_set_identity(&self.v)
+        self.sub = False
 
     @classmethod
     def identity(cls):
-        return _new_point()
+        cdef Point r = _new_point()
+        r.sub = True
+        return r
 
     @classmethod
     def generator(cls):
@@ -964,6 +972,7 @@ cdef class Point:
         te_from_affine(&r.v, &a)
         if check and not te_in_subgroup_vartime(&r.v):
             raise ValueError("Point.from_affine: the point is not in the subgroup of order r")
+        r.sub = bool(check)
         return r
 
     def to_affine(self):
@@ -982,6 +991,7 @@ cdef class Point:
             return NotImplemented
         r = _new_point()
         te_add(&r.v, &(<Point>self).v, &(<Point>other).v)
+        r.sub = (<Point>self).sub and (<Point>other).sub
         return r
 
     def __sub__(self, other):
@@ -992,11 +1002,13 @@ cdef class Point:
         te_neg(&t, &(<Point>other).v)
         r = _new_point()
         te_add(&r.v, &(<Point>self).v, &t)
+        r.sub = (<Point>self).sub and (<Point>other).sub
         return r
 
     def __neg__(self):
         cdef Point r = _new_point()
         te_neg(&r.v, &self.v)
+        r.sub = self.sub
         return r
 
     def __pos__(self):
@@ -1005,6 +1017,7 @@ cdef class Point:
     def double(self):
         cdef Point r = _new_point()
         te_dbl(&r.v, &self.v)
+        r.sub = self.sub
         return r
 
     def __mul__(self, k):
@@ -1021,6 +1034,7 @@ cdef class Point:
         r = _new_point()
         with nogil:
             te_mul_ct(&r.v, &(<Point>self).v, s, FR_BITS)
+        r.sub = (<Point>self).sub
         return r
 
     def __rmul__(self, k):
@@ -1036,12 +1050,14 @@ cdef class Point:
         r = _new_point()
         with nogil:
             te_mul_vartime(&r.v, &self.v, s, FR_NLIMBS)
+        r.sub = self.sub
         return r
 
     def clear_cofactor(self):
         """[h]P (h = H): a point of the subgroup of order r."""
         cdef Point r = _new_point()
         te_clear_cofactor(&r.v, &self.v)
+        r.sub = True
         return r
 
     def is_identity(self):
@@ -1052,9 +1068,11 @@ cdef class Point:
 
     def in_subgroup(self):
         """[r]P = O (variable time)."""
-        cdef bint ok
-        with nogil:
-            ok = te_in_subgroup_vartime(&self.v)
+        cdef bint ok = self.sub
+        if not ok:
+            with nogil:
+                ok = te_in_subgroup_vartime(&self.v)
+            self.sub = ok                # a derived fact: caching it keeps the point immutable
         return ok
 
     def __eq__(self, other):
@@ -1144,6 +1162,7 @@ cdef class Point:
         te_from_affine(&r.v, &a)
         if check and not te_in_subgroup_vartime(&r.v):
             raise ValueError("Point.from_bytes: " + _ERRORS[_E_SUBGROUP])
+        r.sub = bool(check)
         return r
 
     @classmethod
@@ -1198,6 +1217,7 @@ cdef class Point:
             for i in range(n):
                 r = _new_point()
                 te_from_affine(&(<Point>r).v, &aff[i])
+                (<Point>r).sub = sub
                 out[i] = r
         finally:
             PyMem_Free(buf)

@@ -10,6 +10,7 @@ Serialization profiles (the `profile=` argument of to_bytes / from_bytes / batch
 None is the default, "arkworks"):
   arkworks  y little-endian, bit 7 of the last byte set when x > (p-1)/2; uncompressed x || y (LE)
   circom    circomlibjs packPoint: y little-endian, bit 7 of the last byte set when x > (p-1)/2
+  gnark     gnark-crypto twistededwards Bytes(): y little-endian, bit 7 of the last byte set when x is lexicographically largest (x > (p-1)/2)
   zcash     zkcrypto/ZIP-216: y little-endian, bit 7 of the last byte = x mod 2
 """
 
@@ -100,6 +101,9 @@ cdef extern from "c/edwards_core.h" nogil:
     bint te_in_subgroup_vartime(const te_t *a)
     void te_clear_cofactor(te_t *out, const te_t *a)
     bint te_msm_vartime(te_t *out, const te_affine_t *points, const limb_t *scalars, size_t n, size_t nthreads)
+    void te_psi(te_t *out, const te_t *a)
+    void te_mul_glv_ct(te_t *out, const te_t *a, const limb_t *k)
+    void te_mul_glv_vartime(te_t *out, const te_t *a, const limb_t *k)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -127,7 +131,9 @@ GENERATORS = {
     "arkworks": (0x29c132cc2c0b34c5743711777bbe42f32b79c022ad998465e1e71866a252ae18, 0x2a6c669eda123e0f157d8b50badcd586358cad81eee464605e3167b6cc974166),
 }
 DEFAULT_GENERATOR = "arkworks"
-SERIALIZATION_PROFILES = ["arkworks", "circom", "zcash"]
+# The eigenvalue of the degree-2 endomorphism Point.psi on the subgroup (None: the curve has none)
+GLV_LAMBDA = 8913659658109529928382530854484400854125314752504019737736543920008458395397
+SERIALIZATION_PROFILES = ["arkworks", "circom", "gnark", "zcash"]
 DEFAULT_PROFILE = "arkworks"
 # The limb width this module was compiled with: 64 (generic64) or 32 (generic32).
 LIMB_BITS = PF_LIMB_BITS
@@ -163,7 +169,7 @@ def _cpu_supports_adx():
 
 __all__ = [
     "NAME", "FAMILY", "P", "R", "H", "A", "D", "COMPLETE", "MONTGOMERY_A", "MONTGOMERY_B",
-    "WEIERSTRASS_A", "WEIERSTRASS_B", "GENERATORS", "DEFAULT_GENERATOR",
+    "WEIERSTRASS_A", "WEIERSTRASS_B", "GENERATORS", "DEFAULT_GENERATOR", "GLV_LAMBDA",
     "Fq", "Fr", "Point", "SERIALIZATION_PROFILES", "DEFAULT_PROFILE",
 ]
 
@@ -212,6 +218,7 @@ def _from_bytes(cls, data):
 cdef dict _PROFILES = {
     "arkworks": (False, True),
     "circom": (False, False),
+    "gnark": (False, False),
     "zcash": (True, False),
 }
 
@@ -932,13 +939,17 @@ cdef class Point:
     Point.from_bytes(data) or arithmetic."""
 
     cdef te_t v
+    cdef bint sub        # known to lie in the subgroup of order r (chooses the GLV paths)
 
     def __cinit__(self):
         te_set_identity(&self.v)
+        self.sub = False
 
     @classmethod
     def identity(cls):
-        return _new_point()
+        cdef Point r = _new_point()
+        r.sub = True
+        return r
 
     @classmethod
     def generator(cls):
@@ -964,6 +975,7 @@ cdef class Point:
         te_from_affine(&r.v, &a)
         if check and not te_in_subgroup_vartime(&r.v):
             raise ValueError("Point.from_affine: the point is not in the subgroup of order r")
+        r.sub = bool(check)
         return r
 
     def to_affine(self):
@@ -982,6 +994,7 @@ cdef class Point:
             return NotImplemented
         r = _new_point()
         te_add(&r.v, &(<Point>self).v, &(<Point>other).v)
+        r.sub = (<Point>self).sub and (<Point>other).sub
         return r
 
     def __sub__(self, other):
@@ -992,11 +1005,13 @@ cdef class Point:
         te_neg(&t, &(<Point>other).v)
         r = _new_point()
         te_add(&r.v, &(<Point>self).v, &t)
+        r.sub = (<Point>self).sub and (<Point>other).sub
         return r
 
     def __neg__(self):
         cdef Point r = _new_point()
         te_neg(&r.v, &self.v)
+        r.sub = self.sub
         return r
 
     def __pos__(self):
@@ -1005,11 +1020,14 @@ cdef class Point:
     def double(self):
         cdef Point r = _new_point()
         te_dbl(&r.v, &self.v)
+        r.sub = self.sub
         return r
 
     def __mul__(self, k):
         """[k]P in constant time in k (k: an int of any size and sign, reduced mod r, or an Fr):
-        fixed 4-bit windows with full-table lookups. For points outside the subgroup the scalar
+        GLV with the endomorphism psi for points known to be in the subgroup (two half-size
+        sub-scalars, signed 4-bit digits, full-table lookups), fixed 4-bit windows for others.
+        For points outside the subgroup the scalar
         is still reduced mod r; use mul_vartime(k) with k < r, or clear_cofactor(), there."""
         cdef limb_t s[FR_NLIMBS]
         cdef Point r
@@ -1020,14 +1038,18 @@ cdef class Point:
         _scalar_limbs(k, s, "Point * k")
         r = _new_point()
         with nogil:
-            te_mul_ct(&r.v, &(<Point>self).v, s, FR_BITS)
+            if (<Point>self).sub:
+                te_mul_glv_ct(&r.v, &(<Point>self).v, s)
+            else:
+                te_mul_ct(&r.v, &(<Point>self).v, s, FR_BITS)
+        r.sub = (<Point>self).sub
         return r
 
     def __rmul__(self, k):
         return self.__mul__(k)
 
     def mul_vartime(self, k):
-        """[k]P for a public scalar k reduced mod r (variable time)."""
+        """[k]P for a public scalar k reduced mod r (variable time; GLV with interleaved wNAF for points known to be in the subgroup)."""
         cdef limb_t s[FR_NLIMBS]
         cdef Point r
         if not _is_scalar(k):
@@ -1035,13 +1057,26 @@ cdef class Point:
         _scalar_limbs(k, s, "Point.mul_vartime")
         r = _new_point()
         with nogil:
-            te_mul_vartime(&r.v, &self.v, s, FR_NLIMBS)
+            if self.sub:
+                te_mul_glv_vartime(&r.v, &self.v, s)
+            else:
+                te_mul_vartime(&r.v, &self.v, s, FR_NLIMBS)
+        r.sub = self.sub
         return r
 
     def clear_cofactor(self):
         """[h]P (h = H): a point of the subgroup of order r."""
         cdef Point r = _new_point()
         te_clear_cofactor(&r.v, &self.v)
+        r.sub = True
+        return r
+
+    def psi(self):
+        """The degree-2 endomorphism psi (psi^2 - 0 psi + 2 = 0), [GLV_LAMBDA]P on the subgroup;
+        derived in generator/derive/edwards_glv.py. Constant time."""
+        cdef Point r = _new_point()
+        te_psi(&r.v, &self.v)
+        r.sub = self.sub
         return r
 
     def is_identity(self):
@@ -1051,10 +1086,13 @@ cdef class Point:
         return te_is_on_curve(&self.v)
 
     def in_subgroup(self):
-        """[r]P = O (variable time)."""
-        cdef bint ok
-        with nogil:
-            ok = te_in_subgroup_vartime(&self.v)
+        """[u0]P + [u1]psi(P) = O for a short lattice vector of norm r, equivalent to [r]P = O
+        (variable time; cached on the point)."""
+        cdef bint ok = self.sub
+        if not ok:
+            with nogil:
+                ok = te_in_subgroup_vartime(&self.v)
+            self.sub = ok                # a derived fact: caching it keeps the point immutable
         return ok
 
     def __eq__(self, other):
@@ -1144,6 +1182,7 @@ cdef class Point:
         te_from_affine(&r.v, &a)
         if check and not te_in_subgroup_vartime(&r.v):
             raise ValueError("Point.from_bytes: " + _ERRORS[_E_SUBGROUP])
+        r.sub = bool(check)
         return r
 
     @classmethod
@@ -1198,6 +1237,7 @@ cdef class Point:
             for i in range(n):
                 r = _new_point()
                 te_from_affine(&(<Point>r).v, &aff[i])
+                (<Point>r).sub = sub
                 out[i] = r
         finally:
             PyMem_Free(buf)

@@ -4,7 +4,7 @@
 Twisted Edwards a x^2 + y^2 = 1 + d x^2 y^2 over Fq (p has 253 bits, the scalar field of bls12-377),
 a = -1, subgroup order r of 251 bits, cofactor 4.
 Fields: Fq, Fr; group: Point (extended coordinates; P * k constant time, mul_vartime, msm).
-Points serialize in the arkworks format by default (profiles: arkworks, circom, zcash).
+Points serialize in the arkworks format by default (profiles: arkworks, circom, gnark, zcash).
 """
 
 import importlib as _importlib
@@ -56,6 +56,7 @@ if TYPE_CHECKING:
         DEFAULT_PROFILE,
         FAMILY,
         GENERATORS,
+        GLV_LAMBDA,
         H,
         MONTGOMERY_A,
         MONTGOMERY_B,
@@ -72,7 +73,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "NAME", "FAMILY", "P", "R", "H", "A", "D", "COMPLETE", "MONTGOMERY_A", "MONTGOMERY_B",
-    "WEIERSTRASS_A", "WEIERSTRASS_B", "GENERATORS", "DEFAULT_GENERATOR",
+    "WEIERSTRASS_A", "WEIERSTRASS_B", "GENERATORS", "DEFAULT_GENERATOR", "GLV_LAMBDA",
     "Fq", "Fr", "Point", "SERIALIZATION_PROFILES", "DEFAULT_PROFILE",
 ]
 

@@ -17,8 +17,9 @@ WEIERSTRASS_A: int
 WEIERSTRASS_B: int
 GENERATORS: dict[str, tuple[int, int]]
 DEFAULT_GENERATOR: str
+GLV_LAMBDA: int | None
 LIMB_BITS: int
-# "arkworks", "circom", "zcash"
+# "arkworks", "circom", "gnark", "zcash"
 SERIALIZATION_PROFILES: list[str]
 DEFAULT_PROFILE: str
 

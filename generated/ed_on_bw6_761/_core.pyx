@@ -10,6 +10,7 @@ Serialization profiles (the `profile=` argument of to_bytes / from_bytes / batch
 None is the default, "arkworks"):
   arkworks  y little-endian, bit 7 of the last byte set when x > (p-1)/2; uncompressed x || y (LE)
   circom    circomlibjs packPoint: y little-endian, bit 7 of the last byte set when x > (p-1)/2
+  gnark     gnark-crypto twistededwards Bytes(): y little-endian, bit 7 of the last byte set when x is lexicographically largest (x > (p-1)/2)
   zcash     zkcrypto/ZIP-216: y little-endian, bit 7 of the last byte = x mod 2
 """
 
@@ -128,7 +129,9 @@ GENERATORS = {
     "gnark": (0xb6c589d59befbc977bdb150f674157c3f43e249cabf425c7db7ac986e54d88de52b7f57bbffed66926a34f5caa3035, 0x33ce313d4c089ce505e5cfc803b98ccd8b78f05038b0d2104f7aac2c010095fdeecdda64cd3b5ebbf93e3eed543cde),
 }
 DEFAULT_GENERATOR = "arkworks"
-SERIALIZATION_PROFILES = ["arkworks", "circom", "zcash"]
+# The eigenvalue of the degree-2 endomorphism Point.psi on the subgroup (None: the curve has none)
+GLV_LAMBDA = None
+SERIALIZATION_PROFILES = ["arkworks", "circom", "gnark", "zcash"]
 DEFAULT_PROFILE = "arkworks"
 # The limb width this module was compiled with: 64 (generic64) or 32 (generic32).
 LIMB_BITS = PF_LIMB_BITS
@@ -164,7 +167,7 @@ def _cpu_supports_adx():
 
 __all__ = [
     "NAME", "FAMILY", "P", "R", "H", "A", "D", "COMPLETE", "MONTGOMERY_A", "MONTGOMERY_B",
-    "WEIERSTRASS_A", "WEIERSTRASS_B", "GENERATORS", "DEFAULT_GENERATOR",
+    "WEIERSTRASS_A", "WEIERSTRASS_B", "GENERATORS", "DEFAULT_GENERATOR", "GLV_LAMBDA",
     "Fq", "Fr", "Point", "SERIALIZATION_PROFILES", "DEFAULT_PROFILE",
 ]
 
@@ -213,6 +216,7 @@ def _from_bytes(cls, data):
 cdef dict _PROFILES = {
     "arkworks": (False, True),
     "circom": (False, False),
+    "gnark": (False, False),
     "zcash": (True, False),
 }
 
@@ -933,13 +937,17 @@ cdef class Point:
     Point.from_bytes(data) or arithmetic."""
 
     cdef te_t v
+    cdef bint sub        # known to lie in the subgroup of order r (chooses the GLV paths)
 
     def __cinit__(self):
         te_set_identity(&self.v)
+        self.sub = False
 
     @classmethod
     def identity(cls):
-        return _new_point()
+        cdef Point r = _new_point()
+        r.sub = True
+        return r
 
     @classmethod
     def generator(cls):
@@ -965,6 +973,7 @@ cdef class Point:
         te_from_affine(&r.v, &a)
         if check and not te_in_subgroup_vartime(&r.v):
             raise ValueError("Point.from_affine: the point is not in the subgroup of order r")
+        r.sub = bool(check)
         return r
 
     def to_affine(self):
@@ -983,6 +992,7 @@ cdef class Point:
             return NotImplemented
         r = _new_point()
         te_add(&r.v, &(<Point>self).v, &(<Point>other).v)
+        r.sub = (<Point>self).sub and (<Point>other).sub
         return r
 
     def __sub__(self, other):
@@ -993,11 +1003,13 @@ cdef class Point:
         te_neg(&t, &(<Point>other).v)
         r = _new_point()
         te_add(&r.v, &(<Point>self).v, &t)
+        r.sub = (<Point>self).sub and (<Point>other).sub
         return r
 
     def __neg__(self):
         cdef Point r = _new_point()
         te_neg(&r.v, &self.v)
+        r.sub = self.sub
         return r
 
     def __pos__(self):
@@ -1006,6 +1018,7 @@ cdef class Point:
     def double(self):
         cdef Point r = _new_point()
         te_dbl(&r.v, &self.v)
+        r.sub = self.sub
         return r
 
     def __mul__(self, k):
@@ -1022,6 +1035,7 @@ cdef class Point:
         r = _new_point()
         with nogil:
             te_mul_ct(&r.v, &(<Point>self).v, s, FR_BITS)
+        r.sub = (<Point>self).sub
         return r
 
     def __rmul__(self, k):
@@ -1037,12 +1051,14 @@ cdef class Point:
         r = _new_point()
         with nogil:
             te_mul_vartime(&r.v, &self.v, s, FR_NLIMBS)
+        r.sub = self.sub
         return r
 
     def clear_cofactor(self):
         """[h]P (h = H): a point of the subgroup of order r."""
         cdef Point r = _new_point()
         te_clear_cofactor(&r.v, &self.v)
+        r.sub = True
         return r
 
     def is_identity(self):
@@ -1053,9 +1069,11 @@ cdef class Point:
 
     def in_subgroup(self):
         """[r]P = O (variable time)."""
-        cdef bint ok
-        with nogil:
-            ok = te_in_subgroup_vartime(&self.v)
+        cdef bint ok = self.sub
+        if not ok:
+            with nogil:
+                ok = te_in_subgroup_vartime(&self.v)
+            self.sub = ok                # a derived fact: caching it keeps the point immutable
         return ok
 
     def __eq__(self, other):
@@ -1145,6 +1163,7 @@ cdef class Point:
         te_from_affine(&r.v, &a)
         if check and not te_in_subgroup_vartime(&r.v):
             raise ValueError("Point.from_bytes: " + _ERRORS[_E_SUBGROUP])
+        r.sub = bool(check)
         return r
 
     @classmethod
@@ -1199,6 +1218,7 @@ cdef class Point:
             for i in range(n):
                 r = _new_point()
                 te_from_affine(&(<Point>r).v, &aff[i])
+                (<Point>r).sub = sub
                 out[i] = r
         finally:
             PyMem_Free(buf)

@@ -14,6 +14,8 @@ What is derived and how it is proven (every check fails loudly, naming the curve
   r in the Hasse interval, so n = #E. The largest point order among the samples is recorded;
 * the generator (the curve file's default, else the first y = 2, 3, ... with a point, times h)
   is on the curve, not the identity, and [r]G = O;
+* a degree-2 endomorphism psi where the Weierstrass model has one (generator/derive/edwards_glv.py):
+  its eigenvalue lam on the subgroup, its Edwards formulas, the GLV basis and a subgroup test;
 * the Montgomery model B·v² = u³ + A·u² + u (A = 2(a+d)/(a−d), B = 4/(a−d)) and the short
   Weierstrass model y² = x³ + A_w·x + B_w, with the birational maps
   (x, y) -> (u, v) = ((1+y)/(1−y), (1+y)/((1−y)x)) -> (u/B + A/(3B), v/B), checked to carry sums of
@@ -32,6 +34,7 @@ import gmpy2
 from ..params_edwards import EdwardsSpec
 from ..reference.edwards import EdwardsCurve, MontgomeryCurve, WeierstrassCurve, sqrt_mod
 from .checks import require
+from .edwards_glv import EdwardsEndo, find_degree2_endomorphism
 from .edwards_serialization import EdwardsProfile, derive_edwards_profiles
 from .fields import FieldModel, derive_field
 
@@ -75,10 +78,18 @@ class EdwardsModel:
     default_profile: str
     over: str | None
     spec: EdwardsSpec
+    endo: EdwardsEndo | None = None     # a degree-2 endomorphism (GLV, subgroup test) where one exists
 
     @property
     def order(self) -> int:
         return self.h * self.r
+
+    @property
+    def a_small(self) -> int | None:
+        """a as a small signed integer (|a| <= 16, a != -1): multiplications by a become a few
+        additions in C; None otherwise."""
+        signed = self.a - self.p if self.a > self.p // 2 else self.a
+        return signed if abs(signed) <= 16 and not self.a_is_minus_one else None
 
     @property
     def curve(self) -> EdwardsCurve:
@@ -215,6 +226,10 @@ def build_edwards_model(spec: EdwardsSpec, progress: Progress | None = None) -> 
     G = _derive_generator(E, spec, h, curve)
     mont = _montgomery(E, curve, rng)
     weierstrass, published = _weierstrass(E, mont, G, spec, curve, rng)
+    say("degree-2 endomorphism (GLV) on the Weierstrass model")
+    endo = find_degree2_endomorphism(E, mont, (weierstrass.a, weierstrass.b), r, h, G, curve, rng, spec.glv_lambda)
+    require(spec.glv_lambda is None or endo is not None, curve,
+            "the curve file's [glv] lambda: the curve has a degree-2 endomorphism")
     profiles = derive_edwards_profiles(fq, curve)
     require(any(pr.name == spec.serialization for pr in profiles), curve,
             f"the default serialization profile {spec.serialization!r} is usable for this field")
@@ -223,5 +238,5 @@ def build_edwards_model(spec: EdwardsSpec, progress: Progress | None = None) -> 
         a_is_minus_one=a == p - 1, complete=complete, fq=fq, fr=fr, generator=G,
         generators=dict(spec.generators), default_generator=spec.default_generator or "derived",
         montgomery=mont, weierstrass=weierstrass, published_weierstrass=published, profiles=profiles,
-        default_profile=spec.serialization, over=spec.over, spec=spec,
+        default_profile=spec.serialization, over=spec.over, spec=spec, endo=endo,
     )

@@ -3,8 +3,11 @@
 Every profile writes a compressed point as y little-endian in ``nbytes`` bytes with a sign bit
 of x in bit 7 of the last byte; they differ in what the sign bit means:
 
-* ``arkworks`` (ark-serialize, ark-vrf; gnark's ``Bytes()`` is the same): set when x > (p − 1)/2;
-  uncompressed: x ‖ y, both little-endian, no flags;
+* ``arkworks`` (ark-serialize, ark-vrf): set when x > (p − 1)/2; uncompressed: x ‖ y, both
+  little-endian, no flags;
+* ``gnark`` (gnark-crypto's twistededwards ``PointAffine.Bytes()`` / ``SetBytes``): the arkworks
+  compressed layout (y's big-endian bytes with 0x80 or-ed into the first when x is
+  lexicographically largest, then reversed); no uncompressed form;
 * ``circom`` (circomlibjs ``packPoint``): the arkworks compressed layout, under its own name;
 * ``zcash`` (zkcrypto/jubjub, ZIP-216): set when x is odd; no uncompressed form.
 
@@ -36,6 +39,8 @@ class EdwardsProfile:
 _PROFILES = (
     ("arkworks", "y little-endian, bit 7 of the last byte set when x > (p-1)/2; uncompressed x || y (LE)", "lex", True),
     ("circom", "circomlibjs packPoint: y little-endian, bit 7 of the last byte set when x > (p-1)/2", "lex", False),
+    ("gnark", "gnark-crypto twistededwards Bytes(): y little-endian, bit 7 of the last byte set when x is "
+              "lexicographically largest (x > (p-1)/2)", "lex", False),
     ("zcash", "zkcrypto/ZIP-216: y little-endian, bit 7 of the last byte = x mod 2", "parity", False),
 )
 

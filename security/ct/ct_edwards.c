@@ -4,8 +4,8 @@
  *     ct_edwards --list          one line per check: NAME EXPECT (ct, vartime or may)
  *     ct_edwards NAME            run one check
  *
- * Secret paths: [k]P (te_mul_ct), the unified addition and the doubling, inversion and square
- * roots; public-data operations that are constant time all the same (to affine, equality, the
+ * Secret paths: [k]P (te_mul_ct; te_mul_glv_ct and te_psi where the curve has an endomorphism),
+ * the unified addition and the doubling, inversion and square roots; public-data operations that are constant time all the same (to affine, equality, the
  * curve equation, cofactor clearing, decoding helpers); te_mul_vartime is the negative control. */
 #include <stdio.h>
 #include <string.h>
@@ -125,6 +125,12 @@ POINT_CHECK(check_te_affine_is_on_curve, te_t, ok = te_affine_is_on_curve((const
 POINT_CHECK(check_te_add_cached, te_t, add_cached(&r, &p, &q))
 POINT_CHECK(check_te_mul_vartime, te_t, te_mul_vartime(&r, &p, k, FR_NLIMBS))
 POINT_CHECK(check_te_in_subgroup_vartime, te_t, ok = te_in_subgroup_vartime(&p))
+#ifdef TE_GLV_W
+/* curves with a degree-2 endomorphism (TE_GLV_W is defined where one was derived) */
+POINT_CHECK(check_te_mul_glv_ct, te_t, te_mul_glv_ct(&r, &p, k))
+POINT_CHECK(check_te_psi, te_t, te_psi(&r, &p))
+POINT_CHECK(check_te_mul_glv_vartime, te_t, te_mul_glv_vartime(&r, &p, k))
+#endif
 FIELD_CHECK(check_fq_inv, fq_t, fill_fq, (fq_inv(&r, &a), 0))
 FIELD_CHECK(check_fq_inv_fermat, fq_t, fill_fq, (fq_inv_fermat(&r, &a), 0))
 FIELD_CHECK(check_fr_inv, fr_t, fill_fr, (fr_inv(&r, &a), 0))
@@ -145,6 +151,9 @@ static const struct {
 } CHECKS[] = {
     /* secret paths */
     CHECK(te_mul_ct), CHECK(te_add), CHECK(te_dbl), CHECK(te_neg), CHECK(te_add_cached),
+#ifdef TE_GLV_W
+    CHECK(te_mul_glv_ct), CHECK(te_psi), CONTROL(te_mul_glv_vartime),
+#endif
     CHECK(fq_inv), CHECK(fq_inv_fermat), CHECK(fr_inv), CHECK(fq_sqrt), CHECK(fr_sqrt), CHECK(fq_legendre),
     /* operations on public data that are constant time all the same */
     CHECK(te_clear_cofactor), CHECK(te_to_affine), CHECK(te_batch_to_affine), CHECK(te_equal),

@@ -24,6 +24,17 @@ static const fq_t TE_2D = { { PF_W(0x51b9da36, 0x8f458e60), PF_W(0x70380cb5, 0x5
 /* r as FR_NLIMBS canonical limbs */
 static const limb_t TE_R[FR_NLIMBS] = { PF_W(0x74fd06b5, 0x2876e7e1), PF_W(0xff8f8700, 0x74190471), PF_W(0x0cce7602, 0x02687600), PF_W(0x1cfb69d4, 0xca675f52) };
 
+/* out = a x with a = -5: doublings and additions instead of a multiplication. */
+static inline void te_mul_by_a(fq_t *out, const fq_t *x)
+{
+    fq_t acc = *x;
+
+    fq_dbl(&acc, &acc);
+    fq_dbl(&acc, &acc);
+    fq_add(&acc, &acc, x);
+    fq_neg(out, &acc);
+}
+
 static inline void te_set_identity(te_t *out)
 {
     fq_set_zero(&out->x);
@@ -140,7 +151,7 @@ static inline void te_add(te_t *out, const te_t *a, const te_t *b)
     fq_mul(&E, &s, &t);
     fq_sub(&E, &E, &A);
     fq_sub(&E, &E, &B);
-    fq_mul(&H, &A, &TE_A);
+    te_mul_by_a(&H, &A);
     fq_sub(&H, &B, &H);
     fq_sub(&F, &D, &C);
     fq_add(&G, &D, &C);
@@ -163,7 +174,7 @@ static inline void te_add_cached(te_t *out, const te_t *a, const te_cached_t *b)
     fq_mul(&E, &s, &t);
     fq_sub(&E, &E, &A);
     fq_sub(&E, &E, &B);
-    fq_mul(&H, &A, &TE_A);
+    te_mul_by_a(&H, &A);
     fq_sub(&H, &B, &H);
     fq_sub(&F, &D, &C);
     fq_add(&G, &D, &C);
@@ -188,24 +199,43 @@ static inline void te_cached_neg(te_cached_t *out, const te_cached_t *p)
     fq_neg(&out->w, &p->w);
 }
 
-/* dbl-2008-hwcd: 4M + 4S (constant time; out may alias a). */
-static inline void te_dbl(te_t *out, const te_t *a)
+/* dbl-2008-hwcd's E, F, G, H (4S + the multiplication by a; a->t is not read). */
+static inline void te_dbl_efgh(fq_t *E, fq_t *F, fq_t *G, fq_t *H, const te_t *a)
 {
-    fq_t A, B, C, D, E, F, G, H;
+    fq_t A, B, C, D;
 
     fq_sqr(&A, &a->x);
     fq_sqr(&B, &a->y);
     fq_sqr(&C, &a->z);
     fq_dbl(&C, &C);
-    fq_mul(&D, &A, &TE_A);
-    fq_add(&E, &a->x, &a->y);
-    fq_sqr(&E, &E);
-    fq_sub(&E, &E, &A);
-    fq_sub(&E, &E, &B);
-    fq_add(&G, &D, &B);
-    fq_sub(&F, &G, &C);
-    fq_sub(&H, &D, &B);
+    te_mul_by_a(&D, &A);
+    fq_add(E, &a->x, &a->y);
+    fq_sqr(E, E);
+    fq_sub(E, E, &A);
+    fq_sub(E, E, &B);
+    fq_add(G, &D, &B);
+    fq_sub(F, G, &C);
+    fq_sub(H, &D, &B);
+}
+
+/* dbl-2008-hwcd: 4M + 4S (constant time; out may alias a). */
+static inline void te_dbl(te_t *out, const te_t *a)
+{
+    fq_t E, F, G, H;
+
+    te_dbl_efgh(&E, &F, &G, &H, a);
     te_finish(out, &E, &F, &G, &H);
+}
+
+/* te_dbl without T (3M + 4S): for a doubling whose result is only doubled again, which reads X, Y, Z. */
+static inline void te_dbl_no_t(te_t *out, const te_t *a)
+{
+    fq_t E, F, G, H;
+
+    te_dbl_efgh(&E, &F, &G, &H, a);
+    fq_mul(&out->x, &E, &F);
+    fq_mul(&out->y, &G, &H);
+    fq_mul(&out->z, &F, &G);
 }
 
 static inline void te_cmov(te_t *out, const te_t *a, limb_t flag)
@@ -239,7 +269,10 @@ static void te_mul_ct(te_t *out, const te_t *a, const limb_t *k, size_t nbits)
         limb_t digit = 0;
 
         for (j = 0; j < TE_WINDOW; j++) {
-            te_dbl(&acc, &acc);
+            if (j + 1 < TE_WINDOW)
+                te_dbl_no_t(&acc, &acc);   /* T is read by the addition after the last one only */
+            else
+                te_dbl(&acc, &acc);
             if (i - 1 - j < nbits)
                 digit |= te_bit(k, i - 1 - j) << (TE_WINDOW - 1 - j);
         }
@@ -276,7 +309,9 @@ static void te_mul_vartime(te_t *out, const te_t *a, const limb_t *k, size_t nli
         size_t digit = 0;
 
         for (j = 0; j < TE_WINDOW; j++) {
-            if (started)
+            if (started && j + 1 < TE_WINDOW)
+                te_dbl_no_t(&acc, &acc);
+            else if (started)
                 te_dbl(&acc, &acc);
             if (i - 1 - j < nbits)
                 digit |= (size_t)te_bit(k, i - 1 - j) << (TE_WINDOW - 1 - j);
@@ -293,12 +328,341 @@ static void te_mul_vartime(te_t *out, const te_t *a, const limb_t *k, size_t nli
     *out = acc;
 }
 
+/* ---------------------------------------------------------------------------------------------
+ * The degree-2 endomorphism psi (generator/derive/edwards_glv.py derives and checks it):
+ * psi(x, y) = (nx(y) / (x dx(y)), ny(y) / dy(y)), psi^2 - (0) psi + 2 = 0, psi = [lam] on the
+ * subgroup, lam = 8913659658109529928382530854484400854125314752504019737736543920008458395397. */
+static const fq_t TE_PSI_NX[3] = { { { PF_W(0xc2780b52, 0x6ccbe0c8), PF_W(0x448f3bf4, 0x73880956), PF_W(0x6249f6e3, 0x02014353), PF_W(0x304c14af, 0xac09e900) } }, { { PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000) } }, { { PF_W(0x3d87f4ac, 0x93341f39), PF_W(0x0f2e680e, 0x8c7652a8), PF_W(0xd0efe125, 0x07a094b2), PF_W(0x43a192a3, 0x7d939447) } } };
+static const fq_t TE_PSI_DX[3] = { { { PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000) } }, { { PF_W(0x00000001, 0xfffffffe), PF_W(0x5884b7fa, 0x00034802), PF_W(0x998c4fef, 0xecbc4ff5), PF_W(0x1824b159, 0xacc5056f) } }, { { PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000) } } };
+static const fq_t TE_PSI_NY[3] = { { { PF_W(0xbb5f62ab, 0xdb208e30), PF_W(0xa823cdeb, 0xbc545c34), PF_W(0xe781dcf9, 0x56691020), PF_W(0x3ef424eb, 0x705684a3) } }, { { PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000) } }, { { PF_W(0xa2504eaa, 0x126fb8e8), PF_W(0xabee190a, 0x21d5d1e5), PF_W(0x0c3f1183, 0x54cb77ef), PF_W(0x6085ed8a, 0x47d4bdae) } } };
+static const fq_t TE_PSI_DY[3] = { { { PF_W(0x5dafb154, 0xed904719), PF_W(0xa7cf8af8, 0xde288a19), PF_W(0x26fac684, 0xb4d66015), PF_W(0x1367b9c8, 0xe1c8bf9a) } }, { { PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000) } }, { { PF_W(0x00000001, 0xfffffffe), PF_W(0x5884b7fa, 0x00034802), PF_W(0x998c4fef, 0xecbc4ff5), PF_W(0x1824b159, 0xacc5056f) } } };
+
+/* psi(a) in extended coordinates, constant time. With y = Y/Z and the polynomials made homogeneous
+ * of degree 2 (mono[i] = Y^i Z^(2 - i)): E = Z nx, F = dy, G = X dx, H = ny, then (EF, GH, EH, FG).
+ * X = 0 (the identity and (0, -1), the kernel of psi) gives the identity. */
+static inline void te_psi(te_t *out, const te_t *a)
+{
+    fq_t ypow[3], zpow[3], mono[3], nx, dx, ny, dy, s, E, G;
+    te_t id;
+    limb_t x_zero = fq_is_zero(&a->x);
+    size_t i;
+
+    ypow[1] = a->y;
+    zpow[1] = a->z;
+    for (i = 2; i <= 2; i++) {
+        fq_mul(&ypow[i], &ypow[i - 1], &a->y);
+        fq_mul(&zpow[i], &zpow[i - 1], &a->z);
+    }
+    mono[0] = zpow[2];
+    mono[2] = ypow[2];
+    for (i = 1; i < 2; i++)
+        fq_mul(&mono[i], &ypow[i], &zpow[2 - i]);
+    (void)s;
+    fq_mul(&nx, &mono[0], &TE_PSI_NX[0]);
+    fq_mul(&s, &mono[2], &TE_PSI_NX[2]);
+    fq_add(&nx, &nx, &s);
+    dx = mono[1];
+    fq_mul(&ny, &mono[0], &TE_PSI_NY[0]);
+    fq_mul(&s, &mono[2], &TE_PSI_NY[2]);
+    fq_add(&ny, &ny, &s);
+    fq_mul(&dy, &mono[0], &TE_PSI_DY[0]);
+    s = mono[2];
+    fq_add(&dy, &dy, &s);
+
+    fq_mul(&E, &a->z, &nx);
+    fq_mul(&G, &a->x, &dx);
+    te_finish(out, &E, &dy, &G, &ny);
+    te_set_identity(&id);
+    te_cmov(out, &id, x_zero);
+}
+
+/* ------------------------------------------------------------------------------------------ */
+/* Multi-precision helpers for the decomposition (constant time: fixed loops, no branches)    */
+
+/* out[na + nb] = a[na] * b[nb] */
+static inline void pf_endo_mul(limb_t *out, const limb_t *a, size_t na, const limb_t *b, size_t nb)
+{
+    size_t i, j;
+
+    for (i = 0; i < na + nb; i++)
+        out[i] = 0;
+    for (i = 0; i < na; i++) {
+        limb_t carry = 0;
+
+        for (j = 0; j < nb; j++)
+            out[i + j] = pf_mac(a[i], b[j], out[i + j], &carry);
+        out[i + nb] = carry;
+    }
+}
+
+/* acc[n] += b[nb] (nb <= n), modulo 2^(n limbs) */
+static inline void pf_endo_add(limb_t *acc, size_t n, const limb_t *b, size_t nb)
+{
+    limb_t carry = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        acc[i] = pf_addc(acc[i], i < nb ? b[i] : 0, &carry);
+}
+
+/* acc[n] -= b[nb] (nb <= n), modulo 2^(n limbs) */
+static inline void pf_endo_sub(limb_t *acc, size_t n, const limb_t *b, size_t nb)
+{
+    limb_t borrow = 0;
+    size_t i;
+
+    for (i = 0; i < n; i++)
+        acc[i] = pf_subb(acc[i], i < nb ? b[i] : 0, &borrow);
+}
+
+/* out[nout] = a[n] >> s (s public) */
+static inline void pf_endo_shr(limb_t *out, size_t nout, const limb_t *a, size_t n, size_t s)
+{
+    size_t q = s / PF_LIMB_BITS, r = s % PF_LIMB_BITS, i;
+
+    for (i = 0; i < nout; i++) {
+        limb_t lo = i + q < n ? a[i + q] : 0, hi = i + q + 1 < n ? a[i + q + 1] : 0;
+
+        out[i] = r == 0 ? lo : (lo >> r) | (hi << (PF_LIMB_BITS - r));
+    }
+}
+
+/* len (<= PF_LIMB_BITS - 1) bits of a[n] from bit pos (pos may be -1: that bit reads as 0) */
+static inline limb_t pf_endo_bits(const limb_t *a, size_t n, long pos, size_t len)
+{
+    limb_t v = 0;
+    size_t j;
+
+    for (j = 0; j < len; j++) {
+        long b = pos + (long)j;
+
+        if (b >= 0 && (size_t)b < n * PF_LIMB_BITS)
+            v |= ((a[(size_t)b / PF_LIMB_BITS] >> ((size_t)b % PF_LIMB_BITS)) & 1) << j;
+    }
+    return v;
+}
+
+/* Width-w NAF of mag (n limbs, consumed): digits[0..] least significant first; returns the length. */
+static inline size_t pf_endo_wnaf_vartime(int8_t *digits, limb_t *mag, size_t n, int w)
+{
+    size_t len = 0, i;
+    bool nonzero = true;
+
+    while (nonzero) {
+        int dg = 0;
+
+        if (mag[0] & 1) {
+            limb_t low = mag[0] & (((limb_t)1 << w) - 1), one[1];
+
+            dg = (int)low;
+            if (dg >= 1 << (w - 1))
+                dg -= 1 << w;
+            one[0] = (limb_t)(dg < 0 ? -dg : dg);
+            if (dg < 0)
+                pf_endo_add(mag, n, one, 1);
+            else
+                pf_endo_sub(mag, n, one, 1);
+        }
+        digits[len++] = (int8_t)dg;
+        pf_endo_shr(mag, n, mag, n, 1);
+        nonzero = false;
+        for (i = 0; i < n; i++)
+            nonzero |= mag[i] != 0;
+    }
+    return len;
+}
+
+
+/* ---- GLV/GLS decomposition: k = sum k_i lam^i mod r, |k_i| < 2^126 (Babai rounding) ---- */
+#define TE_GLV_DIM 2
+#define TE_GLV_BITS 126
+#define TE_GLV_NG (3 * PF_LIMBS_PER_WORD)
+#define TE_GLV_NM (2 * PF_LIMBS_PER_WORD)
+#define TE_GLV_NB (2 * PF_LIMBS_PER_WORD)
+#define TE_GLV_NW (5 * PF_LIMBS_PER_WORD)
+#define TE_GLV_NS (2 * PF_LIMBS_PER_WORD)
+/* |g_j| = |round(2^257 w_j)|, w = the first row of B^-1 */
+static const limb_t TE_GLV_G[2][TE_GLV_NG] = {
+    { PF_W(0xbd758ef4, 0x7e8e8f83), PF_W(0xe43beb60, 0xa839ec65), PF_W(0x00000000, 0x00000005) },
+    { PF_W(0x3276ebce, 0xa8eed155), PF_W(0x8ec1e24f, 0xb0ecf7bd), PF_W(0x00000000, 0x00000000) },
+};
+/* |b_ji|, the reduced lattice basis (rows b_j) */
+static const limb_t TE_GLV_B[2][2][TE_GLV_NB] = {
+    { { PF_W(0x4b02f94a, 0x9789181f), PF_W(0x555fe200, 0x4be6928e) }, { PF_W(0xf8e2591a, 0x23d61f44), PF_W(0x0814b3ee, 0xe55e8f5d) } },
+    { { PF_W(0xf1c4b234, 0x47ac3e88), PF_W(0x102967dd, 0xcabd1ebb) }, { PF_W(0x4b02f94a, 0x9789181f), PF_W(0x555fe200, 0x4be6928e) } },
+};
+
+/* mag[i] = |k_i| (TE_GLV_NS limbs), neg[i] = (k_i < 0), for k < 2^253 (FR_NLIMBS limbs).
+ * Constant time: every branch below depends only on the public constants. */
+static inline void te_glv_split(limb_t mag[2][TE_GLV_NS], limb_t neg[2], const limb_t *k)
+{
+    limb_t prod[FR_NLIMBS + TE_GLV_NG], m[2][TE_GLV_NM], acc[TE_GLV_NW];
+    limb_t t[TE_GLV_NM + TE_GLV_NB], half[FR_NLIMBS + TE_GLV_NG];
+    size_t n;
+
+    for (n = 0; n < FR_NLIMBS + TE_GLV_NG; n++)
+        half[n] = 0;
+    half[256 / PF_LIMB_BITS] = (limb_t)1 << (256 % PF_LIMB_BITS);
+    /* M_0 = (k |g_0| + 2^256) >> 257 */
+    pf_endo_mul(prod, k, FR_NLIMBS, TE_GLV_G[0], TE_GLV_NG);
+    pf_endo_add(prod, FR_NLIMBS + TE_GLV_NG, half, FR_NLIMBS + TE_GLV_NG);
+    pf_endo_shr(m[0], TE_GLV_NM, prod, FR_NLIMBS + TE_GLV_NG, 257);
+    /* M_1 = (k |g_1| + 2^256) >> 257 */
+    pf_endo_mul(prod, k, FR_NLIMBS, TE_GLV_G[1], TE_GLV_NG);
+    pf_endo_add(prod, FR_NLIMBS + TE_GLV_NG, half, FR_NLIMBS + TE_GLV_NG);
+    pf_endo_shr(m[1], TE_GLV_NM, prod, FR_NLIMBS + TE_GLV_NG, 257);
+    /* k_0 = k - sum_j sign(g_j) M_j b_j0 */
+    for (n = 0; n < TE_GLV_NW; n++)
+        acc[n] = n < FR_NLIMBS ? k[n] : 0;
+    pf_endo_mul(t, m[0], TE_GLV_NM, TE_GLV_B[0][0], TE_GLV_NB);
+    pf_endo_sub(acc, TE_GLV_NW, t, TE_GLV_NM + TE_GLV_NB);
+    pf_endo_mul(t, m[1], TE_GLV_NM, TE_GLV_B[1][0], TE_GLV_NB);
+    pf_endo_sub(acc, TE_GLV_NW, t, TE_GLV_NM + TE_GLV_NB);
+    neg[0] = acc[TE_GLV_NW - 1] >> (PF_LIMB_BITS - 1);
+    {
+        limb_t mask = pf_mask(neg[0]), carry = neg[0];
+
+        for (n = 0; n < TE_GLV_NS; n++)
+            mag[0][n] = pf_addc(acc[n] ^ mask, 0, &carry);
+    }
+    /* k_1 = 0 - sum_j sign(g_j) M_j b_j1 */
+    for (n = 0; n < TE_GLV_NW; n++)
+        acc[n] = 0;
+    pf_endo_mul(t, m[0], TE_GLV_NM, TE_GLV_B[0][1], TE_GLV_NB);
+    pf_endo_sub(acc, TE_GLV_NW, t, TE_GLV_NM + TE_GLV_NB);
+    pf_endo_mul(t, m[1], TE_GLV_NM, TE_GLV_B[1][1], TE_GLV_NB);
+    pf_endo_add(acc, TE_GLV_NW, t, TE_GLV_NM + TE_GLV_NB);
+    neg[1] = acc[TE_GLV_NW - 1] >> (PF_LIMB_BITS - 1);
+    {
+        limb_t mask = pf_mask(neg[1]), carry = neg[1];
+
+        for (n = 0; n < TE_GLV_NS; n++)
+            mag[1][n] = pf_addc(acc[n] ^ mask, 0, &carry);
+    }
+}
+
+#define TE_GLV_W 4
+
+/* [k]a in constant time for a in the subgroup of order r (psi acts as [lam] only there) and
+ * k < 2^253 (FR_NLIMBS limbs; higher bits are ignored): k = k0 + k1 lam with |k_i| < 2^126,
+ * each recoded into signed (Booth) digits of TE_GLV_W bits, looked up with masked moves in tables
+ * [0..2^(W-1)]a and [0..2^(W-1)]psi(a), the signs of sub-scalar and digit applied by a masked
+ * negation, one complete addition per digit. No branch or index depends on k. */
+static void te_mul_glv_ct(te_t *out, const te_t *a, const limb_t *k)
+{
+    enum { W = TE_GLV_W, ENTRIES = (1 << (W - 1)) + 1, NWIN = (TE_GLV_BITS + 1 + W - 1) / W };
+    te_t table[2][ENTRIES], acc, sel, nsel;
+    limb_t kk[FR_NLIMBS], mag[2][TE_GLV_NS], neg[2];
+    size_t i, j, w;
+
+    for (i = 0; i < FR_NLIMBS; i++)
+        kk[i] = k[i];
+    if (253 % PF_LIMB_BITS != 0)
+        kk[FR_NLIMBS - 1] &= ((limb_t)1 << (253 % PF_LIMB_BITS)) - 1;
+    te_glv_split(mag, neg, kk);
+    te_set_identity(&table[0][0]);
+    table[0][1] = *a;
+    te_psi(&table[1][1], a);
+    te_set_identity(&table[1][0]);
+    for (i = 0; i < 2; i++)
+        for (j = 2; j < ENTRIES; j++)
+            te_add(&table[i][j], &table[i][j - 1], &table[i][1]);
+    te_set_identity(&acc);
+    for (w = NWIN; w-- > 0;) {
+        if (w != NWIN - 1) {
+            for (j = 0; j + 1 < W; j++)
+                te_dbl_no_t(&acc, &acc);
+            te_dbl(&acc, &acc);
+        }
+        for (i = 0; i < 2; i++) {
+            limb_t v = pf_endo_bits(mag[i], TE_GLV_NS, (long)(w * W) - 1, W + 1);
+            limb_t dg = (v >> 1) + (v & 1) - ((v >> W) << W);
+            limb_t dneg = dg >> (PF_LIMB_BITS - 1);
+            limb_t dabs = (dg ^ pf_mask(dneg)) + dneg;
+
+            sel = table[i][0];
+            for (j = 1; j < ENTRIES; j++) {
+                limb_t x = dabs ^ (limb_t)j, hit = ((x - 1) & ~x) >> (PF_LIMB_BITS - 1); /* 1 iff dabs == j */
+
+                te_cmov(&sel, &table[i][j], hit);
+            }
+            te_neg(&nsel, &sel);
+            te_cmov(&sel, &nsel, dneg ^ neg[i]);
+            te_add(&acc, &acc, &sel);
+        }
+    }
+    *out = acc;
+}
+
+/* sum_i [(-1)^neg_i mag_i] psi^i(a), i = 0, 1, for public sub-scalars (variable time): width-5 NAF
+ * digits of both over one chain of doublings, odd multiples of a and psi(a) from one table. */
+static void te_glv_parts_vartime(te_t *out, const te_t *a, const limb_t mag[2][TE_GLV_NS], const limb_t neg[2])
+{
+    enum { W = 5, NTAB = 1 << (W - 2) };
+    te_t table[2][NTAB], twice, acc, t;
+    limb_t mm[TE_GLV_NS];
+    int8_t digits[2][TE_GLV_BITS + 2];
+    size_t len[2], top = 0, i, j, pos;
+    bool started = false;
+
+    table[0][0] = *a;
+    te_psi(&table[1][0], a);
+    for (i = 0; i < 2; i++) {
+        te_dbl(&twice, &table[i][0]);
+        for (j = 1; j < NTAB; j++)
+            te_add(&table[i][j], &table[i][j - 1], &twice);
+        for (j = 0; j < TE_GLV_NS; j++)
+            mm[j] = mag[i][j];
+        len[i] = pf_endo_wnaf_vartime(digits[i], mm, TE_GLV_NS, W);
+        if (len[i] > top)
+            top = len[i];
+    }
+    te_set_identity(&acc);
+    for (pos = top; pos-- > 0;) {
+        /* T is needed by an addition at this position, or in the result */
+        bool need_t = pos == 0 || (pos < len[0] && digits[0][pos]) || (pos < len[1] && digits[1][pos]);
+
+        if (started && need_t)
+            te_dbl(&acc, &acc);
+        else if (started)
+            te_dbl_no_t(&acc, &acc);
+        for (i = 0; i < 2; i++) {
+            int dg = pos < len[i] ? digits[i][pos] : 0;
+
+            if (dg == 0)
+                continue;
+            t = table[i][(dg < 0 ? -dg : dg) >> 1];
+            if ((dg < 0) != (neg[i] != 0))
+                te_neg(&t, &t);
+            te_add(&acc, &acc, &t);
+            started = true;
+        }
+    }
+    *out = acc;
+}
+
+/* [k]a for a public k < 2^253 (FR_NLIMBS limbs) and a in the subgroup (variable time). */
+static void te_mul_glv_vartime(te_t *out, const te_t *a, const limb_t *k)
+{
+    limb_t mag[2][TE_GLV_NS], neg[2];
+
+    te_glv_split(mag, neg, k);
+    te_glv_parts_vartime(out, a, mag, neg);
+}
+
 /* [r]a = O (variable time: a is public). */
 static inline bool te_in_subgroup_vartime(const te_t *a)
 {
     te_t t;
 
-    te_mul_vartime(&t, a, TE_R, FR_NLIMBS);
+    /* [-113482231691339203864511368254957623327]P + [-10741319382058138887739339959866629956]psi(P) == O: N(u0 + u1·psi) = r·1, prime to the cofactor 4, so its kernel on E(F_p) is the subgroup of order r */
+    static const limb_t U[2][TE_GLV_NS] = {
+        { PF_W(0x4b02f94a, 0x9789181f), PF_W(0x555fe200, 0x4be6928e) },
+        { PF_W(0xf8e2591a, 0x23d61f44), PF_W(0x0814b3ee, 0xe55e8f5d) },
+    };
+    static const limb_t U_NEG[2] = { 1, 1 };
+
+    te_glv_parts_vartime(&t, a, U, U_NEG);
     return te_is_identity(&t);
 }
 
@@ -362,15 +726,18 @@ typedef struct {
 
 static inline size_t te_msm_window(size_t n)
 {
-    size_t c = 1, m = n;
+    /* the c minimising the additions: per window n bucket additions and 2^c for the running sums */
+    size_t c, best = 3;
+    double cost, best_cost = -1;
 
-    while (m >>= 1)
-        c++;
-    /* about log2(n) - 2, bounded; small inputs take 3 */
-    if (n < 32)
-        return 3;
-    c = c > 4 ? c - 3 : 2;
-    return c > 16 ? 16 : c;
+    for (c = 3; c <= 16; c++) {
+        cost = (double)((TE_SCALAR_BITS + c) / c) * ((double)n + (double)((size_t)1 << c));
+        if (best_cost < 0 || cost < best_cost) {
+            best_cost = cost;
+            best = c;
+        }
+    }
+    return best;
 }
 
 /* Signed digits in [-2^(c-1), 2^(c-1)] of a canonical scalar, nwin of them, least first. */
@@ -503,8 +870,9 @@ static bool te_msm_vartime(te_t *out, const te_affine_t *points, const limb_t *s
 #endif
         te_set_identity(out);
         for (w = nwin; w-- > 0;) {
-            for (i = 0; i < c; i++)
-                te_dbl(out, out);
+            for (i = 0; i + 1 < c; i++)
+                te_dbl_no_t(out, out);
+            te_dbl(out, out);
             te_add(out, out, &sums[w]);
         }
     }

@@ -22,6 +22,7 @@ static const fq_t TE_2D = { { PF_W(0x07cb3fff, 0xfe8d4c6f), PF_W(0x33cc1ed0, 0xc
 /* r as FR_NLIMBS canonical limbs */
 static const limb_t TE_R[FR_NLIMBS] = { PF_W(0x41034864, 0x97d95295), PF_W(0x34066d10, 0xf5d89381), PF_W(0xe1d75fe7, 0xd6eeb842), PF_W(0x63445b3e, 0x601ea271), PF_W(0x58c760b8, 0x0d942927), PF_W(0x0035c748, 0xc2f8a21d) };
 
+
 static inline void te_set_identity(te_t *out)
 {
     fq_set_zero(&out->x);
@@ -183,24 +184,43 @@ static inline void te_cached_neg(te_cached_t *out, const te_cached_t *p)
     fq_neg(&out->w, &p->w);
 }
 
-/* dbl-2008-hwcd: 4M + 4S (constant time; out may alias a). */
-static inline void te_dbl(te_t *out, const te_t *a)
+/* dbl-2008-hwcd's E, F, G, H (4S + the multiplication by a; a->t is not read). */
+static inline void te_dbl_efgh(fq_t *E, fq_t *F, fq_t *G, fq_t *H, const te_t *a)
 {
-    fq_t A, B, C, D, E, F, G, H;
+    fq_t A, B, C, D;
 
     fq_sqr(&A, &a->x);
     fq_sqr(&B, &a->y);
     fq_sqr(&C, &a->z);
     fq_dbl(&C, &C);
     fq_neg(&D, &A);
-    fq_add(&E, &a->x, &a->y);
-    fq_sqr(&E, &E);
-    fq_sub(&E, &E, &A);
-    fq_sub(&E, &E, &B);
-    fq_add(&G, &D, &B);
-    fq_sub(&F, &G, &C);
-    fq_sub(&H, &D, &B);
+    fq_add(E, &a->x, &a->y);
+    fq_sqr(E, E);
+    fq_sub(E, E, &A);
+    fq_sub(E, E, &B);
+    fq_add(G, &D, &B);
+    fq_sub(F, G, &C);
+    fq_sub(H, &D, &B);
+}
+
+/* dbl-2008-hwcd: 4M + 4S (constant time; out may alias a). */
+static inline void te_dbl(te_t *out, const te_t *a)
+{
+    fq_t E, F, G, H;
+
+    te_dbl_efgh(&E, &F, &G, &H, a);
     te_finish(out, &E, &F, &G, &H);
+}
+
+/* te_dbl without T (3M + 4S): for a doubling whose result is only doubled again, which reads X, Y, Z. */
+static inline void te_dbl_no_t(te_t *out, const te_t *a)
+{
+    fq_t E, F, G, H;
+
+    te_dbl_efgh(&E, &F, &G, &H, a);
+    fq_mul(&out->x, &E, &F);
+    fq_mul(&out->y, &G, &H);
+    fq_mul(&out->z, &F, &G);
 }
 
 static inline void te_cmov(te_t *out, const te_t *a, limb_t flag)
@@ -234,7 +254,10 @@ static void te_mul_ct(te_t *out, const te_t *a, const limb_t *k, size_t nbits)
         limb_t digit = 0;
 
         for (j = 0; j < TE_WINDOW; j++) {
-            te_dbl(&acc, &acc);
+            if (j + 1 < TE_WINDOW)
+                te_dbl_no_t(&acc, &acc);   /* T is read by the addition after the last one only */
+            else
+                te_dbl(&acc, &acc);
             if (i - 1 - j < nbits)
                 digit |= te_bit(k, i - 1 - j) << (TE_WINDOW - 1 - j);
         }
@@ -271,7 +294,9 @@ static void te_mul_vartime(te_t *out, const te_t *a, const limb_t *k, size_t nli
         size_t digit = 0;
 
         for (j = 0; j < TE_WINDOW; j++) {
-            if (started)
+            if (started && j + 1 < TE_WINDOW)
+                te_dbl_no_t(&acc, &acc);
+            else if (started)
                 te_dbl(&acc, &acc);
             if (i - 1 - j < nbits)
                 digit |= (size_t)te_bit(k, i - 1 - j) << (TE_WINDOW - 1 - j);
@@ -287,6 +312,7 @@ static void te_mul_vartime(te_t *out, const te_t *a, const limb_t *k, size_t nli
     }
     *out = acc;
 }
+
 
 /* [r]a = O (variable time: a is public). */
 static inline bool te_in_subgroup_vartime(const te_t *a)
@@ -357,15 +383,18 @@ typedef struct {
 
 static inline size_t te_msm_window(size_t n)
 {
-    size_t c = 1, m = n;
+    /* the c minimising the additions: per window n bucket additions and 2^c for the running sums */
+    size_t c, best = 3;
+    double cost, best_cost = -1;
 
-    while (m >>= 1)
-        c++;
-    /* about log2(n) - 2, bounded; small inputs take 3 */
-    if (n < 32)
-        return 3;
-    c = c > 4 ? c - 3 : 2;
-    return c > 16 ? 16 : c;
+    for (c = 3; c <= 16; c++) {
+        cost = (double)((TE_SCALAR_BITS + c) / c) * ((double)n + (double)((size_t)1 << c));
+        if (best_cost < 0 || cost < best_cost) {
+            best_cost = cost;
+            best = c;
+        }
+    }
+    return best;
 }
 
 /* Signed digits in [-2^(c-1), 2^(c-1)] of a canonical scalar, nwin of them, least first. */
@@ -498,8 +527,9 @@ static bool te_msm_vartime(te_t *out, const te_affine_t *points, const limb_t *s
 #endif
         te_set_identity(out);
         for (w = nwin; w-- > 0;) {
-            for (i = 0; i < c; i++)
-                te_dbl(out, out);
+            for (i = 0; i + 1 < c; i++)
+                te_dbl_no_t(out, out);
+            te_dbl(out, out);
             te_add(out, out, &sums[w]);
         }
     }
