@@ -690,3 +690,55 @@ def kzg_verify(C: ModuleType) -> Iterator[Target]:
 
     seed = commitment.to_bytes() + C.Fr(7).to_bytes() + y.to_bytes() + proof.to_bytes()
     yield Target("kzg.verify", run, (len(seed),), (seed,))
+
+
+@entry_point
+def eip4844_verify(C: ModuleType) -> Iterator[Target]:
+    """The EIP-4844 and EIP-7594 verifiers on bytes, under a small insecure setup (a known tau: for
+    fuzzing only).  verify_kzg_proof on commitment || z || y || proof must agree with kzg.verify;
+    verify_blob_kzg_proof on blob || commitment || proof; verify_cell_kzg_proof_batch on
+    commitment || cell index (2 bytes, big-endian) || cell || proof, and a cell it accepts is also
+    accepted in a batch beside a valid cell.  A bool for decodable input (False is reported as a
+    rejection), ValueError for bad encodings or ranges."""
+    if not hasattr(C, "eip4844"):
+        return
+    e, k = C.eip4844, C.kzg
+    n = e.FIELD_ELEMENTS_PER_BLOB
+    ts = e.TrustedSetup(k.Setup.insecure_from_tau(0xC0FFEE, n, g2_count=e.FIELD_ELEMENTS_PER_CELL + 1, lagrange=True))
+    blob = b"".join(C.Fr(i * i + 7).to_bytes() for i in range(n))
+    commitment = e.blob_to_kzg_commitment(blob, ts)
+    z = C.Fr(0x1234567).to_bytes()
+    proof, y = e.compute_kzg_proof(blob, z, ts)
+    blob_proof = e.compute_blob_kzg_proof(blob, commitment, ts)
+    cells, cell_proofs = e.compute_cells_and_kzg_proofs(blob, ts)
+    gl, fl, cl = len(commitment), len(z), len(cells[0])
+
+    def run_point(data: bytes) -> None:
+        if len(data) != 2 * gl + 2 * fl:
+            raise ValueError("wrong length")
+        parts = (data[:gl], data[gl : gl + fl], data[gl + fl : gl + 2 * fl], data[gl + 2 * fl :])
+        ok = e.verify_kzg_proof(*parts, ts)
+        assert k.verify(ts.setup, *parts) is ok, "eip4844 and kzg disagree"
+        if not ok:
+            raise ValueError("the opening does not verify")
+
+    def run_blob(data: bytes) -> None:
+        if len(data) != len(blob) + 2 * gl:
+            raise ValueError("wrong length")
+        if not e.verify_blob_kzg_proof(data[: len(blob)], data[len(blob) : -gl], data[-gl:], ts):
+            raise ValueError("the blob proof does not verify")
+
+    def run_cell(data: bytes) -> None:
+        if len(data) != 2 * gl + 2 + cl:
+            raise ValueError("wrong length")
+        c, index, cell, pi = data[:gl], int.from_bytes(data[gl : gl + 2], "big"), data[gl + 2 : -gl], data[-gl:]
+        ok = e.verify_cell_kzg_proof_batch([c], [index], [cell], [pi], ts)
+        if not ok:
+            raise ValueError("the cell proof does not verify")
+        both = e.verify_cell_kzg_proof_batch([commitment, c], [0, index], [cells[0], cell], [cell_proofs[0], pi], ts)
+        assert both, "a cell accepted alone is refused in a batch beside a valid one"
+
+    yield Target("eip4844.verify_kzg_proof", run_point, (2 * gl + 2 * fl,), (commitment + z + y + proof,))
+    yield Target("eip4844.verify_blob_kzg_proof", run_blob, (len(blob) + 2 * gl,), (blob + commitment + blob_proof,))
+    cell_seeds = tuple(commitment + i.to_bytes(2, "big") + cells[i] + cell_proofs[i] for i in (0, 5, len(cells) - 1))
+    yield Target("eip4844.verify_cell_kzg_proof_batch", run_cell, (2 * gl + 2 + cl,), cell_seeds)
