@@ -11,6 +11,7 @@ from __future__ import annotations
 import importlib
 import platform
 import random
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -19,7 +20,8 @@ from conftest import skip_or_fail
 from generator.pipeline import derive_model
 from generator.reference.fields import ExtensionField, PrimeField
 
-ROOT_PACKAGES = ("bn254", "bls12_381", "bls12_377")
+ROOT = Path(__file__).resolve().parents[1]
+FP2_PACKAGES = ("bn254", "bls12_381", "bls12_377")
 ON_X86_64 = platform.machine().lower() in ("x86_64", "amd64")
 
 
@@ -35,13 +37,10 @@ def _modules(curve: ModuleType) -> list[ModuleType]:
 
 
 class Case:
-    """One curve: its model, the reference Fp2, the twist's b and a zcash/gnark-style encoder."""
+    """One curve: its model, the reference Fp2 and the twist's b."""
 
     def __init__(self, pkg: str, curve: ModuleType) -> None:
-        from pathlib import Path
-
-        root = Path(__file__).resolve().parents[1]
-        self.m = derive_model(root / "curves" / f"{pkg.replace('_', '-')}.toml")
+        self.m = derive_model(ROOT / "curves" / f"{pkg.replace('_', '-')}.toml")
         self.p = self.m.p
         self.F = PrimeField(self.p)
         self.F2 = ExtensionField(self.F, 2, self.m.tower.beta, "Fp2")
@@ -53,16 +52,11 @@ class Case:
     def rhs(self, x):
         return x * x * x + self.b
 
-    def encode(self, module: ModuleType, x, y) -> bytes:
-        """The compressed encoding of (x, y) in the package's default profile, by the module itself
-        (uncompressed point in, compressed bytes out)."""
-        return module.G2.from_affine(tuple(int(c) for c in x), tuple(int(c) for c in y), check=False).to_bytes()
-
 
 _CASES: dict[str, Case] = {}
 
 
-@pytest.fixture(scope="module", params=ROOT_PACKAGES)
+@pytest.fixture(scope="module", params=FP2_PACKAGES)
 def case(request, curve_module) -> Case:
     pkg = request.param
     if pkg not in _CASES:
