@@ -527,6 +527,8 @@ def _snarkjs_files(case: Case, curve_name: str) -> tuple[dict, dict, list]:
 
 
 SNARKJS_NAMES = {"bn254": "bn128", "bls12_381": "bls12381"}
+# Packages whose GT convention is established to be snarkjs's (to_snarkjs writes vk_alphabeta_12)
+SNARKJS_GT_AGREES = {"bn254"}
 
 
 @pytest.mark.parametrize("pkg", ["bls12_377", "bw6_761"])
@@ -558,9 +560,17 @@ def test_snarkjs_files(zk_case: Case, tmp_path) -> None:
         assert g.verify(vk, proof, inputs)
     vk_only, none_proof, none_inputs = g.from_snarkjs(paths[0])
     assert vk_only == case.vk and none_proof is None and none_inputs is None
-    # to_snarkjs writes the same documents (vk_alphabeta_12 aside) and they load back
+    # to_snarkjs writes the same documents (vk_alphabeta_12 aside) and they load back;
+    # vk_alphabeta_12 is e(alpha, beta) where the curve's GT convention is snarkjs's (BN254)
     out_vk, out_proof, out_public = g.to_snarkjs(case.vk, case.proofs[0], case.inputs[0])
-    assert out_vk == {k: v for k, v in vk_doc.items() if k != "vk_alphabeta_12"}
+    assert {k: v for k, v in out_vk.items() if k != "vk_alphabeta_12"} == \
+        {k: v for k, v in vk_doc.items() if k != "vk_alphabeta_12"}
+    if pkg in SNARKJS_GT_AGREES:
+        ab = C.pairing(case.vk.alpha_g1, case.vk.beta_g2).to_tuple()
+        assert out_vk["vk_alphabeta_12"] == [[[str(c) for c in fp2] for fp2 in fp6] for fp6 in ab]
+        assert g.to_snarkjs(g.prepare(case.vk))[0]["vk_alphabeta_12"] == out_vk["vk_alphabeta_12"]
+    else:
+        assert "vk_alphabeta_12" not in out_vk
     assert out_proof == proof_doc and out_public == public_doc
     # the identity as snarkjs writes it: (0 : 1 : 0)
     ident = g.to_snarkjs(g.VerifyingKey(case.vk.alpha_g1, case.vk.beta_g2, case.vk.gamma_g2, case.vk.delta_g2,

@@ -105,6 +105,35 @@ def test_bn254_pairing_equals_snarkjs_alphabeta(curve_module, vectors_subdir) ->
     assert C.final_exponentiation(C.miller_loop([vk.alpha_g1], [vk.beta_g2])) == expected
 
 
+def test_to_snarkjs_writes_snarkjs_alphabeta(curve_module, vectors_subdir) -> None:
+    """to_snarkjs of a real snarkjs key gives back its vk_alphabeta_12 string for string (BN254's GT
+    convention is snarkjs's), from a plain and from a prepared key."""
+    curve_module("bn254")
+    from generated.bn254 import groth16
+
+    vk_json = json.loads((vectors_subdir("snarkjs_groth16_bn254") / "verification_key.json").read_text())
+    vk, _, _ = groth16.from_snarkjs(vk_json)
+    assert groth16.to_snarkjs(vk)[0]["vk_alphabeta_12"] == vk_json["vk_alphabeta_12"]
+    assert groth16.to_snarkjs(groth16.prepare(vk))[0]["vk_alphabeta_12"] == vk_json["vk_alphabeta_12"]
+
+
+def test_snarkjs_gt_agreement_is_derived() -> None:
+    """The generator writes vk_alphabeta_12 only where snarkjs's m equals the curve's modulo r:
+    BN254 (m = 2x(6x^2+3x+1) on both sides) yes; the same curve with the cheapest m = 1 no; a curve
+    whose snarkjs m is not established (BLS12-381) no."""
+    from dataclasses import replace
+
+    from generator.protocols.groth16 import SNARKJS_CURVES, snarkjs_gt_agrees
+
+    bn = _model("bn254")
+    name = SNARKJS_CURVES[bn.p][0]
+    assert snarkjs_gt_agrees(bn, name)
+    assert not snarkjs_gt_agrees(replace(bn, final_exp=replace(bn.final_exp, m=1)), name)
+    assert not snarkjs_gt_agrees(bn, None)
+    bls = _model("bls12_381")
+    assert not snarkjs_gt_agrees(bls, SNARKJS_CURVES[bls.p][0])
+
+
 # zkcrypto/bls12_381 src/pairings.rs, Gt::generator() = pairing(G1, G2): the Fp12 coefficients
 # (c0.c0.c0, c0.c0.c1, c0.c1.c0, ..., c1.c2.c1) as its little-endian u64 limbs in Montgomery form.
 ZKCRYPTO_GT_GENERATOR_MONTGOMERY = (

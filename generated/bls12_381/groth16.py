@@ -621,7 +621,8 @@ def to_snarkjs(vk: VerifyingKey | PreparedVerifyingKey, proof: Proof | None = No
                public_inputs: Iterable[PublicInput] | None = None) -> tuple:
     """(verification_key.json, proof.json, public.json) as Python objects in snarkjs's layout
     (json.dumps them to write the files); the proof and inputs parts are None when not given.
-    vk_alphabeta_12 is not written (snarkjs's verifier does not read it)."""
+    vk_alphabeta_12 is not written: this curve's GT values are not snarkjs's (another
+    final-exponentiation multiple, or one not established), and snarkjs's verifier does not read it."""
     _require_snarkjs()
     key = _key(vk)
     vk_doc = {

@@ -17,6 +17,8 @@ the layout of ark-groth16's `CanonicalSerialize` (byte-identical to it in the pr
 arkworks curve crate's point encoding).
 `from_snarkjs` reads snarkjs's verification_key.json, proof.json and public.json (curve
 "bn128"); `to_snarkjs` writes them.
+Its vk_alphabeta_12 is e(alpha, beta) and equals snarkjs's: this curve's GT convention (the
+multiple m of its final exponentiation) is snarkjs's.
 
 Example::
 
@@ -621,7 +623,7 @@ def to_snarkjs(vk: VerifyingKey | PreparedVerifyingKey, proof: Proof | None = No
                public_inputs: Iterable[PublicInput] | None = None) -> tuple:
     """(verification_key.json, proof.json, public.json) as Python objects in snarkjs's layout
     (json.dumps them to write the files); the proof and inputs parts are None when not given.
-    vk_alphabeta_12 is not written (snarkjs's verifier does not read it)."""
+    vk_alphabeta_12 holds e(alpha, beta), equal to snarkjs's (the curve's GT convention is snarkjs's)."""
     _require_snarkjs()
     key = _key(vk)
     vk_doc = {
@@ -634,6 +636,9 @@ def to_snarkjs(vk: VerifyingKey | PreparedVerifyingKey, proof: Proof | None = No
         "vk_delta_2": _to_snarkjs_point(key.delta_g2),
         "IC": [_to_snarkjs_point(P) for P in key.ic],
     }
+    # e(alpha, beta) in snarkjs's nesting: [[c0.c0, c0.c1, c0.c2], [c1.c0, c1.c1, c1.c2]], Fp2 as [a, b]
+    alpha_beta = vk.alpha_beta if isinstance(vk, PreparedVerifyingKey) else pairing(key.alpha_g1, key.beta_g2)
+    vk_doc["vk_alphabeta_12"] = [[[str(c) for c in fp2] for fp2 in fp6] for fp6 in alpha_beta.to_tuple()]
     proof_doc = None
     if proof is not None:
         proof_doc = {"pi_a": _to_snarkjs_point(proof.a), "pi_b": _to_snarkjs_point(proof.b),

@@ -18,7 +18,20 @@ from dataclasses import dataclass
 import gmpy2
 
 from .algebra import Elem, Fq
+from .chains import Chain, chain_for
 from .checks import require
+
+
+@dataclass(frozen=True)
+class Fp2SqrtModel:
+    """The norm-based Fp2 square root with no inversion, for p = 3 mod 4 (then -beta is a square,
+    beta being a non-square).  With alpha = sqrt(N(a)) and delta = (a0 + alpha)/2, one
+    exponentiation r = delta^((p-3)/4) (``recip_chain``) gives s = delta r, with s^2 = delta and
+    1/s = r when delta is a square (root s + a1 r / 2 u), else s^2 = -delta and 1/s = -r (root
+    -c a1 r / 2 + (s / c) u with c = sqrt(-beta)): ``inv_sqrt_neg_beta`` = 1/c."""
+
+    recip_chain: Chain
+    inv_sqrt_neg_beta: int
 
 
 @dataclass(frozen=True)
@@ -30,6 +43,7 @@ class TowerModel:
     gamma: tuple[tuple[Elem, ...], ...]  # gamma[n][i], n = 0..3 (k = 24: 0..11), i = 0..5
     nu: Elem | None = None    # v^2 = nu in Fp4 (k = 24)
     nu_gamma: tuple[Elem, ...] = ()  # nu^((p^n - 1)/2), n = 0..3 (k = 24)
+    fp2_sqrt: Fp2SqrtModel | None = None  # the inversion-free Fp2 square root (k = 12, p = 3 mod 4)
 
     @property
     def names(self) -> dict[str, str]:
@@ -122,4 +136,24 @@ def derive_tower(k: int, p: int, curve: str, beta: int | None, xi: tuple[int, ..
         require(F.mul(F.pow(row[1], 6), xi_elem) == F.frobenius(xi_elem, n), curve,
                 f"Frobenius coefficient gamma[{n}][1]")
         gamma.append(row)
-    return TowerModel(k=k, beta=beta, xi=xi_elem, fq=F, gamma=tuple(gamma), nu=nu_elem, nu_gamma=nu_gamma)
+    fp2_sqrt = _fp2_sqrt_model(p, beta, curve) if k == 12 and p % 4 == 3 else None
+    return TowerModel(k=k, beta=beta, xi=xi_elem, fq=F, gamma=tuple(gamma), nu=nu_elem, nu_gamma=nu_gamma,
+                      fp2_sqrt=fp2_sqrt)
+
+
+def _fp2_sqrt_model(p: int, beta: int, curve: str) -> Fp2SqrtModel:
+    """The constants of the inversion-free Fp2 square root, checked on the case analysis."""
+    c = pow(-beta % p, (p + 1) // 4, p)
+    require(c * c % p == -beta % p, curve, "sqrt(-beta) exists in Fp (p = 3 mod 4, beta a non-square)")
+    chain = chain_for((p - 3) // 4)
+    chain.verify()
+    inv_c = int(gmpy2.invert(c, p))
+    # Both branches on a square delta and a non-square delta (-1 is a non-square for p = 3 mod 4).
+    for delta in (4, p - 4):
+        r = pow(delta, (p - 3) // 4, p)
+        s = delta * r % p
+        require(s * s % p == delta % p if delta == 4 else s * s % p == -delta % p, curve,
+                "delta^((p+1)/4) squares to +-delta")
+        require(s * r % p == (1 if delta == 4 else p - 1), curve, "s r = delta^((p-1)/2) = +-1")
+    require(inv_c * c % p == 1, curve, "1/sqrt(-beta)")
+    return Fp2SqrtModel(recip_chain=chain, inv_sqrt_neg_beta=inv_c)
