@@ -135,6 +135,32 @@ def load_curve_module(pkg: str) -> ModuleType:
     return result
 
 
+def check_stub(core: ModuleType, stub_path: Path) -> set[str]:
+    """The .pyi stub against the compiled module ``core``: every class, method and attribute the
+    stub declares exists in the module, every public member of each class is in the stub, and each
+    top-level function is callable.  Returns the stub's top-level names (for the caller's
+    ``__all__`` checks)."""
+    import ast
+
+    names = set()
+    for node in ast.parse(stub_path.read_text()).body:
+        if isinstance(node, ast.ClassDef):
+            names.add(node.name)
+            cls = getattr(core, node.name)
+            members = {n.name for n in node.body if isinstance(n, ast.FunctionDef)}
+            members |= {n.target.id for n in node.body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
+            for member in members:
+                assert hasattr(cls, member), f"{node.name}.{member} is in the stub but not the module"
+            public = {n for n in vars(cls) if not n.startswith("_")}
+            assert public <= members, f"{node.name}: {sorted(public - members)} missing from the stub"
+        elif isinstance(node, ast.FunctionDef):
+            names.add(node.name)
+            assert callable(getattr(core, node.name)), f"{node.name} is in the stub but not callable in the module"
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return names
+
+
 @pytest.fixture(scope="session")
 def curve_module() -> Callable[[str], ModuleType]:
     """A function: ``curve_module("bls12_381")`` returns the compiled ``generated.bls12_381``."""

@@ -31,6 +31,8 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from conftest import check_stub  # noqa: E402
+
 from generator.derive.model import CurveModel  # noqa: E402
 from generator.params import load_curve_file  # noqa: E402
 from generator.pipeline import derive_model  # noqa: E402
@@ -235,29 +237,11 @@ def test_constants(ctx: Ctx):
 
 def test_stub_matches_module(ctx):
     """Every class, function and method of _core.pyi exists in the compiled module, and back."""
-    import ast
-
     core = ctx.C._core
     stub_path = Path(core.__file__).with_name("_core.pyi")
     if not stub_path.is_file():
         pytest.skip(f"{stub_path} not found")
-    tree = ast.parse(stub_path.read_text())
-    stub_names = set()
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef):
-            stub_names.add(node.name)
-            cls = getattr(core, node.name)
-            members = {n.name for n in node.body if isinstance(n, ast.FunctionDef)}
-            members |= {n.target.id for n in node.body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
-            for member in members:
-                assert hasattr(cls, member), f"{node.name}.{member} is in the stub but not the module"
-            public = {n for n in vars(cls) if not n.startswith("_")}
-            assert public <= members, f"{node.name}: {sorted(public - members)} missing from the stub"
-        elif isinstance(node, ast.FunctionDef):
-            stub_names.add(node.name)
-            assert callable(getattr(core, node.name))
-        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
-            stub_names.add(node.target.id)
+    stub_names = check_stub(core, stub_path)
     assert set(core.__all__) <= stub_names
     assert set(ctx.C.__all__) == set(core.__all__)
 

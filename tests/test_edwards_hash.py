@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import importlib
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import edwards_packages, load_curve_module, skip_or_fail
+from conftest import check_stub, edwards_packages, load_curve_module, skip_or_fail
 from generator.derive.edwards_hash import derive_elligator2, find_z_ell2
 from generator.reference.edwards import EdwardsCurve, elligator2_montgomery, montgomery_to_edwards
 from generator.reference.hash_to_curve import expand_message_xmd
@@ -145,26 +146,10 @@ def test_derivation_refuses_a_wrong_montgomery_model(pkg: str) -> None:
 def test_stub_matches_module(pkg: str) -> None:
     """Every class, function and method of the Edwards _core.pyi exists in the compiled module,
     and back (the hashing methods included)."""
-    import ast
-    from pathlib import Path
-
     C = load_curve_module(pkg)
     if not _methods(C):
         skip_or_fail(f"{pkg}'s compiled module predates the hash methods: rebuild it (gen-curve {pkg})")
     core = C._impl
-    tree = ast.parse(Path(C._portable.__file__).with_name("_core.pyi").read_text())
-    names = set()
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef):
-            names.add(node.name)
-            cls = getattr(core, node.name)
-            members = {n.name for n in node.body if isinstance(n, ast.FunctionDef)}
-            members |= {n.target.id for n in node.body if isinstance(n, ast.AnnAssign) and isinstance(n.target, ast.Name)}
-            for member in members:
-                assert hasattr(cls, member), f"{node.name}.{member} is in the stub but not the module"
-            public = {n for n in vars(cls) if not n.startswith("_")}
-            assert public <= members, f"{node.name}: {sorted(public - members)} missing from the stub"
-        elif isinstance(node, (ast.FunctionDef, ast.AnnAssign)):
-            names.add(node.name if isinstance(node, ast.FunctionDef) else node.target.id)
+    names = check_stub(core, Path(C._portable.__file__).with_name("_core.pyi"))
     assert {"hash_to_curve", "encode_to_curve", "map_to_curve", "hash_to_field", "HASH_SUITE"} <= set(vars(core.Point))
     assert set(core.__all__) <= names
