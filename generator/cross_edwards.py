@@ -13,6 +13,7 @@ affine.
 from __future__ import annotations
 
 import random
+
 from .cross import Vector, _field_vectors
 from .derive.edwards import EdwardsModel
 from .reference.edwards import AffinePoint, EdwardsCurve
@@ -67,27 +68,27 @@ def make_edwards_vectors(model: EdwardsModel, count: int = 4, seed: int = 1) -> 
     rng = random.Random(f"{m.package}:edwards:{seed}")
     vectors = _field_vectors("fq", p, o.nb, rng, count) + _field_vectors("fr", r, o.rb, rng, count)
 
-    O = E.identity
+    ID = E.identity
     T2 = (0, p - 1)  # the point of order 2
     P, Q = o.subgroup_point(rng), o.subgroup_point(rng)
     R = o.outside_point(rng)
-    assert E.on_curve(T2) and E.add(T2, T2) == O
+    assert E.on_curve(T2) and E.add(T2, T2) == ID
 
-    for A, B in ((P, Q), (P, P), (P, E.neg(P)), (O, Q), (P, O), (P, T2), (T2, T2), (R, P), (R, R)):
+    for A, B in ((P, Q), (P, P), (P, E.neg(P)), (ID, Q), (P, ID), (P, T2), (T2, T2), (R, P), (R, R)):
         vectors.append(Vector("te_add", o.point(A) + o.point(B), o.point(E.add(A, B))))
-    for A in (P, Q, O, T2, R):
+    for A in (P, Q, ID, T2, R):
         vectors.append(Vector("te_dbl", o.point(A), o.point(E.add(A, A))))
 
     full = (1 << (8 * o.rb)) - 1
     scalars = [0, 1, 2, 15, 16, r - 1, r, r + 1, full] + [rng.randrange(r) for _ in range(2)]
-    cases = [(P, k) for k in scalars] + [(R, k) for k in (h * r, r, rng.randrange(h * r), full) if k <= full] + [(O, 5), (T2, 3)]
+    cases = [(P, k) for k in scalars] + [(R, k) for k in (h * r, r, rng.randrange(h * r), full) if k <= full] + [(ID, 5), (T2, 3)]
     for A, k in cases:
         expected = o.point(E.mul(A, k))
         for op in ("te_mul_ct", "te_mul_vartime"):
             vectors.append(Vector(op, o.point(A) + o.scalar(k), expected))
     if m.endo is not None:
         # psi = [lam] on the subgroup; the GLV paths take a subgroup point and k < 2^(bits of r)
-        for A in (P, Q, O):
+        for A in (P, Q, ID):
             vectors.append(Vector("te_psi", o.point(A), o.point(E.mul(A, m.endo.lam))))
         top = (1 << r.bit_length()) - 1
         for k in [0, 1, 2, m.endo.lam, r - m.endo.lam, r - 1, r, r + 1, top] + [rng.randrange(r) for _ in range(3)]:
@@ -97,11 +98,11 @@ def make_edwards_vectors(model: EdwardsModel, count: int = 4, seed: int = 1) -> 
                     vectors.append(Vector(op, o.point(A) + o.scalar(k), expected))
 
     off_curve = (P[0], (P[1] + 1) % p)
-    for A in (P, O, T2, R, E.mul(R, r), off_curve):
+    for A in (P, ID, T2, R, E.mul(R, r), off_curve):
         on = E.on_curve(A)
-        sub = on and E.mul(A, r) == O
+        sub = on and E.mul(A, r) == ID
         vectors.append(Vector("te_check", o.point(A), bytes([on, sub])))
-    for A in (P, R, T2, O):
+    for A in (P, R, T2, ID):
         vectors.append(Vector("te_clear_cofactor", o.point(A), o.point(E.mul(A, h))))
 
     # x from y and the sign: both signs of liftable y (1 included: x = 0), and y without a point
@@ -119,12 +120,12 @@ def make_edwards_vectors(model: EdwardsModel, count: int = 4, seed: int = 1) -> 
 
     # MSM: the sum, then every [k_i]p_i in affine (batch conversion); edge scalars included
     for n in MSM_SIZES:
-        pts = [o.subgroup_point(rng) if i % 5 else O for i in range(n)]
+        pts = [o.subgroup_point(rng) if i % 5 else ID for i in range(n)]
         ks = [rng.randrange(r) for _ in range(n)]
-        for i, k in zip(range(1, n, 3), (0, 1, r - 1)):
+        for i, k in zip(range(1, n, 3), (0, 1, r - 1), strict=False):
             ks[i] = k
         terms = [E.mul(A, k) for A, k in zip(pts, ks, strict=True)]
-        total = O
+        total = ID
         for t in terms:
             total = E.add(total, t)
         data = b"".join(o.point(A) + o.scalar(k) for A, k in zip(pts, ks, strict=True))
