@@ -57,7 +57,7 @@ def bench(session: nox.Session) -> None:
 def cross(session: nox.Session) -> None:
     """The cross-target tests; needs gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf qemu-user."""
     _install(session, "-e", ".[test]")
-    session.run(*TEST_COMMAND, "tests/test_cross.py", *session.posargs)
+    session.run(*TEST_COMMAND, "tests/test_cross.py", "tests/test_cross_edwards.py", *session.posargs)
 
 
 @nox.session

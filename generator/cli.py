@@ -551,7 +551,8 @@ def _report_written(args: argparse.Namespace, jobs: list[Job], reporter: Reporte
 
             runner = " ".join(CROSS[args.target].runner)
             out.print(f"    built   {_show(job.built)} ({args.target} known-answer test program)", markup=False)
-            out.print(f"    test    pytest tests/test_cross.py (runs it under {runner})", markup=False)
+            tests = "test_cross_edwards.py" if (job.pkg_dir / "c" / "edwards_core.h").is_file() else "test_cross.py"
+            out.print(f"    test    pytest tests/{tests} (runs it under {runner})", markup=False)
         elif job.built is not None and args.target == "wasm32":
             out.print(f"    built   {_show(job.built)} ({job.built.stat().st_size // 1024} KB; "
                       f"loader {_show(job.pkg_dir)}/wasm/{job.pkg_dir.name}.mjs)", markup=False)

@@ -33,9 +33,5 @@ def render_package(model: CurveModel | EdwardsModel, target: str = "generic64", 
     if target not in TARGETS:
         raise ValueError(f"unknown target {target!r} (available: {', '.join(TARGETS)})")
     if isinstance(model, EdwardsModel):
-        if target in ("arm64", "arm32"):
-            raise ValueError(f"{model.name}: target {target} cross-builds a known-answer test program, which twisted "
-                             "Edwards curves do not have yet (their field kernels are the shared ones: build "
-                             "generic64 or generic32)")
         return edwards_package_files(model, target, progress)
     return package_files(model, target, progress)

@@ -53,6 +53,7 @@ def edwards_package_files(model: EdwardsModel, target: str, progress: Progress |
     say("rendering C: twisted Edwards group and MSM")
     files["c/edwards.h"] = render("c/edwards.h.j2", **common)
     files["c/edwards_core.h"] = render("c/edwards_core.h.j2", **common)
+    files["c/kat_main.c"] = render("c/edwards_kat_main.c.j2", **common)  # cross-target tests only
     say("rendering the Python module")
     common["e"] = derive_elligator2(model.p, model.a, model.d, model.name, f"{model.name} ({source_path(model)})")
     files["_hash_to_curve.py"] = render("python/edwards_hash.py.j2", **common)
