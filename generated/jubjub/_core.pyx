@@ -986,6 +986,12 @@ cdef class Point:
         te_to_affine(&a, &self.v)
         return (_fq_int(&a.x), _fq_int(&a.y))
 
+    def to_weierstrass(self):
+        """This point on the curve file's short Weierstrass model (an SWPoint of _weierstrass.py).
+        ValueError for a point at infinity of the Edwards model."""
+        from ._weierstrass import SWPoint
+        return SWPoint.from_edwards(self)
+
     # -- group law ------------------------------------------------------------------------
     def __add__(self, other):
         cdef Point r
