@@ -7,7 +7,9 @@ Montgomery model (A_M, B_M) (generator/derive/edwards.py).
 The maps preserve the group law, so SWPoint's arithmetic runs through the Edwards group: P * k maps
 P to the Edwards model, multiplies with the compiled constant-time Point * k (GLV where the curve
 has it) and maps back; mul_vartime and msm likewise. Its speed is therefore the Edwards speed plus
-the two maps (one field inversion each way; msm maps its inputs with one batch inversion).
+the two maps (one constant-time field inversion each way; msm maps its inputs with one batch
+inversion, in Python at a few µs a point, unless they carry their Edwards images already, as
+points decoded with check=True and results of P * k do).
 P + Q uses the affine chord-and-tangent formulas (one inversion; variable time in which case of
 the law applies: public points). The exceptional points of the maps, the identity and the point
 (c^2 A_M/(3 B_M), 0) of order 2, are mapped explicitly to (0, 1) and (0, -1); the points of the
