@@ -149,6 +149,16 @@ def test_msm(sw) -> None:
     got = E.SWPoint.msm(pts, ks, threads=2)
     assert (None if got.is_identity() else got.to_affine()) == want
     assert E.SWPoint.msm([], []).is_identity()
+    # points never mapped go through the batch map in C (one inversion); with (0, -1) among them,
+    # through the Python batch map; both agree with the one-point maps
+    fresh = [E.SWPoint.from_affine(*q.to_affine(), check=False) for q in pts[:-2]]
+    images = E._weierstrass._edwards_images(fresh)
+    assert images == [E.Point.from_affine(*q.to_edwards().to_affine(), check=False) for q in pts[:-2]]
+    assert E.SWPoint.msm(fresh, ks[:-2]) == E.Point.msm(images, ks[:-2]).to_weierstrass()
+    fresh.append(E.SWPoint.from_affine(*pts[-1].to_affine(), check=False))
+    assert E._weierstrass._edwards_images(fresh)[-1] == E.Point.from_affine(0, m.p - 1, check=False)
+    with pytest.raises(ValueError, match="whole number"):
+        E.Point._from_weierstrass_batch(b"\x00", 0, 1, 1)
     with pytest.raises(ValueError):
         E.SWPoint.msm(pts, ks[:-1])
     with pytest.raises(TypeError):

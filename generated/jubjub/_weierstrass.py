@@ -7,8 +7,8 @@ Montgomery model (A_M, B_M) (generator/derive/edwards.py).
 The maps preserve the group law, so SWPoint's arithmetic runs through the Edwards group: P * k maps
 P to the Edwards model, multiplies with the compiled constant-time Point * k (GLV where the curve
 has it) and maps back; mul_vartime and msm likewise. Its speed is therefore the Edwards speed plus
-the two maps (one constant-time field inversion each way; msm maps its inputs with one batch
-inversion, in Python at a few µs a point, unless they carry their Edwards images already, as
+the two maps (one constant-time field inversion each way; msm maps its inputs in C with one batch
+inversion, Point._from_weierstrass_batch, unless they carry their Edwards images already, as
 points decoded with check=True and results of P * k do).
 P + Q uses the affine chord-and-tangent formulas (one inversion; variable time in which case of
 the law applies: public points). The exceptional points of the maps, the identity and the point
@@ -231,13 +231,12 @@ class SWPoint:
             raise ValueError("SWPoint.msm: points and scalars differ in length")
         if not all(isinstance(q, SWPoint) for q in points):
             raise TypeError("SWPoint.msm: expected SWPoint values")
-        edwards = _to_edwards_batch([q._xy if q._e is None else q._e for q in points])
-        if edwards is None:                 # a point without an Edwards image: one at a time
+        eps = _edwards_images(points)
+        if eps is None:                     # a point without an Edwards image: one at a time
             acc = cls.identity()
             for q, k in zip(points, scalars):
                 acc = acc + q.mul_vartime(k)
             return acc
-        eps = [e if isinstance(e, Point) else Point.from_affine(e[0], e[1], check=False) for e in edwards]
         return cls._from_edwards_fast(Point.msm(eps, scalars, threads=threads))
 
     # -- comparison, hashing, pickling --------------------------------------------------------
@@ -371,6 +370,26 @@ def _to_edwards(xy) -> tuple[int, int] | None:
         return None
     inv = _inv(v * (u + 1) % P)
     return u * (u + 1) % P * inv % P, (u - 1) * v % P * inv % P
+
+
+def _edwards_images(points: list) -> list | None:
+    """The Edwards images of SWPoints: cached ones as they are, the others mapped in C with one
+    inversion (Point._from_weierstrass_batch); None when one has no affine Edwards image."""
+    out = [q._e if q._e is not None or q._xy is not None else Point.identity() for q in points]
+    todo = [i for i, e in enumerate(out) if e is None]
+    if not todo:
+        return out
+    packed = b"".join(points[i]._xy[0].to_bytes(FQ_LEN, "little") + points[i]._xy[1].to_bytes(FQ_LEN, "little")
+                      for i in todo)
+    mapped = Point._from_weierstrass_batch(packed, _X0, _U_OF_X, _V_OF_Y)
+    if mapped is None:
+        edwards = _to_edwards_batch([points[i]._xy for i in todo])   # (0, -1) or no image
+        if edwards is None:
+            return None
+        mapped = [Point.from_affine(e[0], e[1], check=False) for e in edwards]
+    for i, e in zip(todo, mapped):
+        out[i] = e
+    return out
 
 
 def _to_edwards_batch(points: list) -> list | None:
