@@ -135,6 +135,8 @@ def test_exceptional_points(sw) -> None:
             assert (None if got.is_identity() else got.to_affine()) == W.mul(X, k % m.r) and got == sX.mul_vartime(k)
         assert (sX + G).to_affine() == W.add(X, G.to_affine())
         assert E.SWPoint.msm([sX, G], [3, 7]).to_affine() == W.add(W.mul(X, 3), W.mul(G.to_affine(), 7))
+        # a sum whose Edwards image lies at infinity: (G + X) + (-G) = X
+        assert E.SWPoint.msm([G + sX, -G], [1, 1]) == sX == (G + sX) - G
 
 
 def test_msm(sw) -> None:

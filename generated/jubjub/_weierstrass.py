@@ -232,12 +232,15 @@ class SWPoint:
         if not all(isinstance(q, SWPoint) for q in points):
             raise TypeError("SWPoint.msm: expected SWPoint values")
         eps = _edwards_images(points)
-        if eps is None:                     # a point without an Edwards image: one at a time
-            acc = cls.identity()
-            for q, k in zip(points, scalars):
-                acc = acc + q.mul_vartime(k)
-            return acc
-        return cls._from_edwards_fast(Point.msm(eps, scalars, threads=threads))
+        if eps is not None:
+            try:
+                return cls._from_edwards_fast(Point.msm(eps, scalars, threads=threads))
+            except ValueError:              # a sum at Edwards infinity (small order, outside the subgroup)
+                pass
+        acc = cls.identity()                # a point or the sum without an affine Edwards image: one at a time
+        for q, k in zip(points, scalars):
+            acc = acc + q.mul_vartime(k)
+        return acc
 
     # -- comparison, hashing, pickling --------------------------------------------------------
     def __eq__(self, other):
