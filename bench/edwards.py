@@ -9,6 +9,8 @@ timed in the same rounds, interleaved, so the ratios compare like with like on a
 Each cell: the best of the rounds (process CPU time) and the median; ratios use the best.
 Where the PyPI package bandersnatch-vrfs (arkworks' ark-ec-vrfs through PyO3) is installed, its
 public_from_secret (sk·G and the 32-byte encoding) is timed beside ours in the same rounds.
+Where the package has SWPoint (a [weierstrass] section), its P * k and MSM (inputs never mapped,
+and inputs carrying their Edwards images) are timed beside the Edwards Point's ("vs TE").
 """
 
 from __future__ import annotations
@@ -70,6 +72,35 @@ def peer_operations(C, rng: random.Random) -> dict[str, tuple[callable, callable
                                                      lambda: peer.public_from_secret(secret), 200)}
 
 
+def sw_operations(C, n: int, rng: random.Random) -> dict[str, tuple[callable, callable, int]]:
+    """SWPoint's operations beside the Edwards Point's with the same inputs (results checked)."""
+    if not hasattr(C, "SWPoint"):
+        return {}
+    G = C.Point.generator()
+    P, k = G * rng.randrange(C.R), rng.randrange(C.R)
+    S = P.to_weierstrass()
+    points = [G * rng.randrange(C.R) for _ in range(64)]
+    points = [points[i % 64] + G * i for i in range(n)]
+    scalars = [rng.randrange(C.R) for _ in range(n)]
+    affine = [q.to_weierstrass().to_affine() for q in points]
+    mapped = [C.SWPoint.from_bytes(C.SWPoint.from_affine(x, y, check=False).to_bytes()) for x, y in affine]
+
+    def unmapped():
+        return C.SWPoint.msm([C.SWPoint.from_affine(x, y, check=False) for x, y in affine], scalars, threads=1)
+
+    def te_with_construction():
+        return C.Point.msm([C.Point.from_affine(*q.to_affine(), check=False) for q in points], scalars, threads=1)
+
+    if unmapped() != C.Point.msm(points, scalars, threads=1).to_weierstrass() or S * k != (P * k).to_weierstrass():
+        raise AssertionError("SWPoint disagrees with Point")
+    return {
+        "SW P * k (vs TE P * k)": (lambda: S * k, lambda: P * k, 200),
+        f"SW msm n={n}, unmapped inputs built from affine (vs TE, same)": (unmapped, te_with_construction, 1),
+        f"SW msm n={n}, decoded inputs (vs TE)": (lambda: C.SWPoint.msm(mapped, scalars, threads=1),
+                                                  lambda: C.Point.msm(points, scalars, threads=1), 1),
+    }
+
+
 def fmt(seconds: float) -> str:
     for unit, scale in (("s", 1), ("ms", 1e-3), ("µs", 1e-6), ("ns", 1e-9)):
         if seconds >= scale:
@@ -101,9 +132,12 @@ def main(argv: list[str] | None = None) -> int:
                 samples[name].append(cpu_time(fn, reps))
                 if name in ref:
                     ref_samples[name].append(cpu_time(*ref[name]))
-        for name, (ours, theirs, reps) in peer_operations(C, rng).items():
-            mine = [cpu_time(ours, reps) for _ in range(args.rounds)]
-            peer = [cpu_time(theirs, reps) for _ in range(args.rounds)]
+        pairs = {**peer_operations(C, rng), **sw_operations(C, args.n, rng)}
+        for name, (ours, theirs, reps) in pairs.items():
+            mine, peer = [], []
+            for _ in range(args.rounds):             # interleaved, as the G1 comparison
+                mine.append(cpu_time(ours, reps))
+                peer.append(cpu_time(theirs, reps))
             rows.append((C.NAME, C.TARGET, name, min(mine), statistics.median(mine), min(peer),
                          min(mine) / min(peer)))
         for name in ops:
@@ -113,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append((C.NAME, C.TARGET, name, best, med, rbest, best / rbest))
             else:
                 rows.append((C.NAME, C.TARGET, name, best, med, None, None))
-    print("| curve | target | operation | best (CPU) | median | BLS12-381 G1 (or peer) best | ratio |")
+    print("| curve | target | operation | best (CPU) | median | BLS12-381 G1 (or peer, or TE) best | ratio |")
     print("|---|---|---|---:|---:|---:|---:|")
     for name, target, op, best, med, rbest, ratio in rows:
         print(f"| {name} | {target} | {op} | {fmt(best)} | {fmt(med)} | "

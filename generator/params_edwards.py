@@ -25,7 +25,9 @@ KNOWN_KEYS = {
 # The protocols a twisted Edwards package can carry (generator/protocols), and the keys of one
 # ``[[ecvrf]]`` suite table (generator/protocols/ecvrf.py says what each means).
 EDWARDS_PROTOCOLS = ("ecvrf",)
-ECVRF_KEYS = {"suite", "transcript", "hash_to_curve", "generator", "form_a"}
+ECVRF_KEYS = {"suite", "transcript", "hash_to_curve", "generator", "form_a", "model"}
+# the curve model a suite's points are written on: the Edwards form, or the [weierstrass] section's
+ECVRF_MODELS = ("edwards", "weierstrass")
 ECVRF_TRANSCRIPTS = ("sha512", "shake128")
 ECVRF_HASHES = ("ell2-xmd", "ell2-xof", "tai")
 WEIERSTRASS_KEYS = {"a", "b", "generator"}
@@ -48,13 +50,15 @@ class WeierstrassSpec:
 class EcvrfSuiteSpec:
     """One ark-vrf suite of a curve file's ``[[ecvrf]]`` tables: its id, transcript hash, hash to
     curve, generator (a name in [generators] or a point of the suite's form) and the suite's
-    curve form a' (x' = s·x with s² = a/a'; None: the curve file's own form)."""
+    curve form a' (x' = s·x with s² = a/a'; None: the curve file's own form), and the model its
+    points are written on ("weierstrass": the [weierstrass] section's, the generator a point of it)."""
 
     suite: str
     transcript: str
     hash_to_curve: str
     generator: str | tuple[int, int]
     form_a: int | None
+    model: str = "edwards"
 
 
 @dataclass(frozen=True)
@@ -237,8 +241,14 @@ def _ecvrf_suites(tables: object, source: str, p: int, generators: dict[str, tup
         form_a = _residue(t["form_a"], f"{where}.form_a", source, p) if "form_a" in t else None
         if form_a == 0:
             raise CurveFileError(f"{source}: {where}.form_a must be non-zero")
+        model = t.get("model", "edwards")
+        if model not in ECVRF_MODELS:
+            raise CurveFileError(f"{source}: {where}.model must be one of {', '.join(ECVRF_MODELS)}")
+        if model == "weierstrass" and (form_a is not None or isinstance(gen, str) or t["hash_to_curve"] != "tai"):
+            raise CurveFileError(f"{source}: {where}: a weierstrass suite hashes by 'tai', has no form_a and "
+                                 "gives its generator as a point [x, y] of the [weierstrass] model")
         suites.append(EcvrfSuiteSpec(suite=t["suite"], transcript=t["transcript"],
-                                     hash_to_curve=t["hash_to_curve"], generator=gen, form_a=form_a))
+                                     hash_to_curve=t["hash_to_curve"], generator=gen, form_a=form_a, model=model))
     if len({s.suite for s in suites}) != len(suites):
         raise CurveFileError(f"{source}: two [[ecvrf]] tables name the same suite")
     return tuple(suites)

@@ -388,7 +388,8 @@ def ecvrf(C: ModuleType) -> Iterator[Target]:
             assert v.encode_point(P, suite) == bytes(data), "decode_point accepted a non-canonical encoding"
             check_point(C, C.Point, P, in_subgroup=True)
 
-        yield Target(f"ecvrf.decode_point({suite})", run_point, (v.POINT_LEN,), (pk, tiny[: v.POINT_LEN]))
+        n = v.SUITES[suite].point_len       # 32 bytes on the Edwards forms, 33 on the SW model
+        yield Target(f"ecvrf.decode_point({suite})", run_point, (n,), (pk, tiny[:n]))
         for fname, fn, pi in (("verify", v.verify, tiny), ("verify_thin", v.verify_thin, thin)):
 
             def run_verify(data: bytes, fn=fn, suite=suite, pk=pk) -> None:
@@ -398,6 +399,36 @@ def ecvrf(C: ModuleType) -> Iterator[Target]:
                     raise ValueError("the proof does not verify")
 
             yield Target(f"ecvrf.{fname}({suite})", run_verify, (len(pi),), (pi,))
+
+
+@entry_point
+def sw_point_from_bytes(C: ModuleType) -> Iterator[Target]:
+    """SWPoint.from_bytes (the short Weierstrass model of a [weierstrass] section), both forms and
+    both check settings: an accepted encoding re-encodes to itself, lies on the curve, maps to the
+    Edwards model and back, and is in the subgroup when check=True."""
+    SW = getattr(C, "SWPoint", None)
+    if SW is None:
+        return
+    G = SW.generator()
+    for compressed in (True, False):
+        for check in (True, False):
+
+            def run(data: bytes, compressed=compressed, check=check) -> None:
+                S = SW.from_bytes(bytes(data), check=check)
+                assert S.to_bytes(compressed) == bytes(data), "from_bytes accepted a non-canonical encoding"
+                assert S.is_on_curve(), "from_bytes accepted a point off the curve"
+                if check:
+                    assert S.in_subgroup() and (S * C.R).is_identity(), "check=True accepted a point outside the subgroup"
+                try:
+                    E = S.to_edwards()
+                except ValueError:
+                    assert not S.in_subgroup(), "a subgroup point without an Edwards image"
+                else:
+                    assert E.to_weierstrass() == S, "the maps do not round-trip"
+
+            seeds = (G.to_bytes(compressed), (G * 5).to_bytes(compressed), SW.identity().to_bytes(compressed))
+            yield Target(f"SWPoint.from_bytes(compressed={compressed}, check={check})", run,
+                         (len(seeds[0]),), seeds)
 
 
 # Byte-in, byte-out protocol functions (EVM precompiles, signature verification): one line each,

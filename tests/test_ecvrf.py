@@ -1,7 +1,7 @@
 """ark-vrf's IETF-style VRF (generated/<curve>/ecvrf.py) against every ``*_tiny.json`` and ``*_thin.json`` vector of
 ../shared/vectors/edwards_companions/ark-vrf (davxy/ark-vrf @ 9ec593e9): the input point h, pk,
 gamma, beta and the proof (c, s), byte for byte; and rejection of tampered proofs, outputs, keys
-and inputs. The Bandersnatch SW suite needs the short Weierstrass group and is not covered."""
+and inputs. The Bandersnatch SW suite runs on SWPoint (33-byte points)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ from conftest import load_curve_module
 SUITES = {
     "bandersnatch_sha-512_ell2": ("bandersnatch", "Bandersnatch-SHA512-ELL2-v1"),
     "bandersnatch_shake128_ell2": ("bandersnatch", "Bandersnatch-SHAKE128-ELL2-v1"),
+    "bandersnatch_sw_sha-512_tai": ("bandersnatch", "Bandersnatch-SW-SHA512-TAI-v1"),
     "jubjub_sha-512_tai": ("jubjub", "JubJub-SHA512-TAI-v1"),
     "baby-jubjub_sha-512_tai": ("babyjubjub", "BabyJubJub-SHA512-TAI-v1"),
 }
@@ -45,7 +46,7 @@ def test_tiny_vectors(folder: Path, prefix: str) -> None:
         assert pk.hex() == v["pk"]
         assert vrf.output(sk, alpha, suite).hex() == v["gamma"]
         pi = vrf.prove(sk, alpha, ad, suite)
-        gamma, c, s = vrf.split_proof(pi)
+        gamma, c, s = vrf.split_proof(pi, suite)
         assert (gamma.hex(), c.hex(), s.hex()) == (v["gamma"], v["proof_c"], v["proof_s"]), v["comment"]
         assert vrf.proof_to_hash(pi, suite).hex() == v["beta"]
         assert vrf.output_to_hash(gamma, suite).hex() == v["beta"]
@@ -69,7 +70,7 @@ def test_tampering_is_rejected(folder: Path, prefix: str) -> None:
     sk, alpha, ad = bytes.fromhex(v["sk"]), bytes.fromhex(v["alpha"]), bytes.fromhex(v["ad"])
     pk = bytes.fromhex(v["pk"])
     pi = vrf.prove(sk, alpha, ad, suite)
-    gamma, c, s = vrf.split_proof(pi)
+    gamma, c, s = vrf.split_proof(pi, suite)
     assert vrf.verify(pk, alpha, ad, pi, suite)
     # another message, other additional data, another key: False
     assert not vrf.verify(pk, alpha + b"x", ad, pi, suite)
@@ -84,10 +85,13 @@ def test_tampering_is_rejected(folder: Path, prefix: str) -> None:
     assert not vrf.verify(pk, alpha, ad, other_gamma + c + s, suite)
     # the proof of another key for the same input does not pass for this key
     assert not vrf.verify(pk, alpha, ad, vrf.prove(12345, alpha, ad, suite), suite)
-    # a suite mismatch (where the curve has two): False or, for a point, an error
+    # a suite mismatch (where the curve has two): False, or an error for another point encoding
     for name in vrf.SUITES:
-        if name != suite:
+        if name != suite and vrf.SUITES[name].point_len == vrf.SUITES[suite].point_len:
             assert not vrf.verify(pk, alpha, ad, pi, name)
+        elif name != suite:
+            with pytest.raises(ValueError):
+                vrf.verify(pk, alpha, ad, pi, name)
 
 
 @pytest.mark.parametrize("prefix", sorted(SUITES))
@@ -112,9 +116,12 @@ def test_bad_input(folder: Path, prefix: str) -> None:
     with pytest.raises(ValueError, match="unknown suite"):
         vrf.prove(1, alpha, b"", "no-such-suite")
     # s not below r
-    gamma, c, _s = vrf.split_proof(pi)
+    gamma, c, _s = vrf.split_proof(pi, suite)
     with pytest.raises(ValueError, match="below r"):
         vrf.verify(pk, alpha, b"", gamma + c + (C.R).to_bytes(vrf.SCALAR_LEN, "little"), suite)
+    if vrf.SUITES[suite].model == "weierstrass":
+        _bad_weierstrass_points(C, suite, pk, alpha, pi)
+        return
     # y not below p, a point off the curve, the identity, a point outside the subgroup
     top = (C.P).to_bytes(vrf.POINT_LEN, "little")
     with pytest.raises(ValueError, match="below p"):
@@ -128,6 +135,24 @@ def test_bad_input(folder: Path, prefix: str) -> None:
     off = next(y for y in range(2, 200) if vrf._x_from_y(y, vrf._suite(suite)) is None)
     with pytest.raises(ValueError, match="not on the curve"):
         vrf.decode_point(off.to_bytes(vrf.POINT_LEN, "little"), suite)
+
+
+def _bad_weierstrass_points(C, suite: str, pk: bytes, alpha: bytes, pi: bytes) -> None:
+    """x not below p, the identity, the point of order 2, an x with no point, a wrong length."""
+    vrf, n = C.ecvrf, C.ecvrf.SUITES[suite].point_len
+    with pytest.raises(ValueError, match="below p"):
+        vrf.decode_point(C.P.to_bytes(n, "little"), suite)
+    with pytest.raises(ValueError, match="identity"):
+        vrf.verify(C.SWPoint.identity().to_bytes(), alpha, b"", pi, suite)
+    two = C.Point.from_affine(0, C.P - 1, check=False).to_weierstrass().to_bytes()
+    with pytest.raises(ValueError, match="subgroup"):
+        vrf.verify(pk, alpha, b"", two + pi[n:], suite)
+    A, B = C._weierstrass.A, C._weierstrass.B
+    off = next(x for x in range(2, 200) if not C.Fq((x ** 3 + A * x + B) % C.P).is_square())
+    with pytest.raises(ValueError, match="off the curve"):
+        vrf.decode_point(off.to_bytes(n, "little"), suite)
+    with pytest.raises(ValueError, match="33 bytes|bytes"):
+        vrf.decode_point(bytes(n - 1), suite)
 
 
 @pytest.mark.parametrize("prefix", sorted(SUITES))
@@ -155,7 +180,7 @@ def test_thin_vectors(folder: Path, prefix: str) -> None:
         sk, alpha, ad = bytes.fromhex(v["sk"]), bytes.fromhex(v["alpha"]), bytes.fromhex(v["ad"])
         assert vrf.public_key(sk, suite).hex() == v["pk"]
         pi = vrf.prove_thin(sk, alpha, ad, suite)
-        gamma, commitment, s = vrf.split_thin_proof(pi)
+        gamma, commitment, s = vrf.split_thin_proof(pi, suite)
         assert (gamma.hex(), commitment.hex(), s.hex()) == (v["gamma"], v["proof_r"], v["proof_s"]), v["comment"]
         assert vrf.proof_to_hash(pi, suite).hex() == v["beta"]
         theirs = bytes.fromhex(v["gamma"] + v["proof_r"] + v["proof_s"])
@@ -181,7 +206,7 @@ def test_hypothesis_prove_verify(pkg: str, sk: int, alpha: bytes, ad: bytes) -> 
         pk = vrf.public_key(sk, suite)
         pi = vrf.prove(sk, alpha, ad, suite)
         assert vrf.verify(pk, alpha, ad, pi, suite)
-        assert vrf.split_proof(pi)[0] == vrf.output(sk, alpha, suite)
+        assert vrf.split_proof(pi, suite)[0] == vrf.output(sk, alpha, suite)
         thin = vrf.prove_thin(sk, alpha, ad, suite)
         assert vrf.verify_thin(pk, alpha, ad, thin, suite)
         assert vrf.proof_to_hash(thin, suite) == vrf.proof_to_hash(pi, suite)
@@ -208,6 +233,8 @@ def _curve_text(name: str) -> str:
     ("jubjub", 'protocols = ["ecvrf"]', 'protocols = ["groth16"]', "not available for TwistedEdwards"),
     ("jubjub", 'protocols = ["ecvrf"]', "protocols = []", "go together"),
     ("babyjubjub", "form_a = 1", "form_a = 0", "form_a must be non-zero"),
+    ("bandersnatch", 'model = "weierstrass"', 'model = "montgomery"', "model must be one of"),
+    ("bandersnatch", 'hash_to_curve = "tai"', 'hash_to_curve = "ell2-xmd"', "weierstrass suite hashes by 'tai'"),
 ])
 def test_suite_table_errors(curve: str, old: str, new: str, message: str) -> None:
     from generator.params import CurveFileError, parse_curve_text
@@ -236,6 +263,25 @@ def test_suite_data_checked_by_the_protocol(old: str, new: str, message: str) ->
     text = _curve_text("babyjubjub")
     assert old in text
     spec = parse_curve_text(text.replace(old, new, 1), str(ROOT / "curves" / "babyjubjub.toml"))
+    with pytest.raises(DerivationError, match=message):
+        render_package(build_edwards_model(spec))
+
+
+@pytest.mark.parametrize("old,new,message", [
+    # the SW suite's generator: off the [weierstrass] model, or another point of it (not of order r)
+    ('"12663882780877899054958035777720958383845500985908634476792678820121468453298"]\n\n# The eigen',
+     '"12663882780877899054958035777720958383845500985908634476792678820121468453299"]\n\n# The eigen',
+     "lies on the \\[weierstrass\\] model"),
+])
+def test_weierstrass_suite_checked_by_the_protocol(old: str, new: str, message: str) -> None:
+    from generator.derive.checks import DerivationError
+    from generator.derive.edwards import build_edwards_model
+    from generator.params import parse_curve_text
+    from generator.pipeline import render_package
+
+    text = _curve_text("bandersnatch")
+    assert text.count(old) == 1
+    spec = parse_curve_text(text.replace(old, new, 1), str(ROOT / "curves" / "bandersnatch.toml"))
     with pytest.raises(DerivationError, match=message):
         render_package(build_edwards_model(spec))
 

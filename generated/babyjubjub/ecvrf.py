@@ -37,7 +37,7 @@ from . import Fr, Point, R
 from . import _hash_to_curve as _h2c
 
 P = 21888242871839275222246405745257275088548364400416034343698204186575808495617
-POINT_LEN = 32
+POINT_LEN = 32  # the Edwards suites' points (a weierstrass suite: Suite.point_len)
 SCALAR_LEN = 32
 CHALLENGE_LEN = 16  # 128-bit security parameter / 8
 NONCE_LEN = 48  # ceil((bits(r) + 128) / 8): the nonce is reduced mod r with 128 spare bits
@@ -107,6 +107,16 @@ class Suite:
     scale: int
     form_a: int
     form_d: int
+    model: str = "edwards"      # "weierstrass": points written on the SW model (SWPoint's encoding)
+    point_len: int = POINT_LEN
+
+    @property
+    def proof_len(self) -> int:
+        return self.point_len + CHALLENGE_LEN + SCALAR_LEN
+
+    @property
+    def thin_proof_len(self) -> int:
+        return 2 * self.point_len + SCALAR_LEN
 
     def new_transcript(self):
         return _TRANSCRIPTS[self.transcript]().absorb(self.suite_id)
@@ -117,7 +127,7 @@ SUITES = {
         (8283965601242310387280585997489078289249782183779609494194483204962653519994,
          19298250018296453272277890825869354524455968081175474282777126169995084727839),
         7214280148105020021932206872019688659210616427216992810330019057549499971851, 1,
-        9706598848417545097372247223557719406784115219466060233080913168975159366771),
+        9706598848417545097372247223557719406784115219466060233080913168975159366771, "edwards", 32),
 }
 DEFAULT_SUITE = "BabyJubJub-SHA512-TAI-v1"
 
@@ -141,7 +151,7 @@ def _bytes(data, what: str) -> bytes:
 # -- points in the suite's encoding -------------------------------------------------------------
 
 def encode_point(point: Point, suite=None) -> bytes:
-    """arkworks' compressed encoding of a point, written in the suite's curve form."""
+    """arkworks' compressed encoding of a point, written in the suite's curve form (or model)."""
     s = _suite(suite)
     x, y = point.to_affine()
     x = x * s.scale % P
@@ -171,8 +181,8 @@ def decode_point(data, suite=None, what: str = "point") -> Point:
     """A point of the subgroup, other than the identity, from its encoding (ValueError otherwise)."""
     s = _suite(suite)
     b = _bytes(data, what)
-    if len(b) != POINT_LEN:
-        raise ValueError(f"ecvrf: {what} must be {POINT_LEN} bytes, got {len(b)}")
+    if len(b) != s.point_len:
+        raise ValueError(f"ecvrf: {what} must be {s.point_len} bytes, got {len(b)}")
     value = int.from_bytes(b, "little")
     sign, y = value >> (8 * POINT_LEN - 1), value & ((1 << (8 * POINT_LEN - 1)) - 1)
     if y >= P:
@@ -321,12 +331,12 @@ def prove_thin(sk, alpha, ad=b"", suite=None) -> bytes:
     return encode_point(gamma, s) + encode_point(commitment, s) + response.to_bytes(SCALAR_LEN, "little")
 
 
-def split_proof(pi) -> tuple[bytes, bytes, bytes]:
+def split_proof(pi, suite=None) -> tuple[bytes, bytes, bytes]:
     """(gamma, c, s) of a proof: gamma is ark-vrf's output, c ‖ s its tiny proof."""
-    pi = _bytes(pi, "proof")
-    if len(pi) != PROOF_LEN:
-        raise ValueError(f"ecvrf: a proof is {PROOF_LEN} bytes, got {len(pi)}")
-    return pi[:POINT_LEN], pi[POINT_LEN:POINT_LEN + CHALLENGE_LEN], pi[POINT_LEN + CHALLENGE_LEN:]
+    pi, n = _bytes(pi, "proof"), _suite(suite).point_len
+    if len(pi) != n + CHALLENGE_LEN + SCALAR_LEN:
+        raise ValueError(f"ecvrf: a proof is {n + CHALLENGE_LEN + SCALAR_LEN} bytes, got {len(pi)}")
+    return pi[:n], pi[n:n + CHALLENGE_LEN], pi[n + CHALLENGE_LEN:]
 
 
 def _verifier_inputs(pk, alpha, ad, gamma_b: bytes, s_b: bytes, suite, scheme: int):
@@ -349,26 +359,26 @@ def verify(pk, alpha, ad, pi, suite=None) -> bool:
     """True when the tiny proof pi proves its gamma for (pk, alpha, ad). Malformed keys and
     proofs (wrong length, not a point of the subgroup, the identity, s not below r) are
     ValueError; a well-formed proof that does not verify is False."""
-    gamma_b, c_b, s_b = split_proof(pi)
+    gamma_b, c_b, s_b = split_proof(pi, suite)
     s, t, merged_in, merged_out, response = _verifier_inputs(pk, alpha, ad, gamma_b, s_b, suite, _TINY)
     c = int.from_bytes(c_b, "little")
     commitment = merged_in.mul_vartime(response) - merged_out.mul_vartime(c)
     return _challenge(t, encode_point(commitment, s)) == c
 
 
-def split_thin_proof(pi) -> tuple[bytes, bytes, bytes]:
+def split_thin_proof(pi, suite=None) -> tuple[bytes, bytes, bytes]:
     """(gamma, R, s) of a thin proof."""
-    pi = _bytes(pi, "proof")
-    if len(pi) != THIN_PROOF_LEN:
-        raise ValueError(f"ecvrf: a thin proof is {THIN_PROOF_LEN} bytes, got {len(pi)}")
-    return pi[:POINT_LEN], pi[POINT_LEN:2 * POINT_LEN], pi[2 * POINT_LEN:]
+    pi, n = _bytes(pi, "proof"), _suite(suite).point_len
+    if len(pi) != 2 * n + SCALAR_LEN:
+        raise ValueError(f"ecvrf: a thin proof is {2 * n + SCALAR_LEN} bytes, got {len(pi)}")
+    return pi[:n], pi[n:2 * n], pi[2 * n:]
 
 
 def verify_thin(pk, alpha, ad, pi, suite=None) -> bool:
     """True when the thin proof pi proves its gamma for (pk, alpha, ad): s·I − c·O = R with
     c from R. Malformed data is ValueError as for verify (R may be any point of the curve's
     encoding that decodes; one outside the subgroup cannot equal s·I − c·O and is refused)."""
-    gamma_b, r_b, s_b = split_thin_proof(pi)
+    gamma_b, r_b, s_b = split_thin_proof(pi, suite)
     s, t, merged_in, merged_out, response = _verifier_inputs(pk, alpha, ad, gamma_b, s_b, suite, _THIN)
     commitment = decode_point(r_b, s, "R")
     c = _challenge(t, encode_point(commitment, s))
@@ -377,7 +387,7 @@ def verify_thin(pk, alpha, ad, pi, suite=None) -> bool:
 
 def proof_to_hash(pi, suite=None) -> bytes:
     """beta of a proof's gamma, tiny or thin (call verify first: this does not check the proof)."""
-    pi = _bytes(pi, "proof")
-    if len(pi) not in (PROOF_LEN, THIN_PROOF_LEN):
-        raise ValueError(f"ecvrf: a proof is {PROOF_LEN} (tiny) or {THIN_PROOF_LEN} (thin) bytes, got {len(pi)}")
-    return output_to_hash(pi[:POINT_LEN], suite)
+    pi, s = _bytes(pi, "proof"), _suite(suite)
+    if len(pi) not in (s.proof_len, s.thin_proof_len):
+        raise ValueError(f"ecvrf: a proof is {s.proof_len} (tiny) or {s.thin_proof_len} (thin) bytes, got {len(pi)}")
+    return output_to_hash(pi[:s.point_len], s)

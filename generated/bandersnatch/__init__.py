@@ -77,6 +77,12 @@ __all__ = [
     "Fq", "Fr", "Point", "SERIALIZATION_PROFILES", "DEFAULT_PROFILE",
 ]
 
+# The short Weierstrass model of the curve file's [weierstrass] section; its group law runs
+# through Point (see _weierstrass.py).
+from ._weierstrass import SWPoint  # noqa: E402
+
+__all__.append("SWPoint")
+
 # The protocols of the curve file (``protocols = [...]``) and their modules, imported on
 # first use (``from generated.bandersnatch import ecvrf``).
 PROTOCOLS = ["ecvrf"]

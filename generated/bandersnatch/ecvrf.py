@@ -23,7 +23,7 @@ from suite id ‖ 0x20 ‖ gamma.
 The "thin" scheme (``prove_thin`` / ``verify_thin``) is the same with scheme byte 0x01 and the
 nonce commitment R in the proof instead of c: pi = gamma ‖ R ‖ s, checked by s·I − c·O = R.
 
-Suites (``SUITES``; the first is the default): Bandersnatch-SHA512-ELL2-v1, Bandersnatch-SHAKE128-ELL2-v1.
+Suites (``SUITES``; the first is the default): Bandersnatch-SHA512-ELL2-v1, Bandersnatch-SHAKE128-ELL2-v1, Bandersnatch-SW-SHA512-TAI-v1.
 Secret-dependent multiplications use the constant-time ``P * k``; the rest (hashing, decoding,
 verification) handles public data and is variable time.
 """
@@ -34,10 +34,11 @@ import hashlib
 from dataclasses import dataclass
 
 from . import Fr, Point, R
+from . import SWPoint
 from . import _hash_to_curve as _h2c
 
 P = 52435875175126190479447740508185965837690552500527637822603658699938581184513
-POINT_LEN = 32
+POINT_LEN = 32  # the Edwards suites' points (a weierstrass suite: Suite.point_len)
 SCALAR_LEN = 32
 CHALLENGE_LEN = 16  # 128-bit security parameter / 8
 NONCE_LEN = 48  # ceil((bits(r) + 128) / 8): the nonce is reduced mod r with 128 spare bits
@@ -47,6 +48,7 @@ THIN_PROOF_LEN = 2 * POINT_LEN + SCALAR_LEN
 _FIELD_BITS = 255
 _TAI_LEN = (_FIELD_BITS + 7) // 8
 _HALF = (P - 1) // 2
+_SW_A, _SW_B = 10773120815616481058602537765553212789256758185246796157495669123169359657269, 29569587568322301171008055308580903175558631321415017492731745847794083609535
 
 # Domain-separation bytes of ark-vrf's transcript (utils/common.rs DomSep).
 _TINY, _THIN, _NONCE_EXPAND, _NONCE, _POINT_TO_HASH, _DELINEARIZE, _CHALLENGE, _HASH_TO_CURVE = (
@@ -107,6 +109,16 @@ class Suite:
     scale: int
     form_a: int
     form_d: int
+    model: str = "edwards"      # "weierstrass": points written on the SW model (SWPoint's encoding)
+    point_len: int = POINT_LEN
+
+    @property
+    def proof_len(self) -> int:
+        return self.point_len + CHALLENGE_LEN + SCALAR_LEN
+
+    @property
+    def thin_proof_len(self) -> int:
+        return 2 * self.point_len + SCALAR_LEN
 
     def new_transcript(self):
         return _TRANSCRIPTS[self.transcript]().absorb(self.suite_id)
@@ -117,12 +129,17 @@ SUITES = {
         (18886178867200960497001835917649091219057080094937609519140440539760939937304,
          19188667384257783945677642223292697773471335439753913231509108946878080696678),
         1, 52435875175126190479447740508185965837690552500527637822603658699938581184508,
-        45022363124591815672509500913686876175488063829319466900776701791074614335719),
+        45022363124591815672509500913686876175488063829319466900776701791074614335719, "edwards", 32),
     "Bandersnatch-SHAKE128-ELL2-v1": Suite("Bandersnatch-SHAKE128-ELL2-v1".encode(), "shake128", "ell2-xof",
         (18886178867200960497001835917649091219057080094937609519140440539760939937304,
          19188667384257783945677642223292697773471335439753913231509108946878080696678),
         1, 52435875175126190479447740508185965837690552500527637822603658699938581184508,
-        45022363124591815672509500913686876175488063829319466900776701791074614335719),
+        45022363124591815672509500913686876175488063829319466900776701791074614335719, "edwards", 32),
+    "Bandersnatch-SW-SHA512-TAI-v1": Suite("Bandersnatch-SW-SHA512-TAI-v1".encode(), "sha512", "tai",
+        (18886178867200960497001835917649091219057080094937609519140440539760939937304,
+         19188667384257783945677642223292697773471335439753913231509108946878080696678),
+        1, 52435875175126190479447740508185965837690552500527637822603658699938581184508,
+        45022363124591815672509500913686876175488063829319466900776701791074614335719, "weierstrass", 33),
 }
 DEFAULT_SUITE = "Bandersnatch-SHA512-ELL2-v1"
 
@@ -146,8 +163,10 @@ def _bytes(data, what: str) -> bytes:
 # -- points in the suite's encoding -------------------------------------------------------------
 
 def encode_point(point: Point, suite=None) -> bytes:
-    """arkworks' compressed encoding of a point, written in the suite's curve form."""
+    """arkworks' compressed encoding of a point, written in the suite's curve form (or model)."""
     s = _suite(suite)
+    if s.model == "weierstrass":
+        return SWPoint.from_edwards(point).to_bytes()
     x, y = point.to_affine()
     x = x * s.scale % P
     out = bytearray(y.to_bytes(POINT_LEN, "little"))
@@ -176,8 +195,16 @@ def decode_point(data, suite=None, what: str = "point") -> Point:
     """A point of the subgroup, other than the identity, from its encoding (ValueError otherwise)."""
     s = _suite(suite)
     b = _bytes(data, what)
-    if len(b) != POINT_LEN:
-        raise ValueError(f"ecvrf: {what} must be {POINT_LEN} bytes, got {len(b)}")
+    if len(b) != s.point_len:
+        raise ValueError(f"ecvrf: {what} must be {s.point_len} bytes, got {len(b)}")
+    if s.model == "weierstrass":
+        try:
+            sw = SWPoint.from_bytes(b)       # checks the subgroup
+        except ValueError as exc:
+            raise ValueError(f"ecvrf: {what}: {exc}") from None
+        if sw.is_identity():
+            raise ValueError(f"ecvrf: {what} is the identity or outside the prime-order subgroup")
+        return sw.to_edwards()
     value = int.from_bytes(b, "little")
     sign, y = value >> (8 * POINT_LEN - 1), value & ((1 << (8 * POINT_LEN - 1)) - 1)
     if y >= P:
@@ -226,6 +253,8 @@ def _try_and_increment_vartime(alpha: bytes, s: Suite) -> Point:
     next), and return the first [h]P that is not the identity."""
     prefix = s.new_transcript().absorb(bytes([_HASH_TO_CURVE]))
     prefix.absorb(len(alpha).to_bytes(8, "little")).absorb(alpha)
+    if s.model == "weierstrass":
+        return _try_and_increment_weierstrass_vartime(prefix)
     for ctr in range(256):
         # arkworks squeezes the base field's own size, ceil(bits(p) / 8) bytes, and reads the flag
         # at the top bit of the encoding's last byte (absent, so 0, when bits(p) is a multiple of 8)
@@ -239,6 +268,29 @@ def _try_and_increment_vartime(alpha: bytes, s: Suite) -> Point:
         point = _point(P - x if sign else x, y, s).clear_cofactor()
         if not point.is_identity():
             return point
+    raise ValueError("ecvrf: try-and-increment found no point in 256 tries")
+
+
+def _try_and_increment_weierstrass_vartime(prefix) -> Point:
+    """The same on the short Weierstrass model, as arkworks' SW from_random_bytes reads the
+    squeezed bytes: x = the low bits(p) bits; the flag byte lies beyond them, so it reads 0,
+    which arkworks takes for the larger y (y > (p − 1)/2); x ≥ p or no y: next."""
+    for ctr in range(256):
+        value = int.from_bytes(prefix.fork().absorb(bytes([ctr])).squeeze(_TAI_LEN), "little")
+        x = value & ((1 << _FIELD_BITS) - 1)
+        if x >= P:
+            continue
+        y2 = (x * x * x + _SW_A * x + _SW_B) % P
+        if not _h2c._is_square(y2):
+            continue
+        y = _h2c._sqrt(y2)
+        y = max(y, P - y)
+        try:
+            point = SWPoint.from_affine(x, y, check=False).clear_cofactor()
+        except ValueError:              # a point of order 2 or 4 with no affine Edwards image
+            continue
+        if not point.is_identity():
+            return point.to_edwards()
     raise ValueError("ecvrf: try-and-increment found no point in 256 tries")
 
 
@@ -326,12 +378,12 @@ def prove_thin(sk, alpha, ad=b"", suite=None) -> bytes:
     return encode_point(gamma, s) + encode_point(commitment, s) + response.to_bytes(SCALAR_LEN, "little")
 
 
-def split_proof(pi) -> tuple[bytes, bytes, bytes]:
+def split_proof(pi, suite=None) -> tuple[bytes, bytes, bytes]:
     """(gamma, c, s) of a proof: gamma is ark-vrf's output, c ‖ s its tiny proof."""
-    pi = _bytes(pi, "proof")
-    if len(pi) != PROOF_LEN:
-        raise ValueError(f"ecvrf: a proof is {PROOF_LEN} bytes, got {len(pi)}")
-    return pi[:POINT_LEN], pi[POINT_LEN:POINT_LEN + CHALLENGE_LEN], pi[POINT_LEN + CHALLENGE_LEN:]
+    pi, n = _bytes(pi, "proof"), _suite(suite).point_len
+    if len(pi) != n + CHALLENGE_LEN + SCALAR_LEN:
+        raise ValueError(f"ecvrf: a proof is {n + CHALLENGE_LEN + SCALAR_LEN} bytes, got {len(pi)}")
+    return pi[:n], pi[n:n + CHALLENGE_LEN], pi[n + CHALLENGE_LEN:]
 
 
 def _verifier_inputs(pk, alpha, ad, gamma_b: bytes, s_b: bytes, suite, scheme: int):
@@ -354,26 +406,26 @@ def verify(pk, alpha, ad, pi, suite=None) -> bool:
     """True when the tiny proof pi proves its gamma for (pk, alpha, ad). Malformed keys and
     proofs (wrong length, not a point of the subgroup, the identity, s not below r) are
     ValueError; a well-formed proof that does not verify is False."""
-    gamma_b, c_b, s_b = split_proof(pi)
+    gamma_b, c_b, s_b = split_proof(pi, suite)
     s, t, merged_in, merged_out, response = _verifier_inputs(pk, alpha, ad, gamma_b, s_b, suite, _TINY)
     c = int.from_bytes(c_b, "little")
     commitment = merged_in.mul_vartime(response) - merged_out.mul_vartime(c)
     return _challenge(t, encode_point(commitment, s)) == c
 
 
-def split_thin_proof(pi) -> tuple[bytes, bytes, bytes]:
+def split_thin_proof(pi, suite=None) -> tuple[bytes, bytes, bytes]:
     """(gamma, R, s) of a thin proof."""
-    pi = _bytes(pi, "proof")
-    if len(pi) != THIN_PROOF_LEN:
-        raise ValueError(f"ecvrf: a thin proof is {THIN_PROOF_LEN} bytes, got {len(pi)}")
-    return pi[:POINT_LEN], pi[POINT_LEN:2 * POINT_LEN], pi[2 * POINT_LEN:]
+    pi, n = _bytes(pi, "proof"), _suite(suite).point_len
+    if len(pi) != 2 * n + SCALAR_LEN:
+        raise ValueError(f"ecvrf: a thin proof is {2 * n + SCALAR_LEN} bytes, got {len(pi)}")
+    return pi[:n], pi[n:2 * n], pi[2 * n:]
 
 
 def verify_thin(pk, alpha, ad, pi, suite=None) -> bool:
     """True when the thin proof pi proves its gamma for (pk, alpha, ad): s·I − c·O = R with
     c from R. Malformed data is ValueError as for verify (R may be any point of the curve's
     encoding that decodes; one outside the subgroup cannot equal s·I − c·O and is refused)."""
-    gamma_b, r_b, s_b = split_thin_proof(pi)
+    gamma_b, r_b, s_b = split_thin_proof(pi, suite)
     s, t, merged_in, merged_out, response = _verifier_inputs(pk, alpha, ad, gamma_b, s_b, suite, _THIN)
     commitment = decode_point(r_b, s, "R")
     c = _challenge(t, encode_point(commitment, s))
@@ -382,7 +434,7 @@ def verify_thin(pk, alpha, ad, pi, suite=None) -> bool:
 
 def proof_to_hash(pi, suite=None) -> bytes:
     """beta of a proof's gamma, tiny or thin (call verify first: this does not check the proof)."""
-    pi = _bytes(pi, "proof")
-    if len(pi) not in (PROOF_LEN, THIN_PROOF_LEN):
-        raise ValueError(f"ecvrf: a proof is {PROOF_LEN} (tiny) or {THIN_PROOF_LEN} (thin) bytes, got {len(pi)}")
-    return output_to_hash(pi[:POINT_LEN], suite)
+    pi, s = _bytes(pi, "proof"), _suite(suite)
+    if len(pi) not in (s.proof_len, s.thin_proof_len):
+        raise ValueError(f"ecvrf: a proof is {s.proof_len} (tiny) or {s.thin_proof_len} (thin) bytes, got {len(pi)}")
+    return output_to_hash(pi[:s.point_len], s)

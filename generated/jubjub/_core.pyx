@@ -986,6 +986,71 @@ cdef class Point:
         te_to_affine(&a, &self.v)
         return (_fq_int(&a.x), _fq_int(&a.y))
 
+    def to_weierstrass(self):
+        """This point on the curve file's short Weierstrass model (an SWPoint of _weierstrass.py).
+        ValueError for a point at infinity of the Edwards model."""
+        from ._weierstrass import SWPoint
+        return SWPoint.from_edwards(self)
+
+    @classmethod
+    def _from_weierstrass_batch(cls, data, x0, u_scale, v_scale):
+        """Edwards points of packed Weierstrass points (x || y, 32 bytes each, little-endian):
+        u = (x - x0)·u_scale, v = y·v_scale (Montgomery), then (u/v, (u - 1)/(u + 1)) with one
+        inversion for all. None when one has no affine image (v = 0 or u = -1): the caller
+        (_weierstrass.py) then maps them one at a time. ValueError for a non-canonical coordinate."""
+        cdef bytes blob = _as_bytes(data, "Point._from_weierstrass_batch")
+        cdef Py_ssize_t n = len(blob) // 64, i
+        cdef const uint8_t *src = <const uint8_t *><const char *>blob
+        cdef fq_t c0, cu, cv, one, acc, inv, t, w
+        cdef fq_t *mem = NULL
+        cdef te_affine_t a
+        cdef bint ok = True
+        if len(blob) != n * 64:
+            raise ValueError("Point._from_weierstrass_batch: the data is not a whole number of points")
+        _fq_set_int(&c0, int(x0))
+        _fq_set_int(&cu, int(u_scale))
+        _fq_set_int(&cv, int(v_scale))
+        fq_set_one(&one)
+        out = [_new_point() for _ in range(n)]
+        mem = <fq_t *>PyMem_Malloc((4 * n + 1) * sizeof(fq_t))   # u, v, den, prefix per point
+        if mem == NULL:
+            raise MemoryError()
+        try:
+            with nogil:
+                fq_set_one(&acc)
+                for i in range(n):
+                    if not (_fq_from_le(&mem[4 * i], src + 64 * i, False)
+                            and _fq_from_le(&mem[4 * i + 1], src + 64 * i + 32, False)):
+                        ok = False
+                        break
+                    fq_sub(&mem[4 * i], &mem[4 * i], &c0)
+                    fq_mul(&mem[4 * i], &mem[4 * i], &cu)
+                    fq_mul(&mem[4 * i + 1], &mem[4 * i + 1], &cv)
+                    fq_add(&w, &mem[4 * i], &one)
+                    fq_mul(&mem[4 * i + 2], &mem[4 * i + 1], &w)
+                    if fq_is_zero(&mem[4 * i + 2]):
+                        ok = False
+                        break
+                    mem[4 * i + 3] = acc
+                    fq_mul(&acc, &acc, &mem[4 * i + 2])
+            if not ok:
+                return None
+            with nogil:
+                fq_inv(&inv, &acc)
+            for i in range(n - 1, -1, -1):
+                fq_mul(&t, &mem[4 * i + 3], &inv)             # 1 / (v (u + 1))
+                fq_mul(&inv, &inv, &mem[4 * i + 2])
+                fq_add(&w, &mem[4 * i], &one)
+                fq_mul(&a.x, &mem[4 * i], &w)
+                fq_mul(&a.x, &a.x, &t)                        # u / v
+                fq_sub(&w, &mem[4 * i], &one)
+                fq_mul(&a.y, &w, &mem[4 * i + 1])
+                fq_mul(&a.y, &a.y, &t)                        # (u - 1) / (u + 1)
+                te_from_affine(&(<Point>out[i]).v, &a)
+        finally:
+            PyMem_Free(mem)
+        return out
+
     # -- group law ------------------------------------------------------------------------
     def __add__(self, other):
         cdef Point r

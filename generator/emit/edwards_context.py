@@ -57,6 +57,10 @@ def edwards_package_files(model: EdwardsModel, target: str, progress: Progress |
     say("rendering the Python module")
     common["e"] = derive_elligator2(model.p, model.a, model.d, model.name, f"{model.name} ({source_path(model)})")
     files["_hash_to_curve.py"] = render("python/edwards_hash.py.j2", **common)
+    if model.published_weierstrass is not None:   # the curve file's [weierstrass]: SWPoint
+        bits = model.p.bit_length()
+        files["_weierstrass.py"] = render("python/edwards_weierstrass.py.j2", fq_len=(bits + 7) // 8,
+                                          sw_len=(bits + 2 + 7) // 8, **common)
     files["_core.pyx"] = render("cython/edwards_core.pyx.j2", **common)
     files["_core_adx.pyx"] = render("cython/_core_adx.pyx.j2", **common)
     files["_core.pyi"] = render("python/edwards_core.pyi.j2", **common)

@@ -19,7 +19,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..derive.checks import require
-from ..reference.edwards import EdwardsCurve, sqrt_mod
+from ..derive.edwards import to_weierstrass
+from ..reference.edwards import EdwardsCurve, WeierstrassCurve, sqrt_mod
 from . import Protocol, register
 
 if TYPE_CHECKING:
@@ -34,8 +35,31 @@ def _unsupported(model: object) -> str | None:
     return None
 
 
+def _weierstrass_suite(model: EdwardsModel, spec, curve: str) -> dict[str, object]:
+    """A suite on the [weierstrass] model (try-and-increment on it, arkworks' SW encoding): its
+    generator, given on that model, carried to the Edwards curve the package computes on."""
+    w = model.published_weierstrass
+    require(w is not None, curve, "a weierstrass suite needs the curve file's [weierstrass] section")
+    p, (A, B), c = model.p, model.montgomery, w.c
+    X, Y = spec.generator
+    require(WeierstrassCurve(p, w.a, w.b).on_curve((X, Y)), curve, "the generator lies on the [weierstrass] model")
+    u = (B * X * pow(c * c, -1, p) - A * pow(3, -1, p)) % p         # Montgomery, then Edwards
+    v = B * Y * pow(c ** 3, -1, p) % p
+    require(v != 0 and u != p - 1, curve, "the generator has an affine Edwards image")
+    g = (u * pow(v, -1, p) % p, (u - 1) * pow(u + 1, -1, p) % p)
+    E = model.curve
+    require(E.on_curve(g) and to_weierstrass(E, model.montgomery, c, g) == (X, Y), curve,
+            "the generator's Edwards image maps back to it")
+    require(g != E.identity and E.mul(g, model.r) == E.identity, curve, "the generator has order r")
+    return {"suite": spec.suite, "transcript": spec.transcript, "hash_to_curve": spec.hash_to_curve,
+            "generator": g, "scale": 1, "form_a": model.a, "form_d": model.d, "model": "weierstrass",
+            "point_len": (p.bit_length() + 2 + 7) // 8}   # arkworks' SW compressed: x and two flags
+
+
 def _suite(model: EdwardsModel, spec) -> dict[str, object]:
     p, curve = model.p, f"{model.name} ({model.source}) ecvrf suite {spec.suite!r}"
+    if spec.model == "weierstrass":
+        return _weierstrass_suite(model, spec, curve)
     if spec.form_a is None:
         scale, a_s, d_s = 1, model.a, model.d
     else:
@@ -59,13 +83,16 @@ def _suite(model: EdwardsModel, spec) -> dict[str, object]:
             require(E.on_curve((q[0] * inv % p, q[1])), curve, "x' = s·x carries the suite's form to the curve")
             break
     return {"suite": spec.suite, "transcript": spec.transcript, "hash_to_curve": spec.hash_to_curve,
-            "generator": g, "scale": scale, "form_a": a_s, "form_d": d_s}
+            "generator": g, "scale": scale, "form_a": a_s, "form_d": d_s, "model": "edwards",
+            "point_len": (p.bit_length() + 1 + 7) // 8}
 
 
 def _context(model: EdwardsModel) -> dict[str, object]:
     p, r = model.p, model.r
+    suites = [_suite(model, s) for s in model.spec.ecvrf]
     return {
-        "suites": [_suite(model, s) for s in model.spec.ecvrf],
+        "suites": suites,
+        "weierstrass": any(s["model"] == "weierstrass" for s in suites),
         "point_len": (p.bit_length() + 1 + 7) // 8,  # arkworks compressed: the sign flag in the top bit
         "scalar_len": (r.bit_length() + 7) // 8,
         "nonce_len": (r.bit_length() + 128 + 7) // 8,
