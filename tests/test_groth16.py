@@ -20,6 +20,7 @@ import json
 import random
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -630,17 +631,22 @@ def test_snarkjs_refusals(zk_case: Case) -> None:
 
 
 def test_protocol_entry(curve_module) -> None:
-    """The registry entry: no curve is refused, and snarkjs's curve name comes from the base
-    field (as ffjavascript's getCurveFromQ), so a curve snarkjs lacks gets None."""
+    """The registry entry: no curve is refused, snarkjs's curve name comes from the base field (as
+    ffjavascript's getCurveFromQ), so a curve snarkjs lacks gets None, and only BN254's GT
+    convention is snarkjs's (to_snarkjs then writes vk_alphabeta_12)."""
     from types import SimpleNamespace
 
+    from generator.pipeline import derive_model
     from generator.protocols import PROTOCOLS
 
+    curves = Path(__file__).resolve().parents[1] / "curves"
     entry = PROTOCOLS["groth16"]
     for pkg, name in (("bn254", "bn128"), ("bls12_381", "bls12381"), ("bls12_377", None), ("bw6_761", None)):
-        model = SimpleNamespace(p=curve_module(pkg).P)
+        model = derive_model(curves / f"{curve_module(pkg).NAME.lower()}.toml")
+        assert model.p == curve_module(pkg).P
         assert entry.unsupported(model) is None
         assert entry.context(model)["snarkjs_curve"] == name
+        assert entry.context(model)["snarkjs_gt_agrees"] is (pkg == "bn254")
         assert curve_module(pkg).groth16.SNARKJS_CURVE == name
         assert "groth16" in curve_module(pkg).PROTOCOLS
     assert entry.context(SimpleNamespace(p=2**255 - 19))["snarkjs_curve"] is None
