@@ -20,22 +20,15 @@ import importlib
 import random
 import statistics
 import sys
-import time
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
+from bench.timing import seconds_per_call  # noqa: E402
+
 EDWARDS = ("bandersnatch", "jubjub", "ed_on_bls12_377", "babyjubjub", "ed_on_bw6_761")
-
-
-def cpu_time(fn, reps: int) -> float:
-    """Process CPU seconds per call of fn, over reps calls."""
-    start = time.process_time()
-    for _ in range(reps):
-        fn()
-    return (time.process_time() - start) / reps
 
 
 def operations(C, group, n: int, rng: random.Random) -> dict[str, tuple[callable, int]]:
@@ -129,15 +122,15 @@ def main(argv: list[str] | None = None) -> int:
         ref_samples: dict[str, list[float]] = {name: [] for name in ref}
         for _ in range(args.rounds):
             for name, (fn, reps) in ops.items():
-                samples[name].append(cpu_time(fn, reps))
+                samples[name].append(seconds_per_call(fn, reps)[1])
                 if name in ref:
-                    ref_samples[name].append(cpu_time(*ref[name]))
+                    ref_samples[name].append(seconds_per_call(*ref[name])[1])
         pairs = {**peer_operations(C, rng), **sw_operations(C, args.n, rng)}
         for name, (ours, theirs, reps) in pairs.items():
             mine, peer = [], []
             for _ in range(args.rounds):             # interleaved, as the G1 comparison
-                mine.append(cpu_time(ours, reps))
-                peer.append(cpu_time(theirs, reps))
+                mine.append(seconds_per_call(ours, reps)[1])
+                peer.append(seconds_per_call(theirs, reps)[1])
             rows.append((C.NAME, C.TARGET, name, min(mine), statistics.median(mine), min(peer),
                          min(mine) / min(peer)))
         for name in ops:

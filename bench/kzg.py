@@ -33,11 +33,15 @@ import argparse
 import os
 import random
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+from bench.timing import calls_per_batch, seconds_per_call  # noqa: E402
+
 VECTORS = Path(os.environ.get("PAIRFORGE_VECTORS") or REPO_ROOT.parent / "shared" / "vectors")
 SETUP = VECTORS / "eip4844_kzg" / "trusted_setup.txt"
 CURVES = ("bls12_381", "bn254", "bls12_377", "bw6_761")
@@ -53,17 +57,11 @@ def race(fns: dict[str, Callable[[], object]], rounds: int = 3, batch_s: float =
     them alike; the CPU time (every thread of the process) is the steadier figure there."""
     calls = dict.fromkeys(fns, 1)
     if batch_s > 0:
-        for name, fn in fns.items():
-            start = time.perf_counter()
-            fn()
-            calls[name] = max(1, int(batch_s / max(time.perf_counter() - start, 1e-7)))
+        calls = {name: calls_per_batch(fn, batch_s) for name, fn in fns.items()}
     best = {name: (float("inf"), float("inf")) for name in fns}
     for _ in range(rounds):
         for name, fn in fns.items():
-            wall, cpu = time.perf_counter(), time.process_time()
-            for _ in range(calls[name]):
-                fn()
-            wall, cpu = (time.perf_counter() - wall) / calls[name], (time.process_time() - cpu) / calls[name]
+            wall, cpu = seconds_per_call(fn, calls[name])
             best[name] = (min(best[name][0], wall), min(best[name][1], cpu))
     return best
 
@@ -88,7 +86,6 @@ def main() -> int:
     ap.add_argument("--commit-log", type=int, default=20)
     ap.add_argument("--setup", type=Path, default=SETUP)
     args = ap.parse_args()
-    sys.path.insert(0, str(REPO_ROOT))
     from generated import bls12_381
 
     E = bls12_381.eip4844

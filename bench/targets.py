@@ -18,29 +18,18 @@ import argparse
 import importlib
 import random
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+from bench.timing import fastest  # noqa: E402
+
 CURVES = ("bls12_381", "bn254", "bls12_377", "bw6_761")
 MULTI_PAIRING_SIZES = (2, 4, 8)
 H2C_DST = b"BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_AUG_"
-
-
-def fastest(fn: Callable[[], object], batches: int = 5, batch_s: float = 0.05) -> float:
-    """Seconds per call: the fastest of `batches` batches of about batch_s each."""
-    start = time.perf_counter()
-    fn()
-    once = time.perf_counter() - start
-    calls = max(1, int(batch_s / max(once, 1e-7)))
-    best = float("inf")
-    for _ in range(batches):
-        start = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        best = min(best, (time.perf_counter() - start) / calls)
-    return best
 
 
 def peer_operations(rng: random.Random) -> dict[str, Callable[[], object]]:
@@ -98,8 +87,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
-    if str(REPO_ROOT) not in sys.path:
-        sys.path.insert(0, str(REPO_ROOT))
     rng = random.Random(2026)
     ops = peer_operations(rng)
     targets = {}
@@ -115,7 +102,7 @@ def main(argv: list[str] | None = None) -> int:
     best: dict[str, float] = {}
     for round_ in range(args.rounds):
         for name, fn in ops.items():
-            best[name] = min(best.get(name, float("inf")), fastest(fn))
+            best[name] = min(best.get(name, float("inf")), fastest(fn, batches=5, batch_s=0.05))
         print(f"# round {round_ + 1} of {args.rounds} done", file=sys.stderr)
     for name, seconds in best.items():
         print(f"{name:40s} {seconds * 1e6:10.1f} us")

@@ -6,7 +6,7 @@ import gc
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
-from time import perf_counter_ns
+from time import perf_counter, perf_counter_ns, process_time
 
 
 @dataclass(frozen=True)
@@ -87,3 +87,27 @@ def format_ns(ns: float | None) -> str:
     if ns < 1e9:
         return f"{ns / 1e6:.2f} ms"
     return f"{ns / 1e9:.2f} s"
+
+
+def seconds_per_call(fn: Callable[[], object], calls: int) -> tuple[float, float]:
+    """Wall-clock and process CPU seconds (every thread of the process) per call, over ``calls``
+    calls: the one batch that the best-of helpers below and the benchmarks' own loops repeat."""
+    wall, cpu = perf_counter(), process_time()
+    for _ in range(calls):
+        fn()
+    return (perf_counter() - wall) / calls, (process_time() - cpu) / calls
+
+
+def calls_per_batch(fn: Callable[[], object], batch_s: float) -> int:
+    """How many calls of ``fn`` fill about ``batch_s`` seconds, from one timed call."""
+    start = perf_counter()
+    fn()
+    return max(1, int(batch_s / max(perf_counter() - start, 1e-7)))
+
+
+def fastest(fn: Callable[[], object], batches: int = 3, batch_s: float = 0.15) -> float:
+    """Wall-clock seconds per call: the fastest of ``batches`` batches of about ``batch_s`` each,
+    after one warm-up call (the least disturbed batch, on a machine shared with other work)."""
+    fn()
+    calls = calls_per_batch(fn, batch_s)
+    return min(seconds_per_call(fn, calls)[0] for _ in range(batches))

@@ -25,35 +25,19 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.timing import fastest  # noqa: E402
 from generator import wasm  # noqa: E402
 from generator.wasm_loader import WasmCurve  # noqa: E402
 
 CACHE = ROOT / "build" / "wasm-cache"
 MSM_N = 1024
 OPS = ("pairing", "g1_mul", "g1_msm")
-
-
-def fastest(fn: Callable[[], object], batches: int = 3, batch_s: float = 0.15) -> float:
-    """Seconds per call: the fastest of `batches` batches of about batch_s each."""
-    fn()
-    start = time.perf_counter()
-    fn()
-    once = time.perf_counter() - start
-    calls = max(1, int(batch_s / max(once, 1e-7)))
-    best = float("inf")
-    for _ in range(batches):
-        start = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        best = min(best, (time.perf_counter() - start) / calls)
-    return best
 
 
 def cached(pkg: str, limb_bits: int) -> Path:
