@@ -44,7 +44,7 @@ from . import G1, G2, Fr, R, pairing_check
 from ._runtime import in_threads as _in_threads
 from ._runtime import slices as _slices
 from ._runtime import threads_arg as _threads
-from .kzg import Setup, _random_coefficients
+from .kzg import Setup, random_coefficients
 
 __all__ = [
     "TrustedSetup",
@@ -605,7 +605,7 @@ def verify_cell_kzg_proof_batch(commitments: object, cell_indices: Sequence[int]
         return True
     if len(ts.setup.g2) <= FIELD_ELEMENTS_PER_CELL:
         raise ValueError(f"{what}: the trusted setup needs [tau^{FIELD_ELEMENTS_PER_CELL}] G2")
-    weights = [Fr(w) for w in _random_coefficients(n)]
+    weights = [Fr(w) for w in random_coefficients(n)]
     m = FIELD_ELEMENTS_PER_CELL
     perm = _bit_reversal(m)
     # acc[t] = sum_k r_k scales_k[t] F_k[t]; the aggregated interpolant's coefficient j is acc[-j mod 64]

@@ -67,6 +67,7 @@ __all__ = [
     "verify",
     "batch_verify",
     "BATCH_COEFFICIENT_BITS",
+    "random_coefficients",
 ]
 
 # Bits of the random coefficients of batch_verify: a batch with an invalid proof passes with
@@ -152,8 +153,9 @@ def _decode_points(data: Sequence[object], group: type, what: str, threads: int)
     return points
 
 
-def _random_coefficients(n: int) -> list[int]:
-    """n public, unpredictable coefficients in [1, 2^BATCH_COEFFICIENT_BITS)."""
+def random_coefficients(n: int) -> list[int]:
+    """n public, unpredictable coefficients in [1, 2^BATCH_COEFFICIENT_BITS): the random linear
+    combination of batch verification (here and in eip4844's batch checks)."""
     size = BATCH_COEFFICIENT_BITS // 8
     noise = secrets.token_bytes(size * n)
     return [int.from_bytes(noise[size * i : size * (i + 1)], "little") or 1 for i in range(n)]
@@ -227,20 +229,20 @@ class Setup:
         """The points are powers of one tau: random linear combinations of consecutive powers."""
         g1, g2 = self.g1, self.g2
         if len(g1) > 1:
-            rho = _random_coefficients(len(g1) - 1)
+            rho = random_coefficients(len(g1) - 1)
             lhs = G1.msm(g1[1:], rho, threads=nt)
             rhs = G1.msm(g1[:-1], rho, threads=nt)
             if not pairing_check([lhs, -rhs], [g2[0], g2[1]]):
                 raise ValueError("Setup: the G1 points are not powers of the tau of g2[1]")
         if len(g1) > 1:
             # e(g1[0], sum rho_i g2[i+1]) == e(g1[1], sum rho_i g2[i])
-            rho = _random_coefficients(len(g2) - 1)
+            rho = random_coefficients(len(g2) - 1)
             lhs = G2.msm(g2[1:], rho, threads=nt)
             rhs = G2.msm(g2[:-1], rho, threads=nt)
             if not pairing_check([g1[0], -g1[1]], [lhs, rhs]):
                 raise ValueError("Setup: the G2 points are not powers of the tau of g1[1]")
         if self.g1_lagrange is not None:
-            rho = _random_coefficients(len(g1))
+            rho = random_coefficients(len(g1))
             coeffs = Fr.fft(rho, inverse=True, threads=nt)
             if G1.msm(self.g1_lagrange, rho, threads=nt) != G1.msm(g1, coeffs, threads=nt):
                 raise ValueError("Setup: g1_lagrange is not the Lagrange basis of the G1 powers")
@@ -481,7 +483,7 @@ def batch_verify(setup: Setup, commitments: Sequence[object], zs: Sequence[Scala
         raise ValueError(f"batch_verify: {n} commitments, {len(zz)} zs, {len(yy)} ys, {len(pis)} proofs")
     if n == 0:
         return True
-    rs = [Fr(r) for r in _random_coefficients(n)]
+    rs = [Fr(r) for r in random_coefficients(n)]
     ry = sum((r * y for r, y in zip(rs, yy)), Fr(0))
     rz = [r * z for r, z in zip(rs, zz)]
     lhs = G1.msm(Cs + pis + [setup.g1[0]], rs + rz + [-ry], threads=nt)
