@@ -333,13 +333,15 @@ def endo_of(name: str):
 
 
 @pytest.mark.parametrize("name", NAMES)
-def test_subgroup_tests_and_g1_clearing(name: str) -> None:
+def test_subgroup_tests_and_cofactor_clearing(name: str) -> None:
     endo, core, x = endo_of(name), core_of(name), spec_of(name).x
     fam = core.family
     assert endo.g1.clear == ((1, -1),) and endo.g1.h_eff == 1 - x          # [1 - x], checked on random points
     assert endo.g1.test is not None and "proven" in endo.g1.test_note      # phi(P) == [x^4 - 1] P (or phi^2)
     assert endo.g2.test == ((0, -1), (1,)) and "proven" in endo.g2.test_note  # psi(P) == [x] P
-    assert endo.g2.clear is None                                           # not derived for BLS24 yet
+    # G2: Budroni–Pintore for k = 24 (tests/test_psi_clearing.py), equal to [3 (x^4 - 1) h2]
+    assert endo.g2.clear == ((-1, 0, 0, -1, 1), (0, 0, -1, 1), (0, -1, 1), (-1, 1), (2,))
+    assert endo.g2.h_eff == 3 * (x**4 - 1) * core.twist.cofactor
     assert endo.gt.coeffs == ((0, -1), (1,)) and endo.gt_glv.dim == 8
     # the G2 test rejects a point of the twist outside G2 and accepts the generator
     E2 = core.twist.curve

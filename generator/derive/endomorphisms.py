@@ -12,13 +12,18 @@ Cofactor clearing (per family, the literature's formulas):
 * BLS12 G1: [1 - x] (Wahby–Boneh, eprint 2019/403 §5; h_eff of RFC 9380);
 * BLS12 G2: [x^2 - x - 1] + [x - 1] psi + [2] psi^2 (Budroni–Pintore, eprint 2017/419 §4.1),
   equal to [3 (x^2 - 1) h2] (the RFC 9380 h_eff of the BLS12-381 suites);
+* BLS24 G2: [x^4 - x^3 - 1] + psi o [x^3 - x^2] + psi^2 o [x^2 - x] + psi^3 o [x - 1] + psi^4 o [2],
+  Budroni–Pintore's method carried to k = 24 (found by generator/derive/psi_clearing.py, which
+  also finds the BLS12 formula above), equal to [3 (x^4 - 1) h2];
 * BN G1: the cofactor is 1; BN G2: [x] + psi o [3x] + psi^2 o [x] + psi^3 (Fuentes-Castañeda,
   Knapp, Rodríguez-Henríquez 2011), equal to [-(18x^3 + 12x^2 + 3x + 1) h2] (gnark-crypto's
   ClearCofactor, which its hash to G2 uses);
 * BW6 G1 and G2: the El Housni–Guillevic formulas (eprint 2020/351) that gnark-crypto's
   ClearCofactor uses; h_eff is the integer they equal on the whole E(Fq), derived from
   Frobenius = a + b phi (so phi = (1 - a) / b on E(Fq)).
-Each one is checked on random points of the whole curve: equal to [h_eff]P, killed by [r].
+Each one is checked on random points of the whole curve: equal to [h_eff]P, killed by [r]. The psi
+formulas are also proven: c(psi) - h_eff lies in the ideal (Phi_k(psi), #E'(Fq)) of Z[psi], whose
+relations hold on the whole twist (psi_clearing.py; Phi_k(psi) = 0 is checked on random points).
 h_eff choice: the RFC 9380 values where an RFC suite exists (BLS12-381 G1 0xd201000000010001, G2
 3 (x^2 - 1) h2); elsewhere the integer that gnark-crypto's ClearCofactor (used by its hash to curve)
 equals, since the formulas above are the ones it implements for BN254, BLS12-377 and BW6-761.
@@ -48,6 +53,7 @@ from .algebra import Curve, Elem, Point
 from .checks import require
 from .families import cyclotomic
 from .miller_loop import apply_psi, lightest_digits
+from .psi_clearing import psi_formula_equals
 
 Coeffs = tuple[tuple[int, ...], ...]   # coeffs[i][j]: coefficient of e^i o [x^j]
 
@@ -200,6 +206,9 @@ CLEAR = {
     ("BN", "G2"): (((0, 1), (0, 3), (0, 1), (1,)),
                    "[x] + psi o [3x] + psi^2 o [x] + psi^3 (Fuentes-Castañeda et al. 2011)"),
     ("BLS24", "G1"): (((1, -1),), "[1 - x] (Wahby–Boneh 2019/403; h1 = (x - 1)^2 / 3 as for BLS12)"),
+    ("BLS24", "G2"): (((-1, 0, 0, -1, 1), (0, 0, -1, 1), (0, -1, 1), (-1, 1), (2,)),
+                      "[x^4 - x^3 - 1] + psi o [x^3 - x^2] + psi^2 o [x^2 - x] + psi^3 o [x - 1] + psi^4 o [2] "
+                      "(Budroni–Pintore 2017/419 for k = 24; derive/psi_clearing.py)"),
     ("BW6", "G1"): (((136, -40, -83, 103), (130, 89, 7)),
                     "p1 + phi(p2), p1 = [103x^3 - 83x^2 - 40x + 136], p2 = [7x^2 + 89x + 130] (HG20)"),
     ("BW6", "G2"): (((27, -143, -83, 103), (), (-109, -117, 7)),
@@ -280,6 +289,12 @@ def derive_group(family: str, group: str, E: Curve, G: Point, r: int, h: int, x:
             h_eff = poly_value(coeffs, x, 0)
         elif kind == "psi":
             h_eff = _psi_h_eff(family, x, h)
+            if h_eff is not None:
+                _require_psi_relations(ev, E, rng, curve, group)
+                k = 6 * F.degree             # a sextic twist over Fq = F_(p^(k/6))
+                require(psi_formula_equals(coeffs, x, k, t, p, n, h_eff), curve,
+                        f"{group}: cofactor clearing {formula} equals [h_eff] on E'(Fq): proven in "
+                        "Z[psi] / (Phi_k(psi), #E'(Fq))")
         else:
             h_eff = _phi_h_eff(ev, coeffs, n, t_e, x, rng)
         if h_eff is None or h_eff % r == 0:
@@ -444,11 +459,25 @@ def _kernel_prime_to(ev: Evaluator, alpha: Coeffs, N: int, h: int, n: int, rng: 
     return True
 
 
+def _require_psi_relations(ev: Evaluator, E: Curve, rng: random.Random, curve: str, group: str) -> None:
+    """Phi_k(psi) = Phi_6(psi^(k/6)) = 0 on random points of E'(Fq): the relation that the proof of
+    a psi formula's h_eff rests on (psi_clearing.py; psi^2 - t psi + p = 0 is checked above)."""
+    d = E.F.degree                    # k/6: 2 (k = 12, Fq = Fp2) or 4 (k = 24, Fq = Fp4)
+    for _ in range(RANDOM_POINTS):
+        P = E.random_point(rng)
+        A = ev.endo(P, d)
+        require(E.add(E.add(ev.endo(A, d), E.neg(A)), P) is None, curve,
+                f"{group}: psi^(k/3) - psi^(k/6) + 1 = 0 on random points of the twist")
+
+
 def _psi_h_eff(family: str, x: int, h: int) -> int | None:
-    """The multiple of h2 the psi formulas equal (checked by the caller on random points):
-    3 (x^2 - 1) h2 for BLS12 (RFC 9380), -(18x^3 + 12x^2 + 3x + 1) h2 for BN."""
+    """The multiple of h2 the psi formulas equal (proven by the caller in Z[psi], and checked on
+    random points): 3 (x^2 - 1) h2 for BLS12 (RFC 9380), 3 (x^4 - 1) h2 for BLS24 (derived:
+    psi_clearing.py), -(18x^3 + 12x^2 + 3x + 1) h2 for BN."""
     if family == "BLS12":
         return 3 * (x * x - 1) * h
+    if family == "BLS24":
+        return 3 * (x**4 - 1) * h
     if family == "BN":
         return -(18 * x**3 + 12 * x**2 + 3 * x + 1) * h
     return None
