@@ -181,11 +181,19 @@ def svdw_z_ok(F: Fq, a: Elem, b: Elem, z: Elem) -> bool:
     return F.is_square(gz) or F.is_square(_g(F, a, b, half_neg_z))
 
 
+def field_generator(F: Fq) -> Elem:
+    """Sage's F.gen() for our towers: 1 in Fp, u in Fp2 = Fp[u], v in Fp4 = Fp2[v] (the top
+    level's generator, whose flat coefficients are 0 except a 1 at position degree / 2)."""
+    if F.degree == 1:
+        return F.one
+    return F.elem(*([0] * (F.degree // 2) + [1]))
+
+
 def find_z(F: Fq, a: Elem, b: Elem, method: str) -> Elem:
-    """Appendix H: SSWU starts the counter at the field's generator (1 in Fp, u in Fp2), SVDW at
-    the integer 1; for each counter value ctr, ctr is tried before -ctr."""
+    """Appendix H: SSWU starts the counter at the field's generator (1 in Fp, u in Fp2, v in
+    Fp4), SVDW at the integer 1; for each counter value ctr, ctr is tried before -ctr."""
     if method == "sswu":
-        start = F.one if F.degree == 1 else F.elem(0, 1)
+        start = field_generator(F)
         ok = sswu_z_ok
     else:
         start = F.one
@@ -373,8 +381,7 @@ def derive_hash_to_curve(group: str, name: str, E: Curve, order: int, cofactor: 
 def _first_non_square(F: Fq) -> Elem:
     """A non-square for sqrt_ratio when SVDW has none of its own: the first of appendix H.2's
     candidate order (ctr, -ctr from the field's generator) that is not a square."""
-    start = F.one if F.degree == 1 else F.elem(0, 1)
-    for z in _candidates_rfc(F, start):
+    for z in _candidates_rfc(F, field_generator(F)):
         if not F.is_square(z):
             return z
     raise DerivationError("no small non-square")

@@ -120,6 +120,19 @@ def derive_core(spec: CurveSpec, progress: Progress | None = None) -> PairingCor
     return PairingCore(family=fam, b=b, tower=tower, twist=twist, g1=g1, g2=g2, miller=miller, final_exp=final_exp)
 
 
+def derive_hash_maps(spec: CurveSpec, core: PairingCore, endo: EndomorphismModel) -> dict[str, HashToCurveModel]:
+    """The RFC 9380 map of G1 (over Fp) and of G2 (over the twist's field: Fp, Fp2 or Fp4), each
+    with its constants checked, clearing with the groups' endomorphism-based h_eff."""
+    fam, twist = core.family, core.twist
+    curve = f"{spec.name} ({spec.source})"
+    return {
+        group: derive_hash_to_curve(group, spec.name, E, order, h, fam.r, spec.hash_to_curve.get(group), curve,
+                                    endo_h_eff=ge.h_eff)
+        for group, E, order, h, ge in (("g1", core.E1, fam.p + 1 - fam.t, fam.h1, endo.g1),
+                                       ("g2", twist.curve, twist.order, twist.cofactor, endo.g2))
+    }
+
+
 # Embedding degrees whose packages the templates render (k = 24 is derived by derive_core only).
 RENDERED_EMBEDDING_DEGREES = (6, 12)
 
@@ -144,12 +157,7 @@ def build_model(spec: CurveSpec, progress: Progress | None = None) -> CurveModel
                                      h1=fam.h1, h2=twist.cofactor, E1=E1, E2=twist.curve, g1=g1, g2=g2,
                                      psi=miller.psi), curve)
     say("hash to curve: maps, Z, isogenies, sqrt_ratio")
-    h2c = {
-        group: derive_hash_to_curve(group, spec.name, E, E.F.order + 1 - trace, h, fam.r, spec.hash_to_curve.get(group),
-                                    curve, endo_h_eff=ge.h_eff)
-        for group, E, trace, h, ge in (("g1", E1, fam.t, fam.h1, endo.g1),
-                                       ("g2", twist.curve, twist.curve.F.order + 1 - twist.order, twist.cofactor, endo.g2))
-    }
+    h2c = derive_hash_maps(spec, core, endo)
     say("FFT domain of Fr: 2-adicity, generator, root of unity")
     fft = derive_fft_domain(fam.r, curve)
     return CurveModel(

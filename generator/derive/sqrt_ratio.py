@@ -3,7 +3,9 @@ square roots of hash to curve use, with its constants derived and checked by run
 
 In a prime field it is the appendix's straight-line algorithm (one exponentiation by c3).  In a
 quadratic extension the generated C takes the root by the complex method over two prime-field
-calls; ``sqrt_ratio`` below runs the same steps, and ``derive_sqrt_ratio`` checks them.
+calls; ``sqrt_ratio`` below runs the same steps, and ``derive_sqrt_ratio`` checks them.  In Fp4
+(BLS24's G2, not rendered yet) it is the straight-line algorithm over the whole field, which the
+appendix states for any field of odd order (a complex method over Fp2 is the rendering's choice).
 """
 
 from __future__ import annotations
@@ -81,8 +83,9 @@ def derive_sqrt_ratio(F: Fq, z: Elem, curve: str, what: str) -> SqrtRatioModel:
 
 def sqrt_ratio(F: Fq, m: SqrtRatioModel, u: Elem, v: Elem) -> tuple[bool, Elem]:
     """sqrt_ratio as the generated C computes it: appendix F.2.1.1 in a prime field, the complex
-    method over two prime-field calls in a quadratic extension (see SqrtRatioModel), on u v."""
-    if F.degree == 1:
+    method over two prime-field calls in a quadratic extension (see SqrtRatioModel), on u v; in
+    Fp4 the straight-line algorithm over the whole field."""
+    if F.degree != 2:
         return _sqrt_ratio_prime(F, m, u, v)
     Fp = Fq(F.p, 1)
     p = F.p
@@ -107,7 +110,7 @@ def sqrt_ratio(F: Fq, m: SqrtRatioModel, u: Elem, v: Elem) -> tuple[bool, Elem]:
 
 
 def _sqrt_ratio_prime(F: Fq, m: SqrtRatioModel, u: Elem, v: Elem) -> tuple[bool, Elem]:
-    """The straight-line algorithm of appendix F.2.1.1."""
+    """The straight-line algorithm of appendix F.2.1.1 (any field of odd order)."""
     tv1 = m.c6
     tv2 = F.pow(v, (1 << m.c1) - 1)
     tv3 = F.mul(F.mul(tv2, tv2), v)

@@ -16,7 +16,7 @@ from typing import Any, Sequence
 from .curve import Point
 from .fields import Field, FieldElement
 
-__all__ = ["expand_message_xmd", "hash_to_field", "sgn0", "MapParams", "map_to_curve", "hash_to_curve",
+__all__ = ["expand_message_xmd", "hash_to_field", "from_flat", "sgn0", "MapParams", "map_to_curve", "hash_to_curve",
            "encode_to_curve"]
 
 
@@ -47,8 +47,18 @@ def hash_to_field(field: Field, msg: bytes, dst: bytes, count: int, L: int) -> l
     out = []
     for i in range(count):
         coeffs = [int.from_bytes(data[L * (j + i * m): L * (j + 1 + i * m)], "big") % p for j in range(m)]
-        out.append(field(coeffs if m > 1 else coeffs[0]))
+        out.append(from_flat(field, coeffs))
     return out
+
+
+def from_flat(field: Field, coeffs: Sequence[int]) -> FieldElement:
+    """The element whose coefficients over Fp, flattened c0 first through the tower (the order
+    sgn0 reads: (c0.c0, c0.c1, c1.c0, c1.c1) in Fp4 = Fp2[v]), are ``coeffs``."""
+    if field.degree == 1:
+        return field(coeffs[0])
+    base = field.base
+    size = base.degree
+    return field(tuple(from_flat(base, coeffs[i * size:(i + 1) * size]) for i in range(field.n)))
 
 
 def _coeffs(a: FieldElement) -> list[int]:
