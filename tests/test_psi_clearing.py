@@ -78,7 +78,7 @@ def test_search_finds_budroni_pintore(name: str, expected: tuple) -> None:
     core, x0 = core_of(name), spec_of(name).x
     h = cofactor_polynomial(core, x0)
     assert sympy.Poly(h, X).eval(x0) == core.twist.cofactor
-    found = find_psi_clearing(core.family.p_poly, core.family.r_poly, X + 1, h, core.family.k)
+    found = find_psi_clearing(core.family.p_poly, X + 1, h, core.family.k)
     assert found == expected
     assert CLEAR[(spec_of(name).family, "G2")][0] == expected
 

@@ -24,7 +24,9 @@ analogue [x^4 - x^3 - 1] + psi [x^3 - x^2] + psi^2 [x^2 - x] + psi^3 [x - 1] + p
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import reduce
+from typing import Any
 
 import sympy
 from sympy import QQ, Poly
@@ -39,8 +41,9 @@ def cyclotomic_coefficients(k: int) -> list[int]:
     return [int(c) for c in reversed(poly.all_coeffs())]
 
 
-def reduce_mod_quadratic(coeffs: list, t, p, zero, one) -> tuple:
-    """(u0, u1) with sum_i coeffs[i] X^i = u0 + u1 X modulo X^2 - t X + p (any ring)."""
+def reduce_mod_quadratic(coeffs: Sequence[Any], t: Any, p: Any, zero: Any, one: Any) -> tuple[Any, Any]:
+    """(u0, u1) with sum_i coeffs[i] X^i = u0 + u1 X modulo X^2 - t X + p, in any ring (integers
+    at the seed, or Q[x] polynomials); zero and one are the ring's."""
     u0, u1, a0, a1 = zero, zero, one, zero
     for c in coeffs:
         u0, u1 = u0 + c * a0, u1 + c * a1
@@ -155,7 +158,7 @@ def weak_popov(rows: list[list[Poly]]) -> list[list[Poly]]:
             return rows
 
 
-def find_psi_clearing(p_poly, r_poly, t_poly, h_poly, k: int) -> Coeffs:
+def find_psi_clearing(p_poly: sympy.Expr, t_poly: sympy.Expr, h_poly: sympy.Expr, k: int) -> Coeffs:
     """The psi-polynomial with coefficients in Z[x] of least degree in x whose value at psi = lam
     (psi's eigenvalue modulo the cofactor h(x), from Phi_k(lam) = 0 and lam^2 - t lam + p = 0) is
     0 modulo h(x): it maps E'(Fq) into G2 (module notes). Denominators are cleared and the integer
