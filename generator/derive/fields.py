@@ -14,7 +14,8 @@ from .checks import require
 class SqrtModel:
     """How sqrt is computed in one prime field.
 
-    p3mod4:          root = a^((p+1)/4)                               (exponent in ``chain``)
+    p3mod4:          r = a^((p-3)/4) (``chain``), root = a r: one exponentiation serves the root and,
+                     for the Fp2 square root and sqrt_ratio, the inverse root (a r^2 = a^((p-1)/2))
     atkin:           p = 5 mod 8; b = (2a)^((p-5)/8), i = 2a b^2, root = a b (i - 1)
     tonelli_shanks:  p - 1 = 2^e s; start from a^((s-1)/2) (``chain``), z = nonresidue, g = z^s
     """
@@ -40,7 +41,7 @@ class FieldModel:
     r2_mod: int
     sqrt: SqrtModel
     inv_chain: Chain
-    legendre_chain: Chain
+    legendre_chain: Chain | None  # None for p = 3 mod 4 (the square root's chain serves)
 
     def top_limb(self, w: int) -> int:
         limbs = 64 * self.limbs64 // w
@@ -111,7 +112,7 @@ def _sqrt_model(p: int, curve: str, prefix: str) -> SqrtModel:
         z += 1
     g = pow(z, s, p)
     if p % 4 == 3:
-        exponent = (p + 1) // 4
+        exponent = (p - 3) // 4
         model = SqrtModel("p3mod4", exponent, chain_for(exponent), e, s, z, g)
     elif p % 8 == 5:
         exponent = (p - 5) // 8
@@ -119,6 +120,7 @@ def _sqrt_model(p: int, curve: str, prefix: str) -> SqrtModel:
     else:
         exponent = (s - 1) // 2
         model = SqrtModel("tonelli_shanks", exponent, chain_for(exponent), e, s, z, g)
+    model.chain.verify()
     require(pow(g, 1 << (e - 1), p) == p - 1, curve, f"{prefix}: g = z^s has order 2^{e}")
     # Prove the method on a few squares: the method's formula must give a root.
     for a in (4, 9, 2 * 2 * 7 * 7, 1234567 ** 2):
@@ -130,7 +132,7 @@ def _sqrt_model(p: int, curve: str, prefix: str) -> SqrtModel:
 def _sqrt_by_model(a: int, p: int, m: SqrtModel) -> int:
     """The same algorithm the C template renders, on Python ints (used to check the constants)."""
     if m.method == "p3mod4":
-        return pow(a, m.exponent, p)
+        return a * pow(a, m.exponent, p) % p
     if m.method == "atkin":
         b = pow(2 * a, m.exponent, p)
         i = 2 * a * b * b % p
@@ -165,9 +167,12 @@ def derive_field(prefix: str, modulus: int, curve: str) -> FieldModel:
     r2_mod = R * R % modulus
     require(r_mod * gmpy2.invert(R, modulus) % modulus == 1, curve, f"{prefix}: R mod p")
     inv_chain = chain_for(modulus - 2)
-    legendre_chain = chain_for((modulus - 1) // 2)
-    for chain in (inv_chain, legendre_chain):
-        chain.verify()
+    inv_chain.verify()
+    sqrt = _sqrt_model(modulus, curve, prefix)
+    # p = 3 mod 4: a^((p-1)/2) = a (a^((p-3)/4))^2 reuses the square root's chain.
+    legendre_chain = None if sqrt.method == "p3mod4" else chain_for((modulus - 1) // 2)
+    if legendre_chain is not None:
+        legendre_chain.verify()
     field = FieldModel(
         prefix=prefix,
         modulus=modulus,
@@ -177,7 +182,7 @@ def derive_field(prefix: str, modulus: int, curve: str) -> FieldModel:
         spare_bits=64 * limbs64 - bits,
         r_mod=r_mod,
         r2_mod=r2_mod,
-        sqrt=_sqrt_model(modulus, curve, prefix),
+        sqrt=sqrt,
         inv_chain=inv_chain,
         legendre_chain=legendre_chain,
     )

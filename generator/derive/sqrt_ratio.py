@@ -35,7 +35,7 @@ class SqrtRatioModel:
     z: Elem
     c1: int          # the 2-adicity of q - 1
     c3: int          # (c2 - 1) / 2 with c2 = (q - 1) / 2^c1
-    c3_chain: Chain | None  # prime fields only
+    c3_chain: Chain | None  # prime fields with c1 > 1 only (c1 = 1: c3 = (q-3)/4, the field's recip_sqrt)
     c6: Elem         # z^c2
     c7: Elem         # z^((c2 + 1) / 2)
     norm: "SqrtRatioModel | None" = None
@@ -47,7 +47,7 @@ def _prime_sqrt_ratio_model(F: Fq, z: Elem) -> SqrtRatioModel:
     c1 = ((q - 1) & -(q - 1)).bit_length() - 1
     c2 = (q - 1) >> c1
     c3 = (c2 - 1) // 2
-    chain = chain_for(c3) if F.degree == 1 else None
+    chain = chain_for(c3) if F.degree == 1 and c1 > 1 else None
     return SqrtRatioModel(z=z, c1=c1, c3=c3, c3_chain=chain, c6=F.pow(z, c2), c7=F.pow(z, (c2 + 1) // 2))
 
 

@@ -18,7 +18,6 @@ from dataclasses import dataclass
 import gmpy2
 
 from .algebra import Elem, Fq
-from .chains import Chain, chain_for
 from .checks import require
 
 
@@ -26,11 +25,10 @@ from .checks import require
 class Fp2SqrtModel:
     """The norm-based Fp2 square root with no inversion, for p = 3 mod 4 (then -beta is a square,
     beta being a non-square).  With alpha = sqrt(N(a)) and delta = (a0 + alpha)/2, one
-    exponentiation r = delta^((p-3)/4) (``recip_chain``) gives s = delta r, with s^2 = delta and
-    1/s = r when delta is a square (root s + a1 r / 2 u), else s^2 = -delta and 1/s = -r (root
+    exponentiation r = delta^((p-3)/4) (fp_recip_sqrt, the chain of the prime field's square root)
+    gives s = delta r, with s^2 = delta and 1/s = r when delta is a square (root s + a1 r / 2 u), else s^2 = -delta and 1/s = -r (root
     -c a1 r / 2 + (s / c) u with c = sqrt(-beta)): ``inv_sqrt_neg_beta`` = 1/c."""
 
-    recip_chain: Chain
     inv_sqrt_neg_beta: int
 
 
@@ -145,8 +143,6 @@ def _fp2_sqrt_model(p: int, beta: int, curve: str) -> Fp2SqrtModel:
     """The constants of the inversion-free Fp2 square root, checked on the case analysis."""
     c = pow(-beta % p, (p + 1) // 4, p)
     require(c * c % p == -beta % p, curve, "sqrt(-beta) exists in Fp (p = 3 mod 4, beta a non-square)")
-    chain = chain_for((p - 3) // 4)
-    chain.verify()
     inv_c = int(gmpy2.invert(c, p))
     # Both branches on a square delta and a non-square delta (-1 is a non-square for p = 3 mod 4).
     for delta in (4, p - 4):
@@ -156,4 +152,4 @@ def _fp2_sqrt_model(p: int, beta: int, curve: str) -> Fp2SqrtModel:
                 "delta^((p+1)/4) squares to +-delta")
         require(s * r % p == (1 if delta == 4 else p - 1), curve, "s r = delta^((p-1)/2) = +-1")
     require(inv_c * c % p == 1, curve, "1/sqrt(-beta)")
-    return Fp2SqrtModel(recip_chain=chain, inv_sqrt_neg_beta=inv_c)
+    return Fp2SqrtModel(inv_sqrt_neg_beta=inv_c)

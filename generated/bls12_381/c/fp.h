@@ -829,177 +829,11 @@ static inline void fp_inv(fp_t *out, const fp_t *a)
 }
 #endif
 
-/* Legendre symbol a^((p-1)/2): 1 for a non-zero square, 0 for 0, -1 otherwise */
-static inline int fp_legendre(const fp_t *a)
+/* out = a^((p-3)/4) for p = 3 mod 4: 1/sqrt(a) when a is a non-zero square, else -1/sqrt(-a)
+ * (a^((p-1)/2) = a out^2 = +-1).  The one exponentiation behind the square root, the Fp2 square
+ * root sqrt_ratio and the Legendre symbol. */
+static inline void fp_recip_sqrt(fp_t *out, const fp_t *a)
 {
-    fp_t t;
-    int one, zero;
-
-    {   /* 377 squarings, 81 multiplications */
-        fp_t r[18];
-        r[0] = *a;
-        fp_sqr_n(&r[1], &r[0], 1);
-        fp_mul(&r[2], &r[0], &r[1]);
-        fp_mul(&r[3], &r[2], &r[1]);
-        fp_mul(&r[4], &r[3], &r[1]);
-        fp_mul(&r[5], &r[4], &r[1]);
-        fp_mul(&r[6], &r[5], &r[1]);
-        fp_mul(&r[7], &r[6], &r[1]);
-        fp_mul(&r[8], &r[7], &r[1]);
-        fp_mul(&r[9], &r[8], &r[1]);
-        fp_mul(&r[10], &r[9], &r[1]);
-        fp_mul(&r[11], &r[10], &r[1]);
-        fp_mul(&r[12], &r[11], &r[1]);
-        fp_mul(&r[13], &r[12], &r[1]);
-        fp_mul(&r[14], &r[13], &r[1]);
-        fp_mul(&r[15], &r[14], &r[1]);
-        fp_mul(&r[16], &r[15], &r[1]);
-        fp_sqr_n(&r[17], &r[7], 13);
-        fp_mul(&r[17], &r[17], &r[9]);
-        fp_sqr_n(&r[17], &r[17], 7);
-        fp_mul(&r[17], &r[17], &r[8]);
-        fp_sqr_n(&r[17], &r[17], 4);
-        fp_mul(&r[17], &r[17], &r[3]);
-        fp_sqr_n(&r[17], &r[17], 6);
-        fp_mul(&r[17], &r[17], &r[4]);
-        fp_sqr_n(&r[17], &r[17], 7);
-        fp_mul(&r[17], &r[17], &r[12]);
-        fp_sqr_n(&r[17], &r[17], 5);
-        fp_mul(&r[17], &r[17], &r[16]);
-        fp_sqr_n(&r[17], &r[17], 5);
-        fp_mul(&r[17], &r[17], &r[13]);
-        fp_sqr_n(&r[17], &r[17], 3);
-        fp_mul(&r[17], &r[17], &r[3]);
-        fp_sqr_n(&r[17], &r[17], 6);
-        fp_mul(&r[17], &r[17], &r[7]);
-        fp_sqr_n(&r[17], &r[17], 6);
-        fp_mul(&r[17], &r[17], &r[5]);
-        fp_sqr_n(&r[17], &r[17], 3);
-        fp_mul(&r[17], &r[17], &r[2]);
-        fp_sqr_n(&r[17], &r[17], 8);
-        fp_mul(&r[17], &r[17], &r[14]);
-        fp_sqr_n(&r[17], &r[17], 3);
-        fp_mul(&r[17], &r[17], &r[3]);
-        fp_sqr_n(&r[17], &r[17], 6);
-        fp_mul(&r[17], &r[17], &r[8]);
-        fp_sqr_n(&r[17], &r[17], 6);
-        fp_mul(&r[17], &r[17], &r[14]);
-        fp_sqr_n(&r[17], &r[17], 3);
-        fp_mul(&r[17], &r[17], &r[0]);
-        fp_sqr_n(&r[17], &r[17], 8);
-        fp_mul(&r[17], &r[17], &r[7]);
-        fp_sqr_n(&r[17], &r[17], 7);
-        fp_mul(&r[17], &r[17], &r[12]);
-        fp_sqr_n(&r[17], &r[17], 5);
-        fp_mul(&r[17], &r[17], &r[6]);
-        fp_sqr_n(&r[17], &r[17], 6);
-        fp_mul(&r[17], &r[17], &r[7]);
-        fp_sqr_n(&r[17], &r[17], 6);
-        fp_mul(&r[17], &r[17], &r[15]);
-        fp_sqr_n(&r[17], &r[17], 4);
-        fp_mul(&r[17], &r[17], &r[5]);
-        fp_sqr_n(&r[17], &r[17], 8);
-        fp_mul(&r[17], &r[17], &r[15]);
-        fp_sqr_n(&r[17], &r[17], 4);
-        fp_mul(&r[17], &r[17], &r[7]);
-        fp_sqr_n(&r[17], &r[17], 7);
-        fp_mul(&r[17], &r[17], &r[12]);
-        fp_sqr_n(&r[17], &r[17], 9);
-        fp_mul(&r[17], &r[17], &r[10]);
-        fp_sqr_n(&r[17], &r[17], 5);
-        fp_mul(&r[17], &r[17], &r[13]);
-        fp_sqr_n(&r[17], &r[17], 2);
-        fp_mul(&r[17], &r[17], &r[2]);
-        fp_sqr_n(&r[17], &r[17], 7);
-        fp_mul(&r[17], &r[17], &r[3]);
-        fp_sqr_n(&r[17], &r[17], 7);
-        fp_mul(&r[17], &r[17], &r[5]);
-        fp_sqr_n(&r[17], &r[17], 6);
-        fp_mul(&r[17], &r[17], &r[12]);
-        fp_sqr_n(&r[17], &r[17], 5);
-        fp_mul(&r[17], &r[17], &r[15]);
-        fp_sqr_n(&r[17], &r[17], 5);
-        fp_mul(&r[17], &r[17], &r[10]);
-        fp_sqr_n(&r[17], &r[17], 5);
-        fp_mul(&r[17], &r[17], &r[10]);
-        fp_sqr_n(&r[17], &r[17], 8);
-        fp_mul(&r[17], &r[17], &r[7]);
-        fp_sqr_n(&r[17], &r[17], 7);
-        fp_mul(&r[17], &r[17], &r[11]);
-        fp_sqr_n(&r[17], &r[17], 9);
-        fp_mul(&r[17], &r[17], &r[8]);
-        fp_sqr_n(&r[17], &r[17], 5);
-        fp_mul(&r[17], &r[17], &r[7]);
-        fp_sqr_n(&r[17], &r[17], 3);
-        fp_mul(&r[17], &r[17], &r[2]);
-        fp_sqr_n(&r[17], &r[17], 8);
-        fp_mul(&r[17], &r[17], &r[8]);
-        fp_sqr_n(&r[17], &r[17], 3);
-        fp_mul(&r[17], &r[17], &r[2]);
-        fp_sqr_n(&r[17], &r[17], 7);
-        fp_mul(&r[17], &r[17], &r[5]);
-        fp_sqr_n(&r[17], &r[17], 9);
-        fp_mul(&r[17], &r[17], &r[8]);
-        fp_sqr_n(&r[17], &r[17], 6);
-        fp_mul(&r[17], &r[17], &r[11]);
-        fp_sqr_n(&r[17], &r[17], 6);
-        fp_mul(&r[17], &r[17], &r[16]);
-        fp_sqr_n(&r[17], &r[17], 5);
-        fp_mul(&r[17], &r[17], &r[16]);
-        fp_sqr_n(&r[17], &r[17], 5);
-        fp_mul(&r[17], &r[17], &r[16]);
-        fp_sqr_n(&r[17], &r[17], 4);
-        fp_mul(&r[17], &r[17], &r[7]);
-        fp_sqr_n(&r[17], &r[17], 3);
-        fp_mul(&r[17], &r[17], &r[2]);
-        fp_sqr_n(&r[17], &r[17], 8);
-        fp_mul(&r[17], &r[17], &r[11]);
-        fp_sqr_n(&r[17], &r[17], 7);
-        fp_mul(&r[17], &r[17], &r[16]);
-        fp_sqr_n(&r[17], &r[17], 5);
-        fp_mul(&r[17], &r[17], &r[16]);
-        fp_sqr_n(&r[17], &r[17], 5);
-        fp_mul(&r[17], &r[17], &r[16]);
-        fp_sqr_n(&r[17], &r[17], 4);
-        fp_mul(&r[17], &r[17], &r[8]);
-        fp_sqr_n(&r[17], &r[17], 4);
-        fp_mul(&r[17], &r[17], &r[4]);
-        fp_sqr_n(&r[17], &r[17], 7);
-        fp_mul(&r[17], &r[17], &r[16]);
-        fp_sqr_n(&r[17], &r[17], 5);
-        fp_mul(&r[17], &r[17], &r[15]);
-        fp_sqr_n(&r[17], &r[17], 5);
-        fp_mul(&r[17], &r[17], &r[16]);
-        fp_sqr_n(&r[17], &r[17], 5);
-        fp_mul(&r[17], &r[17], &r[16]);
-        fp_sqr_n(&r[17], &r[17], 5);
-        fp_mul(&r[17], &r[17], &r[16]);
-        fp_sqr_n(&r[17], &r[17], 5);
-        fp_mul(&r[17], &r[17], &r[16]);
-        fp_sqr_n(&r[17], &r[17], 5);
-        fp_mul(&r[17], &r[17], &r[16]);
-        fp_sqr_n(&r[17], &r[17], 5);
-        fp_mul(&r[17], &r[17], &r[16]);
-        fp_sqr_n(&r[17], &r[17], 4);
-        fp_mul(&r[17], &r[17], &r[7]);
-        fp_sqr_n(&r[17], &r[17], 6);
-        fp_mul(&r[17], &r[17], &r[11]);
-        fp_sqr_n(&r[17], &r[17], 6);
-        fp_mul(&r[17], &r[17], &r[11]);
-        t = r[17];
-    }
-    one = fp_is_one(&t);
-    zero = fp_is_zero(&t);
-    return 2 * one + zero - 1;
-}
-
-/* Square root for p = 3 mod 4: r = a^((p+1)/4).  Returns false when a is not a square
- * (out then holds a^((p+1)/4), which does not square to a). */
-static inline bool fp_sqrt(fp_t *out, const fp_t *a)
-{
-    fp_t root, check;
-    bool ok;
-
     {   /* 376 squarings, 81 multiplications */
         fp_t r[18];
         r[0] = *a;
@@ -1149,10 +983,36 @@ static inline bool fp_sqrt(fp_t *out, const fp_t *a)
         fp_mul(&r[17], &r[17], &r[7]);
         fp_sqr_n(&r[17], &r[17], 6);
         fp_mul(&r[17], &r[17], &r[11]);
-        fp_sqr_n(&r[17], &r[17], 5);
-        fp_mul(&r[17], &r[17], &r[6]);
-        root = r[17];
+        fp_sqr_n(&r[17], &r[17], 4);
+        fp_mul(&r[17], &r[17], &r[3]);
+        fp_sqr_n(&r[17], &r[17], 1);
+        *out = r[17];
     }
+}
+
+/* Legendre symbol a^((p-1)/2): 1 for a non-zero square, 0 for 0, -1 otherwise */
+static inline int fp_legendre(const fp_t *a)
+{
+    fp_t t;
+    int one, zero;
+
+    fp_recip_sqrt(&t, a);              /* a^((p-1)/2) = a (a^((p-3)/4))^2 */
+    fp_sqr(&t, &t);
+    fp_mul(&t, &t, a);
+    one = fp_is_one(&t);
+    zero = fp_is_zero(&t);
+    return 2 * one + zero - 1;
+}
+
+/* Square root for p = 3 mod 4: root = a * a^((p-3)/4) = a^((p+1)/4).  Returns false when a is
+ * not a square (out then holds that root, which does not square to a). */
+static inline bool fp_sqrt(fp_t *out, const fp_t *a)
+{
+    fp_t root, check;
+    bool ok;
+
+    fp_recip_sqrt(&root, a);
+    fp_mul(&root, &root, a);
     fp_sqr(&check, &root);
     ok = fp_equal(&check, a);
     *out = root;

@@ -196,108 +196,6 @@ static inline bool fp2_is_lex_largest(const fp2_t *a)
 /* 1/sqrt(-beta): -beta is a square in Fp (p = 3 mod 4, beta a non-square) */
 static const fp_t FP2_SQRT_INV_C = { { PF_W(0xd35d438d, 0xc58f0d9d), PF_W(0x0a78eb28, 0xf5c70b3d), PF_W(0x666ea36f, 0x7879462c), PF_W(0x0e0a77c1, 0x9a07df2f) } };
 
-/* out = a^((p-3)/4): 1/sqrt(a) when a is a non-zero square, else -1/sqrt(-a) */
-static inline void fp_recip_sqrt_3mod4(fp_t *out, const fp_t *a)
-{
-    {   /* 251 squarings, 53 multiplications */
-        fp_t r[18];
-        r[0] = *a;
-        fp_sqr_n(&r[1], &r[0], 1);
-        fp_mul(&r[2], &r[0], &r[1]);
-        fp_mul(&r[3], &r[2], &r[1]);
-        fp_mul(&r[4], &r[3], &r[1]);
-        fp_mul(&r[5], &r[4], &r[1]);
-        fp_mul(&r[6], &r[5], &r[1]);
-        fp_mul(&r[7], &r[6], &r[1]);
-        fp_mul(&r[8], &r[7], &r[1]);
-        fp_mul(&r[9], &r[8], &r[1]);
-        fp_mul(&r[10], &r[9], &r[1]);
-        fp_mul(&r[11], &r[10], &r[1]);
-        fp_mul(&r[12], &r[11], &r[1]);
-        fp_mul(&r[13], &r[12], &r[1]);
-        fp_mul(&r[14], &r[13], &r[1]);
-        fp_mul(&r[15], &r[14], &r[1]);
-        fp_mul(&r[16], &r[15], &r[1]);
-        fp_sqr_n(&r[17], &r[2], 10);
-        fp_mul(&r[17], &r[17], &r[13]);
-        fp_sqr_n(&r[17], &r[17], 8);
-        fp_mul(&r[17], &r[17], &r[10]);
-        fp_sqr_n(&r[17], &r[17], 5);
-        fp_mul(&r[17], &r[17], &r[10]);
-        fp_sqr_n(&r[17], &r[17], 4);
-        fp_mul(&r[17], &r[17], &r[5]);
-        fp_sqr_n(&r[17], &r[17], 4);
-        fp_mul(&r[17], &r[17], &r[4]);
-        fp_sqr_n(&r[17], &r[17], 9);
-        fp_mul(&r[17], &r[17], &r[10]);
-        fp_sqr_n(&r[17], &r[17], 7);
-        fp_mul(&r[17], &r[17], &r[7]);
-        fp_sqr_n(&r[17], &r[17], 10);
-        fp_mul(&r[17], &r[17], &r[3]);
-        fp_sqr_n(&r[17], &r[17], 7);
-        fp_mul(&r[17], &r[17], &r[14]);
-        fp_sqr_n(&r[17], &r[17], 1);
-        fp_mul(&r[17], &r[17], &r[0]);
-        fp_sqr_n(&r[17], &r[17], 7);
-        fp_mul(&r[17], &r[17], &r[3]);
-        fp_sqr_n(&r[17], &r[17], 10);
-        fp_mul(&r[17], &r[17], &r[9]);
-        fp_sqr_n(&r[17], &r[17], 6);
-        fp_mul(&r[17], &r[17], &r[14]);
-        fp_sqr_n(&r[17], &r[17], 5);
-        fp_mul(&r[17], &r[17], &r[7]);
-        fp_sqr_n(&r[17], &r[17], 8);
-        fp_mul(&r[17], &r[17], &r[2]);
-        fp_sqr_n(&r[17], &r[17], 11);
-        fp_mul(&r[17], &r[17], &r[11]);
-        fp_sqr_n(&r[17], &r[17], 1);
-        fp_mul(&r[17], &r[17], &r[0]);
-        fp_sqr_n(&r[17], &r[17], 9);
-        fp_mul(&r[17], &r[17], &r[12]);
-        fp_sqr_n(&r[17], &r[17], 6);
-        fp_mul(&r[17], &r[17], &r[13]);
-        fp_sqr_n(&r[17], &r[17], 5);
-        fp_mul(&r[17], &r[17], &r[8]);
-        fp_sqr_n(&r[17], &r[17], 10);
-        fp_mul(&r[17], &r[17], &r[6]);
-        fp_sqr_n(&r[17], &r[17], 6);
-        fp_mul(&r[17], &r[17], &r[11]);
-        fp_sqr_n(&r[17], &r[17], 7);
-        fp_mul(&r[17], &r[17], &r[9]);
-        fp_sqr_n(&r[17], &r[17], 5);
-        fp_mul(&r[17], &r[17], &r[7]);
-        fp_sqr_n(&r[17], &r[17], 7);
-        fp_mul(&r[17], &r[17], &r[4]);
-        fp_sqr_n(&r[17], &r[17], 6);
-        fp_mul(&r[17], &r[17], &r[4]);
-        fp_sqr_n(&r[17], &r[17], 7);
-        fp_mul(&r[17], &r[17], &r[11]);
-        fp_sqr_n(&r[17], &r[17], 7);
-        fp_mul(&r[17], &r[17], &r[7]);
-        fp_sqr_n(&r[17], &r[17], 6);
-        fp_mul(&r[17], &r[17], &r[8]);
-        fp_sqr_n(&r[17], &r[17], 5);
-        fp_mul(&r[17], &r[17], &r[0]);
-        fp_sqr_n(&r[17], &r[17], 10);
-        fp_mul(&r[17], &r[17], &r[9]);
-        fp_sqr_n(&r[17], &r[17], 1);
-        fp_mul(&r[17], &r[17], &r[0]);
-        fp_sqr_n(&r[17], &r[17], 9);
-        fp_mul(&r[17], &r[17], &r[6]);
-        fp_sqr_n(&r[17], &r[17], 6);
-        fp_mul(&r[17], &r[17], &r[14]);
-        fp_sqr_n(&r[17], &r[17], 9);
-        fp_mul(&r[17], &r[17], &r[16]);
-        fp_sqr_n(&r[17], &r[17], 7);
-        fp_mul(&r[17], &r[17], &r[16]);
-        fp_sqr_n(&r[17], &r[17], 5);
-        fp_mul(&r[17], &r[17], &r[11]);
-        fp_sqr_n(&r[17], &r[17], 4);
-        fp_mul(&r[17], &r[17], &r[0]);
-        *out = r[17];
-    }
-}
-
 /* Square root by the complex method (Adj–Rodríguez-Henríquez, eprint 2012/685, Alg. 8 idea) with
  * no inversion, as blst does, for p = 3 mod 4: alpha = sqrt(N(a)) (one exponentiation), delta =
  * (a0 + alpha)/2, and one more exponentiation r = delta^((p-3)/4) gives both a root s = delta r
@@ -312,7 +210,7 @@ static bool fp2_sqrt_vartime(fp2_t *out, const fp2_t *a)
     fp2_t candidate, check;
 
     if (fp_is_zero(&a->c1)) {
-        fp_recip_sqrt_3mod4(&r, &a->c0);
+        fp_recip_sqrt(&r, &a->c0);
         fp_mul(&s, &a->c0, &r);                 /* s^2 = a0 or -a0 */
         fp_sqr(&t, &s);
         if (fp_equal(&t, &a->c0)) {
@@ -332,7 +230,7 @@ static bool fp2_sqrt_vartime(fp2_t *out, const fp2_t *a)
             return false;
         fp_add(&delta, &a->c0, &t);
         fp_mul(&delta, &delta, &FP_INV2);       /* != 0: a1 != 0 and beta is a non-square */
-        fp_recip_sqrt_3mod4(&r, &delta);
+        fp_recip_sqrt(&r, &delta);
         fp_mul(&s, &delta, &r);
         fp_mul(&t, &s, &r);                     /* delta^((p-1)/2) = +-1 */
         fp_mul(&r, &r, &a->c1);

@@ -773,13 +773,12 @@ static inline void fr_inv(fr_t *out, const fr_t *a)
 }
 #endif
 
-/* Legendre symbol a^((p-1)/2): 1 for a non-zero square, 0 for 0, -1 otherwise */
-static inline int fr_legendre(const fr_t *a)
+/* out = a^((p-3)/4) for p = 3 mod 4: 1/sqrt(a) when a is a non-zero square, else -1/sqrt(-a)
+ * (a^((p-1)/2) = a out^2 = +-1).  The one exponentiation behind the square root, the Fp2 square
+ * root sqrt_ratio and the Legendre symbol. */
+static inline void fr_recip_sqrt(fr_t *out, const fr_t *a)
 {
-    fr_t t;
-    int one, zero;
-
-    {   /* 247 squarings, 56 multiplications */
+    {   /* 246 squarings, 56 multiplications */
         fr_t r[18];
         r[0] = *a;
         fr_sqr_n(&r[1], &r[0], 1);
@@ -878,132 +877,35 @@ static inline int fr_legendre(const fr_t *a)
         fr_mul(&r[17], &r[17], &r[14]);
         fr_sqr_n(&r[17], &r[17], 7);
         fr_mul(&r[17], &r[17], &r[16]);
-        fr_sqr_n(&r[17], &r[17], 3);
-        fr_mul(&r[17], &r[17], &r[4]);
-        t = r[17];
+        fr_sqr_n(&r[17], &r[17], 2);
+        fr_mul(&r[17], &r[17], &r[2]);
+        *out = r[17];
     }
+}
+
+/* Legendre symbol a^((p-1)/2): 1 for a non-zero square, 0 for 0, -1 otherwise */
+static inline int fr_legendre(const fr_t *a)
+{
+    fr_t t;
+    int one, zero;
+
+    fr_recip_sqrt(&t, a);              /* a^((p-1)/2) = a (a^((p-3)/4))^2 */
+    fr_sqr(&t, &t);
+    fr_mul(&t, &t, a);
     one = fr_is_one(&t);
     zero = fr_is_zero(&t);
     return 2 * one + zero - 1;
 }
 
-/* Square root for p = 3 mod 4: r = a^((p+1)/4).  Returns false when a is not a square
- * (out then holds a^((p+1)/4), which does not square to a). */
+/* Square root for p = 3 mod 4: root = a * a^((p-3)/4) = a^((p+1)/4).  Returns false when a is
+ * not a square (out then holds that root, which does not square to a). */
 static inline bool fr_sqrt(fr_t *out, const fr_t *a)
 {
     fr_t root, check;
     bool ok;
 
-    {   /* 246 squarings, 55 multiplications */
-        fr_t r[10];
-        r[0] = *a;
-        fr_sqr_n(&r[1], &r[0], 1);
-        fr_mul(&r[2], &r[0], &r[1]);
-        fr_mul(&r[3], &r[2], &r[1]);
-        fr_mul(&r[4], &r[3], &r[1]);
-        fr_mul(&r[5], &r[4], &r[1]);
-        fr_mul(&r[6], &r[5], &r[1]);
-        fr_mul(&r[7], &r[6], &r[1]);
-        fr_mul(&r[8], &r[7], &r[1]);
-        fr_sqr_n(&r[9], &r[5], 4);
-        fr_mul(&r[9], &r[9], &r[3]);
-        fr_sqr_n(&r[9], &r[9], 5);
-        fr_mul(&r[9], &r[9], &r[6]);
-        fr_sqr_n(&r[9], &r[9], 3);
-        fr_mul(&r[9], &r[9], &r[2]);
-        fr_sqr_n(&r[9], &r[9], 5);
-        fr_mul(&r[9], &r[9], &r[3]);
-        fr_sqr_n(&r[9], &r[9], 5);
-        fr_mul(&r[9], &r[9], &r[6]);
-        fr_sqr_n(&r[9], &r[9], 4);
-        fr_mul(&r[9], &r[9], &r[7]);
-        fr_sqr_n(&r[9], &r[9], 6);
-        fr_mul(&r[9], &r[9], &r[7]);
-        fr_sqr_n(&r[9], &r[9], 7);
-        fr_mul(&r[9], &r[9], &r[6]);
-        fr_sqr_n(&r[9], &r[9], 5);
-        fr_mul(&r[9], &r[9], &r[3]);
-        fr_sqr_n(&r[9], &r[9], 5);
-        fr_mul(&r[9], &r[9], &r[3]);
-        fr_sqr_n(&r[9], &r[9], 4);
-        fr_mul(&r[9], &r[9], &r[3]);
-        fr_sqr_n(&r[9], &r[9], 3);
-        fr_mul(&r[9], &r[9], &r[2]);
-        fr_sqr_n(&r[9], &r[9], 4);
-        fr_mul(&r[9], &r[9], &r[2]);
-        fr_sqr_n(&r[9], &r[9], 9);
-        fr_mul(&r[9], &r[9], &r[6]);
-        fr_sqr_n(&r[9], &r[9], 2);
-        fr_mul(&r[9], &r[9], &r[0]);
-        fr_sqr_n(&r[9], &r[9], 7);
-        fr_mul(&r[9], &r[9], &r[5]);
-        fr_sqr_n(&r[9], &r[9], 3);
-        fr_mul(&r[9], &r[9], &r[3]);
-        fr_sqr_n(&r[9], &r[9], 7);
-        fr_mul(&r[9], &r[9], &r[8]);
-        fr_sqr_n(&r[9], &r[9], 6);
-        fr_mul(&r[9], &r[9], &r[6]);
-        fr_sqr_n(&r[9], &r[9], 1);
-        fr_mul(&r[9], &r[9], &r[0]);
-        fr_sqr_n(&r[9], &r[9], 8);
-        fr_mul(&r[9], &r[9], &r[7]);
-        fr_sqr_n(&r[9], &r[9], 3);
-        fr_mul(&r[9], &r[9], &r[4]);
-        fr_sqr_n(&r[9], &r[9], 3);
-        fr_mul(&r[9], &r[9], &r[2]);
-        fr_sqr_n(&r[9], &r[9], 14);
-        fr_mul(&r[9], &r[9], &r[3]);
-        fr_sqr_n(&r[9], &r[9], 5);
-        fr_mul(&r[9], &r[9], &r[3]);
-        fr_sqr_n(&r[9], &r[9], 6);
-        fr_mul(&r[9], &r[9], &r[5]);
-        fr_sqr_n(&r[9], &r[9], 4);
-        fr_mul(&r[9], &r[9], &r[7]);
-        fr_sqr_n(&r[9], &r[9], 6);
-        fr_mul(&r[9], &r[9], &r[4]);
-        fr_sqr_n(&r[9], &r[9], 5);
-        fr_mul(&r[9], &r[9], &r[6]);
-        fr_sqr_n(&r[9], &r[9], 4);
-        fr_mul(&r[9], &r[9], &r[8]);
-        fr_sqr_n(&r[9], &r[9], 4);
-        fr_mul(&r[9], &r[9], &r[0]);
-        fr_sqr_n(&r[9], &r[9], 8);
-        fr_mul(&r[9], &r[9], &r[8]);
-        fr_sqr_n(&r[9], &r[9], 3);
-        fr_mul(&r[9], &r[9], &r[0]);
-        fr_sqr_n(&r[9], &r[9], 6);
-        fr_mul(&r[9], &r[9], &r[3]);
-        fr_sqr_n(&r[9], &r[9], 5);
-        fr_mul(&r[9], &r[9], &r[8]);
-        fr_sqr_n(&r[9], &r[9], 3);
-        fr_mul(&r[9], &r[9], &r[4]);
-        fr_sqr_n(&r[9], &r[9], 5);
-        fr_mul(&r[9], &r[9], &r[6]);
-        fr_sqr_n(&r[9], &r[9], 4);
-        fr_mul(&r[9], &r[9], &r[5]);
-        fr_sqr_n(&r[9], &r[9], 5);
-        fr_mul(&r[9], &r[9], &r[6]);
-        fr_sqr_n(&r[9], &r[9], 5);
-        fr_mul(&r[9], &r[9], &r[6]);
-        fr_sqr_n(&r[9], &r[9], 4);
-        fr_mul(&r[9], &r[9], &r[6]);
-        fr_sqr_n(&r[9], &r[9], 3);
-        fr_mul(&r[9], &r[9], &r[3]);
-        fr_sqr_n(&r[9], &r[9], 6);
-        fr_mul(&r[9], &r[9], &r[7]);
-        fr_sqr_n(&r[9], &r[9], 3);
-        fr_mul(&r[9], &r[9], &r[2]);
-        fr_sqr_n(&r[9], &r[9], 6);
-        fr_mul(&r[9], &r[9], &r[2]);
-        fr_sqr_n(&r[9], &r[9], 6);
-        fr_mul(&r[9], &r[9], &r[8]);
-        fr_sqr_n(&r[9], &r[9], 4);
-        fr_mul(&r[9], &r[9], &r[8]);
-        fr_sqr_n(&r[9], &r[9], 5);
-        fr_mul(&r[9], &r[9], &r[7]);
-        fr_sqr_n(&r[9], &r[9], 7);
-        root = r[9];
-    }
+    fr_recip_sqrt(&root, a);
+    fr_mul(&root, &root, a);
     fr_sqr(&check, &root);
     ok = fr_equal(&check, a);
     *out = root;
