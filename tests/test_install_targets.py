@@ -230,3 +230,24 @@ def test_no_silent_fallback_without_the_generator(tmp_path: Path) -> None:
     assert "ImportError: generated.mockcurve._core is not built (PAIRFORGE_TARGET=generic64)" in proc.stderr
     assert "PAIRFORGE_BUILD_TARGETS=all pip install -e ." in proc.stderr
     assert not build.module_target(pkg).exists()
+
+
+def test_selection_without_an_os_answer_asks_cpuid(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the OS does not report the CPU's features, the portable module's CPUID check
+    decides; where it reports no ADX, the portable module is loaded although `_core_adx` is built."""
+    import generated.jubjub as C
+    from generated.jubjub import _target
+
+    monkeypatch.delenv(build.TARGET_ENV, raising=False)
+    path = str(Path(C.__file__).parent)
+    portable = _target.portable(C.__name__, path, "test")
+    adx_built = importlib.util.find_spec(f"{C.__name__}._core_adx") is not None
+    monkeypatch.setattr(_target, "cpu_supports_adx", lambda: None)
+    chosen = _target.load(C.__name__, path)
+    expected = "x86_64-adx" if adx_built and portable._cpu_supports_adx() else portable._TARGET
+    assert chosen._TARGET == expected
+    monkeypatch.setattr(_target, "cpu_supports_adx", lambda: False)
+    assert _target.load(C.__name__, path) is portable
+    monkeypatch.setenv(build.TARGET_ENV, "x86_64-adx")
+    with pytest.raises(ImportError, match="lacks BMI2 or ADX" if adx_built else "not built"):
+        _target.load(C.__name__, path)
