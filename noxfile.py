@@ -28,10 +28,12 @@ PARALLEL_TEST_COMMAND = (*TEST_COMMAND, "-n", "auto", "--durations=15")
 
 
 def _install(session: nox.Session, *args: str) -> None:
-    """pip install into the session's venv; with --no-venv use what the interpreter has."""
+    """pip install into the session's venv; with --no-venv use what the interpreter has. Both
+    code targets of every curve are compiled (the tests and benchmarks compare them)."""
     if isinstance(session.virtualenv, PassthroughEnv):
         session.log(f"--no-venv: not installing {' '.join(args)}")
         return
+    session.env["PAIRFORGE_BUILD_TARGETS"] = "all"
     session.install(*args)
 
 

@@ -1,10 +1,13 @@
 """Build the extension module of every curve package committed in generated/.
 
-`pip install -e .` (and `pip install .`) compile each `generated/<pkg>/_core.pyx` into
-`generated.<pkg>._core`, and on x86-64 `_core_adx.pyx` into `generated.<pkg>._core_adx` (the
-x86_64-adx field kernels, imported on CPUs with BMI2 and ADX). The modules are compiled next to
-their `.pyx`, so `from generated import bls12_381` works from the checkout, and copied to where
-setuptools wants them. `python setup.py build_ext --inplace` does the same without installing.
+`pip install -e .` (and `pip install .`) compile, for each package, the module this CPU loads:
+on an x86-64 CPU with BMI2 and ADX `_core_adx.pyx` into `generated.<pkg>._core_adx` (the
+x86_64-adx field kernels), elsewhere `_core.pyx` into `generated.<pkg>._core` (portable). The
+package compiles a missing `_core` on first use, when it is wanted (PAIRFORGE_TARGET=generic64);
+PAIRFORGE_BUILD_TARGETS=all compiles both here (CI does, for the tests that compare targets).
+The modules are compiled next to their `.pyx`, so `from generated import bls12_381` works from
+the checkout, and copied to where setuptools wants them. `python setup.py build_ext --inplace`
+does the same without installing.
 
 Builds are parallel and incremental: each module is cythonized and compiled in its own process
 (generator/build.py's `build_module`), several at once, and a module whose stamp
@@ -16,6 +19,8 @@ Environment:
   PAIRFORGE_LIMB_BITS=32   build the generic32 variant (32-bit limbs) instead of generic64
   PAIRFORGE_CFLAGS="..."   extra compiler flags (e.g. sanitizers)
   PAIRFORGE_BUILD_JOBS=N   compile N modules in parallel (default: the number of CPUs)
+  PAIRFORGE_BUILD_TARGETS=all   also the modules this CPU does not load by default (x86-64: the
+                           portable _core beside _core_adx); default `host`
 """
 
 import filecmp
@@ -51,10 +56,13 @@ def curve_extensions():
     limb_bits = pfb.limb_bits_from_env()
     extensions = []
     for pkg in packages:
-        extensions.append(pfb.make_extension(pkg, limb_bits, relative_to=ROOT))
-        if pfb.builds_adx(limb_bits):  # x86-64: also the x86_64-adx module of each curve
-            extensions.append(pfb.make_extension(pkg, limb_bits, relative_to=ROOT, adx=True))
+        for adx in pfb.package_modules(pkg, limb_bits):  # the module(s) this CPU loads (host_modules)
+            extensions.append(pfb.make_extension(pkg, limb_bits, relative_to=ROOT, adx=adx))
     return extensions
+
+
+def _package_dir(ext) -> Path:
+    return ROOT / Path(ext.sources[0]).parent
 
 
 def _build_size(ext) -> int:
@@ -76,11 +84,18 @@ class BuildCurves(build_ext):
         self.check_extensions_list(self.extensions)
         limb_bits = pfb.limb_bits_from_env()
         jobs = (os.cpu_count() or 1) if self.parallel is True else max(1, int(self.parallel or 1))
-        if not pfb.builds_adx(limb_bits):  # a 64-bit x86_64-adx module must not outlive a 32-bit build
-            for ext in self.extensions:
-                adx_module = pfb.module_target(ROOT / Path(ext.sources[0]).parent, adx=True)
-                adx_module.unlink(missing_ok=True)
-                pfb.stamp_path(adx_module).unlink(missing_ok=True)
+        modules = pfb.host_modules(limb_bits)
+        if modules == (True,):
+            _say(
+                "this CPU runs the x86_64-adx modules: compiling those only (a package compiles its "
+                f"portable _core on first use if it is wanted; {pfb.BUILD_TARGETS_ENV}=all compiles both now)"
+            )
+        packages = {_package_dir(ext): () for ext in self.extensions}
+        for ext in self.extensions:
+            packages[_package_dir(ext)] += (Path(ext.sources[0]).stem == pfb.ADX_STEM,)
+        for pkg, built in packages.items():  # no module of another build may outlive this one
+            for module in pfb.prune_unbuilt(pkg, limb_bits, built):
+                _say(f"removed {module.relative_to(ROOT)} (not built now, and out of date or of another build)")
         order = sorted(self.extensions, key=_build_size, reverse=True)
         start = time.monotonic()
         with ThreadPoolExecutor(max_workers=jobs) as pool:

@@ -3,8 +3,11 @@
 A rendered package holds ``_core.pyx``, which includes the header-only C in ``c/pairforge.h``.
 ``build_package`` cythonizes and compiles it into ``<pkg_dir>/_core<EXT_SUFFIX>``, so that
 ``generated.<pkg>._core`` (or ``<pkg>._core`` for a standalone ``--out`` directory) imports.
-On x86-64 hosts it also compiles ``_core_adx.pyx`` (the same source) with the x86_64-adx field
-kernels into ``_core_adx<EXT_SUFFIX>``; the package's ``__init__`` picks one at import time.
+On x86-64 hosts ``_core_adx.pyx`` (the same source) compiles with the x86_64-adx field kernels
+into ``_core_adx<EXT_SUFFIX>``; the package's ``_target`` picks one at import time. By default
+(``host_modules``) only the module this CPU loads is compiled: on a CPU with BMI2 and ADX
+``_core_adx`` alone, and the package compiles ``_core`` on first use if it is ever wanted
+(``PAIRFORGE_TARGET=generic64``); ``PAIRFORGE_BUILD_TARGETS=all`` compiles both.
 
 The compilation runs in a child Python process (setuptools' distutils keeps global state and
 prints straight to the file descriptors), in a temporary build directory; the finished module
@@ -67,6 +70,13 @@ LIMB_BITS_ENV = "PAIRFORGE_LIMB_BITS"
 
 # Limit `pip install -e .` / `setup.py build_ext` to some packages: PAIRFORGE_CURVES=bls12_381,bn254.
 CURVES_ENV = "PAIRFORGE_CURVES"
+# Which modules of each package an install or gen-curve compiles on x86-64 (see host_modules):
+# "host" (default) the one this CPU loads, "all" the portable and the x86_64-adx module.
+BUILD_TARGETS_ENV = "PAIRFORGE_BUILD_TARGETS"
+BUILD_TARGETS = ("host", "all")
+# The variable the packages read to force a code target, and the name of the x86_64-adx one.
+TARGET_ENV = "PAIRFORGE_TARGET"
+ADX_TARGET = "x86_64-adx"
 # The stamp beside a compiled module: <module file name> + STAMP_SUFFIX (see ``build_key``).
 STAMP_SUFFIX = ".stamp"
 # Bump when the way a module is built changes in a way the build key does not see.
@@ -176,6 +186,93 @@ def builds_adx(limb_bits: int = 64) -> bool:
     Only building needs this; the package imports the module only on CPUs with BMI2 and ADX.
     """
     return limb_bits == 64 and platform.machine().lower() in ("x86_64", "amd64")
+
+
+def cpu_runs_adx() -> bool | None:
+    """Whether this CPU has BMI2 and ADX (runs the x86_64-adx module), as the operating system
+    reports it; None where it cannot tell. The same reading as the rendered packages' ``_target``
+    (which must choose a module without loading one); tests check both against CPUID."""
+    if platform.machine().lower() not in ("x86_64", "amd64"):
+        return False
+    if sys.platform.startswith("linux"):
+        try:
+            with open("/proc/cpuinfo", encoding="ascii", errors="replace") as cpuinfo:
+                for line in cpuinfo:
+                    if line.startswith("flags"):
+                        flags = line.partition(":")[2].split()
+                        return "bmi2" in flags and "adx" in flags
+        except OSError:
+            return None
+        return None
+    if sys.platform == "darwin":
+        try:
+            out = subprocess.run(["sysctl", "-n", "machdep.cpu.leaf7_features"], capture_output=True, text=True, timeout=10)
+        except (OSError, subprocess.SubprocessError):
+            return None
+        features = out.stdout.upper().split()
+        return ("BMI2" in features and "ADX" in features) if out.returncode == 0 and features else None
+    return None
+
+
+def build_targets_from_env() -> str:
+    """``PAIRFORGE_BUILD_TARGETS``: ``host`` (default) or ``all`` (see ``host_modules``)."""
+    value = os.environ.get(BUILD_TARGETS_ENV, "").strip().lower() or "host"
+    if value not in BUILD_TARGETS:
+        raise BuildError(f"{BUILD_TARGETS_ENV}={value!r}: expected {' or '.join(BUILD_TARGETS)}")
+    return value
+
+
+def host_modules(limb_bits: int = 64) -> tuple[bool, ...]:
+    """The modules an install or ``gen-curve`` compiles, as ``adx`` flags (False: ``_core``).
+
+    Where ``builds_adx``: with ``PAIRFORGE_BUILD_TARGETS=all`` both; else the one this CPU loads
+    (``_core_adx`` on a CPU with BMI2 and ADX, ``_core`` without), plus the one that
+    ``PAIRFORGE_TARGET`` asks for, and both where the CPU's features are unknown. The package
+    compiles a missing ``_core`` on first use (its ``_target`` module). Elsewhere ``_core`` only.
+    """
+    if not builds_adx(limb_bits):
+        return (False,)
+    if build_targets_from_env() == "all":
+        return (False, True)
+    cpu = cpu_runs_adx()
+    if cpu is None:
+        return (False, True)
+    wanted = {cpu}
+    forced = os.environ.get(TARGET_ENV, "").strip()
+    if forced == ADX_TARGET:
+        wanted.add(True)
+    elif forced in ("generic64", "generic32"):
+        wanted.add(False)
+    return tuple(sorted(wanted))
+
+
+def package_modules(pkg_dir: Path, limb_bits: int = 64, adx: bool | None = None) -> tuple[bool, ...]:
+    """The modules of one package to compile, as ``adx`` flags: ``adx=None`` those of
+    ``host_modules``, True both (where ``builds_adx``), False ``_core`` alone. A package without
+    ``_core_adx.pyx`` has ``_core`` alone."""
+    has_adx = builds_adx(limb_bits) and (Path(pkg_dir) / f"{ADX_STEM}.pyx").is_file()
+    if adx is None:
+        modules = tuple(m for m in host_modules(limb_bits) if not m or has_adx)
+        return modules or (False,)
+    return (False, True) if adx and has_adx else (False,)
+
+
+def prune_unbuilt(pkg_dir: Path, limb_bits: int, modules: tuple[bool, ...]) -> list[Path]:
+    """Remove what must not outlive a build of ``modules``: a ``_core_adx`` that is not among
+    them (the package would pick it over the build asked for), and a ``_core`` that is not among
+    them and not up to date (the package would load stale code instead of compiling it on first
+    use). An up-to-date ``_core`` stays. Returns the removed modules."""
+    removed = []
+    for adx in (False, True):
+        target = module_target(pkg_dir, adx)
+        if adx in modules or not target.exists():
+            continue
+        if not adx and is_up_to_date(pkg_dir, limb_bits, False):
+            continue
+        target.unlink(missing_ok=True)
+        stamp_path(target).unlink(missing_ok=True)
+        removed.append(target)
+    return removed
 
 
 def compile_args() -> list[str]:
@@ -340,12 +437,7 @@ def _write_stamp(target: Path, key: str, limb_bits: int, adx: bool, cost: dict[s
 def package_up_to_date(pkg_dir: Path, limb_bits: int = 64, adx: bool | None = None) -> bool:
     """Whether ``build_package`` with these arguments would compile nothing."""
     pkg_dir = Path(pkg_dir).resolve()
-    modules = [False] + ([True] if _wants_adx(pkg_dir, limb_bits, adx) else [])
-    return all(is_up_to_date(pkg_dir, limb_bits, m) for m in modules)
-
-
-def _wants_adx(pkg_dir: Path, limb_bits: int, adx: bool | None) -> bool:
-    return adx is not False and builds_adx(limb_bits) and (pkg_dir / f"{ADX_STEM}.pyx").is_file()
+    return all(is_up_to_date(pkg_dir, limb_bits, m) for m in package_modules(pkg_dir, limb_bits, adx))
 
 
 # --------------------------------------------------------------------------------------------
@@ -361,13 +453,15 @@ def build_package(
     adx: bool | None = None,
     force: bool = False,
 ) -> Path:
-    """Compile ``<pkg_dir>/_core.pyx`` into ``<pkg_dir>/_core<EXT_SUFFIX>`` and return that path.
+    """Compile the modules of a rendered package; returns the path of ``_core_adx`` where it is
+    among them, else of ``_core``.
 
     ``limb_bits`` is 64 (generic64) or 32 (generic32): it becomes ``-DPF_LIMB_BITS``.
-    Where ``builds_adx(limb_bits)`` (and ``adx`` is not False), ``_core_adx.pyx`` is compiled too
-    (x86_64-adx); otherwise a ``_core_adx`` module left from an earlier build is removed, so the
-    package cannot pick it (``adx=False``: the portable module alone, as the sanitizer's quick run
-    in CI builds it).
+    ``adx`` chooses the modules (``package_modules``): None those of ``host_modules`` (on a CPU
+    with BMI2 and ADX ``_core_adx.pyx`` alone, compiled into ``_core_adx<EXT_SUFFIX>``; the
+    package compiles ``_core`` on first use when it is wanted), True ``_core`` and ``_core_adx``,
+    False ``_core`` alone (as the sanitizer's quick run in CI builds it). Modules not compiled
+    are pruned (``prune_unbuilt``), so the package cannot pick a module of another build.
     A module whose stamp matches its build key is left as it is (``force`` compiles it anyway).
     Unless ``verbose``, nothing but one progress line is shown (through ``progress`` when given,
     else on stderr); with ``verbose`` the output of Cython and the compiler is shown as it comes.
@@ -379,13 +473,10 @@ def build_package(
         raise BuildError(f"{pyx} does not exist (render the package first)")
     if limb_bits not in LIMB_BITS:
         raise BuildError(f"limb_bits must be 64 or 32, not {limb_bits!r}")
-    target, _ = build_module(pkg_dir, limb_bits, False, verbose, progress=progress, force=force)
-    if _wants_adx(pkg_dir, limb_bits, adx):
-        build_module(pkg_dir, limb_bits, True, verbose, progress=progress, force=force)
-    else:
-        adx_target = module_target(pkg_dir, adx=True)
-        adx_target.unlink(missing_ok=True)
-        stamp_path(adx_target).unlink(missing_ok=True)
+    modules = package_modules(pkg_dir, limb_bits, adx)
+    for module in modules:
+        target, _ = build_module(pkg_dir, limb_bits, module, verbose, progress=progress, force=force)
+    prune_unbuilt(pkg_dir, limb_bits, modules)
     return target
 
 

@@ -29,7 +29,14 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
-from generator.build import BuildError, build_package, is_build_artefact, module_name, package_up_to_date
+from generator.build import (
+    ADX_STEM,
+    BuildError,
+    build_package,
+    is_build_artefact,
+    module_name,
+    package_up_to_date,
+)
 
 PROG = "gen-curve"
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -37,7 +44,8 @@ CURVES_DIR = REPO_ROOT / "curves"
 GENERATED_DIR = REPO_ROOT / "generated"
 
 # target -> limb width of the build. x86_64-adx is not among them: on x86-64 the generic64 build
-# also compiles the ADX module (_core_adx), which the package picks at import.
+# compiles the ADX module (_core_adx), which the package picks at import, instead of the portable
+# _core on CPUs with BMI2 and ADX (both with PAIRFORGE_BUILD_TARGETS=all; build.host_modules).
 TARGETS = {"generic64": 64, "generic32": 32, "arm64": 64, "arm32": 32, "wasm32": 64}
 # Cross targets: the build is the static known-answer test program (generator/cross.py), written
 # to <pkg>/build/kat-<target>, not the Python module.
@@ -78,8 +86,9 @@ def _parser() -> argparse.ArgumentParser:
         "--target",
         default=DEFAULT_TARGET,
         metavar="TARGET",
-        help=f"code target: {', '.join(TARGETS)} (default {DEFAULT_TARGET}); on x86-64, generic64 also builds "
-             "the x86_64-adx module, chosen at import by CPUID",
+        help=f"code target: {', '.join(TARGETS)} (default {DEFAULT_TARGET}); on x86-64, generic64 builds "
+             "the x86_64-adx module, chosen at import by CPUID, and on CPUs with BMI2 and ADX only that one "
+             "(the portable module compiles on first use; PAIRFORGE_BUILD_TARGETS=all builds both)",
     )
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--check", action="store_true", help="compare a fresh rendering with the files on disk; write nothing")
@@ -557,7 +566,8 @@ def _report_written(args: argparse.Namespace, jobs: list[Job], reporter: Reporte
             out.print(f"    built   {_show(job.built)} ({job.built.stat().st_size // 1024} KB; "
                       f"loader {_show(job.pkg_dir)}/wasm/{job.pkg_dir.name}.mjs)", markup=False)
         elif job.built is not None:
-            out.print(f"    built   {_show(job.built)} ({args.target})", markup=False)
+            built_target = "x86_64-adx" if job.built.name.startswith(ADX_STEM) else args.target
+            out.print(f"    built   {_show(job.built)} ({built_target})", markup=False)
             out.print(f"    import  {_import_hint(job)}", markup=False)
         elif args.no_build:
             out.print("    not built (--no-build)", markup=False)

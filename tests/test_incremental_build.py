@@ -163,7 +163,8 @@ def test_setup_py_builds_in_parallel_then_compiles_nothing(tmp_path: Path) -> No
     (tmp_path / "generated" / "__init__.py").write_text("")
     pkg = mock_package(tmp_path / "generated")
     (pkg / f"{build.ADX_STEM}.pyx").write_text('include "_core.pyx"\n')
-    env = {**os.environ, "PAIRFORGE_BUILD_JOBS": "2"}
+    # both targets, as CI installs (tests/test_install_targets.py: the default, one per CPU)
+    env = {**os.environ, "PAIRFORGE_BUILD_JOBS": "2", build.BUILD_TARGETS_ENV: "all"}
     env.pop(build.CURVES_ENV, None)
     env.pop(build.LIMB_BITS_ENV, None)
     modules = 2 if build.builds_adx(64) else 1

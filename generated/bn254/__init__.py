@@ -16,38 +16,16 @@ final_exponentiation(f).
 """
 
 import importlib as _importlib
-import importlib.util as _importlib_util
-import os as _os
 from typing import TYPE_CHECKING
 
-from . import _core as _portable
+from . import _target
 
 # Code targets: the portable build (_core) and, on x86-64, the build with the MULX/ADCX/ADOX
-# field kernels (_core_adx), used when the CPU has BMI2 and ADX. PAIRFORGE_TARGET forces one.
-TARGET_ENV = "PAIRFORGE_TARGET"
-_ADX = "x86_64-adx"
+# field kernels (_core_adx), used when the CPU has BMI2 and ADX. PAIRFORGE_TARGET forces one;
+# a portable module that is not built yet is compiled on first use (see _target).
+TARGET_ENV = _target.TARGET_ENV
 
-
-def _select():
-    """The extension module for this CPU and the PAIRFORGE_TARGET setting."""
-    want = _os.environ.get(TARGET_ENV, "").strip()
-    known = (_portable._TARGET, _ADX)
-    if want and want not in known:
-        raise ImportError(f"{TARGET_ENV}={want!r}: this build of {__name__} offers {' or '.join(map(repr, known))}")
-    if want == _portable._TARGET:
-        return _portable
-    built = _importlib_util.find_spec(f"{__name__}._core_adx") is not None
-    if want == _ADX:
-        if not built:
-            raise ImportError(f"{TARGET_ENV}={_ADX}: {__name__}._core_adx is not built (x86-64 hosts with 64-bit limbs only)")
-        if not _portable._cpu_supports_adx():
-            raise ImportError(f"{TARGET_ENV}={_ADX}: this CPU lacks BMI2 or ADX")
-    elif not (built and _portable._cpu_supports_adx()):
-        return _portable
-    return _importlib.import_module(f"{__name__}._core_adx")
-
-
-_impl = _select()
+_impl = _target.load(__name__, __path__[0])
 # The code target in use: "generic64", "generic32" or "x86_64-adx".
 TARGET = _impl._TARGET
 globals().update({_name: getattr(_impl, _name) for _name in _impl.__all__})
@@ -120,11 +98,13 @@ PROTOCOLS = ["eip197", "groth16", "kzg"]
 PROTOCOL_MODULES = ["eip197", "groth16", "kzg"]
 
 
+def __dir__():
+    return sorted(list(globals()) + PROTOCOL_MODULES)
+
+
 def __getattr__(name):
     if name in PROTOCOL_MODULES:
         return _importlib.import_module(f"{__name__}.{name}")
+    if name in ("_core", "_portable"):  # the portable module, compiled first if it is not built
+        return _target.portable(__name__, __path__[0], f"{__name__}.{name} was asked for")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(list(globals()) + PROTOCOL_MODULES)

@@ -110,6 +110,7 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     files["_core.pyi"] = render("python/_core.pyi.j2", **common)
     # helpers shared by the Python modules, and the Dask entry points (every curve)
     files["_runtime.py"] = render("python/_runtime.py.j2", **common)
+    files["_target.py"] = render("python/_target.py.j2", **common)  # which compiled module to load
     files["distributed.py"] = render("python/distributed.py.j2", **common)
     files["_msm_inputs.py"] = render("python/_msm_inputs.py.j2", **common)
     files["_snarkjs.py"] = render("python/_snarkjs.py.j2", **common)  # .ptau/.zkey layouts: kzg, distributed

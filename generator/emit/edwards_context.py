@@ -64,6 +64,7 @@ def edwards_package_files(model: EdwardsModel, target: str, progress: Progress |
     files["_core.pyx"] = render("cython/edwards_core.pyx.j2", **common)
     files["_core_adx.pyx"] = render("cython/_core_adx.pyx.j2", **common)
     files["_core.pyi"] = render("python/edwards_core.pyi.j2", **common)
+    files["_target.py"] = render("python/_target.py.j2", **common)  # which compiled module to load
     protocols = protocol_files(model, common, say)  # ark-vrf's VRF where the curve file lists "ecvrf"
     files.update(protocols)
     modules = sorted(path[: -len(".py")] for path in protocols if path.endswith(".py") and "/" not in path)
