@@ -23,8 +23,9 @@ static const fq_t TE_SW_A3 = { { PF_W(0x416c1b70, 0x6aa620a4), PF_W(0xacf7a599, 
 #define TE_MSM_SW_MIN_N 1024
 
 /* out[i] = the Weierstrass image of the finite Edwards point pts[i], for i < n, with one
- * inversion for all (Montgomery's trick over (1 - y) x, with 1 in place of it for x = 0). */
-static void te_msm_to_sw(sw_affine_t *out, const te_affine_t *pts, size_t n, fq_t *prefix)
+ * inversion for all (Montgomery's trick over (1 - y) x, with 1 in place of it for x = 0); variable
+ * time (it branches on x = 0: MSM inputs are public). */
+static void te_msm_to_sw_vartime(sw_affine_t *out, const te_affine_t *pts, size_t n, fq_t *prefix)
 {
     fq_t acc, inv, w, t;
     size_t i;
@@ -65,8 +66,9 @@ static void te_msm_to_sw(sw_affine_t *out, const te_affine_t *pts, size_t n, fq_
     }
 }
 
-/* out = the Edwards point (extended coordinates) of the Weierstrass point s. */
-static void te_msm_from_sw(te_t *out, const sw_t *s)
+/* out = the Edwards point (extended coordinates) of the Weierstrass point s; variable time (it
+ * branches on the special points). */
+static void te_msm_from_sw_vartime(te_t *out, const sw_t *s)
 {
     sw_affine_t a;
     fq_t u, v, up, um;
@@ -109,9 +111,9 @@ static bool te_msm_sw_vartime(te_t *out, const te_affine_t *points, const limb_t
         scratch = malloc(bytes);
     ok = sw && prefix && (bytes == 0 || scratch);
     if (ok) {
-        te_msm_to_sw(sw, points, n, prefix);
+        te_msm_to_sw_vartime(sw, points, n, prefix);
         sw_msm_vartime(&sum, sw, scalars, n, bits, scratch, nthreads);
-        te_msm_from_sw(out, &sum);
+        te_msm_from_sw_vartime(out, &sum);
     }
     free(sw);
     free(prefix);
