@@ -2,9 +2,12 @@
 
     python bench/edwards.py                    Bandersnatch, and every other built Edwards curve
     python bench/edwards.py --n 16384 --rounds 7
+    python bench/edwards.py --curves bandersnatch --only msm     the MSM rows only
 
 Per curve: constant-time P * k, mul_vartime, P + Q, from_bytes (with the subgroup check), and a
-single-threaded MSM of n points (default 2^14); BLS12-381 G1's P * k and MSM (threads=1) are
+single-threaded MSM of n points (default 2^14; from generator.emit.edwards_context.sw_msm_min_n
+points on it runs in batch-affine form on the Weierstrass model, below that in extended
+coordinates: --n picks either side); BLS12-381 G1's P * k and MSM (threads=1) are
 timed in the same rounds, interleaved, so the ratios compare like with like on a loaded machine.
 Each cell: the best of the rounds (process CPU time) and the median; ratios use the best.
 Where the PyPI package bandersnatch-vrfs (arkworks' ark-ec-vrfs through PyO3) is installed, its
@@ -106,10 +109,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--n", type=int, default=1 << 14, help="MSM size (default 2^14)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--curves", nargs="*", default=None)
+    ap.add_argument("--only", default=None, help="time only the operations whose names contain this")
     args = ap.parse_args(argv)
     rng = random.Random(2026)
     bls = importlib.import_module("generated.bls12_381")
     ref = operations(bls, bls.G1, args.n, rng)
+
+    def wanted(ops: dict) -> dict:
+        return {name: v for name, v in ops.items() if args.only is None or args.only in name}
+
+    ref = wanted(ref)
     rows = []
     for pkg in args.curves or EDWARDS:
         try:
@@ -117,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
         except ImportError as exc:
             print(f"{pkg}: not built ({exc})")
             continue
-        ops = operations(C, C.Point, args.n, rng)
+        ops = wanted(operations(C, C.Point, args.n, rng))
         samples: dict[str, list[float]] = {name: [] for name in ops}
         ref_samples: dict[str, list[float]] = {name: [] for name in ref}
         for _ in range(args.rounds):
@@ -125,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
                 samples[name].append(seconds_per_call(fn, reps)[1])
                 if name in ref:
                     ref_samples[name].append(seconds_per_call(*ref[name])[1])
-        pairs = {**peer_operations(C, rng), **sw_operations(C, args.n, rng)}
+        pairs = wanted({**peer_operations(C, rng), **sw_operations(C, args.n, rng)})
         for name, (ours, theirs, reps) in pairs.items():
             mine, peer = [], []
             for _ in range(args.rounds):             # interleaved, as the G1 comparison

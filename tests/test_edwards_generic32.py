@@ -60,3 +60,28 @@ def test_byte_identical(pair) -> None:
     assert narrow.Point.msm(narrow_points, scalars, threads=2).to_bytes() == wide.Point.msm(points, scalars).to_bytes()
     T = narrow.Point.from_affine(0, wide.P - 1, check=False)
     assert T.clear_cofactor().is_identity() and not T.in_subgroup()
+
+
+def test_msm_on_the_weierstrass_model(pair) -> None:
+    """Above generator.emit.edwards_context.sw_msm_min_n points the MSM runs on the Weierstrass
+    model (batch-affine buckets): 32-bit limbs give the same sum, with the identity, the point of
+    order 2, repeated points and P, -P among the inputs."""
+    from generator.emit.edwards_context import SW_MSM_MIN_N_A_MINUS_ONE, SW_MSM_MIN_N_GENERAL_A
+
+    narrow, wide = pair
+    rng = random.Random(33)
+    n = max(SW_MSM_MIN_N_A_MINUS_ONE, SW_MSM_MIN_N_GENERAL_A) + 5
+    G = wide.Point.generator()
+    P, S = G * rng.randrange(wide.R), G * rng.randrange(wide.R)
+    points = []
+    for _ in range(n - 6):
+        points.append(P)
+        P = P + S
+    T = wide.Point.from_affine(0, wide.P - 1, check=False)
+    points += [wide.Point.identity(), T, points[0], points[0], points[1], -points[1]]
+    scalars = [rng.randrange(wide.R) for _ in points]
+    narrow_points = [narrow.Point.from_bytes(Q.to_bytes(False, "arkworks"), check=False, profile="arkworks")
+                     for Q in points]
+    expected = wide.Point.msm(points, scalars)
+    assert narrow.Point.msm(narrow_points, scalars, threads=2).to_bytes() == expected.to_bytes()
+    assert expected == sum((Q.mul_vartime(k) for Q, k in zip(points, scalars, strict=True)), wide.Point.identity())

@@ -37,6 +37,48 @@ def edwards_kernels(model: EdwardsModel) -> list[Kernel]:
     })
 
 
+# From this many points on the MSM runs in batch-affine form on the Weierstrass model, by the
+# cost of an extended-coordinate bucket addition: 8 multiplications where a = -1, 9 or more
+# elsewhere (against about 6 plus a share of an inversion in batch-affine form).  Measured on
+# every shipped curve (the crossover: 1536-2048 points for jubjub, ed_on_bls12_377 and
+# ed_on_bw6_761; 512-1024 for bandersnatch and babyjubjub; README's Edwards section).
+SW_MSM_MIN_N_A_MINUS_ONE = 2048
+SW_MSM_MIN_N_GENERAL_A = 1024
+
+
+def sw_msm_min_n(model: EdwardsModel) -> int | None:
+    """From how many points te_msm_vartime runs on the Weierstrass model (None: never, the model
+    has b = 0)."""
+    if model.weierstrass.b % model.p == 0:
+        return None
+    return SW_MSM_MIN_N_A_MINUS_ONE if model.a_is_minus_one else SW_MSM_MIN_N_GENERAL_A
+
+
+def sw_map_constants(model: EdwardsModel) -> dict[str, int]:
+    """The constants of the maps between the Edwards curve and its derived Weierstrass model
+    through the Montgomery model B v² = u³ + A u² + u (generator/derive/edwards.py, c = 1)."""
+    p, (A, B) = model.p, model.montgomery
+    assert model.weierstrass.c == 1
+    return {"binv": pow(B, -1, p), "k": A * pow(3 * B, -1, p) % p, "b": B, "a3": A * pow(3, -1, p) % p}
+
+
+def sw_msm_files(model: EdwardsModel, common: dict) -> dict[str, str]:
+    """The short Weierstrass group (group.h.j2, with a_init where a != 0) and its batch-affine MSM
+    (msm.h.j2), where the derived Weierstrass model has b != 0 (so (0, 0), the identity marker of
+    group.h, is not on it); empty otherwise, and the MSM stays in extended Edwards coordinates."""
+    W, p = model.weierstrass, model.p
+    if sw_msm_min_n(model) is None:
+        return {}
+    lit = common["lit"]
+    group = {"order_limbs": lit.fr_int(model.r), "order_bits": model.r.bit_length(), "header": common["header"]}
+    return {
+        "c/sw.h": render("c/group.h.j2", g="sw", F="fq", b_init=lit.fq(W.b),
+                         a_init=lit.fq(W.a) if W.a % p else None, **group),
+        "c/sw_msm.h": render("c/msm.h.j2", groups=[{"g": "sw", "F": "fq", "deg": 1, "a_nonzero": W.a % p != 0}],
+                             fp_bits=p.bit_length(), **group),
+    }
+
+
 def edwards_package_files(model: EdwardsModel, target: str, progress: Progress | None = None) -> dict[str, str]:
     """Render every file of the generated package of a twisted Edwards ``model``."""
     say = progress or (lambda _msg: None)
@@ -52,7 +94,11 @@ def edwards_package_files(model: EdwardsModel, target: str, progress: Progress |
     files["c/fr.h"] = render("c/field.h.j2", field=model.fr, **common)
     say("rendering C: twisted Edwards group and MSM")
     files["c/edwards.h"] = render("c/edwards.h.j2", **common)
-    files["c/edwards_core.h"] = render("c/edwards_core.h.j2", **common)
+    msm = sw_msm_files(model, common)
+    files.update(msm)
+    files["c/edwards_msm.h"] = render("c/edwards_msm.h.j2", sw_msm=bool(msm), sw_msm_min_n=sw_msm_min_n(model),
+                                      sw_map=sw_map_constants(model), **common)
+    files["c/edwards_core.h"] = render("c/edwards_core.h.j2", sw_msm=bool(msm), **common)
     files["c/kat_main.c"] = render("c/edwards_kat_main.c.j2", **common)  # cross-target tests only
     say("rendering the Python module")
     common["e"] = derive_elligator2(model.p, model.a, model.d, model.name, f"{model.name} ({source_path(model)})")

@@ -808,9 +808,10 @@ static void *te_msm_thread_vartime(void *arg)
 }
 
 /* out = sum [k_i] p_i for n affine points and n scalars of FR_NLIMBS canonical limbs (< r),
- * on up to nthreads threads. Returns false when memory runs out (out is then untouched). */
-static bool te_msm_vartime(te_t *out, const te_affine_t *points, const limb_t *scalars, size_t n,
-                           size_t nthreads)
+ * on up to nthreads threads. Returns false when memory runs out (out is then untouched).
+ * te_msm_vartime (edwards_msm.h) calls it below the size where the Weierstrass model wins. */
+static bool te_msm_ext_vartime(te_t *out, const te_affine_t *points, const limb_t *scalars, size_t n,
+                               size_t nthreads)
 {
     size_t c = te_msm_window(n), nwin = (TE_SCALAR_BITS + c) / c, nb = (size_t)1 << (c - 1), i, w;
     te_msm_job_t jobs[TE_MSM_MAX_THREADS];

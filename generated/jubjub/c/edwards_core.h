@@ -6,6 +6,9 @@
 #include "limbs.h"
 #include "fq.h"
 #include "fr.h"
+#include "sw.h"
+#include "sw_msm.h"
 #include "edwards.h"
+#include "edwards_msm.h"
 
 #endif /* PF_EDWARDS_CORE_H */
