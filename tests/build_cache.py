@@ -233,9 +233,11 @@ def import_test_curve(out: Path, name: str):
         module = importlib.import_module(name)
     finally:
         sys.path.remove(str(out))
-    args = json.loads(build.stamp_path(Path(module._impl.__file__)).read_text())["compile_args"]
+    picked = build.module_target(out / name, adx=module.TARGET == ADX_TARGET)  # TARGET: the module in use
+    args = json.loads(build.stamp_path(picked).read_text())["compile_args"]
     assert [a for a in args if a.startswith("-O")][-1] == QUICK_BUILD_CFLAGS, (
-        f"{name} runs its {module.TARGET} module, compiled with {args}: build_test_curve expected {loaded_target()}"
+        f"{name} runs its {module.TARGET} module, compiled with {args}, not the {QUICK_BUILD_CFLAGS} one "
+        f"(build_test_curve compiles {loaded_target()} with {QUICK_BUILD_CFLAGS} in this environment)"
     )
     return module
 
@@ -272,3 +274,15 @@ def compiled(cmd: list[str], *, inputs: Iterable[Path], name: str = "a.out") -> 
 
     return cached_dir(key, make) / name
 
+
+def cached_kat(pkg_dir: Path, target: str) -> Path:
+    """The known-answer program of a package (``c/kat_main.c``) for a cross target, compiled by
+    generator/cross.py once per content of the package's C, the flags (generator/cross.py,
+    generator/build.py) and the compiler: test_cross, test_cross_edwards and test_wasm (its
+    native reference) share each build."""
+    from generator import cross
+
+    spec = cross.TARGETS[target]
+    sources = [Path(pkg_dir) / "c", REPO_ROOT / "generator" / "cross.py", REPO_ROOT / "generator" / "build.py"]
+    key = content_key("kat", target, sources, compiler_version(spec.compiler))
+    return cached_dir(key, lambda directory: cross.build_kat(Path(pkg_dir), target, directory)) / f"kat-{target}"

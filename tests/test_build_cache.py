@@ -1,7 +1,7 @@
 """The test build cache (tests/build_cache.py) shares builds between tests: a second caller of the
 same build gets the first caller's entry without compiling, and the test-only curves compile the
-module their tests run at -O1 and the other one at -O0. Fast: fake builds (about 5 s of CPU,
-mostly rendering one curve)."""
+module their tests run at -O1 and the other one at -O0. Fast: fake builds and a one-line C
+program (about 2 s)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,11 @@ from pathlib import Path
 
 import build_cache
 import pytest
+import test_cross
+import test_cross_edwards
+import test_wasm
 
-from generator import build
+from generator import build, cross
 
 BN254N = 'name = "BN254N"\nfamily = "BN"\nx = "-0x4080000000000001"\n'
 
@@ -35,6 +38,31 @@ def _counting(monkeypatch, owner, name: str) -> list:
 
     monkeypatch.setattr(owner, name, wrapper)
     return calls
+
+
+def test_cross_and_wasm_share_the_native_known_answer_program(
+    cache: Path, tmp_path: Path, monkeypatch
+) -> None:
+    """test_cross, test_cross_edwards and test_wasm take the native program from one cache entry:
+    the first call compiles it, the next ones (any caller) hit the cache and compile nothing."""
+    assert (
+        test_cross.cached_kat
+        is test_cross_edwards.cached_kat
+        is test_wasm.cached_kat
+        is build_cache.cached_kat
+    )
+    pkg = tmp_path / "pkg"
+    (pkg / "c").mkdir(parents=True)
+    (pkg / "c" / "kat_main.c").write_text('#include <stdio.h>\nint main(void) { puts("kat"); return 0; }\n')
+    builds = _counting(monkeypatch, cross, "build_kat")
+    first = test_cross.cached_kat(pkg, "native")
+    assert len(builds) == 1 and cross.run_kat(first, "native", "") == ["kat"]
+    assert test_wasm.cached_kat(pkg, "native") == first and len(builds) == 1  # a cache hit
+    assert [p.name for p in cache.iterdir() if p.is_dir()] == [first.parent.name]
+    # another content is another entry
+    (pkg / "c" / "kat_main.c").write_text('#include <stdio.h>\nint main(void) { puts("other"); return 0; }\n')
+    second = test_cross_edwards.cached_kat(pkg, "native")
+    assert second != first and len(builds) == 2 and cross.run_kat(second, "native", "") == ["other"]
 
 
 def test_a_test_curve_is_built_once_per_content(cache: Path, monkeypatch) -> None:
@@ -94,3 +122,24 @@ def test_a_test_curve_runs_its_o1_module(tmp_path: Path, monkeypatch, forced: st
     for adx, args in compiled.items():
         want = build_cache.QUICK_BUILD_CFLAGS if adx == runs_adx else build_cache.UNUSED_MODULE_CFLAGS
         assert last_opt(args) == want, (adx, args)
+
+
+def test_import_checks_that_the_o1_module_runs(tmp_path: Path) -> None:
+    """import_test_curve refuses a package whose module in use was compiled at -O0 (the tests
+    would run the unused module) and accepts the -O1 one."""
+    import json
+
+    for i, (opt, ok) in enumerate(
+        ((build_cache.UNUSED_MODULE_CFLAGS, False), (build_cache.QUICK_BUILD_CFLAGS, True))
+    ):
+        name = f"pf_fake_curve_{i}"
+        pkg = tmp_path / name
+        pkg.mkdir()
+        (pkg / "__init__.py").write_text('TARGET = "generic64"\n')
+        stamp = build.stamp_path(build.module_target(pkg, adx=False))
+        stamp.write_text(json.dumps({"compile_args": ["-O3", "-g0", opt]}))
+        if ok:
+            assert build_cache.import_test_curve(tmp_path, name).TARGET == "generic64"
+        else:
+            with pytest.raises(AssertionError, match=f"runs its generic64 module, compiled with .*'{opt}'"):
+                build_cache.import_test_curve(tmp_path, name)
