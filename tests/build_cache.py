@@ -129,15 +129,13 @@ QUICK_BUILD_CFLAGS = "-O1"
 
 
 @contextmanager
-def quick_build_flags() -> Iterator[str]:
-    """Within the block, package builds (``build_package``, ``gen-curve``) add QUICK_BUILD_CFLAGS to
-    PAIRFORGE_CFLAGS; yields the flags, for the build's cache key. Use it inside a ``make``."""
+def _extra_cflags(flags: str) -> Iterator[None]:
     from generator import build
 
     before = os.environ.get(build.CFLAGS_ENV)
-    os.environ[build.CFLAGS_ENV] = f"{before or ''} {QUICK_BUILD_CFLAGS}".strip()
+    os.environ[build.CFLAGS_ENV] = f"{before or ''} {flags}".strip()
     try:
-        yield os.environ[build.CFLAGS_ENV]
+        yield
     finally:
         if before is None:
             os.environ.pop(build.CFLAGS_ENV, None)
@@ -145,10 +143,103 @@ def quick_build_flags() -> Iterator[str]:
             os.environ[build.CFLAGS_ENV] = before
 
 
+@contextmanager
+def quick_build_flags() -> Iterator[str]:
+    """Within the block, package builds (``build_package``, ``gen-curve``) add QUICK_BUILD_CFLAGS to
+    PAIRFORGE_CFLAGS; yields the flags, for the build's cache key. Use it inside a ``make``."""
+    from generator import build
+
+    with _extra_cflags(QUICK_BUILD_CFLAGS):
+        yield os.environ[build.CFLAGS_ENV]
+
+
 def quick_package_key(*parts: str | bytes | Path | Iterable[Path]) -> str:
     """The cache key of a curve package built by a test under ``quick_build_flags``: the parts,
     the generator, the toolchain and the test build flags."""
     return content_key(*parts, generator_key(), toolchain_key(), "test cflags", QUICK_BUILD_CFLAGS)
+
+
+# A test-only curve package holds two modules on x86-64 (portable and x86_64-adx) but its tests
+# run only the one the package picks at import; the other is compiled (and, the portable one,
+# imported for the CPU check) but never run, so it is compiled at -O0 (the one-spare-bit curve's
+# portable module: 39.7 CPU s at -O1, 20.6 at -O0). The module that runs keeps QUICK_BUILD_CFLAGS.
+UNUSED_MODULE_CFLAGS = "-O0"
+TARGET_ENV = "PAIRFORGE_TARGET"  # the packages' own override (templates/python/__init__.py.j2)
+ADX_TARGET = "x86_64-adx"
+
+
+def _cpu_has_adx() -> bool:
+    """Whether /proc/cpuinfo lists BMI2 and ADX (what the packages' CPUID check asks)."""
+    try:
+        words = set(Path("/proc/cpuinfo").read_text().split())
+    except OSError:
+        return False
+    return {"adx", "bmi2"} <= words
+
+
+def loaded_target() -> str:
+    """The module a test-only curve package built here will import: PAIRFORGE_TARGET when set,
+    else x86_64-adx where it is built and the CPU has BMI2 and ADX, else generic64."""
+    from generator import build
+
+    want = os.environ.get(TARGET_ENV, "").strip()
+    if want:
+        return want
+    return ADX_TARGET if build.builds_adx(64) and _cpu_has_adx() else "generic64"
+
+
+def build_test_curve(params: Path, out: Path) -> Path:
+    """Render the curve file ``params`` into ``out/<package>/`` and compile it for tests: the
+    module the package will import (``loaded_target()``) with QUICK_BUILD_CFLAGS, the other one,
+    where there is one, with UNUSED_MODULE_CFLAGS. Returns the package directory."""
+    from generator import build
+    from generator.cli import main as gen_curve
+
+    assert gen_curve(["--params", str(params), "--out", str(out), "--no-build"]) == 0
+    (pkg_dir,) = [d for d in out.iterdir() if (d / f"{build.EXTENSION_STEM}.pyx").is_file()]
+    adx_loaded = loaded_target() == ADX_TARGET
+    with _extra_cflags(UNUSED_MODULE_CFLAGS if adx_loaded else QUICK_BUILD_CFLAGS):
+        build.build_module(pkg_dir, 64, adx=False)
+    if build.builds_adx(64) and (pkg_dir / f"{build.ADX_STEM}.pyx").is_file():
+        with _extra_cflags(QUICK_BUILD_CFLAGS if adx_loaded else UNUSED_MODULE_CFLAGS):
+            build.build_module(pkg_dir, 64, adx=True)
+    return pkg_dir
+
+
+def cached_test_curve(label: str, text: str, filename: str) -> Path:
+    """The cache directory of a test-only curve file: ``filename`` (holding ``text``) and
+    ``out/<package>/`` built by ``build_test_curve``, made once per content of the file, the
+    generator, the toolchain, the flags and the module the package will import."""
+
+    def make(root: Path) -> None:
+        (root / filename).write_text(text)
+        build_test_curve(root / filename, root / "out")
+
+    key = quick_package_key(label, text, "test curve", UNUSED_MODULE_CFLAGS, loaded_target())
+    return cached_dir(key, make)
+
+
+def import_test_curve(out: Path, name: str):
+    """Import the package ``name`` from ``out`` and check that the module it picked is the one
+    compiled with QUICK_BUILD_CFLAGS (its stamp's flags), not the unused -O0 one."""
+    import importlib
+    import json
+    import sys
+
+    from generator import build
+
+    sys.path.insert(0, str(out))
+    try:
+        module = importlib.import_module(name)
+    finally:
+        sys.path.remove(str(out))
+    picked = build.module_target(out / name, adx=module.TARGET == ADX_TARGET)  # TARGET: the module in use
+    args = json.loads(build.stamp_path(picked).read_text())["compile_args"]
+    assert [a for a in args if a.startswith("-O")][-1] == QUICK_BUILD_CFLAGS, (
+        f"{name} runs its {module.TARGET} module, compiled with {args}, not the {QUICK_BUILD_CFLAGS} one "
+        f"(build_test_curve compiles {loaded_target()} with {QUICK_BUILD_CFLAGS} in this environment)"
+    )
+    return module
 
 
 def generator_key() -> str:
@@ -182,3 +273,16 @@ def compiled(cmd: list[str], *, inputs: Iterable[Path], name: str = "a.out") -> 
         assert proc.returncode == 0, f"{' '.join(cmd)}\n{proc.stderr[-4000:]}"
 
     return cached_dir(key, make) / name
+
+
+def cached_kat(pkg_dir: Path, target: str) -> Path:
+    """The known-answer program of a package (``c/kat_main.c``) for a cross target, compiled by
+    generator/cross.py once per content of the package's C, the flags (generator/cross.py,
+    generator/build.py) and the compiler: test_cross, test_cross_edwards and test_wasm (its
+    native reference) share each build."""
+    from generator import cross
+
+    spec = cross.TARGETS[target]
+    sources = [Path(pkg_dir) / "c", REPO_ROOT / "generator" / "cross.py", REPO_ROOT / "generator" / "build.py"]
+    key = content_key("kat", target, sources, compiler_version(spec.compiler))
+    return cached_dir(key, lambda directory: cross.build_kat(Path(pkg_dir), target, directory)) / f"kat-{target}"

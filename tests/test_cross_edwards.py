@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from build_cache import cached_dir, compiler_version, content_key  # noqa: E402
+from build_cache import cached_kat  # noqa: E402
 from conftest import edwards_packages, skip_or_fail  # noqa: E402
 
 from generator import cross  # noqa: E402
@@ -53,15 +53,6 @@ def _curve_file(pkg: str) -> Path:
     raise LookupError(f"no curve file for {pkg}")
 
 
-def _cached_kat(pkg_dir: Path, target: str) -> Path:
-    """The known-answer program of a package for a target, compiled once per content of the
-    package's C, the flags and the compiler (tests/build_cache.py)."""
-    spec = cross.TARGETS[target]
-    sources = [pkg_dir / "c", ROOT / "generator" / "cross.py", ROOT / "generator" / "build.py"]
-    key = content_key("kat-edwards", target, sources, compiler_version(spec.compiler))
-    return cached_dir(key, lambda directory: cross.build_kat(pkg_dir, target, directory)) / f"kat-{target}"
-
-
 def _params() -> list:
     packages = sorted(set(edwards_packages()) | set(DEFAULT))
     return [pytest.param(p, marks=[pytest.mark.xdist_group(f"cross-{p}"), *([] if p in DEFAULT else [pytest.mark.slow])])
@@ -78,7 +69,7 @@ def edwards_cross_run(request):
         skip_or_fail(f"generated/{pkg}/{cross.KAT_SOURCE} is missing (run `gen-curve --all`)")
     model = derive_model(_curve_file(pkg))
     with ThreadPoolExecutor(max_workers=2) as pool:
-        builds = {t: pool.submit(_cached_kat, pkg_dir, t) for t in TARGETS}
+        builds = {t: pool.submit(cached_kat, pkg_dir, t) for t in TARGETS}
         vectors = make_edwards_vectors(model)
         binaries = {t: future.result() for t, future in builds.items()}
     requests = "".join(v.line() for v in vectors)

@@ -4,14 +4,11 @@ non-degenerate pairing that agrees with the reference implementation."""
 
 from __future__ import annotations
 
-import importlib
 import random
-import sys
 
 import pytest
-from build_cache import cached_dir, quick_build_flags, quick_package_key
+from build_cache import cached_test_curve, import_test_curve
 
-from generator.cli import main as gen_curve
 from generator.derive.model import build_model
 from generator.params import parse_curve_text
 from generator.reference import ReferencePairing
@@ -36,20 +33,11 @@ def custom(request):
     pkg = request.param
     text = CUSTOM[pkg] + CUSTOM_PROTOCOLS.get(pkg, "")
 
-    def make(root):
-        params = root / f"{pkg}.toml"
-        params.write_text(text)
-        with quick_build_flags():  # -O1: a test-only curve (both modules, portable and x86_64-adx)
-            assert gen_curve(["--params", str(params), "--out", str(root / "out")]) == 0
-
-    # built once per content of the curve file, the generator and the toolchain (all workers, all runs)
-    root = cached_dir(quick_package_key("custom curve", text), make)
-    params, out = root / f"{pkg}.toml", root / "out"
-    sys.path.insert(0, str(out))
-    try:
-        module = importlib.import_module(pkg)
-    finally:
-        sys.path.remove(str(out))
+    # built once per content of the curve file, the generator and the toolchain (all workers, all runs);
+    # the module the tests run at -O1, the other (x86-64: portable or x86_64-adx) at -O0
+    root = cached_test_curve("custom curve", text, f"{pkg}.toml")
+    params = root / f"{pkg}.toml"
+    module = import_test_curve(root / "out", pkg)
     model = build_model(parse_curve_text(CUSTOM[pkg], str(params)))
     return module, model
 

@@ -5,15 +5,12 @@ module decodes them natively."""
 
 from __future__ import annotations
 
-import importlib
 import json
 import random
-import sys
 
 import pytest
-from build_cache import cached_dir, quick_build_flags, quick_package_key
+from build_cache import cached_test_curve, import_test_curve
 
-from generator.cli import main as gen_curve
 from generator.derive.edwards import build_edwards_model
 from generator.params import parse_curve_text
 
@@ -29,20 +26,11 @@ cofactor = 8
 
 @pytest.fixture(scope="module")
 def custom():
-    def make(root):
-        params = root / "babyjubjub_ark.toml"
-        params.write_text(PARAMS)
-        with quick_build_flags():  # -O1: a test-only curve (both modules, portable and x86_64-adx)
-            assert gen_curve(["--params", str(params), "--out", str(root / "out")]) == 0
-
-    # built once per content of the curve file, the generator and the toolchain (all workers, all runs)
-    root = cached_dir(quick_package_key("custom curve", PARAMS), make)
-    params, out = root / "babyjubjub_ark.toml", root / "out"
-    sys.path.insert(0, str(out))
-    try:
-        module = importlib.import_module("babyjubjub_ark")
-    finally:
-        sys.path.remove(str(out))
+    # built once per content of the curve file, the generator and the toolchain (all workers, all runs);
+    # the module the tests run at -O1, the other (x86-64: portable or x86_64-adx) at -O0
+    root = cached_test_curve("custom curve", PARAMS, "babyjubjub_ark.toml")
+    params = root / "babyjubjub_ark.toml"
+    module = import_test_curve(root / "out", "babyjubjub_ark")
     return module, build_edwards_model(parse_curve_text(PARAMS, str(params)))
 
 

@@ -15,15 +15,12 @@ abort on a small prime factor other than 2); d = 93 is the first with order 4·p
 
 from __future__ import annotations
 
-import importlib
 import random
-import sys
 
 import pytest
-from build_cache import cached_dir, quick_build_flags, quick_package_key
+from build_cache import cached_test_curve, import_test_curve
 from conftest import skip_or_fail
 
-from generator.cli import main as gen_curve
 from generator.derive.edwards import build_edwards_model
 from generator.params import parse_curve_text
 
@@ -44,19 +41,8 @@ cofactor = {COFACTOR}
 
 @pytest.fixture(scope="module")
 def fresh():
-    def make(root):
-        params = root / "fresh_ed_bn254.toml"
-        params.write_text(PARAMS)
-        with quick_build_flags():  # -O1: a test-only curve
-            assert gen_curve(["--params", str(params), "--out", str(root / "out")]) == 0
-
-    root = cached_dir(quick_package_key("fresh edwards curve over bn254", PARAMS), make)
-    out = root / "out"
-    sys.path.insert(0, str(out))
-    try:
-        module = importlib.import_module("freshedbn254")
-    finally:
-        sys.path.remove(str(out))
+    root = cached_test_curve("fresh edwards curve over bn254", PARAMS, "fresh_ed_bn254.toml")
+    module = import_test_curve(root / "out", "freshedbn254")
     return module, build_edwards_model(parse_curve_text(PARAMS, str(root / "fresh_ed_bn254.toml")))
 
 

@@ -9,15 +9,11 @@ batch decoding, and the field and GT layouts.
 
 from __future__ import annotations
 
-import importlib
 import json
 import random
-import sys
 
 import pytest
 from conftest import skip_or_fail
-
-from generator.cli import main as gen_curve
 
 PROFILES = ("zcash", "gnark", "arkworks", "eip197", "eip2537")
 
@@ -592,21 +588,11 @@ ONE_SPARE_BIT = 'name = "BLS12-383S"\nfamily = "BLS12"\nx = "-0xffe0200000000400
 
 @pytest.fixture(scope="module")
 def one_spare_bit():
-    from build_cache import cached_dir, quick_build_flags, quick_package_key
-
-    def make(root):
-        params = root / "bls12_383s.toml"
-        params.write_text(ONE_SPARE_BIT)
-        with quick_build_flags():  # -O1: a test-only curve
-            assert gen_curve(["--params", str(params), "--out", str(root / "out")]) == 0
+    from build_cache import cached_test_curve, import_test_curve
 
     # built once per content of the curve file, the generator and the toolchain (all workers, all runs)
-    out = cached_dir(quick_package_key("custom curve", ONE_SPARE_BIT), make) / "out"
-    sys.path.insert(0, str(out))
-    try:
-        return importlib.import_module("bls12_383s")
-    finally:
-        sys.path.remove(str(out))
+    root = cached_test_curve("custom curve", ONE_SPARE_BIT, "bls12_383s.toml")
+    return import_test_curve(root / "out", "bls12_383s")
 
 
 def test_one_spare_bit_profiles(one_spare_bit):
