@@ -159,50 +159,43 @@ def quick_package_key(*parts: str | bytes | Path | Iterable[Path]) -> str:
     return content_key(*parts, generator_key(), toolchain_key(), "test cflags", QUICK_BUILD_CFLAGS)
 
 
-# A test-only curve package holds two modules on x86-64 (portable and x86_64-adx) but its tests
-# run only the one the package picks at import; the other is compiled (and, the portable one,
-# imported for the CPU check) but never run, so it is compiled at -O0 (the one-spare-bit curve's
-# portable module: 39.7 CPU s at -O1, 20.6 at -O0). The module that runs keeps QUICK_BUILD_CFLAGS.
-UNUSED_MODULE_CFLAGS = "-O0"
+# A test-only curve package holds up to two modules on x86-64 (portable and x86_64-adx), but its
+# tests run only the one the package picks at import, and the package's _target module chooses
+# without loading the other (it compiles a missing one only when asked for it). So only the module
+# that runs is compiled, with QUICK_BUILD_CFLAGS: the one-spare-bit curve's unused portable module
+# was 39.7 CPU s at -O1 and 20.6 at -O0, now nothing.
 TARGET_ENV = "PAIRFORGE_TARGET"  # the packages' own override (templates/python/__init__.py.j2)
 ADX_TARGET = "x86_64-adx"
 
 
-def _cpu_has_adx() -> bool:
-    """Whether /proc/cpuinfo lists BMI2 and ADX (what the packages' CPUID check asks)."""
-    try:
-        words = set(Path("/proc/cpuinfo").read_text().split())
-    except OSError:
-        return False
-    return {"adx", "bmi2"} <= words
-
-
 def loaded_target() -> str:
     """The module a test-only curve package built here will import: PAIRFORGE_TARGET when set,
-    else x86_64-adx where it is built and the CPU has BMI2 and ADX, else generic64."""
+    else x86_64-adx where it is built and the CPU has BMI2 and ADX (as the packages' _target reads
+    it), else generic64."""
     from generator import build
 
     want = os.environ.get(TARGET_ENV, "").strip()
     if want:
         return want
-    return ADX_TARGET if build.builds_adx(64) and _cpu_has_adx() else "generic64"
+    return ADX_TARGET if build.builds_adx(64) and build.cpu_runs_adx() else "generic64"
 
 
 def build_test_curve(params: Path, out: Path) -> Path:
-    """Render the curve file ``params`` into ``out/<package>/`` and compile it for tests: the
-    module the package will import (``loaded_target()``) with QUICK_BUILD_CFLAGS, the other one,
-    where there is one, with UNUSED_MODULE_CFLAGS. Returns the package directory."""
+    """Render the curve file ``params`` into ``out/<package>/`` and compile, with
+    QUICK_BUILD_CFLAGS, only the module the package will import (``loaded_target()``); the
+    package never loads the other one unless asked. Returns the package directory."""
     from generator import build
     from generator.cli import main as gen_curve
 
     assert gen_curve(["--params", str(params), "--out", str(out), "--no-build"]) == 0
     (pkg_dir,) = [d for d in out.iterdir() if (d / f"{build.EXTENSION_STEM}.pyx").is_file()]
-    adx_loaded = loaded_target() == ADX_TARGET
-    with _extra_cflags(UNUSED_MODULE_CFLAGS if adx_loaded else QUICK_BUILD_CFLAGS):
-        build.build_module(pkg_dir, 64, adx=False)
-    if build.builds_adx(64) and (pkg_dir / f"{build.ADX_STEM}.pyx").is_file():
-        with _extra_cflags(QUICK_BUILD_CFLAGS if adx_loaded else UNUSED_MODULE_CFLAGS):
-            build.build_module(pkg_dir, 64, adx=True)
+    adx = (
+        loaded_target() == ADX_TARGET
+        and build.builds_adx(64)
+        and (pkg_dir / f"{build.ADX_STEM}.pyx").is_file()
+    )
+    with _extra_cflags(QUICK_BUILD_CFLAGS):
+        build.build_module(pkg_dir, 64, adx=adx)
     return pkg_dir
 
 
@@ -215,13 +208,13 @@ def cached_test_curve(label: str, text: str, filename: str) -> Path:
         (root / filename).write_text(text)
         build_test_curve(root / filename, root / "out")
 
-    key = quick_package_key(label, text, "test curve", UNUSED_MODULE_CFLAGS, loaded_target())
+    key = quick_package_key(label, text, "test curve", "loaded module only", loaded_target())
     return cached_dir(key, make)
 
 
 def import_test_curve(out: Path, name: str):
     """Import the package ``name`` from ``out`` and check that the module it picked is the one
-    compiled with QUICK_BUILD_CFLAGS (its stamp's flags), not the unused -O0 one."""
+    compiled with QUICK_BUILD_CFLAGS (its stamp's flags), not another build of it."""
     import importlib
     import json
     import sys

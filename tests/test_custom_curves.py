@@ -34,7 +34,7 @@ def custom(request):
     text = CUSTOM[pkg] + CUSTOM_PROTOCOLS.get(pkg, "")
 
     # built once per content of the curve file, the generator and the toolchain (all workers, all runs);
-    # the module the tests run at -O1, the other (x86-64: portable or x86_64-adx) at -O0
+    # only the module the tests run, at -O1
     root = cached_test_curve("custom curve", text, f"{pkg}.toml")
     params = root / f"{pkg}.toml"
     module = import_test_curve(root / "out", pkg)

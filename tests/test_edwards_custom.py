@@ -27,7 +27,7 @@ cofactor = 8
 @pytest.fixture(scope="module")
 def custom():
     # built once per content of the curve file, the generator and the toolchain (all workers, all runs);
-    # the module the tests run at -O1, the other (x86-64: portable or x86_64-adx) at -O0
+    # only the module the tests run, at -O1
     root = cached_test_curve("custom curve", PARAMS, "babyjubjub_ark.toml")
     params = root / "babyjubjub_ark.toml"
     module = import_test_curve(root / "out", "babyjubjub_ark")
