@@ -30,6 +30,8 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from generator import build  # the checkout's (tests/conftest.py puts it first on sys.path)
+
 REPO_ROOT = Path(__file__).resolve().parents[1]
 CACHE_ENV = "PAIRFORGE_TEST_CACHE"
 _DONE = ".complete"
@@ -117,7 +119,6 @@ def toolchain_key() -> str:
     """The compiler, flags and interpreter a curve package is built with (for package keys)."""
     import json
 
-    from generator import build
 
     return json.dumps([build._toolchain(), build.compile_args(), build.BUILD_KEY_VERSION])
 
@@ -130,7 +131,6 @@ QUICK_BUILD_CFLAGS = "-O1"
 
 @contextmanager
 def _extra_cflags(flags: str) -> Iterator[None]:
-    from generator import build
 
     before = os.environ.get(build.CFLAGS_ENV)
     os.environ[build.CFLAGS_ENV] = f"{before or ''} {flags}".strip()
@@ -147,7 +147,6 @@ def _extra_cflags(flags: str) -> Iterator[None]:
 def quick_build_flags() -> Iterator[str]:
     """Within the block, package builds (``build_package``, ``gen-curve``) add QUICK_BUILD_CFLAGS to
     PAIRFORGE_CFLAGS; yields the flags, for the build's cache key. Use it inside a ``make``."""
-    from generator import build
 
     with _extra_cflags(QUICK_BUILD_CFLAGS):
         yield os.environ[build.CFLAGS_ENV]
@@ -164,15 +163,14 @@ def quick_package_key(*parts: str | bytes | Path | Iterable[Path]) -> str:
 # without loading the other (it compiles a missing one only when asked for it). So only the module
 # that runs is compiled, with QUICK_BUILD_CFLAGS: the one-spare-bit curve's unused portable module
 # was 39.7 CPU s at -O1 and 20.6 at -O0, now nothing.
-TARGET_ENV = "PAIRFORGE_TARGET"  # the packages' own override (templates/python/__init__.py.j2)
-ADX_TARGET = "x86_64-adx"
+TARGET_ENV = build.TARGET_ENV  # the packages' own override (templates/python/_target.py.j2)
+ADX_TARGET = build.ADX_TARGET
 
 
 def loaded_target() -> str:
     """The module a test-only curve package built here will import: PAIRFORGE_TARGET when set,
     else x86_64-adx where it is built and the CPU has BMI2 and ADX (as the packages' _target reads
     it), else generic64."""
-    from generator import build
 
     want = os.environ.get(TARGET_ENV, "").strip()
     if want:
@@ -184,7 +182,6 @@ def build_test_curve(params: Path, out: Path) -> Path:
     """Render the curve file ``params`` into ``out/<package>/`` and compile, with
     QUICK_BUILD_CFLAGS, only the module the package will import (``loaded_target()``); the
     package never loads the other one unless asked. Returns the package directory."""
-    from generator import build
     from generator.cli import main as gen_curve
 
     assert gen_curve(["--params", str(params), "--out", str(out), "--no-build"]) == 0
@@ -219,7 +216,6 @@ def import_test_curve(out: Path, name: str):
     import json
     import sys
 
-    from generator import build
 
     sys.path.insert(0, str(out))
     try:
