@@ -170,3 +170,37 @@ def test_sums_through_edwards_infinity(ctx) -> None:
     # T + T = O from two such pairs; and T plus a finite point
     check(C, m, sizes(m)[1], [Q1, R1, Q2, R2], [1, 1, 1, 1], seed=23)
     check(C, m, sizes(m)[1] + 3, [Q1, R1, Q2], [1, 1, 1], seed=24)
+
+
+def test_projective_inputs_and_scalar_forms(ctx) -> None:
+    """Point.msm hands the points' extended coordinates (Z != 1) straight to the map to the
+    Weierstrass model, and its scalars through the shared fast path for ints in [0, r) (others
+    reduced mod r, Fr converted): the identity and (0, -1) with Z != 1, negative and oversized ints
+    and Fr, against sums of mul_vartime and against msm_bytes (affine inputs)."""
+    C, m = ctx
+    rng = random.Random(21)
+    G = C.Point.generator()
+    T = pt(C, (0, m.p - 1))
+    P = G * rng.randrange(1, m.r)
+    identity = P + (-P)                 # (0 : Z : Z), Z != 1 in general
+    order2 = (T + P) - P                # (0 : -Z : Z)
+    assert identity == C.Point.identity() and order2 == T
+    n = sw_msm_min_n(m) + 3
+    pts, _ = subgroup_run(C, m, n - 4, rng)
+    points = [identity, order2, T, P] + pts
+    scalars = [rng.randrange(m.r) for _ in points]
+    forms = [lambda k: k, lambda k: k - m.r, lambda k: k + 5 * m.r, lambda k: C.Fr(k), lambda k: -k]
+    mixed = [forms[i % len(forms)](k) for i, k in enumerate(scalars)]
+    expected = C.Point.identity()
+    for Q, k in zip(points, mixed, strict=True):
+        expected = expected + Q.mul_vartime(int(k) % m.r)
+    got = C.Point.msm(points, mixed, threads=2)
+    assert got == expected
+    data = b"".join(Q.to_bytes(False, profile="arkworks") for Q in points)
+    scalar_bytes = b"".join((int(k) % m.r).to_bytes(m.fr.nbytes, "little") for k in mixed)
+    assert C.Point.msm_bytes(data, scalar_bytes, profile="arkworks") == expected
+    # the result of subgroup points is known to lie in the subgroup: P * k takes the GLV path
+    # where the curve has one; it must agree with the variable-time multiplication
+    sub_sum = C.Point.msm(pts, scalars[4:], threads=1)
+    k = rng.randrange(m.r)
+    assert sub_sum * k == sub_sum.mul_vartime(k) and sub_sum.in_subgroup()

@@ -101,6 +101,7 @@ cdef extern from "c/edwards_core.h" nogil:
     bint te_in_subgroup_vartime(const te_t *a)
     void te_clear_cofactor(te_t *out, const te_t *a)
     bint te_msm_vartime(te_t *out, const te_affine_t *points, const limb_t *scalars, size_t n, size_t nthreads)
+    bint te_msm_points_vartime(te_t *out, const te_t *points, const limb_t *scalars, size_t n, size_t nthreads)
     void te_psi(te_t *out, const te_t *a)
     void te_mul_glv_ct(te_t *out, const te_t *a, const limb_t *k)
     void te_mul_glv_vartime(te_t *out, const te_t *a, const limb_t *k)
@@ -819,6 +820,25 @@ cdef bint _is_scalar(object k):
     return type(k) is Fr or _int_or_none(k) is not None
 
 
+cdef void _msm_limbs_from_bytes(limb_t *out, const uint8_t *b, bint big) noexcept nogil:
+    """32 bytes (little- or big-endian) as FR_NLIMBS little-endian limbs."""
+    cdef size_t j
+    for j in range(FR_NLIMBS):
+        out[j] = 0
+    for j in range(32):
+        out[j // (PF_LIMB_BITS // 8)] |= (<limb_t>b[31 - j if big else j]) << (8 * (j % (PF_LIMB_BITS // 8)))
+
+
+cdef int _msm_scalar(object k, limb_t *out, Py_ssize_t i, str what) except -1:
+    """scalars[i] of an MSM as limbs: ints in [0, r) and Fr directly, other ints reduced mod r."""
+    cdef bytes b
+    if type(k) is int and 0 <= k < _R:
+        b = k.to_bytes(32, "little")
+        _msm_limbs_from_bytes(out, <const uint8_t *><const char *>b, False)
+        return 0
+    return _scalar_limbs(k, out, f"{what}: scalars[{i}]")
+
+
 cdef size_t _threads(object threads, str what) except 0:
     """None is every core this process may run on, else an int >= 1."""
     if threads is None:
@@ -1341,28 +1361,29 @@ cdef class Point:
 
     # -- multi-scalar multiplication ------------------------------------------------------
     @staticmethod
-    cdef Point _msm(te_affine_t *aff, limb_t *sc, size_t n, size_t nt):
+    cdef Point _msm(te_t *pts, limb_t *sc, size_t n, bint sub, size_t nt):
         cdef Point r = _new_point()
         cdef bint ok = True
         if n:
             with nogil:
-                ok = te_msm_vartime(&r.v, aff, sc, n, nt)
+                ok = te_msm_points_vartime(&r.v, pts, sc, n, nt)
         if not ok:
             raise MemoryError()
+        r.sub = sub                      # sums of points of the subgroup stay in it
         return r
 
     @classmethod
     def msm(cls, points, scalars, threads=None):
-        """sum [scalars[i]] points[i]: Pippenger's method with signed digits, buckets in extended
-        coordinates (variable time: for public inputs), multi-threaded, the GIL released.
+        """sum [scalars[i]] points[i]: Pippenger's method with signed digits (variable time: for
+        public inputs), multi-threaded, the GIL released; batch-affine buckets on the Weierstrass
+        model from c/edwards_msm.h's threshold on, else extended coordinates.
         scalars: ints (any size and sign, reduced mod r) or Fr; threads: None (every core) or >= 1.
         ValueError on a length mismatch; TypeError on a wrong type."""
         cdef Py_ssize_t n, i
         cdef size_t nt = _threads(threads, "Point.msm")
         cdef te_t *ext = NULL
-        cdef te_affine_t *aff = NULL
-        cdef fq_t *zs = NULL
         cdef limb_t *sc = NULL
+        cdef bint sub = True
         points = list(points)
         scalars = list(scalars)
         n = len(points)
@@ -1370,10 +1391,8 @@ cdef class Point:
             raise ValueError(f"Point.msm: {n} points but {len(scalars)} scalars")
         try:
             ext = <te_t *>PyMem_Malloc((n or 1) * sizeof(te_t))
-            aff = <te_affine_t *>PyMem_Malloc((n or 1) * sizeof(te_affine_t))
-            zs = <fq_t *>PyMem_Malloc((n or 1) * sizeof(fq_t))
             sc = <limb_t *>PyMem_Malloc((n or 1) * FR_NLIMBS * sizeof(limb_t))
-            if ext == NULL or aff == NULL or zs == NULL or sc == NULL:
+            if ext == NULL or sc == NULL:
                 raise MemoryError()
             for i in range(n):
                 pt = points[i]
@@ -1382,14 +1401,11 @@ cdef class Point:
                 if fq_is_zero(&(<Point>pt).v.z):
                     raise ValueError(f"Point.msm: points[{i}] is a point at infinity of the Edwards model")
                 ext[i] = (<Point>pt).v
-                _scalar_limbs(scalars[i], sc + i * FR_NLIMBS, f"Point.msm: scalars[{i}]")
-            with nogil:
-                te_batch_to_affine(aff, ext, <size_t>n, zs)
-            return Point._msm(aff, sc, <size_t>n, nt)
+                sub = sub and (<Point>pt).sub
+                _msm_scalar(scalars[i], sc + i * FR_NLIMBS, i, "Point.msm")
+            return Point._msm(ext, sc, <size_t>n, sub, nt)
         finally:
             PyMem_Free(ext)
-            PyMem_Free(aff)
-            PyMem_Free(zs)
             PyMem_Free(sc)
 
     @classmethod
@@ -1406,6 +1422,8 @@ cdef class Point:
         cdef const uint8_t *pb
         cdef int err
         cdef te_t t
+        cdef Point r
+        cdef bint ok = True
         cdef bytes pbytes, sbytes
         parity, has_unc = _profile(profile, "Point.msm_bytes")
         if endian not in ("little", "big"):
@@ -1438,8 +1456,15 @@ cdef class Point:
                 if err:
                     raise ValueError(f"Point.msm_bytes: point {i}: " + _ERRORS[err])
                 k = int.from_bytes(sbytes[i * 32:(i + 1) * 32], endian)
-                _scalar_limbs(k, sc + i * FR_NLIMBS, "Point.msm_bytes")
-            return Point._msm(aff, sc, <size_t>n, nt)
+                _msm_scalar(k, sc + i * FR_NLIMBS, i, "Point.msm_bytes")
+            r = _new_point()
+            if n:
+                with nogil:
+                    ok = te_msm_vartime(&r.v, aff, sc, <size_t>n, nt)
+            if not ok:
+                raise MemoryError()
+            r.sub = bool(check)          # with check, every term lies in the subgroup
+            return r
         finally:
             PyMem_Free(aff)
             PyMem_Free(sc)

@@ -22,10 +22,11 @@ static const fq_t TE_SW_A3 = { { PF_W(0x416c1b70, 0x6aa620a4), PF_W(0xacf7a599, 
 /* From this many points on, te_msm_vartime runs on the Weierstrass model (measured: bench/edwards.py). */
 #define TE_MSM_SW_MIN_N 1024
 
-/* out[i] = the Weierstrass image of the finite Edwards point pts[i], for i < n, with one
- * inversion for all (Montgomery's trick over (1 - y) x, with 1 in place of it for x = 0); variable
- * time (it branches on x = 0: MSM inputs are public). */
-static void te_msm_to_sw_vartime(sw_affine_t *out, const te_affine_t *pts, size_t n, fq_t *prefix)
+/* out[i] = the Weierstrass image of the finite Edwards point pts[i] (extended coordinates, Z != 0),
+ * for i < n, with one inversion for all (Montgomery's trick over (Z - Y) X, with 1 in place of it
+ * for X = 0): with w = 1 / ((Z - Y) X B), v / B = (Z + Y) Z w and u / B = (Z + Y) X w.  Variable
+ * time (it branches on X = 0: MSM inputs are public). */
+static void te_msm_to_sw_vartime(sw_affine_t *out, const te_t *pts, size_t n, fq_t *prefix)
 {
     fq_t acc, inv, w, t;
     size_t i;
@@ -37,9 +38,8 @@ static void te_msm_to_sw_vartime(sw_affine_t *out, const te_affine_t *pts, size_
             fq_set_one(&out[i].x);
             continue;
         }
-        fq_set_one(&t);
-        fq_sub(&t, &t, &pts[i].y);
-        fq_mul(&out[i].x, &t, &pts[i].x);   /* den = (1 - y) x, kept in out[i].x */
+        fq_sub(&t, &pts[i].z, &pts[i].y);
+        fq_mul(&out[i].x, &t, &pts[i].x);   /* den = (Z - Y) X, kept in out[i].x */
         fq_mul(&acc, &acc, &out[i].x);
     }
     fq_inv(&inv, &acc);
@@ -47,8 +47,7 @@ static void te_msm_to_sw_vartime(sw_affine_t *out, const te_affine_t *pts, size_
         fq_mul(&w, &inv, &prefix[i]);       /* 1 / den_i */
         fq_mul(&inv, &inv, &out[i].x);
         if (fq_is_zero(&pts[i].x)) {
-            fq_set_one(&t);
-            if (fq_equal(&pts[i].y, &t)) {  /* (0, 1): the identity */
+            if (fq_equal(&pts[i].y, &pts[i].z)) { /* (0, 1): the identity */
                 fq_set_zero(&out[i].x);
                 fq_set_zero(&out[i].y);
             } else {                        /* (0, -1): Montgomery (0, 0) */
@@ -58,11 +57,11 @@ static void te_msm_to_sw_vartime(sw_affine_t *out, const te_affine_t *pts, size_
             continue;
         }
         fq_mul(&w, &w, &TE_SW_BINV);
-        fq_set_one(&t);
-        fq_add(&t, &t, &pts[i].y);
-        fq_mul(&out[i].y, &t, &w);          /* y_w = (1 + y) / ((1 - y) x B) = v / B */
-        fq_mul(&out[i].x, &out[i].y, &pts[i].x);
-        fq_add(&out[i].x, &out[i].x, &TE_SW_K); /* x_w = u / B + A / (3B), u = v x */
+        fq_add(&t, &pts[i].z, &pts[i].y);
+        fq_mul(&t, &t, &w);                 /* (Z + Y) / ((Z - Y) X B) */
+        fq_mul(&out[i].y, &t, &pts[i].z);   /* y_w = v / B */
+        fq_mul(&out[i].x, &t, &pts[i].x);
+        fq_add(&out[i].x, &out[i].x, &TE_SW_K); /* x_w = u / B + A / (3B) */
     }
 }
 
@@ -95,9 +94,9 @@ static void te_msm_from_sw_vartime(te_t *out, const sw_t *s)
     fq_mul(&out->t, &u, &um);
 }
 
-/* te_msm_ext_vartime's contract, on the Weierstrass model with batch-affine buckets. */
-static bool te_msm_sw_vartime(te_t *out, const te_affine_t *points, const limb_t *scalars, size_t n,
-                              size_t nthreads)
+/* te_msm_ext_vartime's contract for points in extended coordinates (finite: Z != 0), on the
+ * Weierstrass model with batch-affine buckets. */
+static bool te_msm_sw_vartime(te_t *out, const te_t *points, const limb_t *scalars, size_t n, size_t nthreads)
 {
     size_t bits = pf_msm_scalar_bits_vartime(scalars, n, FR_NLIMBS), bytes;
     sw_affine_t *sw = (sw_affine_t *)malloc((n ? n : 1) * sizeof(sw_affine_t));
@@ -121,14 +120,49 @@ static bool te_msm_sw_vartime(te_t *out, const te_affine_t *points, const limb_t
     return ok;
 }
 
+/* out = sum [k_i] p_i for n finite points in extended coordinates (Z != 0) and n scalars of
+ * FR_NLIMBS canonical limbs (< r), on up to nthreads threads (0 counts as 1); false when memory
+ * runs out (out is then untouched).  Variable time: MSM inputs are public. */
+static bool te_msm_points_vartime(te_t *out, const te_t *points, const limb_t *scalars, size_t n, size_t nthreads)
+{
+    te_affine_t *aff;
+    fq_t *zs;
+    bool ok;
+
+    if (n >= TE_MSM_SW_MIN_N)
+        return te_msm_sw_vartime(out, points, scalars, n, nthreads == 0 ? 1 : nthreads);
+    aff = (te_affine_t *)malloc((n ? n : 1) * sizeof(te_affine_t));
+    zs = (fq_t *)malloc((n ? n : 1) * sizeof(fq_t));
+    ok = aff && zs;
+    if (ok) {
+        te_batch_to_affine(aff, points, n, zs);
+        ok = te_msm_ext_vartime(out, aff, scalars, n, nthreads);
+    }
+    free(aff);
+    free(zs);
+    return ok;
+}
+
 /* out = sum [k_i] p_i for n finite affine points and n scalars of FR_NLIMBS canonical limbs
  * (< r), on up to nthreads threads (0 counts as 1); false when memory runs out (out is then
  * untouched).  Variable time: MSM inputs are public. */
 static bool te_msm_vartime(te_t *out, const te_affine_t *points, const limb_t *scalars, size_t n,
                            size_t nthreads)
 {
-    if (n >= TE_MSM_SW_MIN_N)
-        return te_msm_sw_vartime(out, points, scalars, n, nthreads == 0 ? 1 : nthreads);
+    te_t *ext;
+    size_t i;
+    bool ok;
+
+    if (n >= TE_MSM_SW_MIN_N) {
+        ext = (te_t *)malloc(n * sizeof(te_t));
+        if (ext == NULL)
+            return false;
+        for (i = 0; i < n; i++)
+            te_from_affine(&ext[i], &points[i]);
+        ok = te_msm_sw_vartime(out, ext, scalars, n, nthreads == 0 ? 1 : nthreads);
+        free(ext);
+        return ok;
+    }
     return te_msm_ext_vartime(out, points, scalars, n, nthreads);
 }
 
