@@ -206,3 +206,32 @@ def test_gt_subgroup_test_is_proven(bw6_633) -> None:
     assert coeffs is not None
     e = poly_value(coeffs, m.x, m.p)
     assert e % m.r == 0 and math.gcd(e, m.p * m.p - m.p + 1) == m.r
+
+
+def test_g1_literature_test_accepts_3_torsion_and_the_package_does_not(bw6_633) -> None:
+    """HGP 2022/352's G1 test [-x^5 + x^4 + x]P + phi([x+1]P) == O (gnark-crypto's IsInSubGroup,
+    whose comment reads "3r P = ...") has 3-torsion of E(Fp) in its kernel: it accepts G + T with T of
+    order 3. The derivation rejects it (gcd(N(alpha), h1) = 3) and uses a reduced lattice vector,
+    proven injective on E(Fp)[3]; the package rejects G + T."""
+    from generator.derive.endomorphisms import TESTS, Evaluator, formula_family, poly_value, swap_phi
+
+    C, m, _ = bw6_633
+    e = m.endo.g1
+    assert e.test is None and e.test_vector is not None
+    cand = TESTS[(formula_family("BW6", "BLS24"), "G1")][0][0]
+    if poly_value(cand, m.x, e.lam) % m.r:
+        cand = swap_phi(cand)
+    ev = Evaluator(m.E1, "phi", e.zeta, (), m.x)
+    assert ev.formula(cand, m.g1_gen) is None
+    rng = random.Random(7)
+    n = m.r * m.h1
+    T = None
+    while T is None:
+        T = m.E1.mul(m.E1.random_point(rng), n // 3)
+    P = m.E1.add(m.g1_gen, T)
+    assert ev.formula(cand, P) is None, "the literature's formula accepts G + T"
+    assert m.E1.mul(P, m.r) is not None
+    Q = C.G1.from_affine(*_g1(m, P), check=False)
+    assert Q.is_on_curve() and not Q.in_subgroup()
+    with pytest.raises(ValueError):
+        C.G1.from_affine(*_g1(m, P))
