@@ -155,7 +155,8 @@ class Oracle:
     def __init__(self, model: CurveModel) -> None:
         m = model
         self.m = m
-        self.ref = ReferencePairing(m.family, m.x, m.p, m.r, m.b, m.twist.kind, m.tower.beta, tuple(m.tower.xi))
+        self.ref = ReferencePairing(m.family, m.x, m.p, m.r, m.b, m.twist.kind, m.tower.beta, tuple(m.tower.xi),
+                                    bw6_loop=m.miller.signed_scalars if m.k == 6 else None)
         self.nb = m.fp.nbytes
         self.rb = m.fr.nbytes
         self.d2 = m.fq_degree

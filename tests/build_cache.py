@@ -196,16 +196,22 @@ def build_test_curve(params: Path, out: Path) -> Path:
     return pkg_dir
 
 
-def cached_test_curve(label: str, text: str, filename: str) -> Path:
+def cached_test_curve(label: str, text: str, filename: str, beside: dict[str, str] | None = None) -> Path:
     """The cache directory of a test-only curve file: ``filename`` (holding ``text``) and
     ``out/<package>/`` built by ``build_test_curve``, made once per content of the file, the
-    generator, the toolchain, the flags and the module the package will import."""
+    generator, the toolchain, the flags and the module the package will import. ``beside``: other
+    files the curve file reads (name -> text), written next to it and part of the key (a BW6
+    file's ``inner`` curve file)."""
+    beside = beside or {}
 
     def make(root: Path) -> None:
+        for name, content in beside.items():
+            (root / name).write_text(content)
         (root / filename).write_text(text)
         build_test_curve(root / filename, root / "out")
 
-    key = quick_package_key(label, text, "test curve", "loaded module only", loaded_target())
+    extra = [f"{name}\n{content}" for name, content in sorted(beside.items())]
+    key = quick_package_key(label, text, *extra, "test curve", "loaded module only", loaded_target())
     return cached_dir(key, make)
 
 

@@ -233,7 +233,7 @@ def test_bls12_hard_part_is_the_factored_form(name: str) -> None:
     assert sum(op.chain.squarings for op in fe.ops if isinstance(op, PowSmall)) == 1
     assert sorted(op.n for op in fe.ops if isinstance(op, Frob)) == [1, 2]
     # Cheaper than the base-p program of the lambdas, by the model's own weights.
-    cost = exp_by_x_cost(fe.exp_by_x_chain, fe.exp_by_x_compressed)
+    cost = exp_by_x_cost(fe.exp_by_x_chain, fe.exp_by_x_compressed, m.k)
     lambda_ops, _, _ = _build_program([list(c) for c in fe.lambdas])
     assert _gt_multiplications(lambda_ops) == 15
     assert program_cost(fe.ops, cost) < program_cost(lambda_ops, cost) - 8
@@ -269,7 +269,7 @@ def test_bw6_hard_part_is_one_multi_exponentiation() -> None:
     assert fe.lambdas == ((-220, -263, -73, -314, -197, 269, 70, -103),
                           (229, 34, -181, 452, -65, -445, 492, 77, -276, 103))
     assert fe.exp_by_x_count == 9 and "multi-exponentiation" in fe.form
-    cost = exp_by_x_cost(fe.exp_by_x_chain, fe.exp_by_x_compressed)
+    cost = exp_by_x_cost(fe.exp_by_x_chain, fe.exp_by_x_compressed, m.k)
     separate, _, _ = _build_program([list(c) for c in fe.lambdas])
     assert program_cost(fe.ops, cost) < program_cost(separate, cost) - 40
     squarings = sum(op.chain.squarings for op in fe.ops if isinstance(op, PowSmall))

@@ -52,7 +52,8 @@ def model_of(curve_file: str) -> CurveModel:
 
 
 def reference_of(m: CurveModel) -> ReferencePairing:
-    return ReferencePairing(m.family, m.x, m.p, m.r, m.b, m.twist.kind, m.tower.beta, tuple(m.tower.xi))
+    return ReferencePairing(m.family, m.x, m.p, m.r, m.b, m.twist.kind, m.tower.beta, tuple(m.tower.xi),
+                            bw6_loop=m.miller.signed_scalars if m.k == 6 else None)
 
 
 def map_params(m: CurveModel, ref: ReferencePairing, group: str) -> tuple[ref_h2c.MapParams, Any]:

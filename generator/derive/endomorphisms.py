@@ -18,9 +18,11 @@ Cofactor clearing (per family, the literature's formulas):
 * BN G1: the cofactor is 1; BN G2: [x] + psi o [3x] + psi^2 o [x] + psi^3 (Fuentes-Castañeda,
   Knapp, Rodríguez-Henríquez 2011), equal to [-(18x^3 + 12x^2 + 3x + 1) h2] (gnark-crypto's
   ClearCofactor, which its hash to G2 uses);
-* BW6 G1 and G2: the El Housni–Guillevic formulas (eprint 2020/351) that gnark-crypto's
-  ClearCofactor uses; h_eff is the integer they equal on the whole E(Fq), derived from
-  Frobenius = a + b phi (so phi = (1 - a) / b on E(Fq)).
+* BW6 G1 and G2: the El Housni–Guillevic formulas (eprint 2020/351 over BLS12, 2021/1359 over
+  BLS24) that gnark-crypto's ClearCofactor uses; h_eff is the integer they equal on the whole
+  E(Fq), derived from Frobenius = a + b phi (so phi = (1 - a) / b on E(Fq)). A BW6 curve's
+  formulas are polynomials of its inner family's seed, so the tables key them by "BW6/<inner
+  family>" (``formula_family``).
 Each one is checked on random points of the whole curve: equal to [h_eff]P, killed by [r]. The psi
 formulas are also proven: c(psi) - h_eff lies in the ideal (Phi_k(psi), #E'(Fq)) of Z[psi], whose
 relations hold on the whole twist (psi_clearing.py; Phi_k(psi) = 0 is checked on random points).
@@ -209,10 +211,17 @@ CLEAR = {
     ("BLS24", "G2"): (((-1, 0, 0, -1, 1), (0, 0, -1, 1), (0, -1, 1), (-1, 1), (2,)),
                       "[x^4 - x^3 - 1] + psi o [x^3 - x^2] + psi^2 o [x^2 - x] + psi^3 o [x - 1] + psi^4 o [2] "
                       "(Budroni–Pintore 2017/419 for k = 24; derive/psi_clearing.py)"),
-    ("BW6", "G1"): (((136, -40, -83, 103), (130, 89, 7)),
-                    "p1 + phi(p2), p1 = [103x^3 - 83x^2 - 40x + 136], p2 = [7x^2 + 89x + 130] (HG20)"),
-    ("BW6", "G2"): (((27, -143, -83, 103), (), (-109, -117, 7)),
-                    "p1 + phi^2(p2), p1 = [103x^3 - 83x^2 - 143x + 27], p2 = [7x^2 - 117x - 109] (HG20)"),
+    ("BW6/BLS12", "G1"): (((136, -40, -83, 103), (130, 89, 7)),
+                          "p1 + phi(p2), p1 = [103x^3 - 83x^2 - 40x + 136], p2 = [7x^2 + 89x + 130] (HG20)"),
+    ("BW6/BLS12", "G2"): (((27, -143, -83, 103), (), (-109, -117, 7)),
+                          "p1 + phi^2(p2), p1 = [103x^3 - 83x^2 - 143x + 27], p2 = [7x^2 - 117x - 109] (HG20)"),
+    # over BLS24 (x < 0 as BLS24-315's; gnark-crypto writes them in u = -x): El Housni–Guillevic 2021/1359
+    ("BW6/BLS24", "G1"): (((22, -14, 14, -14, -6, 13), (25, 3, 10, -10, 5)),
+                          "p1 + phi(p2), p1 = [13x^5 - 6x^4 - 14x^3 + 14x^2 - 14x + 22], "
+                          "p2 = [5x^4 - 10x^3 + 10x^2 + 3x + 25] (HG21)"),
+    ("BW6/BLS24", "G2"): (((-10, -23, 10, -10, 5), (12, -27, 14, -14, -6, 13)),
+                          "p1 + phi(p2), p1 = [5x^4 - 10x^3 + 10x^2 - 23x - 10], "
+                          "p2 = [13x^5 - 6x^4 - 14x^3 + 14x^2 - 27x + 12] (HG21)"),
 }
 
 TESTS = {
@@ -222,16 +231,28 @@ TESTS = {
     ("BLS24", "G2"): [(((0, -1), (1,)), "psi(P) == [x] P (Scott 2021/1130; HGP 2022/352)")],
     ("BN", "G2"): [(((1, 1), (0, 1), (0, 1), (0, -2)),
                     "[x+1] P + psi([x] P) + psi^2([x] P) == psi^3([2x] P) (eprint 2022/348)")],
-    ("BW6", "G1"): [(((1, 1), (1, 0, -1, 1)), "[x+1] P + phi([x^3 - x^2 + 1] P) == O (HGP 2022/352)")],
-    ("BW6", "G2"): [(((1, 1), (1, 0, -1, 1)), "[x+1] P + phi([x^3 - x^2 + 1] P) == O (HGP 2022/352)")],
+    ("BW6/BLS12", "G1"): [(((1, 1), (1, 0, -1, 1)), "[x+1] P + phi([x^3 - x^2 + 1] P) == O (HGP 2022/352)")],
+    ("BW6/BLS12", "G2"): [(((1, 1), (1, 0, -1, 1)), "[x+1] P + phi([x^3 - x^2 + 1] P) == O (HGP 2022/352)")],
+    ("BW6/BLS24", "G1"): [(((0, 1, 0, 0, 1, -1), (1, 1)), "[-x^5 + x^4 + x] P + phi([x+1] P) == O (HGP 2022/352)")],
+    ("BW6/BLS24", "G2"): [(((0, 1, 0, 0, 1, -1), (1, 1)), "[-x^5 + x^4 + x] P + phi([x+1] P) == O (HGP 2022/352)")],
 }
 
 GT_TESTS = {
     "BLS12": [(((0, -1), (1,)), "f^p == f^x (Scott 2021/1130)")],
     "BLS24": [(((0, -1), (1,)), "f^p == f^x (Scott 2021/1130)")],
     "BN": [(((0, 0, -6), (1,)), "f^p == f^(6x^2) (Scott 2021/1130)")],
-    "BW6": [(((1, 1), (), (1, 0, -1, 1)), "f^(x+1) (f^(p^2))^(x^3 - x^2 + 1) == 1 (HGP 2022/352, in GT)")],
+    "BW6/BLS12": [(((1, 1), (), (1, 0, -1, 1)), "f^(x+1) (f^(p^2))^(x^3 - x^2 + 1) == 1 (HGP 2022/352, in GT)")],
+    # phi acts on GT as p^2 or p^4 (the two cube roots of unity): both are tried, gcd(e, Phi_6(p)) = r decides
+    "BW6/BLS24": [(((0, 1, 0, 0, 1, -1), (), (1, 1)), "f^(-x^5 + x^4 + x) (f^(p^2))^(x+1) == 1 (HGP 2022/352, in GT)"),
+                  (((0, 1, 0, 0, 1, -1), (), (), (), (1, 1)),
+                   "f^(-x^5 + x^4 + x) (f^(p^4))^(x+1) == 1 (HGP 2022/352, in GT)")],
 }
+
+
+def formula_family(family: str, inner_family: str | None = None) -> str:
+    """The key of the formula tables: the family, and for BW6 also the inner curve's family (its
+    formulas are polynomials in the inner seed)."""
+    return f"{family}/{inner_family or 'BLS12'}" if family == "BW6" else family
 
 
 # ----------------------------------------------------------------------------------------------
@@ -525,11 +546,12 @@ def derive_gt_test(family: str, x: int, p: int, r: int, k: int, curve: str) -> G
 
 
 def derive_endomorphisms(model_parts: dict, curve: str) -> EndomorphismModel:
-    """model_parts: family, x, p, r, t, k, h1, h2, E1, E2, g1, g2, psi."""
+    """model_parts: family, x, p, r, t, k, h1, h2, E1, E2, g1, g2, psi, and inner_family for BW6."""
     m = model_parts
-    g1 = derive_group(m["family"], "G1", m["E1"], m["g1"], m["r"], m["h1"], m["x"], m["t"], m["p"], (), curve)
-    g2 = derive_group(m["family"], "G2", m["E2"], m["g2"], m["r"], m["h2"], m["x"], m["t"], m["p"], m["psi"], curve)
-    gt = derive_gt_test(m["family"], m["x"], m["p"], m["r"], m["k"], curve)
+    family = formula_family(m["family"], m.get("inner_family"))
+    g1 = derive_group(family, "G1", m["E1"], m["g1"], m["r"], m["h1"], m["x"], m["t"], m["p"], (), curve)
+    g2 = derive_group(family, "G2", m["E2"], m["g2"], m["r"], m["h2"], m["x"], m["t"], m["p"], m["psi"], curve)
+    gt = derive_gt_test(family, m["x"], m["p"], m["r"], m["k"], curve)
     # p has order k mod r, so its minimal polynomial is Phi_k, of degree phi(k): 2, 4 or 8
     gt_glv = derive_decomposition(m["p"] % m["r"], m["r"], euler_phi(m["k"]), curve, "GT")
     return EndomorphismModel(g1=g1, g2=g2, gt=gt, gt_glv=gt_glv)

@@ -53,10 +53,17 @@ CYCLOTOMIC_SQR_COST = 0.55
 GT_MUL_COST = 1.0
 # Karabina's compressed squaring keeps 4 of the 6 coordinates: 6 of Granger–Scott's 9 squarings.
 # Decompressing one element costs about 0.4 multiplications in GT once the inversions are batched,
-# and the batch adds one inversion in the twist field (about 1.2 multiplications).
+# and the batch adds one inversion in the twist field: about 1.2 multiplications in GT at k = 12.
+# That inversion is one Fp inversion (about 65-78 Fp multiplications by the instruction counts of
+# bench/cbench.py) at every k, while a multiplication in GT costs karatsuba_fp_muls(k) of them (54
+# at k = 12, 18 at k = 6), so its weight in GT multiplications scales by 54 / karatsuba_fp_muls(k)
+# (``batch_inversion_cost``): 3.6 at k = 6, where BW6-633's exponentiation by its 32-bit x is then
+# cheaper without compression (callgrind: 6.5% fewer instructions in the final exponentiation),
+# and BW6-761's, 64 bits long, stays compressed (10% fewer than without).
 COMPRESSED_SQR_COST = CYCLOTOMIC_SQR_COST * 6 / 9
 DECOMPRESS_COST = 0.4
 BATCH_INVERSION_COST = 1.2
+BATCH_INVERSION_COST_K = 12          # the embedding degree BATCH_INVERSION_COST was measured at
 # A Frobenius power in GT: one multiplication by a constant per coefficient (about 0.3 of a
 # multiplication in GT); conjugation is nearly free.
 GT_FROB_COST = 0.3
@@ -530,8 +537,8 @@ def derive_final_exponentiation(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int, 
     total = sum(sum(c * x**j for j, c in enumerate(coeffs)) * p**i for i, coeffs in enumerate(lambdas))
     require(total == m * (phi // r), curve, "sum lambda_i(x) p^i = m Phi_k(p) / r")
     exp_chain = chain_for(abs(x), CYCLOTOMIC_SQR_COST, GT_MUL_COST, signed=True)
-    compressed = compressed_exp_digits(abs(x), exp_chain, curve)
-    exp_cost = exp_by_x_cost(exp_chain, compressed)
+    compressed = compressed_exp_digits(abs(x), exp_chain, curve, k)
+    exp_cost = exp_by_x_cost(exp_chain, compressed, k)
     lambda_form = f"sum lambda_i(x) p^i, lambda_i coefficients lowest degree first: {tuple(tuple(c) for c in lambdas)}"
     variants = [(joint, scaled) for scaled in (False, True) for joint in (False, True)]
     candidates = [(_build_program(lambdas, *v), lambda_form, v) for v in variants]
@@ -569,25 +576,43 @@ def naf(e: int) -> list[tuple[int, int]]:
     return digits
 
 
-def compressed_exp_digits(e: int, chain: Chain, curve: str) -> tuple[tuple[int, int], ...] | None:
+def karatsuba_fp_muls(k: int) -> int:
+    """Fp multiplications of one multiplication in Fp^k built of quadratic (Karatsuba: 3) and cubic
+    (6) levels: 18 at k = 6, 54 at k = 12, 162 at k = 24."""
+    count = 1
+    while k % 2 == 0:
+        k, count = k // 2, count * 3
+    while k % 3 == 0:
+        k, count = k // 3, count * 6
+    assert k == 1, "k = 2^a 3^b"
+    return count
+
+
+def batch_inversion_cost(k: int) -> float:
+    """The batch decompression's one inversion in the twist field, in multiplications in GT at
+    embedding degree k (an Fp inversion's fixed cost against a GT multiplication of k's size)."""
+    return BATCH_INVERSION_COST * karatsuba_fp_muls(BATCH_INVERSION_COST_K) / karatsuba_fp_muls(k)
+
+
+def compressed_exp_digits(e: int, chain: Chain, curve: str, k: int) -> tuple[tuple[int, int], ...] | None:
     """The signed binary digits of e (binary or NAF, the cheaper) when Karabina's compressed
-    squarings beat the chain, else None."""
+    squarings beat the chain at embedding degree k, else None."""
     binary = [(i, 1) for i in range(e.bit_length()) if e >> i & 1]
-    digits = min(binary, naf(e), key=_compressed_cost)
+    digits = min(binary, naf(e), key=lambda ds: _compressed_cost(ds, k))
     require(sum(sign << position for position, sign in digits) == e, curve, "signed digits of |x| sum to |x|")
     chained = chain.squarings * CYCLOTOMIC_SQR_COST + chain.multiplications * GT_MUL_COST
-    return tuple(digits) if _compressed_cost(digits) < chained else None
+    return tuple(digits) if _compressed_cost(digits, k) < chained else None
 
 
-def _compressed_cost(digits: list[tuple[int, int]] | tuple[tuple[int, int], ...]) -> float:
+def _compressed_cost(digits: list[tuple[int, int]] | tuple[tuple[int, int], ...], k: int) -> float:
     """Top-position compressed squarings, one batched decompression per digit, one batch
     inversion, and a multiplication per extra digit."""
     return (digits[-1][0] * COMPRESSED_SQR_COST + len(digits) * DECOMPRESS_COST
-            + BATCH_INVERSION_COST + (len(digits) - 1) * GT_MUL_COST)
+            + batch_inversion_cost(k) + (len(digits) - 1) * GT_MUL_COST)
 
 
-def exp_by_x_cost(chain: Chain, compressed: tuple[tuple[int, int], ...] | None) -> float:
+def exp_by_x_cost(chain: Chain, compressed: tuple[tuple[int, int], ...] | None, k: int) -> float:
     """The cost model's weight of one exponentiation by x, in multiplications in GT."""
     if compressed is not None:
-        return _compressed_cost(compressed)
+        return _compressed_cost(compressed, k)
     return chain.squarings * CYCLOTOMIC_SQR_COST + chain.multiplications * GT_MUL_COST

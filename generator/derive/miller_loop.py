@@ -56,6 +56,12 @@ class MillerLoopModel:
     def length(self) -> int:
         return max(len(t.digits) for t in self.terms)
 
+    @property
+    def signed_scalars(self) -> tuple[int, ...]:
+        """The loop scalars with their sign (BW6: the pair (c0, c1) of f_{c0,Q} f_{c1,Q}^p, which
+        generator.reference's ``bw6_loop`` takes)."""
+        return tuple(-t.scalar if self.negative else t.scalar for t in self.terms)
+
 
 def naf(n: int) -> tuple[int, ...]:
     """Non-adjacent form of n > 0, most significant digit first."""

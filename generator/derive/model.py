@@ -155,7 +155,7 @@ def build_model(spec: CurveSpec, progress: Progress | None = None) -> CurveModel
     say("endomorphisms: GLV/GLS bases, subgroup tests, cofactor clearing")
     endo = derive_endomorphisms(dict(family=spec.family, x=spec.x, p=fam.p, r=fam.r, t=fam.t, k=fam.k,
                                      h1=fam.h1, h2=twist.cofactor, E1=E1, E2=twist.curve, g1=g1, g2=g2,
-                                     psi=miller.psi), curve)
+                                     psi=miller.psi, inner_family=spec.inner_family), curve)
     say("hash to curve: maps, Z, isogenies, sqrt_ratio")
     h2c = derive_hash_maps(spec, core, endo)
     say("FFT domain of Fr: 2-adicity, generator, root of unity")
