@@ -28,7 +28,7 @@ from generator.derive.final_exponentiation import (
     program_cost,
     track_exponent,
 )
-from generator.derive.model import CurveModel, build_model
+from generator.derive.model import CurveModel, build_model, xi_small_factors
 from generator.params import CurveFileError, parse_curve_text, parse_polynomial_in_x
 from generator.pipeline import derive_model
 
@@ -490,8 +490,13 @@ def test_lazy_reduction_bounds(name: str) -> None:
         assert m.lazy.fp2_mul == (m.tower.beta < 0 and k <= 16 and max(4, k) * m.p < R)
         assert m.lazy.beta_k == (k if m.lazy.fp2_mul else None)
         assert m.lazy.tower == (m.lazy.fp2_mul and 2 * m.p < R)
+        assert m.lazy.fp2_sqr_plain == (m.lazy.fp2_mul and k > 1 and (3 * k + 1) * m.p <= R)
     else:
         assert not m.lazy.fp2_mul and m.lazy.tower == (2 * m.p < R)
+        assert not m.lazy.fp2_sqr_plain
+    # the factors of xi taken in one pass are exactly those k >= 2 with k p < R
+    factors = {abs(f) for f in xi_small_factors(m.p, m.k, m.tower) if abs(f) >= 2}
+    assert set(m.lazy.wide_small) == {f for f in factors if f * m.p < R}
     # the four curves of the project have the room
     assert m.lazy.tower
 
@@ -507,6 +512,32 @@ def test_lazy_reduction_refused_without_room() -> None:
     small = (1 << 380) + 1
     assert derive_lazy_reduction(small, 6, 12, -1, "test").tower
     assert derive_lazy_reduction(small, 6, 12, -17, "test").fp2_mul is False
+
+
+def test_lazy_reduction_small_factors_need_room() -> None:
+    """The two-product Fp2 square and the one-pass multiplication by a factor of xi are chosen
+    exactly when their bounds hold: at the edge of (3k + 1) p <= R and of k p < R."""
+    from generator.derive.lazy_reduction import derive_lazy_reduction
+
+    R = 2 ** 384
+    roomy = R // 16 - 1  # 16 p < R: k = 5 fits both bounds
+    lazy = derive_lazy_reduction(roomy, 6, 12, -5, "test", (0, 1, -5))
+    assert lazy.fp2_sqr_plain and lazy.wide_small == (5,)
+    tight = R // 15 - 1  # 15 p < R < 16 p: the square takes three products, 5 a still one pass
+    lazy = derive_lazy_reduction(tight, 6, 12, -5, "test", (0, 1, -5))
+    assert lazy.fp2_mul and not lazy.fp2_sqr_plain and lazy.wide_small == (5,)
+    # 9 p > R: the factor 9 of xi = 9 + u keeps the doublings, the factor 1 needs nothing
+    lazy = derive_lazy_reduction(R // 5 - 1, 6, 12, -1, "test", (9, 1, -1))
+    assert lazy.tower and lazy.wide_small == () and not lazy.fp2_sqr_plain
+
+
+@pytest.mark.parametrize("k", [2, 3, 4, 5, 9])
+def test_wide_small_steps_cover_the_product(k: int) -> None:
+    """fpw_mul_small_mod's subtractions of 2^j p reach every high half k a (k (p R - a)) can take."""
+    from generator.derive.lazy_reduction import wide_small_steps
+
+    assert (1 << wide_small_steps(k, False)) >= k and (1 << wide_small_steps(k, False) - 1) < k
+    assert (1 << wide_small_steps(k, True)) > k and (1 << wide_small_steps(k, True) - 1) <= k
 
 
 def test_small_twist_coefficient() -> None:

@@ -14,6 +14,16 @@ The bounds, each checked here for the curve at hand:
     which needs k a1 b1 < k p^2 below p R. All of them must stay below p R.
   * the modular sums: a + b < 2 p R must fit in 2n words plus the carry the code handles, and the
     high half of a sum (< 2p) must fit in n words: 2p < R.
+  * the Fp2 square with two products (u^2 = -k, k > 1): c0 = (a0 + a1)(a0 + k (p - a1)) + (k - 1) a0 a1
+    with every step a plain integer operation: a0 + a1 < 2p, a0 + k (p - a1) <= (k + 1) p - 1 < R,
+    their product below 2 (k + 1) p^2, and c0 below (3k + 1) p^2, which must be at most p R; it is
+    congruent to a0^2 - k a1^2 since (a0 + a1)(a0 - k a1) = a0^2 - k a1^2 - (k - 1) a0 a1. Without
+    that room the square takes three products (a0^2 - k a1^2 modulo p R).
+  * the multiplications by the small factors of xi in double width (fpw_mul_small_mod): k a, or
+    k (p R - a) for -k a, in one pass of products needs k p < R (the product stays below k p R <
+    R^2 and its high half below k p); the high half then comes below p by conditional subtractions
+    of 2^j p, j below the bit length of k - 1 (k when negated). Factors without that room keep the
+    doublings and additions modulo p R.
 """
 
 from __future__ import annotations
@@ -32,6 +42,8 @@ class LazyReductionModel:
     beta_k: int | None     # k = -beta when fp2_mul holds
     tower: bool            # double-width arithmetic in every level of the tower (mod p R)
     headroom: int          # floor(R / p): how many multiples of p^2 fit below p R
+    fp2_sqr_plain: bool = False  # the Fp2 square in two products with plain sums ((3k + 1) p <= R, k > 1)
+    wide_small: tuple[int, ...] = ()  # the |factors| of xi (>= 2) that fpw_mul_small_mod takes (k p < R)
 
 
 def _check_fp2_products(p: int, R: int, k: int, curve: str) -> None:
@@ -53,10 +65,44 @@ def _check_fp2_products(p: int, R: int, k: int, curve: str) -> None:
         s0 = (a0 + a1) * ((a0 - a1) % p) if k == 1 else (a0 * a0 - k * a1 * a1) % (p * R)
         require(0 <= s0 < p * R and 2 * a0 * a1 < p * R, curve, "Fp2 squaring: in [0, p R)")
         require((s0 - (a0 * a0 - k * a1 * a1)) % p == 0, curve, "Fp2 squaring: c0 is the square")
+        if k > 1 and (3 * k + 1) * p <= R:
+            y = a0 + k * (p - a1)
+            q0 = (a0 + a1) * y + (k - 1) * a0 * a1
+            require(a0 + a1 < 2 * p and y < R and (a0 + a1) * y < 2 * (k + 1) * p * p, curve,
+                    "Fp2 squaring in two products: the operands and their product fit")
+            require(0 <= q0 < (3 * k + 1) * p * p <= p * R, curve, "Fp2 squaring in two products: c0 in [0, p R)")
+            require((q0 - (a0 * a0 - k * a1 * a1)) % p == 0, curve, "Fp2 squaring in two products: c0 is the square")
 
 
-def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve: str) -> LazyReductionModel:
-    """Derive (and check) which lazy-reduction shapes fit below p R for this p."""
+def wide_small_steps(k: int, negate: bool) -> int:
+    """How many conditional subtractions of 2^j p bring the high half of k a (k (p R - a)) below p."""
+    return k.bit_length() if negate else (k - 1).bit_length()
+
+
+def _check_wide_small(p: int, R: int, k: int, curve: str) -> None:
+    """Run fpw_mul_small_mod's arithmetic on extreme and random a in [0, p R), both signs."""
+    rng = random.Random(k)
+    pR = p * R
+    samples = [0, 1, R - 1, R, pR - R, pR - 1] + [rng.randrange(pR) for _ in range(32)]
+    for negate in (False, True):
+        steps = wide_small_steps(k, negate)
+        for a in samples:
+            t = k * ((pR - a) if negate else a)
+            require(t < R * R and t // R < (1 << steps) * p, curve,
+                    f"fpw_mul_small_mod({k}): the product fits 2n words, its high half below 2^{steps} p")
+            lo, hi = t % R, t // R
+            for j in range(steps - 1, -1, -1):
+                if hi >= p << j:
+                    hi -= p << j
+            out = lo + R * hi
+            require(0 <= out < pR and (out - (-k * a if negate else k * a)) % pR == 0, curve,
+                    f"fpw_mul_small_mod({k}): the result is {'-' if negate else ''}{k} a modulo p R, in [0, p R)")
+
+
+def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve: str,
+                          small_factors: tuple[int, ...] = ()) -> LazyReductionModel:
+    """Derive (and check) which lazy-reduction shapes fit below p R for this p; small_factors are
+    the signed factors the multiplication by xi applies in double width."""
     R = 2 ** (64 * limbs64)
     require(p < R, curve, "p fits its limbs")
     headroom = R // p
@@ -75,7 +121,19 @@ def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve:
     # The tower on top of Fp (k = 6) or of the lazy Fp2 product (k = 12): every stored double-width
     # value is in [0, p R); a modular sum's high half (< 2p) must fit in n words.
     tower = (fp2_mul if k == 12 else True) and 2 * p < R
+    fp2_sqr_plain = fp2_mul and beta_k is not None and beta_k > 1 and (3 * beta_k + 1) * p <= R
+    if fp2_sqr_plain:
+        require((beta_k + 1) * p < R, curve, f"Fp2 squaring: a0 + {beta_k} (p - a1) < {beta_k + 1} p < R")
+        require((3 * beta_k + 1) * p * p <= p * R, curve,
+                f"Fp2 squaring: 2 ({beta_k} + 1) p^2 + ({beta_k} - 1) p^2 = {3 * beta_k + 1} p^2 <= p R")
     if tower:
         require(p * p < p * R, curve, "a product of reduced elements is below p R")
         require(2 * p < R, curve, "the high half of a sum modulo p R fits n words")
-    return LazyReductionModel(fp2_mul=fp2_mul, beta_k=beta_k, tower=tower, headroom=headroom)
+    wide_small = []
+    if tower:
+        for f in sorted({abs(f) for f in small_factors if abs(f) >= 2}):
+            if f * p < R:
+                _check_wide_small(p, R, f, curve)
+                wide_small.append(f)
+    return LazyReductionModel(fp2_mul=fp2_mul, beta_k=beta_k, tower=tower, headroom=headroom,
+                              fp2_sqr_plain=fp2_sqr_plain, wide_small=tuple(wide_small))

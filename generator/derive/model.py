@@ -137,6 +137,17 @@ def derive_hash_maps(spec: CurveSpec, core: PairingCore, endo: EndomorphismModel
 RENDERED_EMBEDDING_DEGREES = (6, 12)
 
 
+def xi_small_factors(p: int, k: int, tower: TowerModel) -> tuple[int, ...]:
+    """The signed factors the multiplication by xi applies to coefficients (tower.h's
+    fp2w_mul_by_xi, fpw_mul_by_xi): xi0 and xi1 and xi1 beta in Fp2, xi itself over Fp."""
+    def signed(v: int) -> int:
+        return v if v <= p // 2 else v - p
+    xi = tuple(tower.xi)
+    if k == 12:
+        return (signed(xi[0]), signed(xi[1]), signed(xi[1]) * tower.beta)
+    return (signed(xi[0]),)
+
+
 def build_model(spec: CurveSpec, progress: Progress | None = None) -> CurveModel:
     """Derive every constant of the curve described by ``spec``; each step checks itself."""
     say = progress or (lambda _msg: None)
@@ -150,7 +161,7 @@ def build_model(spec: CurveSpec, progress: Progress | None = None) -> CurveModel
     say("prime fields: Montgomery constants, square roots, chains")
     fp = derive_field("fp", fam.p, curve)
     fr = derive_field("fr", fam.r, curve)
-    lazy = derive_lazy_reduction(fam.p, fp.limbs64, fam.k, tower.beta, curve)
+    lazy = derive_lazy_reduction(fam.p, fp.limbs64, fam.k, tower.beta, curve, xi_small_factors(fam.p, fam.k, tower))
     E1 = core.E1
     say("endomorphisms: GLV/GLS bases, subgroup tests, cofactor clearing")
     endo = derive_endomorphisms(dict(family=spec.family, x=spec.x, p=fam.p, r=fam.r, t=fam.t, k=fam.k,

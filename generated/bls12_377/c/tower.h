@@ -38,6 +38,44 @@ static inline void fpw_mul(fpw_t *out, const fp_t *a, const fp_t *b) { fp_mul_wi
 /* out = a / R mod p; a is overwritten. */
 static inline void fpw_redc(fp_t *out, fpw_t *a) { fp_redc(out->l, a->l); }
 
+/* 2^j p for j = 2, ..., 0: the subtractions of fpw_mul_small_mod. */
+static const limb_t FPW_P_MULTIPLES[3][FP_NLIMBS] = {
+    { PF_W(0x14230000, 0x00000004), PF_W(0x5c2d7510, 0xc0000002), PF_W(0x7bcd88be, 0xe8252000), PF_W(0x688b67cc, 0x03d44e3c), PF_W(0x18ec1701, 0xb28524ec), PF_W(0x06b8e918, 0x5f1443ab) },
+    { PF_W(0x0a118000, 0x00000002), PF_W(0x2e16ba88, 0x60000001), PF_W(0x3de6c45f, 0x74129000), PF_W(0x3445b3e6, 0x01ea271e), PF_W(0x8c760b80, 0xd9429276), PF_W(0x035c748c, 0x2f8a21d5) },
+    { PF_W(0x8508c000, 0x00000001), PF_W(0x170b5d44, 0x30000000), PF_W(0x1ef3622f, 0xba094800), PF_W(0x1a22d9f3, 0x00f5138f), PF_W(0xc63b05c0, 0x6ca1493b), PF_W(0x01ae3a46, 0x17c510ea) },
+};
+
+/* out = k a modulo p R (neg: -k a = k (p R - a)) for a in [0, p R) and a small public k with
+ * k p < R (generator/derive/lazy_reduction.py checks each k it allows): one pass of products, whose high
+ * half is below 2^steps p, then the conditional subtractions of 2^(steps - 1) p, ..., p; the low
+ * half of p R is zero, so only the high half is corrected. out may alias a. */
+static inline void fpw_mul_small_mod(fpw_t *out, const fpw_t *a, limb_t k, int neg, int steps)
+{
+    limb_t h[FP_NLIMBS], c = 0, borrow = 0, nmask = pf_mask((limb_t)neg);
+    size_t i;
+    int j;
+
+    for (i = 0; i < FP_NLIMBS; i++) {
+        limb_t d = pf_subb(0, a->l[i], &borrow);
+        out->l[i] = pf_mac((d & nmask) | (a->l[i] & ~nmask), k, 0, &c);
+    }
+    for (i = 0; i < FP_NLIMBS; i++) {
+        limb_t d = pf_subb(FP_P[i], a->l[FP_NLIMBS + i], &borrow);
+        h[i] = pf_mac((d & nmask) | (a->l[FP_NLIMBS + i] & ~nmask), k, 0, &c);
+    }
+    for (j = 3 - steps; j < 3; j++) {
+        limb_t d[FP_NLIMBS], b = 0, keep;
+
+        for (i = 0; i < FP_NLIMBS; i++)
+            d[i] = pf_subb(h[i], FPW_P_MULTIPLES[j][i], &b);
+        keep = pf_mask(b);
+        for (i = 0; i < FP_NLIMBS; i++)
+            h[i] = (h[i] & keep) | (d[i] & ~keep);
+    }
+    for (i = 0; i < FP_NLIMBS; i++)
+        out->l[FP_NLIMBS + i] = h[i];
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Fp2 = Fp[u]/(u^2 - (-5))
  * ------------------------------------------------------------------------------------------- */
@@ -144,15 +182,20 @@ static inline void fp2w_redc(fp2_t *out, fp2w_t *a)
 /* out = a^2, unreduced. */
 static void fp2w_sqr(fp2w_t *out, const fp2_t *a)
 {
-    /* u^2 = -5: c0 = a0^2 - 5 a1^2 modulo p R, c1 = 2 a0 a1 < 2 p^2
-     * (three products: cheaper here than the 5 a1 in Fp of the complex squaring) */
-    limb_t v1[2 * FP_NLIMBS];
+    /* u^2 = -5, two products and plain integer sums (generator/derive/lazy_reduction.py):
+     * c0 = (a0 + a1)(a0 + 5 (p - a1)) + 4 a0 a1 < 16 p^2 <= p R, which is
+     * a0^2 - 5 a1^2 modulo p; c1 = 2 a0 a1 < 2 p^2 */
+    limb_t s[FP_NLIMBS], y[FP_NLIMBS], c = 0, borrow = 0;
+    size_t i;
 
-    fpw_mul(&out->c0, &a->c0, &a->c0);
-    fp_mul_wide(v1, a->c1.l, a->c1.l);
-    fp_wide_mul_small(v1, v1, 5);
-    fp_wide_sub_mod(out->c0.l, out->c0.l, v1);
+    fp_add_unreduced(s, &a->c0, &a->c1);
+    for (i = 0; i < FP_NLIMBS; i++)
+        y[i] = pf_mac(pf_subb(FP_P[i], a->c1.l[i], &borrow), 5, a->c0.l[i], &c);
+    fp_mul_wide(out->c0.l, s, y);
     fpw_mul(&out->c1, &a->c0, &a->c1);
+    c = 0;
+    for (i = 0; i < 2 * FP_NLIMBS; i++)
+        out->c0.l[i] = pf_mac(out->c1.l[i], 4, out->c0.l[i], &c);
     (void)fp_wide_add(out->c1.l, out->c1.l, out->c1.l);
 }
 
@@ -381,14 +424,7 @@ static inline void fp2w_sub(fp2w_t *out, const fp2w_t *a, const fp2w_t *b)
 static void fp2w_mul_by_xi(fp2w_t *out, const fp2w_t *a)
 {
     fp2w_t r;
-    {
-        fpw_t acc_ = *&a->c1;
-        fpw_add(&acc_, &acc_, &acc_);
-        fpw_add(&acc_, &acc_, &acc_);
-        fpw_add(&acc_, &acc_, &a->c1);
-        *&r.c0 = acc_;
-    }
-    fpw_neg(&r.c0, &r.c0);
+    fpw_mul_small_mod(&r.c0, &a->c1, 5, 1, 3);
     *&r.c1 = *&a->c0;
     *out = r;
 }

@@ -38,6 +38,44 @@ static inline void fpw_mul(fpw_t *out, const fp_t *a, const fp_t *b) { fp_mul_wi
 /* out = a / R mod p; a is overwritten. */
 static inline void fpw_redc(fp_t *out, fpw_t *a) { fp_redc(out->l, a->l); }
 
+/* 2^j p for j = 2, ..., 0: the subtractions of fpw_mul_small_mod. */
+static const limb_t FPW_P_MULTIPLES[3][FP_NLIMBS] = {
+    { PF_W(0xd2740000, 0x0000022c), PF_W(0x9a44f9a1, 0xc000020b), PF_W(0x5833e2bb, 0xabc290df), PF_W(0x62845b09, 0x599ea3e0), PF_W(0xc7734f71, 0xcfaffcba), PF_W(0x1a2723b4, 0x4be7f641), PF_W(0x0f3aebfc, 0x96d08c12), PF_W(0xc1ee98e3, 0x9613a464), PF_W(0x4a09d7be, 0x021ef905), PF_W(0xe49861aa, 0x07451a21), PF_W(0x461f2500, 0x13ebfcfa), PF_W(0x048ba093, 0xee0f382b) },
+    { PF_W(0xe93a0000, 0x00000116), PF_W(0xcd227cd0, 0xe0000105), PF_W(0x2c19f15d, 0xd5e1486f), PF_W(0x31422d84, 0xaccf51f0), PF_W(0xe3b9a7b8, 0xe7d7fe5d), PF_W(0x0d1391da, 0x25f3fb20), PF_W(0x079d75fe, 0x4b684609), PF_W(0xe0f74c71, 0xcb09d232), PF_W(0xa504ebdf, 0x010f7c82), PF_W(0x724c30d5, 0x03a28d10), PF_W(0xa30f9280, 0x09f5fe7d), PF_W(0x0245d049, 0xf7079c15) },
+    { PF_W(0xf49d0000, 0x0000008b), PF_W(0xe6913e68, 0x70000082), PF_W(0x160cf8ae, 0xeaf0a437), PF_W(0x98a116c2, 0x5667a8f8), PF_W(0x71dcd3dc, 0x73ebff2e), PF_W(0x8689c8ed, 0x12f9fd90), PF_W(0x03cebaff, 0x25b42304), PF_W(0x707ba638, 0xe584e919), PF_W(0x528275ef, 0x8087be41), PF_W(0xb926186a, 0x81d14688), PF_W(0xd187c940, 0x04faff3e), PF_W(0x0122e824, 0xfb83ce0a) },
+};
+
+/* out = k a modulo p R (neg: -k a = k (p R - a)) for a in [0, p R) and a small public k with
+ * k p < R (generator/derive/lazy_reduction.py checks each k it allows): one pass of products, whose high
+ * half is below 2^steps p, then the conditional subtractions of 2^(steps - 1) p, ..., p; the low
+ * half of p R is zero, so only the high half is corrected. out may alias a. */
+static inline void fpw_mul_small_mod(fpw_t *out, const fpw_t *a, limb_t k, int neg, int steps)
+{
+    limb_t h[FP_NLIMBS], c = 0, borrow = 0, nmask = pf_mask((limb_t)neg);
+    size_t i;
+    int j;
+
+    for (i = 0; i < FP_NLIMBS; i++) {
+        limb_t d = pf_subb(0, a->l[i], &borrow);
+        out->l[i] = pf_mac((d & nmask) | (a->l[i] & ~nmask), k, 0, &c);
+    }
+    for (i = 0; i < FP_NLIMBS; i++) {
+        limb_t d = pf_subb(FP_P[i], a->l[FP_NLIMBS + i], &borrow);
+        h[i] = pf_mac((d & nmask) | (a->l[FP_NLIMBS + i] & ~nmask), k, 0, &c);
+    }
+    for (j = 3 - steps; j < 3; j++) {
+        limb_t d[FP_NLIMBS], b = 0, keep;
+
+        for (i = 0; i < FP_NLIMBS; i++)
+            d[i] = pf_subb(h[i], FPW_P_MULTIPLES[j][i], &b);
+        keep = pf_mask(b);
+        for (i = 0; i < FP_NLIMBS; i++)
+            h[i] = (h[i] & keep) | (d[i] & ~keep);
+    }
+    for (i = 0; i < FP_NLIMBS; i++)
+        out->l[FP_NLIMBS + i] = h[i];
+}
+
 /* ---------------------------------------------------------------------------------------------
  * The twist field is Fp itself.
  * ------------------------------------------------------------------------------------------- */
@@ -65,13 +103,7 @@ static inline void fpw_sqr(fpw_t *out, const fp_t *a) { fpw_mul(out, a, a); }
 static inline void fpw_mul_by_xi(fpw_t *out, const fpw_t *a)
 {
     fpw_t r;
-    {
-        fpw_t acc_ = *a;
-        fpw_add(&acc_, &acc_, &acc_);
-        fpw_add(&acc_, &acc_, &acc_);
-        *&r = acc_;
-    }
-    fpw_neg(&r, &r);
+    fpw_mul_small_mod(&r, a, 4, 1, 3);
     *out = r;
 }
 
