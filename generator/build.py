@@ -1,6 +1,8 @@
 """Compile a rendered curve package (``generated/<pkg>/``) into an importable extension module.
 
-A rendered package holds ``_core.pyx``, which includes the header-only C in ``c/pairforge.h``.
+A rendered package holds ``_core.pyx``, which calls the header-only C of ``c/pairforge.h`` through
+``c/api.h``: ``c/api.c`` (generator/emit/api.py) compiles that C at ``-O3`` in a unit of its own,
+the Cython wrapper at ``-O1`` (``WRAPPER_OPT_ARGS``), and both link into one module.
 ``build_package`` cythonizes and compiles it into ``<pkg_dir>/_core<EXT_SUFFIX>``, so that
 ``generated.<pkg>._core`` (or ``<pkg>._core`` for a standalone ``--out`` directory) imports.
 On x86-64 hosts ``_core_adx.pyx`` (the same source) compiles with the x86_64-adx field kernels
@@ -64,9 +66,10 @@ NO_DEBUG_ARGS = ("-g0",)
 # A rendered package compiles in two translation units (generator/emit/api.py): c/api.c, every
 # function the Cython wrapper calls with the static arithmetic inlined into it, at the shipped
 # BASE_COMPILE_ARGS; and the Cython wrapper (about 4.6 MB of C that only converts Python objects
-# and calls c/api.c), at WRAPPER_OPT_ARGS. At -O3 the wrapper was most of a module's compile time
-# (bn254's x86_64-adx module: ~34 CPU s of ~48 at -O2/-O3, ~18 at -O1), and no arithmetic loop
-# runs in it. A package without c/api.c (an older rendering, a test's mock) compiles as one unit.
+# and calls c/api.c), at WRAPPER_OPT_ARGS: no arithmetic loop runs in it, and it is most of the
+# compiler's work (bn254's x86_64-adx wrapper, gcc 12: 34.5 CPU s at -O2, 17.6 at -O1, 9.0 at -O0;
+# c/api.c 7.3 at -O3); at -O0 a small call from Python (Fp a * b) took about 1.6x as long.
+# A package without c/api.c (an older rendering, a test's mock) compiles as one unit.
 API_SOURCE = "c/api.c"
 WRAPPER_OPT_ARGS = ("-O1", "-Wno-unused-function", "-pthread")
 THREAD_ARGS = ("-pthread",)
