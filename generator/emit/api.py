@@ -130,7 +130,7 @@ def render_api(pyx: str, core_header: str, header: str) -> dict[str, str]:
     h += ["#endif", "", f"#endif /* {guard} */", ""]
     c = [
         f"/* {header} */",
-        f"/* The out-of-line copies of the functions the extension module calls (api.h): each calls the",
+        "/* The out-of-line copies of the functions the extension module calls (api.h): each calls the",
         f" * static function of {core_header}, which the compiler inlines here. */",
         "#define PF_API_DEFINITIONS",
         "#include \"api.h\"",

@@ -8,8 +8,8 @@ from typing import Callable
 
 from ..derive.edwards import EdwardsModel
 from ..derive.edwards_hash import derive_elligator2
-from .context import ASM_TARGETS, Kernel, protocol_files, source_path
 from .api import render_api
+from .context import ASM_TARGETS, Kernel, protocol_files, source_path
 from .render import c_limbs, render
 
 Progress = Callable[[str], None]
