@@ -76,6 +76,9 @@ THREAD_ARGS = ("-pthread",)
 CYTHON_DIRECTIVES = {"language_level": "3"}
 # Extra compiler flags for every build (e.g. sanitizers): PAIRFORGE_CFLAGS="-fsanitize=address".
 CFLAGS_ENV = "PAIRFORGE_CFLAGS"
+# Extra flags for the Cython wrapper alone, after PAIRFORGE_CFLAGS (where c/api.c is a unit of its
+# own): the test-only curves of tests/build_cache.py compile their wrapper at -O0.
+WRAPPER_CFLAGS_ENV = "PAIRFORGE_WRAPPER_CFLAGS"
 # Limb width for `pip install -e .` / `setup.py build_ext`: PAIRFORGE_LIMB_BITS=32 forces generic32.
 LIMB_BITS_ENV = "PAIRFORGE_LIMB_BITS"
 
@@ -292,9 +295,10 @@ def compile_args() -> list[str]:
 
 
 def wrapper_compile_args() -> list[str]:
-    """The flags of the Cython wrapper where the package has c/api.c (``PAIRFORGE_CFLAGS`` last:
-    a sanitizer or a test's -O level applies to both units)."""
-    return [*WRAPPER_OPT_ARGS, *NO_DEBUG_ARGS, *shlex.split(os.environ.get(CFLAGS_ENV, ""))]
+    """The flags of the Cython wrapper where the package has c/api.c: ``PAIRFORGE_CFLAGS`` (a
+    sanitizer or a test's -O level applies to both units), then ``PAIRFORGE_WRAPPER_CFLAGS``."""
+    extra = [*shlex.split(os.environ.get(CFLAGS_ENV, "")), *shlex.split(os.environ.get(WRAPPER_CFLAGS_ENV, ""))]
+    return [*WRAPPER_OPT_ARGS, *NO_DEBUG_ARGS, *extra]
 
 
 def has_api_unit(pkg_dir: Path) -> bool:

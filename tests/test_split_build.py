@@ -7,6 +7,7 @@ its out-of-line copy, the wrapper includes no other C) and on a small mock packa
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -146,3 +147,26 @@ def test_a_split_module_builds_with_its_flags_per_unit(tmp_path: Path, monkeypat
     assert not is_up_to_date(pkg)
     assert build_module(pkg)[1] and not build_module(pkg)[1]
     assert json.loads(stamp_path(target).read_text())["wrapper_compile_args"][0] == "-O2"
+
+
+def test_a_test_curve_compiles_its_wrapper_at_o0(tmp_path: Path, monkeypatch) -> None:
+    """Under tests/build_cache.py's quick flags, c/api.c compiles at QUICK_BUILD_CFLAGS and the
+    wrapper at QUICK_WRAPPER_CFLAGS (the last -O of each wins); the environment is restored."""
+    from build_cache import QUICK_BUILD_CFLAGS, QUICK_WRAPPER_CFLAGS, quick_build_flags
+
+    monkeypatch.delenv(build.CFLAGS_ENV, raising=False)
+    monkeypatch.delenv(build.WRAPPER_CFLAGS_ENV, raising=False)
+    pkg = mock_split_package(tmp_path, step=3)
+    with quick_build_flags():
+        target, compiled = build_module(pkg)
+        assert is_up_to_date(pkg)
+    assert compiled and total(pkg, 4) == 18
+    assert build.CFLAGS_ENV not in os.environ and build.WRAPPER_CFLAGS_ENV not in os.environ
+    assert not is_up_to_date(pkg)  # the quick build's stamp is not a normal build's
+    stamp = json.loads(stamp_path(target).read_text())
+
+    def last_opt(args: list[str]) -> str:
+        return [a for a in args if a.startswith("-O")][-1]
+
+    assert last_opt(stamp["compile_args"]) == QUICK_BUILD_CFLAGS
+    assert last_opt(stamp["wrapper_compile_args"]) == QUICK_WRAPPER_CFLAGS
