@@ -1,6 +1,8 @@
 """Compile a rendered curve package (``generated/<pkg>/``) into an importable extension module.
 
-A rendered package holds ``_core.pyx``, which includes the header-only C in ``c/pairforge.h``.
+A rendered package holds ``_core.pyx``, which calls the header-only C of ``c/pairforge.h`` through
+``c/api.h``: ``c/api.c`` (generator/emit/api.py) compiles that C at ``-O3`` in a unit of its own,
+the Cython wrapper at ``-O1`` (``WRAPPER_OPT_ARGS``), and both link into one module.
 ``build_package`` cythonizes and compiles it into ``<pkg_dir>/_core<EXT_SUFFIX>``, so that
 ``generated.<pkg>._core`` (or ``<pkg>._core`` for a standalone ``--out`` directory) imports.
 On x86-64 hosts ``_core_adx.pyx`` (the same source) compiles with the x86_64-adx field kernels
@@ -61,10 +63,22 @@ BASE_COMPILE_ARGS = ("-O3", "-fno-tree-vectorize", "-Wno-unused-function", "-pth
 # gcc 12) and changes no machine code, so the modules are built without it. A later -g
 # (PAIRFORGE_CFLAGS, e.g. the sanitizer builds) wins.
 NO_DEBUG_ARGS = ("-g0",)
+# A rendered package compiles in two translation units (generator/emit/api.py): c/api.c, every
+# function the Cython wrapper calls with the static arithmetic inlined into it, at the shipped
+# BASE_COMPILE_ARGS; and the Cython wrapper (about 4.6 MB of C that only converts Python objects
+# and calls c/api.c), at WRAPPER_OPT_ARGS: no arithmetic loop runs in it, and it is most of the
+# compiler's work (bn254's x86_64-adx wrapper, gcc 12: 34.5 CPU s at -O2, 17.6 at -O1, 9.0 at -O0;
+# c/api.c 7.3 at -O3); at -O0 a small call from Python (Fp a * b) took about 1.6x as long.
+# A package without c/api.c (an older rendering, a test's mock) compiles as one unit.
+API_SOURCE = "c/api.c"
+WRAPPER_OPT_ARGS = ("-O1", "-Wno-unused-function", "-pthread")
 THREAD_ARGS = ("-pthread",)
 CYTHON_DIRECTIVES = {"language_level": "3"}
 # Extra compiler flags for every build (e.g. sanitizers): PAIRFORGE_CFLAGS="-fsanitize=address".
 CFLAGS_ENV = "PAIRFORGE_CFLAGS"
+# Extra flags for the Cython wrapper alone, after PAIRFORGE_CFLAGS (where c/api.c is a unit of its
+# own): the test-only curves of tests/build_cache.py compile their wrapper at -O0.
+WRAPPER_CFLAGS_ENV = "PAIRFORGE_WRAPPER_CFLAGS"
 # Limb width for `pip install -e .` / `setup.py build_ext`: PAIRFORGE_LIMB_BITS=32 forces generic32.
 LIMB_BITS_ENV = "PAIRFORGE_LIMB_BITS"
 
@@ -80,7 +94,7 @@ ADX_TARGET = "x86_64-adx"
 # The stamp beside a compiled module: <module file name> + STAMP_SUFFIX (see ``build_key``).
 STAMP_SUFFIX = ".stamp"
 # Bump when the way a module is built changes in a way the build key does not see.
-BUILD_KEY_VERSION = 1
+BUILD_KEY_VERSION = 2  # 2: c/api.c compiled apart from the wrapper
 
 _ARTEFACT_SUFFIXES = (".so", ".pyd", ".dll", ".dylib", ".o", ".obj", ".pyc", ".pyo", STAMP_SUFFIX, ".wasm")
 _ARTEFACT_DIRS = ("__pycache__", "build", ".pytest_cache", ".hypothesis")
@@ -276,7 +290,27 @@ def prune_unbuilt(pkg_dir: Path, limb_bits: int, modules: tuple[bool, ...]) -> l
 
 
 def compile_args() -> list[str]:
+    """The flags of the arithmetic (c/api.c, or the whole module where it is one unit)."""
     return [*BASE_COMPILE_ARGS, *NO_DEBUG_ARGS, *shlex.split(os.environ.get(CFLAGS_ENV, ""))]
+
+
+def wrapper_compile_args() -> list[str]:
+    """The flags of the Cython wrapper where the package has c/api.c: ``PAIRFORGE_CFLAGS`` (a
+    sanitizer or a test's -O level applies to both units), then ``PAIRFORGE_WRAPPER_CFLAGS``."""
+    extra = [*shlex.split(os.environ.get(CFLAGS_ENV, "")), *shlex.split(os.environ.get(WRAPPER_CFLAGS_ENV, ""))]
+    return [*WRAPPER_OPT_ARGS, *NO_DEBUG_ARGS, *extra]
+
+
+def has_api_unit(pkg_dir: Path) -> bool:
+    """Whether the package compiles its arithmetic apart from the wrapper (it has c/api.c)."""
+    return (Path(pkg_dir) / API_SOURCE).is_file()
+
+
+def api_compile_args(pkg_dir: Path, adx: bool = False) -> list[str] | None:
+    """The flags of c/api.c (the target's too), or None for a package compiled as one unit."""
+    if not has_api_unit(pkg_dir):
+        return None
+    return compile_args() + (list(ADX_COMPILE_ARGS) if adx else [])
 
 
 def extension_options(pkg_dir: Path, limb_bits: int = 64, relative_to: Path | None = None, adx: bool = False) -> dict:
@@ -303,7 +337,9 @@ def extension_options(pkg_dir: Path, limb_bits: int = 64, relative_to: Path | No
         "include_dirs": [rel(pkg_dir), rel(c_dir)],
         "depends": [rel(p) for p in depends + pyx[1:]],
         "define_macros": [("PF_LIMB_BITS", str(limb_bits))] + ([(ADX_DEFINE, "1")] if adx else []),
-        "extra_compile_args": compile_args() + (list(ADX_COMPILE_ARGS) if adx else []),
+        # the wrapper's flags where c/api.c holds the arithmetic (api_compile_args), else all of it
+        "extra_compile_args": (wrapper_compile_args() if has_api_unit(pkg_dir) else compile_args())
+        + (list(ADX_COMPILE_ARGS) if adx else []),
         # the multi-scalar multiplication (c/msm.h) splits its windows across POSIX threads
         "extra_link_args": list(THREAD_ARGS),
     }
@@ -390,6 +426,7 @@ def build_key(pkg_dir: Path, limb_bits: int = 64, adx: bool = False) -> str:
     add("adx", str(adx))
     for key in ("define_macros", "extra_compile_args", "extra_link_args"):
         add(key, json.dumps(options[key]))
+    add("api_compile_args", json.dumps(api_compile_args(pkg_dir, adx)))
     for name, value in _toolchain():
         add(name, value)
     for path in _source_files(pkg_dir):
@@ -428,6 +465,8 @@ def _write_stamp(target: Path, key: str, limb_bits: int, adx: bool, cost: dict[s
         "target": "x86_64-adx" if adx else f"generic{limb_bits}",
         "compile_args": compile_args() + (list(ADX_COMPILE_ARGS) if adx else []),
     }
+    if has_api_unit(target.parent):  # compile_args: c/api.c's flags; the wrapper's here
+        stamp["wrapper_compile_args"] = wrapper_compile_args() + (list(ADX_COMPILE_ARGS) if adx else [])
     path = stamp_path(target)
     staging = path.with_name(f".{path.name}.pf-tmp-{os.getpid()}-{threading.get_ident()}")
     staging.write_text(json.dumps(stamp, indent=1) + "\n", encoding="utf-8")
@@ -650,6 +689,9 @@ def _worker(request_json: str) -> int:
         return 1
     dist = Distribution({"name": "pairforge-build", "ext_modules": [ext], "script_name": "setup.py"})
     dist.verbose = 1 if verbose else 0
+    api_args = api_compile_args(pkg_dir, bool(request["adx"]))
+    if api_args is not None:
+        dist.cmdclass["build_ext"] = _build_ext_with_api(str(pkg_dir / API_SOURCE), api_args)
     cmd = dist.get_command_obj("build_ext")
     cmd.inplace = False
     cmd.force = True
@@ -661,3 +703,25 @@ def _worker(request_json: str) -> int:
         print(f"error: {type(exc).__name__}: {exc}")
         return 1
     return 0
+
+
+def _build_ext_with_api(api_source: str, api_args: list[str]):
+    """A ``build_ext`` that compiles ``api_source`` (c/api.c) with ``api_args`` (the shipped -O3)
+    into an object of its own and links it into the module, whose wrapper source compiles with
+    the extension's own (lower) flags."""
+    from setuptools.command.build_ext import build_ext
+
+    class BuildExtWithApi(build_ext):
+        def build_extension(self, ext):
+            objects = self.compiler.compile(
+                [api_source],
+                output_dir=str(Path(self.build_temp) / "api"),
+                macros=ext.define_macros,
+                include_dirs=ext.include_dirs,
+                debug=self.debug,
+                extra_postargs=api_args,
+            )
+            ext.extra_objects = [*(ext.extra_objects or []), *objects]
+            super().build_extension(ext)
+
+    return BuildExtWithApi

@@ -127,35 +127,45 @@ def toolchain_key() -> str:
 # check results, not speed, and -O1 compiles the large single translation unit several times
 # faster than the installed modules' -O3 (later flags win over BASE_COMPILE_ARGS' -O3).
 QUICK_BUILD_CFLAGS = "-O1"
+# and their Cython wrapper (generator/build.py: a unit of its own, with no arithmetic loop) at -O0
+QUICK_WRAPPER_CFLAGS = "-O0"
 
 
 @contextmanager
-def _extra_cflags(flags: str) -> Iterator[None]:
+def _extra_cflags(flags: str, env: str = build.CFLAGS_ENV) -> Iterator[None]:
 
-    before = os.environ.get(build.CFLAGS_ENV)
-    os.environ[build.CFLAGS_ENV] = f"{before or ''} {flags}".strip()
+    before = os.environ.get(env)
+    os.environ[env] = f"{before or ''} {flags}".strip()
     try:
         yield
     finally:
         if before is None:
-            os.environ.pop(build.CFLAGS_ENV, None)
+            os.environ.pop(env, None)
         else:
-            os.environ[build.CFLAGS_ENV] = before
+            os.environ[env] = before
+
+
+@contextmanager
+def _quick_flags() -> Iterator[None]:
+    """QUICK_BUILD_CFLAGS for both units of a module, QUICK_WRAPPER_CFLAGS for the wrapper."""
+    with _extra_cflags(QUICK_BUILD_CFLAGS), _extra_cflags(QUICK_WRAPPER_CFLAGS, build.WRAPPER_CFLAGS_ENV):
+        yield
 
 
 @contextmanager
 def quick_build_flags() -> Iterator[str]:
     """Within the block, package builds (``build_package``, ``gen-curve``) add QUICK_BUILD_CFLAGS to
-    PAIRFORGE_CFLAGS; yields the flags, for the build's cache key. Use it inside a ``make``."""
+    PAIRFORGE_CFLAGS and QUICK_WRAPPER_CFLAGS to PAIRFORGE_WRAPPER_CFLAGS; yields the former, for
+    the build's cache key. Use it inside a ``make``."""
 
-    with _extra_cflags(QUICK_BUILD_CFLAGS):
+    with _quick_flags():
         yield os.environ[build.CFLAGS_ENV]
 
 
 def quick_package_key(*parts: str | bytes | Path | Iterable[Path]) -> str:
     """The cache key of a curve package built by a test under ``quick_build_flags``: the parts,
     the generator, the toolchain and the test build flags."""
-    return content_key(*parts, generator_key(), toolchain_key(), "test cflags", QUICK_BUILD_CFLAGS)
+    return content_key(*parts, generator_key(), toolchain_key(), "test cflags", QUICK_BUILD_CFLAGS, QUICK_WRAPPER_CFLAGS)
 
 
 # A test-only curve package holds up to two modules on x86-64 (portable and x86_64-adx), but its
@@ -191,7 +201,7 @@ def build_test_curve(params: Path, out: Path) -> Path:
         and build.builds_adx(64)
         and (pkg_dir / f"{build.ADX_STEM}.pyx").is_file()
     )
-    with _extra_cflags(QUICK_BUILD_CFLAGS):
+    with _quick_flags():
         build.build_module(pkg_dir, 64, adx=adx)
     return pkg_dir
 

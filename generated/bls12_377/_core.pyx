@@ -33,7 +33,7 @@ from libc.string cimport memcpy
 import os as _os
 from operator import index as _index
 
-cdef extern from "c/pairforge.h" nogil:
+cdef extern from "c/api.h" nogil:
     ctypedef unsigned long long limb_t
     enum:
         PF_LIMB_BITS
@@ -2638,7 +2638,7 @@ cdef int _coord_from_obj_fp2(fp2_t *out, object x, str what) except -1:
 # ---------------------------------------------------------------------------------------------
 # Hash to curve (RFC 9380): expand_message_xmd (SHA-256) and hash_to_field
 
-cdef extern from "c/pairforge.h" nogil:
+cdef extern from "c/api.h" nogil:
     void g1_map_to_curve(g1_t *out, const fp_t *u)
     void g1_hash_to_curve_from_field_vartime(g1_t *out, const fp_t *u)
     void g1_encode_to_curve_from_field_vartime(g1_t *out, const fp_t *u)

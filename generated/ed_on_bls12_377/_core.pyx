@@ -23,7 +23,7 @@ import importlib
 import os as _os
 from operator import index as _index
 
-cdef extern from "c/edwards_core.h" nogil:
+cdef extern from "c/api.h" nogil:
     ctypedef unsigned long long limb_t
     enum:
         PF_LIMB_BITS

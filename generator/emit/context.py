@@ -12,6 +12,7 @@ from ..derive.serialization import SerializationModel, derive_serialization
 from ..params import CurveFileError
 from ..protocols import PROTOCOLS
 from ..protocols.evm import EVM_SPECS
+from .api import render_api
 from .render import c_limbs, render
 
 Progress = Callable[[str], None]
@@ -107,6 +108,7 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     say("rendering the Python module")
     files["_core.pyx"] = render("cython/_core.pyx.j2", **common)
     files["_core_adx.pyx"] = render("cython/_core_adx.pyx.j2", **common)
+    files.update(render_api(files["_core.pyx"], "pairforge.h", header))  # c/api.h, c/api.c
     files["_core.pyi"] = render("python/_core.pyi.j2", **common)
     # helpers shared by the Python modules, and the Dask entry points (every curve)
     files["_runtime.py"] = render("python/_runtime.py.j2", **common)

@@ -8,6 +8,7 @@ from typing import Callable
 
 from ..derive.edwards import EdwardsModel
 from ..derive.edwards_hash import derive_elligator2
+from .api import render_api
 from .context import ASM_TARGETS, Kernel, protocol_files, source_path
 from .render import c_limbs, render
 
@@ -109,6 +110,7 @@ def edwards_package_files(model: EdwardsModel, target: str, progress: Progress |
                                           sw_len=(bits + 2 + 7) // 8, **common)
     files["_core.pyx"] = render("cython/edwards_core.pyx.j2", **common)
     files["_core_adx.pyx"] = render("cython/_core_adx.pyx.j2", **common)
+    files.update(render_api(files["_core.pyx"], "edwards_core.h", header))  # c/api.h, c/api.c
     files["_core.pyi"] = render("python/edwards_core.pyi.j2", **common)
     files["_target.py"] = render("python/_target.py.j2", **common)  # which compiled module to load
     protocols = protocol_files(model, common, say)  # ark-vrf's VRF where the curve file lists "ecvrf"
