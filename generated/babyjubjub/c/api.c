@@ -263,3 +263,8 @@ PF_API int pf_api_te_msm_vartime(te_t *out, const te_affine_t *points, const lim
 {
     return te_msm_vartime(out, points, scalars, n, nthreads);
 }
+
+PF_API int pf_api_te_msm_points_vartime(te_t *out, const te_t *points, const limb_t *scalars, size_t n, size_t nthreads)
+{
+    return te_msm_points_vartime(out, points, scalars, n, nthreads);
+}
