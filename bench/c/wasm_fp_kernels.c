@@ -11,11 +11,13 @@
  *   c  29-bit unsaturated limbs in product-scanning form: every product is below 2^58, so a
  *      column of up to 64 of them sums in one i64 with no carry at all; one shift per column.
  *      The radix stays 2^(64 NL): the last reduction step takes the 64 NL mod 29 bits left.
+ *   d  (c) in operand-scanning form (row by row): N29 running column sums, the lowest shifted
+ *      out per reduction step; the kernel the wasm32 target uses (templates/asm/wasm32/).
  *   s  (c) with SIMD128: the a*b and m*p products of a column in the two lanes of an i64x2
  *      (i64x2.extmul_low_i32x4_u), summed once per column.
  *
- * Squaring: sqr_a is the current SOS squaring plus reduction; sqr_c is (c) with each cross
- * product a_i a_j (i < j) once, doubled.
+ * Squaring: sqr_a is the portable SOS squaring plus reduction; sqr_c is (c) with each cross
+ * product a_i a_j (i < j) once, doubled. (The wasm32 target squares with mul_d.)
  */
 #include <stdint.h>
 #ifdef __wasm_simd128__
