@@ -7,6 +7,9 @@
 /* 6 limbs: 14 limbs of 29 bits, the last reduction step on 7 bits. */
 #define PF_ASM_MUL_MONT_6_NC 1
 #define PF_ASM_SQR_MONT_6_NC 1
+/* Fields of this length keep the interleaved Montgomery product in the tower (no lazy reduction
+ * through the portable double-width products and reductions: tower.h). */
+#define PF_ASM_PREFER_MONT_6 1
 
 static __attribute__((always_inline)) inline void pf_wasm_cut_6(uint64_t out[14], const limb_t in[6])
 {
@@ -79,6 +82,9 @@ static __attribute__((always_inline)) inline void pf_sqr_mont_6_nc(limb_t out[6]
 /* 12 limbs: 27 limbs of 29 bits, the last reduction step on 14 bits. */
 #define PF_ASM_MUL_MONT_12_NC 1
 #define PF_ASM_SQR_MONT_12_NC 1
+/* Fields of this length keep the interleaved Montgomery product in the tower (no lazy reduction
+ * through the portable double-width products and reductions: tower.h). */
+#define PF_ASM_PREFER_MONT_12 1
 
 static __attribute__((always_inline)) inline void pf_wasm_cut_12(uint64_t out[27], const limb_t in[12])
 {

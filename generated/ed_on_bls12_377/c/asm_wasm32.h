@@ -7,6 +7,9 @@
 /* 4 limbs: 9 limbs of 29 bits, the last reduction step on 24 bits. */
 #define PF_ASM_MUL_MONT_4_NC 1
 #define PF_ASM_SQR_MONT_4_NC 1
+/* Fields of this length keep the interleaved Montgomery product in the tower (no lazy reduction
+ * through the portable double-width products and reductions: tower.h). */
+#define PF_ASM_PREFER_MONT_4 1
 
 static __attribute__((always_inline)) inline void pf_wasm_cut_4(uint64_t out[9], const limb_t in[4])
 {
