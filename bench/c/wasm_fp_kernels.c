@@ -17,7 +17,7 @@
  *      (i64x2.extmul_low_i32x4_u), summed once per column.
  *
  * Squaring: sqr_a is the portable SOS squaring plus reduction; sqr_c is (c) with each cross
- * product a_i a_j (i < j) once, doubled. (The wasm32 target squares with mul_d.)
+ * product a_i a_j (i < j) once, doubled; sqr_d is (d) the same way, the wasm32 target's squaring.
  */
 #include <stdint.h>
 #ifdef __wasm_simd128__
@@ -296,6 +296,45 @@ static void mul_d(u64 out[NL], const u64 a64[NL], const u64 b64[NL])
     reduce_once(out, r);
 }
 
+/* ---- (d) squaring: row i adds a_i^2 and 2 a_i a_j (j > i) only ---- */
+static void sqr_d(u64 out[NL], const u64 a64[NL])
+{
+    u64 a[N29], a2[N29], p[N29], t[N29 + 1], z[2 * N29], r[NL];
+    const u64 n0 = FP_N0 & (MASK);
+    to29(a, a64);
+    to29(p, FP_P);
+    UNROLL for (int i = 0; i < N29; i++)
+        a2[i] = a[i] << 1;
+    UNROLL for (int j = 0; j <= N29; j++)
+        t[j] = 0;
+    UNROLL for (int i = 0; i < N29; i++) {
+        u64 m;
+        /* t[k] is column i + k: a_i a_j lands at column i + j, t[j] */
+        t[i] += a[i] * a[i];
+        UNROLL for (int j = i + 1; j < N29; j++)
+            t[j] += a2[i] * a[j];
+        m = (t[0] * n0) & (i < N29 - 1 ? (MASK) : (((u64)1 << LAST_BITS) - 1));
+        UNROLL for (int j = 0; j < N29; j++)
+            t[j] += m * p[j];
+        if (i < N29 - 1) {
+            t[1] += t[0] >> W;
+            UNROLL for (int j = 0; j < N29; j++)
+                t[j] = t[j + 1];
+            t[N29] = 0;
+        }
+    }
+    UNROLL for (int k = 0; k < N29 - 1; k++)
+        z[k] = 0;
+    UNROLL for (int j = 0; j < N29 - 1; j++) {
+        z[N29 - 1 + j] = t[j] & (MASK);
+        t[j + 1] += t[j] >> W;
+    }
+    z[2 * N29 - 2] = t[N29 - 1] & (MASK);
+    z[2 * N29 - 1] = t[N29 - 1] >> W;
+    from29(r, z, 64 * NL);
+    reduce_once(out, r);
+}
+
 #ifdef __wasm_simd128__
 /* ---- (s) (c) with the two products of a column term in the lanes of an i64x2 ---- */
 static void mul_s(u64 out[NL], const u64 a64[NL], const u64 b64[NL])
@@ -359,6 +398,7 @@ KERNEL_EXPORTS(c)
 KERNEL_EXPORTS(d)
 SQR_EXPORTS(a)
 SQR_EXPORTS(c)
+SQR_EXPORTS(d)
 #ifdef __wasm_simd128__
 KERNEL_EXPORTS(s)
 #endif

@@ -23,38 +23,38 @@ static __attribute__((always_inline)) inline void pf_wasm_cut_4(uint64_t out[9],
     }
 }
 
-static __attribute__((always_inline)) inline void pf_mul_mont_4_nc(limb_t out[4], const limb_t a[4], const limb_t b[4], const limb_t p[4], limb_t n0)
+/* Reduction step i of a row: m = t[0] (-p^-1) mod 2^W (2^24 at the last step), t += m q; but
+ * for the last step, t[0] (now 0 mod 2^W) is carried into t[1] and shifted out. */
+static __attribute__((always_inline)) inline void pf_wasm_reduce_row_4(uint64_t t[10], const uint64_t q[9], uint64_t n0w, int i)
 {
-    const uint64_t mask = ((uint64_t)1 << 29) - 1, n0w = n0 & mask;
-    uint64_t x[9], y[9], q[9], t[10] = {0}, z[18] = {0};
+    const uint64_t mask = ((uint64_t)1 << 29) - 1;
+    uint64_t m = (t[0] * n0w) & (i < 8 ? mask : (((uint64_t)1 << 24) - 1));
+
+    PF_WASM_UNROLL for (int j = 0; j < 9; j++)
+        t[j] += m * q[j];
+    if (i < 8) {
+        t[1] += t[0] >> 29;
+        PF_WASM_UNROLL for (int j = 0; j < 9; j++)
+            t[j] = t[j + 1];
+        t[9] = 0;
+    }
+}
+
+/* out = the reduced result from the final column sums: t[j] is the column of limb 8 + j
+ * (its low 24 bits zero at j = 0); carried into W-bit limbs z, r = z / 2^256 (below
+ * 2p < 2^256) as 64-bit limbs, then r - p when that does not borrow (constant time). */
+static __attribute__((always_inline)) inline void pf_wasm_finish_4(limb_t out[4], uint64_t t[10], const limb_t p[4])
+{
+    const uint64_t mask = ((uint64_t)1 << 29) - 1;
+    uint64_t z[18] = {0};
     limb_t r[4], d[4], borrow = 0, keep;
 
-    pf_wasm_cut_4(x, a);
-    pf_wasm_cut_4(y, b);
-    pf_wasm_cut_4(q, p);
-    PF_WASM_UNROLL for (int i = 0; i < 9; i++) {
-        uint64_t m;
-
-        PF_WASM_UNROLL for (int j = 0; j < 9; j++)
-            t[j] += x[i] * y[j];
-        m = (t[0] * n0w) & (i < 8 ? mask : (((uint64_t)1 << 24) - 1));
-        PF_WASM_UNROLL for (int j = 0; j < 9; j++)
-            t[j] += m * q[j];
-        if (i < 8) { /* t[0] = 0 mod 2^W: carry it into t[1], shift down one limb */
-            t[1] += t[0] >> 29;
-            PF_WASM_UNROLL for (int j = 0; j < 9; j++)
-                t[j] = t[j + 1];
-            t[9] = 0;
-        }
-    }
-    /* t[j] is the column of limb 8 + j (its low 24 bits zero at j = 0): carry into W-bit limbs */
     PF_WASM_UNROLL for (int j = 0; j < 8; j++) {
         z[8 + j] = t[j] & mask;
         t[j + 1] += t[j] >> 29;
     }
     z[16] = t[8] & mask;
     z[17] = t[8] >> 29;
-    /* r = z / 2^256 (below 2p < 2^256), as 64-bit limbs */
     PF_WASM_UNROLL for (int w = 0; w < 4; w++) {
         uint64_t v = 0;
 
@@ -66,7 +66,6 @@ static __attribute__((always_inline)) inline void pf_mul_mont_4_nc(limb_t out[4]
         }
         r[w] = v;
     }
-    /* out = r - p when that does not borrow, else r (constant time) */
     PF_WASM_UNROLL for (int i = 0; i < 4; i++)
         d[i] = pf_subb(r[i], p[i], &borrow);
     keep = pf_mask(borrow);
@@ -74,9 +73,39 @@ static __attribute__((always_inline)) inline void pf_mul_mont_4_nc(limb_t out[4]
         out[i] = (r[i] & keep) | (d[i] & ~keep);
 }
 
+/* Row i adds a_i b to the running column sums t (t[k]: the column of limb i + k), then reduces. */
+static __attribute__((always_inline)) inline void pf_mul_mont_4_nc(limb_t out[4], const limb_t a[4], const limb_t b[4], const limb_t p[4], limb_t n0)
+{
+    const uint64_t n0w = n0 & (((uint64_t)1 << 29) - 1);
+    uint64_t x[9], y[9], q[9], t[10] = {0};
+
+    pf_wasm_cut_4(x, a);
+    pf_wasm_cut_4(y, b);
+    pf_wasm_cut_4(q, p);
+    PF_WASM_UNROLL for (int i = 0; i < 9; i++) {
+        PF_WASM_UNROLL for (int j = 0; j < 9; j++)
+            t[j] += x[i] * y[j];
+        pf_wasm_reduce_row_4(t, q, n0w, i);
+    }
+    pf_wasm_finish_4(out, t, p);
+}
+
+/* Row i adds a_i^2 (column 2i, t[i]) and 2 a_i a_j for j > i (column i + j, t[j]): each cross
+ * product once (2 a_i < 2^30, so the columns keep their bound), then reduces. */
 static __attribute__((always_inline)) inline void pf_sqr_mont_4_nc(limb_t out[4], const limb_t a[4], const limb_t p[4], limb_t n0)
 {
-    pf_mul_mont_4_nc(out, a, a, p, n0);
+    const uint64_t n0w = n0 & (((uint64_t)1 << 29) - 1);
+    uint64_t x[9], q[9], t[10] = {0};
+
+    pf_wasm_cut_4(x, a);
+    pf_wasm_cut_4(q, p);
+    PF_WASM_UNROLL for (int i = 0; i < 9; i++) {
+        t[i] += x[i] * x[i];
+        PF_WASM_UNROLL for (int j = i + 1; j < 9; j++)
+            t[j] += (x[i] << 1) * x[j];
+        pf_wasm_reduce_row_4(t, q, n0w, i);
+    }
+    pf_wasm_finish_4(out, t, p);
 }
 
 #endif /* PF_ASM_WASM32_H */
