@@ -64,13 +64,13 @@ def cross(session: nox.Session) -> None:
 
 @nox.session
 def wasm(session: nox.Session) -> None:
-    """The wasm32 target from a clean checkout: build every curve's module, then tests/test_wasm.py
-    and tests/test_wasm_protocols.py (wasmtime), tests/test_wasm_node.py (needs node: apt-get install
-    nodejs) and tests/test_wasm_browser.py (headless chromium; skipped without apt-get install chromium)."""
+    """The wasm32 target from a clean checkout: build every curve's module, then tests/test_wasm.py,
+    tests/test_wasm_protocols.py and tests/test_wasm_kernels.py (wasmtime), tests/test_wasm_node.py
+    (needs node: apt-get install nodejs) and tests/test_wasm_browser.py (headless chromium; skipped without apt-get install chromium)."""
     _install(session, "-e", ".[test]")
     session.run("gen-curve", "--all", "--target", "wasm32")
     session.run(*TEST_COMMAND, "--runslow", "tests/test_wasm.py", "tests/test_wasm_protocols.py", "tests/test_wasm_node.py",
-                "tests/test_wasm_browser.py", *session.posargs)
+                "tests/test_wasm_browser.py", "tests/test_wasm_kernels.py", *session.posargs)
 
 
 @nox.session

@@ -1,6 +1,6 @@
 """The wasm32 target against native, in one run (issue 15's speed targets).
 
-    python bench/wasm.py [--rounds 3] [--curves bls12_381 bn254]
+    python bench/wasm.py [--rounds 3] [--curves bls12_381 bn254] [--widths 64 32] [--baseline DIR]
 
 For BLS12-381 and BN254: the pairing, G1 scalar multiplication (constant time, P * k) and G1 MSM
 of 1024 points, each with its byte decoding of the inputs (subgroup checks included, as the
@@ -8,7 +8,9 @@ WebAssembly ABI always does them: the native rows decode too), measured
 
 * natively: the x86_64-adx module and the generic64 module of the Python package,
 * under wasmtime (the Python loader, generator/wasm_loader.py) and under Node (the ES module),
-  for both limb widths of the wasm32 build (64-bit limbs, the default, and 32-bit limbs).
+  for both limb widths of the wasm32 build (64-bit limbs, the default, and 32-bit limbs), and,
+  with --baseline DIR, for the 64-bit build of an earlier rendering (DIR/<pkg>/c, e.g. the
+  generated/ folder of another checkout): before and after a kernel change in one run.
 
 Round after round the native modules, wasmtime and a Node process take turns, so all see the same
 load; each cell is the fastest batch of all rounds. Prints a table with the ratios to x86_64-adx
@@ -40,8 +42,8 @@ MSM_N = 1024
 OPS = ("pairing", "g1_mul", "g1_msm")
 
 
-def cached(pkg: str, limb_bits: int) -> Path:
-    pkg_dir = ROOT / "generated" / pkg
+def cached(pkg: str, limb_bits: int, generated: Path = ROOT / "generated") -> Path:
+    pkg_dir = generated / pkg
     path = CACHE / f"{pkg}-{limb_bits}-{wasm.source_digest(pkg_dir, limb_bits)}.wasm"
     if not path.is_file():
         print(f"building {path.name} ...", file=sys.stderr, flush=True)
@@ -89,24 +91,38 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--curves", nargs="+", default=["bls12_381", "bn254"])
+    ap.add_argument("--widths", nargs="+", default=["64", "32"], choices=["64", "32"], help="limb widths of the wasm32 builds")
+    ap.add_argument("--fuel", action="store_true", help="also count the wasm instructions of one call of each "
+                    "operation (wasmtime's fuel: independent of the machine's load)")
+    ap.add_argument("--baseline", type=Path, help="an earlier generated/ folder: its 64-bit build in the columns 'base'")
     args = ap.parse_args(argv)
+    builds = [(w, int(w), ROOT / "generated") for w in args.widths]
+    if args.baseline:
+        builds.append(("base", 64, args.baseline.resolve()))
     node = shutil.which("node")
     rng = random.Random(15)
     best: dict[tuple[str, str, str], float] = {}
     spec = {"modules": [], "ops": {}, "batches": 3, "batch_s": 0.15}
     py_calls: dict[tuple[str, str], dict[str, Callable[[], object]]] = {}
-    sizes: dict[tuple[str, int], int] = {}
+    sizes: dict[tuple[str, str], int] = {}
+    fuel: dict[tuple[str, str, str], int] = {}
     for pkg in args.curves:
         package = importlib.import_module(f"generated.{pkg}")
         ops = inputs(package, rng)
         spec["ops"][pkg] = ops
         py_calls[pkg, "x86_64-adx"] = native_calls(importlib.import_module(f"generated.{pkg}._core_adx"), ops)
         py_calls[pkg, "generic64"] = native_calls(package._portable, ops)
-        for bits in (64, 32):
-            path = cached(pkg, bits)
-            sizes[pkg, bits] = path.stat().st_size
-            py_calls[pkg, f"wasmtime {bits}"] = wasmtime_calls(WasmCurve(path), ops)
-            spec["modules"].append({"curve": pkg, "label": f"{pkg} node {bits}", "wasm": str(path),
+        for tag, bits, generated in builds:
+            path = cached(pkg, bits, generated)
+            sizes[pkg, tag] = path.stat().st_size
+            if args.fuel:
+                metered = WasmCurve(path, fuel=2**62)
+                for op, fn in wasmtime_calls(metered, ops).items():
+                    before = metered.fuel_used()
+                    fn()
+                    fuel[pkg, tag, op] = metered.fuel_used() - before
+            py_calls[pkg, f"wasmtime {tag}"] = wasmtime_calls(WasmCurve(path), ops)
+            spec["modules"].append({"curve": pkg, "label": f"{pkg} node {tag}", "wasm": str(path),
                                     "loader": (ROOT / "generated" / pkg / "wasm" / f"{pkg}.mjs").as_uri()})
     with tempfile.TemporaryDirectory() as tmp:
         spec_path = Path(tmp) / "spec.json"
@@ -124,19 +140,27 @@ def main(argv: list[str] | None = None) -> int:
                     pkg, _, bits, op = key.split(" ")
                     cell = (pkg, f"node {bits}", op)
                     best[cell] = min(best.get(cell, t), t)
-    impls = ["x86_64-adx", "generic64", "wasmtime 64", "wasmtime 32", "node 64", "node 32"]
-    print("\n| curve | operation | " + " | ".join(impls) + " | node 64 / adx | wasmtime 64 / adx |")
-    print("|---|---|" + "---:|" * (len(impls) + 2))
+    tags = [tag for tag, _, _ in builds]
+    impls = ["x86_64-adx", "generic64", *(f"wasmtime {t}" for t in tags), *(f"node {t}" for t in tags)]
+    ratio_impls = [f"{rt} {t}" for rt in ("node", "wasmtime") for t in tags if t != "32"]
+    print("\n| curve | operation | " + " | ".join(impls) + " | " + " | ".join(f"{i} / adx" for i in ratio_impls) + " |")
+    print("|---|---|" + "---:|" * (len(impls) + len(ratio_impls)))
     for pkg in args.curves:
         for op in OPS:
             cells = [best.get((pkg, i, op)) for i in impls]
             adx = best.get((pkg, "x86_64-adx", op))
             ratios = [f"{best[pkg, i, op] / adx:.2f}×" if adx and (pkg, i, op) in best else "—"
-                      for i in ("node 64", "wasmtime 64")]
+                      for i in ratio_impls]
             print(f"| {pkg} | {op} | " + " | ".join(fmt(c) for c in cells) + " | " + " | ".join(ratios) + " |")
-    print("\n| curve | .wasm, 64-bit limbs | .wasm, 32-bit limbs |\n|---|---:|---:|")
+    print("\n| curve | " + " | ".join(f".wasm {t}" for t in tags) + " |\n|---|" + "---:|" * len(tags))
     for pkg in args.curves:
-        print(f"| {pkg} | {sizes[pkg, 64] / 1024:.0f} KB | {sizes[pkg, 32] / 1024:.0f} KB |")
+        print(f"| {pkg} | " + " | ".join(f"{sizes[pkg, t] / 1024:.0f} KB" for t in tags) + " |")
+    if fuel:
+        print("\n| curve | operation | " + " | ".join(f"wasm instructions, {t}" for t in tags) + " |\n|---|---|"
+              + "---:|" * len(tags))
+        for pkg in args.curves:
+            for op in OPS:
+                print(f"| {pkg} | {op} | " + " | ".join(f"{fuel[pkg, t, op] / 1e6:.2f} M" for t in tags) + " |")
     return 0
 
 

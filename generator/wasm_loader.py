@@ -32,13 +32,24 @@ class WasmCurve:
 
     PAGE = 65536
 
-    def __init__(self, path: Path | str, engine=None) -> None:
+    def __init__(self, path: Path | str, engine=None, fuel: int | None = None) -> None:
+        """``fuel``: meter the instance (one unit per executed wasm instruction, read back with
+        ``fuel_used``) starting from that much; then ``engine`` must not be given."""
         import wasmtime
 
         self._wt = wasmtime
+        if fuel is not None:
+            if engine is not None:
+                raise ValueError("fuel metering needs an engine of its own")
+            config = wasmtime.Config()
+            config.consume_fuel = True
+            engine = wasmtime.Engine(config)
         self.engine = engine or wasmtime.Engine()
         self.module = wasmtime.Module.from_file(self.engine, str(path))
         self.store = wasmtime.Store(self.engine)
+        self._fuel = fuel
+        if fuel is not None:
+            self.store.set_fuel(fuel)
         self.instance = wasmtime.Instance(self.store, self.module, [])
         self.exports = self.instance.exports(self.store)
         self.memory = self.exports["memory"]
@@ -47,6 +58,12 @@ class WasmCurve:
         self.g1_compressed, self.g1_uncompressed = size("pf_size_g1_compressed"), size("pf_size_g1_uncompressed")
         self.g2_compressed, self.g2_uncompressed = size("pf_size_g2_compressed"), size("pf_size_g2_uncompressed")
         self.scalar_size, self.gt_size = size("pf_size_scalar"), size("pf_size_gt")
+
+    def fuel_used(self) -> int:
+        """Wasm instructions executed so far by a metered instance (``fuel`` given)."""
+        if self._fuel is None:
+            raise ValueError("this instance is not metered (pass fuel=)")
+        return self._fuel - self.store.get_fuel()
 
     # -- memory -------------------------------------------------------------------------------
     def _place(self, chunks: list[bytes | int]) -> list[int]:

@@ -49,7 +49,7 @@ class Kernel:
     no_carry: bool
 
 
-ASM_TARGETS = ("x86_64_adx", "arm64", "arm32")
+ASM_TARGETS = ("x86_64_adx", "arm64", "arm32", "wasm32")
 
 
 def field_kernels(model: CurveModel) -> list[Kernel]:

@@ -90,7 +90,8 @@ static inline limb_t pf_mac(limb_t a, limb_t b, limb_t c, limb_t *carry)
 
 /* Field kernels in assembly for the selected target (docs/internals.md, "Target kernels").
  * A build defines at most one PF_TARGET_* macro; each target header defines PF_ASM_<OP>_<n> for
- * the kernels it provides, and field.h uses the portable C for every other operation. */
+ * the kernels it provides, and field.h uses the portable C for every other operation. A
+ * WebAssembly build with 64-bit limbs (the wasm32 target) takes the C kernels of asm_wasm32.h. */
 #if defined(PF_TARGET_X86_64_ADX)
 #if PF_LIMB_BITS != 64 || !defined(__x86_64__)
 #error "PF_TARGET_X86_64_ADX needs an x86-64 compiler and 64-bit limbs"
@@ -106,6 +107,8 @@ static inline limb_t pf_mac(limb_t a, limb_t b, limb_t c, limb_t *carry)
 #error "PF_TARGET_ARM32 needs an ARMv7-A compiler and 32-bit limbs"
 #endif
 #include "asm_arm32.h"
+#elif PF_LIMB_BITS == 64 && defined(__wasm__)
+#include "asm_wasm32.h"
 #endif
 
 #endif /* PF_LIMBS_H */

@@ -11,7 +11,12 @@
  * interleaved Montgomery multiplication is faster than separate products and reductions there);
  * 12-limb fields, whose sums have no kernel, lose 4%. PF_TOWER_LAZY=0 or 1 overrides. */
 #ifndef PF_TOWER_LAZY
+/* ... unless the target's Montgomery kernel beats separate products and reductions (wasm32) */
+#if defined(PF_ASM_PREFER_MONT_4)
+#define PF_TOWER_LAZY 0
+#else
 #define PF_TOWER_LAZY 1
+#endif
 #endif
 
 /* A double-width integer in [0, p R), standing for t / R mod p (fp_redc brings it back). Sums
@@ -144,6 +149,7 @@ static void fp2w_sqr(fp2w_t *out, const fp2_t *a)
     (void)fp_wide_add(out->c1.l, out->c1.l, out->c1.l);
 }
 
+#if !defined(PF_ASM_PREFER_MONT_4)
 /* Karatsuba with lazy reduction: three double-width products and two Montgomery reductions. */
 static void fp2_mul(fp2_t *out, const fp2_t *a, const fp2_t *b)
 {
@@ -152,6 +158,22 @@ static void fp2_mul(fp2_t *out, const fp2_t *a, const fp2_t *b)
     fp2w_mul(&t, a, b);
     fp2w_redc(out, &t);
 }
+#else
+/* Karatsuba: three multiplications in Fp. */
+static void fp2_mul(fp2_t *out, const fp2_t *a, const fp2_t *b)
+{
+    fp_t v0, v1, s, t;
+    fp_mul(&v0, &a->c0, &b->c0);
+    fp_mul(&v1, &a->c1, &b->c1);
+    fp_add(&s, &a->c0, &a->c1);
+    fp_add(&t, &b->c0, &b->c1);
+    fp_mul(&s, &s, &t);
+    fp_sub(&s, &s, &v0);
+    fp_sub(&out->c1, &s, &v1);
+    fp_sub(&out->c0, &v0, &v1);
+}
+#endif
+
 /* Complex squaring: (a0 + a1 u)^2 = (a0 + a1)(a0 + beta a1) - (1 + beta) a0 a1 + 2 a0 a1 u.
  * Two multiplications in Fp. */
 static void fp2_sqr(fp2_t *out, const fp2_t *a)
