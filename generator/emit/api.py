@@ -52,14 +52,17 @@ class ApiFunction:
         return f"{self.ret} {name}({', '.join(self.params) or 'void'})"
 
 
+_CYTHON_TYPE = re.compile(r"\b(" + "|".join(map(re.escape, _C_TYPES)) + r")\b")
+
+
 def _c_type(text: str) -> str:
-    return " ".join(_C_TYPES.get(word, word) for word in re.split(r"\s+", text.strip()) if word)
+    """``text`` (a return type or a parameter) in C's spelling, its whitespace collapsed."""
+    return _CYTHON_TYPE.sub(lambda match: _C_TYPES[match[1]], " ".join(text.split()))
 
 
 def _split_params(text: str) -> tuple[str, ...]:
-    params = [" ".join(p.split()) for p in text.split(",")]
-    params = [p for p in params if p and p != "void"]
-    return tuple(re.sub(r"\bbint\b", "int", p) for p in params)
+    params = [_c_type(p) for p in text.split(",")]
+    return tuple(p for p in params if p and p != "void")
 
 
 def _declaration_lines(pyx: str) -> list[str]:
