@@ -76,7 +76,9 @@ def content_key(*parts: str | bytes | Path | Iterable[Path]) -> str:
 
 
 @contextmanager
-def _locked(path: Path) -> Iterator[None]:
+def file_lock(path: Path) -> Iterator[None]:
+    """An exclusive lock on the file ``path`` (created if missing) for the block: other processes
+    (pytest-xdist workers) that ask for it wait."""
     with open(path, "a+") as fh:
         fcntl.flock(fh, fcntl.LOCK_EX)
         try:
@@ -91,7 +93,7 @@ def cached_dir(key: str, make: Callable[[Path], None]) -> Path:
     final = root / key
     if (final / _DONE).is_file():
         return final
-    with _locked(root / f"{key}.lock"):
+    with file_lock(root / f"{key}.lock"):
         if (final / _DONE).is_file():  # another worker made it while this one waited
             return final
         shutil.rmtree(final, ignore_errors=True)  # an unfinished entry of a killed run

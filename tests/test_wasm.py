@@ -6,7 +6,8 @@ EIP-196/197, EIP-2537 and Ethereum BLS signature vectors, and answers bad input 
 with an error code; the module imports nothing (no libc, no WASI) and stays under 400 KB.
 
 Each curve's .wasm is built once per session into build/wasm-cache/, keyed by a hash of its C
-sources and the build flags (generator.wasm.source_digest), so a second run builds nothing.
+sources and the build flags (generator.wasm.source_digest), so a second run builds nothing; a file
+lock makes the other xdist workers wait for that build instead of compiling the same module again.
 Needs the PyPI packages ziglang and wasmtime (the `wasm` extra); without them these tests skip
 locally and fail under CI. The Node tests are in tests/test_wasm_node.py.
 """
@@ -25,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from build_cache import cached_kat  # noqa: E402
+from build_cache import cached_kat, file_lock  # noqa: E402
 from conftest import STANDARD_CURVES, skip_or_fail  # noqa: E402
 
 from generator import cross, wasm  # noqa: E402
@@ -48,7 +49,11 @@ def cached_wasm(pkg_dir: Path, limb_bits: int = wasm.DEFAULT_LIMB_BITS) -> Path:
     _require()
     path = CACHE / f"{pkg_dir.name}-{limb_bits}-{wasm.source_digest(pkg_dir, limb_bits)}.wasm"
     if not path.is_file():
-        wasm.build_wasm(pkg_dir, path, limb_bits)
+        # under xdist the tests of one curve run on both workers at once: one builds, the other waits
+        CACHE.mkdir(parents=True, exist_ok=True)
+        with file_lock(path.with_name(path.name + ".lock")):
+            if not path.is_file():
+                wasm.build_wasm(pkg_dir, path, limb_bits)
     return path
 
 
