@@ -24,7 +24,9 @@ C program, ``cached_dir(content_key(...), make)`` for a curve package or anythin
 ``build/test-cache/`` (a file lock makes the other workers wait and reuse it). Tests that share an
 expensive fixture should also carry ``pytest.mark.xdist_group(NAME)`` (e.g. on the fixture's
 params): unless ``--dist`` is given, ``-n`` runs use ``--dist loadgroup``, which keeps a group on
-one worker, so the fixture is set up once.
+one worker, so the fixture is set up once. Tests that take a parametrized module- or
+session-scoped fixture get such a group automatically (one per file and parameter of the first such
+fixture they ask for; ``_group_shared_fixtures``).
 """
 
 from __future__ import annotations
@@ -201,7 +203,9 @@ def pytest_configure(config: pytest.Config) -> None:
     settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if in_ci() else "default"))
 
 
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's worker adds the groups to the node ids
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    _group_shared_fixtures(config, items)
     if config.getoption("--runslow") or os.environ.get("PAIRFORGE_RUNSLOW", "") not in ("", "0"):
         return
     skip_slow = pytest.mark.skip(reason="slow test: run with --runslow")
@@ -236,6 +240,41 @@ def _group_under_xdist(config: pytest.Config) -> None:
     if any(arg == "--dist" or arg.startswith("--dist=") for arg in config.invocation_params.args):
         return
     config.option.dist = "loadgroup"
+
+
+_SHARED_SCOPES = ("module", "package", "session")
+
+
+def _shared_fixture_group(item: pytest.Item) -> str | None:
+    """The xdist group of a test that takes a parametrized module- or session-scoped fixture: its
+    file and the parameter of the first such fixture it asks for (e.g. ``test_api.py:ctx=1``; a
+    later one, like test_api's ``group``, only splits the same setup over more groups). None for
+    other tests."""
+    callspec = getattr(item, "callspec", None)
+    fixtureinfo = getattr(item, "_fixtureinfo", None)
+    if callspec is None or fixtureinfo is None:
+        return None
+    for argname in fixtureinfo.names_closure:
+        defs = fixtureinfo.name2fixturedefs.get(argname)
+        if argname in callspec.indices and defs and defs[-1].params is not None and defs[-1].scope in _SHARED_SCOPES:
+            return f"{item.path.name}:{argname}={callspec.indices[argname]}"
+    return None
+
+
+def _group_shared_fixtures(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Under ``--dist loadgroup`` (before xdist names the groups in the node ids): the tests of one
+    file that share a parametrized module- or session-scoped fixture value (a curve's derived
+    model, its reference values, a loaded .wasm) form one group, so one worker sets that value up
+    instead of both (test_api's per-curve setup was about a third of its time). Tests marked with
+    their own ``xdist_group`` keep it."""
+    if not getattr(config.option, "loadgroup", False):
+        return
+    for item in items:
+        if any(item.iter_markers("xdist_group")):
+            continue
+        group = _shared_fixture_group(item)
+        if group is not None:
+            item.add_marker(pytest.mark.xdist_group(group))
 
 
 @pytest.hookimpl(optionalhook=True)

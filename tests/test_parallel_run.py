@@ -83,3 +83,41 @@ def test_a_group_runs_on_one_worker(tmp_path: Path) -> None:
     ran = re.findall(r"\[(gw\d)\].* PASSED test_grouped.py::(test_\w+)", proc.stdout)
     assert len(ran) == 16, proc.stdout[-3000:]
     assert len({worker for worker, name in ran if name == "test_grouped"}) == 1
+
+
+SHARED_FIXTURE = '''import os
+
+import pytest
+
+
+@pytest.fixture(scope="module", params=["a", "b", "c"])
+def value(request):
+    return request.param
+
+
+@pytest.mark.parametrize("i", range(4))
+def test_uses_value(value, i):
+    print(value, os.environ["PYTEST_XDIST_WORKER"])
+
+
+@pytest.mark.parametrize("i", range(8))
+def test_free(i):
+    pass
+'''
+
+
+def test_a_shared_fixture_value_runs_on_one_worker(tmp_path: Path) -> None:
+    """The tests that take one value of a parametrized module-scoped fixture form a group
+    (conftest.py's _group_shared_fixtures), so one worker sets the value up; the others stay free."""
+    (tmp_path / "test_shared.py").write_text(SHARED_FIXTURE)
+    env = {"PYTHONPATH": str(ROOT / "tests") + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "conftest", "-n", "2", "-v", "test_shared.py"]
+    proc = subprocess.run(cmd, cwd=tmp_path, env={**os.environ, **env}, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    ran = re.findall(r"\[(gw\d)\].* PASSED test_shared.py::(test_\w+)\[([\w-]+)\](@\S+)?", proc.stdout)
+    assert len(ran) == 20, proc.stdout[-3000:]
+    for value in "abc":
+        runs = [(worker, group) for worker, name, ids, group in ran if name == "test_uses_value" and value in ids.split("-")]
+        assert len(runs) == 4 and len({worker for worker, _ in runs}) == 1, proc.stdout[-3000:]
+        assert {group for _, group in runs} == {f"@test_shared.py:value={'abc'.index(value)}"}
+    assert all(not group for _, name, _, group in ran if name == "test_free")

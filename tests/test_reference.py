@@ -414,8 +414,12 @@ def test_constructor_rejects_bad_parameters() -> None:
 # Pairing properties
 # ---------------------------------------------------------------------------------------------
 
+# The three tests of one curve share its cached pairings (base_pairing, scaled_pairing): one
+# xdist worker per curve computes them once.
+BY_CURVE = [pytest.param(name, marks=pytest.mark.xdist_group(f"reference-{name}")) for name in ALL]
 
-@pytest.mark.parametrize("name", ALL)
+
+@pytest.mark.parametrize("name", BY_CURVE)
 def test_pairing_non_degenerate_and_of_order_r(name: str) -> None:
     e = engine(name)
     g = base_pairing(name)
@@ -423,13 +427,13 @@ def test_pairing_non_degenerate_and_of_order_r(name: str) -> None:
     assert g**e.r == 1
 
 
-@pytest.mark.parametrize("name", ALL)
+@pytest.mark.parametrize("name", BY_CURVE)
 def test_pairing_bilinear(name: str) -> None:
     a, b = scalars(name)
     assert scaled_pairing(name) == base_pairing(name) ** (a * b)
 
 
-@pytest.mark.parametrize("name", ALL)
+@pytest.mark.parametrize("name", BY_CURVE)
 def test_miller_loop_product(name: str) -> None:
     """FE(ML(P, Q) * ML(aP, bQ)) = e(P, Q) * e(aP, bQ): the multi-pairing identity."""
     e = engine(name)
