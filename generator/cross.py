@@ -68,9 +68,9 @@ class CrossError(RuntimeError):
 # Building and running
 
 
-def build_kat(pkg_dir: Path, target: str, out_dir: Path) -> Path:
+def build_kat(pkg_dir: Path, target: str, out_dir: Path, extra_flags: tuple[str, ...] = ()) -> Path:
     """Compile ``<pkg_dir>/c/kat_main.c`` for ``target`` into ``out_dir/kat-<target>``, with the
-    optimisation flags of generator/build.py."""
+    optimisation flags of generator/build.py, then ``extra_flags`` (a later -O wins)."""
     spec = TARGETS[target]
     missing = spec.missing_tools()
     if missing:
@@ -79,8 +79,8 @@ def build_kat(pkg_dir: Path, target: str, out_dir: Path) -> Path:
     c_dir = Path(pkg_dir) / "c"
     out_dir.mkdir(parents=True, exist_ok=True)
     binary = out_dir / f"kat-{target}"
-    cmd = [spec.compiler, *BASE_COMPILE_ARGS, "-Wall", *spec.flags, "-I", str(c_dir), str(c_dir / "kat_main.c"),
-           "-o", str(binary)]
+    cmd = [spec.compiler, *BASE_COMPILE_ARGS, *extra_flags, "-Wall", *spec.flags, "-I", str(c_dir),
+           str(c_dir / "kat_main.c"), "-o", str(binary)]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         raise CrossError(f"{' '.join(cmd)} failed:\n{proc.stderr[-4000:]}")
