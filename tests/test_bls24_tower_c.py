@@ -1,0 +1,274 @@
+"""The rendered k = 24 tower (templates/c/tower.h.j2 with a degree-4 twist field) against the
+reference fields.
+
+For BLS24-317 (u^2 = -1, nu = 1 + u, M-twist) and BLS24-315 (u^2 = 13, D-twist), the model is
+built by build_model, tower.h is rendered with the fields under it, and
+tests/c_harness/tower_harness.c is compiled against them for 64- and 32-bit limbs. Every operation
+of Fp4 = Fp2[v]/(v^2 - nu), Fp12 = Fp4[w]/(w^3 - xi) and Fp24 = Fp12[z]/(z^2 - w) that the levels
+above and the pairing use is fed random inputs and compared with the reference
+(generator/reference/fields.py): Fp4 as the reference's Fp2[v]/(v^2 - nu), Fp12 as Fp4[w]/(w^3 - xi),
+and Fp24 as the reference pairing's own Fp24 = Fp4[z]/(z^6 - xi), whose Frobenius maps the
+reference computes from its own constants. The cyclotomic squaring, the exponentiation by x and the
+GT subgroup tests are run on elements after the easy part (p^12 - 1)(p^4 + 1).
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from build_cache import compiled  # noqa: E402
+from conftest import skip_or_fail  # noqa: E402
+
+from generator.derive.model import CurveModel, build_model  # noqa: E402
+from generator.emit.context import ASM_TARGETS, Literals, field_kernels  # noqa: E402
+from generator.emit.render import render  # noqa: E402
+from generator.params import load_curve_file  # noqa: E402
+from generator.reference.fields import ExtensionField, PrimeField  # noqa: E402
+
+HARNESS = ROOT / "tests" / "c_harness" / "tower_harness.c"
+CURVE_DIR = ROOT / "tests" / "data" / "curves"
+CC = shutil.which("gcc") or shutil.which("cc")
+CFLAGS = ["-std=c99", "-O1", "-Wall", "-Wextra", "-Wshadow", "-Werror", "-Wno-unused-function"]
+CURVES = ("bls24-317", "bls24-315")
+WIDTHS = (64, 32)
+TRIALS = 12
+
+
+@lru_cache(maxsize=None)
+def model_of(name: str) -> CurveModel:
+    return build_model(load_curve_file(CURVE_DIR / f"{name}.toml"))
+
+
+def render_tower(m: CurveModel, out: Path) -> None:
+    """limbs.h, the kernels it includes, fp.h, fr.h and tower.h of ``m`` into ``out``."""
+    common = {"header": "test render", "m": m, "lit": Literals(m), "names": m.tower.names, "target": "generic64"}
+    (out / "limbs.h").write_text(render("c/limbs.h.j2", **common))
+    for asm in ASM_TARGETS:
+        (out / f"asm_{asm}.h").write_text(render(f"asm/{asm}/kernels.h.j2", kernels=field_kernels(m), **common))
+    (out / "fp.h").write_text(render("c/field.h.j2", field=m.fp, **common))
+    (out / "fr.h").write_text(render("c/field.h.j2", field=m.fr, **common))
+    (out / "tower.h").write_text(render("c/tower.h.j2", **common))
+
+
+class Tower:
+    """The reference fields of one curve and the compiled harness, with flat conversions."""
+
+    def __init__(self, m: CurveModel, exe: Path) -> None:
+        self.m, self.exe, self.p = m, exe, m.p
+        t = m.tower
+        self.Fp = PrimeField(m.p)
+        self.F2 = ExtensionField(self.Fp, 2, t.beta, "Fp2")
+        self.F4 = ExtensionField(self.F2, 2, self.F2(tuple(t.nu)), "Fp4")
+        self.xi = self.F4([self.F2(tuple(t.xi[:2])), self.F2(tuple(t.xi[2:]))])
+        self.F12 = ExtensionField(self.F4, 3, self.xi, "Fp12")
+        self.F24 = ExtensionField(self.F4, 6, self.xi, "Fp24")  # the reference pairing's tower
+        self.rng = random.Random(f"{m.name} tower")
+
+    # flat coefficient lists (memory order of the C types) <-> reference elements
+    def f2(self, c):
+        return self.F2((c[0], c[1]))
+
+    def f4(self, c):
+        return self.F4([self.f2(c[0:2]), self.f2(c[2:4])])
+
+    def f12(self, c):
+        return self.F12([self.f4(c[4 * i:4 * i + 4]) for i in range(3)])
+
+    def f24(self, c):
+        # C: c0 = (z^0, z^2, z^4), c1 = (z^1, z^3, z^5), each an Fp4 of four Fp
+        coeffs = [None] * 6
+        for half in range(2):
+            for i in range(3):
+                coeffs[2 * i + half] = self.f4(c[12 * half + 4 * i:12 * half + 4 * i + 4])
+        return self.F24(coeffs)
+
+    def rand(self, n: int) -> list[int]:
+        return [self.rng.randrange(self.p) for _ in range(n)]
+
+    def run(self, lines: list[str]) -> list[list[int]]:
+        proc = subprocess.run([str(self.exe)], input="\n".join(lines) + "\n", capture_output=True, text=True,
+                              timeout=300)
+        assert proc.returncode == 0, proc.stderr
+        out = proc.stdout.splitlines()
+        assert len(out) == len(lines), proc.stdout[-2000:]
+        assert "alias-mismatch" not in out
+        return [[int(v, 16) for v in row.split()] for row in out]
+
+    def line(self, op: str, n: int, *operands: list[int]) -> str:
+        return " ".join([op, str(n)] + [f"{v:x}" for c in operands for v in c])
+
+    def cyclotomic(self) -> list[int]:
+        """A random flat element of the cyclotomic subgroup: f^((p^12 - 1)(p^4 + 1)) in the reference."""
+        f = self.f24(self.rand(24))
+        g = f.frobenius(12) * f.inverse()
+        g = g.frobenius(4) * g
+        return self.flat24(g)
+
+    def flat24(self, e) -> list[int]:
+        out = [0] * 24
+        for j, c4 in enumerate(e.coeffs):
+            half, i = j % 2, j // 2
+            flat = [int(v) for c2 in c4.coeffs for v in c2.coeffs]
+            out[12 * half + 4 * i:12 * half + 4 * i + 4] = flat
+        return out
+
+
+@pytest.fixture(scope="module", params=[(c, w) for c in CURVES for w in WIDTHS],
+                ids=[f"{c}-{w}" for c in CURVES for w in WIDTHS])
+def tower(request, tmp_path_factory) -> Tower:
+    if CC is None:
+        skip_or_fail("no C compiler")
+    name, width = request.param
+    m = model_of(name)
+    out = tmp_path_factory.mktemp(f"tower-{name}-{width}")
+    render_tower(m, out)
+    exe = compiled([CC, *CFLAGS, f"-DPF_LIMB_BITS={width}", f"-I{out}", str(HARNESS)],
+                   inputs=[HARNESS, out], name="tower_harness")
+    return Tower(m, exe)
+
+
+def test_model_shape() -> None:
+    """What the k = 24 templates assume of the model: twist field Fp4, no lazy tower yet, and the
+    rows of gamma the Frobenius maps take (n = 0..4)."""
+    for name in CURVES:
+        m = model_of(name)
+        assert (m.k, m.fq_degree, m.tower.names["fq"]) == (24, 4, "fp4")
+        assert not m.lazy.tower and not m.lazy.fp2_mul
+        assert len(m.tower.gamma) == 12 and len(m.tower.nu_gamma) == 4
+
+
+def test_fp4(tower: Tower) -> None:
+    T = tower
+    ops = []
+    for _ in range(TRIALS):
+        a, b, s, s2 = T.rand(4), T.rand(4), T.rand(1), T.rand(2)
+        n = T.rng.randrange(1, 8)
+        ops += [("fp4_add", 0, a, b), ("fp4_sub", 0, a, b), ("fp4_neg", 0, a), ("fp4_dbl", 0, a),
+                ("fp4_mul", 0, a, b), ("fp4_sqr", 0, a), ("fp4_inv", 0, a), ("fp4_conj", 0, a),
+                ("fp4_mul_by_xi", 0, a), ("fp4_mul_by_fp", 0, a, s), ("fp4_mul_by_fp2", 0, a, s2),
+                ("fp4_frobenius", n, a), ("fp2_mul", 0, a[:2], b[:2]), ("fp2_sqr", 0, a[:2]),
+                ("fp2_mul_by_nu", 0, a[:2])]
+    ops.append(("fp4_inv", 0, [0, 0, 0, 0]))
+    got = T.run([T.line(op, n, *xs) for op, n, *xs in ops])
+    nu = T.F2(tuple(T.m.tower.nu))
+    for (op, n, *xs), res in zip(ops, got):
+        if op.startswith("fp2_"):
+            a = T.f2(xs[0])
+            want = {"fp2_mul": lambda: a * T.f2(xs[1]), "fp2_sqr": lambda: a * a, "fp2_mul_by_nu": lambda: a * nu}[op]()
+            assert T.f2(res) == want, op
+            continue
+        a = T.f4(xs[0])
+        want = {
+            "fp4_add": lambda: a + T.f4(xs[1]), "fp4_sub": lambda: a - T.f4(xs[1]), "fp4_neg": lambda: -a,
+            "fp4_dbl": lambda: a + a, "fp4_mul": lambda: a * T.f4(xs[1]), "fp4_sqr": lambda: a * a,
+            "fp4_inv": lambda: a.inverse() if not a.is_zero() else a, "fp4_conj": lambda: a.frobenius(2),
+            "fp4_mul_by_xi": lambda: a * T.xi, "fp4_mul_by_fp": lambda: a * T.Fp(xs[1][0]),
+            "fp4_mul_by_fp2": lambda: a * T.f2(xs[1]), "fp4_frobenius": lambda: a.frobenius(n),
+        }[op]()
+        assert T.f4(res) == want, (op, n)
+
+
+def test_fp12(tower: Tower) -> None:
+    T = tower
+    ops = []
+    for _ in range(TRIALS // 2):
+        a, b = T.rand(12), T.rand(12)
+        ops += [("fp12_mul", 0, a, b), ("fp12_sqr", 0, a), ("fp12_inv", 0, a), ("fp12_mul_by_v", 0, a),
+                ("fp12_mul_by_01", 0, a, b[:8]), ("fp12_mul_by_1", 0, a, b[:4]),
+                ("fp12_frobenius", T.rng.randrange(1, 12), a)]
+    got = T.run([T.line(op, n, *xs) for op, n, *xs in ops])
+    w = T.F12([0, 1])
+    for (op, n, *xs), res in zip(ops, got):
+        a = T.f12(xs[0])
+        want = {
+            "fp12_mul": lambda: a * T.f12(xs[1]), "fp12_sqr": lambda: a * a, "fp12_inv": lambda: a.inverse(),
+            "fp12_mul_by_v": lambda: a * w,
+            "fp12_mul_by_01": lambda: a * T.F12([T.f4(xs[1][:4]), T.f4(xs[1][4:])]),
+            "fp12_mul_by_1": lambda: a * T.F12([0, T.f4(xs[1])]),
+            "fp12_frobenius": lambda: a.frobenius(n),
+        }[op]()
+        assert T.f12(res) == want, (op, n)
+
+
+def test_fp24(tower: Tower) -> None:
+    T = tower
+    ops = []
+    # the Frobenius powers of the easy part (4), the hard part (1, 2, 4), the GT test (8) and others
+    powers = [1, 2, 3, 4, 5, 8, 11, 12]
+    for i in range(TRIALS // 2):
+        a, b = T.rand(24), T.rand(24)
+        e = T.rng.getrandbits(64)
+        ops += [("fp24_mul", 0, a, b), ("fp24_sqr", 0, a), ("fp24_inv", 0, a), ("fp24_conj", 0, a),
+                ("fp24_frobenius", powers[i % len(powers)], a), ("fp24_frobenius", powers[-1 - i % len(powers)], a),
+                ("fp24_pow", 0, a, [e])]
+    got = T.run([T.line(op, n, *xs) for op, n, *xs in ops])
+    for (op, n, *xs), res in zip(ops, got):
+        a = T.f24(xs[0])
+        want = {
+            "fp24_mul": lambda: a * T.f24(xs[1]), "fp24_sqr": lambda: a * a, "fp24_inv": lambda: a.inverse(),
+            "fp24_conj": lambda: a.frobenius(12), "fp24_frobenius": lambda: a.frobenius(n),
+            "fp24_pow": lambda: a ** xs[1][0],
+        }[op]()
+        assert T.f24(res) == want, (op, n)
+
+
+def test_cyclotomic(tower: Tower) -> None:
+    """Granger–Scott squaring, the exponentiation by x (Karabina's compressed squarings or a chain,
+    as the model chose), the windowed constant-time power and the inverse as conjugation, on elements
+    after the easy part."""
+    T = tower
+    x, r = T.m.x, T.m.r
+    gs = [T.cyclotomic() for _ in range(3)]
+    ks = [T.rng.randrange(r) for _ in gs]
+    ops = []
+    for g, k in zip(gs, ks):
+        ops += [("fp24_cyclotomic_sqr", 0, g), ("gt_exp_by_x", 0, g), ("gt_pow_ct", 0, g, [k]), ("fp24_conj", 0, g)]
+    got = T.run([T.line(op, n, *xs) for op, n, *xs in ops])
+    for (op, n, *xs), res in zip(ops, got):
+        a = T.f24(xs[0])
+        want = {
+            "fp24_cyclotomic_sqr": lambda: a * a, "gt_exp_by_x": lambda: a ** x, "gt_pow_ct": lambda: a ** xs[1][0],
+            "fp24_conj": lambda: a.inverse(),
+        }[op]()
+        assert T.f24(res) == want, op
+
+
+def test_gt_subgroup(tower: Tower) -> None:
+    """gt_in_subgroup_vartime (the derived Frobenius/x test) agrees with the plain a^r = 1 on elements
+    of order r (a cyclotomic element raised to Phi_24(p)/r, with fp24_pow checked above) and on
+    cyclotomic elements outside GT, and rejects 0 and non-cyclotomic elements."""
+    T = tower
+    p, r = T.p, T.m.r
+    cofactor = (p**8 - p**4 + 1) // r
+    g = T.cyclotomic()
+    # the C power takes FP_NLIMBS limbs of exponent: raise to the cofactor in base-p digits' powers
+    a = g
+    digits = []
+    c = cofactor
+    while c:
+        digits.append(c % p)
+        c //= p
+    # a^cofactor = prod_i (a^(p^i))^(d_i), with a^(p^i) by the Frobenius of the C tower
+    lines = [T.line("fp24_frobenius", i, a) for i in range(len(digits))]
+    frobs = T.run(lines)
+    pw = T.run([T.line("fp24_pow", 0, f, [d]) for f, d in zip(frobs, digits)])
+    y = pw[0]
+    for z in pw[1:]:
+        y = T.run([T.line("fp24_mul", 0, y, z)])[0]
+    assert T.f24(y) != T.F24.one()
+    outside = T.run([T.line("fp24_mul", 0, y, g)])[0]
+    non_cyclotomic = T.rand(24)
+    cases = [(y, True), (g, False), (outside, False), (non_cyclotomic, False), ([0] * 24, False)]
+    got = T.run([T.line(op, 0, c) for c, _ in cases for op in ("gt_in_subgroup", "gt_in_subgroup_by_order")])
+    assert [row[0] for row in got] == [int(want) for _, want in cases for _ in range(2)]
