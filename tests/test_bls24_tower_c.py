@@ -1,5 +1,5 @@
-"""The rendered k = 24 tower (templates/c/tower.h.j2 with a degree-4 twist field) against the
-reference fields.
+"""The rendered k = 24 tower (templates/c/tower.h.j2 with a degree-4 twist field) and pairing
+(templates/c/pairing.h.j2) against the reference.
 
 For BLS24-317 (u^2 = -1, nu = 1 + u, M-twist) and BLS24-315 (u^2 = 13, D-twist), the model is
 built by build_model, tower.h is rendered with the fields under it, and
@@ -10,6 +10,13 @@ above and the pairing use is fed random inputs and compared with the reference
 and Fp24 as the reference pairing's own Fp24 = Fp4[z]/(z^6 - xi), whose Frobenius maps the
 reference computes from its own constants. The cyclotomic squaring, the exponentiation by x and the
 GT subgroup tests are run on elements after the easy part (p^12 - 1)(p^4 + 1).
+
+The pairing (pairing.h, with g1.h, g2.h and endomorphism.h under it) is checked on the generators
+and random multiples: the Miller loop against ReferencePairing's untwisted one after the easy part
+(which kills the factors in proper subfields by which the two may differ), the final
+exponentiation against f^((p^12 - 1)(p^4 + 1) m Phi_24(p) / r) with m = 3 evaluated in the
+reference as 3 + (x - 1)^2 (x + p)(x^2 + p^2)(x^4 + p^4 - 1) (a plain 2270-bit power takes
+about half a minute there), and bilinearity, non-degeneracy and e^r = 1 in C.
 """
 
 from __future__ import annotations
@@ -34,6 +41,7 @@ from generator.derive.model import CurveModel, build_model  # noqa: E402
 from generator.emit.context import ASM_TARGETS, Literals, field_kernels  # noqa: E402
 from generator.emit.render import render  # noqa: E402
 from generator.params import load_curve_file  # noqa: E402
+from generator.reference import ReferencePairing  # noqa: E402
 from generator.reference.fields import ExtensionField, PrimeField  # noqa: E402
 
 HARNESS = ROOT / "tests" / "c_harness" / "tower_harness.c"
@@ -51,14 +59,21 @@ def model_of(name: str) -> CurveModel:
 
 
 def render_tower(m: CurveModel, out: Path) -> None:
-    """limbs.h, the kernels it includes, fp.h, fr.h and tower.h of ``m`` into ``out``."""
-    common = {"header": "test render", "m": m, "lit": Literals(m), "names": m.tower.names, "target": "generic64"}
+    """limbs.h, the kernels it includes, fp.h, fr.h, tower.h, the groups and pairing.h of ``m``
+    into ``out`` (as generator/emit/context.package_files renders them)."""
+    lit, names = Literals(m), m.tower.names
+    common = {"header": "test render", "m": m, "lit": lit, "names": names, "target": "generic64"}
     (out / "limbs.h").write_text(render("c/limbs.h.j2", **common))
     for asm in ASM_TARGETS:
         (out / f"asm_{asm}.h").write_text(render(f"asm/{asm}/kernels.h.j2", kernels=field_kernels(m), **common))
     (out / "fp.h").write_text(render("c/field.h.j2", field=m.fp, **common))
     (out / "fr.h").write_text(render("c/field.h.j2", field=m.fr, **common))
     (out / "tower.h").write_text(render("c/tower.h.j2", **common))
+    group = {"order_limbs": lit.fr_int(m.r), "order_bits": m.r.bit_length(), **common}
+    (out / "g1.h").write_text(render("c/group.h.j2", g="g1", F="fp", b_init=lit.fp(m.b), **group))
+    (out / "g2.h").write_text(render("c/group.h.j2", g="g2", F=names["fq"], b_init=lit.fq(m.twist.b), **group))
+    (out / "endomorphism.h").write_text(render("c/endomorphism.h.j2", **common))
+    (out / "pairing.h").write_text(render("c/pairing.h.j2", **common))
 
 
 class Tower:
@@ -272,3 +287,80 @@ def test_gt_subgroup(tower: Tower) -> None:
     cases = [(y, True), (g, False), (outside, False), (non_cyclotomic, False), ([0] * 24, False)]
     got = T.run([T.line(op, 0, c) for c, _ in cases for op in ("gt_in_subgroup", "gt_in_subgroup_by_order")])
     assert [row[0] for row in got] == [int(want) for _, want in cases for _ in range(2)]
+
+
+@lru_cache(maxsize=None)
+def reference_of(name: str) -> ReferencePairing:
+    m = model_of(name)
+    t = m.tower
+    return ReferencePairing("BLS24", m.x, m.p, m.r, m.b, m.twist.kind, t.beta, (t.xi[:2], t.xi[2:]), t.nu)
+
+
+def easy_part(f):
+    f = f.frobenius(12) * f.inverse()
+    return f.frobenius(4) * f
+
+
+@lru_cache(maxsize=None)
+def expected_final_exp(name: str, flat: tuple[int, ...]):
+    """f^((p^12 - 1)(p^4 + 1) 3 Phi_24(p)/r) in the reference, the hard part evaluated as
+    3 + (x - 1)^2 (x + p)(x^2 + p^2)(x^4 + p^4 - 1) (equal to 3 Phi_24(p)/r: test_bls24_derive)."""
+    m, R = model_of(name), reference_of(name)
+    x, p = m.x, m.p
+    assert 3 + (x - 1) ** 2 * (x + p) * (x**2 + p**2) * (x**4 + p**4 - 1) == 3 * ((p**8 - p**4 + 1) // m.r)
+    y = easy_part(R.Fk(flat_to_fk(R, flat)))
+    a = y ** (x - 1)
+    a = a ** (x - 1)
+    b = a ** x * a.frobenius(1)
+    c = b ** (x**2) * b.frobenius(2)
+    d = c ** (x**4) * c.frobenius(4) * c.inverse()
+    return d * y * y * y
+
+
+def flat_to_fk(R: ReferencePairing, c) -> list:
+    """The flat C layout of an Fp24 element -> the reference's coefficients of z^0..z^5."""
+    f4 = lambda q: R.Fp4([R.Fp2((q[0], q[1])), R.Fp2((q[2], q[3]))])  # noqa: E731
+    coeffs = [None] * 6
+    for half in range(2):
+        for i in range(3):
+            coeffs[2 * i + half] = f4(c[12 * half + 4 * i:12 * half + 4 * i + 4])
+    return coeffs
+
+
+def points(m: CurveModel, rng: random.Random, count: int) -> list[tuple[list[int], list[int], int, int]]:
+    """(P, Q) flat for the C harness, with their scalars: the generators, then [a]G1 and [b]G2."""
+    out = []
+    for i in range(count):
+        a, b = (1, 1) if i == 0 else (rng.randrange(1, m.r), rng.randrange(1, m.r))
+        P, Q = m.E1.mul(m.g1_gen, a), m.E2.mul(m.g2_gen, b)
+        out.append(([P[0][0], P[1][0]], [*Q[0], *Q[1]], a, b))
+    return out
+
+
+def test_pairing_against_reference(tower: Tower) -> None:
+    """miller_loop after the easy part, and the final exponentiation, against the reference."""
+    T, name = tower, tower.m.name.lower()
+    R = reference_of(name)
+    pts = points(T.m, random.Random(f"{name} pairing"), 2)
+    fs = T.run([T.line("miller", 0, P, Q) for P, Q, _, _ in pts])
+    for (P, Q, _, _), f in zip(pts, fs):
+        Qr = tuple(R.Fp4([R.Fp2((c[0], c[1])), R.Fp2((c[2], c[3]))]) for c in (Q[:4], Q[4:]))
+        want = easy_part(R.miller_loop((P[0], P[1]), Qr))
+        assert easy_part(R.Fk(flat_to_fk(R, f))) == want
+    e = T.run([T.line("final_exp", 0, fs[0])])[0]
+    assert R.Fk(flat_to_fk(R, e)) == expected_final_exp(name, tuple(fs[0]))
+
+
+def test_pairing_bilinear(tower: Tower) -> None:
+    """e([a]G1, [b]G2) = e(G1, G2)^(ab), e != 1, e^r = 1 (the plain power and the derived test)."""
+    T = tower
+    m = T.m
+    pts = points(m, random.Random(f"{m.name} bilinear"), 4)
+    fs = T.run([T.line("miller", 0, P, Q) for P, Q, _, _ in pts])
+    es = T.run([T.line("final_exp", 0, f) for f in fs])
+    e1 = es[0]
+    assert e1 != [1] + [0] * 23
+    powers = T.run([T.line("gt_pow_ct", 0, e1, [a * b % m.r]) for _, _, a, b in pts[1:]])
+    assert powers == es[1:]
+    checks = T.run([T.line(op, 0, e) for e in es for op in ("gt_in_subgroup", "gt_in_subgroup_by_order")])
+    assert [row[0] for row in checks] == [1] * (2 * len(es))

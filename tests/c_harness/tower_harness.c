@@ -3,7 +3,9 @@
  * 4: Fp2, Fp4 = Fp2[v]/(v^2 - nu), Fp12 = Fp4[w]/(w^3 - xi), Fp24 = Fp12[z]/(z^2 - w).
  *
  * Built by tests/test_bls24_tower_c.py with -DPF_LIMB_BITS=64 or 32 and the rendered limbs.h,
- * fp.h, fr.h and tower.h on the include path.  Reads one operation a line from stdin,
+ * fp.h, fr.h, tower.h, g1.h, g2.h, endomorphism.h and pairing.h on the include path.  Besides the
+ * tower's operations it runs the Miller loop ("miller": P = (x, y) in Fp, Q = (x, y) in Fp4, flat)
+ * and the final exponentiation ("final_exp").  Reads one operation a line from stdin,
  * "<op> <n> <hex> ...", where the operands are the flat Fp coefficients (canonical hex integers,
  * in memory order: fp4 = (c0.c0, c0.c1, c1.c0, c1.c1), fp12 = (c0, c1, c2), fp24 = (c0, c1)) and n
  * an integer argument (a Frobenius power; 0 elsewhere), and prints the result's flat coefficients
@@ -18,6 +20,10 @@
 #include "fp.h"
 #include "fr.h"
 #include "tower.h"
+#include "g1.h"
+#include "g2.h"
+#include "endomorphism.h"
+#include "pairing.h"
 
 #define MAX_FP 24 /* an element of Fp24 */
 
@@ -141,6 +147,30 @@ static void w_gt_pow_ct(fp_t *out, const fp_t *a, const fp_t *b, int n)
     gt_pow_ct((gt_t *)out, (const gt_t *)a, k, FR_NLIMBS * PF_LIMB_BITS);
 }
 
+/* the Miller loop of one pair: a = (P.x, P.y, Q.x, Q.y), 2 + 8 coefficients */
+static void w_miller(fp_t *out, const fp_t *a, const fp_t *b, int n)
+{
+    g1_affine_t P;
+    g2_affine_t Q;
+    pf_miller_pair_t scratch[1];
+
+    (void)b;
+    (void)n;
+    memcpy(&P, a, sizeof P);
+    memcpy(&Q, a + 2, sizeof Q);
+    pf_miller_loop_vartime((gt_t *)out, &P, &Q, NULL, 1, scratch);
+}
+
+static void w_final_exp(fp_t *out, const fp_t *a, const fp_t *b, int n)
+{
+    gt_t f;
+
+    (void)b;
+    (void)n;
+    memcpy(&f, a, sizeof f);
+    pf_final_exp((gt_t *)out, &f);
+}
+
 static const struct {
     const char *name;
     op_fn fn;
@@ -177,6 +207,8 @@ static const struct {
     { "fp24_pow", w_fp24_pow, 24, 1, 24 },
     { "gt_exp_by_x", w_gt_exp_by_x, 24, 0, 24 },
     { "gt_pow_ct", w_gt_pow_ct, 24, 1, 24 },
+    { "miller", w_miller, 10, 0, 24 },
+    { "final_exp", w_final_exp, 24, 0, 24 },
 };
 
 int main(void)
