@@ -194,6 +194,47 @@ def test_fp4(tower: Tower) -> None:
         assert T.f4(res) == want, (op, n)
 
 
+def _sign(T: Tower, flat: list[int]) -> bool:
+    """gnark's LexicographicallyLargest on flat Fp4 coefficients: the highest non-zero Fp2 half
+    decides, within it c1 (c0 when c1 = 0), an Fp coefficient being large when above (p - 1)/2."""
+    def fp2(c0: int, c1: int) -> bool:
+        return c1 > (T.p - 1) // 2 if c1 else c0 > (T.p - 1) // 2
+    return fp2(*flat[2:]) if any(flat[2:]) else fp2(*flat[:2])
+
+
+def test_fp4_sqrt(tower: Tower) -> None:
+    """fp4_sqrt and fp4_sqrt_vartime on squares, non-squares and elements of Fp2 (a1 = 0, square or
+    not in Fp2: every element of Fp2 is a square in Fp4), fp4_is_square and the serialization sign
+    against the reference."""
+    T = tower
+    cases = []
+    for _ in range(TRIALS):
+        b = T.f4(T.rand(4))
+        cases.append(b * b)                              # a square
+        cases.append(T.f4(T.rand(4)))                    # either, about half each
+        c = T.f2(T.rand(2))
+        cases.append(T.F4([c * c, 0]))                   # a1 = 0, a0 a square in Fp2
+        cases.append(T.F4([c * c * T.F2(tuple(T.m.tower.nu)), 0]))  # a1 = 0, a0 / nu a square
+    cases += [T.F4(0), T.F4(1), -T.F4(1)]
+    flats = [[int(v) for c2 in a.coeffs for v in c2.coeffs] for a in cases]
+    ops = [T.line(op, 0, f) for f in flats for op in ("fp4_sqrt", "fp4_sqrt_vartime", "fp4_predicates")]
+    got = T.run(ops)
+    squares = 0
+    for i, (a, flat) in enumerate(zip(cases, flats)):
+        ct, vt, (is_sq, large) = got[3 * i:3 * i + 3]
+        want_sq = a.is_square()
+        squares += want_sq
+        assert (is_sq, large) == (int(want_sq), int(_sign(T, flat)))
+        for res in (ct, vt):
+            assert res[4] == int(want_sq)
+            if want_sq:
+                root = T.f4(res[:4])
+                assert root * root == a
+            elif res is ct:
+                assert res[:4] == [0, 0, 0, 0]
+    assert 0 < squares < len(cases)
+
+
 def test_fp12(tower: Tower) -> None:
     T = tower
     ops = []

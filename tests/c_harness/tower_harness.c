@@ -147,6 +147,56 @@ static void w_gt_pow_ct(fp_t *out, const fp_t *a, const fp_t *b, int n)
     gt_pow_ct((gt_t *)out, (const gt_t *)a, k, FR_NLIMBS * PF_LIMB_BITS);
 }
 
+/* the square roots: the root in out[0..3], the flag (0 or 1) in out[4] */
+static void sqrt_result(fp_t *out, const fp4_t *root, bool ok)
+{
+    memcpy(out, root, sizeof *root);
+    if (ok)
+        fp_set_one(&out[4]);
+    else
+        fp_set_zero(&out[4]);
+}
+
+static void w_fp4_sqrt(fp_t *out, const fp_t *a, const fp_t *b, int n)
+{
+    fp4_t x, root;
+    bool ok;
+
+    (void)b;
+    (void)n;
+    memcpy(&x, a, sizeof x);
+    ok = fp4_sqrt(&root, &x);
+    sqrt_result(out, &root, ok);
+}
+
+static void w_fp4_sqrt_vartime(fp_t *out, const fp_t *a, const fp_t *b, int n)
+{
+    fp4_t x, root;
+    bool ok;
+
+    (void)b;
+    (void)n;
+    memcpy(&x, a, sizeof x);
+    fp4_set_zero(&root);
+    ok = fp4_sqrt_vartime(&root, &x);
+    sqrt_result(out, &root, ok);
+}
+
+/* the predicates as one Fp coefficient: (is_square, is_lex_largest) */
+static void w_fp4_predicates(fp_t *out, const fp_t *a, const fp_t *b, int n)
+{
+    fp4_t x;
+    bool sq, large;
+
+    (void)b;
+    (void)n;
+    memcpy(&x, a, sizeof x);
+    sq = fp4_is_square(&x);
+    large = fp4_is_lex_largest(&x);
+    if (sq) fp_set_one(&out[0]); else fp_set_zero(&out[0]);
+    if (large) fp_set_one(&out[1]); else fp_set_zero(&out[1]);
+}
+
 /* the Miller loop of one pair: a = (P.x, P.y, Q.x, Q.y), 2 + 8 coefficients */
 static void w_miller(fp_t *out, const fp_t *a, const fp_t *b, int n)
 {
@@ -191,6 +241,9 @@ static const struct {
     { "fp4_mul_by_fp", w_fp4_mul_by_fp, 4, 1, 4 },
     { "fp4_mul_by_fp2", w_fp4_mul_by_fp2, 4, 2, 4 },
     { "fp4_frobenius", w_fp4_frobenius, 4, 0, 4 },
+    { "fp4_sqrt", w_fp4_sqrt, 4, 0, 5 },
+    { "fp4_sqrt_vartime", w_fp4_sqrt_vartime, 4, 0, 5 },
+    { "fp4_predicates", w_fp4_predicates, 4, 0, 2 },
     { "fp12_mul", w_fp12_mul, 12, 12, 12 },
     { "fp12_sqr", w_fp12_sqr, 12, 0, 12 },
     { "fp12_inv", w_fp12_inv, 12, 0, 12 },
