@@ -405,3 +405,21 @@ def test_pairing_bilinear(tower: Tower) -> None:
     assert powers == es[1:]
     checks = T.run([T.line(op, 0, e) for e in es for op in ("gt_in_subgroup", "gt_in_subgroup_by_order")])
     assert [row[0] for row in checks] == [1] * (2 * len(es))
+
+
+def test_multi_pairing(tower: Tower) -> None:
+    """The two-pair Miller loop then one final exponentiation equals the product of the pairings;
+    a pair with the identity of G1 (0, 0) contributes 1; e(P, Q) e(-P, Q) = 1."""
+    T = tower
+    m = T.m
+    (P1, Q1, _, _), (P2, Q2, _, _) = points(m, random.Random(f"{m.name} multi"), 2)
+    nP1 = [P1[0], (-P1[1]) % m.p]
+    zero = [0, 0]
+    fs = T.run([T.line("miller", 0, P1, Q1), T.line("miller", 0, P2, Q2), T.line("miller2", 0, P1, Q1, P2, Q2),
+                T.line("miller2", 0, zero, Q1, P2, Q2), T.line("miller2", 0, P1, Q1, nP1, Q1)])
+    es = T.run([T.line("final_exp", 0, f) for f in fs])
+    product = T.run([T.line("fp24_mul", 0, es[0], es[1])])[0]
+    one = [1] + [0] * 23
+    assert es[2] == product and es[2] != one
+    assert es[3] == es[1]
+    assert es[4] == one

@@ -211,6 +211,22 @@ static void w_miller(fp_t *out, const fp_t *a, const fp_t *b, int n)
     pf_miller_loop_vartime((gt_t *)out, &P, &Q, NULL, 1, scratch);
 }
 
+/* the multi-Miller loop of two pairs: a = (P1, Q1, P2, Q2), 2 x (2 + 8) coefficients */
+static void w_miller2(fp_t *out, const fp_t *a, const fp_t *b, int n)
+{
+    g1_affine_t P[2];
+    g2_affine_t Q[2];
+    pf_miller_pair_t scratch[2];
+
+    (void)b;
+    (void)n;
+    for (int i = 0; i < 2; i++) {
+        memcpy(&P[i], a + 10 * i, sizeof P[i]);
+        memcpy(&Q[i], a + 10 * i + 2, sizeof Q[i]);
+    }
+    pf_miller_loop_vartime((gt_t *)out, P, Q, NULL, 2, scratch);
+}
+
 static void w_final_exp(fp_t *out, const fp_t *a, const fp_t *b, int n)
 {
     gt_t f;
@@ -261,6 +277,7 @@ static const struct {
     { "gt_exp_by_x", w_gt_exp_by_x, 24, 0, 24 },
     { "gt_pow_ct", w_gt_pow_ct, 24, 1, 24 },
     { "miller", w_miller, 10, 0, 24 },
+    { "miller2", w_miller2, 20, 0, 24 },
     { "final_exp", w_final_exp, 24, 0, 24 },
 };
 
