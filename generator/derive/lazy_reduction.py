@@ -119,8 +119,9 @@ def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve:
             require(2 * p * p < p * R, curve, "Fp2 Karatsuba: a0 b1 + a1 b0 < 2 p^2 < p R")
             _check_fp2_products(p, R, kk, curve)
     # The tower on top of Fp (k = 6) or of the lazy Fp2 product (k = 12): every stored double-width
-    # value is in [0, p R); a modular sum's high half (< 2p) must fit in n words.
-    tower = (fp2_mul if k == 12 else True) and 2 * p < R
+    # value is in [0, p R); a modular sum's high half (< 2p) must fit in n words. k = 24 has no
+    # double-width Fp4 level yet (templates/c/tower.h.j2), so its tower reduces every product.
+    tower = (fp2_mul if k == 12 else k == 6) and 2 * p < R
     fp2_sqr_plain = fp2_mul and beta_k is not None and beta_k > 1 and (3 * beta_k + 1) * p <= R
     if fp2_sqr_plain:
         require((beta_k + 1) * p < R, curve, f"Fp2 squaring: a0 + {beta_k} (p - a1) < {beta_k + 1} p < R")
