@@ -127,6 +127,7 @@ cdef extern from "c/api.h" nogil:
     void te_from_sw(te_t *out, const sw_t *a)
     void sw_from_te(sw_t *out, const te_t *a)
     void sw_mul_subgroup_ct(sw_t *out, const sw_t *a, const limb_t *k)
+    void sw_mul_any_ct(sw_t *out, const sw_t *a, const limb_t *k)
     void sw_mul_subgroup_vartime(sw_t *out, const sw_t *a, const limb_t *k)
     bint sw_in_subgroup_vartime(const sw_t *a)
     void sw_clear_cofactor_ct(sw_t *out, const sw_t *a)
@@ -1626,7 +1627,7 @@ cdef class SWPoint:
             if (<SWPoint>self).sub:
                 sw_mul_subgroup_ct(&r.v, &(<SWPoint>self).v, s)
             else:
-                sw_mul_ct(&r.v, &(<SWPoint>self).v, s, FR_BITS)
+                sw_mul_any_ct(&r.v, &(<SWPoint>self).v, s)
         r.sub = (<SWPoint>self).sub
         return r
 

@@ -124,6 +124,7 @@ cdef extern from "c/api.h" nogil:
     void te_from_sw(te_t *out, const sw_t *a)
     void sw_from_te(sw_t *out, const te_t *a)
     void sw_mul_subgroup_ct(sw_t *out, const sw_t *a, const limb_t *k)
+    void sw_mul_any_ct(sw_t *out, const sw_t *a, const limb_t *k)
     void sw_mul_subgroup_vartime(sw_t *out, const sw_t *a, const limb_t *k)
     bint sw_in_subgroup_vartime(const sw_t *a)
     void sw_clear_cofactor_ct(sw_t *out, const sw_t *a)
@@ -1469,7 +1470,7 @@ cdef class SWPoint:
     (x, y) -> (u, v) = ((1 + y)/(1 - y), u/x) -> (u/B_M + A_M/(3 B_M), v/B_M), Montgomery (A_M, B_M));
     immutable. Jacobian coordinates in C (c/edwards_sw.h over sw.h, the pairing curves' G1 code):
     complete constant-time addition and doubling; P * k on the Edwards model (through maps without
-    inversion) for points known to lie in the subgroup, else sw.h's constant-time fixed windows.
+    inversion) for points known to lie in the subgroup (and for any point: the Edwards law is complete).
     Build one with SWPoint.generator(), identity(), from_affine(x, y), from_bytes(data),
     from_edwards(point) or Point.to_weierstrass()."""
 
@@ -1595,7 +1596,7 @@ cdef class SWPoint:
     def __mul__(self, k):
         """[k]P in constant time in k and P (k: an int of any size and sign, reduced mod r, or an
         Fr): on the Edwards model for points known to lie in the subgroup, else
-        sw.h's fixed 4-bit windows over the complete mixed addition (any point of the curve)."""
+        on the Edwards model too (fixed 4-bit windows: the law is complete on the whole curve)."""
         cdef limb_t s[FR_NLIMBS]
         cdef SWPoint r
         if type(self) is not SWPoint:
@@ -1608,7 +1609,7 @@ cdef class SWPoint:
             if (<SWPoint>self).sub:
                 sw_mul_subgroup_ct(&r.v, &(<SWPoint>self).v, s)
             else:
-                sw_mul_ct(&r.v, &(<SWPoint>self).v, s, FR_BITS)
+                sw_mul_any_ct(&r.v, &(<SWPoint>self).v, s)
         r.sub = (<SWPoint>self).sub
         return r
 

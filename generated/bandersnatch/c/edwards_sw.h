@@ -94,6 +94,14 @@ static inline void sw_mul_subgroup_ct(sw_t *out, const sw_t *a, const limb_t *k)
     sw_from_te(out, &r);
 }
 
+/* out = [k]a for any point a of the curve and k < r (FR_NLIMBS limbs), constant time in k and a.
+ * The Edwards law is complete only on the subgroup here, and some points of this model have no
+ * finite Edwards image: sw.h's fixed windows over the complete mixed addition, on this model. */
+static inline void sw_mul_any_ct(sw_t *out, const sw_t *a, const limb_t *k)
+{
+    sw_mul_ct(out, a, k, FR_BITS);
+}
+
 /* out = [k]a for a in the subgroup of order r and a public k < r (variable time). */
 static inline void sw_mul_subgroup_vartime(sw_t *out, const sw_t *a, const limb_t *k)
 {

@@ -344,6 +344,11 @@ PF_API void pf_api_sw_mul_subgroup_ct(sw_t *out, const sw_t *a, const limb_t *k)
     sw_mul_subgroup_ct(out, a, k);
 }
 
+PF_API void pf_api_sw_mul_any_ct(sw_t *out, const sw_t *a, const limb_t *k)
+{
+    sw_mul_any_ct(out, a, k);
+}
+
 PF_API void pf_api_sw_mul_subgroup_vartime(sw_t *out, const sw_t *a, const limb_t *k)
 {
     sw_mul_subgroup_vartime(out, a, k);

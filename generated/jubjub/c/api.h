@@ -81,6 +81,7 @@ PF_API void pf_api_sw_mul_window_vartime(sw_t *out, const sw_t *a, const limb_t 
 PF_API void pf_api_te_from_sw(te_t *out, const sw_t *a);
 PF_API void pf_api_sw_from_te(sw_t *out, const te_t *a);
 PF_API void pf_api_sw_mul_subgroup_ct(sw_t *out, const sw_t *a, const limb_t *k);
+PF_API void pf_api_sw_mul_any_ct(sw_t *out, const sw_t *a, const limb_t *k);
 PF_API void pf_api_sw_mul_subgroup_vartime(sw_t *out, const sw_t *a, const limb_t *k);
 PF_API int pf_api_sw_in_subgroup_vartime(const sw_t *a);
 PF_API void pf_api_sw_clear_cofactor_ct(sw_t *out, const sw_t *a);
@@ -155,6 +156,7 @@ PF_API int pf_api_sw_msm_points_vartime(sw_t *out, const sw_t *points, const lim
 #define te_from_sw pf_api_te_from_sw
 #define sw_from_te pf_api_sw_from_te
 #define sw_mul_subgroup_ct pf_api_sw_mul_subgroup_ct
+#define sw_mul_any_ct pf_api_sw_mul_any_ct
 #define sw_mul_subgroup_vartime pf_api_sw_mul_subgroup_vartime
 #define sw_in_subgroup_vartime pf_api_sw_in_subgroup_vartime
 #define sw_clear_cofactor_ct pf_api_sw_clear_cofactor_ct

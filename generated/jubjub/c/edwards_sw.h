@@ -94,6 +94,20 @@ static inline void sw_mul_subgroup_ct(sw_t *out, const sw_t *a, const limb_t *k)
     sw_from_te(out, &r);
 }
 
+/* out = [k]a for any point a of the curve and k < r (FR_NLIMBS limbs), constant time in k and a.
+ * The Edwards law is complete on the whole curve here (a square, d non-square): the curve has no
+ * point at infinity, so every point of this model has a finite Edwards image (the Montgomery
+ * points with v = 0, u != 0 would need A^2 - 4 = 16 a d / (a - d)^2 a square, and u = -1 would
+ * need v^2 = d), and te_mul_ct runs on it. */
+static inline void sw_mul_any_ct(sw_t *out, const sw_t *a, const limb_t *k)
+{
+    te_t e, r;
+
+    te_from_sw(&e, a);
+    te_mul_ct(&r, &e, k, FR_BITS);
+    sw_from_te(out, &r);
+}
+
 /* out = [k]a for a in the subgroup of order r and a public k < r (variable time). */
 static inline void sw_mul_subgroup_vartime(sw_t *out, const sw_t *a, const limb_t *k)
 {
