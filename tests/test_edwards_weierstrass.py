@@ -110,11 +110,15 @@ def test_maps_and_group_law_on_random_points(sw) -> None:
         assert (sP + sQ).to_affine() == W.add(sP.to_affine(), sQ.to_affine())
         assert sP + sQ == (P + Q).to_weierstrass() and sP - sQ == (P - Q).to_weierstrass()
         assert sP.double() == sP + sP and (sP - sP).is_identity() and (-sP).__neg__() == sP
+        sO = E.SWPoint.from_affine(*sP.to_affine(), check=False)
+        assert sO.is_on_curve() and (sO + sQ) == (sP + sQ) and sO.to_edwards() == P
         for k in (0, 1, 2, -3, m.r - 1, m.r, m.h * m.r, rng.randrange(m.h * m.r), rng.getrandbits(300)):
             want = W.mul(sP.to_affine(), k % m.r)      # Point * k reduces k mod r
             got = sP * k
             assert (None if got.is_identity() else got.to_affine()) == want
             assert got == sP.mul_vartime(k)
+            # the same point not known to lie in the subgroup takes the other constant-time path
+            assert sO * k == got and sO.mul_vartime(k) == got
             if sP.in_subgroup():
                 assert got == sP * E.Fr(k % m.r)
         assert (sP * m.r).is_identity() and W.mul(sP.to_affine(), m.r) is None or not sP.in_subgroup()
@@ -128,6 +132,7 @@ def test_exceptional_points(sw) -> None:
     assert inf + inf == inf and inf * 5 == inf and inf.in_subgroup()
     with pytest.raises(ValueError):
         inf.to_affine()
+    assert pickle.loads(pickle.dumps(inf)) == inf and hash(inf) == hash(E.SWPoint.generator() * 0)
     T = E.Point.from_affine(0, m.p - 1, check=False)            # (0, -1), of order 2
     sT = T.to_weierstrass()
     (A, B), c, p = m.montgomery, m.published_weierstrass.c, m.p     # Montgomery (0, 0) on the SW model
@@ -161,8 +166,8 @@ def test_msm(sw) -> None:
     assert (None if got.is_identity() else got.to_affine()) == want
     assert E.SWPoint.msm([], []).is_identity()
     # points decoded without the subgroup check (not known to lie in it) and the exceptional
-    # points, at the sizes of both of sw_msm's paths (the window method and the batch-affine
-    # buckets), against the Edwards MSM of the images and the reference
+    # points, at sizes where sw_msm plans differently, against the Edwards MSM of the images and
+    # the sum of single multiplications
     fresh = [E.SWPoint.from_affine(*q.to_affine(), check=False) for q in pts[:-2]]
     images = [q.to_edwards() for q in fresh]
     assert images == [E.Point.from_affine(*to_edwards_ref(m, q.to_affine()), check=False) for q in fresh]
