@@ -1,7 +1,7 @@
 """SWPoint, the short Weierstrass model of an Edwards curve file's [weierstrass] section
-(templates/python/edwards_weierstrass.py.j2): the maps against generator/derive/edwards.py's, the
-group law against the pure-Python affine reference on random, small-order and non-subgroup
-points, the arkworks encodings and their bad inputs, and ark-vrf's Bandersnatch SW keys and
+(compiled: templates/cython/edwards_core.pyx.j2 over templates/c/edwards_sw.h.j2): the maps
+against generator/derive/edwards.py's, the group law against the pure-Python affine reference on
+random, small-order and non-subgroup points, the arkworks encodings and their bad inputs, and ark-vrf's Bandersnatch SW keys and
 outputs (pk = sk·G, gamma = sk·H in its 33-byte encoding)."""
 
 from __future__ import annotations
