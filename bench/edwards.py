@@ -13,7 +13,8 @@ Each cell: the best of the rounds (process CPU time) and the median; ratios use 
 Where the PyPI package bandersnatch-vrfs (arkworks' ark-ec-vrfs through PyO3) is installed, its
 public_from_secret (sk·G and the 32-byte encoding) is timed beside ours in the same rounds.
 Where the package has SWPoint (a [weierstrass] section), its P * k and MSM (inputs never mapped,
-and inputs carrying their Edwards images) are timed beside the Edwards Point's ("vs TE").
+decoded inputs), P + Q, mul_vartime and P * k (for points known to lie in the subgroup, and points
+that are not) are timed beside the Edwards Point's ("vs TE").
 """
 
 from __future__ import annotations
@@ -89,8 +90,17 @@ def sw_operations(C, n: int, rng: random.Random) -> dict[str, tuple[callable, ca
 
     if unmapped() != C.Point.msm(points, scalars, threads=1).to_weierstrass() or S * k != (P * k).to_weierstrass():
         raise AssertionError("SWPoint disagrees with Point")
+    S2 = (G * rng.randrange(C.R)).to_weierstrass()
+    Q2 = S2.to_edwards()
+    S_open = C.SWPoint.from_affine(*S.to_affine(), check=False)   # not known to lie in the subgroup
+    P_open = C.Point.from_affine(*P.to_affine(), check=False)
+    if S + S2 != (P + Q2).to_weierstrass() or S_open * k != S * k or S.mul_vartime(k) != S * k:
+        raise AssertionError("SWPoint disagrees with Point")
     return {
         "SW P * k (vs TE P * k)": (lambda: S * k, lambda: P * k, 200),
+        "SW P * k, P not known in the subgroup (vs TE, same)": (lambda: S_open * k, lambda: P_open * k, 200),
+        "SW mul_vartime (vs TE)": (lambda: S.mul_vartime(k), lambda: P.mul_vartime(k), 200),
+        "SW P + Q (vs TE P + Q)": (lambda: S + S2, lambda: P + Q2, 20000),
         f"SW msm n={n}, unmapped inputs built from affine (vs TE, same)": (unmapped, te_with_construction, 1),
         f"SW msm n={n}, decoded inputs (vs TE)": (lambda: C.SWPoint.msm(mapped, scalars, threads=1),
                                                   lambda: C.Point.msm(points, scalars, threads=1), 1),

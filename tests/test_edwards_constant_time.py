@@ -1,6 +1,6 @@
 """The secret paths of every generated twisted Edwards curve are constant time under valgrind
 memcheck (security/ct/ct_edwards.c, the method of tests/test_constant_time.py): [k]P, the unified
-addition and doubling, inversion and square roots, and the public-data operations that are
+addition and doubling, SWPoint's [k]P, complete addition and maps where the curve has it, inversion and square roots, and the public-data operations that are
 constant time all the same; te_mul_vartime, the negative control, must be flagged. Slow (about
 10 s of CPU per curve and limb width): run with --runslow (CI runs it)."""
 
@@ -35,6 +35,11 @@ def test_edwards_constant_time(tmp_path, pkg: str, bits: int) -> None:
     assert ("te_mul_vartime", "vartime") in checks
     if "te_mul_glv_ct" in (GENERATED_DIR / pkg / "c" / "edwards.h").read_text():   # a derived endomorphism
         assert ("te_mul_glv_ct", "ct") in checks and ("te_mul_glv_vartime", "vartime") in checks
+    if (GENERATED_DIR / pkg / "c" / "edwards_sw.h").is_file():   # SWPoint's C ([weierstrass] section)
+        for name in ("sw_mul_subgroup_ct", "sw_mul_any_ct", "sw_mul_ct", "sw_add_ct", "sw_dbl", "te_from_sw", "sw_from_te",
+                     "sw_clear_cofactor_ct"):
+            assert (name, "ct") in checks
+        assert ("sw_mul_subgroup_vartime", "vartime") in checks
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         results = list(pool.map(lambda check: memcheck([str(exe), check[0]]), checks))
     problems = []

@@ -1,7 +1,7 @@
 """SWPoint, the short Weierstrass model of an Edwards curve file's [weierstrass] section
-(templates/python/edwards_weierstrass.py.j2): the maps against generator/derive/edwards.py's, the
-group law against the pure-Python affine reference on random, small-order and non-subgroup
-points, the arkworks encodings and their bad inputs, and ark-vrf's Bandersnatch SW keys and
+(compiled: templates/cython/edwards_core.pyx.j2 over templates/c/edwards_sw.h.j2): the maps
+against generator/derive/edwards.py's, the group law against the pure-Python affine reference on
+random, small-order and non-subgroup points, the arkworks encodings and their bad inputs, and ark-vrf's Bandersnatch SW keys and
 outputs (pk = sk·G, gamma = sk·H in its 33-byte encoding)."""
 
 from __future__ import annotations
@@ -71,6 +71,15 @@ def exceptional_points(m: EdwardsModel, W: WeierstrassCurve) -> list[tuple[int, 
     return out
 
 
+def to_edwards_ref(m: EdwardsModel, P: tuple[int, int]) -> tuple[int, int]:
+    """The inverse map, independently of the package: u = B_M (x - A_M/(3 B_M)), v = B_M y (c = 1),
+    then (u/v, (u - 1)/(u + 1))."""
+    p, (A, B) = m.p, m.montgomery
+    u = B * (P[0] - A * pow(3 * B, -1, p)) % p
+    v = B * P[1] % p
+    return u * pow(v, -1, p) % p, (u - 1) * pow(u + 1, -1, p) % p
+
+
 def test_generator_and_constants(sw, vectors_subdir) -> None:
     m, E, W, to_w = sw
     G = E.SWPoint.generator()
@@ -101,11 +110,15 @@ def test_maps_and_group_law_on_random_points(sw) -> None:
         assert (sP + sQ).to_affine() == W.add(sP.to_affine(), sQ.to_affine())
         assert sP + sQ == (P + Q).to_weierstrass() and sP - sQ == (P - Q).to_weierstrass()
         assert sP.double() == sP + sP and (sP - sP).is_identity() and (-sP).__neg__() == sP
+        sO = E.SWPoint.from_affine(*sP.to_affine(), check=False)
+        assert sO.is_on_curve() and (sO + sQ) == (sP + sQ) and sO.to_edwards() == P
         for k in (0, 1, 2, -3, m.r - 1, m.r, m.h * m.r, rng.randrange(m.h * m.r), rng.getrandbits(300)):
             want = W.mul(sP.to_affine(), k % m.r)      # Point * k reduces k mod r
             got = sP * k
             assert (None if got.is_identity() else got.to_affine()) == want
             assert got == sP.mul_vartime(k)
+            # the same point not known to lie in the subgroup takes the other constant-time path
+            assert sO * k == got and sO.mul_vartime(k) == got
             if sP.in_subgroup():
                 assert got == sP * E.Fr(k % m.r)
         assert (sP * m.r).is_identity() and W.mul(sP.to_affine(), m.r) is None or not sP.in_subgroup()
@@ -119,6 +132,7 @@ def test_exceptional_points(sw) -> None:
     assert inf + inf == inf and inf * 5 == inf and inf.in_subgroup()
     with pytest.raises(ValueError):
         inf.to_affine()
+    assert pickle.loads(pickle.dumps(inf)) == inf and hash(inf) == hash(E.SWPoint.generator() * 0)
     T = E.Point.from_affine(0, m.p - 1, check=False)            # (0, -1), of order 2
     sT = T.to_weierstrass()
     (A, B), c, p = m.montgomery, m.published_weierstrass.c, m.p     # Montgomery (0, 0) on the SW model
@@ -151,16 +165,24 @@ def test_msm(sw) -> None:
     got = E.SWPoint.msm(pts, ks, threads=2)
     assert (None if got.is_identity() else got.to_affine()) == want
     assert E.SWPoint.msm([], []).is_identity()
-    # points never mapped go through the batch map in C (one inversion); with (0, -1) among them,
-    # through the Python batch map; both agree with the one-point maps
+    # points decoded without the subgroup check (not known to lie in it) and the exceptional
+    # points, at sizes where sw_msm plans differently, against the Edwards MSM of the images and
+    # the sum of single multiplications
     fresh = [E.SWPoint.from_affine(*q.to_affine(), check=False) for q in pts[:-2]]
-    images = E._weierstrass._edwards_images(fresh)
-    assert images == [E.Point.from_affine(*q.to_edwards().to_affine(), check=False) for q in pts[:-2]]
+    images = [q.to_edwards() for q in fresh]
+    assert images == [E.Point.from_affine(*to_edwards_ref(m, q.to_affine()), check=False) for q in fresh]
     assert E.SWPoint.msm(fresh, ks[:-2]) == E.Point.msm(images, ks[:-2]).to_weierstrass()
-    fresh.append(E.SWPoint.from_affine(*pts[-1].to_affine(), check=False))
-    assert E._weierstrass._edwards_images(fresh)[-1] == E.Point.from_affine(0, m.p - 1, check=False)
-    with pytest.raises(ValueError, match="whole number"):
-        E.Point._from_weierstrass_batch(b"\x00", 0, 1, 1)
+    G = E.SWPoint.generator()
+    for n in (64, 700):
+        many = [G * rng.randrange(m.r) + fresh[i % len(fresh)] for i in range(n)]
+        many[3], many[5] = E.SWPoint.identity(), pts[-1]             # the identity and (0, -1)'s image
+        kk = [rng.randrange(-m.r, 2 * m.r) for _ in many]
+        got = E.SWPoint.msm(many, kk, threads=2)
+        assert got == E.Point.msm([q.to_edwards() for q in many], kk).to_weierstrass()
+        acc = E.SWPoint.identity()
+        for q, k in zip(many, kk, strict=True):
+            acc = acc + q.mul_vartime(k)
+        assert got == acc
     with pytest.raises(ValueError):
         E.SWPoint.msm(pts, ks[:-1])
     with pytest.raises(TypeError):

@@ -105,6 +105,33 @@ cdef extern from "c/api.h" nogil:
     void te_psi(te_t *out, const te_t *a)
     void te_mul_glv_ct(te_t *out, const te_t *a, const limb_t *k)
     void te_mul_glv_vartime(te_t *out, const te_t *a, const limb_t *k)
+    ctypedef struct sw_t:
+        fq_t x
+        fq_t y
+        fq_t z
+    ctypedef struct sw_affine_t:
+        fq_t x
+        fq_t y
+    void sw_set_identity(sw_t *out)
+    bint sw_is_identity(const sw_t *a)
+    void sw_from_affine(sw_t *out, const sw_affine_t *a)
+    void sw_to_affine(sw_affine_t *out, const sw_t *a)
+    bint sw_affine_is_on_curve(const sw_affine_t *a)
+    bint sw_is_on_curve(const sw_t *a)
+    void sw_neg(sw_t *out, const sw_t *a)
+    bint sw_equal(const sw_t *a, const sw_t *b)
+    void sw_dbl(sw_t *out, const sw_t *p)
+    void sw_add_ct(sw_t *out, const sw_t *p, const sw_t *q)
+    void sw_mul_ct(sw_t *out, const sw_t *a, const limb_t *k, size_t nbits)
+    void sw_mul_window_vartime(sw_t *out, const sw_t *a, const limb_t *k, size_t nlimbs)
+    void te_from_sw(te_t *out, const sw_t *a)
+    void sw_from_te(sw_t *out, const te_t *a)
+    void sw_mul_subgroup_ct(sw_t *out, const sw_t *a, const limb_t *k)
+    void sw_mul_any_ct(sw_t *out, const sw_t *a, const limb_t *k)
+    void sw_mul_subgroup_vartime(sw_t *out, const sw_t *a, const limb_t *k)
+    bint sw_in_subgroup_vartime(const sw_t *a)
+    void sw_clear_cofactor_ct(sw_t *out, const sw_t *a)
+    bint sw_msm_points_vartime(sw_t *out, const sw_t *points, const limb_t *scalars, size_t n, size_t nthreads)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -209,9 +236,11 @@ cdef bytes _exponent_bytes(object e):
 
 def _from_bytes(cls, data):
     """Unpickling helper: cls._from_pickle(data) for the class named cls (either build)."""
-    if not isinstance(cls, str) or cls not in ("Fq", "Fr", "Point"):
+    if not isinstance(cls, str) or cls not in ("Fq", "Fr", "Point", "SWPoint"):
         raise ValueError(f"no class {cls!r} to unpickle")
     cls = globals()[cls]
+    if cls is SWPoint:
+        return SWPoint.from_bytes(data, check=False)
     return cls._from_pickle(data) if cls is Point else cls.from_bytes(data)
 
 
@@ -1008,69 +1037,9 @@ cdef class Point:
         return (_fq_int(&a.x), _fq_int(&a.y))
 
     def to_weierstrass(self):
-        """This point on the curve file's short Weierstrass model (an SWPoint of _weierstrass.py).
+        """This point on the curve file's short Weierstrass model (an SWPoint), constant time.
         ValueError for a point at infinity of the Edwards model."""
-        from ._weierstrass import SWPoint
         return SWPoint.from_edwards(self)
-
-    @classmethod
-    def _from_weierstrass_batch(cls, data, x0, u_scale, v_scale):
-        """Edwards points of packed Weierstrass points (x || y, 32 bytes each, little-endian):
-        u = (x - x0)·u_scale, v = y·v_scale (Montgomery), then (u/v, (u - 1)/(u + 1)) with one
-        inversion for all. None when one has no affine image (v = 0 or u = -1): the caller
-        (_weierstrass.py) then maps them one at a time. ValueError for a non-canonical coordinate."""
-        cdef bytes blob = _as_bytes(data, "Point._from_weierstrass_batch")
-        cdef Py_ssize_t n = len(blob) // 64, i
-        cdef const uint8_t *src = <const uint8_t *><const char *>blob
-        cdef fq_t c0, cu, cv, one, acc, inv, t, w
-        cdef fq_t *mem = NULL
-        cdef te_affine_t a
-        cdef bint ok = True
-        if len(blob) != n * 64:
-            raise ValueError("Point._from_weierstrass_batch: the data is not a whole number of points")
-        _fq_set_int(&c0, int(x0))
-        _fq_set_int(&cu, int(u_scale))
-        _fq_set_int(&cv, int(v_scale))
-        fq_set_one(&one)
-        out = [_new_point() for _ in range(n)]
-        mem = <fq_t *>PyMem_Malloc((4 * n + 1) * sizeof(fq_t))   # u, v, den, prefix per point
-        if mem == NULL:
-            raise MemoryError()
-        try:
-            with nogil:
-                fq_set_one(&acc)
-                for i in range(n):
-                    if not (_fq_from_le(&mem[4 * i], src + 64 * i, False)
-                            and _fq_from_le(&mem[4 * i + 1], src + 64 * i + 32, False)):
-                        ok = False
-                        break
-                    fq_sub(&mem[4 * i], &mem[4 * i], &c0)
-                    fq_mul(&mem[4 * i], &mem[4 * i], &cu)
-                    fq_mul(&mem[4 * i + 1], &mem[4 * i + 1], &cv)
-                    fq_add(&w, &mem[4 * i], &one)
-                    fq_mul(&mem[4 * i + 2], &mem[4 * i + 1], &w)
-                    if fq_is_zero(&mem[4 * i + 2]):
-                        ok = False
-                        break
-                    mem[4 * i + 3] = acc
-                    fq_mul(&acc, &acc, &mem[4 * i + 2])
-            if not ok:
-                return None
-            with nogil:
-                fq_inv(&inv, &acc)
-            for i in range(n - 1, -1, -1):
-                fq_mul(&t, &mem[4 * i + 3], &inv)             # 1 / (v (u + 1))
-                fq_mul(&inv, &inv, &mem[4 * i + 2])
-                fq_add(&w, &mem[4 * i], &one)
-                fq_mul(&a.x, &mem[4 * i], &w)
-                fq_mul(&a.x, &a.x, &t)                        # u / v
-                fq_sub(&w, &mem[4 * i], &one)
-                fq_mul(&a.y, &w, &mem[4 * i + 1])
-                fq_mul(&a.y, &a.y, &t)                        # (u - 1) / (u + 1)
-                te_from_affine(&(<Point>out[i]).v, &a)
-        finally:
-            PyMem_Free(mem)
-        return out
 
     # -- group law ------------------------------------------------------------------------
     def __add__(self, other):
@@ -1471,3 +1440,374 @@ cdef class Point:
 
 
 _GENERATOR = Point.from_affine(*GENERATORS[DEFAULT_GENERATOR])
+
+
+# ---------------------------------------------------------------------------------------------
+# SWPoint: the curve file's short Weierstrass model y^2 = x^3 + A x + B (c/edwards_sw.h)
+
+SW_GENERATOR = (0x4450f9122ae57d5cbd002014ef530ad63f83a04d7022aead47ac4aea0a73f2f7, 0x1bff80ef062fe4b1592598412a2b272627f74e164a63e0be795a3eb57763c1b2)
+# arkworks' encoding (ark-vrf's for its SW suites): x little-endian in 33 bytes with the flags in
+# the top two bits of the last byte (0x80: y > (p-1)/2, 0x40: the point at infinity); uncompressed
+# x (32 bytes) || y with the same flags (33 bytes).
+SW_POINT_LEN = 33
+SW_UNCOMPRESSED_LEN = 65
+SW_SERIALIZATION_PROFILES = ("arkworks",)
+cdef object _SW_A = WEIERSTRASS_A
+cdef object _SW_B = WEIERSTRASS_B
+cdef object _SW_HALF = (P - 1) // 2
+cdef object _SW_FLAG_SHIFT = 262      # Python ints: the shifts go past 64 bits
+cdef object _SW_COORD_MASK = (1 << 262) - 1
+cdef object _SW_NEGATIVE = 0x80
+cdef object _SW_INFINITY = 0x40
+
+
+cdef inline SWPoint _new_sw():
+    return SWPoint.__new__(SWPoint)
+
+
+cdef object _sw_profile(object profile, str what):
+    if profile is not None and profile not in SW_SERIALIZATION_PROFILES:
+        raise ValueError(f"{what}: unknown serialization profile {profile!r} (known: {', '.join(SW_SERIALIZATION_PROFILES)})")
+
+
+cdef tuple _sw_split_flags(bytes data):
+    value = int.from_bytes(data, "little")
+    flags = value >> _SW_FLAG_SHIFT
+    if flags == 3:
+        raise ValueError("SWPoint.from_bytes: both the infinity and the sign flags are set")
+    return value & _SW_COORD_MASK, flags << 6
+
+
+cdef SWPoint _SW_GENERATOR
+
+
+@cython.freelist(64)
+cdef class SWPoint:
+    """A point of Bandersnatch's short Weierstrass model y^2 = x^3 + A x + B (WEIERSTRASS_A, _B; the curve
+    file's [weierstrass] section, checked at generation to be the image of the Edwards curve under
+    (x, y) -> (u, v) = ((1 + y)/(1 - y), u/x) -> (u/B_M + A_M/(3 B_M), v/B_M), Montgomery (A_M, B_M));
+    immutable. Jacobian coordinates in C (c/edwards_sw.h over sw.h, the pairing curves' G1 code):
+    complete constant-time addition and doubling; P * k on the Edwards model (through maps without
+    inversion) for points known to lie in the subgroup, else sw.h's constant-time fixed windows.
+    Build one with SWPoint.generator(), identity(), from_affine(x, y), from_bytes(data),
+    from_edwards(point) or Point.to_weierstrass()."""
+
+    cdef sw_t v
+    cdef bint sub        # known to lie in the subgroup of order r (chooses the Edwards paths)
+
+    def __cinit__(self):
+        sw_set_identity(&self.v)
+        self.sub = False
+
+    def __init__(self, *args):
+        raise TypeError("SWPoint: use generator(), identity(), from_affine(), from_bytes() or Point.to_weierstrass()")
+
+    @classmethod
+    def identity(cls):
+        cdef SWPoint r = _new_sw()
+        r.sub = True
+        return r
+
+    @classmethod
+    def generator(cls):
+        return _SW_GENERATOR
+
+    @classmethod
+    def from_affine(cls, x, y, check=True):
+        """The point (x, y) (ints in [0, p) or Fq); ValueError off the curve, or outside the
+        subgroup of order r when check."""
+        cdef sw_affine_t a
+        cdef SWPoint r
+        for name, c in (("x", x), ("y", y)):
+            i = _int_or_none(c) if type(c) is not Fq else int(c)
+            if i is None:
+                raise TypeError(f"SWPoint.from_affine: {name} must be an int or Fq, not {type(c).__name__}")
+            if not 0 <= i < _P:
+                raise ValueError("SWPoint.from_affine: a coordinate is not in [0, p)")
+        _fq_set_int(&a.x, int(x))
+        _fq_set_int(&a.y, int(y))
+        # (0, 0) marks the identity in sw.h and is not on the curve (B != 0)
+        if (fq_is_zero(&a.x) and fq_is_zero(&a.y)) or not sw_affine_is_on_curve(&a):
+            raise ValueError("SWPoint.from_affine: the point is not on the curve")
+        r = _new_sw()
+        sw_from_affine(&r.v, &a)
+        if check and not sw_in_subgroup_vartime(&r.v):
+            raise ValueError("SWPoint.from_affine: the point is not in the subgroup of order r")
+        r.sub = bool(check)
+        return r
+
+    @classmethod
+    def from_edwards(cls, point):
+        """The image of an Edwards point (constant time); ValueError for a point at infinity of the
+        Edwards model."""
+        cdef SWPoint r
+        if type(point) is not Point:
+            raise TypeError("SWPoint.from_edwards: expected a Point")
+        if fq_is_zero(&(<Point>point).v.z):
+            raise ValueError("SWPoint.from_edwards: the Edwards point lies at infinity "
+                             "(its Weierstrass image is not computed here)")
+        r = _new_sw()
+        sw_from_te(&r.v, &(<Point>point).v)
+        r.sub = (<Point>point).sub
+        return r
+
+    def to_affine(self):
+        """(x, y) as ints; ValueError for the point at infinity (the identity)."""
+        cdef sw_affine_t a
+        if sw_is_identity(&self.v):
+            raise ValueError("SWPoint.to_affine: the identity is the point at infinity")
+        sw_to_affine(&a, &self.v)
+        return (_fq_int(&a.x), _fq_int(&a.y))
+
+    def to_edwards(self):
+        """The Edwards point of this point (constant time); ValueError for a point whose Edwards
+        image lies at infinity (small order, never in the subgroup)."""
+        cdef Point r = _new_point()
+        te_from_sw(&r.v, &self.v)
+        if fq_is_zero(&r.v.z):
+            raise ValueError("SWPoint.to_edwards: the image lies at infinity on the Edwards model")
+        r.sub = self.sub
+        return r
+
+    # -- group law ----------------------------------------------------------------------------
+    def is_identity(self):
+        return sw_is_identity(&self.v)
+
+    def is_on_curve(self):
+        return sw_is_on_curve(&self.v)
+
+    def __add__(self, other):
+        cdef SWPoint r
+        if type(self) is not SWPoint or type(other) is not SWPoint:
+            return NotImplemented
+        r = _new_sw()
+        sw_add_ct(&r.v, &(<SWPoint>self).v, &(<SWPoint>other).v)
+        r.sub = (<SWPoint>self).sub and (<SWPoint>other).sub
+        return r
+
+    def __sub__(self, other):
+        cdef sw_t t
+        cdef SWPoint r
+        if type(self) is not SWPoint or type(other) is not SWPoint:
+            return NotImplemented
+        sw_neg(&t, &(<SWPoint>other).v)
+        r = _new_sw()
+        sw_add_ct(&r.v, &(<SWPoint>self).v, &t)
+        r.sub = (<SWPoint>self).sub and (<SWPoint>other).sub
+        return r
+
+    def __neg__(self):
+        cdef SWPoint r = _new_sw()
+        sw_neg(&r.v, &self.v)
+        r.sub = self.sub
+        return r
+
+    def __pos__(self):
+        return self
+
+    def double(self):
+        cdef SWPoint r = _new_sw()
+        sw_dbl(&r.v, &self.v)
+        r.sub = self.sub
+        return r
+
+    def __mul__(self, k):
+        """[k]P in constant time in k and P (k: an int of any size and sign, reduced mod r, or an
+        Fr): on the Edwards model for points known to lie in the subgroup (GLV), else
+        sw.h's fixed 4-bit windows over the complete mixed addition (any point of the curve)."""
+        cdef limb_t s[FR_NLIMBS]
+        cdef SWPoint r
+        if type(self) is not SWPoint:
+            return NotImplemented
+        if not _is_scalar(k):
+            return NotImplemented
+        _scalar_limbs(k, s, "SWPoint * k")
+        r = _new_sw()
+        with nogil:
+            if (<SWPoint>self).sub:
+                sw_mul_subgroup_ct(&r.v, &(<SWPoint>self).v, s)
+            else:
+                sw_mul_any_ct(&r.v, &(<SWPoint>self).v, s)
+        r.sub = (<SWPoint>self).sub
+        return r
+
+    def __rmul__(self, k):
+        return self.__mul__(k)
+
+    def mul_vartime(self, k):
+        """[k]P for a public scalar k reduced mod r (variable time; on the Edwards model for points
+        known to lie in the subgroup, else a sliding window on this model)."""
+        cdef limb_t s[FR_NLIMBS]
+        cdef SWPoint r
+        if not _is_scalar(k):
+            raise TypeError(f"SWPoint.mul_vartime: expected an int or Fr, got {type(k).__name__}")
+        _scalar_limbs(k, s, "SWPoint.mul_vartime")
+        r = _new_sw()
+        with nogil:
+            if self.sub:
+                sw_mul_subgroup_vartime(&r.v, &self.v, s)
+            else:
+                sw_mul_window_vartime(&r.v, &self.v, s, FR_NLIMBS)
+        r.sub = self.sub
+        return r
+
+    def in_subgroup(self):
+        """[r]P = O, by the Edwards model's test on the image (variable time; cached)."""
+        cdef bint ok = self.sub
+        if not ok:
+            with nogil:
+                ok = sw_in_subgroup_vartime(&self.v)
+            self.sub = ok                # a derived fact: caching it keeps the point immutable
+        return ok
+
+    def clear_cofactor(self):
+        """[h]P (h = H), constant time: a point of the subgroup of order r."""
+        cdef SWPoint r = _new_sw()
+        sw_clear_cofactor_ct(&r.v, &self.v)
+        r.sub = True
+        return r
+
+    @classmethod
+    def msm(cls, points, scalars, threads=None):
+        """sum [scalars[i]] points[i] (variable time: public inputs) with sw_msm's batch-affine
+        buckets on this model (one batch inversion to affine first), multi-threaded, the GIL
+        released. scalars: ints (any size and sign, reduced mod r) or Fr; threads: None (every
+        core) or >= 1. ValueError on a length mismatch; TypeError on a wrong type."""
+        cdef Py_ssize_t n, i
+        cdef size_t nt = _threads(threads, "SWPoint.msm")
+        cdef sw_t *pts = NULL
+        cdef limb_t *sc = NULL
+        cdef SWPoint r
+        cdef bint sub = True, ok = True
+        points = list(points)
+        scalars = list(scalars)
+        n = len(points)
+        if n != len(scalars):
+            raise ValueError(f"SWPoint.msm: {n} points but {len(scalars)} scalars")
+        try:
+            pts = <sw_t *>PyMem_Malloc((n or 1) * sizeof(sw_t))
+            sc = <limb_t *>PyMem_Malloc((n or 1) * FR_NLIMBS * sizeof(limb_t))
+            if pts == NULL or sc == NULL:
+                raise MemoryError()
+            for i in range(n):
+                pt = points[i]
+                if type(pt) is not SWPoint:
+                    raise TypeError(f"SWPoint.msm: points[{i}] is a {type(pt).__name__}, expected SWPoint")
+                pts[i] = (<SWPoint>pt).v
+                sub = sub and (<SWPoint>pt).sub
+                _msm_scalar(scalars[i], sc + i * FR_NLIMBS, i, "SWPoint.msm")
+            r = _new_sw()
+            if n:
+                with nogil:
+                    ok = sw_msm_points_vartime(&r.v, pts, sc, <size_t>n, nt)
+            if not ok:
+                raise MemoryError()
+            r.sub = sub                  # sums of points of the subgroup stay in it
+            return r
+        finally:
+            PyMem_Free(pts)
+            PyMem_Free(sc)
+
+    # -- comparison, hashing, pickling --------------------------------------------------------
+    def __eq__(self, other):
+        if type(self) is not SWPoint or type(other) is not SWPoint:
+            return NotImplemented
+        return sw_equal(&(<SWPoint>self).v, &(<SWPoint>other).v)
+
+    def __ne__(self, other):
+        if type(self) is not SWPoint or type(other) is not SWPoint:
+            return NotImplemented
+        return not sw_equal(&(<SWPoint>self).v, &(<SWPoint>other).v)
+
+    def __hash__(self):
+        return hash(self.to_bytes(False))
+
+    def __reduce__(self):
+        return (_from_bytes, ("SWPoint", self.to_bytes(False)))
+
+    def __copy__(self):
+        return self
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def __repr__(self):
+        if sw_is_identity(&self.v):
+            return "SWPoint.identity()"
+        x, y = self.to_affine()
+        return f"SWPoint.from_affine({x:#x}, {y:#x})"
+
+    # -- serialization ------------------------------------------------------------------------
+    def to_bytes(self, compressed=True, profile=None):
+        """arkworks' encoding: x little-endian with the flags in the top bits of a 33-byte field
+        (compressed), or x || y with the flags in y's (uncompressed)."""
+        _sw_profile(profile, "SWPoint.to_bytes")
+        if sw_is_identity(&self.v):
+            x, y, flags = 0, 0, _SW_INFINITY
+        else:
+            x, y = self.to_affine()
+            flags = _SW_NEGATIVE if y > _SW_HALF else 0
+        last = (y if not compressed else x) | (flags >> 6 << _SW_FLAG_SHIFT)
+        if compressed:
+            return last.to_bytes(33, "little")
+        return x.to_bytes(32, "little") + last.to_bytes(33, "little")
+
+    @classmethod
+    def from_bytes(cls, data, check=True, profile=None):
+        """Decode to_bytes' output (33 bytes compressed, 65 uncompressed). ValueError for a
+        wrong length, both or unknown flags, a non-canonical coordinate, a non-canonical identity,
+        a point off the curve, or (when check) outside the subgroup of order r."""
+        cdef fq_t t, s
+        cdef sw_affine_t a
+        cdef SWPoint r
+        _sw_profile(profile, "SWPoint.from_bytes")
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError("SWPoint.from_bytes: expected bytes")
+        data = bytes(data)
+        if len(data) == 33:
+            x_bytes = None
+            coord, flags = _sw_split_flags(data)
+        elif len(data) == 65:
+            x_bytes = data[:32]
+            coord, flags = _sw_split_flags(data[32:])
+        else:
+            raise ValueError(f"SWPoint.from_bytes: expected 33 (compressed) or 65 "
+                             f"(uncompressed) bytes, got {len(data)}")
+        if coord >= _P:
+            raise ValueError("SWPoint.from_bytes: a coordinate is not below p")
+        if x_bytes is not None:
+            x = int.from_bytes(x_bytes, "little")
+            if x >= _P:
+                raise ValueError("SWPoint.from_bytes: a coordinate is not below p")
+        if flags == _SW_INFINITY:
+            if coord != 0 or (x_bytes is not None and x != 0):
+                raise ValueError("SWPoint.from_bytes: the point at infinity must have zero coordinates")
+            return SWPoint.identity()
+        if x_bytes is None:
+            x = coord
+            _fq_set_int(&t, (x * x * x + _SW_A * x + _SW_B) % _P)
+            if not fq_sqrt(&s, &t):
+                raise ValueError("SWPoint.from_bytes: no point with this x (off the curve)")
+            y = _fq_int(&s)
+            if y == 0 and flags == _SW_NEGATIVE:
+                raise ValueError("SWPoint.from_bytes: y = 0 with the negative flag (non-canonical)")
+            if (y > _SW_HALF) != (flags == _SW_NEGATIVE):
+                y = _P - y
+        else:
+            y = coord
+        _fq_set_int(&a.x, x)
+        _fq_set_int(&a.y, y)
+        if (fq_is_zero(&a.x) and fq_is_zero(&a.y)) or not sw_affine_is_on_curve(&a):
+            raise ValueError("SWPoint.from_bytes: the point is not on the curve")
+        if x_bytes is not None and (y > _SW_HALF) != (flags == _SW_NEGATIVE):
+            raise ValueError("SWPoint.from_bytes: the sign flag does not match y")
+        r = _new_sw()
+        sw_from_affine(&r.v, &a)
+        if check and not sw_in_subgroup_vartime(&r.v):
+            raise ValueError("SWPoint.from_bytes: the point is not in the subgroup of order r")
+        r.sub = bool(check)
+        return r
+
+
+_SW_GENERATOR = SWPoint.from_affine(*SW_GENERATOR)
+__all__ += ["SWPoint", "SW_GENERATOR", "SW_POINT_LEN", "SW_UNCOMPRESSED_LEN", "SW_SERIALIZATION_PROFILES"]

@@ -55,8 +55,8 @@ __all__ = [
     "Fq", "Fr", "Point", "SERIALIZATION_PROFILES", "DEFAULT_PROFILE",
 ]
 
-# The short Weierstrass model of the curve file's [weierstrass] section; its group law runs
-# through Point (see _weierstrass.py).
+# The short Weierstrass model of the curve file's [weierstrass] section: SWPoint, compiled in the
+# extension module (see _weierstrass.py).
 from ._weierstrass import SWPoint  # noqa: E402
 
 __all__.append("SWPoint")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Callable
 
+from ..derive.checks import require
 from ..derive.edwards import EdwardsModel
 from ..derive.edwards_hash import derive_elligator2
 from .api import render_api
@@ -80,6 +81,20 @@ def sw_msm_files(model: EdwardsModel, common: dict) -> dict[str, str]:
     }
 
 
+def sw_point_in_c(model: EdwardsModel, msm_files: dict[str, str]) -> bool:
+    """Whether SWPoint (the curve file's [weierstrass] section) is rendered, in C: its model must be
+    the derived one of sw.h (c = 1, the same a and b, b != 0), so that sw.h's group code and
+    edwards_msm.h's map constants serve it. A curve file whose published model is another scaling
+    is refused here rather than given a model the C does not implement."""
+    w = model.published_weierstrass
+    if w is None:
+        return False
+    W, p = model.weierstrass, model.p
+    require(w.c == 1 and (w.a - W.a) % p == 0 and (w.b - W.b) % p == 0 and bool(msm_files), model.name,
+            "SWPoint's C needs the [weierstrass] model to be the derived one (scale c = 1, b != 0)")
+    return True
+
+
 def edwards_package_files(model: EdwardsModel, target: str, progress: Progress | None = None) -> dict[str, str]:
     """Render every file of the generated package of a twisted Edwards ``model``."""
     say = progress or (lambda _msg: None)
@@ -99,15 +114,16 @@ def edwards_package_files(model: EdwardsModel, target: str, progress: Progress |
     files.update(msm)
     files["c/edwards_msm.h"] = render("c/edwards_msm.h.j2", sw_msm=bool(msm), sw_msm_min_n=sw_msm_min_n(model),
                                       sw_map=sw_map_constants(model), **common)
-    files["c/edwards_core.h"] = render("c/edwards_core.h.j2", sw_msm=bool(msm), **common)
+    sw_point = sw_point_in_c(model, msm)
+    if sw_point:
+        files["c/edwards_sw.h"] = render("c/edwards_sw.h.j2", **common)
+    files["c/edwards_core.h"] = render("c/edwards_core.h.j2", sw_msm=bool(msm), sw_point=sw_point, **common)
     files["c/kat_main.c"] = render("c/edwards_kat_main.c.j2", **common)  # cross-target tests only
     say("rendering the Python module")
     common["e"] = derive_elligator2(model.p, model.a, model.d, model.name, f"{model.name} ({source_path(model)})")
     files["_hash_to_curve.py"] = render("python/edwards_hash.py.j2", **common)
     if model.published_weierstrass is not None:   # the curve file's [weierstrass]: SWPoint
-        bits = model.p.bit_length()
-        files["_weierstrass.py"] = render("python/edwards_weierstrass.py.j2", fq_len=(bits + 7) // 8,
-                                          sw_len=(bits + 2 + 7) // 8, **common)
+        files["_weierstrass.py"] = render("python/edwards_weierstrass.py.j2", **common)
     files["_core.pyx"] = render("cython/edwards_core.pyx.j2", **common)
     files["_core_adx.pyx"] = render("cython/_core_adx.pyx.j2", **common)
     files.update(render_api(files["_core.pyx"], "edwards_core.h", header))  # c/api.h, c/api.c

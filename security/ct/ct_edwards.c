@@ -4,7 +4,10 @@
  *     ct_edwards --list          one line per check: NAME EXPECT (ct, vartime or may)
  *     ct_edwards NAME            run one check
  *
- * Secret paths: [k]P (te_mul_ct; te_mul_glv_ct and te_psi where the curve has an endomorphism),
+ * Secret paths: [k]P (te_mul_ct; te_mul_glv_ct and te_psi where the curve has an endomorphism;
+ * SWPoint's sw_mul_subgroup_ct, sw_mul_any_ct, sw_mul_ct, the complete sw_add_ct and sw_dbl and the maps between
+ * the models where the curve file has a [weierstrass] section, with sw_mul_subgroup_vartime as a
+ * second control),
  * the unified addition and the doubling, inversion and square roots; public-data operations that are constant time all the same (to affine, equality, the
  * curve equation, cofactor clearing, decoding helpers); te_mul_vartime is the negative control. */
 #include <stdio.h>
@@ -131,6 +134,44 @@ POINT_CHECK(check_te_mul_glv_ct, te_t, te_mul_glv_ct(&r, &p, k))
 POINT_CHECK(check_te_psi, te_t, te_psi(&r, &p))
 POINT_CHECK(check_te_mul_glv_vartime, te_t, te_mul_glv_vartime(&r, &p, k))
 #endif
+#ifdef PF_EDWARDS_SW_H
+/* SWPoint's C (edwards_sw.h, where the curve file has a [weierstrass] section): a secret point of
+ * the Weierstrass model in Jacobian coordinates, and a secret scalar. */
+#define SW_CHECK(name, R, call)                                                                    \
+    static void name(void)                                                                         \
+    {                                                                                              \
+        sw_t p, q;                                                                                 \
+        te_t e;                                                                                    \
+        R r;                                                                                       \
+        limb_t k[FR_NLIMBS];                                                                       \
+        fr_t t;                                                                                    \
+        int ok = 0;                                                                                \
+        fill_fq(&p, sizeof(p), 11);                                                                \
+        fill_fq(&q, sizeof(q), 12);                                                                \
+        fill_fq(&e, sizeof(e), 13);                                                                \
+        fill_fr(&t, sizeof(t), 14);                                                                \
+        fr_to_int(k, &t);                                                                          \
+        memset(&r, 0, sizeof(r));                                                                  \
+        SECRET(p);                                                                                 \
+        SECRET(q);                                                                                 \
+        SECRET(e);                                                                                 \
+        SECRET(k);                                                                                 \
+        call;                                                                                      \
+        OUT(ok);                                                                                   \
+        OUT(r);                                                                                    \
+    }
+
+SW_CHECK(check_sw_mul_subgroup_ct, sw_t, sw_mul_subgroup_ct(&r, &p, k))
+SW_CHECK(check_sw_mul_ct, sw_t, sw_mul_ct(&r, &p, k, FR_BITS))
+SW_CHECK(check_sw_mul_any_ct, sw_t, sw_mul_any_ct(&r, &p, k))
+SW_CHECK(check_sw_add_ct, sw_t, sw_add_ct(&r, &p, &q))
+SW_CHECK(check_sw_dbl, sw_t, sw_dbl(&r, &p))
+SW_CHECK(check_te_from_sw, te_t, te_from_sw(&r, &p))
+SW_CHECK(check_sw_from_te, sw_t, sw_from_te(&r, &e))
+SW_CHECK(check_sw_clear_cofactor_ct, sw_t, sw_clear_cofactor_ct(&r, &p))
+SW_CHECK(check_sw_equal, sw_t, ok = sw_equal(&p, &q))
+SW_CHECK(check_sw_mul_subgroup_vartime, sw_t, sw_mul_subgroup_vartime(&r, &p, k))
+#endif
 FIELD_CHECK(check_fq_inv, fq_t, fill_fq, (fq_inv(&r, &a), 0))
 FIELD_CHECK(check_fq_inv_fermat, fq_t, fill_fq, (fq_inv_fermat(&r, &a), 0))
 FIELD_CHECK(check_fr_inv, fr_t, fill_fr, (fr_inv(&r, &a), 0))
@@ -154,11 +195,18 @@ static const struct {
 #ifdef TE_GLV_W
     CHECK(te_mul_glv_ct), CHECK(te_psi), CONTROL(te_mul_glv_vartime),
 #endif
+#ifdef PF_EDWARDS_SW_H
+    CHECK(sw_mul_subgroup_ct), CHECK(sw_mul_any_ct), CHECK(sw_mul_ct), CHECK(sw_add_ct), CHECK(sw_dbl), CHECK(te_from_sw),
+    CHECK(sw_from_te), CHECK(sw_clear_cofactor_ct), CONTROL(sw_mul_subgroup_vartime),
+#endif
     CHECK(fq_inv), CHECK(fq_inv_fermat), CHECK(fr_inv), CHECK(fq_sqrt), CHECK(fr_sqrt), CHECK(fq_legendre),
     /* operations on public data that are constant time all the same */
     CHECK(te_clear_cofactor), CHECK(te_to_affine), CHECK(te_batch_to_affine), CHECK(te_equal),
     CHECK(te_is_on_curve), CHECK(te_affine_is_on_curve), CHECK(fq_is_lex_largest), CHECK(fq_is_odd),
     CHECK(fq_from_bytes_be),
+#ifdef PF_EDWARDS_SW_H
+    CHECK(sw_equal),
+#endif
     /* variable time, and named so; the control must be flagged */
     CONTROL(te_mul_vartime), CHECK(te_in_subgroup_vartime),
 };

@@ -283,3 +283,103 @@ PF_API void pf_api_te_mul_glv_vartime(te_t *out, const te_t *a, const limb_t *k)
 {
     te_mul_glv_vartime(out, a, k);
 }
+
+PF_API void pf_api_sw_set_identity(sw_t *out)
+{
+    sw_set_identity(out);
+}
+
+PF_API int pf_api_sw_is_identity(const sw_t *a)
+{
+    return sw_is_identity(a);
+}
+
+PF_API void pf_api_sw_from_affine(sw_t *out, const sw_affine_t *a)
+{
+    sw_from_affine(out, a);
+}
+
+PF_API void pf_api_sw_to_affine(sw_affine_t *out, const sw_t *a)
+{
+    sw_to_affine(out, a);
+}
+
+PF_API int pf_api_sw_affine_is_on_curve(const sw_affine_t *a)
+{
+    return sw_affine_is_on_curve(a);
+}
+
+PF_API int pf_api_sw_is_on_curve(const sw_t *a)
+{
+    return sw_is_on_curve(a);
+}
+
+PF_API void pf_api_sw_neg(sw_t *out, const sw_t *a)
+{
+    sw_neg(out, a);
+}
+
+PF_API int pf_api_sw_equal(const sw_t *a, const sw_t *b)
+{
+    return sw_equal(a, b);
+}
+
+PF_API void pf_api_sw_dbl(sw_t *out, const sw_t *p)
+{
+    sw_dbl(out, p);
+}
+
+PF_API void pf_api_sw_add_ct(sw_t *out, const sw_t *p, const sw_t *q)
+{
+    sw_add_ct(out, p, q);
+}
+
+PF_API void pf_api_sw_mul_ct(sw_t *out, const sw_t *a, const limb_t *k, size_t nbits)
+{
+    sw_mul_ct(out, a, k, nbits);
+}
+
+PF_API void pf_api_sw_mul_window_vartime(sw_t *out, const sw_t *a, const limb_t *k, size_t nlimbs)
+{
+    sw_mul_window_vartime(out, a, k, nlimbs);
+}
+
+PF_API void pf_api_te_from_sw(te_t *out, const sw_t *a)
+{
+    te_from_sw(out, a);
+}
+
+PF_API void pf_api_sw_from_te(sw_t *out, const te_t *a)
+{
+    sw_from_te(out, a);
+}
+
+PF_API void pf_api_sw_mul_subgroup_ct(sw_t *out, const sw_t *a, const limb_t *k)
+{
+    sw_mul_subgroup_ct(out, a, k);
+}
+
+PF_API void pf_api_sw_mul_any_ct(sw_t *out, const sw_t *a, const limb_t *k)
+{
+    sw_mul_any_ct(out, a, k);
+}
+
+PF_API void pf_api_sw_mul_subgroup_vartime(sw_t *out, const sw_t *a, const limb_t *k)
+{
+    sw_mul_subgroup_vartime(out, a, k);
+}
+
+PF_API int pf_api_sw_in_subgroup_vartime(const sw_t *a)
+{
+    return sw_in_subgroup_vartime(a);
+}
+
+PF_API void pf_api_sw_clear_cofactor_ct(sw_t *out, const sw_t *a)
+{
+    sw_clear_cofactor_ct(out, a);
+}
+
+PF_API int pf_api_sw_msm_points_vartime(sw_t *out, const sw_t *points, const limb_t *scalars, size_t n, size_t nthreads)
+{
+    return sw_msm_points_vartime(out, points, scalars, n, nthreads);
+}

@@ -69,6 +69,26 @@ PF_API int pf_api_te_msm_points_vartime(te_t *out, const te_t *points, const lim
 PF_API void pf_api_te_psi(te_t *out, const te_t *a);
 PF_API void pf_api_te_mul_glv_ct(te_t *out, const te_t *a, const limb_t *k);
 PF_API void pf_api_te_mul_glv_vartime(te_t *out, const te_t *a, const limb_t *k);
+PF_API void pf_api_sw_set_identity(sw_t *out);
+PF_API int pf_api_sw_is_identity(const sw_t *a);
+PF_API void pf_api_sw_from_affine(sw_t *out, const sw_affine_t *a);
+PF_API void pf_api_sw_to_affine(sw_affine_t *out, const sw_t *a);
+PF_API int pf_api_sw_affine_is_on_curve(const sw_affine_t *a);
+PF_API int pf_api_sw_is_on_curve(const sw_t *a);
+PF_API void pf_api_sw_neg(sw_t *out, const sw_t *a);
+PF_API int pf_api_sw_equal(const sw_t *a, const sw_t *b);
+PF_API void pf_api_sw_dbl(sw_t *out, const sw_t *p);
+PF_API void pf_api_sw_add_ct(sw_t *out, const sw_t *p, const sw_t *q);
+PF_API void pf_api_sw_mul_ct(sw_t *out, const sw_t *a, const limb_t *k, size_t nbits);
+PF_API void pf_api_sw_mul_window_vartime(sw_t *out, const sw_t *a, const limb_t *k, size_t nlimbs);
+PF_API void pf_api_te_from_sw(te_t *out, const sw_t *a);
+PF_API void pf_api_sw_from_te(sw_t *out, const te_t *a);
+PF_API void pf_api_sw_mul_subgroup_ct(sw_t *out, const sw_t *a, const limb_t *k);
+PF_API void pf_api_sw_mul_any_ct(sw_t *out, const sw_t *a, const limb_t *k);
+PF_API void pf_api_sw_mul_subgroup_vartime(sw_t *out, const sw_t *a, const limb_t *k);
+PF_API int pf_api_sw_in_subgroup_vartime(const sw_t *a);
+PF_API void pf_api_sw_clear_cofactor_ct(sw_t *out, const sw_t *a);
+PF_API int pf_api_sw_msm_points_vartime(sw_t *out, const sw_t *points, const limb_t *scalars, size_t n, size_t nthreads);
 
 #ifndef PF_API_DEFINITIONS /* the wrapper: call the out-of-line copies */
 #define fq_set_zero pf_api_fq_set_zero
@@ -127,6 +147,26 @@ PF_API void pf_api_te_mul_glv_vartime(te_t *out, const te_t *a, const limb_t *k)
 #define te_psi pf_api_te_psi
 #define te_mul_glv_ct pf_api_te_mul_glv_ct
 #define te_mul_glv_vartime pf_api_te_mul_glv_vartime
+#define sw_set_identity pf_api_sw_set_identity
+#define sw_is_identity pf_api_sw_is_identity
+#define sw_from_affine pf_api_sw_from_affine
+#define sw_to_affine pf_api_sw_to_affine
+#define sw_affine_is_on_curve pf_api_sw_affine_is_on_curve
+#define sw_is_on_curve pf_api_sw_is_on_curve
+#define sw_neg pf_api_sw_neg
+#define sw_equal pf_api_sw_equal
+#define sw_dbl pf_api_sw_dbl
+#define sw_add_ct pf_api_sw_add_ct
+#define sw_mul_ct pf_api_sw_mul_ct
+#define sw_mul_window_vartime pf_api_sw_mul_window_vartime
+#define te_from_sw pf_api_te_from_sw
+#define sw_from_te pf_api_sw_from_te
+#define sw_mul_subgroup_ct pf_api_sw_mul_subgroup_ct
+#define sw_mul_any_ct pf_api_sw_mul_any_ct
+#define sw_mul_subgroup_vartime pf_api_sw_mul_subgroup_vartime
+#define sw_in_subgroup_vartime pf_api_sw_in_subgroup_vartime
+#define sw_clear_cofactor_ct pf_api_sw_clear_cofactor_ct
+#define sw_msm_points_vartime pf_api_sw_msm_points_vartime
 #endif
 
 #endif /* PF_API_H */

@@ -10,5 +10,6 @@
 #include "sw_msm.h"
 #include "edwards.h"
 #include "edwards_msm.h"
+#include "edwards_sw.h"
 
 #endif /* PF_EDWARDS_CORE_H */
