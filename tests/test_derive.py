@@ -608,3 +608,59 @@ def test_small_twist_coefficient() -> None:
         p = m.p
         assert tuple(g * k % p for k in ks) == tuple(3 * c % p for c in m.twist.b)
     assert found  # BLS12-381: b' = 4 (1 + u); BW6-761: b' = 4
+
+
+def test_bw6_alg_4_4_computes_another_multiple() -> None:
+    """El Housni–Guillevic's Alg. 4.4 (gnark's and arkworks' generic BW6 hard part, t mod r != 0),
+    run on exponents as polynomials in x modulo Phi_6(p(x)), computes (x + 1) Phi_6(p)/r, not
+    BW6-761's required 3(x^3 - x^2 + 1) Phi_6(p)/r; the quotient of the two modulo r(x) has
+    degree 5, so reaching arkworks' GT from it costs more exponentiations than it saves (it takes
+    9 itself: 2 + 1 + 1 + 1 + 2 + 1 + 1). This is why the docs keep the Alg. 6 expansion."""
+    import sympy
+
+    from generator.derive.families import bw6_polynomials
+
+    ht, hy = 13, 9
+    p_x, r_x, _ = bw6_polynomials(ht, hy)
+    P, R = sympy.Poly(p_x, X, domain="QQ"), sympy.Poly(r_x, X, domain="QQ")
+    phi = P**2 - P + 1
+    quotient, rest = phi.div(R)
+    assert rest.is_zero
+
+    def poly(e: sympy.Expr) -> sympy.Poly:
+        return sympy.Poly(e, X, domain="QQ")
+
+    def red(e: sympy.Poly) -> sympy.Poly:
+        return e.rem(phi)
+
+    x_minus_1, x_plus_1, third = poly(X - 1), poly(X + 1), poly((X - 1) / 3)
+    one = poly(1)
+    exps = 0
+
+    def exp(e: sympy.Poly, by: sympy.Poly) -> sympy.Poly:
+        nonlocal exps
+        exps += 1
+        return red(e * by)
+
+    a = exp(exp(one, x_minus_1), x_minus_1)
+    a = red(a + P)                                  # A * frob(m)
+    b = red(exp(a, x_plus_1) - one)                 # A^(x+1) * conj(m)
+    a = red(3 * a)
+    c = exp(b, third)
+    d = exp(c, x_minus_1)
+    e = red(exp(exp(d, x_minus_1), x_minus_1) + d)
+    d = red(-d)
+    fc = red(d + b)
+    g = red(exp(e, x_plus_1) + fc)
+    h = red(g + c)
+    i = red(exp(red(g + d), x_plus_1) - fc)
+    j = red(h * ((ht + hy) // 2) + e)
+    k = red(3 * j + b + i * ((ht * ht + 3 * hy * hy) // 4))
+    result = red(a + k)
+    assert exps == 9
+    assert red(result - x_plus_1 * quotient).is_zero
+    m_required = poly(3 * (X**3 - X**2 + 1))
+    assert not red(result - m_required * quotient).is_zero
+    ratio = (m_required * sympy.invert(x_plus_1, R)).rem(R)
+    assert ratio.degree() == 5
+    assert model("bw6-761").final_exp.exp_by_x_count == 9
