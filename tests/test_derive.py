@@ -260,20 +260,75 @@ def test_factored_forms_are_identities() -> None:
 
 def test_bw6_hard_part_is_one_multi_exponentiation() -> None:
     """BW6-761's gt_exponent 3(x^3 - x^2 + 1) (arkworks') gives El Housni-Guillevic's Alg. 6
-    expansion R0(x) + p R1(x), 9 exponentiations by x (the cheapest m, 3, needs 11); its
-    coefficients are large (up to 492): one shared run of squarings (Straus, NAF digits) over all
-    the B_j and frob(B_j) is cheaper than a chain per coefficient, by the cost model and in
-    multiplications."""
+    expansion R0(x) + p R1(x), 9 exponentiations by x (the cheapest m, 3, needs 11); its 18
+    coefficients are large (up to 492) and of similar size: one Bos–Coster multi-exponentiation
+    over all the B_j and frob(B_j) needs 51 multiplications and no squaring, against Straus's 61
+    and 9 (one run of squarings, a multiplication per NAF digit), and both beat a chain per
+    coefficient, by the cost model and in multiplications."""
     m = model("bw6-761")
     fe = m.final_exp
     assert fe.lambdas == ((-220, -263, -73, -314, -197, 269, 70, -103),
                           (229, 34, -181, 452, -65, -445, 492, 77, -276, 103))
-    assert fe.exp_by_x_count == 9 and "multi-exponentiation" in fe.form
+    assert fe.exp_by_x_count == 9 and "multi-exponentiation (Bos–Coster)" in fe.form
     cost = exp_by_x_cost(fe.exp_by_x_chain, fe.exp_by_x_compressed, m.k)
-    separate, _, _ = _build_program([list(c) for c in fe.lambdas])
+    lambdas = [list(c) for c in fe.lambdas]
+    separate, _, _ = _build_program(lambdas)
+    straus, _, _ = _build_program(lambdas, joint=True)
     assert program_cost(fe.ops, cost) < program_cost(separate, cost) - 40
-    squarings = sum(op.chain.squarings for op in fe.ops if isinstance(op, PowSmall))
-    assert squarings == max(naf(abs(c))[-1][0] for lam in fe.lambdas for c in lam if c)
+    assert program_cost(fe.ops, cost) < program_cost(straus, cost) - 10
+    assert _gt_multiplications(fe.ops) == 51 and _gt_multiplications(straus) == 61
+    assert not any(isinstance(op, PowSmall) for op in fe.ops)
+    assert sum(op.chain.squarings for op in straus if isinstance(op, PowSmall)) == max(
+        naf(abs(c))[-1][0] for lam in fe.lambdas for c in lam if c)
+    # Each conjugated base is conjugated once: 10 of the 18 coefficients are negative.
+    assert sum(1 for op in fe.ops if isinstance(op, Conj)) == 10
+
+
+def test_bos_coster_power_on_integers() -> None:
+    """prod B_j^c_j by Bos–Coster: exponent tracking on random small exponents, with negative
+    ones (conjugations), equal ones and a register met twice; the bases are f^(x^j) for a random
+    x modulo a prime, so changing any one multiplication of two different values into a squaring
+    of one operand breaks it."""
+    rng = random.Random(7)
+    modulus = 2**127 - 1
+    for _ in range(60):
+        x = rng.randrange(2, modulus)
+        program = _Program(joint=True, method="bos_coster")
+        bases = [0]
+        for _ in range(5):
+            bases.append(program._new())
+            program.ops.append(ExpByX(bases[-1], bases[-2]))    # f^(x^j)
+        terms = [(rng.choice(bases), rng.choice([-1, 1]) * rng.randrange(1, 600)) for _ in range(rng.randrange(1, 20))]
+        if len(terms) > 2:
+            terms.append((rng.choice(bases), terms[1][1]))    # an exponent met twice
+        start = len(program.ops)
+        result = program.bos_coster_power(terms)
+        want = sum(pow(x, bases.index(reg), modulus) * c for reg, c in terms) % modulus
+        assert track_exponent(tuple(program.ops), program.nregs, result, x, 0, modulus) == want
+        for k in range(start, len(program.ops)):
+            op = program.ops[k]
+            if not isinstance(op, MulGT):
+                continue
+            before = tuple(program.ops[:k])
+            a, b = (track_exponent(before, program.nregs, reg, x, 0, modulus) for reg in (op.a, op.b))
+            if a != b:
+                broken = program.ops[:k] + [MulGT(op.dst, op.a, op.a)] + program.ops[k + 1:]
+                assert track_exponent(tuple(broken), program.nregs, result, x, 0, modulus) != want
+
+
+def test_bw6_bos_coster_program_fails_when_changed() -> None:
+    """The rendered BW6-761 hard part with any one multiplication of its Bos–Coster tail turned
+    into a copy of one operand computes another exponent: the proof sees every step."""
+    m = model("bw6-761")
+    fe = m.final_exp
+    phi = cyclotomic(m.k, m.p)
+    want = fe.m * (phi // m.r) % phi
+    assert track_exponent(fe.ops, fe.nregs, fe.result, m.x, m.p, phi) == want
+    muls = [k for k, op in enumerate(fe.ops) if isinstance(op, MulGT)]
+    for k in muls[::5]:
+        op = fe.ops[k]
+        changed = fe.ops[:k] + (Frob(op.dst, op.a, 3),) + fe.ops[k + 1:]
+        assert track_exponent(changed, fe.nregs, fe.result, m.x, m.p, phi) != want
 
 
 def test_joint_power_on_integers() -> None:
@@ -553,3 +608,59 @@ def test_small_twist_coefficient() -> None:
         p = m.p
         assert tuple(g * k % p for k in ks) == tuple(3 * c % p for c in m.twist.b)
     assert found  # BLS12-381: b' = 4 (1 + u); BW6-761: b' = 4
+
+
+def test_bw6_alg_4_4_computes_another_multiple() -> None:
+    """El Housni–Guillevic's Alg. 4.4 (gnark's and arkworks' generic BW6 hard part, t mod r != 0),
+    run on exponents as polynomials in x modulo Phi_6(p(x)), computes (x + 1) Phi_6(p)/r, not
+    BW6-761's required 3(x^3 - x^2 + 1) Phi_6(p)/r; the quotient of the two modulo r(x) has
+    degree 5, so reaching arkworks' GT from it costs more exponentiations than it saves (it takes
+    9 itself: 2 + 1 + 1 + 1 + 2 + 1 + 1). This is why the docs keep the Alg. 6 expansion."""
+    import sympy
+
+    from generator.derive.families import bw6_polynomials
+
+    ht, hy = 13, 9
+    p_x, r_x, _ = bw6_polynomials(ht, hy)
+    P, R = sympy.Poly(p_x, X, domain="QQ"), sympy.Poly(r_x, X, domain="QQ")
+    phi = P**2 - P + 1
+    quotient, rest = phi.div(R)
+    assert rest.is_zero
+
+    def poly(e: sympy.Expr) -> sympy.Poly:
+        return sympy.Poly(e, X, domain="QQ")
+
+    def red(e: sympy.Poly) -> sympy.Poly:
+        return e.rem(phi)
+
+    x_minus_1, x_plus_1, third = poly(X - 1), poly(X + 1), poly((X - 1) / 3)
+    one = poly(1)
+    exps = 0
+
+    def exp(e: sympy.Poly, by: sympy.Poly) -> sympy.Poly:
+        nonlocal exps
+        exps += 1
+        return red(e * by)
+
+    a = exp(exp(one, x_minus_1), x_minus_1)
+    a = red(a + P)                                  # A * frob(m)
+    b = red(exp(a, x_plus_1) - one)                 # A^(x+1) * conj(m)
+    a = red(3 * a)
+    c = exp(b, third)
+    d = exp(c, x_minus_1)
+    e = red(exp(exp(d, x_minus_1), x_minus_1) + d)
+    d = red(-d)
+    fc = red(d + b)
+    g = red(exp(e, x_plus_1) + fc)
+    h = red(g + c)
+    i = red(exp(red(g + d), x_plus_1) - fc)
+    j = red(h * ((ht + hy) // 2) + e)
+    k = red(3 * j + b + i * ((ht * ht + 3 * hy * hy) // 4))
+    result = red(a + k)
+    assert exps == 9
+    assert red(result - x_plus_1 * quotient).is_zero
+    m_required = poly(3 * (X**3 - X**2 + 1))
+    assert not red(result - m_required * quotient).is_zero
+    ratio = (m_required * sympy.invert(x_plus_1, R)).rem(R)
+    assert ratio.degree() == 5
+    assert model("bw6-761").final_exp.exp_by_x_count == 9

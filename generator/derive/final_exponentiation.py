@@ -67,6 +67,8 @@ BATCH_INVERSION_COST_K = 12          # the embedding degree BATCH_INVERSION_COST
 # A Frobenius power in GT: one multiplication by a constant per coefficient (about 0.3 of a
 # multiplication in GT); conjugation is nearly free.
 GT_FROB_COST = 0.3
+# The multi-exponentiation methods a joint base-p expansion may use, with the text the form names.
+MULTI_EXP_METHODS = {"straus": "Straus, NAF digits", "bos_coster": "Bos–Coster"}
 POLY_FACTOR_CACHE = Path(__file__).resolve().parent / "poly_factor_cache"
 # Polynomials of lower degree are factored directly (fast enough, nothing written to disk).
 POLY_FACTOR_CACHE_MIN_DEGREE = 40
@@ -200,12 +202,14 @@ def required_lambdas(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int, m_poly: sym
 class _Program:
     """A hard-part program under construction: register 0 holds f (after the easy part)."""
 
-    def __init__(self, joint: bool = False, scaled: bool = False) -> None:
+    def __init__(self, joint: bool = False, scaled: bool = False, method: str = "straus") -> None:
         self.ops: list[Op] = []
         self.nregs = 1
-        # joint: each base-p expansion is one multi-exponentiation (see joint_power) instead of
-        # a product of separate small powers.
+        # joint: each base-p expansion is one multi-exponentiation instead of a product of separate
+        # small powers, by method "straus" (joint_power) or "bos_coster" (bos_coster_power).
         self.joint = joint
+        assert method in MULTI_EXP_METHODS
+        self.method = method
         # scaled: the bases carry the common factor of each power of x (see column_scales).
         self.scaled = scaled
 
@@ -256,6 +260,8 @@ class _Program:
                         reg = self._new()
                         self.ops.append(Frob(reg, base_reg[j], i))
                     terms.append((reg, c))
+            if self.method == "bos_coster":
+                return self.bos_coster_power(terms)
             return self.joint_power(terms)
         powers: dict[tuple[int, int], int] = {}
 
@@ -309,6 +315,34 @@ class _Program:
                 acc = reg if acc is None else self.mul(acc, reg)
         assert acc is not None
         return self._square_n(acc, pending) if pending else acc
+
+    def bos_coster_power(self, terms: list[tuple[int, int]]) -> int:
+        """Register holding prod reg^c over (reg, c) with c != 0, by Bos–Coster's method: while
+        two terms remain, the two largest |c1| >= |c2| become (reg1 reg2)^|c2| and reg1^(|c1| - |c2|),
+        one multiplication each; the last term left is one small power. Many bases with
+        coefficients of similar size (BW6's 18 terms up to 492) need no squarings at all, where
+        Straus pays one run of squarings and a multiplication per non-zero NAF digit."""
+        heap: list[tuple[int, int, int]] = []
+        conjugates: dict[int, int] = {}
+        for order, (reg, c) in enumerate(terms):
+            if c < 0:
+                if reg not in conjugates:
+                    conjugates[reg] = self._new()
+                    self.ops.append(Conj(conjugates[reg], reg))
+                reg = conjugates[reg]
+            heap.append((-abs(c), order, reg))
+        heapq.heapify(heap)
+        order = len(terms)
+        while True:
+            big, _, reg1 = heapq.heappop(heap)
+            if not heap:
+                return self.signed_power(reg1, -big)
+            second, _, reg2 = heapq.heappop(heap)
+            heapq.heappush(heap, (second, order, self.mul(reg1, reg2)))
+            order += 1
+            if big < second:
+                heapq.heappush(heap, (big - second, order, reg1))
+                order += 1
 
     def _square_n(self, src: int, n: int) -> int:
         dst = self._new()
@@ -371,17 +405,18 @@ def allocate_registers(ops: list[Op], result: int) -> tuple[list[Op], int, int]:
     return out, nregs, physical[result]
 
 
-def _build_program(lambdas: list[list[int]], joint: bool = False, scaled: bool = False) -> tuple[list[Op], int, int]:
+def _build_program(lambdas: list[list[int]], joint: bool = False, scaled: bool = False,
+                   method: str = "straus") -> tuple[list[Op], int, int]:
     """The program of the base-p expansion sum lambda_i(x) p^i, from f in register 0."""
-    program = _Program(joint, scaled)
+    program = _Program(joint, scaled, method)
     result = program.base_p(0, lambdas)
     return program.ops, program.nregs, result
 
 
-def _build_factored_program(constant: int, factors: list[list[list[int]]],
-                            joint: bool = False, scaled: bool = False) -> tuple[list[Op], int, int]:
+def _build_factored_program(constant: int, factors: list[list[list[int]]], joint: bool = False,
+                            scaled: bool = False, method: str = "straus") -> tuple[list[Op], int, int]:
     """The program of f^(c + F_1 ... F_s), each F written in base p (lambda lists)."""
-    program = _Program(joint, scaled)
+    program = _Program(joint, scaled, method)
     reg = 0
     for lambdas in factors:
         reg = program.base_p(reg, lambdas)
@@ -540,17 +575,18 @@ def derive_final_exponentiation(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int, 
     compressed = compressed_exp_digits(abs(x), exp_chain, curve, k)
     exp_cost = exp_by_x_cost(exp_chain, compressed, k)
     lambda_form = f"sum lambda_i(x) p^i, lambda_i coefficients lowest degree first: {tuple(tuple(c) for c in lambdas)}"
-    variants = [(joint, scaled) for scaled in (False, True) for joint in (False, True)]
+    variants = [(joint, scaled, method) for scaled in (False, True) for joint in (False, True)
+                for method in (MULTI_EXP_METHODS if joint else ("straus",))]
     candidates = [(_build_program(lambdas, *v), lambda_form, v) for v in variants]
     for c, factor_lambdas in factored_forms(p_poly, r_poly, k, m_poly, FACTORED_CONSTANT_RANGE * natural):
         form = f"{c} + " + " ".join(f"({describe_base_p(f)})" for f in factor_lambdas)
         candidates += [(_build_factored_program(c, factor_lambdas, *v), form, v) for v in variants]
     # The cheapest by the cost model; min keeps the first built on a tie (the plain base-p program).
-    (ops, _, result), form, (joint, scaled) = min(candidates, key=lambda cand: program_cost(cand[0][0], exp_cost))
+    (ops, _, result), form, (joint, scaled, method) = min(candidates, key=lambda cand: program_cost(cand[0][0], exp_cost))
     if scaled:
         form += "; the bases f^(S_j x^j) carry each power of x's common factor S_j"
     if joint:
-        form += "; each base-p expansion as one multi-exponentiation (Straus, NAF digits)"
+        form += "; each base-p expansion as one multi-exponentiation (" + MULTI_EXP_METHODS[method] + ")"
     ops, nregs, result = allocate_registers(ops, result)
     for op in ops:
         if isinstance(op, PowSmall):

@@ -462,22 +462,11 @@ static void pf_g2_prepare(pf_line_t lines[PF_PREPARED_LINES], const g2_affine_t 
     pf_miller_run(NULL, &st, 1);
 }
 
-/* a^2 in GT (1 cyclotomic squarings, 0 multiplications). */
-static void pf_gt_pow_2(gt_t *out, const gt_t *a)
-{
-    {   /* 1 squarings, 0 multiplications */
-        gt_t r[2];
-        r[0] = *a;
-        fp6_cyclotomic_sqr_n(&r[1], &r[0], 1);
-        *out = r[1];
-    }
-}
-
 /* f^((p^6 - 1)/r * m), m = 3*(x^3 - x^2 + 1). Easy part f^((q^3 - 1)(q + 1)), q = p^1; then the
  * hard part program (generator/derive/final_exponentiation.py), which evaluates m Phi_6(p) / r =
  *     sum lambda_i(x) p^i, lambda_i coefficients lowest degree first: ((-220, -263, -73, -314,
  *     -197, 269, 70, -103), (229, 34, -181, 452, -65, -445, 492, 77, -276, 103)); each base-p
- *     expansion as one multi-exponentiation (Straus, NAF digits). */
+ *     expansion as one multi-exponentiation (Bos–Coster). */
 static void pf_final_exp(gt_t *out, const gt_t *f)
 {
     gt_t t0, t1;
@@ -488,7 +477,7 @@ static void pf_final_exp(gt_t *out, const gt_t *f)
     fp6_frobenius(&t1, &t0, 1);
     fp6_mul(&t0, &t1, &t0);
     /* hard part */
-    gt_t r[26];
+    gt_t r[19];
     r[0] = t0;
     gt_exp_by_x(&r[1], &r[0]);
     gt_exp_by_x(&r[2], &r[1]);
@@ -509,94 +498,68 @@ static void pf_final_exp(gt_t *out, const gt_t *f)
     fp6_frobenius(&r[17], &r[7], 1);
     fp6_frobenius(&r[18], &r[8], 1);
     fp6_frobenius(&r[8], &r[9], 1);
-    fp6_conj(&r[9], &r[15]);
-    fp6_mul(&r[19], &r[13], &r[9]);
-    fp6_mul(&r[20], &r[19], &r[16]);
-    pf_gt_pow_2(&r[19], &r[20]);
-    fp6_conj(&r[20], &r[0]);
-    fp6_mul(&r[21], &r[19], &r[20]);
-    fp6_conj(&r[19], &r[1]);
-    fp6_mul(&r[20], &r[21], &r[19]);
-    fp6_conj(&r[21], &r[3]);
-    fp6_mul(&r[22], &r[20], &r[21]);
-    fp6_conj(&r[20], &r[4]);
-    fp6_mul(&r[23], &r[22], &r[20]);
-    fp6_mul(&r[22], &r[23], &r[5]);
-    fp6_mul(&r[23], &r[22], &r[10]);
-    fp6_conj(&r[22], &r[12]);
-    fp6_mul(&r[24], &r[23], &r[22]);
-    fp6_conj(&r[23], &r[18]);
-    fp6_mul(&r[18], &r[24], &r[23]);
-    pf_gt_pow_2(&r[24], &r[18]);
-    fp6_conj(&r[18], &r[7]);
-    fp6_mul(&r[25], &r[24], &r[18]);
-    fp6_mul(&r[24], &r[25], &r[8]);
-    pf_gt_pow_2(&r[25], &r[24]);
-    fp6_conj(&r[24], &r[2]);
-    fp6_mul(&r[2], &r[25], &r[24]);
-    fp6_mul(&r[25], &r[2], &r[21]);
-    fp6_mul(&r[2], &r[25], &r[4]);
-    fp6_mul(&r[4], &r[2], &r[6]);
-    fp6_mul(&r[2], &r[4], &r[12]);
-    fp6_conj(&r[4], &r[13]);
-    fp6_mul(&r[25], &r[2], &r[4]);
-    fp6_conj(&r[2], &r[14]);
-    fp6_mul(&r[4], &r[25], &r[2]);
-    fp6_mul(&r[14], &r[4], &r[15]);
-    fp6_mul(&r[4], &r[14], &r[17]);
-    pf_gt_pow_2(&r[14], &r[4]);
-    fp6_mul(&r[4], &r[14], &r[0]);
-    fp6_mul(&r[14], &r[4], &r[7]);
-    fp6_conj(&r[4], &r[10]);
-    fp6_mul(&r[25], &r[14], &r[4]);
-    fp6_mul(&r[4], &r[25], &r[11]);
-    fp6_conj(&r[14], &r[8]);
-    fp6_mul(&r[25], &r[4], &r[14]);
-    pf_gt_pow_2(&r[4], &r[25]);
-    fp6_mul(&r[25], &r[4], &r[5]);
-    fp6_mul(&r[4], &r[25], &r[12]);
-    fp6_conj(&r[12], &r[16]);
-    fp6_mul(&r[16], &r[4], &r[12]);
-    fp6_mul(&r[4], &r[16], &r[17]);
-    fp6_mul(&r[16], &r[4], &r[23]);
-    pf_gt_pow_2(&r[4], &r[16]);
-    fp6_mul(&r[16], &r[4], &r[19]);
-    fp6_mul(&r[4], &r[16], &r[24]);
-    fp6_mul(&r[16], &r[4], &r[3]);
-    fp6_mul(&r[3], &r[16], &r[6]);
-    fp6_mul(&r[4], &r[3], &r[18]);
-    fp6_mul(&r[3], &r[4], &r[8]);
-    pf_gt_pow_2(&r[4], &r[3]);
-    fp6_mul(&r[3], &r[4], &r[0]);
-    fp6_mul(&r[0], &r[3], &r[20]);
-    fp6_conj(&r[3], &r[5]);
-    fp6_mul(&r[4], &r[0], &r[3]);
-    fp6_mul(&r[0], &r[4], &r[10]);
-    fp6_mul(&r[3], &r[0], &r[22]);
-    fp6_mul(&r[0], &r[3], &r[13]);
-    fp6_mul(&r[3], &r[0], &r[15]);
-    fp6_mul(&r[0], &r[3], &r[12]);
-    fp6_conj(&r[3], &r[17]);
-    fp6_mul(&r[4], &r[0], &r[3]);
-    fp6_mul(&r[0], &r[4], &r[23]);
-    pf_gt_pow_2(&r[3], &r[0]);
-    fp6_mul(&r[0], &r[3], &r[21]);
-    fp6_conj(&r[3], &r[6]);
-    fp6_mul(&r[4], &r[0], &r[3]);
-    fp6_mul(&r[0], &r[4], &r[11]);
-    pf_gt_pow_2(&r[3], &r[0]);
-    fp6_mul(&r[0], &r[3], &r[1]);
-    fp6_mul(&r[1], &r[0], &r[24]);
-    fp6_mul(&r[0], &r[1], &r[20]);
-    fp6_mul(&r[1], &r[0], &r[5]);
-    fp6_mul(&r[0], &r[1], &r[7]);
-    fp6_mul(&r[1], &r[0], &r[10]);
-    fp6_mul(&r[0], &r[1], &r[22]);
+    fp6_conj(&r[9], &r[0]);
+    fp6_conj(&r[0], &r[1]);
+    fp6_conj(&r[1], &r[2]);
+    fp6_conj(&r[2], &r[3]);
+    fp6_conj(&r[3], &r[4]);
+    fp6_conj(&r[4], &r[7]);
+    fp6_conj(&r[7], &r[12]);
+    fp6_conj(&r[12], &r[14]);
+    fp6_conj(&r[14], &r[15]);
+    fp6_conj(&r[15], &r[18]);
+    fp6_mul(&r[18], &r[16], &r[13]);
+    fp6_mul(&r[13], &r[18], &r[14]);
+    fp6_mul(&r[14], &r[13], &r[2]);
+    fp6_mul(&r[2], &r[14], &r[15]);
+    fp6_mul(&r[15], &r[2], &r[5]);
+    fp6_mul(&r[5], &r[15], &r[0]);
+    fp6_mul(&r[0], &r[5], &r[10]);
+    fp6_mul(&r[10], &r[0], &r[9]);
+    fp6_mul(&r[9], &r[10], &r[3]);
+    fp6_mul(&r[3], &r[9], &r[7]);
+    fp6_mul(&r[7], &r[3], &r[13]);
+    fp6_mul(&r[13], &r[7], &r[4]);
+    fp6_mul(&r[4], &r[8], &r[13]);
+    fp6_mul(&r[8], &r[4], &r[17]);
+    fp6_mul(&r[13], &r[8], &r[1]);
+    fp6_mul(&r[1], &r[13], &r[6]);
+    fp6_mul(&r[6], &r[1], &r[12]);
+    fp6_mul(&r[12], &r[6], &r[3]);
+    fp6_mul(&r[3], &r[12], &r[16]);
+    fp6_mul(&r[16], &r[3], &r[14]);
+    fp6_mul(&r[14], &r[16], &r[11]);
+    fp6_mul(&r[11], &r[5], &r[14]);
+    fp6_mul(&r[5], &r[11], &r[7]);
+    fp6_mul(&r[7], &r[5], &r[4]);
+    fp6_mul(&r[4], &r[7], &r[10]);
+    fp6_mul(&r[10], &r[4], &r[9]);
+    fp6_mul(&r[9], &r[10], &r[6]);
+    fp6_mul(&r[6], &r[9], &r[12]);
+    fp6_mul(&r[12], &r[6], &r[0]);
+    fp6_mul(&r[0], &r[12], &r[18]);
+    fp6_mul(&r[14], &r[2], &r[4]);
+    fp6_mul(&r[2], &r[0], &r[14]);
+    fp6_mul(&r[0], &r[2], &r[15]);
+    fp6_mul(&r[4], &r[11], &r[0]);
+    fp6_mul(&r[0], &r[4], &r[1]);
+    fp6_mul(&r[1], &r[9], &r[0]);
+    fp6_mul(&r[0], &r[1], &r[8]);
+    fp6_mul(&r[8], &r[16], &r[0]);
+    fp6_mul(&r[0], &r[8], &r[13]);
+    fp6_mul(&r[9], &r[7], &r[0]);
+    fp6_mul(&r[0], &r[9], &r[3]);
+    fp6_mul(&r[3], &r[5], &r[12]);
+    fp6_mul(&r[5], &r[0], &r[3]);
+    fp6_mul(&r[0], &r[5], &r[10]);
+    fp6_mul(&r[3], &r[6], &r[2]);
+    fp6_mul(&r[2], &r[4], &r[1]);
+    fp6_mul(&r[1], &r[8], &r[9]);
+    fp6_mul(&r[4], &r[0], &r[5]);
+    fp6_mul(&r[0], &r[3], &r[2]);
+    fp6_mul(&r[2], &r[1], &r[4]);
     fp6_mul(&r[1], &r[0], &r[2]);
-    fp6_mul(&r[0], &r[1], &r[9]);
-    fp6_mul(&r[1], &r[0], &r[17]);
-    fp6_mul(&r[0], &r[1], &r[14]);
-    *out = r[0];
+    *out = r[1];
 }
 
 #endif /* PF_PAIRING_H */
