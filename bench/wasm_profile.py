@@ -26,11 +26,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
 
+from bench import wasm as wasm_bench  # noqa: E402  (bench/wasm.py: the inputs and operations)
 from generator import wasm  # noqa: E402
-
-import wasm as wasm_bench  # noqa: E402  (bench/wasm.py: the inputs and operations)
 
 DRIVER = r"""
 import { readFileSync } from 'node:fs';
