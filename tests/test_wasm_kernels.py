@@ -2,7 +2,8 @@
 integers: p_mul and p_sqr of Fp and Fr, built for wasm32 as the ABI module is, on the values at
 the ends of the range (0, 1, p - 1, every limb at its largest, powers of two) and random ones.
 tests/test_wasm.py's known-answer programs cover the same code through the curve operations;
-this checks the kernels' edge values directly, and that the no-carry fields do use them.
+this checks the kernels' edge values directly, and that the no-carry fields do use them; and the
+fused Fp2 product of 4-limb fields (u^2 = -1, BN254) directly and through fp2_mul.
 About 15 s (three small builds with zig cc)."""
 
 from __future__ import annotations
@@ -104,3 +105,74 @@ def test_kernels_match_integers(pkg: str, tmp_path: Path) -> None:
             put(0, a, nb), put(2, 0, nb)
             ex[f"{name}_sqr_x"](store, buf + 2 * nb, buf)
             assert get(2, nb) == a * a * rinv % q, f"{pkg} {name}_sqr({a:#x})"
+
+
+# Fp2 = Fp[u]/(u^2 + 1) over a 4-limb Fp (BN254): the fused Karatsuba kernel, directly and
+# through the tower's fp2_mul, which must select it (only fields of at most 9 29-bit digits have it)
+FP2_PACKAGES = ("bn254",)
+
+FP2_DRIVER = """
+#include "fp.h"
+#include "fr.h"
+#include "tower.h"
+#if !defined(PF_ASM_FP2_MUL_MONT_{fp_n}_NC)
+#error "the wasm32 Fp2 kernel is not selected"
+#endif
+#define EXPORT(name) __attribute__((export_name(#name)))
+static fp2_t buf[3];
+EXPORT(buffer) fp2_t *buffer(void) {{ return buf; }}
+EXPORT(kernel_x) void kernel_x(fp2_t *o, const fp2_t *a, const fp2_t *b)
+{{ pf_fp2_mul_mont_{fp_n}_nc(o->c0.l, o->c1.l, a->c0.l, a->c1.l, b->c0.l, b->c1.l, FP_P, FP_N0); }}
+EXPORT(fp2_mul_x) void fp2_mul_x(fp2_t *o, const fp2_t *a, const fp2_t *b) {{ fp2_mul(o, a, b); }}
+EXPORT(fp2_mul_alias_x) void fp2_mul_alias_x(fp2_t *a, const fp2_t *b) {{ fp2_mul(a, a, b); }}
+"""
+
+
+@pytest.mark.parametrize("pkg", FP2_PACKAGES)
+def test_fp2_kernel_matches_integers(pkg: str, tmp_path: Path) -> None:
+    """(a0 + a1 u)(b0 + b1 u) / R mod p against Python's integers, on edge values of each
+    coordinate (the signed column sums at their extremes: a0 b0 - a1 b1 near -p^2 and near p^2)
+    and random ones; with the output aliasing the first input too."""
+    _require()
+    import wasmtime
+
+    mod = importlib.import_module(f"generated.{pkg}")
+    p = mod.P
+    nl = (p.bit_length() + 63) // 64
+    nb = 8 * nl
+    c_dir = ROOT / "generated" / pkg / "c"
+    src = tmp_path / "driver.c"
+    src.write_text(FP2_DRIVER.format(fp_n=nl))
+    out = tmp_path / "driver.wasm"
+    cmd = [*wasm.zig_command(), "cc", "-target", "wasm32-freestanding", *wasm.COMMON_ARGS, "-DPF_LIMB_BITS=64",
+           "-isystem", str(wasm._shim_dir(tmp_path)), "-I", str(c_dir), "-Wl,--no-entry", "-s", str(src), "-o", str(out)]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+    store = wasmtime.Store()
+    ex = wasmtime.Instance(store, wasmtime.Module.from_file(store.engine, str(out)), []).exports(store)
+    mem, buf = ex["memory"], ex["buffer"](store)
+    rng = random.Random(152)
+    rinv = pow(2 ** (64 * nl), -1, p)
+
+    def put(slot: int, v: tuple[int, int]) -> None:
+        mem.write(store, v[0].to_bytes(nb, "little") + v[1].to_bytes(nb, "little"), buf + slot * 2 * nb)
+
+    def get(slot: int) -> tuple[int, int]:
+        raw = mem.read(store, buf + slot * 2 * nb, buf + (slot + 1) * 2 * nb)
+        return int.from_bytes(raw[:nb], "little"), int.from_bytes(raw[nb:], "little")
+
+    vals = edge_values(p, nl, rng, 6)
+    ends = [0, 1, p - 1, p - 2, (p - 1) // 2] + vals[-3:]
+    elems = [(x, y) for x in ends for y in ends] + [(rng.choice(vals), rng.choice(vals)) for _ in range(40)]
+    pairs = [(a, b) for a in elems[:25] for b in elems[-25:]] + [(a, rng.choice(elems)) for a in elems]
+    pairs += [((rng.randrange(p), rng.randrange(p)), (rng.randrange(p), rng.randrange(p))) for _ in range(200)]
+    for a, b in pairs:
+        want = ((a[0] * b[0] - a[1] * b[1]) * rinv % p, (a[0] * b[1] + a[1] * b[0]) * rinv % p)
+        put(0, a), put(1, b)
+        for fn in ("kernel_x", "fp2_mul_x"):
+            put(2, (0, 0))
+            ex[fn](store, buf + 4 * nb, buf, buf + 2 * nb)
+            assert get(2) == want, f"{pkg} {fn}({a}, {b})"
+        ex["fp2_mul_alias_x"](store, buf, buf + 2 * nb)
+        assert get(0) == want, f"{pkg} fp2_mul aliased ({a}, {b})"

@@ -158,6 +158,13 @@ static void fp2_mul(fp2_t *out, const fp2_t *a, const fp2_t *b)
     fp2w_redc(out, &t);
 }
 #else
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_FP2_MUL_MONT_6_NC)
+/* The target's kernel for u^2 = -1 (wasm32: Karatsuba with the reductions fused, asm_wasm32.h). */
+static void fp2_mul(fp2_t *out, const fp2_t *a, const fp2_t *b)
+{
+    pf_fp2_mul_mont_6_nc(out->c0.l, out->c1.l, a->c0.l, a->c1.l, b->c0.l, b->c1.l, FP_P, FP_N0);
+}
+#else
 /* Karatsuba: three multiplications in Fp. */
 static void fp2_mul(fp2_t *out, const fp2_t *a, const fp2_t *b)
 {
@@ -171,6 +178,7 @@ static void fp2_mul(fp2_t *out, const fp2_t *a, const fp2_t *b)
     fp_sub(&out->c1, &s, &v1);
     fp_sub(&out->c0, &v0, &v1);
 }
+#endif
 #endif
 
 /* Complex squaring: (a0 + a1 u)^2 = (a0 + a1)(a0 + beta a1) - (1 + beta) a0 a1 + 2 a0 a1 u.
