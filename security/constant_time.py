@@ -4,8 +4,11 @@ reports every branch and every memory index computed from them.
 Shared by tests/test_group_c.py (the group template over mock fields) and
 tests/test_constant_time.py (security/ct/ct_curve.c over each generated curve).
 
-    python -m security.constant_time                # every curve, 64- and 32-bit limbs, a table
+    python -m security.constant_time                # every curve, every variant, a table
     python -m security.constant_time --bits 64 bn254
+
+A variant is a limb width, or "adx": 64-bit limbs with the x86_64-adx field kernels (MULX/ADCX/ADOX
+inline assembly), the code the default module runs on such CPUs. It is checked on x86-64 hosts.
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+
+from generator.build import ADX_COMPILE_ARGS, ADX_DEFINE, builds_adx
 
 ROOT = Path(__file__).resolve().parents[1]
 CT_SOURCE = Path(__file__).resolve().parent / "ct" / "ct_curve.c"
@@ -71,10 +76,24 @@ def curve_defines(pkg_dir: Path) -> list[str]:
     return defines
 
 
-def build_ct(pkg_dir: Path, bits: int, out: Path) -> subprocess.Popen:
-    """Start compiling ct_curve.c against one rendered package (returns the compiler process)."""
+def ct_variants() -> list[str]:
+    """The builds to check on this host: both limb widths, and the x86_64-adx kernels on x86-64."""
+    return ["64", "32"] + (["adx"] if builds_adx(64) else [])
+
+
+def variant_flags(variant: str) -> list[str]:
+    """Compiler flags of one variant: its limb width, plus the ADX target and ISA flags for "adx"."""
+    if variant == "adx":
+        return ["-DPF_LIMB_BITS=64", f"-D{ADX_DEFINE}", *ADX_COMPILE_ARGS]
+    return [f"-DPF_LIMB_BITS={int(variant)}"]
+
+
+def build_ct(pkg_dir: Path, variant: int | str, out: Path) -> subprocess.Popen:
+    """Start compiling ct_curve.c against one rendered package (returns the compiler process).
+
+    `variant` is a limb width (64, 32) or "adx" (see `ct_variants`)."""
     cc = shutil.which("gcc") or shutil.which("cc") or "cc"
-    cmd = [cc, *CT_CFLAGS, f"-DPF_LIMB_BITS={bits}", *curve_defines(pkg_dir),
+    cmd = [cc, *CT_CFLAGS, *variant_flags(str(variant)), *curve_defines(pkg_dir),
            "-I", str(pkg_dir / "c"), str(CT_EDWARDS_SOURCE if is_edwards(pkg_dir) else CT_SOURCE),
            "-o", str(out)]  # fmt: skip
     return subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -100,7 +119,8 @@ def main(argv: list[str] | None = None) -> int:
 
     ap = argparse.ArgumentParser(description="constant-time checks of the generated curves under valgrind")
     ap.add_argument("curves", nargs="*", help="packages (default: every one in generated/)")
-    ap.add_argument("--bits", type=int, action="append", help="a limb width, repeatable (default: 64 and 32)")
+    ap.add_argument("--bits", action="append", choices=("64", "32", "adx"),
+                    help="a variant (limb width, or adx), repeatable (default: every one this host builds)")
     args = ap.parse_args(argv)
     if not have_memcheck():
         print("constant_time: needs valgrind and valgrind/memcheck.h", file=sys.stderr)
@@ -110,13 +130,13 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="pairforge-ct-") as tmp:
         jobs = {}
         for pkg in curves:
-            for bits in args.bits or (64, 32):
+            for bits in args.bits or ct_variants():
                 exe = Path(tmp) / f"ct_{pkg}_{bits}"
                 jobs[(pkg, bits)] = (exe, build_ct(ROOT / "generated" / pkg, bits, exe))
         for (pkg, bits), (exe, proc) in jobs.items():
             log = proc.communicate()[0]
             if proc.returncode != 0:
-                print(f"{pkg} {bits}-bit: compilation failed\n{log}")
+                print(f"{pkg} {bits}: compilation failed\n{log}")
                 failures += 1
                 continue
             for name, expect in list_checks(exe):
@@ -125,7 +145,7 @@ def main(argv: list[str] | None = None) -> int:
                 failures += problem is not None
                 state = "clean" if result.clean else f"flagged ({result.leaks} reports)"
                 print(
-                    f"{pkg:10s} {bits}-bit  {name:34s} {expect:8s} {state}{'  FAIL: ' + problem if problem else ''}",
+                    f"{pkg:10s} {bits:>3s}  {name:34s} {expect:8s} {state}{'  FAIL: ' + problem if problem else ''}",
                     flush=True,
                 )
     print(f"constant_time: {'all checks passed' if not failures else f'{failures} failures'}")

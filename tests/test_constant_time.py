@@ -1,7 +1,8 @@
 """The secret paths of every generated curve are constant time, checked with valgrind memcheck
 (security/ct/ct_curve.c, security/constant_time.py): constant-time scalar multiplication in G1
 and G2, complete addition, GT exponentiation, inversion and square root in Fp, Fr and Fp2, with
-64- and 32-bit limbs (safegcd and Fermat inversion), signing and SkToPk, and the public-data
+64- and 32-bit limbs (safegcd and Fermat inversion) and, on x86-64, the x86_64-adx field kernels
+that the default module runs, signing and SkToPk, and the public-data
 operations that are constant time all the same: every checked function whose name does not end in
 _vartime must be clean.  The negative controls (variable-time multiplications, addition, the
 multi-pair Miller loop) must be flagged, so a clean result means something.  Slow (about 20 s of CPU per curve and limb width):
@@ -17,26 +18,26 @@ from pathlib import Path
 import pytest
 from conftest import GENERATED_DIR, generated_packages, skip_or_fail
 
-from security.constant_time import build_ct, have_memcheck, list_checks, memcheck, verdict
+from security.constant_time import build_ct, ct_variants, have_memcheck, list_checks, memcheck, verdict
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
 def binaries(tmp_path_factory):
-    """Compile every (curve, limb width) harness at once; they build in parallel."""
+    """Compile every (curve, variant) harness at once; they build in parallel."""
     if not have_memcheck():
         skip_or_fail("needs valgrind and valgrind/memcheck.h")
     tmp = tmp_path_factory.mktemp("ct")
     jobs = {}
     for pkg in generated_packages():
-        for bits in (64, 32):
+        for bits in ct_variants():
             exe = tmp / f"ct_{pkg}_{bits}"
             jobs[(pkg, bits)] = (exe, build_ct(GENERATED_DIR / pkg, bits, exe))
     return jobs
 
 
-def built(binaries, pkg: str, bits: int) -> Path:
+def built(binaries, pkg: str, bits: str) -> Path:
     if (pkg, bits) not in binaries:
         skip_or_fail(f"generated/{pkg} is not rendered")
     exe, proc = binaries[(pkg, bits)]
@@ -45,9 +46,9 @@ def built(binaries, pkg: str, bits: int) -> Path:
     return exe
 
 
-@pytest.mark.parametrize("bits", [64, 32])
+@pytest.mark.parametrize("bits", ct_variants())
 @pytest.mark.parametrize("pkg", generated_packages() or ["none"])
-def test_constant_time(binaries, pkg: str, bits: int) -> None:
+def test_constant_time(binaries, pkg: str, bits: str) -> None:
     exe = built(binaries, pkg, bits)
     checks = list_checks(exe)
     expects = {e for _, e in checks}

@@ -2,7 +2,7 @@
 memcheck (security/ct/ct_edwards.c, the method of tests/test_constant_time.py): [k]P, the unified
 addition and doubling, SWPoint's [k]P, complete addition and maps where the curve has it, inversion and square roots, and the public-data operations that are
 constant time all the same; te_mul_vartime, the negative control, must be flagged. Slow (about
-10 s of CPU per curve and limb width): run with --runslow (CI runs it)."""
+10 s of CPU per curve and variant: 64- and 32-bit limbs, and the x86_64-adx kernels on x86-64): run with --runslow (CI runs it)."""
 
 from __future__ import annotations
 
@@ -12,14 +12,14 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from conftest import GENERATED_DIR, edwards_packages, skip_or_fail
 
-from security.constant_time import build_ct, have_memcheck, list_checks, memcheck, verdict
+from security.constant_time import build_ct, ct_variants, have_memcheck, list_checks, memcheck, verdict
 
 pytestmark = pytest.mark.slow
 
 
-@pytest.mark.parametrize("bits", [64, 32])
+@pytest.mark.parametrize("bits", ct_variants())
 @pytest.mark.parametrize("pkg", edwards_packages() or ["none"])
-def test_edwards_constant_time(tmp_path, pkg: str, bits: int) -> None:
+def test_edwards_constant_time(tmp_path, pkg: str, bits: str) -> None:
     if not have_memcheck():
         skip_or_fail("needs valgrind and valgrind/memcheck.h")
     if not (GENERATED_DIR / pkg / "c" / "edwards_core.h").is_file():
