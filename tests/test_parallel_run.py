@@ -57,6 +57,17 @@ def test_every_worker_collects_the_same_suite() -> None:
     assert runs[0] and runs[0] == runs[1]
 
 
+def _run_on_two_workers(tmp_path: Path, name: str, text: str) -> subprocess.CompletedProcess:
+    """Write a test file and run it with this suite's conftest on two xdist workers (verbose);
+    it must pass."""
+    (tmp_path / name).write_text(text)
+    env = {"PYTHONPATH": str(ROOT / "tests") + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "conftest", "-n", "2", "-v", name]
+    proc = subprocess.run(cmd, cwd=tmp_path, env={**os.environ, **env}, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    return proc
+
+
 GROUPED = '''import pytest
 
 
@@ -75,11 +86,7 @@ def test_free(i):
 def test_a_group_runs_on_one_worker(tmp_path: Path) -> None:
     """Without --dist, `-n` runs use loadgroup (conftest.py): every test of an xdist_group goes to
     one worker, so a build its fixture shares is made once."""
-    (tmp_path / "test_grouped.py").write_text(GROUPED)
-    env = {"PYTHONPATH": str(ROOT / "tests") + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "conftest", "-n", "2", "-v", "test_grouped.py"]
-    proc = subprocess.run(cmd, cwd=tmp_path, env={**os.environ, **env}, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    proc = _run_on_two_workers(tmp_path, "test_grouped.py", GROUPED)
     ran = re.findall(r"\[(gw\d)\].* PASSED test_grouped.py::(test_\w+)", proc.stdout)
     assert len(ran) == 16, proc.stdout[-3000:]
     assert len({worker for worker, name in ran if name == "test_grouped"}) == 1
@@ -109,11 +116,7 @@ def test_free(i):
 def test_a_shared_fixture_value_runs_on_one_worker(tmp_path: Path) -> None:
     """The tests that take one value of a parametrized module-scoped fixture form a group
     (conftest.py's _group_shared_fixtures), so one worker sets the value up; the others stay free."""
-    (tmp_path / "test_shared.py").write_text(SHARED_FIXTURE)
-    env = {"PYTHONPATH": str(ROOT / "tests") + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    cmd = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "conftest", "-n", "2", "-v", "test_shared.py"]
-    proc = subprocess.run(cmd, cwd=tmp_path, env={**os.environ, **env}, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    proc = _run_on_two_workers(tmp_path, "test_shared.py", SHARED_FIXTURE)
     ran = re.findall(r"\[(gw\d)\].* PASSED test_shared.py::(test_\w+)\[([\w-]+)\](@\S+)?", proc.stdout)
     assert len(ran) == 20, proc.stdout[-3000:]
     for value in "abc":

@@ -51,6 +51,23 @@ def _require() -> None:
         skip_or_fail(f"the wasm tests need ziglang and wasmtime (pip install -e '.[wasm]'): {exc}")
 
 
+def _instantiate_driver(pkg: str, source: str, tmp_path: Path):
+    """Compile a driver against the package's C for wasm32 (the project's zig flags, 64-bit limbs)
+    and instantiate it under wasmtime: (store, exports)."""
+    import wasmtime
+
+    src = tmp_path / "driver.c"
+    src.write_text(source)
+    out = tmp_path / "driver.wasm"
+    c_dir = ROOT / "generated" / pkg / "c"
+    cmd = [*wasm.zig_command(), "cc", "-target", "wasm32-freestanding", *wasm.COMMON_ARGS, "-DPF_LIMB_BITS=64",
+           "-isystem", str(wasm._shim_dir(tmp_path)), "-I", str(c_dir), "-Wl,--no-entry", "-s", str(src), "-o", str(out)]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    store = wasmtime.Store()
+    return store, wasmtime.Instance(store, wasmtime.Module.from_file(store.engine, str(out)), []).exports(store)
+
+
 def edge_values(p: int, nl: int, rng: random.Random, n: int) -> list[int]:
     """0, 1, 2, p - 1, p - 2, (p - 1) / 2, values whose 29- or 64-bit limbs are all ones (below p),
     powers of two below p, then n random values."""
@@ -67,22 +84,11 @@ def edge_values(p: int, nl: int, rng: random.Random, n: int) -> list[int]:
 @pytest.mark.parametrize("pkg", PACKAGES)
 def test_kernels_match_integers(pkg: str, tmp_path: Path) -> None:
     _require()
-    import wasmtime
 
     mod = importlib.import_module(f"generated.{pkg}")
     fields = {"fp": mod.P, "fr": mod.R}
     nls = {name: (q.bit_length() + 63) // 64 for name, q in fields.items()}
-    c_dir = ROOT / "generated" / pkg / "c"
-    src = tmp_path / "driver.c"
-    src.write_text(DRIVER.format(fp_n=nls["fp"], fr_n=nls["fr"]))
-    out = tmp_path / "driver.wasm"
-    cmd = [*wasm.zig_command(), "cc", "-target", "wasm32-freestanding", *wasm.COMMON_ARGS, "-DPF_LIMB_BITS=64",
-           "-isystem", str(wasm._shim_dir(tmp_path)), "-I", str(c_dir), "-Wl,--no-entry", "-s", str(src), "-o", str(out)]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-
-    store = wasmtime.Store()
-    ex = wasmtime.Instance(store, wasmtime.Module.from_file(store.engine, str(out)), []).exports(store)
+    store, ex = _instantiate_driver(pkg, DRIVER.format(fp_n=nls["fp"], fr_n=nls["fr"]), tmp_path)
     mem, buf = ex["memory"], ex["buffer"](store)
     rng = random.Random(15)
 
@@ -134,23 +140,12 @@ def test_fp2_kernel_matches_integers(pkg: str, tmp_path: Path) -> None:
     coordinate (the signed column sums at their extremes: a0 b0 - a1 b1 near -p^2 and near p^2)
     and random ones; with the output aliasing the first input too."""
     _require()
-    import wasmtime
 
     mod = importlib.import_module(f"generated.{pkg}")
     p = mod.P
     nl = (p.bit_length() + 63) // 64
     nb = 8 * nl
-    c_dir = ROOT / "generated" / pkg / "c"
-    src = tmp_path / "driver.c"
-    src.write_text(FP2_DRIVER.format(fp_n=nl))
-    out = tmp_path / "driver.wasm"
-    cmd = [*wasm.zig_command(), "cc", "-target", "wasm32-freestanding", *wasm.COMMON_ARGS, "-DPF_LIMB_BITS=64",
-           "-isystem", str(wasm._shim_dir(tmp_path)), "-I", str(c_dir), "-Wl,--no-entry", "-s", str(src), "-o", str(out)]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-
-    store = wasmtime.Store()
-    ex = wasmtime.Instance(store, wasmtime.Module.from_file(store.engine, str(out)), []).exports(store)
+    store, ex = _instantiate_driver(pkg, FP2_DRIVER.format(fp_n=nl), tmp_path)
     mem, buf = ex["memory"], ex["buffer"](store)
     rng = random.Random(152)
     rinv = pow(2 ** (64 * nl), -1, p)
