@@ -125,8 +125,7 @@ class BuildCurves(build_ext):
 
             cost = json.loads(pfb.stamp_path(built).read_text(encoding="utf-8"))
             _say(f"{ext.name}: compiled in {cost['seconds']} s ({cost['cpu_seconds']} s of CPU)")
-        else:
-            _say(f"{ext.name}: up to date")
+        # an up-to-date module was already reported by build_module's progress line
         return compiled
 
     def copy_file(self, infile, outfile, *args, **kwargs):
