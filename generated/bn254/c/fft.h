@@ -192,9 +192,9 @@ static inline size_t fr_fft_scratch_size(size_t n)
 
 /*
  * out = FFT (inverse: inverse FFT) of in, n = 2^k with k <= FR_TWO_ADICITY (checked by the caller
- * with fr_fft_log2); out may be in.  shift: NULL, or the coset shift c (forward: evaluations on
- * c * H; inverse: the coefficients from evaluations on c * H).  scratch: fr_fft_scratch_size(n)
- * bytes.  The result does not depend on nthreads.
+ * with fr_fft_log2); out may be in.  shift: NULL, or the non-zero coset shift c (forward:
+ * evaluations on c * H; inverse: the coefficients from evaluations on c * H).  scratch:
+ * fr_fft_scratch_size(n) bytes.  The result does not depend on nthreads.
  */
 static void fr_fft(fr_t *out, const fr_t *in, size_t n, bool inverse, const fr_t *shift, void *scratch, size_t nthreads)
 {
@@ -208,8 +208,30 @@ static void fr_fft(fr_t *out, const fr_t *in, size_t n, bool inverse, const fr_t
     if (n == 1)
         return;
     fr_root_of_unity(&w, (unsigned)logn);
-    if (inverse)
-        fr_inv(&w, &w);
+    fr_t ninv = one, cinv = one;
+    if (inverse) {
+        /* w^-1, 1/n and c^-1 from one inversion of w * n * c: each is the inverse of the
+         * product times the other two factors */
+        fr_t nn, wn, t;
+        limb_t nl[FR_NLIMBS] = { 0 };
+        nl[0] = (limb_t)n;
+        if (PF_LIMB_BITS == 32 && sizeof(size_t) > 4)
+            nl[1] = (limb_t)((unsigned long long)n >> 16 >> 16);
+        fr_from_int(&nn, nl);
+        fr_mul(&wn, &w, &nn);
+        if (shift != NULL)
+            fr_mul(&t, &wn, shift);
+        else
+            t = wn;
+        fr_inv(&t, &t);
+        if (shift != NULL) {
+            fr_mul(&cinv, &t, &wn);
+            fr_mul(&t, &t, shift);
+        }
+        /* t = (w n)^-1 */
+        fr_mul(&ninv, &t, &w);
+        fr_mul(&w, &t, &nn);
+    }
     if (shift != NULL && !inverse) {
         fr_t c = *shift, acc = one;
         for (size_t i = 0; i < n; i++) {
@@ -222,18 +244,7 @@ static void fr_fft(fr_t *out, const fr_t *in, size_t n, bool inverse, const fr_t
     fr_fft_core(out, n, tw, nthreads);
     if (inverse) {
         /* scale by 1/n, and by c^-i for a coset */
-        fr_t ninv, acc, cinv;
-        limb_t nl[FR_NLIMBS] = { 0 };
-        nl[0] = (limb_t)n;
-        if (PF_LIMB_BITS == 32 && sizeof(size_t) > 4)
-            nl[1] = (limb_t)((unsigned long long)n >> 16 >> 16);
-        fr_from_int(&ninv, nl);
-        fr_inv(&ninv, &ninv);
-        acc = ninv;
-        if (shift != NULL)
-            fr_inv(&cinv, shift);
-        else
-            cinv = one;
+        fr_t acc = ninv;
         for (size_t i = 0; i < n; i++) {
             fr_mul(&out[i], &out[i], &acc);
             if (shift != NULL)
