@@ -1,0 +1,158 @@
+"""Ours beside mcl (issue 16), built from source by the user and run side by side:
+
+    python bench/mcl.py --mcl-dir ~/src/mcl [--rounds 3] [--msm 10,14]
+
+mcl is not on PyPI with BN254, BLS12-377 or a choice of curve, so this script compiles
+bench/c/mcl_bench.cpp against an mcl checkout that was built with `make lib/libmcl.a` (clang
+installed, so that mcl uses its LLVM-generated field code; the directory may also come from
+$MCL_DIR). Rows: the pairing, Miller loop and final exponentiation, constant-time G1 and G2
+`P * k` (mcl's `mulCT`), variable-time G1 `P * k`, and single-threaded G1 MSM at the given
+log2 sizes, on Ethereum's BN254 (mcl's `BN_SNARK1`), BLS12-381, BLS12-377, and mcl's own BN254,
+whose low-weight seed x = -(2^62 + 2^55 + 1) we generate here from its seed alone
+(`gen-curve --params`, into build/bench-curves/). Both sides report process CPU time: the
+fastest of 5 batches of about 50 ms. Each round runs mcl's process and then ours, curve by
+curve, so both see the same load; the table takes each side's best over the rounds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import random
+import subprocess
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from time import process_time
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+from bench.timing import calls_per_batch  # noqa: E402
+
+HARNESS = REPO_ROOT / "bench" / "c" / "mcl_bench.cpp"
+BUILD_DIR = REPO_ROOT / "build"
+BENCH_CURVES = BUILD_DIR / "bench-curves"
+# mcl's BN254 (its default curve): the seed -(2^62 + 2^55 + 1); everything else is derived
+MCL_BN254_FILE = 'name = "BN254-mcl"\nfamily = "BN"\nx = "-0x4080000000000001"\n'
+# (row label, our package, mcl's curve name)
+CURVES = (
+    ("BN254 (Ethereum; mcl BN_SNARK1)", "bn254", "bn_snark1"),
+    ("BLS12-381", "bls12_381", "bls12_381"),
+    ("BLS12-377", "bls12_377", "bls12_377"),
+    ("BN254, mcl's seed -(2^62 + 2^55 + 1)", "bn254_mcl", "bn254"),
+)
+OPS = ("pairing", "miller_loop", "final_exp", "g1_mul_ct", "g2_mul_ct", "g1_mul")
+
+
+def cpu_seconds_per_call(fn: Callable[[], object], batches: int = 5, batch_s: float = 0.05) -> float:
+    """Process CPU seconds per call, the fastest of ``batches`` batches (what mcl_bench reports)."""
+    fn()
+    calls = calls_per_batch(fn, batch_s)
+    best = float("inf")
+    for _ in range(batches):
+        start = process_time()
+        for _ in range(calls):
+            fn()
+        best = min(best, (process_time() - start) / calls)
+    return best
+
+
+def build_harness(mcl_dir: Path) -> Path:
+    """Compile mcl_bench against mcl's headers and static library (again when either is newer)."""
+    lib, exe = mcl_dir / "lib" / "libmcl.a", BUILD_DIR / "mcl_bench"
+    if not lib.is_file():
+        sys.exit(f"bench/mcl.py: {lib} is missing: build mcl first (cd {mcl_dir} && make lib/libmcl.a)")
+    if not exe.is_file() or exe.stat().st_mtime < max(lib.stat().st_mtime, HARNESS.stat().st_mtime):
+        BUILD_DIR.mkdir(exist_ok=True)
+        cmd = ["g++", "-O2", "-std=c++17", f"-I{mcl_dir / 'include'}", str(HARNESS), str(lib), "-o", str(exe), "-lpthread"]
+        subprocess.run(cmd, check=True)
+    return exe
+
+
+def load_package(package: str):
+    """A shipped package from generated/, or mcl's BN254 generated from its seed on first use."""
+    if package != "bn254_mcl":
+        return importlib.import_module(f"generated.{package}")
+    if not (BENCH_CURVES / package / "__init__.py").is_file():
+        BENCH_CURVES.mkdir(parents=True, exist_ok=True)
+        params = BENCH_CURVES / "bn254-mcl.toml"
+        params.write_text(MCL_BN254_FILE)
+        print(f"generating mcl's BN254 from its seed into {BENCH_CURVES} (once; about a minute) ...", flush=True)
+        cmd = [sys.executable, "-m", "generator.cli", "--params", str(params), "--out", str(BENCH_CURVES)]
+        subprocess.run(cmd, check=True, cwd=REPO_ROOT)
+    sys.path.insert(0, str(BENCH_CURVES))
+    return importlib.import_module(package)
+
+
+def our_operations(curve, msm_logs: list[int], rng: random.Random) -> dict[str, Callable[[], object]]:
+    """Our operations on random subgroup points and scalars, named as mcl_bench names them."""
+    r = curve.R
+    P = curve.G1.generator() * rng.randrange(1, r)
+    Q = curve.G2.generator() * rng.randrange(1, r)
+    k = rng.randrange(1, r)
+    f = curve.miller_loop(P, Q)
+    ops: dict[str, Callable[[], object]] = {
+        "pairing": lambda: curve.pairing(P, Q),
+        "miller_loop": lambda: curve.miller_loop(P, Q),
+        "final_exp": lambda: curve.final_exponentiation(f),
+        "g1_mul_ct": lambda: P * k,
+        "g2_mul_ct": lambda: Q * k,
+        "g1_mul": lambda: P.mul_vartime(k),
+    }
+    for log_n in msm_logs:
+        n = 1 << log_n
+        points = [P * rng.randrange(1, r) for _ in range(min(n, 64))]
+        points = [points[i % len(points)] * (i + 1) for i in range(n)] if n > 64 else points
+        scalars = [rng.randrange(r) for _ in range(n)]
+        ops[f"g1_msm_{n}"] = lambda points=points, scalars=scalars: curve.G1.msm(points, scalars, threads=1)
+    return ops
+
+
+def run_mcl(exe: Path, mcl_curve: str, ops: list[str]) -> dict[str, float]:
+    out = subprocess.run([str(exe), mcl_curve, *ops], check=True, capture_output=True, text=True).stdout
+    return {name: float(value) for name, value in (line.split() for line in out.splitlines())}
+
+
+def fmt(seconds: float) -> str:
+    return f"{seconds * 1e6:.1f} µs" if seconds < 1e-3 else f"{seconds * 1e3:.2f} ms"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--mcl-dir", type=Path, default=os.environ.get("MCL_DIR"), help="an mcl checkout, built")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--msm", default="10,14", help="log2 sizes of the G1 MSM rows (comma-separated; '' for none)")
+    parser.add_argument("--curves", default=",".join(p for _, p, _ in CURVES), help="our package names to run")
+    args = parser.parse_args(argv)
+    if args.mcl_dir is None:
+        parser.error("give --mcl-dir or set MCL_DIR")
+    exe = build_harness(args.mcl_dir.expanduser())
+    msm_logs = [int(v) for v in args.msm.split(",") if v.strip()]
+    wanted = set(args.curves.split(","))
+    rng = random.Random(16)
+    rows = [(label, pkg, mcl) for label, pkg, mcl in CURVES if pkg in wanted]
+    ours_ops = {pkg: our_operations(load_package(pkg), msm_logs, rng) for _, pkg, _ in rows}
+    best: dict[tuple[str, str, str], float] = {}
+    for rnd in range(args.rounds):
+        for _, pkg, mcl_curve in rows:
+            names = list(ours_ops[pkg])
+            for name, s in run_mcl(exe, mcl_curve, names).items():
+                best[(pkg, name, "mcl")] = min(best.get((pkg, name, "mcl"), s), s)
+            for name in names:
+                s = cpu_seconds_per_call(ours_ops[pkg][name])
+                best[(pkg, name, "ours")] = min(best.get((pkg, name, "ours"), s), s)
+        print(f"round {rnd + 1} of {args.rounds} done", file=sys.stderr, flush=True)
+    print("| curve | operation | ours | mcl | ours / mcl |")
+    print("|---|---|---:|---:|---:|")
+    for label, pkg, _ in rows:
+        for name in ours_ops[pkg]:
+            ours, theirs = best[(pkg, name, "ours")], best[(pkg, name, "mcl")]
+            print(f"| {label} | {name} | {fmt(ours)} | {fmt(theirs)} | {ours / theirs:.2f}× |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
