@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -104,13 +105,21 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     say("rendering C: hash to curve")
     files["c/hash_to_curve.h"] = render("c/hash_to_curve.h.j2", **common)
     files["c/pairforge.h"] = render("c/pairforge.h.j2", **common)
-    # the known-answer test program of the cross-target tests (generator/cross.py)
-    files["c/kat_main.c"] = render("c/kat_main.c.j2", **common)
-    # the byte-level ABI of the WebAssembly module and its ES module loader (generator/wasm.py)
-    wasm_common = {"bls": "bls_signatures" in model.spec.protocols, "groth16": "groth16" in model.spec.protocols,
-                   "evms": evm_sets(model, ser), **common}
-    files["c/wasm_abi.c"] = render("c/wasm_abi.c.j2", **wasm_common)
-    files[f"wasm/{model.package}.mjs"] = render("js/wasm_loader.mjs.j2", **wasm_common)
+    byte_abi_gap = byte_abi_unsupported(model)
+    if byte_abi_gap is None:
+        # the known-answer test program of the cross-target tests (generator/cross.py)
+        files["c/kat_main.c"] = render("c/kat_main.c.j2", **common)
+        # the byte-level ABI of the WebAssembly module and its ES module loader (generator/wasm.py)
+        wasm_common = {"bls": "bls_signatures" in model.spec.protocols, "groth16": "groth16" in model.spec.protocols,
+                       "evms": evm_sets(model, ser), **common}
+        files["c/wasm_abi.c"] = render("c/wasm_abi.c.j2", **wasm_common)
+        files[f"wasm/{model.package}.mjs"] = render("js/wasm_loader.mjs.j2", **wasm_common)
+    else:
+        # the files exist, so that a build of them stops with the reason instead of a missing file
+        reason = f"{model.name}: {byte_abi_gap}"
+        files["c/kat_main.c"] = f"/* {header} */\n#error \"the known-answer program is not rendered: {reason}\"\n"
+        files["c/wasm_abi.c"] = f"/* {header} */\n#error \"the WebAssembly ABI is not rendered: {reason}\"\n"
+        files[f"wasm/{model.package}.mjs"] = (f"// {header}\nthrow new Error({json.dumps('the WebAssembly module is not rendered: ' + reason)});\n")
     say("rendering the Python module")
     files["_core.pyx"] = render("cython/_core.pyx.j2", **common)
     files["_core_adx.pyx"] = render("cython/_core_adx.pyx.j2", **common)
@@ -129,6 +138,20 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     return files
 
 
+# Degrees of the twist field over Fp whose coordinates the byte-level programs (c/kat_main.c,
+# c/wasm_abi.c) and the protocol modules read and write.
+BYTE_ABI_FQ_DEGREES = (1, 2)
+
+
+def byte_abi_unsupported(model: CurveModel) -> str | None:
+    """Why the known-answer program, the WebAssembly ABI and the protocol modules are not rendered
+    for ``model`` (None: they are): they handle G2 coordinates over Fp or Fp2 only."""
+    if model.fq_degree not in BYTE_ABI_FQ_DEGREES:
+        return (f"G2 coordinates over an extension of degree {model.fq_degree} (embedding degree {model.k}); "
+                f"the byte-level programs and protocol modules handle degrees {BYTE_ABI_FQ_DEGREES} only")
+    return None
+
+
 def evm_sets(model: CurveModel, ser: SerializationModel) -> list[dict[str, object]]:
     """The EVM precompile sets the curve carries, for the WebAssembly ABI: the protocol name, its
     EvmSpec and the resolved serialization profile of its encodings."""
@@ -144,7 +167,7 @@ def protocol_files(model: CurveModel, common: dict[str, object], say: Progress) 
         protocol = PROTOCOLS.get(name)
         if protocol is None:  # params.PROTOCOL_NAMES lists a protocol that generator/protocols lacks
             raise CurveFileError(f"{model.source}: key 'protocols': no protocol module {name!r} in generator/protocols")
-        reason = protocol.unsupported(model)
+        reason = byte_abi_unsupported(model) or protocol.unsupported(model)
         if reason is not None:
             raise CurveFileError(f"{model.source}: key 'protocols': {model.name} cannot carry {name!r}: {reason}")
         say(f"rendering protocol {name}")
