@@ -131,6 +131,9 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     files["distributed.py"] = render("python/distributed.py.j2", **common)
     files["_msm_inputs.py"] = render("python/_msm_inputs.py.j2", **common)
     files["_snarkjs.py"] = render("python/_snarkjs.py.j2", **common)  # .ptau/.zkey layouts: kzg, distributed
+    if byte_abi_gap is not None and model.spec.protocols:
+        raise CurveFileError(f"{model.source}: key 'protocols': {model.name} cannot carry "
+                             f"{', '.join(repr(p) for p in model.spec.protocols)}: {byte_abi_gap}")
     protocols = protocol_files(model, common, say)
     files.update(protocols)
     modules = sorted(path[: -len(".py")] for path in protocols if path.endswith(".py") and "/" not in path and not path.startswith("_"))
@@ -167,7 +170,7 @@ def protocol_files(model: CurveModel, common: dict[str, object], say: Progress) 
         protocol = PROTOCOLS.get(name)
         if protocol is None:  # params.PROTOCOL_NAMES lists a protocol that generator/protocols lacks
             raise CurveFileError(f"{model.source}: key 'protocols': no protocol module {name!r} in generator/protocols")
-        reason = byte_abi_unsupported(model) or protocol.unsupported(model)
+        reason = protocol.unsupported(model)
         if reason is not None:
             raise CurveFileError(f"{model.source}: key 'protocols': {model.name} cannot carry {name!r}: {reason}")
         say(f"rendering protocol {name}")
