@@ -13,11 +13,13 @@ _group_shared_fixtures), so its build and model are made once, on one worker.
 from __future__ import annotations
 
 import random
+import shutil
+import subprocess
 from functools import lru_cache
 from pathlib import Path
 
 import pytest
-from build_cache import cached_test_curve, import_test_curve
+from build_cache import cached_test_curve, compiled, import_test_curve
 
 from generator.derive.model import CurveModel, build_model
 from generator.params import load_curve_file
@@ -26,6 +28,9 @@ from generator.reference import hash_to_curve as ref_h2c
 
 CURVE_DIR = Path(__file__).resolve().parent / "data" / "curves"
 CURVES = ("bls24-317", "bls24-315")
+SQRT_RATIO_HARNESS = Path(__file__).resolve().parent / "c_harness" / "sqrt_ratio_fp4.c"
+CC = shutil.which("gcc") or shutil.which("cc")
+CFLAGS = ["-std=c99", "-O1", "-Wall", "-Wextra", "-Wshadow", "-Werror", "-Wno-unused-function"]
 
 # gnark-crypto's generators (ecc/bls24-317/bls24-317.go and ecc/bls24-315/bls24-315.go, init():
 # g1Gen.X/Y, g2Gen.X.B0/B1 and g2Gen.Y.B0/B1, each E2 as (A0, A1)), copied here as published so
@@ -58,11 +63,17 @@ GNARK_GENERATORS = {
 }
 
 
+def _cache_root(name: str) -> Path:
+    """The build cache directory of one curve: its file and out/<package>/."""
+    filename = f"{name}.toml"
+    return cached_test_curve(f"{name} package", (CURVE_DIR / filename).read_text(), filename)
+
+
 @lru_cache(maxsize=None)
 def _built(name: str):
     """(module, model, reference) of one curve, built once per session."""
     filename = f"{name}.toml"
-    root = cached_test_curve(f"{name} package", (CURVE_DIR / filename).read_text(), filename)
+    root = _cache_root(name)
     module = import_test_curve(root / "out", name.replace("-", "_"))
     model = build_model(load_curve_file(root / filename))
     t = model.tower
@@ -351,3 +362,47 @@ def test_gt_serialization_and_membership(bls24) -> None:
     assert len(e.to_bytes()) == 24 * m.fp.nbytes
     with pytest.raises(ValueError):
         C.GT(C.Fp24.one() + C.Fp24.one())
+
+
+def test_sqrt_ratio_fp4_in_c(bls24) -> None:
+    """The generated g2_sqrt_ratio over Fp4 (RFC 9380's contract: 1 and sqrt(u/v) when u/v is a
+    square, else 0 and sqrt(z u/v) for the model's non-square z), compiled against the package's headers: SVDW calls it on
+    squares only, so its non-square branch is checked here, on squares, non-squares and u = 0."""
+    if CC is None:
+        pytest.skip("no C compiler")
+    C, m, _ = bls24
+    pkg_c = _cache_root(m.name.lower()) / "out" / m.package / "c"
+    exe = compiled([CC, *CFLAGS, f"-I{pkg_c}", str(SQRT_RATIO_HARNESS)], inputs=[SQRT_RATIO_HARNESS, pkg_c],
+                   name="sqrt_ratio_fp4")
+    sr_z = m.h2c["g2"].sqrt_ratio.z  # sqrt_ratio's non-square, not SVDW's Z (1 or 5, a square in Fp4)
+    z = C.Fp4(sr_z[:2], sr_z[2:])
+    assert not z.is_square()
+    rng = random.Random(9380)
+
+    def rand4():
+        return C.Fp4(*((rng.randrange(m.p), rng.randrange(m.p)) for _ in range(2)))
+
+    cases = [(rand4(), rand4()) for _ in range(12)]
+    cases += [(a * a * b, b) for a, b in cases[:4]]  # u/v a square
+    cases += [(z * a * a * b, b) for a, b in cases[:4]]  # u/v a non-square
+    cases += [(C.Fp4.zero(), rand4()), (C.Fp4((0, 0), (0, 1)), C.Fp4.one()), (C.Fp4(z), C.Fp4.one())]
+
+    def flat(a) -> list[int]:
+        return [c for part in a.to_tuple() for c in part]
+
+    lines = "".join(" ".join(f"{c:0{2 * m.fp.nbytes}x}" for c in flat(u) + flat(v)) + "\n" for u, v in cases)
+    out = subprocess.run([str(exe)], input=lines, capture_output=True, text=True, check=True, timeout=120)
+    rows = out.stdout.split("\n")[:-1]
+    assert len(rows) == len(cases)
+    squares = 0
+    for (u, v), row in zip(cases, rows, strict=True):
+        qr, *ys = row.split()
+        y = C.Fp4(*((int(ys[0], 16), int(ys[1], 16)), (int(ys[2], 16), int(ys[3], 16))))
+        ratio = u / v
+        if ratio.is_zero():
+            assert y.is_zero()
+            continue
+        assert (qr == "1") == ratio.is_square()
+        assert y * y == (ratio if qr == "1" else z * ratio)
+        squares += qr == "1"
+    assert 0 < squares < len(cases) - 1
