@@ -301,6 +301,22 @@ def test_pairing_bilinear_nondegenerate_and_multi(bls24) -> None:
     prod = C.pairing(Ps[0], Qs[0]) * C.pairing(Ps[1], Qs[1]) * C.pairing(Ps[2], Qs[2])
     assert C.multi_pairing(Ps, Qs) == prod
     assert C.pairing_check([P * a, -P], [Q, Q * a]) and not C.pairing_check([P * a, -P], [Q, Q * b])
+    prepared = C.G2Prepared(Qs[0])
+    assert C.pairing(Ps[0], prepared) == C.pairing(Ps[0], Qs[0])
+    assert C.multi_pairing(Ps, [prepared, Qs[1], Qs[2]]) == prod
+    assert C.G2Prepared.from_bytes(prepared.to_bytes()).point == Qs[0]
+
+
+def test_pickling(bls24) -> None:
+    """Points, Fp4 and GT values survive pickling (their state is bytes of the flat coordinates)."""
+    import pickle
+
+    C, m, _ = bls24
+    Q = C.G2.generator() * 12345
+    e = C.pairing(C.G1.generator(), Q)
+    x = Q.to_affine()[0]
+    for obj in (Q, C.G2.identity(), C.G1.generator() * 7, e, C.Fp4(x[:2], x[2:])):
+        assert pickle.loads(pickle.dumps(obj)) == obj
 
 
 def _flat(a) -> int | tuple[int, ...]:
