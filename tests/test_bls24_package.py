@@ -422,3 +422,21 @@ def test_sqrt_ratio_fp4_in_c(bls24) -> None:
         assert y * y == (ratio if qr == "1" else z * ratio)
         squares += qr == "1"
     assert 0 < squares < len(cases) - 1
+
+
+def test_sqrt_ratio_fp4_constant_time(bls24) -> None:
+    """g2_sqrt_ratio over Fp4 (the one hash-to-curve step new at k = 24) under valgrind's memcheck
+    with u and v marked secret: no branch or memory index depends on them (the -O1 portable build;
+    tests/test_constant_time.py's harness covers the shipped curves' maps)."""
+    if CC is None or shutil.which("valgrind") is None or not Path("/usr/include/valgrind/memcheck.h").is_file():
+        pytest.skip("needs a C compiler and valgrind with valgrind/memcheck.h")
+    C, m, _ = bls24
+    pkg_c = _cache_root(m.name.lower()) / "out" / m.package / "c"
+    exe = compiled([CC, *CFLAGS, "-DPF_CT_CHECK", f"-I{pkg_c}", str(SQRT_RATIO_HARNESS)],
+                   inputs=[SQRT_RATIO_HARNESS, pkg_c], name="sqrt_ratio_fp4_ct")
+    rng = random.Random(17)
+    lines = "".join(" ".join(f"{rng.randrange(m.p):0{2 * m.fp.nbytes}x}" for _ in range(8)) + "\n" for _ in range(3))
+    run = subprocess.run(["valgrind", "--error-exitcode=99", "--tool=memcheck", str(exe)], input=lines,
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert "ERROR SUMMARY: 0 errors" in run.stderr and len(run.stdout.splitlines()) == 3

@@ -1,10 +1,14 @@
 /* The generated hash_to_curve.h's g2_sqrt_ratio over a degree-4 twist field (BLS24), run on inputs
  * from stdin (tests/test_bls24_package.py): each input is 8 Fp elements u0..u3 v0..v3 (flat
  * coefficients c0.c0, c0.c1, c1.c0, c1.c1; big-endian hex); each output line is "is_qr y0 y1 y2 y3".
- * Built against a rendered package's c/ directory. */
+ * Built against a rendered package's c/ directory. With -DPF_CT_CHECK, u and v are marked secret
+ * (undefined) for valgrind's memcheck, which then reports any branch or memory index on them. */
 #include <stdio.h>
 #include <stdint.h>
 #include "pairforge.h"
+#ifdef PF_CT_CHECK
+#include <valgrind/memcheck.h>
+#endif
 
 static int read_fp(fp_t *out)
 {
@@ -38,7 +42,15 @@ int main(void)
         for (int i = 0; i < 8; i++)
             if (!read_fp(in[i]))
                 return 0;
+#ifdef PF_CT_CHECK
+        VALGRIND_MAKE_MEM_UNDEFINED(&u, sizeof u);
+        VALGRIND_MAKE_MEM_UNDEFINED(&v, sizeof v);
+#endif
         limb_t qr = g2_sqrt_ratio(&y, &u, &v);
+#ifdef PF_CT_CHECK
+        VALGRIND_MAKE_MEM_DEFINED(&y, sizeof y);
+        VALGRIND_MAKE_MEM_DEFINED(&qr, sizeof qr);
+#endif
         printf("%d", (int)qr);
         const fp_t *out[4] = { &y.c0.c0, &y.c0.c1, &y.c1.c0, &y.c1.c1 };
         for (int i = 0; i < 4; i++) {
