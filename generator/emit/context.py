@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -104,13 +105,21 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     say("rendering C: hash to curve")
     files["c/hash_to_curve.h"] = render("c/hash_to_curve.h.j2", **common)
     files["c/pairforge.h"] = render("c/pairforge.h.j2", **common)
-    # the known-answer test program of the cross-target tests (generator/cross.py)
-    files["c/kat_main.c"] = render("c/kat_main.c.j2", **common)
-    # the byte-level ABI of the WebAssembly module and its ES module loader (generator/wasm.py)
-    wasm_common = {"bls": "bls_signatures" in model.spec.protocols, "groth16": "groth16" in model.spec.protocols,
-                   "evms": evm_sets(model, ser), **common}
-    files["c/wasm_abi.c"] = render("c/wasm_abi.c.j2", **wasm_common)
-    files[f"wasm/{model.package}.mjs"] = render("js/wasm_loader.mjs.j2", **wasm_common)
+    byte_abi_gap = byte_abi_unsupported(model)
+    if byte_abi_gap is None:
+        # the known-answer test program of the cross-target tests (generator/cross.py)
+        files["c/kat_main.c"] = render("c/kat_main.c.j2", **common)
+        # the byte-level ABI of the WebAssembly module and its ES module loader (generator/wasm.py)
+        wasm_common = {"bls": "bls_signatures" in model.spec.protocols, "groth16": "groth16" in model.spec.protocols,
+                       "evms": evm_sets(model, ser), **common}
+        files["c/wasm_abi.c"] = render("c/wasm_abi.c.j2", **wasm_common)
+        files[f"wasm/{model.package}.mjs"] = render("js/wasm_loader.mjs.j2", **wasm_common)
+    else:
+        # the files exist, so that a build of them stops with the reason instead of a missing file
+        reason = f"{model.name}: {byte_abi_gap}"
+        files["c/kat_main.c"] = f"/* {header} */\n#error \"the known-answer program is not rendered: {reason}\"\n"
+        files["c/wasm_abi.c"] = f"/* {header} */\n#error \"the WebAssembly ABI is not rendered: {reason}\"\n"
+        files[f"wasm/{model.package}.mjs"] = (f"// {header}\nthrow new Error({json.dumps('the WebAssembly module is not rendered: ' + reason)});\n")
     say("rendering the Python module")
     files["_core.pyx"] = render("cython/_core.pyx.j2", **common)
     files["_core_adx.pyx"] = render("cython/_core_adx.pyx.j2", **common)
@@ -122,11 +131,28 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     files["distributed.py"] = render("python/distributed.py.j2", **common)
     files["_msm_inputs.py"] = render("python/_msm_inputs.py.j2", **common)
     files["_snarkjs.py"] = render("python/_snarkjs.py.j2", **common)  # .ptau/.zkey layouts: kzg, distributed
+    if byte_abi_gap is not None and model.spec.protocols:
+        raise CurveFileError(f"{model.source}: key 'protocols': {model.name} cannot carry "
+                             f"{', '.join(repr(p) for p in model.spec.protocols)}: {byte_abi_gap}")
     protocols = protocol_files(model, common, say)
     files.update(protocols)
     modules = sorted(path[: -len(".py")] for path in protocols if path.endswith(".py") and "/" not in path and not path.startswith("_"))
     files["__init__.py"] = render("python/__init__.py.j2", protocols=model.spec.protocols, protocol_modules=modules, **common)
     return files
+
+
+# Degrees of the twist field over Fp whose coordinates the byte-level programs (c/kat_main.c,
+# c/wasm_abi.c) and the protocol modules read and write.
+BYTE_ABI_FQ_DEGREES = (1, 2)
+
+
+def byte_abi_unsupported(model: CurveModel) -> str | None:
+    """Why the known-answer program, the WebAssembly ABI and the protocol modules are not rendered
+    for ``model`` (None: they are): they handle G2 coordinates over Fp or Fp2 only."""
+    if model.fq_degree not in BYTE_ABI_FQ_DEGREES:
+        return (f"G2 coordinates over an extension of degree {model.fq_degree} (embedding degree {model.k}); "
+                f"the byte-level programs and protocol modules handle degrees {BYTE_ABI_FQ_DEGREES} only")
+    return None
 
 
 def evm_sets(model: CurveModel, ser: SerializationModel) -> list[dict[str, object]]:
