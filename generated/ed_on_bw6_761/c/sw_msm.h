@@ -20,8 +20,9 @@
  * then reduced to sum_d d B_d, and the window sums are joined from the top down, doubling once per
  * bit of width.  The reduction is by running sums (the sum of the suffix sums, two Jacobian
  * additions per bucket), or, for wide windows, in two levels: with buckets split into blocks of
- * s, the block sums and the column sums are batch-affine additions (one inversion per round of
- * independent sums), and only those 2 sqrt(2^(c-1)) sums need running sums.  Windows are split across
+ * s, the block sums and the column sums are binary trees of batch-affine additions (each level's
+ * additions are independent, so they fill whole batches: one inversion per B(c) additions), and
+ * only those 2 sqrt(2^(c-1)) sums need running sums.  Windows are split across
  * threads; the result does not depend on the number of threads.
  *
  * Window width and method come from a cost model counted in multiplications M of the coordinate
@@ -33,8 +34,8 @@
  *                     (a quarter of the buckets: few conflicts; larger batches measured slower)
  *   Jacobian buckets  per addition 11 (mixed addition; used when batches are too small to pay)
  *   reduction         per bucket 27 (a mixed and a full Jacobian addition; 32 with Jacobian buckets),
- *                     or two levels: per bucket 12 + I/na + I/s (a block and a column addition), plus
- *                     27 per block and column sum (pf_msm_reduce_cost)
+ *                     or two levels: per bucket 12 (a block and a column addition), plus I per
+ *                     batch of the trees and 27 per block and column sum (pf_msm_reduce_cost)
  *   cost(c)           sum over the windows of n * per-addition + 2^(w-1) * per-bucket
  * and, for a few points, n double-and-add multiplications (bits * 7 + bits / 6 * 16 + 128 each)
  * when that is cheaper.  The smallest cost over c = 2 .. 16 wins.
