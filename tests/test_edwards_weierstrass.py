@@ -236,6 +236,8 @@ def test_bad_encodings(sw) -> None:
         (good_u[:n] + enc((y + 1) % p | (good_c[-1] >> 6 << shift)), "not on the curve"),
         ((p).to_bytes(n, "little") + good_u[n:], "below p"),
     ]
+    if c_len > n:  # the field's bytes above x's (below the flags) must be zero
+        bad += [(enc(x | (1 << (8 * n))), "below p"), (good_u[:n] + enc(y | (1 << (shift - 1))), "below p")]
     xs = next(v for v in range(2, 1000) if sqrt_mod((v ** 3 + W.A * v + W.B) % p, p) is None)
     bad.append((enc(xs), "off the curve"))
     two_torsion = [X for X in exceptional_points(m, W) if X[1] == 0]
@@ -246,6 +248,8 @@ def test_bad_encodings(sw) -> None:
             E.SWPoint.from_bytes(data, check=False)
     with pytest.raises(TypeError):
         E.SWPoint.from_bytes("00" * c_len)
+    for data in (good_c, good_u):  # bytes-like inputs decode as bytes
+        assert E.SWPoint.from_bytes(bytearray(data)) == G == E.SWPoint.from_bytes(memoryview(data))
     with pytest.raises(ValueError, match="profile"):
         G.to_bytes(profile="zcash")
     with pytest.raises(ValueError):

@@ -219,6 +219,7 @@ def _check_all(b: Built, width: int | str) -> None:
         add(f"neg {h(x)}", num(-x))
         add(f"dbl {h(x)}", num(2 * x))
         add(f"inv {h(x)}", num(pow(x, p - 2, p)))
+        add(f"invvar {h(x)}", num(pow(x, p - 2, p)))
         n = rng.randrange(0, 9)
         add(f"sqrn {h(x)} {n}", num(pow(x, 1 << n, p)))
         add(f"legendre {h(x)}", str(_legendre(x, p)))

@@ -44,6 +44,10 @@ def test_fuzz_targets_replay_edwards(curve_module, pkg: str) -> None:
     for required in ("Fq.from_bytes", "Fr.from_bytes", "Point.from_bytes(check)", "Point.from_affine", "Point.msm",
                      "Point.from_bytes(check, profile='zcash')"):  # fmt: skip
         assert required in names, sorted(names)
+    if hasattr(C, "SWPoint"):  # SWPoint's decoder, both forms, with and without the subgroup check
+        for compressed in (True, False):
+            for check in (True, False):
+                assert f"SWPoint.from_bytes(compressed={compressed}, check={check})" in names, sorted(names)
     stats = replay(targets, MUTATIONS)
     for name, (runs, accepted) in stats.items():
         assert accepted > 0, f"{name}: no input was accepted: the seeds are not valid encodings"

@@ -823,6 +823,34 @@ def test_msm(lib, n):
         assert lib.msm(mixed, [k0] + ks[1:]) == want2
 
 
+def test_msm_two_level_tree_exceptions(lib):
+    """The two-level reduction adds bucket sums in binary trees: equal sums (a doubling), opposite
+    sums (the identity) and empty buckets all occur when every point is one of P, -P, 2P, -2P and the
+    scalars fill two windows (so most buckets of the other windows stay empty)."""
+    n = 4096
+    if "-mock" in lib.dll._name or lib.w != 64:
+        pytest.skip("the two-level reduction runs on the 64-bit real field builds (see test_msm)")
+    assert lib.f("msm_two_level")(n)
+    G, rng = lib.grp, rng_for(lib, "msm-tree")
+    c = lib.f("msm_window")(n)
+    P = sample(lib, 1, seed=3)[0][0]
+    P2 = G.add(P, P)
+    choices = [(P, 1), (G.neg(P), -1), (P2, 2), (G.neg(P2), -2)]
+    pts, ks, total = [], [], 0
+    for _ in range(n):
+        Q, m = rng.choice(choices)
+        k = rng.randrange(1 << (2 * c))
+        pts.append(Q)
+        ks.append(k)
+        total += m * k
+    want = G.mul(P, total % G.r)
+    assert lib.msm(pts, ks) == want
+    assert lib.msm(pts, ks, threads=2) == want
+    # every bucket of the lowest window holds 2P: each tree addition is a doubling
+    ks = [i % (1 << (c - 1)) + 1 for i in range(n)]
+    assert lib.msm([P] * n, ks) == G.mul(P, sum(ks) % G.r)
+
+
 @pytest.mark.skipif(not HAVE_MEMCHECK, reason="needs valgrind and valgrind/memcheck.h")
 @pytest.mark.parametrize(
     "cfg",

@@ -1434,13 +1434,37 @@ SW_GENERATOR = (0x4ace6c5be1410abd4c147b613b38a4e65c3c3cefd50627cc9c7d2809edadbb
 SW_POINT_LEN = 33
 SW_UNCOMPRESSED_LEN = 65
 SW_SERIALIZATION_PROFILES = ("arkworks",)
-cdef object _SW_A = WEIERSTRASS_A
-cdef object _SW_B = WEIERSTRASS_B
-cdef object _SW_HALF = (P - 1) // 2
-cdef object _SW_FLAG_SHIFT = 262      # Python ints: the shifts go past 64 bits
-cdef object _SW_COORD_MASK = (1 << 262) - 1
-cdef object _SW_NEGATIVE = 0x80
-cdef object _SW_INFINITY = 0x40
+cdef fq_t _SW_A
+cdef fq_t _SW_B
+_fq_set_int(&_SW_A, WEIERSTRASS_A)
+_fq_set_int(&_SW_B, WEIERSTRASS_B)
+
+# the flags of the last byte of a 33-byte field
+cdef enum:
+    _SW_NEGATIVE = 0x80   # y > (p - 1) / 2
+    _SW_INFINITY = 0x40
+    _SW_FLAGS = 0xc0
+
+# SWPoint.from_bytes' errors (c-level, GIL free), and the identity's encoding (not an error)
+cdef enum:
+    _SW_IDENTITY = -1
+    _E_SW_BOTH_FLAGS = 1
+    _E_SW_RANGE = 2
+    _E_SW_INFINITY = 3
+    _E_SW_NO_Y = 4
+    _E_SW_Y_ZERO = 5
+    _E_SW_NOT_ON_CURVE = 6
+    _E_SW_SIGN = 7
+
+cdef dict _SW_ERRORS = {
+    _E_SW_BOTH_FLAGS: "both the infinity and the sign flags are set",
+    _E_SW_RANGE: "a coordinate is not below p",
+    _E_SW_INFINITY: "the point at infinity must have zero coordinates",
+    _E_SW_NO_Y: "no point with this x (off the curve)",
+    _E_SW_Y_ZERO: "y = 0 with the negative flag (non-canonical)",
+    _E_SW_NOT_ON_CURVE: "the point is not on the curve",
+    _E_SW_SIGN: "the sign flag does not match y",
+}
 
 
 cdef inline SWPoint _new_sw():
@@ -1452,12 +1476,74 @@ cdef object _sw_profile(object profile, str what):
         raise ValueError(f"{what}: unknown serialization profile {profile!r} (known: {', '.join(SW_SERIALIZATION_PROFILES)})")
 
 
-cdef tuple _sw_split_flags(bytes data):
-    value = int.from_bytes(data, "little")
-    flags = value >> _SW_FLAG_SHIFT
-    if flags == 3:
-        raise ValueError("SWPoint.from_bytes: both the infinity and the sign flags are set")
-    return value & _SW_COORD_MASK, flags << 6
+cdef bint _sw_coord(fq_t *out, const uint8_t *b) noexcept nogil:
+    """The coordinate of a 33-byte flagged field (little-endian, the flags left out); false
+    when it is not below p."""
+    cdef uint8_t be[32]
+    cdef size_t i
+    for i in range(32, 33):
+        if b[i] & (0x3f if i == 32 else 0xff):
+            return False
+    for i in range(32):
+        be[i] = b[31 - i]
+    return fq_from_bytes_be(out, be)
+
+
+cdef int _sw_decode(sw_affine_t *out, const uint8_t *b, bint compressed) noexcept nogil:
+    """One encoding (length already checked) to an affine point on the curve, _SW_IDENTITY for the
+    point at infinity, or an error code.  The checks run in to_bytes' order of fields: the flags,
+    each coordinate below p, the identity's zero coordinates, then the curve and the sign."""
+    cdef const uint8_t *field = b if compressed else b + 32
+    cdef uint8_t flags = field[32] & _SW_FLAGS
+    cdef bint negative = flags == _SW_NEGATIVE
+    cdef fq_t c, rhs
+    if flags == _SW_FLAGS:
+        return _E_SW_BOTH_FLAGS
+    if not _sw_coord(&c, field):
+        return _E_SW_RANGE
+    if not compressed and not _fq_from_le(&out.x, b, False):
+        return _E_SW_RANGE
+    if flags == _SW_INFINITY:
+        if not fq_is_zero(&c) or (not compressed and not fq_is_zero(&out.x)):
+            return _E_SW_INFINITY
+        return _SW_IDENTITY
+    if compressed:
+        out.x = c
+        fq_sqr(&rhs, &c)                    # x^3 + A x + B
+        fq_add(&rhs, &rhs, &_SW_A)
+        fq_mul(&rhs, &rhs, &c)
+        fq_add(&rhs, &rhs, &_SW_B)
+        if not fq_sqrt(&out.y, &rhs):
+            return _E_SW_NO_Y
+        if fq_is_zero(&out.y) and negative:
+            return _E_SW_Y_ZERO
+        if fq_is_lex_largest(&out.y) != negative:
+            fq_neg(&out.y, &out.y)
+    else:
+        out.y = c
+    if (fq_is_zero(&out.x) and fq_is_zero(&out.y)) or not sw_affine_is_on_curve(out):
+        return _E_SW_NOT_ON_CURVE
+    if not compressed and fq_is_lex_largest(&out.y) != negative:
+        return _E_SW_SIGN
+    return _OK
+
+
+cdef void _sw_encode(uint8_t *out, const sw_t *p, bint compressed) noexcept nogil:
+    """to_bytes' encoding of p into 33 (compressed) or 65 bytes."""
+    cdef sw_affine_t a
+    cdef size_t n = 33 if compressed else 65, i
+    cdef uint8_t *field = out if compressed else out + 32
+    for i in range(n):
+        out[i] = 0
+    if sw_is_identity(p):
+        field[32] |= _SW_INFINITY
+        return
+    sw_to_affine(&a, p)
+    _fq_to_le(out, &a.x)
+    if not compressed:
+        _fq_to_le(field, &a.y)
+    if fq_is_lex_largest(&a.y):
+        field[32] |= _SW_NEGATIVE
 
 
 cdef SWPoint _SW_GENERATOR
@@ -1723,66 +1809,32 @@ cdef class SWPoint:
     def to_bytes(self, compressed=True, profile=None):
         """arkworks' encoding: x little-endian with the flags in the top bits of a 33-byte field
         (compressed), or x || y with the flags in y's (uncompressed)."""
+        cdef uint8_t buf[65]
         _sw_profile(profile, "SWPoint.to_bytes")
-        if sw_is_identity(&self.v):
-            x, y, flags = 0, 0, _SW_INFINITY
-        else:
-            x, y = self.to_affine()
-            flags = _SW_NEGATIVE if y > _SW_HALF else 0
-        last = (y if not compressed else x) | (flags >> 6 << _SW_FLAG_SHIFT)
-        if compressed:
-            return last.to_bytes(33, "little")
-        return x.to_bytes(32, "little") + last.to_bytes(33, "little")
+        _sw_encode(buf, &self.v, bool(compressed))
+        return buf[:33 if compressed else 65]
 
     @classmethod
     def from_bytes(cls, data, check=True, profile=None):
         """Decode to_bytes' output (33 bytes compressed, 65 uncompressed). ValueError for a
-        wrong length, both or unknown flags, a non-canonical coordinate, a non-canonical identity,
-        a point off the curve, or (when check) outside the subgroup of order r."""
-        cdef fq_t t, s
+        wrong length, both flags set, a non-canonical coordinate, a non-canonical identity, a point
+        off the curve, or (when check) outside the subgroup of order r."""
         cdef sw_affine_t a
+        cdef bytes raw
         cdef SWPoint r
+        cdef int err
         _sw_profile(profile, "SWPoint.from_bytes")
         if not isinstance(data, (bytes, bytearray, memoryview)):
             raise TypeError("SWPoint.from_bytes: expected bytes")
-        data = bytes(data)
-        if len(data) == 33:
-            x_bytes = None
-            coord, flags = _sw_split_flags(data)
-        elif len(data) == 65:
-            x_bytes = data[:32]
-            coord, flags = _sw_split_flags(data[32:])
-        else:
+        raw = bytes(data)
+        if len(raw) != 33 and len(raw) != 65:
             raise ValueError(f"SWPoint.from_bytes: expected 33 (compressed) or 65 "
-                             f"(uncompressed) bytes, got {len(data)}")
-        if coord >= _P:
-            raise ValueError("SWPoint.from_bytes: a coordinate is not below p")
-        if x_bytes is not None:
-            x = int.from_bytes(x_bytes, "little")
-            if x >= _P:
-                raise ValueError("SWPoint.from_bytes: a coordinate is not below p")
-        if flags == _SW_INFINITY:
-            if coord != 0 or (x_bytes is not None and x != 0):
-                raise ValueError("SWPoint.from_bytes: the point at infinity must have zero coordinates")
+                             f"(uncompressed) bytes, got {len(raw)}")
+        err = _sw_decode(&a, <const uint8_t *><const char *>raw, len(raw) == 33)
+        if err == _SW_IDENTITY:
             return SWPoint.identity()
-        if x_bytes is None:
-            x = coord
-            _fq_set_int(&t, (x * x * x + _SW_A * x + _SW_B) % _P)
-            if not fq_sqrt(&s, &t):
-                raise ValueError("SWPoint.from_bytes: no point with this x (off the curve)")
-            y = _fq_int(&s)
-            if y == 0 and flags == _SW_NEGATIVE:
-                raise ValueError("SWPoint.from_bytes: y = 0 with the negative flag (non-canonical)")
-            if (y > _SW_HALF) != (flags == _SW_NEGATIVE):
-                y = _P - y
-        else:
-            y = coord
-        _fq_set_int(&a.x, x)
-        _fq_set_int(&a.y, y)
-        if (fq_is_zero(&a.x) and fq_is_zero(&a.y)) or not sw_affine_is_on_curve(&a):
-            raise ValueError("SWPoint.from_bytes: the point is not on the curve")
-        if x_bytes is not None and (y > _SW_HALF) != (flags == _SW_NEGATIVE):
-            raise ValueError("SWPoint.from_bytes: the sign flag does not match y")
+        if err != _OK:
+            raise ValueError("SWPoint.from_bytes: " + _SW_ERRORS[err])
         r = _new_sw()
         sw_from_affine(&r.v, &a)
         if check and not sw_in_subgroup_vartime(&r.v):

@@ -159,6 +159,7 @@ int main(void)
         else if (!strcmp(op, "neg")) UNARY(F(neg));
         else if (!strcmp(op, "dbl")) UNARY(F(dbl));
         else if (!strcmp(op, "inv")) UNARY(F(inv));
+        else if (!strcmp(op, "invvar")) UNARY(F(inv_vartime));
         else if (!strcmp(op, "sqrn")) {
             elem_t r;
             parse_elem(&x, a1);

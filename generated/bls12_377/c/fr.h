@@ -635,6 +635,55 @@ static inline int64_t pf_divsteps_59(int64_t zeta, uint64_t f0, uint64_t g0, pf_
     t->r = (int64_t)r;
     return zeta;
 }
+
+/* 62 divsteps on the low words of f (odd) and g in variable time, libsecp256k1's
+ * modinv64_divsteps_62_var: a run of zeros of g is shifted out at once, and each step cancels up
+ * to 6 (eta < 0) or 4 low bits of g with one multiple of f; eta = -delta.  The same matrix scale
+ * (2^62) and bounds as pf_divsteps_59, so the same updates apply.  For public values only. */
+static inline int64_t pf_divsteps_62_vartime(int64_t eta, uint64_t f0, uint64_t g0, pf_trans2x2_t *t)
+{
+    uint64_t u = 1, v = 0, q = 0, r = 1, f = f0, g = g0, m, w, tmp;
+    int i = 62, limit, zeros;
+
+    for (;;) {
+        zeros = __builtin_ctzll(g | (UINT64_MAX << i)); /* the sentinel stops the count at i */
+        g >>= zeros;
+        u <<= zeros;
+        v <<= zeros;
+        eta -= zeros;
+        i -= zeros;
+        if (i == 0)
+            break;
+        if (eta < 0) { /* (f, g) = (g, -f), eta = -eta */
+            eta = -eta;
+            limit = (int)eta + 1 > i ? i : (int)eta + 1;
+            tmp = f;
+            f = g;
+            g = (uint64_t)0 - tmp;
+            tmp = u;
+            u = q;
+            q = (uint64_t)0 - tmp;
+            tmp = v;
+            v = r;
+            r = (uint64_t)0 - tmp;
+            m = (UINT64_MAX >> (64 - limit)) & 63U;
+            w = (f * g * (f * f - 2)) & m; /* g + w f = 0 mod 2^6 */
+        } else {
+            limit = (int)eta + 1 > i ? i : (int)eta + 1;
+            m = (UINT64_MAX >> (64 - limit)) & 15U;
+            w = f + (((f + 1) & 4) << 1); /* 1 / f mod 16 */
+            w = ((uint64_t)0 - w * g) & m;
+        }
+        g += f * w;
+        q += u * w;
+        r += v * w;
+    }
+    t->u = (int64_t)u;
+    t->v = (int64_t)v;
+    t->q = (int64_t)q;
+    t->r = (int64_t)r;
+    return eta;
+}
 #endif /* PF_SAFEGCD_COMMON */
 
 #define FR_S62_LIMBS 5
@@ -731,21 +780,47 @@ static inline void fr_s62_normalize(fr_s62_t *r, int64_t sign)
     }
 }
 
+/* g = the canonical integer a R mod p (the Montgomery representation, as is) in signed limbs. */
+static inline void fr_s62_load(fr_s62_t *g, const fr_t *a)
+{
+    int bit;
+
+    for (bit = 0; bit < 64 * FR_NLIMBS; bit += 62) {
+        unsigned __int128 w = (unsigned __int128)a->l[bit / 64] >> (bit % 64);
+        if (bit / 64 + 1 < FR_NLIMBS)
+            w |= (unsigned __int128)a->l[bit / 64 + 1] << (64 - bit % 64);
+        g->v[bit / 62] = (int64_t)((uint64_t)w & (uint64_t)PF_M62);
+    }
+}
+
+/* out = the Montgomery form of d^-1 for d = +-(aR)^-1 of the divsteps: normalized by the sign of
+ * f (+-1, the gcd) into [0, p), then (aR)^-1 * R^3 / R = a^-1 R. */
+static inline void fr_s62_finish(fr_t *out, fr_s62_t *d, const fr_s62_t *f)
+{
+    fr_t y;
+    int i;
+
+    fr_s62_normalize(d, f->v[FR_S62_LIMBS - 1]);
+    for (i = 0; i < FR_NLIMBS; i++) {
+        int lo = 64 * i, j = lo / 62, sh = lo % 62;
+        unsigned __int128 w = (unsigned __int128)(uint64_t)d->v[j] >> sh;
+        if (j + 1 < FR_S62_LIMBS)
+            w |= (unsigned __int128)(uint64_t)d->v[j + 1] << (62 - sh);
+        if (j + 2 < FR_S62_LIMBS && 124 - sh < 128)
+            w |= (unsigned __int128)(uint64_t)d->v[j + 2] << (124 - sh);
+        y.l[i] = (limb_t)w;
+    }
+    fr_mul(out, &y, &FR_R3);
+}
+
 /* out = a^-1, constant time; the inverse of 0 is 0. */
 static inline void fr_inv(fr_t *out, const fr_t *a)
 {
     fr_s62_t d = { { 0 } }, e = { { 0 } }, f = FR_S62_P, g = { { 0 } };
     int64_t zeta = -1;
-    fr_t y;
-    int i, bit;
+    int i;
 
-    /* g = the canonical integer a R mod p (the Montgomery representation, as is). */
-    for (bit = 0; bit < 64 * FR_NLIMBS; bit += 62) {
-        unsigned __int128 w = (unsigned __int128)a->l[bit / 64] >> (bit % 64);
-        if (bit / 64 + 1 < FR_NLIMBS)
-            w |= (unsigned __int128)a->l[bit / 64 + 1] << (64 - bit % 64);
-        g.v[bit / 62] = (int64_t)((uint64_t)w & (uint64_t)PF_M62);
-    }
+    fr_s62_load(&g, a);
     e.v[0] = 1;
     for (i = 0; i < FR_SAFEGCD_BATCHES; i++) {
         pf_trans2x2_t t;
@@ -753,22 +828,38 @@ static inline void fr_inv(fr_t *out, const fr_t *a)
         fr_s62_update_de(&d, &e, &t);
         fr_s62_update_fg(&f, &g, &t);
     }
-    /* f = +-1 (gcd); d = +-(aR)^-1 */
-    fr_s62_normalize(&d, f.v[FR_S62_LIMBS - 1]);
-    for (i = 0; i < FR_NLIMBS; i++) {
-        int lo = 64 * i, j = lo / 62, sh = lo % 62;
-        unsigned __int128 w = (unsigned __int128)(uint64_t)d.v[j] >> sh;
-        if (j + 1 < FR_S62_LIMBS)
-            w |= (unsigned __int128)(uint64_t)d.v[j + 1] << (62 - sh);
-        if (j + 2 < FR_S62_LIMBS && 124 - sh < 128)
-            w |= (unsigned __int128)(uint64_t)d.v[j + 2] << (124 - sh);
-        y.l[i] = (limb_t)w;
-    }
-    /* (aR)^-1 * R^3 / R = a^-1 R */
-    fr_mul(out, &y, &FR_R3);
+    fr_s62_finish(out, &d, &f);
+}
+
+/* out = a^-1 in variable time (public values only: the MSM's batch inversions); the inverse of 0
+ * is 0.  The same safegcd, with pf_divsteps_62_vartime and batches until g = 0 (about half the
+ * divsteps of the constant-time bound). */
+static inline void fr_inv_vartime(fr_t *out, const fr_t *a)
+{
+    fr_s62_t d = { { 0 } }, e = { { 0 } }, f = FR_S62_P, g = { { 0 } };
+    int64_t eta = -1, any;
+    int i;
+
+    fr_s62_load(&g, a);
+    e.v[0] = 1;
+    do {
+        pf_trans2x2_t t;
+        eta = pf_divsteps_62_vartime(eta, (uint64_t)f.v[0], (uint64_t)g.v[0], &t);
+        fr_s62_update_de(&d, &e, &t);
+        fr_s62_update_fg(&f, &g, &t);
+        for (any = 0, i = 0; i < FR_S62_LIMBS; i++)
+            any |= g.v[i];
+    } while (any != 0);
+    fr_s62_finish(out, &d, &f);
 }
 #else
 static inline void fr_inv(fr_t *out, const fr_t *a)
+{
+    fr_inv_fermat(out, a);
+}
+
+/* 32-bit limbs: the Fermat inversion (variable time allowed, not needed) */
+static inline void fr_inv_vartime(fr_t *out, const fr_t *a)
 {
     fr_inv_fermat(out, a);
 }

@@ -20,8 +20,9 @@
  * then reduced to sum_d d B_d, and the window sums are joined from the top down, doubling once per
  * bit of width.  The reduction is by running sums (the sum of the suffix sums, two Jacobian
  * additions per bucket), or, for wide windows, in two levels: with buckets split into blocks of
- * s, the block sums and the column sums are batch-affine additions (one inversion per round of
- * independent sums), and only those 2 sqrt(2^(c-1)) sums need running sums.  Windows are split across
+ * s, the block sums and the column sums are binary trees of batch-affine additions (each level's
+ * additions are independent, so they fill whole batches: one inversion per B(c) additions), and
+ * only those 2 sqrt(2^(c-1)) sums need running sums.  Windows are split across
  * threads; the result does not depend on the number of threads.
  *
  * Window width and method come from a cost model counted in multiplications M of the coordinate
@@ -33,8 +34,8 @@
  *                     (a quarter of the buckets: few conflicts; larger batches measured slower)
  *   Jacobian buckets  per addition 11 (mixed addition; used when batches are too small to pay)
  *   reduction         per bucket 27 (a mixed and a full Jacobian addition; 32 with Jacobian buckets),
- *                     or two levels: per bucket 12 + I/na + I/s (a block and a column addition), plus
- *                     27 per block and column sum (pf_msm_reduce_cost)
+ *                     or two levels: per bucket 12 (a block and a column addition), plus I per
+ *                     batch of the trees and 27 per block and column sum (pf_msm_reduce_cost)
  *   cost(c)           sum over the windows of n * per-addition + 2^(w-1) * per-bucket
  * and, for a few points, n double-and-add multiplications (bits * 7 + bits / 6 * 16 + 128 each)
  * when that is cheaper.  The smallest cost over c = 2 .. 16 wins.
@@ -135,9 +136,24 @@ static inline size_t pf_msm_block_bits(size_t width)
     return width / 2;
 }
 
+/* Batches (inversions) of the two-level reduction's trees for one window, with batches of at most
+ * `capacity` additions: the column tree's levels add h s sums for h = na/2, na/4, .., 1, the block
+ * tree's na h for h = s/2, s/4, .., 1 (each level's additions are independent). */
+static inline unsigned long long pf_msm_tree_batches(unsigned long long na, unsigned long long s,
+                                                     unsigned long long capacity)
+{
+    unsigned long long h, count = 0;
+
+    for (h = na / 2; h > 0; h /= 2)
+        count += (h * s + capacity - 1) / capacity;
+    for (h = s / 2; h > 0; h /= 2)
+        count += (na * h + capacity - 1) / capacity;
+    return count;
+}
+
 /* Cost in M / 16 of reducing one window of the given width with affine buckets: by running sums,
- * or in two levels when that is cheaper (and the batch arrays, of `capacity` additions, hold a
- * round of s sums); *two_level (when not NULL) says which. */
+ * or in two levels when that is cheaper (the trees' batches hold at most `capacity` additions);
+ * *two_level (when not NULL) says which. */
 static inline unsigned long long pf_msm_reduce_cost(size_t width, unsigned long long inv_cost, size_t capacity,
                                                     bool *two_level)
 {
@@ -145,9 +161,9 @@ static inline unsigned long long pf_msm_reduce_cost(size_t width, unsigned long 
     unsigned long long running = nb * 16 * 27, levels = running;
     bool use = false;
 
-    if (width >= 4 && capacity >= s) {
-        levels = nb * (16 * 12 + 16 * inv_cost / na + 16 * inv_cost / s) + (na + s) * 16 * 27
-                 + pf_msm_block_bits(width) * 16 * 9;
+    if (width >= 4 && capacity >= 2) {
+        levels = (2 * nb - na - s) * 16 * 6 + pf_msm_tree_batches(na, s, capacity) * 16 * inv_cost
+                 + (na + s) * 16 * 27 + pf_msm_block_bits(width) * 16 * 9;
         use = levels < running;
     }
     if (two_level != NULL)
@@ -304,7 +320,7 @@ typedef struct {
     pf_msm_op_t *queue;   /* plan.batch waiting additions */
     fp_t *prefix;      /* plan.batch prefix products */
     fp_t *den;         /* plan.batch denominators */
-    g1_affine_t *sums;        /* the block and column sums of the two-level reduction (2 s) */
+    g1_affine_t *sums;        /* the column tree of the two-level reduction (2^(c-2) sums) */
     unsigned char *sums_state; /* their PF_MSM_AFFINE bits */
     size_t nbatch, nqueue;
 } g1_msm_work_t;
@@ -328,8 +344,7 @@ static inline size_t g1_msm_thread_bytes(const pf_msm_plan_t *plan)
     if (plan->batch)
         bytes += pf_msm_align(nb * sizeof(g1_affine_t)) + 2 * pf_msm_align(plan->batch * sizeof(pf_msm_op_t))
                  + 2 * pf_msm_align(plan->batch * sizeof(fp_t))
-                 + pf_msm_align(2 * ((size_t)1 << pf_msm_block_bits(plan->c)) * sizeof(g1_affine_t))
-                 + pf_msm_align(2 * ((size_t)1 << pf_msm_block_bits(plan->c)));
+                 + pf_msm_align(nb / 2 * sizeof(g1_affine_t)) + pf_msm_align(nb / 2);
     return bytes;
 }
 
@@ -403,7 +418,7 @@ static inline void g1_msm_flush_vartime(g1_msm_work_t *wk, const g1_affine_t *po
         wk->prefix[j] = acc;
         fp_mul(&acc, &acc, &wk->den[j]);
     }
-    fp_inv(&inv, &acc);
+    fp_inv_vartime(&inv, &acc); /* the denominators are public */
     for (j = nb; j-- > 0;) {
         size_t b = wk->batch[j].bucket, op = wk->batch[j].op;
         g1_affine_t *bk = &wk->aff[b];
@@ -513,57 +528,70 @@ static inline void g1_msm_reduce_vartime(g1_t *out, const g1_msm_work_t *wk, siz
 }
 
 /* out = sum_d d B_d over the buckets of one window in two levels (see pf_msm_reduce_cost).  Bucket
- * i = a s + b holds digit d = i + 1; the block sums T_a = sum_b B_{a s + b} and the column sums
- * U_b = sum_a B_{a s + b} are built one round at a time (round b adds B_{a s + b} to every T_a: na
- * independent affine additions sharing one inversion), and
+ * i = a s + b holds digit d = i + 1; with the block sums T_a = sum_b B_{a s + b} and the column
+ * sums U_b = sum_a B_{a s + b},
  *   sum_i (i + 1) B_i = s sum_a a T_a + sum_a T_a + sum_b b U_b.
- * The Jacobian buckets (additions that waited too long, few) are added as [d] J_d. */
-static void g1_msm_reduce_two_level_vartime(g1_t *out, g1_msm_work_t *wk, size_t width)
+ * Both are binary trees of affine additions, level by level: every addition of a level is
+ * independent of the others, so a level fills whole batches of `batch` additions (one inversion
+ * each), rather than one small batch per row.  The column tree adds the upper half of the blocks
+ * to the lower half into wk->sums (2^(width-2) sums), then halves in place, ending with U_b in
+ * wk->sums[b]; the block tree then halves each block in place among the buckets (which are not
+ * needed after it), ending with T_a in bucket a s.  The Jacobian buckets (additions that waited
+ * too long, few) are added as [d] J_d. */
+static void g1_msm_reduce_two_level_vartime(g1_t *out, g1_msm_work_t *wk, size_t width, size_t batch)
 {
     size_t nb = (size_t)1 << (width - 1), sbits = pf_msm_block_bits(width), s = (size_t)1 << sbits;
-    size_t na = nb >> sbits, a, b, i;
-    g1_msm_work_t lv = *wk; /* the sums as buckets, the window's buckets as points */
-    g1_affine_t *tsum = wk->sums, *usum = wk->sums + na;
-    unsigned char *tst = wk->sums_state, *ust = wk->sums_state + na;
+    size_t na = nb >> sbits, a, b, h, i;
+    g1_msm_work_t lv = *wk; /* the tree's sums as buckets */
+    g1_affine_t *col = wk->sums;
+    unsigned char *cst = wk->sums_state;
     g1_t run, acc, t;
     limb_t d;
 
-    memset(wk->sums_state, 0, na + s);
+    memset(cst, 0, nb / 2);
     lv.nbatch = lv.nqueue = 0;
-    lv.aff = tsum;
-    lv.state = tst;
-    for (b = 0; b < s; b++) {
-        for (a = 0; a < na; a++)
-            if (wk->state[a * s + b] & PF_MSM_AFFINE)
-                g1_msm_schedule_vartime(&lv, wk->aff, a, (a * s + b) << 2, na);
-        g1_msm_flush_vartime(&lv, wk->aff);
+    lv.aff = col;
+    lv.state = cst;
+    for (i = 0, h = na / 2 * s; i < h; i++) { /* col_i = B_i + B_{i + h}, i = a s + b, a < na / 2 */
+        if (wk->state[i] & PF_MSM_AFFINE)
+            g1_msm_schedule_vartime(&lv, wk->aff, i, i << 2, batch);
+        if (wk->state[i + h] & PF_MSM_AFFINE)
+            g1_msm_schedule_vartime(&lv, wk->aff, i, (i + h) << 2, batch);
     }
-    lv.aff = usum;
-    lv.state = ust;
-    for (a = 0; a < na; a++) {
-        for (b = 0; b < s; b++)
-            if (wk->state[a * s + b] & PF_MSM_AFFINE)
-                g1_msm_schedule_vartime(&lv, wk->aff, b, (a * s + b) << 2, s);
+    g1_msm_flush_vartime(&lv, wk->aff);
+    for (h = na / 4 * s; h >= s; h /= 2) {
+        for (i = 0; i < h; i++)
+            if (cst[i + h] & PF_MSM_AFFINE)
+                g1_msm_schedule_vartime(&lv, col, i, (i + h) << 2, batch);
+        g1_msm_flush_vartime(&lv, col);
+    }
+    lv.aff = wk->aff;
+    lv.state = wk->state;
+    for (h = s / 2; h > 0; h /= 2) {
+        for (a = 0; a < nb; a += s)
+            for (b = a; b < a + h; b++)
+                if (wk->state[b + h] & PF_MSM_AFFINE)
+                    g1_msm_schedule_vartime(&lv, wk->aff, b, (b + h) << 2, batch);
         g1_msm_flush_vartime(&lv, wk->aff);
     }
     /* s sum_a a T_a + sum_a T_a, by running sums from the top block down */
     g1_set_identity(&run);
     g1_set_identity(&acc);
     for (a = na; a-- > 1;) {
-        if (tst[a] & PF_MSM_AFFINE)
-            g1_add_affine_vartime(&run, &run, &tsum[a]);
+        if (wk->state[a * s] & PF_MSM_AFFINE)
+            g1_add_affine_vartime(&run, &run, &wk->aff[a * s]);
         g1_add_vartime(&acc, &acc, &run);
     }
-    if (tst[0] & PF_MSM_AFFINE)
-        g1_add_affine_vartime(&run, &run, &tsum[0]);
+    if (wk->state[0] & PF_MSM_AFFINE)
+        g1_add_affine_vartime(&run, &run, &wk->aff[0]);
     for (i = 0; i < sbits; i++)
         g1_dbl(&acc, &acc);
     g1_add_vartime(&acc, &acc, &run);
     /* + sum_b b U_b */
     g1_set_identity(&run);
     for (b = s; b-- > 1;) {
-        if (ust[b] & PF_MSM_AFFINE)
-            g1_add_affine_vartime(&run, &run, &usum[b]);
+        if (cst[b] & PF_MSM_AFFINE)
+            g1_add_affine_vartime(&run, &run, &col[b]);
         g1_add_vartime(&acc, &acc, &run);
     }
     for (i = 0; i < nb; i++) {
@@ -591,7 +619,7 @@ static void g1_msm_reduce_window_vartime(g1_t *out, g1_msm_work_t *wk, const pf_
             njac += (wk->state[i] & PF_MSM_JAC) != 0;
     }
     if (two_level && 2 * njac * width < nb)
-        g1_msm_reduce_two_level_vartime(out, wk, width);
+        g1_msm_reduce_two_level_vartime(out, wk, width, plan->batch);
     else
         g1_msm_reduce_vartime(out, wk, nb);
 }
@@ -626,7 +654,7 @@ static void g1_msm_windows_vartime(const g1_msm_job_t *job)
         wk.den = (fp_t *)p;
         p += pf_msm_align(batch * sizeof(fp_t));
         wk.sums = (g1_affine_t *)p;
-        p += pf_msm_align(2 * ((size_t)1 << pf_msm_block_bits(plan->c)) * sizeof(g1_affine_t));
+        p += pf_msm_align(nb / 2 * sizeof(g1_affine_t));
         wk.sums_state = p;
     }
     for (w = job->w0; w < job->w1; w++) {
@@ -925,7 +953,7 @@ typedef struct {
     pf_msm_op_t *queue;   /* plan.batch waiting additions */
     fp2_t *prefix;      /* plan.batch prefix products */
     fp2_t *den;         /* plan.batch denominators */
-    g2_affine_t *sums;        /* the block and column sums of the two-level reduction (2 s) */
+    g2_affine_t *sums;        /* the column tree of the two-level reduction (2^(c-2) sums) */
     unsigned char *sums_state; /* their PF_MSM_AFFINE bits */
     size_t nbatch, nqueue;
 } g2_msm_work_t;
@@ -949,8 +977,7 @@ static inline size_t g2_msm_thread_bytes(const pf_msm_plan_t *plan)
     if (plan->batch)
         bytes += pf_msm_align(nb * sizeof(g2_affine_t)) + 2 * pf_msm_align(plan->batch * sizeof(pf_msm_op_t))
                  + 2 * pf_msm_align(plan->batch * sizeof(fp2_t))
-                 + pf_msm_align(2 * ((size_t)1 << pf_msm_block_bits(plan->c)) * sizeof(g2_affine_t))
-                 + pf_msm_align(2 * ((size_t)1 << pf_msm_block_bits(plan->c)));
+                 + pf_msm_align(nb / 2 * sizeof(g2_affine_t)) + pf_msm_align(nb / 2);
     return bytes;
 }
 
@@ -1024,7 +1051,7 @@ static inline void g2_msm_flush_vartime(g2_msm_work_t *wk, const g2_affine_t *po
         wk->prefix[j] = acc;
         fp2_mul(&acc, &acc, &wk->den[j]);
     }
-    fp2_inv(&inv, &acc);
+    fp2_inv(&inv, &acc); /* the denominators are public */
     for (j = nb; j-- > 0;) {
         size_t b = wk->batch[j].bucket, op = wk->batch[j].op;
         g2_affine_t *bk = &wk->aff[b];
@@ -1134,57 +1161,70 @@ static inline void g2_msm_reduce_vartime(g2_t *out, const g2_msm_work_t *wk, siz
 }
 
 /* out = sum_d d B_d over the buckets of one window in two levels (see pf_msm_reduce_cost).  Bucket
- * i = a s + b holds digit d = i + 1; the block sums T_a = sum_b B_{a s + b} and the column sums
- * U_b = sum_a B_{a s + b} are built one round at a time (round b adds B_{a s + b} to every T_a: na
- * independent affine additions sharing one inversion), and
+ * i = a s + b holds digit d = i + 1; with the block sums T_a = sum_b B_{a s + b} and the column
+ * sums U_b = sum_a B_{a s + b},
  *   sum_i (i + 1) B_i = s sum_a a T_a + sum_a T_a + sum_b b U_b.
- * The Jacobian buckets (additions that waited too long, few) are added as [d] J_d. */
-static void g2_msm_reduce_two_level_vartime(g2_t *out, g2_msm_work_t *wk, size_t width)
+ * Both are binary trees of affine additions, level by level: every addition of a level is
+ * independent of the others, so a level fills whole batches of `batch` additions (one inversion
+ * each), rather than one small batch per row.  The column tree adds the upper half of the blocks
+ * to the lower half into wk->sums (2^(width-2) sums), then halves in place, ending with U_b in
+ * wk->sums[b]; the block tree then halves each block in place among the buckets (which are not
+ * needed after it), ending with T_a in bucket a s.  The Jacobian buckets (additions that waited
+ * too long, few) are added as [d] J_d. */
+static void g2_msm_reduce_two_level_vartime(g2_t *out, g2_msm_work_t *wk, size_t width, size_t batch)
 {
     size_t nb = (size_t)1 << (width - 1), sbits = pf_msm_block_bits(width), s = (size_t)1 << sbits;
-    size_t na = nb >> sbits, a, b, i;
-    g2_msm_work_t lv = *wk; /* the sums as buckets, the window's buckets as points */
-    g2_affine_t *tsum = wk->sums, *usum = wk->sums + na;
-    unsigned char *tst = wk->sums_state, *ust = wk->sums_state + na;
+    size_t na = nb >> sbits, a, b, h, i;
+    g2_msm_work_t lv = *wk; /* the tree's sums as buckets */
+    g2_affine_t *col = wk->sums;
+    unsigned char *cst = wk->sums_state;
     g2_t run, acc, t;
     limb_t d;
 
-    memset(wk->sums_state, 0, na + s);
+    memset(cst, 0, nb / 2);
     lv.nbatch = lv.nqueue = 0;
-    lv.aff = tsum;
-    lv.state = tst;
-    for (b = 0; b < s; b++) {
-        for (a = 0; a < na; a++)
-            if (wk->state[a * s + b] & PF_MSM_AFFINE)
-                g2_msm_schedule_vartime(&lv, wk->aff, a, (a * s + b) << 2, na);
-        g2_msm_flush_vartime(&lv, wk->aff);
+    lv.aff = col;
+    lv.state = cst;
+    for (i = 0, h = na / 2 * s; i < h; i++) { /* col_i = B_i + B_{i + h}, i = a s + b, a < na / 2 */
+        if (wk->state[i] & PF_MSM_AFFINE)
+            g2_msm_schedule_vartime(&lv, wk->aff, i, i << 2, batch);
+        if (wk->state[i + h] & PF_MSM_AFFINE)
+            g2_msm_schedule_vartime(&lv, wk->aff, i, (i + h) << 2, batch);
     }
-    lv.aff = usum;
-    lv.state = ust;
-    for (a = 0; a < na; a++) {
-        for (b = 0; b < s; b++)
-            if (wk->state[a * s + b] & PF_MSM_AFFINE)
-                g2_msm_schedule_vartime(&lv, wk->aff, b, (a * s + b) << 2, s);
+    g2_msm_flush_vartime(&lv, wk->aff);
+    for (h = na / 4 * s; h >= s; h /= 2) {
+        for (i = 0; i < h; i++)
+            if (cst[i + h] & PF_MSM_AFFINE)
+                g2_msm_schedule_vartime(&lv, col, i, (i + h) << 2, batch);
+        g2_msm_flush_vartime(&lv, col);
+    }
+    lv.aff = wk->aff;
+    lv.state = wk->state;
+    for (h = s / 2; h > 0; h /= 2) {
+        for (a = 0; a < nb; a += s)
+            for (b = a; b < a + h; b++)
+                if (wk->state[b + h] & PF_MSM_AFFINE)
+                    g2_msm_schedule_vartime(&lv, wk->aff, b, (b + h) << 2, batch);
         g2_msm_flush_vartime(&lv, wk->aff);
     }
     /* s sum_a a T_a + sum_a T_a, by running sums from the top block down */
     g2_set_identity(&run);
     g2_set_identity(&acc);
     for (a = na; a-- > 1;) {
-        if (tst[a] & PF_MSM_AFFINE)
-            g2_add_affine_vartime(&run, &run, &tsum[a]);
+        if (wk->state[a * s] & PF_MSM_AFFINE)
+            g2_add_affine_vartime(&run, &run, &wk->aff[a * s]);
         g2_add_vartime(&acc, &acc, &run);
     }
-    if (tst[0] & PF_MSM_AFFINE)
-        g2_add_affine_vartime(&run, &run, &tsum[0]);
+    if (wk->state[0] & PF_MSM_AFFINE)
+        g2_add_affine_vartime(&run, &run, &wk->aff[0]);
     for (i = 0; i < sbits; i++)
         g2_dbl(&acc, &acc);
     g2_add_vartime(&acc, &acc, &run);
     /* + sum_b b U_b */
     g2_set_identity(&run);
     for (b = s; b-- > 1;) {
-        if (ust[b] & PF_MSM_AFFINE)
-            g2_add_affine_vartime(&run, &run, &usum[b]);
+        if (cst[b] & PF_MSM_AFFINE)
+            g2_add_affine_vartime(&run, &run, &col[b]);
         g2_add_vartime(&acc, &acc, &run);
     }
     for (i = 0; i < nb; i++) {
@@ -1212,7 +1252,7 @@ static void g2_msm_reduce_window_vartime(g2_t *out, g2_msm_work_t *wk, const pf_
             njac += (wk->state[i] & PF_MSM_JAC) != 0;
     }
     if (two_level && 2 * njac * width < nb)
-        g2_msm_reduce_two_level_vartime(out, wk, width);
+        g2_msm_reduce_two_level_vartime(out, wk, width, plan->batch);
     else
         g2_msm_reduce_vartime(out, wk, nb);
 }
@@ -1247,7 +1287,7 @@ static void g2_msm_windows_vartime(const g2_msm_job_t *job)
         wk.den = (fp2_t *)p;
         p += pf_msm_align(batch * sizeof(fp2_t));
         wk.sums = (g2_affine_t *)p;
-        p += pf_msm_align(2 * ((size_t)1 << pf_msm_block_bits(plan->c)) * sizeof(g2_affine_t));
+        p += pf_msm_align(nb / 2 * sizeof(g2_affine_t));
         wk.sums_state = p;
     }
     for (w = job->w0; w < job->w1; w++) {
