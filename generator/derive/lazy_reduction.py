@@ -12,6 +12,10 @@ The bounds, each checked here for the curve at hand:
   * Fp2 Karatsuba (u^2 = beta, beta = -k): the sums a0 + a1, b0 + b1 are left unreduced (< 2p),
     so their product is below 4 p^2; a0 b1 + a1 b0 < 2 p^2; a0 b0 - k a1 b1 is taken modulo p R,
     which needs k a1 b1 < k p^2 below p R. All of them must stay below p R.
+  * Fp2 Karatsuba with u^2 = beta = k > 0 (BLS24-315's u^2 = 13): c0 = a0 b0 + k a1 b1 is a plain sum
+    below (k + 1) p^2, which needs (k + 1) p <= R; the square takes two products with plain integer
+    operations, c0 = (a0 + a1)(a0 + k a1) - (k + 1) a0 a1 = a0^2 + k a1^2 exactly, where
+    (a0 + a1)(a0 + k a1) < 2 (k + 1) p^2 needs 2 (k + 1) p <= R.
   * the modular sums: a + b < 2 p R must fit in 2n words plus the carry the code handles, and the
     high half of a sum (< 2p) must fit in n words: 2p < R.
   * the Fp2 square with two products (u^2 = -k, k > 1): c0 = (a0 + a1)(a0 + k (p - a1)) + (k - 1) a0 a1
@@ -39,11 +43,12 @@ class LazyReductionModel:
     """What fits in double width for one curve."""
 
     fp2_mul: bool          # Karatsuba in Fp2 with three products and two reductions (k = 12)
-    beta_k: int | None     # k = -beta when fp2_mul holds
+    beta_k: int | None     # k = -beta when fp2_mul holds with beta < 0
     tower: bool            # double-width arithmetic in every level of the tower (mod p R)
     headroom: int          # floor(R / p): how many multiples of p^2 fit below p R
     fp2_sqr_plain: bool = False  # the Fp2 square in two products with plain sums ((3k + 1) p <= R, k > 1)
     wide_small: tuple[int, ...] = ()  # the |factors| of xi (>= 2) that fpw_mul_small_mod takes (k p < R)
+    beta_add: int | None = None  # k = beta when fp2_mul holds with beta > 0 (plain double-width sums)
 
 
 def _check_fp2_products(p: int, R: int, k: int, curve: str) -> None:
@@ -72,6 +77,29 @@ def _check_fp2_products(p: int, R: int, k: int, curve: str) -> None:
                     "Fp2 squaring in two products: the operands and their product fit")
             require(0 <= q0 < (3 * k + 1) * p * p <= p * R, curve, "Fp2 squaring in two products: c0 in [0, p R)")
             require((q0 - (a0 * a0 - k * a1 * a1)) % p == 0, curve, "Fp2 squaring in two products: c0 is the square")
+
+
+def _check_fp2_products_positive(p: int, R: int, k: int, curve: str) -> None:
+    """The double-width Fp2 product and square for u^2 = k > 0 on extreme and random operands:
+    every intermediate is a non-negative integer that fits, every stored value is below p R, and
+    each agrees with the product in Fp2 modulo p (the square's c0 exactly)."""
+    rng = random.Random(2010526 + k)
+    edge = (0, 1, p - 1, p - 2)
+    samples = [(a0, a1, p - 1, p - 1) for a0 in edge for a1 in edge]
+    samples += [tuple(rng.randrange(p) for _ in range(4)) for _ in range(64)]
+    for a0, a1, b0, b1 in samples:
+        v0, v1, v2 = a0 * b0, a1 * b1, (a0 + a1) * (b0 + b1)
+        c0, c1 = v0 + k * v1, v2 - v0 - v1
+        require(v2 < R * R and 0 <= c0 < p * R and 0 <= c1 < p * R, curve,
+                f"Fp2 Karatsuba (u^2 = {k}): the products fit and c0, c1 are in [0, p R)")
+        require((c0 - (a0 * b0 + k * a1 * b1)) % p == 0 and (c1 - (a0 * b1 + a1 * b0)) % p == 0,
+                curve, f"Fp2 Karatsuba (u^2 = {k}): the double-width coefficients are the product")
+        y = a0 + k * a1
+        q = (a0 + a1) * y
+        require(a0 + a1 < R and y < R and q < p * R and (k + 1) * a0 * a1 <= q, curve,
+                f"Fp2 squaring (u^2 = {k}): the operands fit, the product is below p R, the difference is plain")
+        require(q - (k + 1) * a0 * a1 == a0 * a0 + k * a1 * a1 and 2 * a0 * a1 < p * R, curve,
+                f"Fp2 squaring (u^2 = {k}): c0 = a0^2 + {k} a1^2 and c1 = 2 a0 a1 in [0, p R)")
 
 
 def wide_small_steps(k: int, negate: bool) -> int:
@@ -107,8 +135,8 @@ def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve:
     require(p < R, curve, "p fits its limbs")
     headroom = R // p
     fp2_mul = False
-    beta_k = None
-    if k == 12 and beta is not None and beta < 0 and -beta <= 16:
+    beta_k = beta_add = None
+    if k in (12, 24) and beta is not None and beta < 0 and -beta <= 16:
         kk = -beta
         # the unreduced operand sums (< 2p) need 4p^2 < p R; k a1 b1 < k p^2 must be below p R
         fp2_mul = max(4, kk) * p < R
@@ -118,10 +146,20 @@ def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve:
             require(kk * p * p < p * R, curve, f"Fp2 Karatsuba: {kk} a1 b1 < {kk} p^2 < p R")
             require(2 * p * p < p * R, curve, "Fp2 Karatsuba: a0 b1 + a1 b0 < 2 p^2 < p R")
             _check_fp2_products(p, R, kk, curve)
+    elif k == 24 and beta is not None and 0 < beta <= 16:
+        # u^2 = k > 0: plain double-width sums; the square's (a0 + a1)(a0 + k a1) < 2 (k + 1) p^2
+        fp2_mul = 2 * (beta + 1) * p <= R
+        if fp2_mul:
+            beta_add = beta
+            require((beta + 1) * p * p < p * R, curve, f"Fp2 Karatsuba: a0 b0 + {beta} a1 b1 < {beta + 1} p^2 < p R")
+            require(2 * (beta + 1) * p * p <= p * R, curve,
+                    f"Fp2 squaring: (a0 + a1)(a0 + {beta} a1) < {2 * (beta + 1)} p^2 <= p R")
+            _check_fp2_products_positive(p, R, beta, curve)
     # The tower on top of Fp (k = 6) or of the lazy Fp2 product (k = 12): every stored double-width
     # value is in [0, p R); a modular sum's high half (< 2p) must fit in n words. k = 24 has no
-    # double-width Fp4 level yet (templates/c/tower.h.j2), so its tower reduces every product.
-    tower = (fp2_mul if k == 12 else k == 6) and 2 * p < R
+    # double-width Fp4 level yet (templates/c/tower.h.j2), so its tower reduces every product; there
+    # the lazy Fp2 product alone is used (both signs of beta).
+    tower = (beta_k is not None if k == 12 else k == 6) and 2 * p < R
     fp2_sqr_plain = fp2_mul and beta_k is not None and beta_k > 1 and (3 * beta_k + 1) * p <= R
     if fp2_sqr_plain:
         require((beta_k + 1) * p < R, curve, f"Fp2 squaring: a0 + {beta_k} (p - a1) < {beta_k + 1} p < R")
@@ -137,4 +175,4 @@ def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve:
                 _check_wide_small(p, R, f, curve)
                 wide_small.append(f)
     return LazyReductionModel(fp2_mul=fp2_mul, beta_k=beta_k, tower=tower, headroom=headroom,
-                              fp2_sqr_plain=fp2_sqr_plain, wide_small=tuple(wide_small))
+                              fp2_sqr_plain=fp2_sqr_plain, wide_small=tuple(wide_small), beta_add=beta_add)
