@@ -162,13 +162,15 @@ def tower(request, tmp_path_factory) -> Tower:
 
 def test_model_shape() -> None:
     """What the k = 24 templates assume of the model: twist field Fp4, the lazy Fp2 product (u^2 = -1
-    on BLS24-317, u^2 = 13 as plain double-width sums on BLS24-315) but no lazy tower above it yet,
-    and the rows of gamma the Frobenius maps take (n = 0..4)."""
+    on BLS24-317, u^2 = 13 as plain double-width sums on BLS24-315) and the lazy tower above it
+    (xi = v, nu small: the double-width Fp4 level multiplies by nu with sums, by 13 in one pass on
+    BLS24-315), and the rows of gamma the Frobenius maps take (n = 0..4)."""
     for name in CURVES:
         m = model_of(name)
         assert (m.k, m.fq_degree, m.tower.names["fq"]) == (24, 4, "fp4")
-        assert m.lazy.fp2_mul and not m.lazy.tower
-        assert (m.lazy.beta_k, m.lazy.beta_add) == ((1, None) if m.tower.beta == -1 else (None, 13))
+        assert m.lazy.fp2_mul and m.lazy.tower
+        assert (m.lazy.beta_k, m.lazy.beta_add, m.lazy.wide_small) == (
+            (1, None, ()) if m.tower.beta == -1 else (None, 13, (13,)))
         assert len(m.tower.gamma) == 12 and len(m.tower.nu_gamma) == 4
 
 
@@ -188,6 +190,10 @@ def test_fp4(tower: Tower) -> None:
     top = T.p - 1
     for a2 in ([top, top], [0, top], [top, 0], [1, top], [top, 1]):
         ops += [("fp2_mul", 0, a2, [top, top]), ("fp2_mul", 0, [top, top], a2), ("fp2_sqr", 0, a2)]
+    # and of the double-width Fp4 level (fp4w_mul, fp4w_sqr, with nu and its factors)
+    for a4 in ([top] * 4, [0, 0, top, top], [top, top, 0, 0], [top, 0, 0, top], [0, top, top, 0]):
+        ops += [("fp4_mul", 0, a4, [top] * 4), ("fp4_mul", 0, [top] * 4, a4), ("fp4_sqr", 0, a4),
+                ("fp4_mul_by_xi", 0, a4)]
     got = T.run([T.line(op, n, *xs) for op, n, *xs in ops])
     nu = T.F2(tuple(T.m.tower.nu))
     for (op, n, *xs), res in zip(ops, got):
@@ -441,7 +447,7 @@ def test_multi_pairing(tower: Tower) -> None:
 def test_lazy_fp2_positive_beta_needs_room() -> None:
     """The lazy Fp2 product for u^2 = k > 0 (k = 24) is chosen exactly when 2 (k + 1) p <= R (the
     square's (a0 + a1)(a0 + k a1) below p R), with a negative beta it is the k = 12 product, and
-    neither turns on the double-width tower above Fp2, which k = 24 does not have."""
+    neither turns on the double-width tower above Fp2 unless the Fp4 level's shape allows it."""
     from generator.derive.lazy_reduction import derive_lazy_reduction
 
     R = 1 << 320
@@ -452,6 +458,10 @@ def test_lazy_fp2_positive_beta_needs_room() -> None:
     neg = derive_lazy_reduction(edge, 5, 24, -1, "test")
     assert neg.fp2_mul and neg.beta_k == 1 and neg.beta_add is None and not neg.tower
     assert derive_lazy_reduction(edge, 5, 12, 13, "test").fp2_mul is False  # k = 12: negative beta only
+    # the double-width Fp4 level above it needs xi = v and a small nu (fp4_shift_xi) and 2p < R
+    assert derive_lazy_reduction(edge - (1 - edge % 2), 5, 24, 13, "test", (0, 1, 13), True).tower
+    assert derive_lazy_reduction(edge, 5, 24, -1, "test", (1, 1, -1), True).tower
+    assert not derive_lazy_reduction(edge + 1 + edge % 2, 5, 24, 13, "test", (0, 1, 13), True).tower
 
 
 def test_lazy_fp2_positive_beta_check_fails_without_room() -> None:

@@ -128,9 +128,11 @@ def _check_wide_small(p: int, R: int, k: int, curve: str) -> None:
 
 
 def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve: str,
-                          small_factors: tuple[int, ...] = ()) -> LazyReductionModel:
+                          small_factors: tuple[int, ...] = (), fp4_shift_xi: bool = False) -> LazyReductionModel:
     """Derive (and check) which lazy-reduction shapes fit below p R for this p; small_factors are
-    the signed factors the multiplication by xi applies in double width."""
+    the signed factors the multiplication by xi applies in double width. fp4_shift_xi (k = 24): the
+    Fp4 level's nu has small coefficients and xi = v, so the double-width Fp4 level multiplies by
+    nu and xi with sums (tower.h's fp2w_mul_by_nu, fp4w_mul_by_xi)."""
     R = 2 ** (64 * limbs64)
     require(p < R, curve, "p fits its limbs")
     headroom = R // p
@@ -155,11 +157,17 @@ def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve:
             require(2 * (beta + 1) * p * p <= p * R, curve,
                     f"Fp2 squaring: (a0 + a1)(a0 + {beta} a1) < {2 * (beta + 1)} p^2 <= p R")
             _check_fp2_products_positive(p, R, beta, curve)
-    # The tower on top of Fp (k = 6) or of the lazy Fp2 product (k = 12): every stored double-width
-    # value is in [0, p R); a modular sum's high half (< 2p) must fit in n words. k = 24 has no
-    # double-width Fp4 level yet (templates/c/tower.h.j2), so its tower reduces every product; there
-    # the lazy Fp2 product alone is used (both signs of beta).
-    tower = (beta_k is not None if k == 12 else k == 6) and 2 * p < R
+    # The tower on top of Fp (k = 6), of the lazy Fp2 product (k = 12), or of the double-width Fp4
+    # level over it (k = 24, both signs of beta: the Fp2 products are in [0, p R), and the Fp4 level
+    # combines them by sums and differences modulo p R only): every stored double-width value is in
+    # [0, p R); a modular sum's high half (< 2p) must fit in n words.
+    if k == 12:
+        tower = beta_k is not None
+    elif k == 24:
+        tower = fp2_mul and fp4_shift_xi
+    else:
+        tower = k == 6
+    tower = tower and 2 * p < R
     fp2_sqr_plain = fp2_mul and beta_k is not None and beta_k > 1 and (3 * beta_k + 1) * p <= R
     if fp2_sqr_plain:
         require((beta_k + 1) * p < R, curve, f"Fp2 squaring: a0 + {beta_k} (p - a1) < {beta_k + 1} p < R")
