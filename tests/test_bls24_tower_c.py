@@ -169,8 +169,8 @@ def test_model_shape() -> None:
         m = model_of(name)
         assert (m.k, m.fq_degree, m.tower.names["fq"]) == (24, 4, "fp4")
         assert m.lazy.fp2_mul and m.lazy.tower
-        assert (m.lazy.beta_k, m.lazy.beta_add, m.lazy.wide_small) == (
-            (1, None, ()) if m.tower.beta == -1 else (None, 13, (13,)))
+        assert (m.lazy.beta_k, m.lazy.beta_add, m.lazy.wide_small, m.lazy.fp4_nu_plain) == (
+            (1, None, (), False) if m.tower.beta == -1 else (None, 13, (13,), True))
         assert len(m.tower.gamma) == 12 and len(m.tower.nu_gamma) == 4
 
 
@@ -474,3 +474,20 @@ def test_lazy_fp2_positive_beta_check_fails_without_room() -> None:
     _check_fp2_products_positive(R // 28 - 1, R, 13, "test")
     with pytest.raises(DerivationError):
         _check_fp2_products_positive(R // 20 + 1, R, 13, "test")
+
+
+def test_fp4_nu_plain_needs_room() -> None:
+    """The Fp4 product's v0 + nu v1 as plain sums (u^2 = 13, nu = u: c0 below 14 p^2 + 13 * 2 p^2 =
+    40 p^2) is chosen exactly when 40 p <= R, and never for a negative nu coefficient."""
+    from generator.derive.lazy_reduction import derive_lazy_reduction
+
+    R = 1 << 320
+    edge = R // 40
+
+    def lazy(p: int, nu: tuple[int, int]):
+        return derive_lazy_reduction(p, 5, 24, 13, "test", (nu[0], nu[1], 13 * nu[1]), True, nu)
+
+    assert lazy(edge - (1 - edge % 2), (0, 1)).fp4_nu_plain
+    below = lazy(edge + 1 + edge % 2, (0, 1))
+    assert below.tower and not below.fp4_nu_plain
+    assert not lazy(R // 64, (-1, 1)).fp4_nu_plain

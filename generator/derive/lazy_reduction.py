@@ -49,6 +49,7 @@ class LazyReductionModel:
     fp2_sqr_plain: bool = False  # the Fp2 square in two products with plain sums ((3k + 1) p <= R, k > 1)
     wide_small: tuple[int, ...] = ()  # the |factors| of xi (>= 2) that fpw_mul_small_mod takes (k p < R)
     beta_add: int | None = None  # k = beta when fp2_mul holds with beta > 0 (plain double-width sums)
+    fp4_nu_plain: bool = False  # k = 24, beta > 0, nu >= 0: a + nu b of the Fp4 products as plain sums
 
 
 def _check_fp2_products(p: int, R: int, k: int, curve: str) -> None:
@@ -128,11 +129,13 @@ def _check_wide_small(p: int, R: int, k: int, curve: str) -> None:
 
 
 def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve: str,
-                          small_factors: tuple[int, ...] = (), fp4_shift_xi: bool = False) -> LazyReductionModel:
+                          small_factors: tuple[int, ...] = (), fp4_shift_xi: bool = False,
+                          nu: tuple[int, int] | None = None) -> LazyReductionModel:
     """Derive (and check) which lazy-reduction shapes fit below p R for this p; small_factors are
     the signed factors the multiplication by xi applies in double width. fp4_shift_xi (k = 24): the
     Fp4 level's nu has small coefficients and xi = v, so the double-width Fp4 level multiplies by
-    nu and xi with sums (tower.h's fp2w_mul_by_nu, fp4w_mul_by_xi)."""
+    nu and xi with sums (tower.h's fp2w_mul_by_nu, fp4w_mul_by_xi); nu (signed) decides whether the
+    Fp4 product's a0 b0 + nu a1 b1 is a plain sum (fp4_nu_plain)."""
     R = 2 ** (64 * limbs64)
     require(p < R, curve, "p fits its limbs")
     headroom = R // p
@@ -182,5 +185,34 @@ def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve:
             if f * p < R:
                 _check_wide_small(p, R, f, curve)
                 wide_small.append(f)
+    fp4_nu_plain = False
+    if tower and k == 24 and beta_add is not None and nu is not None and min(nu) >= 0:
+        fp4_nu_plain = _fp4_nu_plain_fits(p, R, beta_add, nu, curve)
     return LazyReductionModel(fp2_mul=fp2_mul, beta_k=beta_k, tower=tower, headroom=headroom,
-                              fp2_sqr_plain=fp2_sqr_plain, wide_small=tuple(wide_small), beta_add=beta_add)
+                              fp2_sqr_plain=fp2_sqr_plain, wide_small=tuple(wide_small), beta_add=beta_add,
+                              fp4_nu_plain=fp4_nu_plain)
+
+
+def _fp4_nu_plain_fits(p: int, R: int, k: int, nu: tuple[int, int], curve: str) -> bool:
+    """Whether the Fp4 Karatsuba's c0 = v0 + nu v1 (v0, v1 from the Fp2 products or squares with
+    u^2 = k > 0, whose coefficients are exact integers below (k + 1) p^2 and 2 p^2) stays below p R
+    as plain sums: c0 = v0.c0 + n0 v1.c0 + k n1 v1.c1 and c1 = v0.c1 + n1 v1.c0 + n0 v1.c1. When it
+    does, it is checked on the extreme operands and on random ones."""
+    n0, n1 = nu
+    b0, b1 = (k + 1) * p * p, 2 * p * p
+    if not (b0 + n0 * b0 + k * n1 * b1 <= p * R and b1 + n1 * b0 + n0 * b1 <= p * R):
+        return False
+    rng = random.Random(24 + k)
+    edge = (0, 1, p - 1)
+    samples = [(x0, x1, p - 1, p - 1) for x0 in edge for x1 in edge]
+    samples += [tuple(rng.randrange(p) for _ in range(4)) for _ in range(32)]
+    for a0, a1, c0, c1 in samples:
+        # the largest coefficients the double-width Fp2 product and square give
+        v = (a0 * c0 + k * a1 * c1, (a0 + a1) * (c0 + c1) - a0 * c0 - a1 * c1)
+        sq = (a0 * a0 + k * a1 * a1, 2 * a0 * a1)
+        for w0, w1 in (v, sq):
+            r0 = w0 + n0 * w0 + k * n1 * w1
+            r1 = w1 + n1 * w0 + n0 * w1
+            require(0 <= r0 < p * R and 0 <= r1 < p * R, curve,
+                    f"Fp4 product: v0 + nu v1 as plain sums (nu = {n0} + {n1} u, u^2 = {k}) below p R")
+    return True

@@ -173,7 +173,8 @@ def build_model(spec: CurveSpec, progress: Progress | None = None) -> CurveModel
     fp = derive_field("fp", fam.p, curve)
     fr = derive_field("fr", fam.r, curve)
     lazy = derive_lazy_reduction(fam.p, fp.limbs64, fam.k, tower.beta, curve, xi_small_factors(fam.p, fam.k, tower),
-                                 fp4_shift_xi(fam.p, fam.k, tower))
+                                 fp4_shift_xi(fam.p, fam.k, tower),
+                                 tuple(v if v <= fam.p // 2 else v - fam.p for v in tower.nu) if fam.k == 24 else None)
     E1 = core.E1
     say("endomorphisms: GLV/GLS bases, subgroup tests, cofactor clearing")
     endo = derive_endomorphisms(dict(family=spec.family, x=spec.x, p=fam.p, r=fam.r, t=fam.t, k=fam.k,
