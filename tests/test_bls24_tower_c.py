@@ -3,7 +3,8 @@
 
 For BLS24-317 (u^2 = -1, nu = 1 + u, M-twist) and BLS24-315 (u^2 = 13, D-twist), the model is
 built by build_model, tower.h is rendered with the fields under it, and
-tests/c_harness/tower_harness.c is compiled against them for 64- and 32-bit limbs. Every operation
+tests/c_harness/tower_harness.c is compiled against them for 64- and 32-bit limbs (and with the
+x86_64-adx kernels where the CPU has them, which take the lazy Fp2 product). Every operation
 of Fp4 = Fp2[v]/(v^2 - nu), Fp12 = Fp4[w]/(w^3 - xi) and Fp24 = Fp12[z]/(z^2 - w) that the levels
 above and the pairing use is fed random inputs and compared with the reference
 (generator/reference/fields.py): Fp4 as the reference's Fp2[v]/(v^2 - nu), Fp12 as Fp4[w]/(w^3 - xi),
@@ -37,6 +38,8 @@ if str(ROOT) not in sys.path:
 from build_cache import compiled  # noqa: E402
 from conftest import skip_or_fail  # noqa: E402
 
+from bench.cbench import cpu_flags  # noqa: E402
+from generator import build  # noqa: E402
 from generator.derive.model import CurveModel, build_model  # noqa: E402
 from generator.emit.context import ASM_TARGETS, Literals, field_kernels  # noqa: E402
 from generator.emit.render import render  # noqa: E402
@@ -49,7 +52,9 @@ CURVE_DIR = ROOT / "tests" / "data" / "curves"
 CC = shutil.which("gcc") or shutil.which("cc")
 CFLAGS = ["-std=c99", "-O1", "-Wall", "-Wextra", "-Wshadow", "-Werror", "-Wno-unused-function"]
 CURVES = ("bls24-317", "bls24-315")
-WIDTHS = (64, 32)
+# 64- and 32-bit portable limbs, and the x86_64-adx kernels where the CPU has them: with those
+# (FP_WIDE_KERNELS) the 5-limb Fp2 product and square take the lazy (double-width) path.
+BUILDS = ("64", "32") + (("64-adx",) if {"adx", "bmi2"} <= cpu_flags() else ())
 TRIALS = 12
 
 
@@ -139,8 +144,8 @@ class Tower:
         return out
 
 
-@pytest.fixture(scope="module", params=[(c, w) for c in CURVES for w in WIDTHS],
-                ids=[f"{c}-{w}" for c in CURVES for w in WIDTHS])
+@pytest.fixture(scope="module", params=[(c, w) for c in CURVES for w in BUILDS],
+                ids=[f"{c}-{w}" for c in CURVES for w in BUILDS])
 def tower(request, tmp_path_factory) -> Tower:
     if CC is None:
         skip_or_fail("no C compiler")
@@ -148,18 +153,24 @@ def tower(request, tmp_path_factory) -> Tower:
     m = model_of(name)
     out = tmp_path_factory.mktemp(f"tower-{name}-{width}")
     render_tower(m, out)
-    exe = compiled([CC, *CFLAGS, f"-DPF_LIMB_BITS={width}", f"-I{out}", str(HARNESS)],
+    bits, _, target = width.partition("-")
+    adx = (f"-D{build.ADX_DEFINE}", *build.ADX_COMPILE_ARGS) if target == "adx" else ()
+    exe = compiled([CC, *CFLAGS, f"-DPF_LIMB_BITS={bits}", *adx, f"-I{out}", str(HARNESS)],
                    inputs=[HARNESS, out], name="tower_harness")
     return Tower(m, exe)
 
 
 def test_model_shape() -> None:
-    """What the k = 24 templates assume of the model: twist field Fp4, no lazy tower yet, and the
-    rows of gamma the Frobenius maps take (n = 0..4)."""
+    """What the k = 24 templates assume of the model: twist field Fp4, the lazy Fp2 product (u^2 = -1
+    on BLS24-317, u^2 = 13 as plain double-width sums on BLS24-315) and the lazy tower above it
+    (xi = v, nu small: the double-width Fp4 level multiplies by nu with sums, by 13 in one pass on
+    BLS24-315), and the rows of gamma the Frobenius maps take (n = 0..4)."""
     for name in CURVES:
         m = model_of(name)
         assert (m.k, m.fq_degree, m.tower.names["fq"]) == (24, 4, "fp4")
-        assert not m.lazy.tower and not m.lazy.fp2_mul
+        assert m.lazy.fp2_mul and m.lazy.tower
+        assert (m.lazy.beta_k, m.lazy.beta_add, m.lazy.wide_small, m.lazy.fp4_nu_plain) == (
+            (1, None, (), False) if m.tower.beta == -1 else (None, 13, (13,), True))
         assert len(m.tower.gamma) == 12 and len(m.tower.nu_gamma) == 4
 
 
@@ -175,6 +186,14 @@ def test_fp4(tower: Tower) -> None:
                 ("fp4_frobenius", n, a), ("fp2_mul", 0, a[:2], b[:2]), ("fp2_sqr", 0, a[:2]),
                 ("fp2_mul_by_nu", 0, a[:2])]
     ops.append(("fp4_inv", 0, [0, 0, 0, 0]))
+    # the extremes of the lazy Fp2 product and square's bounds (generator/derive/lazy_reduction.py)
+    top = T.p - 1
+    for a2 in ([top, top], [0, top], [top, 0], [1, top], [top, 1]):
+        ops += [("fp2_mul", 0, a2, [top, top]), ("fp2_mul", 0, [top, top], a2), ("fp2_sqr", 0, a2)]
+    # and of the double-width Fp4 level (fp4w_mul, fp4w_sqr, with nu and its factors)
+    for a4 in ([top] * 4, [0, 0, top, top], [top, top, 0, 0], [top, 0, 0, top], [0, top, top, 0]):
+        ops += [("fp4_mul", 0, a4, [top] * 4), ("fp4_mul", 0, [top] * 4, a4), ("fp4_sqr", 0, a4),
+                ("fp4_mul_by_xi", 0, a4)]
     got = T.run([T.line(op, n, *xs) for op, n, *xs in ops])
     nu = T.F2(tuple(T.m.tower.nu))
     for (op, n, *xs), res in zip(ops, got):
@@ -423,3 +442,52 @@ def test_multi_pairing(tower: Tower) -> None:
     assert es[2] == product and es[2] != one
     assert es[3] == es[1]
     assert es[4] == one
+
+
+def test_lazy_fp2_positive_beta_needs_room() -> None:
+    """The lazy Fp2 product for u^2 = k > 0 (k = 24) is chosen exactly when 2 (k + 1) p <= R (the
+    square's (a0 + a1)(a0 + k a1) below p R), with a negative beta it is the k = 12 product, and
+    neither turns on the double-width tower above Fp2 unless the Fp4 level's shape allows it."""
+    from generator.derive.lazy_reduction import derive_lazy_reduction
+
+    R = 1 << 320
+    edge = R // 28                      # 2 (13 + 1) p <= R holds exactly up to here
+    fits = derive_lazy_reduction(edge - (1 - edge % 2), 5, 24, 13, "test")
+    assert fits.fp2_mul and fits.beta_add == 13 and fits.beta_k is None and not fits.tower
+    assert not derive_lazy_reduction(edge + 1 + edge % 2, 5, 24, 13, "test").fp2_mul
+    neg = derive_lazy_reduction(edge, 5, 24, -1, "test")
+    assert neg.fp2_mul and neg.beta_k == 1 and neg.beta_add is None and not neg.tower
+    assert derive_lazy_reduction(edge, 5, 12, 13, "test").fp2_mul is False  # k = 12: negative beta only
+    # the double-width Fp4 level above it needs xi = v and a small nu (fp4_shift_xi) and 2p < R
+    assert derive_lazy_reduction(edge - (1 - edge % 2), 5, 24, 13, "test", (0, 1, 13), True).tower
+    assert derive_lazy_reduction(edge, 5, 24, -1, "test", (1, 1, -1), True).tower
+    assert not derive_lazy_reduction(edge + 1 + edge % 2, 5, 24, 13, "test", (0, 1, 13), True).tower
+
+
+def test_lazy_fp2_positive_beta_check_fails_without_room() -> None:
+    """The operand check behind the positive-beta product rejects a p without the room (so it can
+    fail): with 2 (k + 1) p > R the square's first product leaves [0, p R)."""
+    from generator.derive.checks import DerivationError
+    from generator.derive.lazy_reduction import _check_fp2_products_positive
+
+    R = 1 << 320
+    _check_fp2_products_positive(R // 28 - 1, R, 13, "test")
+    with pytest.raises(DerivationError):
+        _check_fp2_products_positive(R // 20 + 1, R, 13, "test")
+
+
+def test_fp4_nu_plain_needs_room() -> None:
+    """The Fp4 product's v0 + nu v1 as plain sums (u^2 = 13, nu = u: c0 below 14 p^2 + 13 * 2 p^2 =
+    40 p^2) is chosen exactly when 40 p <= R, and never for a negative nu coefficient."""
+    from generator.derive.lazy_reduction import derive_lazy_reduction
+
+    R = 1 << 320
+    edge = R // 40
+
+    def lazy(p: int, nu: tuple[int, int]):
+        return derive_lazy_reduction(p, 5, 24, 13, "test", (nu[0], nu[1], 13 * nu[1]), True, nu)
+
+    assert lazy(edge - (1 - edge % 2), (0, 1)).fp4_nu_plain
+    below = lazy(edge + 1 + edge % 2, (0, 1))
+    assert below.tower and not below.fp4_nu_plain
+    assert not lazy(R // 64, (-1, 1)).fp4_nu_plain

@@ -12,6 +12,10 @@ The bounds, each checked here for the curve at hand:
   * Fp2 Karatsuba (u^2 = beta, beta = -k): the sums a0 + a1, b0 + b1 are left unreduced (< 2p),
     so their product is below 4 p^2; a0 b1 + a1 b0 < 2 p^2; a0 b0 - k a1 b1 is taken modulo p R,
     which needs k a1 b1 < k p^2 below p R. All of them must stay below p R.
+  * Fp2 Karatsuba with u^2 = beta = k > 0 (BLS24-315's u^2 = 13): c0 = a0 b0 + k a1 b1 is a plain sum
+    below (k + 1) p^2, which needs (k + 1) p <= R; the square takes two products with plain integer
+    operations, c0 = (a0 + a1)(a0 + k a1) - (k + 1) a0 a1 = a0^2 + k a1^2 exactly, where
+    (a0 + a1)(a0 + k a1) < 2 (k + 1) p^2 needs 2 (k + 1) p <= R.
   * the modular sums: a + b < 2 p R must fit in 2n words plus the carry the code handles, and the
     high half of a sum (< 2p) must fit in n words: 2p < R.
   * the Fp2 square with two products (u^2 = -k, k > 1): c0 = (a0 + a1)(a0 + k (p - a1)) + (k - 1) a0 a1
@@ -39,11 +43,13 @@ class LazyReductionModel:
     """What fits in double width for one curve."""
 
     fp2_mul: bool          # Karatsuba in Fp2 with three products and two reductions (k = 12)
-    beta_k: int | None     # k = -beta when fp2_mul holds
+    beta_k: int | None     # k = -beta when fp2_mul holds with beta < 0
     tower: bool            # double-width arithmetic in every level of the tower (mod p R)
     headroom: int          # floor(R / p): how many multiples of p^2 fit below p R
     fp2_sqr_plain: bool = False  # the Fp2 square in two products with plain sums ((3k + 1) p <= R, k > 1)
     wide_small: tuple[int, ...] = ()  # the |factors| of xi (>= 2) that fpw_mul_small_mod takes (k p < R)
+    beta_add: int | None = None  # k = beta when fp2_mul holds with beta > 0 (plain double-width sums)
+    fp4_nu_plain: bool = False  # k = 24, beta > 0, nu >= 0: a + nu b of the Fp4 products as plain sums
 
 
 def _check_fp2_products(p: int, R: int, k: int, curve: str) -> None:
@@ -74,6 +80,29 @@ def _check_fp2_products(p: int, R: int, k: int, curve: str) -> None:
             require((q0 - (a0 * a0 - k * a1 * a1)) % p == 0, curve, "Fp2 squaring in two products: c0 is the square")
 
 
+def _check_fp2_products_positive(p: int, R: int, k: int, curve: str) -> None:
+    """The double-width Fp2 product and square for u^2 = k > 0 on extreme and random operands:
+    every intermediate is a non-negative integer that fits, every stored value is below p R, and
+    each agrees with the product in Fp2 modulo p (the square's c0 exactly)."""
+    rng = random.Random(2010526 + k)
+    edge = (0, 1, p - 1, p - 2)
+    samples = [(a0, a1, p - 1, p - 1) for a0 in edge for a1 in edge]
+    samples += [tuple(rng.randrange(p) for _ in range(4)) for _ in range(64)]
+    for a0, a1, b0, b1 in samples:
+        v0, v1, v2 = a0 * b0, a1 * b1, (a0 + a1) * (b0 + b1)
+        c0, c1 = v0 + k * v1, v2 - v0 - v1
+        require(v2 < R * R and 0 <= c0 < p * R and 0 <= c1 < p * R, curve,
+                f"Fp2 Karatsuba (u^2 = {k}): the products fit and c0, c1 are in [0, p R)")
+        require((c0 - (a0 * b0 + k * a1 * b1)) % p == 0 and (c1 - (a0 * b1 + a1 * b0)) % p == 0,
+                curve, f"Fp2 Karatsuba (u^2 = {k}): the double-width coefficients are the product")
+        y = a0 + k * a1
+        q = (a0 + a1) * y
+        require(a0 + a1 < R and y < R and q < p * R and (k + 1) * a0 * a1 <= q, curve,
+                f"Fp2 squaring (u^2 = {k}): the operands fit, the product is below p R, the difference is plain")
+        require(q - (k + 1) * a0 * a1 == a0 * a0 + k * a1 * a1 and 2 * a0 * a1 < p * R, curve,
+                f"Fp2 squaring (u^2 = {k}): c0 = a0^2 + {k} a1^2 and c1 = 2 a0 a1 in [0, p R)")
+
+
 def wide_small_steps(k: int, negate: bool) -> int:
     """How many conditional subtractions of 2^j p bring the high half of k a (k (p R - a)) below p."""
     return k.bit_length() if negate else (k - 1).bit_length()
@@ -100,15 +129,19 @@ def _check_wide_small(p: int, R: int, k: int, curve: str) -> None:
 
 
 def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve: str,
-                          small_factors: tuple[int, ...] = ()) -> LazyReductionModel:
+                          small_factors: tuple[int, ...] = (), fp4_shift_xi: bool = False,
+                          nu: tuple[int, int] | None = None) -> LazyReductionModel:
     """Derive (and check) which lazy-reduction shapes fit below p R for this p; small_factors are
-    the signed factors the multiplication by xi applies in double width."""
+    the signed factors the multiplication by xi applies in double width. fp4_shift_xi (k = 24): the
+    Fp4 level's nu has small coefficients and xi = v, so the double-width Fp4 level multiplies by
+    nu and xi with sums (tower.h's fp2w_mul_by_nu, fp4w_mul_by_xi); nu (signed) decides whether the
+    Fp4 product's a0 b0 + nu a1 b1 is a plain sum (fp4_nu_plain)."""
     R = 2 ** (64 * limbs64)
     require(p < R, curve, "p fits its limbs")
     headroom = R // p
     fp2_mul = False
-    beta_k = None
-    if k == 12 and beta is not None and beta < 0 and -beta <= 16:
+    beta_k = beta_add = None
+    if k in (12, 24) and beta is not None and beta < 0 and -beta <= 16:
         kk = -beta
         # the unreduced operand sums (< 2p) need 4p^2 < p R; k a1 b1 < k p^2 must be below p R
         fp2_mul = max(4, kk) * p < R
@@ -118,10 +151,26 @@ def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve:
             require(kk * p * p < p * R, curve, f"Fp2 Karatsuba: {kk} a1 b1 < {kk} p^2 < p R")
             require(2 * p * p < p * R, curve, "Fp2 Karatsuba: a0 b1 + a1 b0 < 2 p^2 < p R")
             _check_fp2_products(p, R, kk, curve)
-    # The tower on top of Fp (k = 6) or of the lazy Fp2 product (k = 12): every stored double-width
-    # value is in [0, p R); a modular sum's high half (< 2p) must fit in n words. k = 24 has no
-    # double-width Fp4 level yet (templates/c/tower.h.j2), so its tower reduces every product.
-    tower = (fp2_mul if k == 12 else k == 6) and 2 * p < R
+    elif k == 24 and beta is not None and 0 < beta <= 16:
+        # u^2 = k > 0: plain double-width sums; the square's (a0 + a1)(a0 + k a1) < 2 (k + 1) p^2
+        fp2_mul = 2 * (beta + 1) * p <= R
+        if fp2_mul:
+            beta_add = beta
+            require((beta + 1) * p * p < p * R, curve, f"Fp2 Karatsuba: a0 b0 + {beta} a1 b1 < {beta + 1} p^2 < p R")
+            require(2 * (beta + 1) * p * p <= p * R, curve,
+                    f"Fp2 squaring: (a0 + a1)(a0 + {beta} a1) < {2 * (beta + 1)} p^2 <= p R")
+            _check_fp2_products_positive(p, R, beta, curve)
+    # The tower on top of Fp (k = 6), of the lazy Fp2 product (k = 12), or of the double-width Fp4
+    # level over it (k = 24, both signs of beta: the Fp2 products are in [0, p R), and the Fp4 level
+    # combines them by sums and differences modulo p R only): every stored double-width value is in
+    # [0, p R); a modular sum's high half (< 2p) must fit in n words.
+    if k == 12:
+        tower = beta_k is not None
+    elif k == 24:
+        tower = fp2_mul and fp4_shift_xi
+    else:
+        tower = k == 6
+    tower = tower and 2 * p < R
     fp2_sqr_plain = fp2_mul and beta_k is not None and beta_k > 1 and (3 * beta_k + 1) * p <= R
     if fp2_sqr_plain:
         require((beta_k + 1) * p < R, curve, f"Fp2 squaring: a0 + {beta_k} (p - a1) < {beta_k + 1} p < R")
@@ -136,5 +185,34 @@ def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve:
             if f * p < R:
                 _check_wide_small(p, R, f, curve)
                 wide_small.append(f)
+    fp4_nu_plain = False
+    if tower and k == 24 and beta_add is not None and nu is not None and min(nu) >= 0:
+        fp4_nu_plain = _fp4_nu_plain_fits(p, R, beta_add, nu, curve)
     return LazyReductionModel(fp2_mul=fp2_mul, beta_k=beta_k, tower=tower, headroom=headroom,
-                              fp2_sqr_plain=fp2_sqr_plain, wide_small=tuple(wide_small))
+                              fp2_sqr_plain=fp2_sqr_plain, wide_small=tuple(wide_small), beta_add=beta_add,
+                              fp4_nu_plain=fp4_nu_plain)
+
+
+def _fp4_nu_plain_fits(p: int, R: int, k: int, nu: tuple[int, int], curve: str) -> bool:
+    """Whether the Fp4 Karatsuba's c0 = v0 + nu v1 (v0, v1 from the Fp2 products or squares with
+    u^2 = k > 0, whose coefficients are exact integers below (k + 1) p^2 and 2 p^2) stays below p R
+    as plain sums: c0 = v0.c0 + n0 v1.c0 + k n1 v1.c1 and c1 = v0.c1 + n1 v1.c0 + n0 v1.c1. When it
+    does, it is checked on the extreme operands and on random ones."""
+    n0, n1 = nu
+    b0, b1 = (k + 1) * p * p, 2 * p * p
+    if not (b0 + n0 * b0 + k * n1 * b1 <= p * R and b1 + n1 * b0 + n0 * b1 <= p * R):
+        return False
+    rng = random.Random(24 + k)
+    edge = (0, 1, p - 1)
+    samples = [(x0, x1, p - 1, p - 1) for x0 in edge for x1 in edge]
+    samples += [tuple(rng.randrange(p) for _ in range(4)) for _ in range(32)]
+    for a0, a1, c0, c1 in samples:
+        # the largest coefficients the double-width Fp2 product and square give
+        v = (a0 * c0 + k * a1 * c1, (a0 + a1) * (c0 + c1) - a0 * c0 - a1 * c1)
+        sq = (a0 * a0 + k * a1 * a1, 2 * a0 * a1)
+        for w0, w1 in (v, sq):
+            r0 = w0 + n0 * w0 + k * n1 * w1
+            r1 = w1 + n1 * w0 + n0 * w1
+            require(0 <= r0 < p * R and 0 <= r1 < p * R, curve,
+                    f"Fp4 product: v0 + nu v1 as plain sums (nu = {n0} + {n1} u, u^2 = {k}) below p R")
+    return True

@@ -141,13 +141,25 @@ RENDERED_EMBEDDING_DEGREES = (6, 12, 24)
 
 def xi_small_factors(p: int, k: int, tower: TowerModel) -> tuple[int, ...]:
     """The signed factors the multiplication by xi applies to coefficients (tower.h's
-    fp2w_mul_by_xi, fpw_mul_by_xi): xi0 and xi1 and xi1 beta in Fp2, xi itself over Fp."""
+    fp2w_mul_by_xi, fpw_mul_by_xi): xi0 and xi1 and xi1 beta in Fp2, xi itself over Fp; at k = 24,
+    where xi = v is a shift, nu0, nu1 and nu1 beta (fp2w_mul_by_nu)."""
     def signed(v: int) -> int:
         return v if v <= p // 2 else v - p
     xi = tuple(tower.xi)
+    if k == 24:
+        return (signed(tower.nu[0]), signed(tower.nu[1]), signed(tower.nu[1]) * tower.beta)
     if k == 12:
         return (signed(xi[0]), signed(xi[1]), signed(xi[1]) * tower.beta)
     return (signed(xi[0]),)
+
+
+def fp4_shift_xi(p: int, k: int, tower: TowerModel) -> bool:
+    """k = 24: whether tower.h's double-width Fp4 level applies, xi = v (a shift) and nu with the
+    small coefficients that fp2_mul_by_nu and fp2w_mul_by_nu take as sums (|nu_i|, |beta nu_1| <= 64)."""
+    if k != 24:
+        return False
+    small = [v if v <= p // 2 else v - p for v in tower.nu]
+    return tuple(tower.xi) == (0, 0, 1, 0) and all(abs(v) <= 64 for v in (*small, small[1] * tower.beta))
 
 
 def build_model(spec: CurveSpec, progress: Progress | None = None) -> CurveModel:
@@ -160,7 +172,9 @@ def build_model(spec: CurveSpec, progress: Progress | None = None) -> CurveModel
     say("prime fields: Montgomery constants, square roots, chains")
     fp = derive_field("fp", fam.p, curve)
     fr = derive_field("fr", fam.r, curve)
-    lazy = derive_lazy_reduction(fam.p, fp.limbs64, fam.k, tower.beta, curve, xi_small_factors(fam.p, fam.k, tower))
+    lazy = derive_lazy_reduction(fam.p, fp.limbs64, fam.k, tower.beta, curve, xi_small_factors(fam.p, fam.k, tower),
+                                 fp4_shift_xi(fam.p, fam.k, tower),
+                                 tuple(v if v <= fam.p // 2 else v - fam.p for v in tower.nu) if fam.k == 24 else None)
     E1 = core.E1
     say("endomorphisms: GLV/GLS bases, subgroup tests, cofactor clearing")
     endo = derive_endomorphisms(dict(family=spec.family, x=spec.x, p=fam.p, r=fam.r, t=fam.t, k=fam.k,
