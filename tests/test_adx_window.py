@@ -128,7 +128,17 @@ def modulus(n: int, rng: random.Random) -> int:
 
 
 def inputs(p: int, rng: random.Random) -> list[int]:
-    return [0, 1, 2, p - 1, p - 2, (p - 1) // 2, rng.randrange(p), rng.randrange(p), 1 << (p.bit_length() - 2)]
+    return [
+        0,
+        1,
+        2,
+        p - 1,
+        p - 2,
+        (p - 1) // 2,
+        rng.randrange(p),
+        rng.randrange(p),
+        1 << (p.bit_length() - 2),
+    ]
 
 
 def run_mul(n: int, p: int, a: int, b: int) -> tuple[int, Machine]:
@@ -169,7 +179,16 @@ def test_window_mont_redc(n: int) -> None:
         p = modulus(n, rng)
         R = 1 << (64 * n)
         r_inv = pow(R, -1, p)
-        for t in [0, 1, p * R - 1, p * p - 1, (p - 1) * (p - 1), R - 1, R, *(rng.randrange(p * R) for _ in range(8))]:
+        for t in [
+            0,
+            1,
+            p * R - 1,
+            p * p - 1,
+            (p - 1) * (p - 1),
+            R - 1,
+            R,
+            *(rng.randrange(p * R) for _ in range(8)),
+        ]:
             assert run_redc(n, p, t) == t * r_inv % p, (n, hex(p), t)
 
 
@@ -198,8 +217,11 @@ def test_model_catches_a_wrong_carry() -> None:
     p = modulus(n, rng)
     lines = adx_window.mont_mul(n)
     broken = list(lines)
-    i = broken.index("adcq $0, %[r11]") if "adcq $0, %[r11]" in broken else next(
-        k for k, line in enumerate(broken) if line.startswith("adcq $0,"))
+    i = (
+        broken.index("adcq $0, %[r11]")
+        if "adcq $0, %[r11]" in broken
+        else next(k for k, line in enumerate(broken) if line.startswith("adcq $0,"))
+    )
     del broken[i]
     original = adx_window.mont_mul
     try:

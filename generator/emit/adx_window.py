@@ -48,12 +48,14 @@ class _Emitter:
     def op(self, text: str) -> None:
         self.code.append(text)
 
-    def reduce_step(self, t: list[int], top: int | None, free: int, top_in_slot: bool) -> tuple[list[int], int]:
+    def reduce_step(
+        self, t: list[int], top: int | None, free: int, top_in_slot: bool
+    ) -> tuple[list[int], int]:
         """t[0..n-1] (registers; word n in the slot when top_in_slot, else zero) += m p, shifted
         down one word. ``top`` is the register of word n - 1 when it is not t[n - 1]; returns the
         new window (n registers) and the freed register."""
         n = self.n
-        words = t[:n - 1] + [top if top is not None else t[n - 1]]
+        words = t[: n - 1] + [top if top is not None else t[n - 1]]
         self.op(f"movq {_reg(words[0])}, %%rdx")
         self.op("imulq %[n0], %%rdx")
         lo, hi = words[0], free
@@ -125,7 +127,7 @@ def mont_mul(n: int) -> list[str]:
         if i < n - 1:
             e.op(f"movq {_reg(t[n - 1])}, %[slot]")
             lo, hi = free, t[n - 1]
-            t = t[:n - 1]
+            t = t[: n - 1]
     e.final_subtract(t)
     return e.code
 
