@@ -7,6 +7,8 @@ from pathlib import Path
 
 import jinja2
 
+from . import adx_window
+
 TEMPLATES_DIR = Path(__file__).resolve().parents[2] / "templates"
 
 
@@ -42,6 +44,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters["c_limbs"] = c_limbs
     env.filters["c_hex"] = c_hex
+    env.globals["adx_window"] = adx_window  # instruction lists of the x86_64-adx register-window kernels
     return env
 
 

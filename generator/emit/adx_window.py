@@ -1,0 +1,209 @@
+"""Register-window Montgomery kernels of the x86_64-adx target for 7 to 12 limbs (the instruction
+lists that templates/asm/x86_64_adx/kernels.h.j2 wraps in GCC extended asm).
+
+Up to 6 limbs the whole CIOS accumulator (n + 1 words) fits the registers; above, the template's
+general kernels keep it in memory, two memory operations per MULX. x86-64 has 14 general registers
+besides rsp and rbp (rbp stays untouched: a build may keep the frame pointer). RDX is MULX's
+source, which leaves 13: words 0..n-2 of the accumulator in registers, word n-1 (the one a round
+touches last) in one stack slot, and two product halves, so n = 12 fits (n + 1 operand registers).
+Every operand is then a memory operand with no register (the caller copies a and b to the stack;
+p is a static array): the lists below address them as ``<offset>+%[name]``.
+
+A reduction round takes t += m p with m = t[0] n0, which clears word 0. Its low product m p[0] is
+-t[0] mod 2^64, so only its carry matters: NEG gives it (CF = word != 0), ADC folds it into the high
+half (which is at most 2^64 - 2), and the register of word 0 becomes the low-half temporary.
+Branch-free: the same instructions run for every input.
+"""
+
+from __future__ import annotations
+
+# The largest limb count whose window fits: n - 1 accumulator words, two product halves and one
+# rotating free register in the 13 general registers besides rsp, rbp and rdx.
+WINDOW_MAX_LIMBS = 12
+
+
+def _reg(k: int) -> str:
+    return f"%[r{k}]"
+
+
+def _reg32(k: int) -> str:
+    return f"%k[r{k}]"
+
+
+def _mem(name: str, word: int) -> str:
+    """Word ``word`` of a memory operand: ``8j+%[x]`` reads ``8j+88(%rsp)``, ``8j+-40(%rsp)`` or
+    ``8j+sym(%rip)``."""
+    return f"%[{name}]" if word == 0 else f"{8 * word}+%[{name}]"
+
+
+class _Emitter:
+    """The accumulator window as registers (operand indices) by word position, and the code."""
+
+    def __init__(self, n: int) -> None:
+        if not 4 <= n <= WINDOW_MAX_LIMBS:
+            raise ValueError(f"the register window takes 4 to {WINDOW_MAX_LIMBS} limbs, not {n}")
+        self.n = n
+        self.code: list[str] = []
+
+    def op(self, text: str) -> None:
+        self.code.append(text)
+
+    def reduce_step(
+        self, t: list[int], top: int | None, free: int, top_in_slot: bool
+    ) -> tuple[list[int], int]:
+        """t[0..n-1] (registers; word n in the slot when top_in_slot, else zero) += m p, shifted
+        down one word. ``top`` is the register of word n - 1 when it is not t[n - 1]; returns the
+        new window (n registers) and the freed register."""
+        n = self.n
+        words = t[: n - 1] + [top if top is not None else t[n - 1]]
+        self.op(f"movq {_reg(words[0])}, %%rdx")
+        self.op("imulq %[n0], %%rdx")
+        lo, hi = words[0], free
+        self.op(f"mulxq {_mem('p', 0)}, {_reg(lo)}, {_reg(hi)}")
+        self.op(f"negq {_reg(lo)}")  # CF = (t[0] + low(m p[0]) carries) = (t[0] != 0)
+        self.op(f"adcq $0, {_reg(hi)}")
+        self.op(f"xorl {_reg32(lo)}, {_reg32(lo)}")
+        self.op(f"adcxq {_reg(hi)}, {_reg(words[1])}")
+        for j in range(1, n - 1):
+            self.op(f"mulxq {_mem('p', j)}, {_reg(lo)}, {_reg(hi)}")
+            self.op(f"adoxq {_reg(lo)}, {_reg(words[j])}")
+            self.op(f"adcxq {_reg(hi)}, {_reg(words[j + 1])}")
+        self.op(f"mulxq {_mem('p', n - 1)}, {_reg(lo)}, {_reg(hi)}")
+        self.op(f"adoxq {_reg(lo)}, {_reg(words[n - 1])}")
+        self.op(f"adcxq {'%[slot]' if top_in_slot else '%[zero]'}, {_reg(hi)}")
+        self.op(f"adoxq %[zero], {_reg(hi)}")
+        return words[1:] + [hi], lo
+
+    def final_subtract(self, t: list[int]) -> None:
+        """out = t - p if t >= p else t, for t < 2p in registers; out's address from %[outp]."""
+        n = self.n
+        self.op("movq %[outp], %%rdx")
+        for j in range(n):
+            self.op(f"movq {_reg(t[j])}, {8 * j}(%%rdx)")
+        for j in range(n):
+            self.op(f"{'subq' if j == 0 else 'sbbq'} {_mem('p', j)}, {_reg(t[j])}")
+        for j in range(n):
+            self.op(f"cmovcq {8 * j}(%%rdx), {_reg(t[j])}")
+            self.op(f"movq {_reg(t[j])}, {8 * j}(%%rdx)")
+
+
+def mont_mul(n: int) -> list[str]:
+    """out = a b / 2^(64 n) mod p (CIOS, p < 2^(64 n - 1)): asm operands r0..r<n> (registers),
+    a, b (the operands' stack copies), p, n0, zero, slot (one word of scratch), outp (out's
+    address); clobbers rdx and the flags."""
+    e = _Emitter(n)
+    t = list(range(n - 1))  # words 0..n-2; word n-1 in %[slot] between rounds
+    lo, hi = n - 1, n
+    # round 0: t = a b[0] (one carry chain; the window starts empty)
+    e.op(f"movq {_mem('b', 0)}, %%rdx")
+    e.op(f"mulxq {_mem('a', 0)}, {_reg(t[0])}, {_reg(t[1])}")
+    for j in range(1, n - 2):
+        e.op(f"mulxq {_mem('a', j)}, {_reg(lo)}, {_reg(t[j + 1])}")
+        e.op(f"{'addq' if j == 1 else 'adcq'} {_reg(lo)}, {_reg(t[j])}")
+    e.op(f"mulxq {_mem('a', n - 2)}, {_reg(lo)}, {_reg(hi)}")
+    e.op(f"adcq {_reg(lo)}, {_reg(t[n - 2])}")
+    e.op(f"mulxq {_mem('a', n - 1)}, {_reg(lo)}, %%rdx")
+    e.op(f"adcq {_reg(lo)}, {_reg(hi)}")
+    e.op("adcq $0, %%rdx")
+    for i in range(n):
+        if i > 0:
+            # t[0..n] = t + a b[i]: word n-1 comes from the slot, word n is born in rdx
+            e.op(f"movq {_mem('b', i)}, %%rdx")
+            e.op(f"xorl {_reg32(lo)}, {_reg32(lo)}")
+            for j in range(n - 2):
+                e.op(f"mulxq {_mem('a', j)}, {_reg(lo)}, {_reg(hi)}")
+                e.op(f"adoxq {_reg(lo)}, {_reg(t[j])}")
+                e.op(f"adcxq {_reg(hi)}, {_reg(t[j + 1])}")
+            e.op(f"mulxq {_mem('a', n - 2)}, {_reg(lo)}, {_reg(hi)}")
+            e.op(f"adoxq {_reg(lo)}, {_reg(t[n - 2])}")
+            e.op(f"adcxq %[slot], {_reg(hi)}")
+            e.op(f"mulxq {_mem('a', n - 1)}, {_reg(lo)}, %%rdx")
+            e.op(f"adoxq {_reg(lo)}, {_reg(hi)}")
+            e.op("adcxq %[zero], %%rdx")
+            e.op("adoxq %[zero], %%rdx")
+        # words 0..n-2 in t, n-1 in hi, n in rdx: word n to the slot, then one reduction step
+        e.op("movq %%rdx, %[slot]")
+        t, free = e.reduce_step(t, hi, lo, top_in_slot=True)
+        if i < n - 1:
+            e.op(f"movq {_reg(t[n - 1])}, %[slot]")
+            lo, hi = free, t[n - 1]
+            t = t[: n - 1]
+    e.final_subtract(t)
+    return e.code
+
+
+def mont_redc(n: int) -> list[str]:
+    """out = t / 2^(64 n) mod p for t < p 2^(64 n) (t's address in %[tp]): n reduction steps on
+    the low half, then the high half added and one conditional subtraction (the sum is below 2p).
+    Operands r0..r<n>, p, n0, zero, tp, outp; clobbers rdx and the flags."""
+    e = _Emitter(n)
+    e.op("movq %[tp], %%rdx")
+    t = list(range(n))
+    for j in range(n):
+        e.op(f"movq {8 * j}(%%rdx), {_reg(t[j])}")
+    free = n
+    for _ in range(n):
+        t, free = e.reduce_step(t, None, free, top_in_slot=False)
+    e.op("movq %[tp], %%rdx")
+    for j in range(n):
+        e.op(f"{'addq' if j == 0 else 'adcq'} {8 * (n + j)}(%%rdx), {_reg(t[j])}")
+    e.final_subtract(t)
+    return e.code
+
+
+def sqr_wide(n: int) -> list[str]:
+    """w[0..2n-1] = a^2 (w a stack array): the products a[i] a[j], i < j, once, in rows with the
+    window of row i (words 2i+1..i+n) in registers and its two lowest words final after it, then
+    the sum doubled (CF chain) with the squares a[i]^2 added (OF chain) word pair by word pair.
+    Operands r0..r<n>, a (a stack copy), w, zero; clobbers rdx and the flags."""
+    e = _Emitter(n)
+    free = list(range(n + 1))
+    window: dict[int, int] = {}  # word position -> register
+    lo = free.pop()
+    for k in range(1, n + 1):
+        window[k] = free.pop(0)
+    # row 0: w[1..n] = a[0] a[1..n-1] (one carry chain)
+    e.op(f"movq {_mem('a', 0)}, %%rdx")
+    e.op(f"mulxq {_mem('a', 1)}, {_reg(window[1])}, {_reg(window[2])}")
+    for j in range(2, n):
+        e.op(f"mulxq {_mem('a', j)}, {_reg(lo)}, {_reg(window[j + 1])}")
+        e.op(f"{'addq' if j == 2 else 'adcq'} {_reg(lo)}, {_reg(window[j])}")
+    e.op(f"adcq $0, {_reg(window[n])}")
+    e.op(f"movq $0, {_mem('w', 0)}")
+    free.append(lo)
+    for i in range(n - 1):
+        if i > 0:
+            # row i: words 2i+1..i+n += a[i] a[i+1..n-1]; word i+n is born in the last product
+            lo, hi, top = free.pop(), free.pop(), free.pop()
+            e.op(f"movq {_mem('a', i)}, %%rdx")
+            e.op(f"xorl {_reg32(lo)}, {_reg32(lo)}")
+            for j in range(i + 1, n - 1):
+                e.op(f"mulxq {_mem('a', j)}, {_reg(lo)}, {_reg(hi)}")
+                e.op(f"adoxq {_reg(lo)}, {_reg(window[i + j])}")
+                e.op(f"adcxq {_reg(hi)}, {_reg(window[i + j + 1])}")
+            e.op(f"mulxq {_mem('a', n - 1)}, {_reg(lo)}, {_reg(top)}")
+            e.op(f"adoxq {_reg(lo)}, {_reg(window[i + n - 1])}")
+            e.op(f"adcxq %[zero], {_reg(top)}")
+            e.op(f"adoxq %[zero], {_reg(top)}")
+            window[i + n] = top
+            free += [lo, hi]
+        for k in (2 * i + 1, 2 * i + 2):  # final: no later row reaches them
+            e.op(f"movq {_reg(window[k])}, {_mem('w', k)}")
+            free.append(window.pop(k))
+    assert not window
+    e.op(f"movq $0, {_mem('w', 2 * n - 1)}")
+    # w = 2 w + sum a[i]^2 2^(128 i)
+    x, y, lo, hi = free[:4]
+    e.op(f"xorl {_reg32(x)}, {_reg32(x)}")
+    for i in range(n):
+        e.op(f"movq {_mem('w', 2 * i)}, {_reg(x)}")
+        e.op(f"movq {_mem('w', 2 * i + 1)}, {_reg(y)}")
+        e.op(f"adcxq {_reg(x)}, {_reg(x)}")
+        e.op(f"adcxq {_reg(y)}, {_reg(y)}")
+        e.op(f"movq {_mem('a', i)}, %%rdx")
+        e.op(f"mulxq %%rdx, {_reg(lo)}, {_reg(hi)}")
+        e.op(f"adoxq {_reg(lo)}, {_reg(x)}")
+        e.op(f"adoxq {_reg(hi)}, {_reg(y)}")
+        e.op(f"movq {_reg(x)}, {_mem('w', 2 * i)}")
+        e.op(f"movq {_reg(y)}, {_mem('w', 2 * i + 1)}")
+    return e.code

@@ -1,0 +1,232 @@
+"""The x86_64-adx register-window kernels (generator/emit/adx_window.py), run instruction by
+instruction in a small model of the x86-64 instructions they use (values, CF and OF), against
+Python's integers: Montgomery multiplication, reduction and the double-width square for 4 to 12 limbs, on random moduli with
+the no-carry bound and at the edges of their inputs. tests/test_field_c.py runs the compiled
+kernels on CPUs with ADX; this runs everywhere, and checks the register budget."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from generator.emit import adx_window
+
+MASK = (1 << 64) - 1
+OPERAND = re.compile(r"^(?:(-?\d+)\+)?%\[(\w+)\]$")
+
+
+class Machine:
+    """Registers (asm operands r<k> and rdx), the flags, and the named memory operands as word
+    arrays; %[outp] and %[tp] hold addresses, modelled as (array name, word offset)."""
+
+    def __init__(self, memory: dict[str, list[int]]) -> None:
+        self.reg: dict[str, int] = {}
+        self.cf = self.of = 0
+        self.mem = memory
+        self.touched: set[str] = set()
+
+    def _loc(self, text: str) -> tuple[str, object]:
+        text = text.strip()
+        if text.startswith("$"):
+            return "imm", int(text[1:])
+        if text == "%%rdx":
+            return "reg", "rdx"
+        m = re.fullmatch(r"(\d+)\(%%rdx\)", text)
+        if m:  # a word of the array whose address rdx holds
+            name, base = self.reg["rdx"]
+            return "mem", (name, base + int(m.group(1)) // 8)
+        m = re.fullmatch(r"%k?\[(r\d+)\]", text)
+        if m:
+            self.touched.add(m.group(1))
+            return "reg", m.group(1)
+        m = OPERAND.match(text)
+        assert m, text
+        off, name = int(m.group(1) or 0), m.group(2)
+        assert off % 8 == 0 and not text.startswith("0")
+        return "mem", (name, off // 8)
+
+    def get(self, text: str) -> object:
+        kind, where = self._loc(text)
+        if kind == "imm":
+            return where
+        if kind == "reg":
+            return self.reg[where]
+        name, i = where
+        return self.mem[name][i]
+
+    def put(self, text: str, value: object) -> None:
+        kind, where = self._loc(text)
+        if kind == "reg":
+            self.reg[where] = value
+        else:
+            assert kind == "mem"
+            name, i = where
+            self.mem[name][i] = value
+
+    def run(self, lines: list[str]) -> None:
+        for line in lines:
+            op, _, args = line.partition(" ")
+            ops = [a.strip() for a in args.split(", ")]
+            if op == "movq":
+                self.put(ops[1], self.get(ops[0]))
+            elif op == "mulxq":  # hi:lo = rdx * src; the high half written last (it may be rdx)
+                prod = self.reg["rdx"] * self.get(ops[0])
+                self.put(ops[1], prod & MASK)
+                self.put(ops[2], prod >> 64)
+            elif op in ("addq", "adcq", "adcxq", "adoxq"):
+                carry = {"addq": 0, "adcq": self.cf, "adcxq": self.cf, "adoxq": self.of}[op]
+                s = self.get(ops[0]) + self.get(ops[1]) + carry
+                self.put(ops[1], s & MASK)
+                if op == "adoxq":
+                    self.of = s >> 64
+                elif op == "adcxq":
+                    self.cf = s >> 64
+                else:
+                    self.cf, self.of = s >> 64, None  # OF undefined for our purpose
+            elif op in ("subq", "sbbq"):
+                d = self.get(ops[1]) - self.get(ops[0]) - (self.cf if op == "sbbq" else 0)
+                self.put(ops[1], d & MASK)
+                self.cf, self.of = int(d < 0), None
+            elif op == "negq":
+                v = self.get(ops[0])
+                self.put(ops[0], -v & MASK)
+                self.cf, self.of = int(v != 0), None
+            elif op == "xorl":
+                assert ops[0] == ops[1]
+                self.put(ops[0], 0)
+                self.cf = self.of = 0
+            elif op == "imulq":
+                self.put(ops[1], self.get(ops[0]) * self.get(ops[1]) & MASK)
+                self.cf = self.of = None
+            elif op == "cmovcq":
+                assert self.cf in (0, 1)
+                if self.cf:
+                    self.put(ops[1], self.get(ops[0]))
+            else:
+                raise AssertionError(f"instruction outside the model: {line}")
+            assert self.cf in (0, 1, None) and self.of in (0, 1, None)
+
+
+def words(x: int, n: int) -> list[int]:
+    return [(x >> (64 * i)) & MASK for i in range(n)]
+
+
+def value(ws: list[int]) -> int:
+    return sum(w << (64 * i) for i, w in enumerate(ws))
+
+
+def modulus(n: int, rng: random.Random) -> int:
+    """A random odd modulus of n words with the no-carry bound p < 2^(64 n - 1) (primality does not
+    matter to Montgomery arithmetic); sometimes with a top word of few bits or zero low words."""
+    bits = 64 * n - rng.choice([2, 3, 30, 60])
+    p = rng.getrandbits(bits) | (1 << (bits - 1)) | 1
+    if rng.random() < 0.3:
+        p = (p >> 128 << 128) | 1
+    return p
+
+
+def inputs(p: int, rng: random.Random) -> list[int]:
+    return [
+        0,
+        1,
+        2,
+        p - 1,
+        p - 2,
+        (p - 1) // 2,
+        rng.randrange(p),
+        rng.randrange(p),
+        1 << (p.bit_length() - 2),
+    ]
+
+
+def run_mul(n: int, p: int, a: int, b: int) -> tuple[int, Machine]:
+    n0 = -pow(p, -1, 1 << 64) & MASK
+    m = Machine({"a": words(a, n), "b": words(b, n), "p": words(p, n), "n0": [n0], "zero": [0], "slot": [0xDEAD],
+                 "out": [0] * n, "outp": [("out", 0)]})  # fmt: skip
+    m.run(adx_window.mont_mul(n))
+    return value(m.mem["out"]), m
+
+
+def run_redc(n: int, p: int, t: int) -> int:
+    n0 = -pow(p, -1, 1 << 64) & MASK
+    m = Machine({"t": words(t, 2 * n), "p": words(p, n), "n0": [n0], "zero": [0], "out": [0] * n,
+                 "tp": [("t", 0)], "outp": [("out", 0)]})  # fmt: skip
+    m.run(adx_window.mont_redc(n))
+    return value(m.mem["out"])
+
+
+@pytest.mark.parametrize("n", range(4, adx_window.WINDOW_MAX_LIMBS + 1))
+def test_window_mont_mul(n: int) -> None:
+    rng = random.Random(n)
+    for _ in range(2):
+        p = modulus(n, rng)
+        r_inv = pow(1 << (64 * n), -1, p)
+        xs = inputs(p, rng)
+        for a in xs:
+            for b in rng.sample(xs, 2) + [a]:
+                got, machine = run_mul(n, p, a, b)
+                assert got == a * b * r_inv % p, (n, hex(p), a, b)
+        # n + 1 operand registers besides rdx: 14 general registers, rsp and rbp untouched
+        assert machine.touched == {f"r{k}" for k in range(n + 1)}
+
+
+@pytest.mark.parametrize("n", range(4, adx_window.WINDOW_MAX_LIMBS + 1))
+def test_window_mont_redc(n: int) -> None:
+    rng = random.Random(100 + n)
+    for _ in range(2):
+        p = modulus(n, rng)
+        R = 1 << (64 * n)
+        r_inv = pow(R, -1, p)
+        for t in [
+            0,
+            1,
+            p * R - 1,
+            p * p - 1,
+            (p - 1) * (p - 1),
+            R - 1,
+            R,
+            *(rng.randrange(p * R) for _ in range(8)),
+        ]:
+            assert run_redc(n, p, t) == t * r_inv % p, (n, hex(p), t)
+
+
+@pytest.mark.parametrize("n", range(4, adx_window.WINDOW_MAX_LIMBS + 1))
+def test_window_sqr_wide(n: int) -> None:
+    rng = random.Random(200 + n)
+    top = (1 << (64 * n)) - 1
+    for a in [0, 1, top, top >> 1, 1 << (64 * n - 1), *(rng.getrandbits(64 * n) for _ in range(10))]:
+        m = Machine({"a": words(a, n), "w": [0xBAD] * (2 * n), "zero": [0]})
+        m.run(adx_window.sqr_wide(n))
+        assert value(m.mem["w"]) == a * a, (n, a)
+    assert m.touched == {f"r{k}" for k in range(n + 1)}
+
+
+def test_window_limits() -> None:
+    """The window takes no more limbs than the registers hold, and no fewer than it is written for."""
+    assert adx_window.WINDOW_MAX_LIMBS + 1 + 1 == 14  # operand registers and rdx: all but rsp, rbp
+    for n in (3, adx_window.WINDOW_MAX_LIMBS + 1):
+        with pytest.raises(ValueError):
+            adx_window.mont_mul(n)
+
+
+def test_model_catches_a_wrong_carry() -> None:
+    """The model is strict enough to fail a kernel with one carry dropped."""
+    n, rng = 12, random.Random(7)
+    p = modulus(n, rng)
+    lines = adx_window.mont_mul(n)
+    broken = list(lines)
+    i = (
+        broken.index("adcq $0, %[r11]")
+        if "adcq $0, %[r11]" in broken
+        else next(k for k, line in enumerate(broken) if line.startswith("adcq $0,"))
+    )
+    del broken[i]
+    original = adx_window.mont_mul
+    try:
+        adx_window.mont_mul = lambda _n: broken  # type: ignore[assignment]
+        r_inv = pow(1 << (64 * n), -1, p)
+        assert any(run_mul(n, p, a, a)[0] != a * a * r_inv % p for a in inputs(p, rng))
+    finally:
+        adx_window.mont_mul = original  # type: ignore[assignment]
