@@ -33,6 +33,19 @@ ADX = {"adx", "bmi2"} <= cpu_flags()
 TARGETS = ["portable"] + (["adx"] if ADX else [])
 
 
+def top_carries(k: int, n: int, pR: int, w: int) -> list[int]:
+    """Multiplicands v < p R whose top word's addition carries out (k v's word above 2n words then
+    exceeds the high part of k times v's top word): a top word x with k x = -c mod 2^64 (x = c w),
+    below it an all-ones word whose high part is k - 1."""
+    found = []
+    for c in range(1, k):
+        x = c * w % 2**64
+        v = (x << (64 * (2 * n - 1))) | ((2**64 - 1) << (64 * (2 * n - 2)))
+        if v < pR and (k * v) >> (128 * n) > (k * x) >> 64:
+            found.append(v)
+    return found
+
+
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("pkg", PACKAGES, ids=[p.name for p in PACKAGES])
 def test_wide_small_matches_integers(pkg: Path, target: str):
@@ -71,6 +84,7 @@ def test_wide_small_matches_integers(pkg: Path, target: str):
             w = -pow(k, -1, 2**64) % 2**64
             full = sum(w << (64 * i) for i in range(2 * n - 1))
             crafted += [full, pR - full]
+            crafted += [v for v in top_carries(k, n, pR, w)] + [pR - v for v in top_carries(k, n, pR, w)]
         values = [a for a in edges + crafted if 0 <= a < pR] + [rng.randrange(pR) for _ in range(300)]
         cases += [(k, neg, a) for neg in (0, 1) for a in values]
     lines = []
