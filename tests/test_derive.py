@@ -549,9 +549,13 @@ def test_lazy_reduction_bounds(name: str) -> None:
     else:
         assert not m.lazy.fp2_mul and m.lazy.tower == (2 * m.p < R)
         assert not m.lazy.fp2_sqr_plain
-    # the factors of xi taken in one pass are exactly those k >= 2 with k p < R
+    # the factors of xi taken in one pass are every k >= 2 (below the word bound); the high half
+    # takes one more word exactly when some k has k p >= R
+    from generator.derive.lazy_reduction import WIDE_SMALL_BOUND
+
     factors = {abs(f) for f in xi_small_factors(m.p, m.k, m.tower) if abs(f) >= 2}
-    assert set(m.lazy.wide_small) == {f for f in factors if f * m.p < R}
+    assert set(m.lazy.wide_small) == {f for f in factors if f < WIDE_SMALL_BOUND}
+    assert m.lazy.wide_small_top == any(f * m.p >= R for f in m.lazy.wide_small)
     # the four curves of the project have the room
     assert m.lazy.tower
 
@@ -570,20 +574,24 @@ def test_lazy_reduction_refused_without_room() -> None:
 
 
 def test_lazy_reduction_small_factors_need_room() -> None:
-    """The two-product Fp2 square and the one-pass multiplication by a factor of xi are chosen
-    exactly when their bounds hold: at the edge of (3k + 1) p <= R and of k p < R."""
+    """The two-product Fp2 square is chosen exactly when its bound holds, at the edge of
+    (3k + 1) p <= R; the one-pass multiplication by a factor of xi takes one more word for the high
+    half exactly when k p >= R."""
     from generator.derive.lazy_reduction import derive_lazy_reduction
 
     R = 2 ** 384
     roomy = R // 16 - 1  # 16 p < R: k = 5 fits both bounds
     lazy = derive_lazy_reduction(roomy, 6, 12, -5, "test", (0, 1, -5))
-    assert lazy.fp2_sqr_plain and lazy.wide_small == (5,)
+    assert lazy.fp2_sqr_plain and lazy.wide_small == (5,) and not lazy.wide_small_top
     tight = R // 15 - 1  # 15 p < R < 16 p: the square takes three products, 5 a still one pass
     lazy = derive_lazy_reduction(tight, 6, 12, -5, "test", (0, 1, -5))
-    assert lazy.fp2_mul and not lazy.fp2_sqr_plain and lazy.wide_small == (5,)
-    # 9 p > R: the factor 9 of xi = 9 + u keeps the doublings, the factor 1 needs nothing
+    assert lazy.fp2_mul and not lazy.fp2_sqr_plain and lazy.wide_small == (5,) and not lazy.wide_small_top
+    # 9 p > R: the factor 9 of xi = 9 + u takes the extra word, the factor 1 needs nothing
     lazy = derive_lazy_reduction(R // 5 - 1, 6, 12, -1, "test", (9, 1, -1))
-    assert lazy.tower and lazy.wide_small == () and not lazy.fp2_sqr_plain
+    assert lazy.tower and lazy.wide_small == (9,) and lazy.wide_small_top and not lazy.fp2_sqr_plain
+    # at the edge: 9 p < R needs no extra word, 9 p >= R does
+    assert not derive_lazy_reduction(R // 9 - 1, 6, 12, -1, "test", (9, 1, -1)).wide_small_top
+    assert derive_lazy_reduction(R // 9 + 1, 6, 12, -1, "test", (9, 1, -1)).wide_small_top
 
 
 @pytest.mark.parametrize("k", [2, 3, 4, 5, 9])

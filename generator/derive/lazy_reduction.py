@@ -24,10 +24,10 @@ The bounds, each checked here for the curve at hand:
     congruent to a0^2 - k a1^2 since (a0 + a1)(a0 - k a1) = a0^2 - k a1^2 - (k - 1) a0 a1. Without
     that room the square takes three products (a0^2 - k a1^2 modulo p R).
   * the multiplications by the small factors of xi in double width (fpw_mul_small_mod): k a, or
-    k (p R - a) for -k a, in one pass of products needs k p < R (the product stays below k p R <
-    R^2 and its high half below k p); the high half then comes below p by conditional subtractions
-    of 2^j p, j below the bit length of k - 1 (k when negated). Factors without that room keep the
-    doublings and additions modulo p R.
+    k (p R - a) for -k a, in one pass of products; the product is below k p R and its high half
+    below k p, which needs one more word when k p >= R (wide_small_top: BN254's 9 = xi0); the
+    high half then comes below p by conditional subtractions of 2^j p, j below the bit length of
+    k - 1 (k when negated), and the extra word ends at zero. Every factor 2 <= k < 2^32 is taken.
 """
 
 from __future__ import annotations
@@ -36,6 +36,10 @@ import random
 from dataclasses import dataclass
 
 from .checks import require
+
+
+# fpw_mul_small_mod's factors: one word, with the product's extra word below it (k p < 2^64 R)
+WIDE_SMALL_BOUND = 2**32
 
 
 @dataclass(frozen=True)
@@ -47,7 +51,8 @@ class LazyReductionModel:
     tower: bool            # double-width arithmetic in every level of the tower (mod p R)
     headroom: int          # floor(R / p): how many multiples of p^2 fit below p R
     fp2_sqr_plain: bool = False  # the Fp2 square in two products with plain sums ((3k + 1) p <= R, k > 1)
-    wide_small: tuple[int, ...] = ()  # the |factors| of xi (>= 2) that fpw_mul_small_mod takes (k p < R)
+    wide_small: tuple[int, ...] = ()  # the |factors| of xi (>= 2) that fpw_mul_small_mod takes
+    wide_small_top: bool = False  # some factor has k p >= R: the high half of k a takes one more word
     beta_add: int | None = None  # k = beta when fp2_mul holds with beta > 0 (plain double-width sums)
     fp4_nu_plain: bool = False  # k = 24, beta > 0, nu >= 0: a + nu b of the Fp4 products as plain sums
 
@@ -117,8 +122,10 @@ def _check_wide_small(p: int, R: int, k: int, curve: str) -> None:
         steps = wide_small_steps(k, negate)
         for a in samples:
             t = k * ((pR - a) if negate else a)
-            require(t < R * R and t // R < (1 << steps) * p, curve,
-                    f"fpw_mul_small_mod({k}): the product fits 2n words, its high half below 2^{steps} p")
+            words = 2 if k * p < R else 3  # the extra word above the high half (wide_small_top)
+            require(t < R * R * (1 if words == 2 else 2**64) and t // R < (1 << steps) * p, curve,
+                    f"fpw_mul_small_mod({k}): the product fits 2n{'' if words == 2 else ' + 1'} words, "
+                    f"its high half below 2^{steps} p")
             lo, hi = t % R, t // R
             for j in range(steps - 1, -1, -1):
                 if hi >= p << j:
@@ -182,14 +189,15 @@ def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve:
     wide_small = []
     if tower:
         for f in sorted({abs(f) for f in small_factors if abs(f) >= 2}):
-            if f * p < R:
+            if f < WIDE_SMALL_BOUND:
                 _check_wide_small(p, R, f, curve)
                 wide_small.append(f)
     fp4_nu_plain = False
     if tower and k == 24 and beta_add is not None and nu is not None and min(nu) >= 0:
         fp4_nu_plain = _fp4_nu_plain_fits(p, R, beta_add, nu, curve)
     return LazyReductionModel(fp2_mul=fp2_mul, beta_k=beta_k, tower=tower, headroom=headroom,
-                              fp2_sqr_plain=fp2_sqr_plain, wide_small=tuple(wide_small), beta_add=beta_add,
+                              fp2_sqr_plain=fp2_sqr_plain, wide_small=tuple(wide_small),
+                              wide_small_top=any(f * p >= R for f in wide_small), beta_add=beta_add,
                               fp4_nu_plain=fp4_nu_plain)
 
 

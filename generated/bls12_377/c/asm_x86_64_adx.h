@@ -1401,4 +1401,139 @@ PF_ADX_INLINE void pf_wide_sub_mod_6(limb_t t[12], const limb_t a[12], const lim
         : "cc", "memory");
 }
 
+/* t = k a as a 12-word integer, for a small k with k a below 2^768 (the caller's bound):
+ * one MULX per word and one carry chain (MULX leaves the flags alone). t may alias a: each word of
+ * a is read before the word of t at the same place is written. */
+#define PF_ASM_WIDE_MUL_SMALL_6 1
+PF_ADX_INLINE void pf_wide_mul_small_6(limb_t t[12], const limb_t a[12], limb_t k)
+{
+    limb_t lo, h0, h1;
+
+    __asm__ volatile(
+        "mulxq 0(%[a]), %[lo], %[h0]\n\t"
+        "movq %[lo], 0(%[out])\n\t"
+        "mulxq 8(%[a]), %[lo], %[h1]\n\t"
+        "addq %[h0], %[lo]\n\t"
+        "movq %[lo], 8(%[out])\n\t"
+        "mulxq 16(%[a]), %[lo], %[h0]\n\t"
+        "adcq %[h1], %[lo]\n\t"
+        "movq %[lo], 16(%[out])\n\t"
+        "mulxq 24(%[a]), %[lo], %[h1]\n\t"
+        "adcq %[h0], %[lo]\n\t"
+        "movq %[lo], 24(%[out])\n\t"
+        "mulxq 32(%[a]), %[lo], %[h0]\n\t"
+        "adcq %[h1], %[lo]\n\t"
+        "movq %[lo], 32(%[out])\n\t"
+        "mulxq 40(%[a]), %[lo], %[h1]\n\t"
+        "adcq %[h0], %[lo]\n\t"
+        "movq %[lo], 40(%[out])\n\t"
+        "mulxq 48(%[a]), %[lo], %[h0]\n\t"
+        "adcq %[h1], %[lo]\n\t"
+        "movq %[lo], 48(%[out])\n\t"
+        "mulxq 56(%[a]), %[lo], %[h1]\n\t"
+        "adcq %[h0], %[lo]\n\t"
+        "movq %[lo], 56(%[out])\n\t"
+        "mulxq 64(%[a]), %[lo], %[h0]\n\t"
+        "adcq %[h1], %[lo]\n\t"
+        "movq %[lo], 64(%[out])\n\t"
+        "mulxq 72(%[a]), %[lo], %[h1]\n\t"
+        "adcq %[h0], %[lo]\n\t"
+        "movq %[lo], 72(%[out])\n\t"
+        "mulxq 80(%[a]), %[lo], %[h0]\n\t"
+        "adcq %[h1], %[lo]\n\t"
+        "movq %[lo], 80(%[out])\n\t"
+        "mulxq 88(%[a]), %[lo], %[h1]\n\t"
+        "adcq %[h0], %[lo]\n\t"
+        "movq %[lo], 88(%[out])\n\t"
+        : [lo] "=&r" (lo), [h0] "=&r" (h0), [h1] "=&r" (h1)
+        : [out] "r" (t), [a] "r" (a), "d" (k)
+        : "cc", "memory");
+}
+
+/* t = p 2^384 - a as a plain 12-word integer, for a <= p 2^384 (p 2^384 itself when a = 0);
+ * t may alias a. */
+#define PF_ASM_WIDE_NEG_6 1
+PF_ADX_INLINE void pf_wide_neg_6(limb_t t[12], const limb_t a[12], const limb_t p[6])
+{
+    limb_t x;
+
+    __asm__ volatile(
+        "movq $0, %[x]\n\t"
+        "subq 0(%[a]), %[x]\n\t"
+        "movq %[x], 0(%[out])\n\t"
+        "movq $0, %[x]\n\t"
+        "sbbq 8(%[a]), %[x]\n\t"
+        "movq %[x], 8(%[out])\n\t"
+        "movq $0, %[x]\n\t"
+        "sbbq 16(%[a]), %[x]\n\t"
+        "movq %[x], 16(%[out])\n\t"
+        "movq $0, %[x]\n\t"
+        "sbbq 24(%[a]), %[x]\n\t"
+        "movq %[x], 24(%[out])\n\t"
+        "movq $0, %[x]\n\t"
+        "sbbq 32(%[a]), %[x]\n\t"
+        "movq %[x], 32(%[out])\n\t"
+        "movq $0, %[x]\n\t"
+        "sbbq 40(%[a]), %[x]\n\t"
+        "movq %[x], 40(%[out])\n\t"
+        "movq 0(%[p]), %[x]\n\t"
+        "sbbq 48(%[a]), %[x]\n\t"
+        "movq %[x], 48(%[out])\n\t"
+        "movq 8(%[p]), %[x]\n\t"
+        "sbbq 56(%[a]), %[x]\n\t"
+        "movq %[x], 56(%[out])\n\t"
+        "movq 16(%[p]), %[x]\n\t"
+        "sbbq 64(%[a]), %[x]\n\t"
+        "movq %[x], 64(%[out])\n\t"
+        "movq 24(%[p]), %[x]\n\t"
+        "sbbq 72(%[a]), %[x]\n\t"
+        "movq %[x], 72(%[out])\n\t"
+        "movq 32(%[p]), %[x]\n\t"
+        "sbbq 80(%[a]), %[x]\n\t"
+        "movq %[x], 80(%[out])\n\t"
+        "movq 40(%[p]), %[x]\n\t"
+        "sbbq 88(%[a]), %[x]\n\t"
+        "movq %[x], 88(%[out])\n\t"
+        : [x] "=&r" (x)
+        : [out] "r" (t), [a] "r" (a), [p] "r" (p)
+        : "cc", "memory");
+}
+
+/* h = h - m when h >= m, else h unchanged (constant time: the difference is always taken, and
+ * CMOVC keeps the old words when it borrowed). */
+#define PF_ASM_CSUB_6 1
+PF_ADX_INLINE void pf_csub_6(limb_t h[6], const limb_t m[6])
+{
+    limb_t t0, t1, t2, t3, t4, t5;
+
+    __asm__ volatile(
+        "movq 0(%[h]), %[t0]\n\t"
+        "subq 0(%[m]), %[t0]\n\t"
+        "movq 8(%[h]), %[t1]\n\t"
+        "sbbq 8(%[m]), %[t1]\n\t"
+        "movq 16(%[h]), %[t2]\n\t"
+        "sbbq 16(%[m]), %[t2]\n\t"
+        "movq 24(%[h]), %[t3]\n\t"
+        "sbbq 24(%[m]), %[t3]\n\t"
+        "movq 32(%[h]), %[t4]\n\t"
+        "sbbq 32(%[m]), %[t4]\n\t"
+        "movq 40(%[h]), %[t5]\n\t"
+        "sbbq 40(%[m]), %[t5]\n\t"
+        "cmovcq 0(%[h]), %[t0]\n\t"
+        "movq %[t0], 0(%[h])\n\t"
+        "cmovcq 8(%[h]), %[t1]\n\t"
+        "movq %[t1], 8(%[h])\n\t"
+        "cmovcq 16(%[h]), %[t2]\n\t"
+        "movq %[t2], 16(%[h])\n\t"
+        "cmovcq 24(%[h]), %[t3]\n\t"
+        "movq %[t3], 24(%[h])\n\t"
+        "cmovcq 32(%[h]), %[t4]\n\t"
+        "movq %[t4], 32(%[h])\n\t"
+        "cmovcq 40(%[h]), %[t5]\n\t"
+        "movq %[t5], 40(%[h])\n\t"
+        : [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2), [t3] "=&r" (t3), [t4] "=&r" (t4), [t5] "=&r" (t5)
+        : [h] "r" (h), [m] "r" (m)
+        : "cc", "memory");
+}
+
 #endif /* PF_ASM_X86_64_ADX_H */

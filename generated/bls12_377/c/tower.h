@@ -51,6 +51,20 @@ static const limb_t FPW_P_MULTIPLES[3][FP_NLIMBS] = {
  * half of p R is zero, so only the high half is corrected. out may alias a. */
 static inline void fpw_mul_small_mod(fpw_t *out, const fpw_t *a, limb_t k, int neg, int steps)
 {
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_WIDE_MUL_SMALL_6) && defined(PF_ASM_WIDE_NEG_6) && defined(PF_ASM_CSUB_6)
+    /* the target's kernels, the same arithmetic as the C below: p R - a, times k, then the
+     * conditional subtractions from the high half */
+    int j;
+
+    if (neg) {
+        pf_wide_neg_6(out->l, a->l, FP_P);
+        pf_wide_mul_small_6(out->l, out->l, k);
+    } else {
+        pf_wide_mul_small_6(out->l, a->l, k);
+    }
+    for (j = 3 - steps; j < 3; j++)
+        pf_csub_6(out->l + FP_NLIMBS, FPW_P_MULTIPLES[j]);
+#else
     limb_t h[FP_NLIMBS], c = 0, borrow = 0, nmask = pf_mask((limb_t)neg);
     size_t i;
     int j;
@@ -74,6 +88,7 @@ static inline void fpw_mul_small_mod(fpw_t *out, const fpw_t *a, limb_t k, int n
     }
     for (i = 0; i < FP_NLIMBS; i++)
         out->l[FP_NLIMBS + i] = h[i];
+#endif
 }
 
 /* ---------------------------------------------------------------------------------------------

@@ -529,4 +529,143 @@ PF_ADX_INLINE void pf_wide_sub_mod_4(limb_t t[8], const limb_t a[8], const limb_
         : "cc", "memory");
 }
 
+/* t = k a mod 2^512 for a small k; returns the word above (k a >> 512): one MULX per word
+ * and one carry chain (MULX leaves the flags alone). t may alias a: each word of a is read before
+ * the word of t at the same place is written. */
+#define PF_ASM_WIDE_MUL_SMALL_4 1
+PF_ADX_INLINE limb_t pf_wide_mul_small_4(limb_t t[8], const limb_t a[8], limb_t k)
+{
+    limb_t lo, h0, h1;
+
+    __asm__ volatile(
+        "mulxq 0(%[a]), %[lo], %[h0]\n\t"
+        "movq %[lo], 0(%[out])\n\t"
+        "mulxq 8(%[a]), %[lo], %[h1]\n\t"
+        "addq %[h0], %[lo]\n\t"
+        "movq %[lo], 8(%[out])\n\t"
+        "mulxq 16(%[a]), %[lo], %[h0]\n\t"
+        "adcq %[h1], %[lo]\n\t"
+        "movq %[lo], 16(%[out])\n\t"
+        "mulxq 24(%[a]), %[lo], %[h1]\n\t"
+        "adcq %[h0], %[lo]\n\t"
+        "movq %[lo], 24(%[out])\n\t"
+        "mulxq 32(%[a]), %[lo], %[h0]\n\t"
+        "adcq %[h1], %[lo]\n\t"
+        "movq %[lo], 32(%[out])\n\t"
+        "mulxq 40(%[a]), %[lo], %[h1]\n\t"
+        "adcq %[h0], %[lo]\n\t"
+        "movq %[lo], 40(%[out])\n\t"
+        "mulxq 48(%[a]), %[lo], %[h0]\n\t"
+        "adcq %[h1], %[lo]\n\t"
+        "movq %[lo], 48(%[out])\n\t"
+        "mulxq 56(%[a]), %[lo], %[h1]\n\t"
+        "adcq %[h0], %[lo]\n\t"
+        "movq %[lo], 56(%[out])\n\t"
+        "adcq $0, %[h1]\n\t"
+        : [lo] "=&r" (lo), [h0] "=&r" (h0), [h1] "=&r" (h1)
+        : [out] "r" (t), [a] "r" (a), "d" (k)
+        : "cc", "memory");
+    return h1;
+}
+
+/* t = p 2^256 - a as a plain 8-word integer, for a <= p 2^256 (p 2^256 itself when a = 0);
+ * t may alias a. */
+#define PF_ASM_WIDE_NEG_4 1
+PF_ADX_INLINE void pf_wide_neg_4(limb_t t[8], const limb_t a[8], const limb_t p[4])
+{
+    limb_t x;
+
+    __asm__ volatile(
+        "movq $0, %[x]\n\t"
+        "subq 0(%[a]), %[x]\n\t"
+        "movq %[x], 0(%[out])\n\t"
+        "movq $0, %[x]\n\t"
+        "sbbq 8(%[a]), %[x]\n\t"
+        "movq %[x], 8(%[out])\n\t"
+        "movq $0, %[x]\n\t"
+        "sbbq 16(%[a]), %[x]\n\t"
+        "movq %[x], 16(%[out])\n\t"
+        "movq $0, %[x]\n\t"
+        "sbbq 24(%[a]), %[x]\n\t"
+        "movq %[x], 24(%[out])\n\t"
+        "movq 0(%[p]), %[x]\n\t"
+        "sbbq 32(%[a]), %[x]\n\t"
+        "movq %[x], 32(%[out])\n\t"
+        "movq 8(%[p]), %[x]\n\t"
+        "sbbq 40(%[a]), %[x]\n\t"
+        "movq %[x], 40(%[out])\n\t"
+        "movq 16(%[p]), %[x]\n\t"
+        "sbbq 48(%[a]), %[x]\n\t"
+        "movq %[x], 48(%[out])\n\t"
+        "movq 24(%[p]), %[x]\n\t"
+        "sbbq 56(%[a]), %[x]\n\t"
+        "movq %[x], 56(%[out])\n\t"
+        : [x] "=&r" (x)
+        : [out] "r" (t), [a] "r" (a), [p] "r" (p)
+        : "cc", "memory");
+}
+
+/* h = h - m when h >= m, else h unchanged (constant time: the difference is always taken, and
+ * CMOVC keeps the old words when it borrowed). */
+#define PF_ASM_CSUB_4 1
+PF_ADX_INLINE void pf_csub_4(limb_t h[4], const limb_t m[4])
+{
+    limb_t t0, t1, t2, t3;
+
+    __asm__ volatile(
+        "movq 0(%[h]), %[t0]\n\t"
+        "subq 0(%[m]), %[t0]\n\t"
+        "movq 8(%[h]), %[t1]\n\t"
+        "sbbq 8(%[m]), %[t1]\n\t"
+        "movq 16(%[h]), %[t2]\n\t"
+        "sbbq 16(%[m]), %[t2]\n\t"
+        "movq 24(%[h]), %[t3]\n\t"
+        "sbbq 24(%[m]), %[t3]\n\t"
+        "cmovcq 0(%[h]), %[t0]\n\t"
+        "movq %[t0], 0(%[h])\n\t"
+        "cmovcq 8(%[h]), %[t1]\n\t"
+        "movq %[t1], 8(%[h])\n\t"
+        "cmovcq 16(%[h]), %[t2]\n\t"
+        "movq %[t2], 16(%[h])\n\t"
+        "cmovcq 24(%[h]), %[t3]\n\t"
+        "movq %[t3], 24(%[h])\n\t"
+        : [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2), [t3] "=&r" (t3)
+        : [h] "r" (h), [m] "r" (m)
+        : "cc", "memory");
+}
+
+/* (top:h) = (top:h) - m when that does not borrow, else unchanged: pf_csub_4 with one more word,
+ * top, above h (m has 5 words). */
+#define PF_ASM_CSUB_TOP_4 1
+PF_ADX_INLINE void pf_csub_top_4(limb_t h[4], limb_t *top, const limb_t m[5])
+{
+    limb_t t0, t1, t2, t3, t4, w = *top;
+
+    __asm__ volatile(
+        "movq 0(%[h]), %[t0]\n\t"
+        "subq 0(%[m]), %[t0]\n\t"
+        "movq 8(%[h]), %[t1]\n\t"
+        "sbbq 8(%[m]), %[t1]\n\t"
+        "movq 16(%[h]), %[t2]\n\t"
+        "sbbq 16(%[m]), %[t2]\n\t"
+        "movq 24(%[h]), %[t3]\n\t"
+        "sbbq 24(%[m]), %[t3]\n\t"
+        "movq %[w], %[t4]\n\t"
+        "sbbq 32(%[m]), %[t4]\n\t"
+        "cmovcq 0(%[h]), %[t0]\n\t"
+        "movq %[t0], 0(%[h])\n\t"
+        "cmovcq 8(%[h]), %[t1]\n\t"
+        "movq %[t1], 8(%[h])\n\t"
+        "cmovcq 16(%[h]), %[t2]\n\t"
+        "movq %[t2], 16(%[h])\n\t"
+        "cmovcq 24(%[h]), %[t3]\n\t"
+        "movq %[t3], 24(%[h])\n\t"
+        "cmovcq %[w], %[t4]\n\t"
+        "movq %[t4], %[w]\n\t"
+        : [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2), [t3] "=&r" (t3), [t4] "=&r" (t4), [w] "+r" (w)
+        : [h] "r" (h), [m] "r" (m)
+        : "cc", "memory");
+    *top = w;
+}
+
 #endif /* PF_ASM_X86_64_ADX_H */

@@ -39,6 +39,69 @@ static inline void fpw_mul(fpw_t *out, const fp_t *a, const fp_t *b) { fp_mul_wi
 /* out = a / R mod p; a is overwritten. */
 static inline void fpw_redc(fp_t *out, fpw_t *a) { fp_redc(out->l, a->l); }
 
+/* the high half of k a and its subtrahends take one more 64-bit word: some factor has k p >= R */
+#define FPW_HIGH_LIMBS (FP_NLIMBS + 64 / PF_LIMB_BITS)
+
+/* 2^j p for j = 3, ..., 0: the subtractions of fpw_mul_small_mod. */
+static const limb_t FPW_P_MULTIPLES[4][FPW_HIGH_LIMBS] = {
+    { PF_W(0xe10460b6, 0xc3e7ea38), PF_W(0xbc0b548b, 0x438e5469), PF_W(0xc2822db4, 0x0c0ac2ec), PF_W(0x83227397, 0x098d014d), PF_W(0x00000000, 0x00000001) },
+    { PF_W(0xf082305b, 0x61f3f51c), PF_W(0x5e05aa45, 0xa1c72a34), PF_W(0xe14116da, 0x06056176), PF_W(0xc19139cb, 0x84c680a6), PF_W(0x00000000, 0x00000000) },
+    { PF_W(0x7841182d, 0xb0f9fa8e), PF_W(0x2f02d522, 0xd0e3951a), PF_W(0x70a08b6d, 0x0302b0bb), PF_W(0x60c89ce5, 0xc2634053), PF_W(0x00000000, 0x00000000) },
+    { PF_W(0x3c208c16, 0xd87cfd47), PF_W(0x97816a91, 0x6871ca8d), PF_W(0xb85045b6, 0x8181585d), PF_W(0x30644e72, 0xe131a029), PF_W(0x00000000, 0x00000000) },
+};
+
+/* out = k a modulo p R (neg: -k a = k (p R - a)) for a in [0, p R) and a small public k
+ * (generator/derive/lazy_reduction.py checks each k it allows): one pass of products, whose high
+ * half is below 2^steps p (with one more word where k p >= R), then the conditional subtractions
+ * of 2^(steps - 1) p, ..., p; the low half of p R is zero, so only the high half is corrected.
+ * out may alias a. */
+static inline void fpw_mul_small_mod(fpw_t *out, const fpw_t *a, limb_t k, int neg, int steps)
+{
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_WIDE_MUL_SMALL_4) && defined(PF_ASM_WIDE_NEG_4) && defined(PF_ASM_CSUB_TOP_4)
+    /* the target's kernels, the same arithmetic as the C below: p R - a, times k, then the
+     * conditional subtractions from the high half */
+    int j;
+    limb_t top;
+
+    if (neg) {
+        pf_wide_neg_4(out->l, a->l, FP_P);
+        top = pf_wide_mul_small_4(out->l, out->l, k);
+    } else {
+        top = pf_wide_mul_small_4(out->l, a->l, k);
+    }
+    for (j = 4 - steps; j < 4; j++)
+        pf_csub_top_4(out->l + FP_NLIMBS, &top, FPW_P_MULTIPLES[j]);
+#else
+    limb_t h[FPW_HIGH_LIMBS], c = 0, borrow = 0, nmask = pf_mask((limb_t)neg);
+    size_t i;
+    int j;
+
+    for (i = 0; i < FP_NLIMBS; i++) {
+        limb_t d = pf_subb(0, a->l[i], &borrow);
+        out->l[i] = pf_mac((d & nmask) | (a->l[i] & ~nmask), k, 0, &c);
+    }
+    for (i = 0; i < FP_NLIMBS; i++) {
+        limb_t d = pf_subb(FP_P[i], a->l[FP_NLIMBS + i], &borrow);
+        h[i] = pf_mac((d & nmask) | (a->l[FP_NLIMBS + i] & ~nmask), k, 0, &c);
+    }
+    for (i = FP_NLIMBS; i < FPW_HIGH_LIMBS; i++) { /* the product's extra word, then zeros */
+        h[i] = c;
+        c = 0;
+    }
+    for (j = 4 - steps; j < 4; j++) {
+        limb_t d[FPW_HIGH_LIMBS], b = 0, keep;
+
+        for (i = 0; i < FPW_HIGH_LIMBS; i++)
+            d[i] = pf_subb(h[i], FPW_P_MULTIPLES[j][i], &b);
+        keep = pf_mask(b);
+        for (i = 0; i < FPW_HIGH_LIMBS; i++)
+            h[i] = (h[i] & keep) | (d[i] & ~keep);
+    }
+    for (i = 0; i < FP_NLIMBS; i++)
+        out->l[FP_NLIMBS + i] = h[i];
+#endif
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Fp2 = Fp[u]/(u^2 - (-1))
  * ------------------------------------------------------------------------------------------- */
@@ -381,23 +444,9 @@ static inline void fp2w_sub(fp2w_t *out, const fp2w_t *a, const fp2w_t *b)
 static void fp2w_mul_by_xi(fp2w_t *out, const fp2w_t *a)
 {
     fp2w_t r;
-    {
-        fpw_t acc_ = *&a->c0;
-        fpw_add(&acc_, &acc_, &acc_);
-        fpw_add(&acc_, &acc_, &acc_);
-        fpw_add(&acc_, &acc_, &acc_);
-        fpw_add(&acc_, &acc_, &a->c0);
-        *&r.c0 = acc_;
-    }
+    fpw_mul_small_mod(&r.c0, &a->c0, 9, 0, 4);
     fpw_sub(&r.c0, &r.c0, &a->c1);
-    {
-        fpw_t acc_ = *&a->c1;
-        fpw_add(&acc_, &acc_, &acc_);
-        fpw_add(&acc_, &acc_, &acc_);
-        fpw_add(&acc_, &acc_, &acc_);
-        fpw_add(&acc_, &acc_, &a->c1);
-        *&r.c1 = acc_;
-    }
+    fpw_mul_small_mod(&r.c1, &a->c1, 9, 0, 4);
     fpw_add(&r.c1, &r.c1, &a->c0);
     *out = r;
 }

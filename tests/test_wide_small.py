@@ -1,0 +1,106 @@
+"""fpw_mul_small_mod (templates/c/tower.h.j2: a small factor of xi in double width) against Python
+integers, in portable C and, on CPUs with BMI2 and ADX, with the x86_64-adx kernels
+(pf_wide_neg, pf_wide_mul_small, pf_csub), for every generated curve whose lazy tower takes such
+a factor (model.lazy.wide_small). The result must be exactly (+-k a) mod p R, in [0, p R), on edge
+values of [0, p R) and on random ones, for both signs."""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from build_cache import compiled  # noqa: E402
+from conftest import GENERATED_DIR, generated_packages, skip_or_fail  # noqa: E402
+
+from bench.cbench import cpu_flags, curve_file  # noqa: E402
+from generator import build  # noqa: E402
+from generator.derive.lazy_reduction import wide_small_steps  # noqa: E402
+from generator.pipeline import derive_model  # noqa: E402
+
+HARNESS = ROOT / "tests" / "c_harness" / "wide_small.c"
+CC = shutil.which("gcc") or shutil.which("cc")
+PACKAGES = [GENERATED_DIR / name for name in generated_packages()]
+ADX = {"adx", "bmi2"} <= cpu_flags()
+TARGETS = ["portable"] + (["adx"] if ADX else [])
+
+
+def top_carries(k: int, n: int, pR: int, w: int) -> list[int]:
+    """Multiplicands v < p R whose top word's addition carries out (k v's word above 2n words then
+    exceeds the high part of k times v's top word): a top word x with k x = -c mod 2^64 (x = c w),
+    below it an all-ones word whose high part is k - 1."""
+    found = []
+    for c in range(1, k):
+        x = c * w % 2**64
+        v = (x << (64 * (2 * n - 1))) | ((2**64 - 1) << (64 * (2 * n - 2)))
+        if v < pR and (k * v) >> (128 * n) > (k * x) >> 64:
+            found.append(v)
+    return found
+
+
+@pytest.mark.parametrize("target", TARGETS)
+@pytest.mark.parametrize("pkg", PACKAGES, ids=[p.name for p in PACKAGES])
+def test_wide_small_matches_integers(pkg: Path, target: str):
+    if CC is None:
+        skip_or_fail("no C compiler")
+    model = derive_model(curve_file(pkg))
+    if not model.lazy.wide_small:
+        pytest.skip("the lazy tower takes no small factor of xi in double width for this curve")
+    n = model.fp.limbs64
+    R = 2 ** (64 * n)
+    pR = model.p * R
+    cmd = [
+        CC,
+        *build.compile_args(),
+        "-std=c99",
+        "-Wall",
+        "-Wextra",
+        "-Werror",
+        "-DPF_LIMB_BITS=64",
+        *((f"-D{build.ADX_DEFINE}", *build.ADX_COMPILE_ARGS) if target == "adx" else ()),
+        f"-I{pkg / 'c'}",
+        str(HARNESS),
+    ]
+    if target == "adx" and n <= 8:  # the kernels are in use: the header renders them up to 8 limbs
+        text = (pkg / "c" / "asm_x86_64_adx.h").read_text(encoding="utf-8")
+        assert all(f"#define PF_ASM_{name}_{n} 1" in text for name in ("WIDE_MUL_SMALL", "WIDE_NEG", "CSUB"))
+    exe = compiled(cmd, inputs=[HARNESS.parent, pkg / "c"], name="wide_small")
+    rng = random.Random(20101526)
+    edges = [0, 1, 2, R - 1, R, R + 1, pR // 2, pR - R, pR - R - 1, pR - 2, pR - 1]
+    edges += [j * R + lo for j in (model.p // 2, model.p - 1) for lo in (0, R - 1)]
+    cases = []
+    for k in model.lazy.wide_small:
+        # high halves at and next to each multiple j p the subtractions compare with
+        crafted = [j * pR // k + d for j in range(1, k + 1) for d in (-1, 0, 1)]
+        if k % 2:  # every word of k a (of k (p R - a)) carries into the next: k w = -1 mod 2^64
+            w = -pow(k, -1, 2**64) % 2**64
+            full = sum(w << (64 * i) for i in range(2 * n - 1))
+            crafted += [full, pR - full]
+            crafted += [v for v in top_carries(k, n, pR, w)] + [pR - v for v in top_carries(k, n, pR, w)]
+        values = [a for a in edges + crafted if 0 <= a < pR] + [rng.randrange(pR) for _ in range(300)]
+        cases += [(k, neg, a) for neg in (0, 1) for a in values]
+    lines = []
+    for k, neg, a in cases:
+        limbs = " ".join(f"{(a >> (64 * i)) & (2**64 - 1):x}" for i in range(2 * n))
+        lines.append(f"{k} {neg} {wide_small_steps(k, bool(neg))} {limbs}")
+    run = subprocess.run([str(exe)], input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    outs = run.stdout.split("\n")
+    assert len(outs) == len(cases) + 1 and outs[-1] == ""
+    for (k, neg, a), line in zip(cases, outs, strict=False):
+        got = sum(int(w, 16) << (64 * i) for i, w in enumerate(line.split()))
+        want = (-k * a if neg else k * a) % pR
+        assert got == want, f"k={k} neg={neg} a={a:#x}: {got:#x} != {want:#x}"
+
+
+def test_wide_small_somewhere():
+    """Some generated curve takes a small factor in double width, so the test above runs."""
+    assert any(derive_model(curve_file(p)).lazy.wide_small for p in PACKAGES)
