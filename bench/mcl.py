@@ -3,8 +3,9 @@
     python bench/mcl.py --mcl-dir ~/src/mcl [--rounds 3] [--msm 10,14]
 
 mcl is not on PyPI with BN254, BLS12-377 or a choice of curve, so this script compiles
-bench/c/mcl_bench.cpp against an mcl checkout that was built with `make lib/libmcl.a` (clang
-installed, so that mcl uses its LLVM-generated field code; the directory may also come from
+bench/c/mcl_bench.cpp against an mcl checkout that was built with its default `make lib/libmcl.a`
+(on x86-64 Linux that assembles mcl's LLVM-generated field code, src/asm/x86-64.S; do not set
+MCL_USE_LLVM=0, which leaves mcl on its slower generic code; the directory may also come from
 $MCL_DIR). Rows: the pairing, Miller loop and final exponentiation, constant-time G1 and G2
 `P * k` (mcl's `mulCT`), variable-time G1 `P * k`, and single-threaded G1 MSM at the given
 log2 sizes, on Ethereum's BN254 (mcl's `BN_SNARK1`), BLS12-381, BLS12-377, and mcl's own BN254,
