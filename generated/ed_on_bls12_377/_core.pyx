@@ -870,13 +870,14 @@ cdef dict _ERRORS = {
 }
 
 
-cdef bint _fq_from_le(fq_t *out, const uint8_t *b, bint clear_top) noexcept nogil:
+cdef bint _fq_from_le(fq_t *out, const uint8_t *b, uint8_t top_mask) noexcept nogil:
+    """A little-endian coordinate, its top byte masked by ``top_mask`` (the flag bits left out:
+    0xff keeps all); false when it is not below p."""
     cdef uint8_t be[32]
     cdef size_t i
     for i in range(32):
         be[i] = b[31 - i]
-    if clear_top:
-        be[0] &= 0x7f
+    be[0] &= top_mask
     return fq_from_bytes_be(out, be)
 
 
@@ -897,11 +898,11 @@ cdef int _decode(te_affine_t *out, const uint8_t *b, bint compressed, bint parit
     cdef fq_t y2, num, den, one
     cdef bint flag
     if not compressed:
-        if not _fq_from_le(&out.x, b, False) or not _fq_from_le(&out.y, b + 32, False):
+        if not _fq_from_le(&out.x, b, 0xff) or not _fq_from_le(&out.y, b + 32, 0xff):
             return _E_NONCANONICAL
         return _OK if te_affine_is_on_curve(out) else _E_NOT_ON_CURVE
     flag = (b[31] >> 7) & 1
-    if not _fq_from_le(&out.y, b, True):
+    if not _fq_from_le(&out.y, b, 0x7f):
         return _E_NONCANONICAL
     # x^2 = (y^2 - 1) / (d y^2 - a)
     fq_set_one(&one)

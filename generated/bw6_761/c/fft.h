@@ -190,6 +190,16 @@ static inline size_t fr_fft_scratch_size(size_t n)
     return (n / 2 > 0 ? n / 2 : 1) * sizeof(fr_t);
 }
 
+/* out = n as an element of Fr (a size: below 2^64, far below r) */
+static inline void fr_from_size(fr_t *out, size_t n)
+{
+    limb_t nl[FR_NLIMBS] = { 0 };
+    nl[0] = (limb_t)n;
+    if (PF_LIMB_BITS == 32 && sizeof(size_t) > 4)
+        nl[1] = (limb_t)((unsigned long long)n >> 16 >> 16);
+    fr_from_int(out, nl);
+}
+
 /*
  * out = FFT (inverse: inverse FFT) of in, n = 2^k with k <= FR_TWO_ADICITY (checked by the caller
  * with fr_fft_log2); out may be in.  shift: NULL, or the non-zero coset shift c (forward:
@@ -213,11 +223,7 @@ static void fr_fft(fr_t *out, const fr_t *in, size_t n, bool inverse, const fr_t
         /* w^-1, 1/n and c^-1 from one inversion of w * n * c: each is the inverse of the
          * product times the other two factors */
         fr_t nn, wn, t;
-        limb_t nl[FR_NLIMBS] = { 0 };
-        nl[0] = (limb_t)n;
-        if (PF_LIMB_BITS == 32 && sizeof(size_t) > 4)
-            nl[1] = (limb_t)((unsigned long long)n >> 16 >> 16);
-        fr_from_int(&nn, nl);
+        fr_from_size(&nn, n);
         fr_mul(&wn, &w, &nn);
         if (shift != NULL)
             fr_mul(&t, &wn, shift);
@@ -288,7 +294,6 @@ static void fr_eval_barycentric_vartime(fr_t *out, const fr_t *evals, const fr_t
                                         fr_t *scratch)
 {
     fr_t *den = scratch, *tmp = scratch + n, sum, t, zn, one = FR_ONE;
-    limb_t nl[FR_NLIMBS] = { 0 };
     for (size_t i = 0; i < n; i++) {
         if (fr_equal(z, &roots[i])) {
             *out = evals[i];
@@ -307,10 +312,7 @@ static void fr_eval_barycentric_vartime(fr_t *out, const fr_t *evals, const fr_t
     for (size_t m = 1; m < n; m <<= 1)
         fr_sqr(&zn, &zn);
     fr_sub(&zn, &zn, &one);
-    nl[0] = (limb_t)n;
-    if (PF_LIMB_BITS == 32 && sizeof(size_t) > 4)
-        nl[1] = (limb_t)((unsigned long long)n >> 16 >> 16);
-    fr_from_int(&t, nl);
+    fr_from_size(&t, n);
     fr_inv(&t, &t);
     fr_mul(&sum, &sum, &zn);
     fr_mul(out, &sum, &t);
