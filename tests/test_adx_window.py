@@ -24,6 +24,7 @@ class Machine:
     def __init__(self, memory: dict[str, list[int]]) -> None:
         self.reg: dict[str, int] = {}
         self.cf = self.of = 0
+        self.zf: int | None = None
         self.mem = memory
         self.touched: set[str] = set()
 
@@ -33,11 +34,14 @@ class Machine:
             return "imm", int(text[1:])
         if text == "%%rdx":
             return "reg", "rdx"
-        m = re.fullmatch(r"(\d+)\(%%rdx\)", text)
-        if m:  # a word of the array whose address rdx holds
-            name, base = self.reg["rdx"]
+        m = re.fullmatch(r"(\d+)\((%%rdx|%\[\w+\])\)", text)
+        if m:  # a word of the array whose address a register (rdx, r<k>, pa, pb) holds
+            reg = m.group(2).strip("%[]")
+            if reg != "rdx":
+                self.touched.add(reg)
+            name, base = self.reg[reg]
             return "mem", (name, base + int(m.group(1)) // 8)
-        m = re.fullmatch(r"%k?\[(r\d+)\]", text)
+        m = re.fullmatch(r"%k?\[(r\d+|pa|pb)\]", text)
         if m:
             self.touched.add(m.group(1))
             return "reg", m.group(1)
@@ -69,6 +73,8 @@ class Machine:
         for line in lines:
             op, _, args = line.partition(" ")
             ops = [a.strip() for a in args.split(", ")]
+            if op not in ("movq", "mulxq", "cmovcq", "cmovzq", "testq"):
+                self.zf = None  # ZF is read only right after testq
             if op == "movq":
                 self.put(ops[1], self.get(ops[0]))
             elif op == "mulxq":  # hi:lo = rdx * src; the high half written last (it may be rdx)
@@ -85,6 +91,9 @@ class Machine:
                     self.cf = s >> 64
                 else:
                     self.cf, self.of = s >> 64, None  # OF undefined for our purpose
+            elif op == "sbbq" and ops[0] == ops[1]:  # x - x - CF: the borrow as a mask (x may be an address)
+                self.put(ops[1], -self.cf & MASK)
+                self.of = None
             elif op in ("subq", "sbbq"):
                 d = self.get(ops[1]) - self.get(ops[0]) - (self.cf if op == "sbbq" else 0)
                 self.put(ops[1], d & MASK)
@@ -103,6 +112,13 @@ class Machine:
             elif op == "cmovcq":
                 assert self.cf in (0, 1)
                 if self.cf:
+                    self.put(ops[1], self.get(ops[0]))
+            elif op == "testq":
+                self.zf = int(self.get(ops[0]) & self.get(ops[1]) == 0)
+                self.cf = self.of = 0
+            elif op == "cmovzq":
+                assert self.zf in (0, 1)
+                if self.zf:
                     self.put(ops[1], self.get(ops[0]))
             else:
                 raise AssertionError(f"instruction outside the model: {line}")
@@ -230,3 +246,93 @@ def test_model_catches_a_wrong_carry() -> None:
         assert any(run_mul(n, p, a, a)[0] != a * a * r_inv % p for a in inputs(p, rng))
     finally:
         adx_window.mont_mul = original  # type: ignore[assignment]
+
+
+def run_mul_wide(n: int, a: int, b: int, lines: list[str] | None = None) -> tuple[int, Machine]:
+    m = Machine({"a": words(a, n), "b": words(b, n), "zero": [0], "slot": [0xDEAD], "out": [0xBAD] * (2 * n),
+                 "outp": [("out", 0)]})  # fmt: skip
+    m.run(lines if lines is not None else adx_window.mul_wide(n))
+    return value(m.mem["out"]), m
+
+
+@pytest.mark.parametrize("n", range(4, adx_window.WINDOW_MAX_LIMBS + 1))
+def test_window_mul_wide(n: int) -> None:
+    """The product without reduction, for any a, b below 2^(64 n) (the tower feeds it reduced
+    elements; the edges of the whole range carry in every word)."""
+    rng = random.Random(300 + n)
+    top = (1 << (64 * n)) - 1
+    xs = [0, 1, 2, top, top - 1, top >> 1, 1 << (64 * n - 1), *(rng.getrandbits(64 * n) for _ in range(4))]
+    for a in xs:
+        for b in rng.sample(xs, 3) + [a, top]:
+            got, machine = run_mul_wide(n, a, b)
+            assert got == a * b, (n, a, b)
+    assert machine.touched == {f"r{k}" for k in range(n + 1)}
+
+
+def wide_inputs(p: int, n: int, rng: random.Random) -> list[int]:
+    """Double-width values in [0, p R): the edges of each half, and random ones."""
+    R = 1 << (64 * n)
+    return [0, 1, R - 1, R, p * R - 1, (p - 1) * R, p * R - R + 1, (p // 2) * R + R - 1,
+            *(rng.randrange(p * R) for _ in range(3))]  # fmt: skip
+
+
+def run_wide(kernel, n: int, p: int, a: int, b: int, alias: str = "") -> tuple[int, Machine]:
+    """Run wide_add_mod or wide_sub_mod with a at pa, b at pb and out at outp; alias names the
+    input array out shares ("a", "b", or "ab" for a = b = out)."""
+    mem = {"a": words(a, 2 * n), "b": words(b, 2 * n), "p": words(p, n), "out": [0xBAD] * (2 * n)}
+    if alias == "ab":
+        assert a == b
+        mem["out"] = list(mem["a"])
+        where = ("out", "out")
+    else:
+        if alias:
+            mem["out"] = list(mem[alias])
+        where = ("out" if alias == "a" else "a", "out" if alias == "b" else "b")
+    mem["outp"] = [("out", 0)]
+    m = Machine(mem)
+    m.reg["pa"], m.reg["pb"] = (where[0], 0), (where[1], 0)
+    m.run(kernel(n))
+    return value(m.mem["out"]), m
+
+
+@pytest.mark.parametrize("n", range(4, adx_window.WINDOW_MAX_LIMBS + 1))
+@pytest.mark.parametrize("kind", ["add", "sub"])
+def test_window_wide_add_sub_mod(n: int, kind: str) -> None:
+    """a +- b modulo p R on double-width inputs in [0, p R), the result in [0, p R); out may be
+    a, b or both."""
+    rng = random.Random(400 + n + (kind == "sub"))
+    kernel = adx_window.wide_add_mod if kind == "add" else adx_window.wide_sub_mod
+    for _ in range(2):
+        p = modulus(n, rng)
+        pR = p * (1 << (64 * n))
+        xs = wide_inputs(p, n, rng)
+        for a in xs:
+            for b in rng.sample(xs, 3) + [a]:
+                want = (a + b) % pR if kind == "add" else (a - b) % pR
+                for alias in ("", rng.choice("ab")) if b != a else ("", "ab"):
+                    got, machine = run_wide(kernel, n, p, a, b, alias)
+                    assert got == want, (n, kind, hex(p), a, b, alias)
+        # n words and the two pointers: n + 2 registers (at most 14), rdx not needed
+        assert machine.touched == {f"r{k}" for k in range(n)} | {"pa", "pb"}
+
+
+def test_model_catches_broken_wide_kernels() -> None:
+    """A dropped carry in the product, or a correction kept on the wrong flag, fails."""
+    n, rng = 12, random.Random(9)
+    top = (1 << (64 * n)) - 1
+    lines = adx_window.mul_wide(n)
+    broken = list(lines)
+    del broken[broken.index("adcxq %[zero], %%rdx")]
+    xs = [top, top - 1, *(rng.getrandbits(64 * n) for _ in range(4))]
+    assert any(run_mul_wide(n, a, b, broken)[0] != a * b for a in xs for b in xs)
+    p = modulus(n, rng)
+    pR = p * (1 << (64 * n))
+    sub = adx_window.wide_sub_mod(n)
+    flipped = [line.replace("cmovzq", "cmovcq") for line in sub]
+    original = adx_window.wide_sub_mod
+    try:
+        adx_window.wide_sub_mod = lambda _n: flipped  # type: ignore[assignment]
+        xs = wide_inputs(p, n, rng)
+        assert any(run_wide(adx_window.wide_sub_mod, n, p, a, b)[0] != (a - b) % pR for a in xs for b in xs)
+    finally:
+        adx_window.wide_sub_mod = original  # type: ignore[assignment]

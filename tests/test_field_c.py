@@ -216,6 +216,8 @@ def _check_all(b: Built, width: int | str) -> None:
         add(f"cmov {h(x)} {h(y)} {flag}", num(y if flag else x))
     for x in values:
         add(f"sqr {h(x)}", num(x * x))
+        if f.spare_bits >= 2:
+            add(f"wsqr {h(x)}", num(x * x))
         add(f"neg {h(x)}", num(-x))
         add(f"dbl {h(x)}", num(2 * x))
         add(f"inv {h(x)}", num(pow(x, p - 2, p)))

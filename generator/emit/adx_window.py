@@ -207,3 +207,99 @@ def sqr_wide(n: int) -> list[str]:
         e.op(f"movq {_reg(x)}, {_mem('w', 2 * i)}")
         e.op(f"movq {_reg(y)}, {_mem('w', 2 * i + 1)}")
     return e.code
+
+
+def mul_wide(n: int) -> list[str]:
+    """w[0..2n-1] = a b, no reduction (out's address in %[outp]): schoolbook rows as mont_mul's,
+    the window of row i (words i..i+n) in n - 1 registers, a product half, rdx and the slot;
+    after each row its lowest word is final and goes to out through rdx, and the window moves up
+    one word. Operands r0..r<n>, a, b (stack copies), zero, slot, outp; clobbers rdx and the flags."""
+    e = _Emitter(n)
+    t = list(range(n - 1))  # relative words 0..n-2; word n-1 in %[slot] between rows
+    lo, hi = n - 1, n
+    e.op(f"movq {_mem('b', 0)}, %%rdx")
+    e.op(f"mulxq {_mem('a', 0)}, {_reg(t[0])}, {_reg(t[1])}")
+    for j in range(1, n - 2):
+        e.op(f"mulxq {_mem('a', j)}, {_reg(lo)}, {_reg(t[j + 1])}")
+        e.op(f"{'addq' if j == 1 else 'adcq'} {_reg(lo)}, {_reg(t[j])}")
+    e.op(f"mulxq {_mem('a', n - 2)}, {_reg(lo)}, {_reg(hi)}")
+    e.op(f"adcq {_reg(lo)}, {_reg(t[n - 2])}")
+    e.op(f"mulxq {_mem('a', n - 1)}, {_reg(lo)}, %%rdx")
+    e.op(f"adcq {_reg(lo)}, {_reg(hi)}")
+    e.op("adcq $0, %%rdx")
+    for i in range(n):
+        if i > 0:
+            # words i..i+n = window + a b[i]: relative word n-1 from the slot, word n born in rdx
+            e.op(f"movq {_mem('b', i)}, %%rdx")
+            e.op(f"xorl {_reg32(lo)}, {_reg32(lo)}")
+            for j in range(n - 2):
+                e.op(f"mulxq {_mem('a', j)}, {_reg(lo)}, {_reg(hi)}")
+                e.op(f"adoxq {_reg(lo)}, {_reg(t[j])}")
+                e.op(f"adcxq {_reg(hi)}, {_reg(t[j + 1])}")
+            e.op(f"mulxq {_mem('a', n - 2)}, {_reg(lo)}, {_reg(hi)}")
+            e.op(f"adoxq {_reg(lo)}, {_reg(t[n - 2])}")
+            e.op(f"adcxq %[slot], {_reg(hi)}")
+            e.op(f"mulxq {_mem('a', n - 1)}, {_reg(lo)}, %%rdx")
+            e.op(f"adoxq {_reg(lo)}, {_reg(hi)}")
+            e.op("adcxq %[zero], %%rdx")
+            e.op("adoxq %[zero], %%rdx")
+        # relative words 0..n-2 in t, n-1 in hi, n in rdx: word n to the slot, word 0 to out
+        e.op("movq %%rdx, %[slot]")
+        e.op("movq %[outp], %%rdx")
+        if i < n - 1:
+            e.op(f"movq {_reg(t[0])}, {8 * i}(%%rdx)")
+            t, lo, hi = t[1:] + [hi], t[0], lo
+    for j in range(n - 1):
+        e.op(f"movq {_reg(t[j])}, {8 * (n - 1 + j)}(%%rdx)")
+    e.op(f"movq {_reg(hi)}, {8 * (2 * n - 2)}(%%rdx)")
+    e.op(f"movq %[slot], {_reg(lo)}")
+    e.op(f"movq {_reg(lo)}, {8 * (2 * n - 1)}(%%rdx)")
+    return e.code
+
+
+def _wide_low_and_high(n: int, first: str, rest: str) -> list[str]:
+    """The low halves of a and b combined word by word into out (its address in r<n-1>, the
+    combined word in r0), then the high halves into r0..r<n-1> in the same carry chain."""
+    code = [f"movq %[outp], {_reg(n - 1)}"]
+    for j in range(n):
+        code.append(f"movq {8 * j}(%[pa]), {_reg(0)}")
+        code.append(f"{first if j == 0 else rest} {8 * j}(%[pb]), {_reg(0)}")
+        code.append(f"movq {_reg(0)}, {8 * j}({_reg(n - 1)})")
+    for j in range(n):  # out's address in r<n-1> is not needed once the low half is stored
+        code.append(f"movq {8 * (n + j)}(%[pa]), {_reg(j)}")
+        code.append(f"{rest} {8 * (n + j)}(%[pb]), {_reg(j)}")
+    return code
+
+
+def wide_add_mod(n: int) -> list[str]:
+    """out = a + b mod p 2^(64 n) for double-width a, b below it and p < 2^(64 n - 1): the low
+    halves add into out, the high halves (with that carry; below 2p, so no carry word) into
+    r0..r<n-1>, then minus p, and the sum kept when that borrows. a and b through the pointer
+    registers pa, pb (pa takes out's address once they are read), p a memory operand, outp out's
+    address in memory: n + 2 registers, no rdx needed. Clobbers the flags."""
+    _Emitter(n)  # the limb range
+    code = _wide_low_and_high(n, "addq", "adcq")
+    code.append("movq %[outp], %[pa]")
+    code += [f"movq {_reg(j)}, {8 * (n + j)}(%[pa])" for j in range(n)]
+    code += [f"{'subq' if j == 0 else 'sbbq'} {_mem('p', j)}, {_reg(j)}" for j in range(n)]
+    for j in range(n):
+        code.append(f"cmovcq {8 * (n + j)}(%[pa]), {_reg(j)}")
+        code.append(f"movq {_reg(j)}, {8 * (n + j)}(%[pa])")
+    return code
+
+
+def wide_sub_mod(n: int) -> list[str]:
+    """out = a - b mod p 2^(64 n) for double-width a, b below it: the difference (low half into
+    out, high half into r0..r<n-1>), its borrow as a mask in pb, then p added to the high half and
+    the difference kept when nothing borrowed. Operands as wide_add_mod; clobbers the flags."""
+    _Emitter(n)
+    code = _wide_low_and_high(n, "subq", "sbbq")
+    code.append("sbbq %[pb], %[pb]")
+    code.append("movq %[outp], %[pa]")
+    code += [f"movq {_reg(j)}, {8 * (n + j)}(%[pa])" for j in range(n)]
+    code += [f"{'addq' if j == 0 else 'adcq'} {_mem('p', j)}, {_reg(j)}" for j in range(n)]
+    code.append("testq %[pb], %[pb]")
+    for j in range(n):
+        code.append(f"cmovzq {8 * (n + j)}(%[pa]), {_reg(j)}")
+        code.append(f"movq {_reg(j)}, {8 * (n + j)}(%[pa])")
+    return code

@@ -121,6 +121,13 @@ int main(void)
             F(mul_wide)(t, x.l, y.l);
             F(redc)(r.l, t);
             print_elem(&r);
+        } else if (!strcmp(op, "wsqr")) {
+            limb_t t[2 * NLIMBS];
+            elem_t r;
+
+            F(sqr_wide)(t, x.l);
+            F(redc)(r.l, t);
+            print_elem(&r);
         /* redc of the raw integer hi * R + lo (hi < p): prints (hi R + lo) / R^2 mod p */
         } else if (!strcmp(op, "redc")) {
             limb_t t[2 * NLIMBS];

@@ -145,6 +145,19 @@ static inline void fp_mul_wide(limb_t t[2 * FP_NLIMBS], const limb_t a[FP_NLIMBS
 #endif
 }
 
+/* t = a^2 as a double-width integer: the target's squaring kernel where it has one, else the
+ * product. */
+static inline void fp_sqr_wide(limb_t t[2 * FP_NLIMBS], const limb_t a[FP_NLIMBS])
+{
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_SQR_WIDE_6)
+    pf_sqr_wide_6(t, a);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_SQR_WIDE_12)
+    pf_sqr_wide_12(t, a);
+#else
+    fp_mul_wide(t, a, a);
+#endif
+}
+
 /* t = a + b for limbs below 2p: no reduction (the spare bits leave room). */
 static inline void fp_add_unreduced(limb_t t[FP_NLIMBS], const fp_t *a, const fp_t *b)
 {

@@ -128,6 +128,19 @@ static inline void fr_mul_wide(limb_t t[2 * FR_NLIMBS], const limb_t a[FR_NLIMBS
 #endif
 }
 
+/* t = a^2 as a double-width integer: the target's squaring kernel where it has one, else the
+ * product. */
+static inline void fr_sqr_wide(limb_t t[2 * FR_NLIMBS], const limb_t a[FR_NLIMBS])
+{
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_SQR_WIDE_4)
+    pf_sqr_wide_4(t, a);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_SQR_WIDE_8)
+    pf_sqr_wide_8(t, a);
+#else
+    fr_mul_wide(t, a, a);
+#endif
+}
+
 /* t = a + b for limbs below 2p: no reduction (the spare bits leave room). */
 static inline void fr_add_unreduced(limb_t t[FR_NLIMBS], const fr_t *a, const fr_t *b)
 {
