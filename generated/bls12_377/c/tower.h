@@ -170,6 +170,18 @@ static inline void fp2_frobenius(fp2_t *out, const fp2_t *a, int n)
 /* An element of Fp2 in double width: two fpw_t. */
 typedef struct { fpw_t c0, c1; } fp2w_t;
 
+/* t = k a for a double-width a and a small k (the caller keeps k a below 2^(128 FP_NLIMBS)): the
+ * target's one-pass kernel where it renders one (its word above, where it returns one, is then
+ * zero), else fp_wide_mul_small. */
+static inline void fpw_times_small(limb_t t[2 * FP_NLIMBS], const limb_t a[2 * FP_NLIMBS], limb_t k)
+{
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_WIDE_MUL_SMALL_6)
+    (void)pf_wide_mul_small_6(t, a, k);
+#else
+    fp_wide_mul_small(t, a, k);
+#endif
+}
+
 /* t = k a + b as a plain integer of FP_NLIMBS words (fp_mac_small) or 2 FP_NLIMBS words
  * (fpw_mac_small), for a small k; the caller keeps it below 2^(64 w). The target's one-pass
  * kernel (MULX with two carry chains) where it has one, else the portable word loop. t may
@@ -214,7 +226,7 @@ static void fp2w_mul(fp2w_t *out, const fp2_t *a, const fp2_t *b)
     fp_mul_wide(out->c1.l, s, t);
     (void)fp_wide_sub(out->c1.l, out->c1.l, out->c0.l);
     (void)fp_wide_sub(out->c1.l, out->c1.l, v1);
-    fp_wide_mul_small(v1, v1, 5);
+    fpw_times_small(v1, v1, 5);
     fp_wide_sub_mod(out->c0.l, out->c0.l, v1);
 }
 
