@@ -1536,4 +1536,104 @@ PF_ADX_INLINE void pf_csub_6(limb_t h[6], const limb_t m[6])
         : "cc", "memory");
 }
 
+/* t = k a + b as a 6-word integer, for a small k with k a + b below 2^384 (the caller's bound):
+ * one MULX per word, the product's carries in CF (ADCX) and b's in OF (ADOX). t may alias a or b:
+ * each word of a and b is read before the word of t at the same place is written. */
+#define PF_ASM_MAC_SMALL_6 1
+PF_ADX_INLINE void pf_mac_small_6(limb_t t[6], const limb_t a[6], limb_t k, const limb_t b[6])
+{
+    limb_t lo, h0, h1;
+
+    __asm__ volatile(
+        "xorl %k[lo], %k[lo]\n\t"
+        "mulxq 0(%[a]), %[lo], %[h0]\n\t"
+        "adoxq 0(%[b]), %[lo]\n\t"
+        "movq %[lo], 0(%[out])\n\t"
+        "mulxq 8(%[a]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "adoxq 8(%[b]), %[lo]\n\t"
+        "movq %[lo], 8(%[out])\n\t"
+        "mulxq 16(%[a]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "adoxq 16(%[b]), %[lo]\n\t"
+        "movq %[lo], 16(%[out])\n\t"
+        "mulxq 24(%[a]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "adoxq 24(%[b]), %[lo]\n\t"
+        "movq %[lo], 24(%[out])\n\t"
+        "mulxq 32(%[a]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "adoxq 32(%[b]), %[lo]\n\t"
+        "movq %[lo], 32(%[out])\n\t"
+        "mulxq 40(%[a]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "adoxq 40(%[b]), %[lo]\n\t"
+        "movq %[lo], 40(%[out])\n\t"
+        : [lo] "=&r" (lo), [h0] "=&r" (h0), [h1] "=&r" (h1)
+        : [out] "r" (t), [a] "r" (a), [b] "r" (b), "d" (k)
+        : "cc", "memory");
+}
+
+/* t = k a + b as a 12-word integer, for a small k with k a + b below 2^768 (the caller's bound):
+ * one MULX per word, the product's carries in CF (ADCX) and b's in OF (ADOX). t may alias a or b:
+ * each word of a and b is read before the word of t at the same place is written. */
+#define PF_ASM_WIDE_MAC_SMALL_6 1
+PF_ADX_INLINE void pf_wide_mac_small_6(limb_t t[12], const limb_t a[12], limb_t k, const limb_t b[12])
+{
+    limb_t lo, h0, h1;
+
+    __asm__ volatile(
+        "xorl %k[lo], %k[lo]\n\t"
+        "mulxq 0(%[a]), %[lo], %[h0]\n\t"
+        "adoxq 0(%[b]), %[lo]\n\t"
+        "movq %[lo], 0(%[out])\n\t"
+        "mulxq 8(%[a]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "adoxq 8(%[b]), %[lo]\n\t"
+        "movq %[lo], 8(%[out])\n\t"
+        "mulxq 16(%[a]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "adoxq 16(%[b]), %[lo]\n\t"
+        "movq %[lo], 16(%[out])\n\t"
+        "mulxq 24(%[a]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "adoxq 24(%[b]), %[lo]\n\t"
+        "movq %[lo], 24(%[out])\n\t"
+        "mulxq 32(%[a]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "adoxq 32(%[b]), %[lo]\n\t"
+        "movq %[lo], 32(%[out])\n\t"
+        "mulxq 40(%[a]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "adoxq 40(%[b]), %[lo]\n\t"
+        "movq %[lo], 40(%[out])\n\t"
+        "mulxq 48(%[a]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "adoxq 48(%[b]), %[lo]\n\t"
+        "movq %[lo], 48(%[out])\n\t"
+        "mulxq 56(%[a]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "adoxq 56(%[b]), %[lo]\n\t"
+        "movq %[lo], 56(%[out])\n\t"
+        "mulxq 64(%[a]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "adoxq 64(%[b]), %[lo]\n\t"
+        "movq %[lo], 64(%[out])\n\t"
+        "mulxq 72(%[a]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "adoxq 72(%[b]), %[lo]\n\t"
+        "movq %[lo], 72(%[out])\n\t"
+        "mulxq 80(%[a]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "adoxq 80(%[b]), %[lo]\n\t"
+        "movq %[lo], 80(%[out])\n\t"
+        "mulxq 88(%[a]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "adoxq 88(%[b]), %[lo]\n\t"
+        "movq %[lo], 88(%[out])\n\t"
+        : [lo] "=&r" (lo), [h0] "=&r" (h0), [h1] "=&r" (h1)
+        : [out] "r" (t), [a] "r" (a), [b] "r" (b), "d" (k)
+        : "cc", "memory");
+}
+
 #endif /* PF_ASM_X86_64_ADX_H */

@@ -170,6 +170,48 @@ static inline void fp2_frobenius(fp2_t *out, const fp2_t *a, int n)
 /* An element of Fp2 in double width: two fpw_t. */
 typedef struct { fpw_t c0, c1; } fp2w_t;
 
+/* t = k a for a double-width a and a small k (the caller keeps k a below 2^(128 FP_NLIMBS)): the
+ * target's one-pass kernel where it renders one (its word above, where it returns one, is then
+ * zero), else fp_wide_mul_small. */
+static inline void fpw_times_small(limb_t t[2 * FP_NLIMBS], const limb_t a[2 * FP_NLIMBS], limb_t k)
+{
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_WIDE_MUL_SMALL_6)
+    (void)pf_wide_mul_small_6(t, a, k);
+#else
+    fp_wide_mul_small(t, a, k);
+#endif
+}
+
+/* t = k a + b as a plain integer of FP_NLIMBS words (fp_mac_small) or 2 FP_NLIMBS words
+ * (fpw_mac_small), for a small k; the caller keeps it below 2^(64 w). The target's one-pass
+ * kernel (MULX with two carry chains) where it has one, else the portable word loop. t may
+ * alias a or b. */
+static inline void fp_mac_small(limb_t t[FP_NLIMBS], const limb_t a[FP_NLIMBS], limb_t k, const limb_t b[FP_NLIMBS])
+{
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_MAC_SMALL_6)
+    pf_mac_small_6(t, a, k, b);
+#else
+    limb_t c = 0;
+    size_t i;
+
+    for (i = 0; i < FP_NLIMBS; i++)
+        t[i] = pf_mac(a[i], k, b[i], &c);
+#endif
+}
+
+static inline void fpw_mac_small(limb_t t[2 * FP_NLIMBS], const limb_t a[2 * FP_NLIMBS], limb_t k, const limb_t b[2 * FP_NLIMBS])
+{
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_WIDE_MAC_SMALL_6)
+    pf_wide_mac_small_6(t, a, k, b);
+#else
+    limb_t c = 0;
+    size_t i;
+
+    for (i = 0; i < 2 * FP_NLIMBS; i++)
+        t[i] = pf_mac(a[i], k, b[i], &c);
+#endif
+}
+
 /* Karatsuba with lazy reduction (u^2 = -5, 5p < R): three double-width
  * products, c0 = a0 b0 - 5 a1 b1 modulo p R (5 a1 b1 < 5 p^2 < p R),
  * c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1 < 2 p^2; both below p R, unreduced. */
@@ -184,7 +226,7 @@ static void fp2w_mul(fp2w_t *out, const fp2_t *a, const fp2_t *b)
     fp_mul_wide(out->c1.l, s, t);
     (void)fp_wide_sub(out->c1.l, out->c1.l, out->c0.l);
     (void)fp_wide_sub(out->c1.l, out->c1.l, v1);
-    fp_wide_mul_small(v1, v1, 5);
+    fpw_times_small(v1, v1, 5);
     fp_wide_sub_mod(out->c0.l, out->c0.l, v1);
 }
 
@@ -200,17 +242,16 @@ static void fp2w_sqr(fp2w_t *out, const fp2_t *a)
     /* u^2 = -5, two products and plain integer sums (generator/derive/lazy_reduction.py):
      * c0 = (a0 + a1)(a0 + 5 (p - a1)) + 4 a0 a1 < 16 p^2 <= p R, which is
      * a0^2 - 5 a1^2 modulo p; c1 = 2 a0 a1 < 2 p^2 */
-    limb_t s[FP_NLIMBS], y[FP_NLIMBS], c = 0, borrow = 0;
+    limb_t s[FP_NLIMBS], y[FP_NLIMBS], borrow = 0;
     size_t i;
 
     fp_add_unreduced(s, &a->c0, &a->c1);
     for (i = 0; i < FP_NLIMBS; i++)
-        y[i] = pf_mac(pf_subb(FP_P[i], a->c1.l[i], &borrow), 5, a->c0.l[i], &c);
+        y[i] = pf_subb(FP_P[i], a->c1.l[i], &borrow);
+    fp_mac_small(y, y, 5, a->c0.l);
     fp_mul_wide(out->c0.l, s, y);
     fpw_mul(&out->c1, &a->c0, &a->c1);
-    c = 0;
-    for (i = 0; i < 2 * FP_NLIMBS; i++)
-        out->c0.l[i] = pf_mac(out->c1.l[i], 4, out->c0.l[i], &c);
+    fpw_mac_small(out->c0.l, out->c1.l, 4, out->c0.l);
     (void)fp_wide_add(out->c1.l, out->c1.l, out->c1.l);
 }
 
