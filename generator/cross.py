@@ -155,7 +155,10 @@ class Oracle:
     def __init__(self, model: CurveModel) -> None:
         m = model
         self.m = m
-        self.ref = ReferencePairing(m.family, m.x, m.p, m.r, m.b, m.twist.kind, m.tower.beta, tuple(m.tower.xi),
+        xi, nu = tuple(m.tower.xi), None
+        if m.fq_degree == 4:  # xi in Fp4 as two Fp2 halves, and v^2 = nu
+            xi, nu = (xi[:2], xi[2:]), tuple(m.tower.nu)
+        self.ref = ReferencePairing(m.family, m.x, m.p, m.r, m.b, m.twist.kind, m.tower.beta, xi, nu,
                                     bw6_loop=m.miller.signed_scalars if m.k == 6 else None)
         self.nb = m.fp.nbytes
         self.rb = m.fr.nbytes
@@ -166,17 +169,25 @@ class Oracle:
         return int(v).to_bytes(self.nb, "big")
 
     def fq(self, v: Any) -> bytes:
-        if self.d2 == 2:
-            return b"".join(self.fp(c) for c in v.coeffs)
-        return self.fp(v)
+        """A reference Fq element -> its Fp coefficients, flat (Fp4: c0.c0, c0.c1, c1.c0, c1.c1)."""
+        return self.fq_tuple(v.to_ints() if self.d2 > 1 else v)
 
     def fq_ints(self, data: bytes) -> Any:
+        """Bytes -> an Fq value in the to_tower layout (an int, a pair, or a pair of pairs)."""
         ints = [int.from_bytes(data[i : i + self.nb], "big") for i in range(0, len(data), self.nb)]
+        return self._nest(ints)
+
+    def _nest(self, ints: list[int]) -> Any:
+        if self.d2 == 4:
+            return (tuple(ints[:2]), tuple(ints[2:]))
         return tuple(ints) if self.d2 == 2 else ints[0]
 
     def fq_tuple(self, v: Any) -> bytes:
-        """An Fq value in the to_tower layout (an int, or a pair (c0, c1)) -> bytes."""
-        return b"".join(self.fp(c) for c in v) if self.d2 == 2 else self.fp(v)
+        """An Fq value in the to_tower layout (an int, a pair (c0, c1), or a pair of such pairs for
+        Fp4) -> bytes, depth first."""
+        if isinstance(v, tuple):
+            return b"".join(self.fq_tuple(c) for c in v)
+        return self.fp(v)
 
     def cubic_tuple(self, c: Any) -> bytes:
         return b"".join(self.fq_tuple(v) for v in c)
@@ -190,7 +201,7 @@ class Oracle:
         return self.ref.from_tower(((fq[0], fq[1], fq[2]), (fq[3], fq[4], fq[5])))
 
     def cubic(self, c: Any) -> Any:
-        zero = (0, 0) if self.d2 == 2 else 0
+        zero = self._nest([0] * self.d2)
         return self.ref.from_tower((c, (zero, zero, zero)))
 
     def point(self, P: Any, group: int) -> bytes:
@@ -203,13 +214,19 @@ class Oracle:
         half = (self.m.p - 1) // 2
         if group == 1 or self.d2 == 1:
             return int(y) > half
-        c0, c1 = (int(c) for c in y.coeffs)
-        return c1 > half if c1 else c0 > half
+
+        def largest(t: Any) -> bool:  # the high half decides unless zero (gnark's E2 and E4 sign)
+            if not isinstance(t, tuple):
+                return int(t) > half
+            low, high = t
+            return largest(high) if any(_flat_ints(high)) else largest(low)
+
+        return largest(y.to_ints())
 
     # -- random values -------------------------------------------------------------------
     def rand_fq(self, rng: random.Random) -> Any:
         p = self.m.p
-        return tuple(rng.randrange(p) for _ in range(2)) if self.d2 == 2 else rng.randrange(p)
+        return self._nest([rng.randrange(p) for _ in range(self.d2)])
 
     def rand_cubic(self, rng: random.Random) -> tuple:
         return tuple(self.rand_fq(rng) for _ in range(3))
@@ -219,7 +236,11 @@ class Oracle:
         E = self.ref.E1 if group == 1 else self.ref.E2
         if group == 1 or self.d2 == 1:
             return E.point(g[0][0], g[1][0])
-        return E.point(tuple(g[0]), tuple(g[1]))
+        return E.point(self._nest(list(g[0])), self._nest(list(g[1])))
+
+
+def _flat_ints(t: Any) -> list[int]:
+    return [v for c in t for v in _flat_ints(c)] if isinstance(t, tuple) else [int(t)]
 
 
 def _field_vectors(prefix: str, modulus: int, nbytes: int, rng: random.Random, count: int) -> list[Vector]:

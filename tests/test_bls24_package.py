@@ -373,6 +373,38 @@ def test_gt_serialization_and_membership(bls24) -> None:
         C.GT(C.Fp24.one() + C.Fp24.one())
 
 
+# gnark-crypto's towers for these curves (ecc/bls24-*/internal/fptower): E2.MulByNonResidue multiplies
+# by u on bls24-315 and by 1 + u on bls24-317 (nu, as (c0, c1)); E4's by its generator (our xi = v,
+# flat (0, 0, 1, 0)), E12's by its v (our w^2 = v). With the same non-residues, an element has the
+# same coefficients in both, so gnark's byte layout can be built from ours.
+GNARK_NU = {"bls24-317": (1, 1), "bls24-315": (0, 1)}
+
+
+def test_gt_bytes_in_gnark_e24_order(bls24) -> None:
+    """GT.to_bytes(profile="gnark") is gnark's E24 `Bytes()` (e24.go): 24 big-endian Fp elements,
+    c0 first at every level, D0.C0.B0.A0, D0.C0.B0.A1, D0.C0.B1.A0, ..., D1.C2.B1.A1 (unlike its
+    E12 and E6, most significant first). Built here by hand from the pairing value's coefficients
+    (to_tuple, which test_pairing_matches_reference checks against the reference)."""
+    C, m, _ = bls24
+    assert tuple(m.tower.nu) == GNARK_NU[m.name.lower()] and tuple(m.tower.xi) == (0, 0, 1, 0)
+    rng = random.Random(24)
+    e = C.pairing(C.G1.generator() * rng.randrange(1, m.r), C.G2.generator() * rng.randrange(1, m.r))
+    t = e.to_tuple()  # (D0, D1), each (C0, C1, C2), each Fp4 ((B0.A0, B0.A1), (B1.A0, B1.A1))
+    nb = m.fp.nbytes
+    want = b"".join(t[d][c][b][a].to_bytes(nb, "big") for d in range(2) for c in range(3) for b in range(2)
+                    for a in range(2))
+    got = e.to_bytes(profile="gnark")
+    assert len(got) == 24 * nb == 960
+    assert got == want
+    assert C.GT.from_bytes(want, profile="gnark") == e
+    # the most-significant-first order of gnark's E12 is not this layout
+    flipped = b"".join(want[i:i + nb] for i in range(len(want) - nb, -1, -nb))
+    try:
+        assert C.GT.from_bytes(flipped, profile="gnark") != e
+    except ValueError:
+        pass  # not in GT, or a coefficient >= p
+
+
 def test_sqrt_ratio_fp4_in_c(bls24) -> None:
     """The generated g2_sqrt_ratio over Fp4 (RFC 9380's contract: 1 and sqrt(u/v) when u/v is a
     square, else 0 and sqrt(z u/v) for the model's non-square z), compiled against the package's headers: SVDW calls it on

@@ -1,8 +1,9 @@
 """The ES module loader (generated/<pkg>/wasm/<pkg>.mjs) under Node: `node --test` runs
 tests/js/wasm.test.mjs on BLS12-381's module (built once, as in tests/test_wasm.py): a BLS
 verification, a pairing check and rejected forgeries, and the protocol entry points (BLS sign,
-AggregateVerify, an EIP-2537 precompile, Groth16 verify), against values made by the Python module.
-Needs node (Debian's nodejs); without it this skips locally and fails under CI."""
+AggregateVerify, an EIP-2537 precompile, Groth16 verify), against values made by the Python module;
+and tests/js/wasm_curve.test.mjs (G2 arithmetic, hashing and the pairing, no protocols) on the curves
+with G2 over Fp4 (tests/fq4_curves.py, from their test builds). Needs node (Debian's nodejs); without it this skips locally and fails under CI."""
 
 from __future__ import annotations
 
@@ -17,7 +18,9 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+import pytest  # noqa: E402
 from conftest import skip_or_fail  # noqa: E402
+from fq4_curves import built_package, fq4_curve_files  # noqa: E402
 from test_wasm import _point_outside_subgroup, cached_wasm  # noqa: E402
 
 
@@ -69,3 +72,32 @@ def test_node_loader(curve_module, tmp_path) -> None:
                           text=True, env={**os.environ, "PAIRFORGE_WASM_FIXTURE": str(path)}, timeout=300)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
     assert "# pass 6" in proc.stdout and "# fail 0" in proc.stdout, proc.stdout[-2000:]
+
+
+@pytest.mark.parametrize("pkg", fq4_curve_files())
+def test_node_loader_fq4(pkg, tmp_path) -> None:
+    """The loader of a curve with G2 over Fp4: G2 add/mul/decode/hash, the pairing and a pairing check
+    under Node give the Python module's bytes."""
+    node = shutil.which("node")
+    if node is None:
+        skip_or_fail("node is not installed (apt-get install nodejs)")
+    pkg_dir, C = built_package(pkg)
+    P, Q, Q2 = C.G1.generator() * 1234567, C.G2.generator() * 7654321, C.G2.generator() * 42
+    k = 0xC0FFEE
+    dst = "QUUX-V01-CS02-with-" + C.G2.HASH_SUITE
+    outside = _point_outside_subgroup(C, C.G2)
+    assert outside is not None  # G2's cofactor is not 1
+    fixture = {
+        "loader": (pkg_dir / "wasm" / f"{pkg}.mjs").as_uri(), "wasm": str(cached_wasm(pkg_dir)), "name": C.NAME,
+        "p": P.to_bytes().hex(), "neg_p": (-P).to_bytes().hex(), "q": Q.to_bytes().hex(), "q2": Q2.to_bytes().hex(),
+        "q_plus_q2": (Q + Q2).to_bytes().hex(), "k": k.to_bytes(len(C.Fr(0).to_bytes()), "big").hex(),
+        "q_times_k": (Q * k).to_bytes().hex(), "q_uncompressed": Q.to_bytes(False).hex(), "dst": dst,
+        "h2c": C.G2.hash_to_curve(b"abc", dst.encode()).to_bytes().hex(), "gt": C.pairing(P, Q).to_bytes().hex(),
+        "outside_g2": outside.hex(),
+    }
+    path = tmp_path / "fixture.json"
+    path.write_text(json.dumps(fixture))
+    proc = subprocess.run([node, "--test", str(ROOT / "tests" / "js" / "wasm_curve.test.mjs")], capture_output=True,
+                          text=True, env={**os.environ, "PAIRFORGE_WASM_FIXTURE": str(path)}, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+    assert "# pass 4" in proc.stdout and "# fail 0" in proc.stdout, proc.stdout[-2000:]

@@ -12,7 +12,9 @@ Sources of the facts (checked against each library's code or spec):
   gnark     gnark-crypto `ecc/*/marshal.go`: big-endian, A1 || A0; the zcash codes when the top byte
             has 3 spare bits, else 2 bits: 10 smallest, 11 largest, 01 compressed infinity, 00
             uncompressed (infinity = all zeros). GT/E12/E6 `Bytes()`: every Fp coefficient
-            big-endian, the most significant coefficient first at every level.
+            big-endian, the most significant coefficient first at every level; but E24 `Bytes()`
+            (k = 24: ecc/bls24-315, ecc/bls24-317 `internal/fptower/e24.go`) writes c0 first at
+            every level, D0.C0.B0.A0 to D1.C2.B1.A1.
   arkworks  ark-ec `short_weierstrass` + ark-ff `serialize_with_flags`: little-endian, c0 || c1,
             SWFlags in the top bits of the last byte of the flagged element (x compressed, y
             uncompressed): 0x80 y negative (y > -y), 0x40 infinity, both invalid; a flagged element
@@ -111,13 +113,14 @@ class Profile:
     flags_at_end: bool         # flags in the last byte of the encoding (else in byte 0)
     extra_flag_byte: bool      # a flagged element may take one more byte when the flags do not fit
     gt: bool                   # the profile defines an encoding of GT
+    gt_c0_first_k: tuple[int, ...] = ()  # embedding degrees whose GT is written c0 first (not high_first)
 
 
 PROFILES: tuple[Profile, ...] = (
     Profile("zcash", "zkcrypto / blst / IETF: big-endian, Fp2 as c1||c0, 3 flag bits in byte 0",
             ElementLayout("big"), ElementLayout("little"), True, (ZCASH_FLAGS,), False, False, False),
     Profile("gnark", "gnark-crypto: big-endian, Fp2 as A1||A0, zcash flags with 3 spare bits, else 2",
-            ElementLayout("big"), ElementLayout("big"), True, (ZCASH_FLAGS, GNARK2_FLAGS), False, False, True),
+            ElementLayout("big"), ElementLayout("big"), True, (ZCASH_FLAGS, GNARK2_FLAGS), False, False, True, (24,)),
     Profile("arkworks", "arkworks CanonicalSerialize: little-endian, c0||c1, flags in the last byte",
             ElementLayout("little"), ElementLayout("little"), False, (ARKWORKS_FLAGS,), True, True, True),
     Profile("eip197", "EIP-196/197: big-endian, Fp2 as (imaginary, real), (0, 0) is infinity, uncompressed",
@@ -148,6 +151,11 @@ class ResolvedProfile:
     flags: FlagScheme | None
     flags_at_end: bool
     gt: bool
+    gt_c0_first_k: tuple[int, ...] = ()
+
+    def gt_high_first(self, k: int) -> bool:
+        """Whether GT (embedding degree ``k``) is written most significant coefficient first."""
+        return self.high_first and k not in self.gt_c0_first_k
 
     @property
     def usable(self) -> bool:
@@ -204,7 +212,7 @@ def resolve(profile: Profile, index: int, fp: FieldModel, fr: FieldModel) -> Res
         little=profile.base.byteorder == "little", width=width, pad=width - fp.nbytes, flagged_width=flagged,
         scalar_little=profile.scalar.byteorder == "little", scalar_width=profile.scalar.width(fr.nbytes),
         scalar_pad=profile.scalar.width(fr.nbytes) - fr.nbytes, high_first=profile.high_first,
-        flags=flags, flags_at_end=profile.flags_at_end, gt=profile.gt,
+        flags=flags, flags_at_end=profile.flags_at_end, gt=profile.gt, gt_c0_first_k=profile.gt_c0_first_k,
     )
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -106,20 +105,14 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     files["c/hash_to_curve.h"] = render("c/hash_to_curve.h.j2", **common)
     files["c/pairforge.h"] = render("c/pairforge.h.j2", **common)
     byte_abi_gap = byte_abi_unsupported(model)
-    if byte_abi_gap is None:
-        # the known-answer test program of the cross-target tests (generator/cross.py)
-        files["c/kat_main.c"] = render("c/kat_main.c.j2", **common)
-        # the byte-level ABI of the WebAssembly module and its ES module loader (generator/wasm.py)
-        wasm_common = {"bls": "bls_signatures" in model.spec.protocols, "groth16": "groth16" in model.spec.protocols,
-                       "evms": evm_sets(model, ser), **common}
-        files["c/wasm_abi.c"] = render("c/wasm_abi.c.j2", **wasm_common)
-        files[f"wasm/{model.package}.mjs"] = render("js/wasm_loader.mjs.j2", **wasm_common)
-    else:
-        # the files exist, so that a build of them stops with the reason instead of a missing file
-        reason = f"{model.name}: {byte_abi_gap}"
-        files["c/kat_main.c"] = f"/* {header} */\n#error \"the known-answer program is not rendered: {reason}\"\n"
-        files["c/wasm_abi.c"] = f"/* {header} */\n#error \"the WebAssembly ABI is not rendered: {reason}\"\n"
-        files[f"wasm/{model.package}.mjs"] = (f"// {header}\nthrow new Error({json.dumps('the WebAssembly module is not rendered: ' + reason)});\n")
+    fq_members = FQ_MEMBERS[model.fq_degree]
+    # the known-answer test program of the cross-target tests (generator/cross.py)
+    files["c/kat_main.c"] = render("c/kat_main.c.j2", fq_members=fq_members, **common)
+    # the byte-level ABI of the WebAssembly module and its ES module loader (generator/wasm.py)
+    wasm_common = {"bls": "bls_signatures" in model.spec.protocols, "groth16": "groth16" in model.spec.protocols,
+                   "evms": evm_sets(model, ser), "fq_members": fq_members, **common}
+    files["c/wasm_abi.c"] = render("c/wasm_abi.c.j2", **wasm_common)
+    files[f"wasm/{model.package}.mjs"] = render("js/wasm_loader.mjs.j2", **wasm_common)
     say("rendering the Python module")
     files["_core.pyx"] = render("cython/_core.pyx.j2", **common)
     files["_core_adx.pyx"] = render("cython/_core_adx.pyx.j2", **common)
@@ -141,17 +134,22 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     return files
 
 
-# Degrees of the twist field over Fp whose coordinates the byte-level programs (c/kat_main.c,
-# c/wasm_abi.c) and the protocol modules read and write.
+# The C members of a twist-field element, one per Fp coefficient, in the flat order of the Python
+# layer and of gnark (Fp4: B0.A0, B0.A1, B1.A0, B1.A1), by the field's degree over Fp.
+FQ_MEMBERS: dict[int, tuple[str, ...]] = {1: ("",), 2: ("c0", "c1"), 4: ("c0.c0", "c0.c1", "c1.c0", "c1.c1")}
+
+
+# Degrees of the twist field over Fp whose coordinates the protocol modules read and write (the
+# byte-level programs, c/kat_main.c and c/wasm_abi.c, take every degree of FQ_MEMBERS).
 BYTE_ABI_FQ_DEGREES = (1, 2)
 
 
 def byte_abi_unsupported(model: CurveModel) -> str | None:
-    """Why the known-answer program, the WebAssembly ABI and the protocol modules are not rendered
-    for ``model`` (None: they are): they handle G2 coordinates over Fp or Fp2 only."""
+    """Why the protocol modules are not rendered for ``model`` (None: they are): they handle G2
+    coordinates over Fp or Fp2 only."""
     if model.fq_degree not in BYTE_ABI_FQ_DEGREES:
         return (f"G2 coordinates over an extension of degree {model.fq_degree} (embedding degree {model.k}); "
-                f"the byte-level programs and protocol modules handle degrees {BYTE_ABI_FQ_DEGREES} only")
+                f"the protocol modules handle degrees {BYTE_ABI_FQ_DEGREES} only")
     return None
 
 
