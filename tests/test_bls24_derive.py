@@ -160,7 +160,8 @@ def test_final_exponentiation_hard_part(name: str) -> None:
 def test_k24_package_renders_without_the_byte_level_programs() -> None:
     """build_model gives k = 24 a full model and its package renders (built and run in
     tests/test_bls24_package.py), except the files that read G2 over Fp or Fp2 only: the
-    known-answer program and the WebAssembly ABI stop with the reason, and protocols are refused."""
+    known-answer program and the WebAssembly ABI stop with the reason. Protocols render
+    (tests/test_bls24_protocols.py runs them); one its definition excludes is refused."""
     model = build_model(spec_of("bls24-317"))
     assert (model.k, model.fq_degree) == (24, 4)
     files = render_package(model)
@@ -168,8 +169,8 @@ def test_k24_package_renders_without_the_byte_level_programs() -> None:
         assert files[path].splitlines()[1].startswith("#error") and "degree 4" in files[path]
     assert "throw new Error" in files["wasm/bls24_317.mjs"]
     assert "fp4_sqrt(y, &a)" in files["c/hash_to_curve.h"] and "Fp4" in files["__init__.py"]
-    with pytest.raises(CurveFileError, match="cannot carry 'groth16'.*degree 4"):
-        render_package(replace(model, spec=replace(model.spec, protocols=("groth16",))))
+    with pytest.raises(CurveFileError, match="cannot carry 'eip2537'.*BLS12 family"):
+        render_package(replace(model, spec=replace(model.spec, protocols=("eip2537",))))
 
 
 # ------------------------------------------------------------------------------------------------

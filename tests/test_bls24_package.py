@@ -12,7 +12,9 @@ _group_shared_fixtures), so its build and model are made once, on one worker.
 
 from __future__ import annotations
 
+import json
 import random
+import re
 import shutil
 import subprocess
 from functools import lru_cache
@@ -64,10 +66,22 @@ GNARK_GENERATORS = {
 }
 
 
+# The protocol modules the packages carry (tests/test_bls24_protocols.py tests them): built here,
+# so that this file and that one share one build of each curve.
+PROTOCOLS = ("groth16", "kzg", "bls_signatures")
+
+
+def curve_text(name: str) -> str:
+    """The curve file's text, with PROTOCOLS where the file lists no protocols of its own."""
+    text = (CURVE_DIR / f"{name}.toml").read_text()
+    if re.search(r"(?m)^protocols\s*=", text):
+        return text
+    return f"protocols = {json.dumps(list(PROTOCOLS))}\n{text}"
+
+
 def _cache_root(name: str) -> Path:
-    """The build cache directory of one curve: its file and out/<package>/."""
-    filename = f"{name}.toml"
-    return cached_test_curve(f"{name} package", (CURVE_DIR / filename).read_text(), filename)
+    """The build cache directory of one curve: its file (with the protocols) and out/<package>/."""
+    return cached_test_curve(f"{name} package", curve_text(name), f"{name}.toml")
 
 
 @lru_cache(maxsize=None)

@@ -131,9 +131,6 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     files["distributed.py"] = render("python/distributed.py.j2", **common)
     files["_msm_inputs.py"] = render("python/_msm_inputs.py.j2", **common)
     files["_snarkjs.py"] = render("python/_snarkjs.py.j2", **common)  # .ptau/.zkey layouts: kzg, distributed
-    if byte_abi_gap is not None and model.spec.protocols:
-        raise CurveFileError(f"{model.source}: key 'protocols': {model.name} cannot carry "
-                             f"{', '.join(repr(p) for p in model.spec.protocols)}: {byte_abi_gap}")
     protocols = protocol_files(model, common, say)
     files.update(protocols)
     modules = sorted(path[: -len(".py")] for path in protocols if path.endswith(".py") and "/" not in path and not path.startswith("_"))
@@ -142,16 +139,17 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
 
 
 # Degrees of the twist field over Fp whose coordinates the byte-level programs (c/kat_main.c,
-# c/wasm_abi.c) and the protocol modules read and write.
+# c/wasm_abi.c) read and write. (The protocol modules take any degree: each protocol's own
+# ``unsupported`` refuses what its definition does not cover.)
 BYTE_ABI_FQ_DEGREES = (1, 2)
 
 
 def byte_abi_unsupported(model: CurveModel) -> str | None:
-    """Why the known-answer program, the WebAssembly ABI and the protocol modules are not rendered
-    for ``model`` (None: they are): they handle G2 coordinates over Fp or Fp2 only."""
+    """Why the known-answer program and the WebAssembly ABI are not rendered for ``model`` (None:
+    they are): they handle G2 coordinates over Fp or Fp2 only."""
     if model.fq_degree not in BYTE_ABI_FQ_DEGREES:
         return (f"G2 coordinates over an extension of degree {model.fq_degree} (embedding degree {model.k}); "
-                f"the byte-level programs and protocol modules handle degrees {BYTE_ABI_FQ_DEGREES} only")
+                f"the byte-level programs handle degrees {BYTE_ABI_FQ_DEGREES} only")
     return None
 
 

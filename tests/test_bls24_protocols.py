@@ -1,0 +1,183 @@
+"""The protocol modules over G2 in Fp4: Groth16, KZG and BLS signatures on BLS24-317 (M-twist) and
+BLS24-315 (D-twist, x < 0), the test-only packages of tests/test_bls24_package.py (the same build:
+that file adds the protocols to its curve files, tests/build_cache.py compiles each once).
+
+The checks are the shipped curves' own, called here on these packages: tests/test_groth16.py's
+(its test-only prover, TestProver, makes the proofs: there is no independent Groth16 prover for
+k = 24 here), tests/test_kzg.py's (setups from a known tau) and tests/test_bls_signatures.py's
+(round trips, tampering, batches, bad bytes). What does not apply is refused with its reason: the
+snarkjs formats (ffjavascript has no such curve) and the protocols defined for other curves.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+import test_bls_signatures as bls_tests
+import test_groth16 as groth16_tests
+import test_kzg as kzg_tests
+from test_bls24_package import CURVES, PROTOCOLS, _built
+
+from generator.params import CurveFileError
+from generator.protocols import PROTOCOLS as REGISTRY
+
+
+@pytest.fixture(scope="module", params=CURVES)
+def bls24(request):
+    """(module, model, reference) of one curve (test_bls24_package's build)."""
+    return _built(request.param)
+
+
+@pytest.fixture(scope="module")
+def C(bls24):
+    return bls24[0]
+
+
+# ------------------------------------------------------------------------------------------------
+# Groth16
+
+
+@pytest.fixture(scope="module")
+def case(C) -> groth16_tests.Case:
+    """Three proofs of the test circuit under one key, and an unrelated key (test-only prover)."""
+    prover, other = groth16_tests.TestProver(C, 1), groth16_tests.TestProver(C, 2)
+    made = [prover.prove(x, z) for x, z in groth16_tests.WITNESSES]
+    return groth16_tests.Case(C, prover.vk, [p for p, _ in made], [ins for _, ins in made], other.vk)
+
+
+def test_groth16_valid_proofs_verify(case) -> None:
+    groth16_tests.test_valid_proofs_verify(case)
+
+
+def test_groth16_tampered_proofs_fail(case) -> None:
+    groth16_tests.test_tampered_proofs_fail(case)
+
+
+def test_groth16_points_outside_the_subgroup(case) -> None:
+    groth16_tests.test_points_outside_the_subgroup(case)
+
+
+def test_groth16_public_input_checks(case) -> None:
+    groth16_tests.test_public_input_checks(case)
+
+
+def test_groth16_batch_verify(case) -> None:
+    groth16_tests.test_batch_verify(case)
+
+
+def test_groth16_bytes(case) -> None:
+    """Keys and proofs round-trip in every profile (gnark's: 160-byte compressed G2), and
+    truncated or padded bytes are refused."""
+    groth16_tests.test_bytes_round_trip_every_profile(case)
+    C = case.C
+    n1, n2 = len(C.G1.generator().to_bytes()), len(C.G2.generator().to_bytes())
+    assert (n1, n2) == (40, 4 * 40)  # gnark: 40-byte Fp (315 and 317 bits), G2 over Fp4
+    assert len(case.proofs[0].to_bytes()) == 2 * n1 + n2
+    assert len(case.proofs[0].to_bytes(False)) == 2 * (2 * n1 + n2)
+
+
+def test_groth16_snarkjs_refused(C) -> None:
+    """snarkjs (ffjavascript's getCurveFromQ) knows no curve with this p: its JSON is refused
+    with that reason, as on BLS12-377 and BW6-761."""
+    assert C.groth16.SNARKJS_CURVE is None
+    groth16_tests.test_snarkjs_has_no_such_curve(lambda _pkg: C, C.__name__)
+
+
+# ------------------------------------------------------------------------------------------------
+# KZG
+
+
+@pytest.fixture(scope="module")
+def setup(C):
+    return C.kzg.Setup.insecure_from_tau(kzg_tests.TAU, kzg_tests.N, g2_count=3)
+
+
+def test_kzg_commit_open_verify(C, setup) -> None:
+    kzg_tests.test_commit_open_verify(C, setup)
+
+
+def test_kzg_evaluation_form(C, setup) -> None:
+    kzg_tests.test_evaluation_form(C, setup)
+
+
+@pytest.mark.parametrize("bad", ["first", "last"])
+def test_kzg_batch_verify(C, setup, bad) -> None:
+    kzg_tests.test_batch_verify(C, setup, bad)
+
+
+def test_kzg_input_errors(C, setup) -> None:
+    kzg_tests.test_input_errors(C, setup)
+
+
+def test_kzg_bad_setups_refused(C, setup) -> None:
+    kzg_tests.test_bad_setups_refused(C, setup)
+
+
+def test_kzg_setup_files(C, setup, tmp_path) -> None:
+    """c-kzg's trusted_setup.txt (hex of the default profile's compressed points) and a .ptau
+    whose G2 coordinates are the four Fp coefficients in the flat order, each n8 bytes."""
+    kzg_tests.test_trusted_setup_file(C, setup, tmp_path)
+    kzg_tests.test_ptau(C)
+
+
+# ------------------------------------------------------------------------------------------------
+# BLS signatures
+
+
+def test_bls_ciphersuites(bls24) -> None:
+    """draft-05 section 4.2: the IDs are built from the signature group's hash-to-curve suite
+    (SVDW here), and the key and signature sizes are the default profile's compressed points."""
+    C, m, _ = bls24
+    for variant, sig in (("MinPk", "g2"), ("MinSig", "g1")):
+        v = getattr(C.bls, variant)
+        suite = m.h2c[sig].suite_ro
+        assert "_SVDW_RO_" in suite
+        assert v.Basic.CIPHERSUITE == f"BLS_SIG_{suite}NUL_" and v.Pop.POP_DST == f"BLS_POP_{suite}POP_".encode()
+    assert (C.bls.MinPk.Pop.PK_BYTES, C.bls.MinPk.Pop.SIG_BYTES) == (40, 160)
+    assert (C.bls.MinSig.Pop.PK_BYTES, C.bls.MinSig.Pop.SIG_BYTES) == (160, 40)
+
+
+@pytest.mark.parametrize("variant", bls_tests.VARIANTS)
+@pytest.mark.parametrize("scheme", bls_tests.SCHEMES)
+def test_bls_round_trip_and_tampering(C, variant, scheme) -> None:
+    bls_tests.test_round_trip_and_tampering(C, C.bls, variant, scheme)
+
+
+@pytest.mark.parametrize("variant", bls_tests.VARIANTS)
+def test_bls_batch_verify_rejects_one_bad_signature(C, variant) -> None:
+    bls_tests.test_batch_verify_rejects_one_bad_signature(C.bls, variant)
+
+
+@pytest.mark.parametrize("variant", bls_tests.VARIANTS)
+def test_bls_bad_bytes_return_false(C, variant) -> None:
+    bls_tests.test_bad_bytes_return_false(C, C.bls, variant)
+
+
+# ------------------------------------------------------------------------------------------------
+# What the packages carry, and what is refused
+
+
+# Registered protocols these curves cannot carry, each for a reason of its own definition: EIP-4844
+# names BLS12-381's r, each EVM precompile set one family (EIP-196/197 BN, EIP-2537/2539 BLS12,
+# EIP-3026 BW6), ark-vrf's suites twisted Edwards curves. (EIP-2333 needs only r: it applies, as its
+# module says, but these packages do not carry it.)
+REFUSED = {"ecvrf": "twisted Edwards", "eip4844": "BLS_MODULUS", "eip197": "BN family",
+           "eip2537": "BLS12 family", "eip2539": "BLS12 family", "eip3026": "BW6 family"}
+
+
+def test_protocols_carried_and_refused(bls24) -> None:
+    """The package lists exactly the protocols its curve file asks for; each protocol the curves
+    cannot carry is refused, with its reason, when a curve file asks for it."""
+    from generator.emit.context import protocol_files
+
+    C, m, _ = bls24
+    assert set(C.PROTOCOLS) == set(PROTOCOLS)
+    assert set(REGISTRY) == set(PROTOCOLS) | set(REFUSED) | {"eip2333"}
+    for name in (*PROTOCOLS, "eip2333"):
+        assert REGISTRY[name].unsupported(m) is None, name
+    for name, why in REFUSED.items():
+        assert why in REGISTRY[name].unsupported(m), name
+        spec = dataclasses.replace(m.spec, protocols=(name,))
+        with pytest.raises(CurveFileError, match=f"cannot carry {name!r}: .*{why}"):
+            protocol_files(dataclasses.replace(m, spec=spec), {}, lambda _msg: None)
