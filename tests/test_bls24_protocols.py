@@ -1,10 +1,12 @@
 """The protocol modules over G2 in Fp4: Groth16, KZG and BLS signatures on BLS24-317 (M-twist) and
-BLS24-315 (D-twist, x < 0), the test-only packages of tests/test_bls24_package.py (the same build:
-that file adds the protocols to its curve files, tests/build_cache.py compiles each once).
+BLS24-315 (D-twist, x < 0), and Groth16 and KZG on BW6-633 (their 2-chain partner, G2 over Fp), on
+the test-only packages of tests/test_bls24_package.py and tests/test_bw6_633.py (the same builds:
+those files add the protocols to their curve files, tests/build_cache.py compiles each once, and
+these tests join their xdist groups, so one worker derives each model).
 
 The checks are the shipped curves' own, called here on these packages: tests/test_groth16.py's
 (its test-only prover, TestProver, makes the proofs: there is no independent Groth16 prover for
-k = 24 here), tests/test_kzg.py's (setups from a known tau) and tests/test_bls_signatures.py's
+these curves here), tests/test_kzg.py's (setups from a known tau) and tests/test_bls_signatures.py's
 (round trips, tampering, batches, bad bytes). What does not apply is refused with its reason: the
 snarkjs formats (ffjavascript has no such curve) and the protocols defined for other curves.
 """
@@ -15,23 +17,40 @@ import dataclasses
 
 import pytest
 import test_bls_signatures as bls_tests
+import test_bw6_633
 import test_groth16 as groth16_tests
 import test_kzg as kzg_tests
-from test_bls24_package import CURVES, PROTOCOLS, _built
+from test_bls24_package import CURVE_PARAMS, PROTOCOLS, _built
 
 from generator.params import CurveFileError
 from generator.protocols import PROTOCOLS as REGISTRY
 
+# Every curve here, in the xdist group of the file that builds it.
+PAIRING_CURVE_PARAMS = [*CURVE_PARAMS, pytest.param("bw6-633", marks=pytest.mark.xdist_group("bw6-633"))]
+CARRIED = {"bls24-317": PROTOCOLS, "bls24-315": PROTOCOLS, "bw6-633": test_bw6_633.PROTOCOLS}
 
-@pytest.fixture(scope="module", params=CURVES)
-def bls24(request):
-    """(module, model, reference) of one curve (test_bls24_package's build)."""
-    return _built(request.param)
+
+def _package(name: str):
+    """(module, model, reference) of a curve, from the build of the file that owns it."""
+    return test_bw6_633.built() if name == "bw6-633" else _built(name)
+
+
+@pytest.fixture(scope="module", params=PAIRING_CURVE_PARAMS)
+def curve(request):
+    """(module, model) of each curve: BLS24-317, BLS24-315, BW6-633."""
+    C, m, _ = _package(request.param)
+    return C, m
 
 
 @pytest.fixture(scope="module")
-def C(bls24):
-    return bls24[0]
+def C(curve):
+    return curve[0]
+
+
+@pytest.fixture(scope="module", params=CURVE_PARAMS)
+def bls24(request):
+    """(module, model, reference) of each BLS24 curve (the BLS signature tests)."""
+    return _built(request.param)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -66,13 +85,14 @@ def test_groth16_batch_verify(case) -> None:
     groth16_tests.test_batch_verify(case)
 
 
-def test_groth16_bytes(case) -> None:
-    """Keys and proofs round-trip in every profile (gnark's: 160-byte compressed G2), and
-    truncated or padded bytes are refused."""
+def test_groth16_bytes(curve, case) -> None:
+    """Keys and proofs round-trip in every profile, and truncated or padded bytes are refused;
+    gnark's compressed points: one Fp (40 bytes at 315/317 bits, 80 at 633) per G2 coordinate
+    coefficient (4 over Fp4)."""
     groth16_tests.test_bytes_round_trip_every_profile(case)
-    C = case.C
+    C, m = curve
     n1, n2 = len(C.G1.generator().to_bytes()), len(C.G2.generator().to_bytes())
-    assert (n1, n2) == (40, 4 * 40)  # gnark: 40-byte Fp (315 and 317 bits), G2 over Fp4
+    assert (n1, n2) == (m.fp.nbytes, m.fq_degree * m.fp.nbytes) and m.fp.nbytes == (m.p.bit_length() + 7) // 8
     assert len(case.proofs[0].to_bytes()) == 2 * n1 + n2
     assert len(case.proofs[0].to_bytes(False)) == 2 * (2 * n1 + n2)
 
@@ -140,17 +160,19 @@ def test_bls_ciphersuites(bls24) -> None:
 
 @pytest.mark.parametrize("variant", bls_tests.VARIANTS)
 @pytest.mark.parametrize("scheme", bls_tests.SCHEMES)
-def test_bls_round_trip_and_tampering(C, variant, scheme) -> None:
+def test_bls_round_trip_and_tampering(bls24, variant, scheme) -> None:
+    C = bls24[0]
     bls_tests.test_round_trip_and_tampering(C, C.bls, variant, scheme)
 
 
 @pytest.mark.parametrize("variant", bls_tests.VARIANTS)
-def test_bls_batch_verify_rejects_one_bad_signature(C, variant) -> None:
-    bls_tests.test_batch_verify_rejects_one_bad_signature(C.bls, variant)
+def test_bls_batch_verify_rejects_one_bad_signature(bls24, variant) -> None:
+    bls_tests.test_batch_verify_rejects_one_bad_signature(bls24[0].bls, variant)
 
 
 @pytest.mark.parametrize("variant", bls_tests.VARIANTS)
-def test_bls_bad_bytes_return_false(C, variant) -> None:
+def test_bls_bad_bytes_return_false(bls24, variant) -> None:
+    C = bls24[0]
     bls_tests.test_bad_bytes_return_false(C, C.bls, variant)
 
 
@@ -166,16 +188,24 @@ REFUSED = {"ecvrf": "twisted Edwards", "eip4844": "BLS_MODULUS", "eip197": "BN f
            "eip2537": "BLS12 family", "eip2539": "BLS12 family", "eip3026": "BW6 family"}
 
 
-def test_protocols_carried_and_refused(bls24) -> None:
-    """The package lists exactly the protocols its curve file asks for; each protocol the curves
-    cannot carry is refused, with its reason, when a curve file asks for it."""
+def test_protocols_carried(curve) -> None:
+    """Each package carries exactly the protocols its test build asks for, each one the curve can
+    carry by its protocol's own derived check."""
+    C, m = curve
+    carried = CARRIED[m.name.lower()]
+    assert set(C.PROTOCOLS) == set(carried)
+    for name in carried:
+        assert REGISTRY[name].unsupported(m) is None, name
+
+
+def test_protocols_refused(bls24) -> None:
+    """Every other registered protocol is refused on BLS24 by its own derived reason when a curve
+    file asks for it."""
     from generator.emit.context import protocol_files
 
-    C, m, _ = bls24
-    assert set(C.PROTOCOLS) == set(PROTOCOLS)
+    _, m, _ = bls24
     assert set(REGISTRY) == set(PROTOCOLS) | set(REFUSED) | {"eip2333"}
-    for name in (*PROTOCOLS, "eip2333"):
-        assert REGISTRY[name].unsupported(m) is None, name
+    assert REGISTRY["eip2333"].unsupported(m) is None
     for name, why in REFUSED.items():
         assert why in REGISTRY[name].unsupported(m), name
         spec = dataclasses.replace(m.spec, protocols=(name,))
