@@ -7,13 +7,17 @@ these tests join their xdist groups, so one worker derives each model).
 The checks are the shipped curves' own, called here on these packages: tests/test_groth16.py's
 (its test-only prover, TestProver, makes the proofs: there is no independent Groth16 prover for
 these curves here), tests/test_kzg.py's (setups from a known tau) and tests/test_bls_signatures.py's
-(round trips, tampering, batches, bad bytes). What does not apply is refused with its reason: the
-snarkjs formats (ffjavascript has no such curve) and the protocols defined for other curves.
+(round trips, tampering, batches, bad bytes); and the Dask entry points (distributed.py) on a local
+cluster, with tests/test_distributed.py's fixture. What does not apply is refused with its reason:
+the snarkjs formats (ffjavascript has no such curve) and the protocols defined for other curves.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import random
+from pathlib import Path
 
 import pytest
 import test_bls_signatures as bls_tests
@@ -21,6 +25,7 @@ import test_bw6_633
 import test_groth16 as groth16_tests
 import test_kzg as kzg_tests
 from test_bls24_package import CURVE_PARAMS, PROTOCOLS, _built
+from test_distributed import client  # noqa: F401 (the Dask cluster fixture)
 
 from generator.params import CurveFileError
 from generator.protocols import PROTOCOLS as REGISTRY
@@ -174,6 +179,50 @@ def test_bls_batch_verify_rejects_one_bad_signature(bls24, variant) -> None:
 def test_bls_bad_bytes_return_false(bls24, variant) -> None:
     C = bls24[0]
     bls_tests.test_bad_bytes_return_false(C, C.bls, variant)
+
+
+# ------------------------------------------------------------------------------------------------
+# Dask (distributed.py, rendered for every curve): G2 points over Fp4 travel as bytes
+
+
+def _add_path(path: str) -> None:
+    """On a worker: make a test-only package (not installed) importable."""
+    import sys
+
+    if path not in sys.path:
+        sys.path.insert(0, path)
+
+
+def test_distributed(bls24, client) -> None:  # noqa: F811 (client: test_distributed's fixture)
+    """MSM in both groups, Groth16 and BLS batch verification and KZG commitments with a client
+    equal the local results; a forged proof or signature fails there too."""
+    C = bls24[0]
+    client.run(_add_path, str(Path(C.__file__).resolve().parents[1]))
+    D = importlib.import_module(f"{C.__name__}.distributed")
+    rng = random.Random(24)
+    for G in (C.G1, C.G2):
+        points = [G.generator() * rng.randrange(1, C.R) for _ in range(8)] + [G.identity()]
+        scalars = [rng.randrange(C.R) for _ in range(9)]
+        want = G.msm(points, scalars)
+        assert D.msm(points, scalars, client=client, group=G.__name__, chunk=4) == want
+        packed = b"".join(P.to_bytes(False) for P in points)
+        assert D.msm(packed, scalars, client=client, group=G.__name__, chunk=2) == want
+    g = C.groth16
+    prover = groth16_tests.TestProver(C, 3)
+    made = [prover.prove(x, z) for x, z in groth16_tests.WITNESSES]
+    proofs, inputs = [p for p, _ in made], [ins for _, ins in made]
+    assert g.batch_verify(prover.vk, proofs, inputs, client=client, chunk=2)
+    forged = [proofs[0], g.Proof(proofs[1].a, proofs[1].b, proofs[1].c + C.G1.generator()), proofs[2]]
+    assert not g.batch_verify(prover.vk, forged, inputs, client=client, chunk=2)
+    S = C.bls.MinPk.Pop
+    sks, pks = bls_tests._keys(S, 5, b"dask")
+    msgs = [b"m%d" % (i % 3) for i in range(5)]
+    sigs = [S.sign(sk, m) for sk, m in zip(sks, msgs, strict=True)]
+    assert S.batch_verify(pks, msgs, sigs, client=client, chunk=2)
+    assert not S.batch_verify(pks, msgs, [*sigs[:4], S.sign(sks[4], b"other")], client=client, chunk=2)
+    setup = C.kzg.Setup.insecure_from_tau(kzg_tests.TAU, kzg_tests.N)
+    coeffs = [rng.randrange(C.R) for _ in range(11)]
+    assert C.kzg.commit(setup, coeffs, client=client, chunk=4) == C.kzg.commit(setup, coeffs)
 
 
 # ------------------------------------------------------------------------------------------------
