@@ -22,7 +22,9 @@ from __future__ import annotations
 import fcntl
 import functools
 import hashlib
+import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -206,6 +208,14 @@ def build_test_curve(params: Path, out: Path) -> Path:
     with _quick_flags():
         build.build_module(pkg_dir, 64, adx=adx)
     return pkg_dir
+
+
+def with_protocols(text: str, protocols: Iterable[str]) -> str:
+    """A curve file's text with ``protocols = [...]`` added, unless it lists protocols of its own
+    (a test-only curve's file carries none: the tests that build it name those they run)."""
+    if re.search(r"(?m)^protocols\s*=", text):
+        return text
+    return f"protocols = {json.dumps(list(protocols))}\n{text}"
 
 
 def cached_test_curve(label: str, text: str, filename: str, beside: dict[str, str] | None = None) -> Path:

@@ -160,8 +160,8 @@ def test_final_exponentiation_hard_part(name: str) -> None:
 def test_k24_package_renders_with_the_byte_level_programs() -> None:
     """build_model gives k = 24 a full model and its package renders (built and run in
     tests/test_bls24_package.py), the known-answer program and the WebAssembly ABI with G2
-    coordinates as four Fp (run in tests/test_cross.py and tests/test_wasm*.py); protocols, which
-    read G2 over Fp or Fp2 only, are refused."""
+    coordinates as four Fp (run in tests/test_cross.py and tests/test_wasm*.py), and the protocols
+    (tests/test_bls24_protocols.py runs them); one its definition excludes is refused."""
     model = build_model(spec_of("bls24-317"))
     assert (model.k, model.fq_degree) == (24, 4)
     files = render_package(model)
@@ -169,8 +169,8 @@ def test_k24_package_renders_with_the_byte_level_programs() -> None:
         assert "#error" not in files[path] and "&out->c1.c1" in files[path]
     assert "throw new Error(" not in files["wasm/bls24_317.mjs"]
     assert "fp4_sqrt(y, &a)" in files["c/hash_to_curve.h"] and "Fp4" in files["__init__.py"]
-    with pytest.raises(CurveFileError, match="cannot carry 'groth16'.*degree 4"):
-        render_package(replace(model, spec=replace(model.spec, protocols=("groth16",))))
+    with pytest.raises(CurveFileError, match="cannot carry 'eip2537'.*BLS12 family"):
+        render_package(replace(model, spec=replace(model.spec, protocols=("eip2537",))))
 
 
 # ------------------------------------------------------------------------------------------------

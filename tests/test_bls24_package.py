@@ -6,8 +6,8 @@ flat tuples (c0.c0, c0.c1, c1.c0, c1.c1), gnark's (B0.A0, B0.A1, B1.A0, B1.A1).
 
 The C tower and pairing are checked operation by operation in tests/test_bls24_tower_c.py; here the
 package: groups, endomorphisms, serialization, hash to curve and the pairing as Python sees them.
-Under xdist each curve is one group (the parametrized module fixture: conftest's
-_group_shared_fixtures), so its build and model are made once, on one worker.
+Under xdist each curve is one group (CURVE_PARAMS, shared with tests/test_bls24_protocols.py), so
+its build and model are made once, on one worker.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
-from build_cache import cached_test_curve, compiled, import_test_curve
+from build_cache import cached_test_curve, compiled, import_test_curve, with_protocols
 from pairing_laws import check_pairing_laws
 
 from generator.derive.model import CurveModel, build_model
@@ -64,10 +64,18 @@ GNARK_GENERATORS = {
 }
 
 
+# The protocol modules the packages carry (tests/test_bls24_protocols.py runs them): built here, so
+# that this file and that one share one build of each curve.
+PROTOCOLS = ("groth16", "kzg", "bls_signatures")
+# One xdist group per curve, which tests/test_bls24_protocols.py joins: one worker builds and
+# derives each curve (_built) for both files.
+CURVE_PARAMS = [pytest.param(name, marks=pytest.mark.xdist_group(name)) for name in CURVES]
+
+
 def _cache_root(name: str) -> Path:
-    """The build cache directory of one curve: its file and out/<package>/."""
+    """The build cache directory of one curve: its file (with PROTOCOLS) and out/<package>/."""
     filename = f"{name}.toml"
-    return cached_test_curve(f"{name} package", (CURVE_DIR / filename).read_text(), filename)
+    return cached_test_curve(f"{name} package", with_protocols((CURVE_DIR / filename).read_text(), PROTOCOLS), filename)
 
 
 @lru_cache(maxsize=None)
@@ -83,7 +91,7 @@ def _built(name: str):
     return module, model, ref
 
 
-@pytest.fixture(scope="module", params=CURVES)
+@pytest.fixture(scope="module", params=CURVE_PARAMS)
 def bls24(request):
     return _built(request.param)
 

@@ -10,10 +10,11 @@ The package is built once per content (tests/build_cache.py, -O1, only the modul
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from pathlib import Path
 
 import pytest
-from build_cache import cached_test_curve, import_test_curve
+from build_cache import cached_test_curve, import_test_curve, with_protocols
 from pairing_laws import check_pairing_laws
 
 from generator.derive.model import CurveModel, build_model
@@ -26,16 +27,27 @@ CURVE_FILE, INNER_FILE = "bw6-633.toml", "bls24-315.toml"
 pytestmark = pytest.mark.xdist_group("bw6-633")
 
 
-@pytest.fixture(scope="module")
-def bw6_633():
-    """(module, model, reference) of BW6-633, built from the test curve file and its inner curve file."""
-    root = cached_test_curve("bw6-633", (CURVE_DIR / CURVE_FILE).read_text(), CURVE_FILE,
+# The protocol modules the package carries (tests/test_bls24_protocols.py runs them, in this file's
+# xdist group, on this build), BW6-761's.
+PROTOCOLS = ("groth16", "kzg")
+
+
+@lru_cache(maxsize=None)
+def built():
+    """(module, model, reference) of BW6-633, built from the test curve file (with PROTOCOLS) and
+    its inner curve file, once per process."""
+    root = cached_test_curve("bw6-633", with_protocols((CURVE_DIR / CURVE_FILE).read_text(), PROTOCOLS), CURVE_FILE,
                              {INNER_FILE: (CURVE_DIR / INNER_FILE).read_text()})
     module = import_test_curve(root / "out", "bw6_633")
     model = build_model(load_curve_file(root / CURVE_FILE))
     ref = ReferencePairing(model.family, model.x, model.p, model.r, model.b, model.twist.kind, model.tower.beta,
                            tuple(model.tower.xi), bw6_loop=model.miller.signed_scalars)
     return module, model, ref
+
+
+@pytest.fixture(scope="module")
+def bw6_633():
+    return built()
 
 
 def _g1(m: CurveModel, P) -> tuple[int, int] | None:

@@ -119,13 +119,19 @@ def test_input_errors(curve, setup):
         kzg.verify(setup, curve.G1.generator(), 0, (curve.R).to_bytes(len(Fr(0).to_bytes()), "big"), curve.G1.generator())
 
 
+def _g2_degree(curve) -> int:
+    """The degree of G2's coordinate field over Fp (1, 2, or 4 at k = 24)."""
+    x = curve.G2.generator().to_affine()[0]
+    return len(x) if isinstance(x, tuple) else 1
+
+
 def _outside_g2(curve):
     """A point of the G2 curve outside the subgroup of order r (every curve here has h2 > 1)."""
     G2 = curve.G2
-    pair = isinstance(G2.generator().to_affine()[0], tuple)
+    degree = _g2_degree(curve)
     rng = random.Random(5)
     for _ in range(200):
-        u = (rng.randrange(1, 1 << 64), rng.randrange(1, 1 << 64)) if pair else rng.randrange(1, 1 << 64)
+        u = tuple(rng.randrange(1, 1 << 64) for _ in range(degree)) if degree > 1 else rng.randrange(1, 1 << 64)
         Q = G2.map_to_curve(u)
         if not Q.is_identity() and not Q.in_subgroup():
             return Q
@@ -184,7 +190,7 @@ def _ptau(curve, g1, g2, power):
     def point(P):
         a = P.to_affine()
         if a is None:
-            return b"\0" * (2 * n8 * (2 if isinstance(P, curve.G2) and isinstance(curve.G2.generator().to_affine()[0], tuple) else 1))
+            return b"\0" * (2 * n8 * (_g2_degree(curve) if isinstance(P, curve.G2) else 1))
         return b"".join(coord(c) for xy in a for c in (xy if isinstance(xy, tuple) else (xy,)))
 
     sections = [

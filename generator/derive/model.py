@@ -134,8 +134,7 @@ def derive_hash_maps(spec: CurveSpec, core: PairingCore, endo: EndomorphismModel
 
 
 # Embedding degrees whose packages the templates render (generator/emit/context.package_files refuses
-# the others). k = 24 (BLS24) renders without the byte-level programs and protocol modules
-# (context.byte_abi_unsupported: G2 over Fp4).
+# the others).
 RENDERED_EMBEDDING_DEGREES = (6, 12, 24)
 
 

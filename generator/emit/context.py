@@ -104,7 +104,6 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     say("rendering C: hash to curve")
     files["c/hash_to_curve.h"] = render("c/hash_to_curve.h.j2", **common)
     files["c/pairforge.h"] = render("c/pairforge.h.j2", **common)
-    byte_abi_gap = byte_abi_unsupported(model)
     fq_members = FQ_MEMBERS[model.fq_degree]
     # the known-answer test program of the cross-target tests (generator/cross.py)
     files["c/kat_main.c"] = render("c/kat_main.c.j2", fq_members=fq_members, **common)
@@ -124,9 +123,6 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     files["distributed.py"] = render("python/distributed.py.j2", **common)
     files["_msm_inputs.py"] = render("python/_msm_inputs.py.j2", **common)
     files["_snarkjs.py"] = render("python/_snarkjs.py.j2", **common)  # .ptau/.zkey layouts: kzg, distributed
-    if byte_abi_gap is not None and model.spec.protocols:
-        raise CurveFileError(f"{model.source}: key 'protocols': {model.name} cannot carry "
-                             f"{', '.join(repr(p) for p in model.spec.protocols)}: {byte_abi_gap}")
     protocols = protocol_files(model, common, say)
     files.update(protocols)
     modules = sorted(path[: -len(".py")] for path in protocols if path.endswith(".py") and "/" not in path and not path.startswith("_"))
@@ -135,22 +131,11 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
 
 
 # The C members of a twist-field element, one per Fp coefficient, in the flat order of the Python
-# layer and of gnark (Fp4: B0.A0, B0.A1, B1.A0, B1.A1), by the field's degree over Fp.
+# layer and of gnark (Fp4: B0.A0, B0.A1, B1.A0, B1.A1), by the field's degree over Fp.  The
+# byte-level programs (c/kat_main.c, c/wasm_abi.c) read and write G2 coordinates through it; the
+# protocol modules take any degree, and each protocol's own ``unsupported`` refuses what its
+# definition does not cover.
 FQ_MEMBERS: dict[int, tuple[str, ...]] = {1: ("",), 2: ("c0", "c1"), 4: ("c0.c0", "c0.c1", "c1.c0", "c1.c1")}
-
-
-# Degrees of the twist field over Fp whose coordinates the protocol modules read and write (the
-# byte-level programs, c/kat_main.c and c/wasm_abi.c, take every degree of FQ_MEMBERS).
-BYTE_ABI_FQ_DEGREES = (1, 2)
-
-
-def byte_abi_unsupported(model: CurveModel) -> str | None:
-    """Why the protocol modules are not rendered for ``model`` (None: they are): they handle G2
-    coordinates over Fp or Fp2 only."""
-    if model.fq_degree not in BYTE_ABI_FQ_DEGREES:
-        return (f"G2 coordinates over an extension of degree {model.fq_degree} (embedding degree {model.k}); "
-                f"the protocol modules handle degrees {BYTE_ABI_FQ_DEGREES} only")
-    return None
 
 
 def evm_sets(model: CurveModel, ser: SerializationModel) -> list[dict[str, object]]:
