@@ -108,6 +108,20 @@ def generated_packages() -> list[str]:
                   if (p.parent / "__init__.py").is_file() and not (p.parent / "c" / "edwards_core.h").is_file())
 
 
+def byte_abi_packages() -> list[str]:
+    """Pairing-curve packages whose byte-level programs are rendered (c/kat_main.c, the known-answer
+    program of the cross-target and wasm tests, and c/wasm_abi.c), sorted. The generator decides
+    this from the model (generator/emit/context.py, byte_abi_unsupported: the twist field's
+    degree) and writes the files of the others as one #error line giving the reason; this reads
+    what it wrote, so a curve joins these tests as soon as its programs are rendered."""
+    def rendered(pkg: str) -> bool:
+        lines = (GENERATED_DIR / pkg / "c" / "kat_main.c").read_text().splitlines()
+        code = [line for line in lines if line.strip() and not line.lstrip().startswith(("/*", "*", "//"))]
+        return bool(code) and not code[0].startswith("#error")
+
+    return [pkg for pkg in generated_packages() if rendered(pkg)]
+
+
 def edwards_packages() -> list[str]:
     """Twisted Edwards companion-curve packages rendered into generated/, sorted."""
     if not GENERATED_DIR.is_dir():

@@ -27,7 +27,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from build_cache import cached_kat, file_lock  # noqa: E402
-from conftest import STANDARD_CURVES, skip_or_fail  # noqa: E402
+from conftest import byte_abi_packages, skip_or_fail  # noqa: E402
 
 from generator import cross, wasm  # noqa: E402
 
@@ -104,7 +104,7 @@ def _kat_matches_native(pkg_dir: Path, model, out_dir: Path, limb_bits: int) -> 
     assert not bad, f"{model.name}: {len(bad)} mismatches, e.g.\n" + "\n".join(map(str, bad[:5]))
 
 
-@pytest.mark.parametrize("pkg", STANDARD_CURVES)
+@pytest.mark.parametrize("pkg", byte_abi_packages())
 def test_kat_program_matches_native(pkg, tmp_path) -> None:
     _require()
     from generator.pipeline import derive_model
@@ -143,7 +143,7 @@ def test_params_curve(tmp_path) -> None:
 # The ABI through the Python loader
 
 
-@pytest.fixture(scope="module", params=STANDARD_CURVES)
+@pytest.fixture(scope="module", params=byte_abi_packages())
 def abi(request, curve_module):
     """(the Python module, the loaded .wasm) of one curve."""
     from generator.wasm_loader import WasmCurve
