@@ -164,6 +164,9 @@ def test_profiles_of_each_curve(curve):
 
 @pytest.mark.parametrize("group", [1, 2])
 def test_round_trips_match_the_format_descriptions(curve, group):
+    if degree(curve, group) == 4:
+        pytest.skip("G2 over Fp4 (k = 24): this file's format descriptions cover Fp and Fp2 coordinates; "
+                    "tests/test_bls24_package.py checks gnark's Fp4 layout, round trips and bad input")
     check_round_trips(curve, group)
 
 
@@ -392,6 +395,9 @@ def _off_curve_x(C, group: int):
 
 @pytest.mark.parametrize("group", [1, 2])
 def test_malformed_input_is_rejected_with_a_reason(curve, group):
+    if degree(curve, group) == 4:
+        pytest.skip("G2 over Fp4 (k = 24): this file's format descriptions cover Fp and Fp2 coordinates; "
+                    "tests/test_bls24_package.py checks gnark's Fp4 layout, round trips and bad input")
     check_malformed(curve, group)
 
 
