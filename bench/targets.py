@@ -2,10 +2,12 @@
 
     python bench/targets.py [--rounds 3]
 
-Rows: the pairing, Miller loop and final exponentiation of every standard curve, BLS12-381's
+Rows: the pairing, Miller loop and final exponentiation of every pairing curve in curves/, BLS12-381's
 pairing with a G2Prepared argument and its multi-pairings of 2, 4 and 8 pairs, its G2
-decompression without the subgroup check and its hash to G2, and the ratios the issues set targets
-for (BLS12-381 against blspy, BN254 against zksnake, BLS12-377 and BW6-761 against our BLS12-381). Each operation runs in batches of about 50 ms; the fastest batch counts
+decompression without the subgroup check and its hash to G2, the G1 MSM of 2^14 points on
+BLS12-381 and BLS24-315, and the ratios the issues set targets for (BLS12-381 against blspy, BN254
+against zksnake, BLS12-377, BW6-761 and BLS24-315 against our BLS12-381, BW6-633 against our
+BW6-761; issues 3, 16 and 18). Each operation runs in batches of about 50 ms; the fastest batch counts
 (best of 5-7: on a shared machine the least disturbed run is the closest to the true cost), and
 the operations of all curves and peers are interleaved round after round so that every one sees
 the same load. A peer that is not installed is left out, and so is its ratio. The C kernels
@@ -27,7 +29,9 @@ if str(REPO_ROOT) not in sys.path:
 
 from bench.timing import fastest  # noqa: E402
 
-CURVES = ("bls12_381", "bn254", "bls12_377", "bw6_761")
+CURVES = ("bls12_381", "bn254", "bls12_377", "bw6_761", "bls24_315", "bls24_317", "bw6_633")
+MSM_CURVES = ("BLS12-381", "BLS24-315")  # issue 18: BLS24-315 G1 MSM at 2^14 against BLS12-381
+MSM_LOG_SIZE = 14
 MULTI_PAIRING_SIZES = (2, 4, 8)
 H2C_DST = b"BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_AUG_"
 
@@ -78,6 +82,15 @@ def our_operations(C, rng: random.Random) -> dict[str, Callable[[], object]]:
         q_bytes = Q.to_bytes()
         ops[f"{C.NAME} G2.from_bytes(check=False)"] = lambda: C.G2.from_bytes(q_bytes, check=False)
         ops[f"{C.NAME} G2.hash_to_curve"] = lambda: C.G2.hash_to_curve(b"abc", H2C_DST)
+    if C.NAME in MSM_CURVES:
+        n = 1 << MSM_LOG_SIZE
+        base = C.G1.generator() * rng.randrange(1, C.R)
+        points, acc = [], base
+        for _ in range(n):  # distinct points without n scalar multiplications
+            points.append(acc)
+            acc = acc + base
+        scalars = [rng.randrange(C.R) for _ in range(n)]
+        ops[f"{C.NAME} G1 MSM 2^{MSM_LOG_SIZE}"] = lambda: C.G1.msm(points, scalars, threads=1)
     return ops
 
 
@@ -117,6 +130,10 @@ def main(argv: list[str] | None = None) -> int:
     ratio("BLS12-377 pairing / our BLS12-381", "BLS12-377 pairing", "BLS12-381 pairing", 1.10)
     ratio("BW6-761 pairing / our BLS12-381", "BW6-761 pairing", "BLS12-381 pairing", 3.5)
     ratio("BW6-761 final exp. / our BLS12-381", "BW6-761 final exp.", "BLS12-381 final exp.", 2.5)
+    ratio("BLS24-315 pairing / our BLS12-381", "BLS24-315 pairing", "BLS12-381 pairing", 1.75)
+    ratio(f"BLS24-315 G1 MSM 2^{MSM_LOG_SIZE} / our BLS12-381", f"BLS24-315 G1 MSM 2^{MSM_LOG_SIZE}",
+          f"BLS12-381 G1 MSM 2^{MSM_LOG_SIZE}", 0.8)
+    ratio("BW6-633 pairing / our BW6-761", "BW6-633 pairing", "BW6-761 pairing", 0.65)
     ratio("G2 from_bytes(check=False) / blspy", "BLS12-381 G2.from_bytes(check=False)",
           "blspy G2 from_bytes_unchecked", 1.2)
     ratio("G2.hash_to_curve / blspy from_message", "BLS12-381 G2.hash_to_curve", "blspy G2 from_message", 1.05)

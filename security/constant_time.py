@@ -14,6 +14,7 @@ inline assembly), the code the default module runs on such CPUs. It is checked o
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import subprocess
 import sys
@@ -69,10 +70,13 @@ def curve_defines(pkg_dir: Path) -> list[str]:
     if is_edwards(pkg_dir):
         return []
     tower = (pkg_dir / "c" / "tower.h").read_text()
-    top = "fp12" if "fp12_t" in tower else "fp6"
-    defines = [f"-DCT_TOP={top}"]
-    if "fp2_t" in tower:
-        defines.append("-DCT_HAVE_FP2")
+    top = re.search(r"typedef (\w+)_t gt_t;", tower)
+    if top is None:
+        raise ValueError(f"{pkg_dir / 'c' / 'tower.h'}: no `typedef ..._t gt_t;`")
+    defines = [f"-DCT_TOP={top.group(1)}"]
+    for level in ("fp2", "fp4"):  # the twist field's tower levels (G2 over Fp2, or Fp4 at k = 24)
+        if f"{level}_t" in tower:
+            defines.append(f"-DCT_HAVE_{level.upper()}")
     return defines
 
 

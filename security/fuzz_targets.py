@@ -75,7 +75,8 @@ def nbytes(C: ModuleType) -> int:
 def field_classes(C: ModuleType) -> list[tuple[str, type, int, int]]:
     """(name, class, modulus, number of Fp coefficients) for every field class the module has."""
     out = [("Fr", C.Fr, C.R, 1)]
-    for name, degree in (("Fp", 1), ("Fq", 1), ("Fp2", 2), ("Fp3", 3), ("Fp6", 6), ("Fp12", 12)):
+    for name, degree in (("Fp", 1), ("Fq", 1), ("Fp2", 2), ("Fp3", 3), ("Fp4", 4), ("Fp6", 6), ("Fp12", 12),
+                         ("Fp24", 24)):
         if hasattr(C, name):
             out.append((name, getattr(C, name), C.P, degree))
     return out
@@ -107,6 +108,8 @@ def coord_field(C: ModuleType, coord: Any) -> Any:
     """An affine coordinate (int or tuple of ints) as a module field element."""
     if is_edwards(C):
         return C.Fq(coord)
+    if isinstance(coord, tuple) and len(coord) == 4:  # G2 over Fp4 (k = 24): flat (c0.c0, c0.c1, c1.c0, c1.c1)
+        return C.Fp4(coord[:2], coord[2:])
     if isinstance(coord, tuple):
         return {2: C.Fp2, 3: getattr(C, "Fp3", None)}[len(coord)](*coord)
     return C.Fp(coord)

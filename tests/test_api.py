@@ -36,10 +36,17 @@ from conftest import check_stub  # noqa: E402
 from generator.derive.model import CurveModel  # noqa: E402
 from generator.params import load_curve_file  # noqa: E402
 from generator.pipeline import derive_model  # noqa: E402
-from generator.reference import ReferencePairing  # noqa: E402
+from generator.reference import FAMILIES, ReferencePairing, reference_for_model  # noqa: E402
 from generator.reference.fields import PrimeFieldElement  # noqa: E402
 
 STANDARD = ("bn254", "bls12_381", "bls12_377", "bw6_761")
+
+
+# Ctx below models the twist field Fq as Fp (k = 6) or Fp2 (k = 12), its cubic and top levels over
+# it. A curve with G2 over Fp4 (k = 24: BLS24-315, BLS24-317) is tested through its package in
+# tests/test_bls24_package.py (fields, groups, serialization, hashing and the pairing against the
+# reference) and in tests/test_bls24_tower_c.py until Ctx gains the Fp4 tower.
+TWIST_FIELD_DEGREES = (1, 2)
 
 
 def _curve_files() -> dict[str, Path]:
@@ -49,8 +56,11 @@ def _curve_files() -> dict[str, Path]:
             spec = load_curve_file(path)
         except Exception:  # a malformed curve file is another test's business
             continue
-        if spec.family != "TwistedEdwards":  # companion curves: tests/test_edwards.py
-            files[spec.package] = path
+        if spec.family == "TwistedEdwards":  # companion curves: tests/test_edwards.py
+            continue
+        if FAMILIES[spec.family] // 6 not in TWIST_FIELD_DEGREES:  # sextic twists: Fq has degree k / 6
+            continue
+        files[spec.package] = path
     return files
 
 
@@ -172,7 +182,7 @@ def ctx(request, curve_module) -> Ctx:
     C = curve_module(pkg)
     if pkg not in _CTX:
         m = derive_model(CURVE_FILES[pkg])
-        ref = ReferencePairing(m.family, m.x, m.p, m.r, m.b, m.twist.kind, m.tower.beta, tuple(m.tower.xi))
+        ref = reference_for_model(m)
         _CTX[pkg] = Ctx(pkg, C, m, ref)
     return _CTX[pkg]
 

@@ -1,13 +1,12 @@
-"""BLS24-317 (M-twist, u^2 = -1) and BLS24-315 (D-twist, x < 0): the k = 24 Python packages,
-rendered and built as test-only curves from tests/data/curves/ (tests/build_cache.py: once per
-content, -O1, only the module the tests run), against generator.reference and gnark-crypto's
+"""BLS24-317 (M-twist, u^2 = -1) and BLS24-315 (D-twist, x < 0): the k = 24 Python packages
+generated/bls24_317 and generated/bls24_315 (from curves/, built by the install), against generator.reference and gnark-crypto's
 published generators and byte layout. G2 lives over Fp4 = Fp2[v]/(v^2 - nu); its coordinates are
 flat tuples (c0.c0, c0.c1, c1.c0, c1.c1), gnark's (B0.A0, B0.A1, B1.A0, B1.A1).
 
 The C tower and pairing are checked operation by operation in tests/test_bls24_tower_c.py; here the
 package: groups, endomorphisms, serialization, hash to curve and the pairing as Python sees them.
 Under xdist each curve is one group (CURVE_PARAMS, shared with tests/test_bls24_protocols.py), so
-its build and model are made once, on one worker.
+its model is derived once, on one worker.
 """
 
 from __future__ import annotations
@@ -19,7 +18,8 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
-from build_cache import cached_test_curve, compiled, import_test_curve, with_protocols
+from build_cache import compiled
+from conftest import GENERATED_DIR, load_curve_module
 from pairing_laws import check_pairing_laws
 
 from generator.derive.model import CurveModel, build_model
@@ -27,7 +27,7 @@ from generator.params import load_curve_file
 from generator.reference import ReferencePairing
 from generator.reference import hash_to_curve as ref_h2c
 
-CURVE_DIR = Path(__file__).resolve().parent / "data" / "curves"
+CURVE_DIR = Path(__file__).resolve().parents[1] / "curves"
 CURVES = ("bls24-317", "bls24-315")
 SQRT_RATIO_HARNESS = Path(__file__).resolve().parent / "c_harness" / "sqrt_ratio_fp4.c"
 CC = shutil.which("gcc") or shutil.which("cc")
@@ -64,27 +64,24 @@ GNARK_GENERATORS = {
 }
 
 
-# The protocol modules the packages carry (tests/test_bls24_protocols.py runs them): built here, so
-# that this file and that one share one build of each curve.
+# The protocol modules the curve files carry (tests/test_bls24_protocols.py runs them; the curve file
+# is checked to list these).
 PROTOCOLS = ("groth16", "kzg", "bls_signatures")
-# One xdist group per curve, which tests/test_bls24_protocols.py joins: one worker builds and
-# derives each curve (_built) for both files.
+# One xdist group per curve, which tests/test_bls24_protocols.py joins: one worker derives each
+# curve (_built) for both files.
 CURVE_PARAMS = [pytest.param(name, marks=pytest.mark.xdist_group(name)) for name in CURVES]
 
 
-def _cache_root(name: str) -> Path:
-    """The build cache directory of one curve: its file (with PROTOCOLS) and out/<package>/."""
-    filename = f"{name}.toml"
-    return cached_test_curve(f"{name} package", with_protocols((CURVE_DIR / filename).read_text(), PROTOCOLS), filename)
+def _package_c(package: str) -> Path:
+    """The C headers of the installed package (generated/<package>/c)."""
+    return GENERATED_DIR / package / "c"
 
 
 @lru_cache(maxsize=None)
 def _built(name: str):
-    """(module, model, reference) of one curve, built once per session."""
-    filename = f"{name}.toml"
-    root = _cache_root(name)
-    module = import_test_curve(root / "out", name.replace("-", "_"))
-    model = build_model(load_curve_file(root / filename))
+    """(module, model, reference) of one curve: the installed package and its model, once per session."""
+    model = build_model(load_curve_file(CURVE_DIR / f"{name}.toml"))
+    module = load_curve_module(model.package)
     t = model.tower
     ref = ReferencePairing("BLS24", model.x, model.p, model.r, model.b, model.twist.kind, t.beta,
                            (t.xi[:2], t.xi[2:]), t.nu)
@@ -420,7 +417,7 @@ def test_sqrt_ratio_fp4_in_c(bls24) -> None:
     if CC is None:
         pytest.skip("no C compiler")
     C, m, _ = bls24
-    pkg_c = _cache_root(m.name.lower()) / "out" / m.package / "c"
+    pkg_c = _package_c(m.package)
     exe = compiled([CC, *CFLAGS, f"-I{pkg_c}", str(SQRT_RATIO_HARNESS)], inputs=[SQRT_RATIO_HARNESS, pkg_c],
                    name="sqrt_ratio_fp4")
     sr_z = m.h2c["g2"].sqrt_ratio.z  # sqrt_ratio's non-square, not SVDW's Z (1 or 5, a square in Fp4)
@@ -459,12 +456,12 @@ def test_sqrt_ratio_fp4_in_c(bls24) -> None:
 
 def test_sqrt_ratio_fp4_constant_time(bls24) -> None:
     """g2_sqrt_ratio over Fp4 (the one hash-to-curve step new at k = 24) under valgrind's memcheck
-    with u and v marked secret: no branch or memory index depends on them (the -O1 portable build;
+    with u and v marked secret: no branch or memory index depends on them (the -O1 portable build of the package's headers;
     tests/test_constant_time.py's harness covers the shipped curves' maps)."""
     if CC is None or shutil.which("valgrind") is None or not Path("/usr/include/valgrind/memcheck.h").is_file():
         pytest.skip("needs a C compiler and valgrind with valgrind/memcheck.h")
     C, m, _ = bls24
-    pkg_c = _cache_root(m.name.lower()) / "out" / m.package / "c"
+    pkg_c = _package_c(m.package)
     exe = compiled([CC, *CFLAGS, "-DPF_CT_CHECK", f"-I{pkg_c}", str(SQRT_RATIO_HARNESS)],
                    inputs=[SQRT_RATIO_HARNESS, pkg_c], name="sqrt_ratio_fp4_ct")
     rng = random.Random(17)

@@ -1,8 +1,7 @@
 """The protocol modules over G2 in Fp4: Groth16, KZG and BLS signatures on BLS24-317 (M-twist) and
 BLS24-315 (D-twist, x < 0), and Groth16 and KZG on BW6-633 (their 2-chain partner, G2 over Fp), on
-the test-only packages of tests/test_bls24_package.py and tests/test_bw6_633.py (the same builds:
-those files add the protocols to their curve files, tests/build_cache.py compiles each once, and
-these tests join their xdist groups, so one worker derives each model).
+the installed packages (curves/ lists the protocols; these tests join the xdist groups of
+tests/test_bls24_package.py and tests/test_bw6_633.py, so one worker derives each model).
 
 The checks are the shipped curves' own, called here on these packages: tests/test_groth16.py's
 (its test-only prover, TestProver, makes the proofs: there is no independent Groth16 prover for
@@ -17,7 +16,6 @@ from __future__ import annotations
 import dataclasses
 import importlib
 import random
-from pathlib import Path
 
 import pytest
 import test_bls_signatures as bls_tests
@@ -36,7 +34,7 @@ CARRIED = {"bls24-317": PROTOCOLS, "bls24-315": PROTOCOLS, "bw6-633": test_bw6_6
 
 
 def _package(name: str):
-    """(module, model, reference) of a curve, from the build of the file that owns it."""
+    """(module, model, reference) of a curve, from the file that owns it."""
     return test_bw6_633.built() if name == "bw6-633" else _built(name)
 
 
@@ -185,19 +183,10 @@ def test_bls_bad_bytes_return_false(bls24, variant) -> None:
 # Dask (distributed.py, rendered for every curve): G2 points over Fp4 travel as bytes
 
 
-def _add_path(path: str) -> None:
-    """On a worker: make a test-only package (not installed) importable."""
-    import sys
-
-    if path not in sys.path:
-        sys.path.insert(0, path)
-
-
 def test_distributed(bls24, client) -> None:  # noqa: F811 (client: test_distributed's fixture)
     """MSM in both groups, Groth16 and BLS batch verification and KZG commitments with a client
     equal the local results; a forged proof or signature fails there too."""
     C = bls24[0]
-    client.run(_add_path, str(Path(C.__file__).resolve().parents[1]))
     D = importlib.import_module(f"{C.__name__}.distributed")
     rng = random.Random(24)
     for G in (C.G1, C.G2):

@@ -48,7 +48,7 @@ from generator.reference import ReferencePairing  # noqa: E402
 from generator.reference.fields import ExtensionField, PrimeField  # noqa: E402
 
 HARNESS = ROOT / "tests" / "c_harness" / "tower_harness.c"
-CURVE_DIR = ROOT / "tests" / "data" / "curves"
+CURVE_DIR = ROOT / "curves"
 CC = shutil.which("gcc") or shutil.which("cc")
 CFLAGS = ["-std=c99", "-O1", "-Wall", "-Wextra", "-Wshadow", "-Werror", "-Wno-unused-function"]
 CURVES = ("bls24-317", "bls24-315")

@@ -1,10 +1,8 @@
 """BW6-633 (gnark-crypto ecc/bw6-633, the BW6 curve over BLS24-315 in the trace case t mod r = 0),
-rendered and built as a test-only curve from tests/data/curves/bw6-633.toml: the 10-limb Fp, the
+the installed package generated/bw6_633 (curves/bw6-633.toml, over curves/bls24-315.toml): the 10-limb Fp, the
 groups with their derived endomorphisms (cofactor clearing, subgroup tests), the pairing with the
 case-0 loop pair (x^5 - x^4 - x, x + 1) and the hard part for gt_exponent = 3(x^5 - x^4 - x),
 against generator.reference and gnark's published generators and byte layout.
-
-The package is built once per content (tests/build_cache.py, -O1, only the module the tests run).
 """
 
 from __future__ import annotations
@@ -14,32 +12,30 @@ from functools import lru_cache
 from pathlib import Path
 
 import pytest
-from build_cache import cached_test_curve, import_test_curve, with_protocols
+from conftest import load_curve_module
 from pairing_laws import check_pairing_laws
 
 from generator.derive.model import CurveModel, build_model
 from generator.params import load_curve_file
 from generator.reference import ReferencePairing
 
-CURVE_DIR = Path(__file__).resolve().parent / "data" / "curves"
+CURVE_DIR = Path(__file__).resolve().parents[1] / "curves"
 CURVE_FILE, INNER_FILE = "bw6-633.toml", "bls24-315.toml"
 
 pytestmark = pytest.mark.xdist_group("bw6-633")
 
 
-# The protocol modules the package carries (tests/test_bls24_protocols.py runs them, in this file's
-# xdist group, on this build), BW6-761's.
+# The protocol modules the curve file carries (tests/test_bls24_protocols.py runs them, in this
+# file's xdist group): BW6-761's, without its EIP-3026 precompiles (defined for BW6-761).
 PROTOCOLS = ("groth16", "kzg")
 
 
 @lru_cache(maxsize=None)
 def built():
-    """(module, model, reference) of BW6-633, built from the test curve file (with PROTOCOLS) and
-    its inner curve file, once per process."""
-    root = cached_test_curve("bw6-633", with_protocols((CURVE_DIR / CURVE_FILE).read_text(), PROTOCOLS), CURVE_FILE,
-                             {INNER_FILE: (CURVE_DIR / INNER_FILE).read_text()})
-    module = import_test_curve(root / "out", "bw6_633")
-    model = build_model(load_curve_file(root / CURVE_FILE))
+    """(module, model, reference) of BW6-633: the installed package and the model of its curve file,
+    once per process."""
+    model = build_model(load_curve_file(CURVE_DIR / CURVE_FILE))
+    module = load_curve_module(model.package)
     ref = ReferencePairing(model.family, model.x, model.p, model.r, model.b, model.twist.kind, model.tower.beta,
                            tuple(model.tower.xi), bw6_loop=model.miller.signed_scalars)
     return module, model, ref

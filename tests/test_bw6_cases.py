@@ -35,7 +35,7 @@ from generator.derive.model import PairingCore, derive_core
 from generator.params import CurveFileError, load_curve_file, parse_curve_text
 from generator.reference import ReferencePairing
 
-CURVE_DIR = Path(__file__).resolve().parent / "data" / "curves"
+CURVE_DIR = Path(__file__).resolve().parents[1] / "curves"
 BW6_633_LOOP = 345131030376204096837580131803633448876874137601   # gnark: |x^5 - x^4 - x|
 
 # A small BW6 curve over BLS12 in the trace case 0, found by searching x = 1 mod 3 from 2^16:

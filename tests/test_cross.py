@@ -1,13 +1,12 @@
 """Cross-target tests (DESIGN.md §4): the arm64, arm32 and generic32 builds, run under qemu, give
 byte-identical results to the native x86-64 build, and every result matches generator.reference.
 
-Each standard curve's committed test program (generated/<pkg>/c/kat_main.c, rendered from
+Each curve's committed test program (generated/<pkg>/c/kat_main.c, rendered from
 templates/c/kat_main.c.j2) is built once per target by generator/cross.py with the flags of
 generator/build.py and fed the same known-answer vectors: field operations of Fp and Fr
 (inversion, square root and decoding included), the twist field, the cubic level and GT, G1/G2
 addition, doubling, scalar multiplication, decoding checks and decompression, the Miller loop, the
-final exponentiation and the pairing. The curves over Fp4 (BLS24-317, BLS24-315; tests/fq4_curves.py)
-run the same tests from a rendering of their curve files, with --runslow. The ARM objects are disassembled to check that the field
+final exponentiation and the pairing, on every pairing curve (G2 over Fp, Fp2 or Fp4). The ARM objects are disassembled to check that the field
 multiplications really run the assembly kernels (UMULH on arm64, UMAAL on arm32), and the
 kernels themselves are checked against Python integers in both their textbook and no-carry forms
 at every limb count the curves (custom ones included) need.
@@ -32,8 +31,7 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from build_cache import cached_kat  # noqa: E402
-from conftest import STANDARD_CURVES, skip_or_fail  # noqa: E402
-from fq4_curves import fq4_curve_files, rendered_package  # noqa: E402
+from conftest import generated_packages, skip_or_fail  # noqa: E402
 
 from generator import cross  # noqa: E402
 from generator.build import BASE_COMPILE_ARGS  # noqa: E402
@@ -62,22 +60,16 @@ def _curve_file(pkg: str) -> Path:
 
 
 # one worker per curve under xdist (its cross builds and runs are shared by the tests of that curve);
-# the curves over Fp4 (tests/fq4_curves.py) are slow: the reference final exponentiation at k = 24
-@pytest.fixture(scope="module", params=[
-    *(pytest.param(p, marks=pytest.mark.xdist_group(f"cross-{p}")) for p in STANDARD_CURVES),
-    *(pytest.param(p, marks=[pytest.mark.xdist_group(f"cross-{p}"), pytest.mark.slow]) for p in fq4_curve_files()),
-])
+# every pairing curve (G2 over Fp, Fp2 or Fp4)
+@pytest.fixture(scope="module", params=[pytest.param(p, marks=pytest.mark.xdist_group(f"cross-{p}")) for p in generated_packages()])
 def cross_run(request):
     """(model, vectors, binaries, outputs) of one curve on every target."""
     _require(TARGETS)
     pkg = request.param
-    if pkg in fq4_curve_files():
-        pkg_dir, model = rendered_package(pkg), derive_model(fq4_curve_files()[pkg])
-    else:
-        pkg_dir = ROOT / "generated" / pkg
-        if not (pkg_dir / cross.KAT_SOURCE).is_file():
-            skip_or_fail(f"generated/{pkg}/{cross.KAT_SOURCE} is missing (run `gen-curve --all`)")
-        model = derive_model(_curve_file(pkg))
+    pkg_dir = ROOT / "generated" / pkg
+    if not (pkg_dir / cross.KAT_SOURCE).is_file():
+        skip_or_fail(f"generated/{pkg}/{cross.KAT_SOURCE} is missing (run `gen-curve --all`)")
+    model = derive_model(_curve_file(pkg))
     with ThreadPoolExecutor(max_workers=2) as pool:
         builds = {t: pool.submit(cached_kat, pkg_dir, t) for t in TARGETS}
         vectors = cross.make_vectors(model)

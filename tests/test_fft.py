@@ -10,7 +10,11 @@ import pytest
 from generator.derive.fft_domain import derive_fft_domain, factor
 
 # The 2-adicities the issue and the curves' literature give (gnark-crypto, arkworks)
-EXPECTED_TWO_ADICITY = {"bls12_381": 32, "bn254": 28, "bls12_377": 47, "bw6_761": 46}
+# BLS24: r - 1 = x^4 (x^4 - 1), so 4 v2(x) for an even seed (BLS24-317: x = 0xd9018000, 4 * 15) and
+# v2(x - 1) + v2(x + 1) + v2(x^2 + 1) for an odd one (BLS24-315: 20 + 1 + 1); BW6-633's r is
+# BLS24-315's p, which ends in 0x300001 (20)
+EXPECTED_TWO_ADICITY = {"bls12_381": 32, "bn254": 28, "bls12_377": 47, "bw6_761": 46,
+                        "bls24_315": 22, "bls24_317": 60, "bw6_633": 20}
 
 
 def dft(C, values, w, shift=1):

@@ -27,7 +27,7 @@ from generator.derive.checks import DerivationError
 from generator.derive.model import CurveModel, build_model
 from generator.params import CurveFileError, load_curve_file, parse_curve_text
 from generator.pipeline import derive_model
-from generator.reference import ReferencePairing
+from generator.reference import ReferencePairing, reference_for_model
 from generator.reference import hash_to_curve as ref_h2c
 
 REPO = Path(__file__).resolve().parents[1]
@@ -52,8 +52,7 @@ def model_of(curve_file: str) -> CurveModel:
 
 
 def reference_of(m: CurveModel) -> ReferencePairing:
-    return ReferencePairing(m.family, m.x, m.p, m.r, m.b, m.twist.kind, m.tower.beta, tuple(m.tower.xi),
-                            bw6_loop=m.miller.signed_scalars if m.k == 6 else None)
+    return reference_for_model(m)
 
 
 def map_params(m: CurveModel, ref: ReferencePairing, group: str) -> tuple[ref_h2c.MapParams, Any]:

@@ -10,9 +10,20 @@ import random
 import struct
 
 import pytest
+from conftest import GENERATED_DIR, generated_packages, load_curve_module
 
 TAU = 0x1234567890ABCDEF1234567890ABCDEF  # the known tau of the test setups
 N = 16
+
+
+# the curves whose package carries the kzg module (their curve file lists the protocol)
+KZG_PACKAGES = [pkg for pkg in generated_packages() if (GENERATED_DIR / pkg / "kzg.py").is_file()]
+
+
+@pytest.fixture(scope="session", params=KZG_PACKAGES)
+def curve(request):
+    """Each curve package with a kzg module, in turn (conftest's `curve`, narrowed)."""
+    return load_curve_module(request.param)
 
 
 @pytest.fixture(scope="module")

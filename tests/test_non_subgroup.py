@@ -37,7 +37,10 @@ def _outside_points(G, rng: random.Random, dF: int, count: int = 2) -> list:
 @pytest.mark.parametrize("group", ["G1", "G2"])
 def test_multiplication_outside_the_subgroup_is_exact(curve, group):
     G = getattr(curve, group)
-    dF = 2 if isinstance(G.generator().to_affine()[0], tuple) else 1
+    dF = len(G.generator().to_affine()[0]) if isinstance(G.generator().to_affine()[0], tuple) else 1
+    if dF == 4:
+        pytest.skip("G2 over Fp4 (k = 24): _outside_points builds points over Fp or Fp2 only; "
+                    "tests/test_bls24_package.py checks multiplication and the subgroup test on the whole curve")
     rng = random.Random(f"outside-{curve.NAME}-{group}")
     points = _outside_points(G, rng, dF)
     cofactor = curve.H1 if group == "G1" else curve.H2

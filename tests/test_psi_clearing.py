@@ -37,8 +37,8 @@ from generator.params import CurveSpec, load_curve_file
 
 ROOT = Path(__file__).resolve().parents[1]
 FILES = {
-    "bls24-315": ROOT / "tests" / "data" / "curves" / "bls24-315.toml",
-    "bls24-317": ROOT / "tests" / "data" / "curves" / "bls24-317.toml",
+    "bls24-315": ROOT / "curves" / "bls24-315.toml",
+    "bls24-317": ROOT / "curves" / "bls24-317.toml",
     "bls12-381": ROOT / "curves" / "bls12-381.toml",
 }
 BLS24 = ("bls24-315", "bls24-317")

@@ -4,8 +4,8 @@ one with --runslow, and a curve made with --params); the byte-level ABI of c/was
 loader (generator/wasm_loader.py), agrees with the Python module on every function, passes the
 EIP-196/197, EIP-2537 and Ethereum BLS signature vectors, and answers bad input of every kind
 with an error code; the module imports nothing (no libc, no WASI) and stays under 400 KB (448 KB
-with G2 over Fp4). The BLS24 curves (G2 over Fp4, tests/fq4_curves.py) run the ABI tests from their
-test builds, and the known-answer program with --runslow.
+with G2 over Fp4). The BLS24 curves (G2 over Fp4, tests/fq4_curves.py) run the known-answer
+program with --runslow (tests/test_cross.py runs it natively on every target).
 
 Each curve's .wasm is built once per session into build/wasm-cache/, keyed by a hash of its C
 sources and the build flags (generator.wasm.source_digest), so a second run builds nothing; a file
@@ -29,8 +29,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from build_cache import cached_kat, file_lock  # noqa: E402
-from conftest import STANDARD_CURVES, skip_or_fail  # noqa: E402
-from fq4_curves import built_package, fq4_curve_files, rendered_package  # noqa: E402
+from conftest import generated_packages, skip_or_fail  # noqa: E402
+from fq4_curves import fq4_packages  # noqa: E402
 
 from generator import cross, wasm  # noqa: E402
 
@@ -110,22 +110,15 @@ def _kat_matches_native(pkg_dir: Path, model, out_dir: Path, limb_bits: int) -> 
     assert not bad, f"{model.name}: {len(bad)} mismatches, e.g.\n" + "\n".join(map(str, bad[:5]))
 
 
-@pytest.mark.parametrize("pkg", STANDARD_CURVES)
+# the curves over Fp4 are slow here (the reference vectors at k = 24; tests/test_cross.py runs the
+# same known answers on every native target, and the ABI tests below every operation in wasm32)
+@pytest.mark.parametrize("pkg", [pytest.param(p, marks=[pytest.mark.slow] if p in fq4_packages() else [])
+                                 for p in generated_packages()])
 def test_kat_program_matches_native(pkg, tmp_path) -> None:
     _require()
     from generator.pipeline import derive_model
 
     _kat_matches_native(ROOT / "generated" / pkg, derive_model(_curve_file(pkg)), tmp_path, wasm.DEFAULT_LIMB_BITS)
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("pkg", fq4_curve_files())
-def test_kat_program_matches_native_fq4(pkg, tmp_path) -> None:
-    """The curves over Fp4 (tests/fq4_curves.py); slow: the reference vectors at k = 24."""
-    _require()
-    from generator.pipeline import derive_model
-
-    _kat_matches_native(rendered_package(pkg), derive_model(fq4_curve_files()[pkg]), tmp_path, wasm.DEFAULT_LIMB_BITS)
 
 
 @pytest.mark.slow
@@ -159,17 +152,13 @@ def test_params_curve(tmp_path) -> None:
 # The ABI through the Python loader
 
 
-@pytest.fixture(scope="module", params=[*STANDARD_CURVES, *fq4_curve_files()])
+@pytest.fixture(scope="module", params=generated_packages())
 def abi(request, curve_module):
-    """(the Python module, the loaded .wasm) of one curve; the curves over Fp4 from their test builds
-    (tests/fq4_curves.py)."""
+    """(the Python module, the loaded .wasm) of one curve."""
     from generator.wasm_loader import WasmCurve
 
-    if request.param in fq4_curve_files():
-        pkg_dir, C = built_package(request.param)
-    else:
-        pkg_dir, C = ROOT / "generated" / request.param, curve_module(request.param)
-    return C, WasmCurve(cached_wasm(pkg_dir))
+    C = curve_module(request.param)
+    return C, WasmCurve(cached_wasm(ROOT / "generated" / request.param))
 
 
 def test_module_is_standalone(abi) -> None:
@@ -185,7 +174,7 @@ def test_wasm_size(abi) -> None:
     C, _ = abi
     pkg_dir = Path(C.__file__).parent
     size = cached_wasm(pkg_dir).stat().st_size
-    limit = MAX_WASM_BYTES_FQ4 if pkg_dir.name in fq4_curve_files() else MAX_WASM_BYTES
+    limit = MAX_WASM_BYTES_FQ4 if pkg_dir.name in fq4_packages() else MAX_WASM_BYTES
     assert size <= limit, f"{C.NAME}: {size} bytes"
 
 

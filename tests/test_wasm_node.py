@@ -20,7 +20,7 @@ if str(ROOT) not in sys.path:
 
 import pytest  # noqa: E402
 from conftest import skip_or_fail  # noqa: E402
-from fq4_curves import built_package, fq4_curve_files  # noqa: E402
+from fq4_curves import fq4_packages  # noqa: E402
 from test_wasm import _point_outside_subgroup, cached_wasm  # noqa: E402
 
 
@@ -74,14 +74,14 @@ def test_node_loader(curve_module, tmp_path) -> None:
     assert "# pass 6" in proc.stdout and "# fail 0" in proc.stdout, proc.stdout[-2000:]
 
 
-@pytest.mark.parametrize("pkg", fq4_curve_files())
-def test_node_loader_fq4(pkg, tmp_path) -> None:
+@pytest.mark.parametrize("pkg", fq4_packages())
+def test_node_loader_fq4(pkg, curve_module, tmp_path) -> None:
     """The loader of a curve with G2 over Fp4: G2 add/mul/decode/hash, the pairing and a pairing check
     under Node give the Python module's bytes."""
     node = shutil.which("node")
     if node is None:
         skip_or_fail("node is not installed (apt-get install nodejs)")
-    pkg_dir, C = built_package(pkg)
+    pkg_dir, C = ROOT / "generated" / pkg, curve_module(pkg)
     P, Q, Q2 = C.G1.generator() * 1234567, C.G2.generator() * 7654321, C.G2.generator() * 42
     k = 0xC0FFEE
     dst = "QUUX-V01-CS02-with-" + C.G2.HASH_SUITE

@@ -13,7 +13,7 @@ from .fields import (
     PrimeField,
     PrimeFieldElement,
 )
-from .pairing import FAMILIES, ReferencePairing
+from .pairing import FAMILIES, ReferencePairing, reference_for_model
 
 __all__ = [
     "Curve",
@@ -26,4 +26,5 @@ __all__ = [
     "PrimeField",
     "PrimeFieldElement",
     "ReferencePairing",
+    "reference_for_model",
 ]

@@ -275,3 +275,16 @@ class ReferencePairing:
         """Inverse of ``to_tower``: ((a00, a01, a02), (a10, a11, a12)) -> flat element."""
         (a00, a01, a02), (a10, a11, a12) = c
         return self.Fk([a00, a10, a01, a11, a02, a12])
+
+
+def reference_for_model(model: Any) -> ReferencePairing:
+    """The reference pairing of a derived curve model (generator.derive.model.CurveModel): its
+    family, seed, primes, b, twist and tower, as the model holds them. The twist field's
+    non-residue xi is flat in the model and split into Fp2 halves when the twist field is Fp4
+    (k = 24, with v^2 = nu); a BW6 curve takes its derived loop pair (c0, c1)."""
+    tower = model.tower
+    xi = tuple(tower.xi)
+    if model.fq_degree == 4:
+        xi = (xi[:2], xi[2:])
+    return ReferencePairing(model.family, model.x, model.p, model.r, model.b, model.twist.kind, tower.beta, xi,
+                            nu=tower.nu, bw6_loop=model.miller.signed_scalars if model.k == 6 else None)

@@ -15,9 +15,9 @@
  * controls, proof that the harness sees a leak where there is one.  Adding a function is one line
  * of the table below.
  *
- * Built with the flags of the real module and -DCT_HAVE_FP2 when the tower has Fp2 (G2 over Fp2)
- * and -DCT_TOP=<prefix of the top tower level> (fp12 or fp6): properties of the curve, never its
- * name.  Inputs are arbitrary field elements: only the control flow and the addresses are checked. */
+ * Built with the flags of the real module, -DCT_HAVE_FP2 when the tower has Fp2 (G2 over Fp2),
+ * -DCT_HAVE_FP4 when it has Fp4 (G2 over Fp4, k = 24) and -DCT_TOP=<prefix of GT's field> (fp6,
+ * fp12 or fp24): properties of the curve, never its name.  Inputs are arbitrary field elements: only the control flow and the addresses are checked. */
 #include <stdio.h>
 #include <string.h>
 #include <valgrind/memcheck.h>
@@ -152,6 +152,13 @@ FIELD_CHECK(check_fp2_sqrt_vartime, fp2_t, fill_fp, fp2_sqrt_vartime(&r, &a))
 FIELD_CHECK(check_fp2_is_square, fp2_t, fill_fp, fp2_is_square(&a))
 FIELD_CHECK(check_fp2_is_lex_largest, fp2_t, fill_fp, fp2_is_lex_largest(&a))
 #endif
+#ifdef CT_HAVE_FP4
+FIELD_CHECK(check_fp4_inv, fp4_t, fill_fp, (fp4_inv(&r, &a), 0))
+FIELD_CHECK(check_fp4_sqrt, fp4_t, fill_fp, fp4_sqrt(&r, &a))
+FIELD_CHECK(check_fp4_sqrt_vartime, fp4_t, fill_fp, fp4_sqrt_vartime(&r, &a))
+FIELD_CHECK(check_fp4_is_square, fp4_t, fill_fp, fp4_is_square(&a))
+FIELD_CHECK(check_fp4_is_lex_largest, fp4_t, fill_fp, fp4_is_lex_largest(&a))
+#endif
 
 /* The complete mixed addition of the constant-time multiplications, on a secret point pair. */
 #define ADD_AFFINE_CT_CHECK(name, G)                                                               \
@@ -267,6 +274,9 @@ static const struct {
 #ifdef CT_HAVE_FP2
     CHECK(fp2_inv), CHECK(fp2_sqrt), CHECK(fp2_is_square), CHECK(fp2_is_lex_largest),
 #endif
+#ifdef CT_HAVE_FP4
+    CHECK(fp4_inv), CHECK(fp4_sqrt), CHECK(fp4_is_square), CHECK(fp4_is_lex_largest),
+#endif
     /* operations on public data that are constant time all the same */
     CHECK(fp_is_lex_largest), CHECK(fp_from_bytes_be), CHECK(g1_to_affine), CHECK(g2_to_affine),
     CHECK(g1_equal), CHECK(g2_equal), CHECK(g1_is_on_curve), CHECK(g2_is_on_curve),
@@ -279,6 +289,9 @@ static const struct {
     CHECK(g1_in_subgroup_by_order_vartime), CHECK(gt_in_subgroup_vartime),
 #ifdef CT_HAVE_FP2
     CHECK(fp2_sqrt_vartime),
+#endif
+#ifdef CT_HAVE_FP4
+    CHECK(fp4_sqrt_vartime),
 #endif
 };
 
