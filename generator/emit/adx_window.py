@@ -74,6 +74,39 @@ class _Emitter:
         self.op(f"adoxq %[zero], {_reg(hi)}")
         return words[1:] + [hi], lo
 
+    def first_row(self, t: list[int], lo: int, hi: int) -> None:
+        """Row 0 of a b (one carry chain; the window starts empty): words 0..n-2 in t, n-1 in hi,
+        n in rdx; lo is scratch."""
+        n = self.n
+        self.op(f"movq {_mem('b', 0)}, %%rdx")
+        self.op(f"mulxq {_mem('a', 0)}, {_reg(t[0])}, {_reg(t[1])}")
+        for j in range(1, n - 2):
+            self.op(f"mulxq {_mem('a', j)}, {_reg(lo)}, {_reg(t[j + 1])}")
+            self.op(f"{'addq' if j == 1 else 'adcq'} {_reg(lo)}, {_reg(t[j])}")
+        self.op(f"mulxq {_mem('a', n - 2)}, {_reg(lo)}, {_reg(hi)}")
+        self.op(f"adcq {_reg(lo)}, {_reg(t[n - 2])}")
+        self.op(f"mulxq {_mem('a', n - 1)}, {_reg(lo)}, %%rdx")
+        self.op(f"adcq {_reg(lo)}, {_reg(hi)}")
+        self.op("adcq $0, %%rdx")
+
+    def next_row(self, i: int, t: list[int], lo: int, hi: int) -> None:
+        """The window plus a b[i] (two carry chains, ADOX and ADCX): relative word n-1 comes from
+        the slot, word n is born in rdx; words 0..n-2 end in t and n-1 in hi."""
+        n = self.n
+        self.op(f"movq {_mem('b', i)}, %%rdx")
+        self.op(f"xorl {_reg32(lo)}, {_reg32(lo)}")
+        for j in range(n - 2):
+            self.op(f"mulxq {_mem('a', j)}, {_reg(lo)}, {_reg(hi)}")
+            self.op(f"adoxq {_reg(lo)}, {_reg(t[j])}")
+            self.op(f"adcxq {_reg(hi)}, {_reg(t[j + 1])}")
+        self.op(f"mulxq {_mem('a', n - 2)}, {_reg(lo)}, {_reg(hi)}")
+        self.op(f"adoxq {_reg(lo)}, {_reg(t[n - 2])}")
+        self.op(f"adcxq %[slot], {_reg(hi)}")
+        self.op(f"mulxq {_mem('a', n - 1)}, {_reg(lo)}, %%rdx")
+        self.op(f"adoxq {_reg(lo)}, {_reg(hi)}")
+        self.op("adcxq %[zero], %%rdx")
+        self.op("adoxq %[zero], %%rdx")
+
     def final_subtract(self, t: list[int]) -> None:
         """out = t - p if t >= p else t, for t < 2p in registers; out's address from %[outp]."""
         n = self.n
@@ -95,32 +128,11 @@ def mont_mul(n: int) -> list[str]:
     t = list(range(n - 1))  # words 0..n-2; word n-1 in %[slot] between rounds
     lo, hi = n - 1, n
     # round 0: t = a b[0] (one carry chain; the window starts empty)
-    e.op(f"movq {_mem('b', 0)}, %%rdx")
-    e.op(f"mulxq {_mem('a', 0)}, {_reg(t[0])}, {_reg(t[1])}")
-    for j in range(1, n - 2):
-        e.op(f"mulxq {_mem('a', j)}, {_reg(lo)}, {_reg(t[j + 1])}")
-        e.op(f"{'addq' if j == 1 else 'adcq'} {_reg(lo)}, {_reg(t[j])}")
-    e.op(f"mulxq {_mem('a', n - 2)}, {_reg(lo)}, {_reg(hi)}")
-    e.op(f"adcq {_reg(lo)}, {_reg(t[n - 2])}")
-    e.op(f"mulxq {_mem('a', n - 1)}, {_reg(lo)}, %%rdx")
-    e.op(f"adcq {_reg(lo)}, {_reg(hi)}")
-    e.op("adcq $0, %%rdx")
+    e.first_row(t, lo, hi)
     for i in range(n):
         if i > 0:
             # t[0..n] = t + a b[i]: word n-1 comes from the slot, word n is born in rdx
-            e.op(f"movq {_mem('b', i)}, %%rdx")
-            e.op(f"xorl {_reg32(lo)}, {_reg32(lo)}")
-            for j in range(n - 2):
-                e.op(f"mulxq {_mem('a', j)}, {_reg(lo)}, {_reg(hi)}")
-                e.op(f"adoxq {_reg(lo)}, {_reg(t[j])}")
-                e.op(f"adcxq {_reg(hi)}, {_reg(t[j + 1])}")
-            e.op(f"mulxq {_mem('a', n - 2)}, {_reg(lo)}, {_reg(hi)}")
-            e.op(f"adoxq {_reg(lo)}, {_reg(t[n - 2])}")
-            e.op(f"adcxq %[slot], {_reg(hi)}")
-            e.op(f"mulxq {_mem('a', n - 1)}, {_reg(lo)}, %%rdx")
-            e.op(f"adoxq {_reg(lo)}, {_reg(hi)}")
-            e.op("adcxq %[zero], %%rdx")
-            e.op("adoxq %[zero], %%rdx")
+            e.next_row(i, t, lo, hi)
         # words 0..n-2 in t, n-1 in hi, n in rdx: word n to the slot, then one reduction step
         e.op("movq %%rdx, %[slot]")
         t, free = e.reduce_step(t, hi, lo, top_in_slot=True)
@@ -217,32 +229,11 @@ def mul_wide(n: int) -> list[str]:
     e = _Emitter(n)
     t = list(range(n - 1))  # relative words 0..n-2; word n-1 in %[slot] between rows
     lo, hi = n - 1, n
-    e.op(f"movq {_mem('b', 0)}, %%rdx")
-    e.op(f"mulxq {_mem('a', 0)}, {_reg(t[0])}, {_reg(t[1])}")
-    for j in range(1, n - 2):
-        e.op(f"mulxq {_mem('a', j)}, {_reg(lo)}, {_reg(t[j + 1])}")
-        e.op(f"{'addq' if j == 1 else 'adcq'} {_reg(lo)}, {_reg(t[j])}")
-    e.op(f"mulxq {_mem('a', n - 2)}, {_reg(lo)}, {_reg(hi)}")
-    e.op(f"adcq {_reg(lo)}, {_reg(t[n - 2])}")
-    e.op(f"mulxq {_mem('a', n - 1)}, {_reg(lo)}, %%rdx")
-    e.op(f"adcq {_reg(lo)}, {_reg(hi)}")
-    e.op("adcq $0, %%rdx")
+    e.first_row(t, lo, hi)
     for i in range(n):
         if i > 0:
             # words i..i+n = window + a b[i]: relative word n-1 from the slot, word n born in rdx
-            e.op(f"movq {_mem('b', i)}, %%rdx")
-            e.op(f"xorl {_reg32(lo)}, {_reg32(lo)}")
-            for j in range(n - 2):
-                e.op(f"mulxq {_mem('a', j)}, {_reg(lo)}, {_reg(hi)}")
-                e.op(f"adoxq {_reg(lo)}, {_reg(t[j])}")
-                e.op(f"adcxq {_reg(hi)}, {_reg(t[j + 1])}")
-            e.op(f"mulxq {_mem('a', n - 2)}, {_reg(lo)}, {_reg(hi)}")
-            e.op(f"adoxq {_reg(lo)}, {_reg(t[n - 2])}")
-            e.op(f"adcxq %[slot], {_reg(hi)}")
-            e.op(f"mulxq {_mem('a', n - 1)}, {_reg(lo)}, %%rdx")
-            e.op(f"adoxq {_reg(lo)}, {_reg(hi)}")
-            e.op("adcxq %[zero], %%rdx")
-            e.op("adoxq %[zero], %%rdx")
+            e.next_row(i, t, lo, hi)
         # relative words 0..n-2 in t, n-1 in hi, n in rdx: word n to the slot, word 0 to out
         e.op("movq %%rdx, %[slot]")
         e.op("movq %[outp], %%rdx")
