@@ -10,8 +10,8 @@
  * kernels for the double-width products, reductions and sums, and lose 3% in portable C (the
  * interleaved Montgomery multiplication is faster than separate products and reductions there);
  * 12-limb fields, whose sums have no kernel, lose 4%. 5-limb fields (k = 24, whose Fp4 level
- * doubles the share of the sums) follow the 4-limb rule: portable C gains 39% (BLS24-315) and 29%
- * (BLS24-317), best-of-20 times on a loaded machine. PF_TOWER_LAZY=0 or 1 overrides. */
+ * doubles the share of the sums) follow the 4-limb rule: portable C gains 29% to 39% (best-of-20
+ * times on a loaded machine). PF_TOWER_LAZY=0 or 1 overrides. */
 #ifndef PF_TOWER_LAZY
 /* ... unless the target's Montgomery kernel beats separate products and reductions (wasm32) */
 #if defined(PF_ASM_PREFER_MONT_5)

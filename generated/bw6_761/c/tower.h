@@ -11,7 +11,7 @@
  * interleaved Montgomery multiplication is faster than separate products and reductions there);
  * 12-limb fields, whose sums have no kernel, lose 4%. That was before x86_64-adx had register-window
  * kernels (7 to 12 limbs) for the double-width product, square, sums and small factors: with them
- * BW6-761 gains 10% (callgrind instructions per pairing). PF_TOWER_LAZY=0 or 1 overrides. */
+ * 12-limb fields gain 10% (callgrind instructions per pairing). PF_TOWER_LAZY=0 or 1 overrides. */
 #ifndef PF_TOWER_LAZY
 #if defined(FP_WIDE_KERNELS) && defined(FP_WIDE_SUM_KERNELS)
 #define PF_TOWER_LAZY 1
