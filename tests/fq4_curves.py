@@ -1,21 +1,17 @@
 """The shipped curves whose G2 lies over Fp4 (BLS24), for the tests that treat them apart: the
 wasm32 module's size bound, the slow wasm32 known-answer run and the Node loader test over Fp4
-(tests/test_wasm.py, tests/test_wasm_node.py). Chosen from the curve files' family (k = 24 gives
-the twist field Fp4), never by name."""
+(tests/test_wasm.py, tests/test_wasm_node.py). Read from what the generator wrote (the tower has
+an Fp4 level, which it renders only as the twist field of k = 24), never from a name."""
 
 from __future__ import annotations
 
 from functools import lru_cache
-from pathlib import Path
 
-from generator.params import load_curve_file
-
-CURVE_DIR = Path(__file__).resolve().parents[1] / "curves"
-FQ4_FAMILIES = ("BLS24",)  # embedding degree 24: the sextic twist lies over Fp4
+from conftest import GENERATED_DIR, generated_packages
 
 
 @lru_cache(maxsize=None)
 def fq4_packages() -> tuple[str, ...]:
-    """The packages of the curves/ files whose G2 lies over Fp4, sorted."""
-    return tuple(sorted(spec.package for spec in map(load_curve_file, CURVE_DIR.glob("*.toml"))
-                        if spec.family in FQ4_FAMILIES))
+    """The pairing packages in generated/ whose tower defines fp4_t, sorted."""
+    return tuple(pkg for pkg in generated_packages()
+                 if "} fp4_t;" in (GENERATED_DIR / pkg / "c" / "tower.h").read_text(encoding="utf-8"))

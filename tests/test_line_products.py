@@ -13,7 +13,6 @@ pf_mul_by_line alone.
 from __future__ import annotations
 
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -24,47 +23,25 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from build_cache import compiled  # noqa: E402
-from conftest import GENERATED_DIR, generated_packages, skip_or_fail  # noqa: E402
+from c_kernel_harness import ADX, PACKAGES, compile_harness  # noqa: E402
 
-from bench.cbench import cpu_flags, curve_file  # noqa: E402
-from generator import build  # noqa: E402
+from bench.cbench import curve_file  # noqa: E402
 from generator.pipeline import derive_model  # noqa: E402
 
 HARNESS = ROOT / "tests" / "c_harness" / "line_products.c"
-CC = shutil.which("gcc") or shutil.which("cc")
-# The pairing curves only: the Edwards companion packages have no Miller loop.
-PACKAGES = [GENERATED_DIR / name for name in generated_packages()]
-ADX = {"adx", "bmi2"} <= cpu_flags()
 BUILDS = [("portable", 0), ("portable", 1)] + ([("adx", 0), ("adx", 1)] if ADX else [])
 
 
 @pytest.mark.parametrize("target,lazy", BUILDS, ids=[f"{t}-lazy{z}" for t, z in BUILDS])
 @pytest.mark.parametrize("pkg", PACKAGES, ids=[p.name for p in PACKAGES])
 def test_line_products_match_gt_mul(pkg: Path, target: str, lazy: int):
-    if CC is None:
-        skip_or_fail("no C compiler")
     model = derive_model(curve_file(pkg))
     if lazy and not model.lazy.tower:
         pytest.skip("the tower has no lazy-reduction path for this curve")
     names = model.tower.names
-    cmd = [
-        CC,
-        *build.compile_args(),
-        "-std=c99",
-        "-Wall",
-        "-Wextra",
-        "-Werror",
-        "-DPF_LIMB_BITS=64",
-        f"-DPF_TOWER_LAZY={lazy}",
-        f"-DLINE_FQ={names['fq']}",
-        f"-DLINE_FK={names['fq6']}",
-        f"-DLINE_TWIST_D={int(model.twist.kind == 'D')}",
-        *((f"-D{build.ADX_DEFINE}", *build.ADX_COMPILE_ARGS) if target == "adx" else ()),
-        f"-I{pkg / 'c'}",
-        str(HARNESS),
-    ]
-    exe = compiled(cmd, inputs=[HARNESS.parent, pkg / "c"], name="line_products")  # once per content
+    defines = (f"PF_TOWER_LAZY={lazy}", f"LINE_FQ={names['fq']}", f"LINE_FK={names['fq6']}",
+               f"LINE_TWIST_D={int(model.twist.kind == 'D')}")
+    exe = compile_harness(HARNESS, pkg, target, defines)  # once per content
     run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     counts = dict(re.findall(r"(\w+) (\d+)", run.stdout))

@@ -8,7 +8,6 @@ chains, the largest sums that fit, and random ones; also with t aliasing a and b
 from __future__ import annotations
 
 import random
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,18 +18,12 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from build_cache import compiled  # noqa: E402
-from conftest import GENERATED_DIR, generated_packages, skip_or_fail  # noqa: E402
+from c_kernel_harness import PACKAGES, TARGETS, compile_harness  # noqa: E402
 
-from bench.cbench import cpu_flags, curve_file  # noqa: E402
-from generator import build  # noqa: E402
+from bench.cbench import curve_file  # noqa: E402
 from generator.pipeline import derive_model  # noqa: E402
 
 HARNESS = ROOT / "tests" / "c_harness" / "mac_small.c"
-CC = shutil.which("gcc") or shutil.which("cc")
-PACKAGES = [GENERATED_DIR / name for name in generated_packages()]
-ADX = {"adx", "bmi2"} <= cpu_flags()
-TARGETS = ["portable"] + (["adx"] if ADX else [])
 
 
 def small_factors(model) -> list[int]:
@@ -73,29 +66,15 @@ def cases_for(k: int, words: int, p: int, rng: random.Random) -> list[tuple[int,
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("pkg", PACKAGES, ids=[p.name for p in PACKAGES])
 def test_mac_small_matches_integers(pkg: Path, target: str):
-    if CC is None:
-        skip_or_fail("no C compiler")
     model = derive_model(curve_file(pkg))
     factors = small_factors(model)
     if not factors:
         pytest.skip("the lazy Fp2 of this curve takes no small factor of u^2")
     n = model.fp.limbs64
-    cmd = [
-        CC,
-        *build.compile_args(),
-        "-std=c99",
-        "-Wall",
-        "-Wextra",
-        "-Werror",
-        "-DPF_LIMB_BITS=64",
-        *((f"-D{build.ADX_DEFINE}", *build.ADX_COMPILE_ARGS) if target == "adx" else ()),
-        f"-I{pkg / 'c'}",
-        str(HARNESS),
-    ]
     if target == "adx" and n <= 8:  # the kernels are in use: the header renders them up to 8 limbs
         text = (pkg / "c" / "asm_x86_64_adx.h").read_text(encoding="utf-8")
         assert all(f"#define PF_ASM_{name}_{n} 1" in text for name in ("MAC_SMALL", "WIDE_MAC_SMALL"))
-    exe = compiled(cmd, inputs=[HARNESS.parent, pkg / "c"], name="mac_small")
+    exe = compile_harness(HARNESS, pkg, target)
     rng = random.Random(20101526)
     cases = [(w, k, a, b) for k in factors for w in (1, 2) for a, b in cases_for(k, w * n, model.p, rng)]
     lines = []

@@ -7,7 +7,6 @@ values of [0, p R) and on random ones, for both signs."""
 from __future__ import annotations
 
 import random
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,19 +17,13 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from build_cache import compiled  # noqa: E402
-from conftest import GENERATED_DIR, generated_packages, skip_or_fail  # noqa: E402
+from c_kernel_harness import PACKAGES, TARGETS, compile_harness  # noqa: E402
 
-from bench.cbench import cpu_flags, curve_file  # noqa: E402
-from generator import build  # noqa: E402
+from bench.cbench import curve_file  # noqa: E402
 from generator.derive.lazy_reduction import wide_small_steps  # noqa: E402
 from generator.pipeline import derive_model  # noqa: E402
 
 HARNESS = ROOT / "tests" / "c_harness" / "wide_small.c"
-CC = shutil.which("gcc") or shutil.which("cc")
-PACKAGES = [GENERATED_DIR / name for name in generated_packages()]
-ADX = {"adx", "bmi2"} <= cpu_flags()
-TARGETS = ["portable"] + (["adx"] if ADX else [])
 
 
 def top_carries(k: int, n: int, pR: int, w: int) -> list[int]:
@@ -49,30 +42,16 @@ def top_carries(k: int, n: int, pR: int, w: int) -> list[int]:
 @pytest.mark.parametrize("target", TARGETS)
 @pytest.mark.parametrize("pkg", PACKAGES, ids=[p.name for p in PACKAGES])
 def test_wide_small_matches_integers(pkg: Path, target: str):
-    if CC is None:
-        skip_or_fail("no C compiler")
     model = derive_model(curve_file(pkg))
     if not model.lazy.wide_small:
         pytest.skip("the lazy tower takes no small factor of xi in double width for this curve")
     n = model.fp.limbs64
     R = 2 ** (64 * n)
     pR = model.p * R
-    cmd = [
-        CC,
-        *build.compile_args(),
-        "-std=c99",
-        "-Wall",
-        "-Wextra",
-        "-Werror",
-        "-DPF_LIMB_BITS=64",
-        *((f"-D{build.ADX_DEFINE}", *build.ADX_COMPILE_ARGS) if target == "adx" else ()),
-        f"-I{pkg / 'c'}",
-        str(HARNESS),
-    ]
     if target == "adx" and n <= 8:  # the kernels are in use: the header renders them up to 8 limbs
         text = (pkg / "c" / "asm_x86_64_adx.h").read_text(encoding="utf-8")
         assert all(f"#define PF_ASM_{name}_{n} 1" in text for name in ("WIDE_MUL_SMALL", "WIDE_NEG", "CSUB"))
-    exe = compiled(cmd, inputs=[HARNESS.parent, pkg / "c"], name="wide_small")
+    exe = compile_harness(HARNESS, pkg, target)
     rng = random.Random(20101526)
     edges = [0, 1, 2, R - 1, R, R + 1, pR // 2, pR - R, pR - R - 1, pR - 2, pR - 1]
     edges += [j * R + lo for j in (model.p // 2, model.p - 1) for lo in (0, R - 1)]
