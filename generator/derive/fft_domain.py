@@ -6,9 +6,11 @@ root of unity is g^((r-1)/2^s), so the n-th root of unity of a domain of size n 
 g^((r-1)/n), the element the Ethereum consensus specs compute (``compute_roots_of_unity``:
 pow(PRIMITIVE_ROOT_OF_UNITY, (r-1)/n), with 7 for BLS12-381, which is this rule's g).  Full
 factorizations of r - 1 can take minutes for a new curve, so the rule asks only for the small
-primes; for the four standard curves g is a generator of Fr* (7, 5, 22, 15), checked here
-against the factorizations cached in ``factor_cache/`` (re-verified on load: the factors multiply
-to r - 1 and each passes a primality test) when a curve has one.  The coset shift of coset FFTs
+primes; for the shipped pairing curves g is a generator of Fr* (BLS12-381's 7, for example),
+checked in tests/test_fft.py against the factorizations cached in ``factor_cache/`` (re-verified on
+load: the factors multiply to r - 1 and each passes a primality test).  A missing entry is computed
+with sympy, which can take hours: BW6-633's r - 1 has two prime factors of 38 and 46 digits, which
+sympy's ECM did not find; its entry came from PARI/GP's ``factor`` (MPQS, about 18 minutes here).  The coset shift of coset FFTs
 is g: its order is not a power of two dividing 2^s, so g H is a coset other than H for every
 domain H.
 """
