@@ -20,7 +20,7 @@ from typing import Any, Callable, Optional
 
 from .build import BASE_COMPILE_ARGS
 from .derive.model import CurveModel
-from .reference import ReferencePairing
+from .reference import reference_for_model
 
 KAT_SOURCE = "c/kat_main.c"
 # the kernels' symbols, with the suffix of a GCC clone (".constprop.0", ".isra.0")
@@ -155,11 +155,7 @@ class Oracle:
     def __init__(self, model: CurveModel) -> None:
         m = model
         self.m = m
-        xi, nu = tuple(m.tower.xi), None
-        if m.fq_degree == 4:  # xi in Fp4 as two Fp2 halves, and v^2 = nu
-            xi, nu = (xi[:2], xi[2:]), tuple(m.tower.nu)
-        self.ref = ReferencePairing(m.family, m.x, m.p, m.r, m.b, m.twist.kind, m.tower.beta, xi, nu,
-                                    bw6_loop=m.miller.signed_scalars if m.k == 6 else None)
+        self.ref = reference_for_model(m)
         self.nb = m.fp.nbytes
         self.rb = m.fr.nbytes
         self.d2 = m.fq_degree

@@ -24,7 +24,7 @@ from pairing_laws import check_pairing_laws
 
 from generator.derive.model import CurveModel, build_model
 from generator.params import load_curve_file
-from generator.reference import ReferencePairing
+from generator.reference import ReferencePairing, reference_for_model
 from generator.reference import hash_to_curve as ref_h2c
 
 CURVE_DIR = Path(__file__).resolve().parents[1] / "curves"
@@ -82,10 +82,7 @@ def _built(name: str):
     """(module, model, reference) of one curve: the installed package and its model, once per session."""
     model = build_model(load_curve_file(CURVE_DIR / f"{name}.toml"))
     module = load_curve_module(model.package)
-    t = model.tower
-    ref = ReferencePairing("BLS24", model.x, model.p, model.r, model.b, model.twist.kind, t.beta,
-                           (t.xi[:2], t.xi[2:]), t.nu)
-    return module, model, ref
+    return module, model, reference_for_model(model)
 
 
 @pytest.fixture(scope="module", params=CURVE_PARAMS)

@@ -44,7 +44,7 @@ from generator.derive.model import CurveModel, build_model  # noqa: E402
 from generator.emit.context import ASM_TARGETS, Literals, field_kernels  # noqa: E402
 from generator.emit.render import render  # noqa: E402
 from generator.params import load_curve_file  # noqa: E402
-from generator.reference import ReferencePairing  # noqa: E402
+from generator.reference import ReferencePairing, reference_for_model  # noqa: E402
 from generator.reference.fields import ExtensionField, PrimeField  # noqa: E402
 
 HARNESS = ROOT / "tests" / "c_harness" / "tower_harness.c"
@@ -351,9 +351,7 @@ def test_gt_subgroup(tower: Tower) -> None:
 
 @lru_cache(maxsize=None)
 def reference_of(name: str) -> ReferencePairing:
-    m = model_of(name)
-    t = m.tower
-    return ReferencePairing("BLS24", m.x, m.p, m.r, m.b, m.twist.kind, t.beta, (t.xi[:2], t.xi[2:]), t.nu)
+    return reference_for_model(model_of(name))
 
 
 def easy_part(f):

@@ -17,7 +17,7 @@ from pairing_laws import check_pairing_laws
 
 from generator.derive.model import CurveModel, build_model
 from generator.params import load_curve_file
-from generator.reference import ReferencePairing
+from generator.reference import reference_for_model
 
 CURVE_DIR = Path(__file__).resolve().parents[1] / "curves"
 CURVE_FILE, INNER_FILE = "bw6-633.toml", "bls24-315.toml"
@@ -36,9 +36,7 @@ def built():
     once per process."""
     model = build_model(load_curve_file(CURVE_DIR / CURVE_FILE))
     module = load_curve_module(model.package)
-    ref = ReferencePairing(model.family, model.x, model.p, model.r, model.b, model.twist.kind, model.tower.beta,
-                           tuple(model.tower.xi), bw6_loop=model.miller.signed_scalars)
-    return module, model, ref
+    return module, model, reference_for_model(model)
 
 
 @pytest.fixture(scope="module")

@@ -28,7 +28,7 @@ from conftest import STANDARD_CURVES, skip_or_fail  # noqa: E402
 
 from generator.derive.endomorphisms import TESTS, Evaluator, swap_phi  # noqa: E402
 from generator.pipeline import derive_model  # noqa: E402
-from generator.reference import ReferencePairing  # noqa: E402
+from generator.reference import ReferencePairing, reference_for_model  # noqa: E402
 
 CURVE_FILES = {pkg: ROOT / "curves" / f"{pkg.replace('_', '-')}.toml" for pkg in STANDARD_CURVES}
 
@@ -41,8 +41,7 @@ def model(pkg: str):
 @lru_cache(maxsize=None)
 def reference(pkg: str) -> ReferencePairing:
     m = model(pkg)
-    return ReferencePairing(m.family, m.x, m.p, m.r, m.b, m.twist.kind, m.tower.beta, tuple(m.tower.xi),
-                            bw6_loop=m.miller.signed_scalars if m.k == 6 else None)
+    return reference_for_model(m)
 
 
 def ref_curve(pkg: str, group: int):

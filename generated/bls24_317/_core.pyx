@@ -4654,8 +4654,8 @@ cdef class GT:
         cdef bytes b = _as_bytes(data, "GT.from_bytes")
         cdef GT r = _new_gt()
         if profile is not None:
-            flat = _ser_gt_order(_ser_base_from_bytes(b, 24, profile, "GT.from_bytes"),
-                                 _ser_gt_profile(profile, "GT.from_bytes"))
+            gt_profile = _ser_gt_profile(profile, "GT.from_bytes")  # before the length check: its error says more
+            flat = _ser_gt_order(_ser_base_from_bytes(b, 24, profile, "GT.from_bytes"), gt_profile)
             _fp24_from_obj(&r.v, _ser_nest(flat, (2, 3, 2, 2,)), "GT.from_bytes")
         else:
             if len(b) != 960:
