@@ -641,9 +641,11 @@ def compressed_exp_digits(e: int, chain: Chain, curve: str, k: int) -> tuple[tup
 
 
 def _compressed_cost(digits: list[tuple[int, int]] | tuple[tuple[int, int], ...], k: int) -> float:
-    """Top-position compressed squarings, one batched decompression per digit, one batch
-    inversion, and a multiplication per extra digit."""
-    return (digits[-1][0] * COMPRESSED_SQR_COST + len(digits) * DECOMPRESS_COST
+    """Top-position compressed squarings, one batched decompression per digit above position 0
+    (a^(2^0) is the input itself, never compressed), one batch inversion, and a multiplication per
+    extra digit."""
+    decompressed = sum(1 for position, _ in digits if position > 0)
+    return (digits[-1][0] * COMPRESSED_SQR_COST + decompressed * DECOMPRESS_COST
             + batch_inversion_cost(k) + (len(digits) - 1) * GT_MUL_COST)
 
 

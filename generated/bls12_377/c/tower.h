@@ -1236,13 +1236,13 @@ static void fp12_pow_vartime(fp12_t *out, const fp12_t *a, const limb_t *e, size
 }
 
 /* a^x for a in GT (x = 9586122913090633729): |x| = 2^0 + 2^46 + 2^47 + 2^51 + 2^56 + 2^58 + 2^63
- * from one run of 63 compressed squarings (Karabina), the 7 powers a^(2^position)
- * decompressed together, then multiplied. Only for elements of the
+ * from one run of 63 compressed squarings (Karabina), the 6 powers a^(2^position)
+ * above a itself decompressed together, then multiplied. Only for elements of the
  * cyclotomic subgroup. */
 static void gt_exp_by_x(gt_t *out, const gt_t *a)
 {
     gt_t pw[7], t = *a;
-    fp2_t num[7], den[7];
+    fp2_t num[6], den[6];
     pw[0] = t;                          /* a^(2^0) */
     for (int i = 0; i < 46; i++)
         fp12_cyclotomic_sqr_compressed(&t, &t);
@@ -1262,7 +1262,7 @@ static void gt_exp_by_x(gt_t *out, const gt_t *a)
     for (int i = 0; i < 5; i++)
         fp12_cyclotomic_sqr_compressed(&t, &t);
     pw[6] = t;                          /* a^(2^63) */
-    fp12_cyclotomic_decompress(pw, 7, num, den);
+    fp12_cyclotomic_decompress(pw + 1, 6, num, den);
     t = pw[0];
     fp12_mul(&t, &t, &pw[1]);
     fp12_mul(&t, &t, &pw[2]);

@@ -1591,13 +1591,13 @@ static void fp24_pow_vartime(fp24_t *out, const fp24_t *a, const limb_t *e, size
 }
 
 /* a^x for a in GT (x = -3218079743): |x| = - 2^0 + 2^20 - 2^22 - 2^30 + 2^32
- * from one run of 32 compressed squarings (Karabina), the 5 powers a^(2^position)
- * decompressed together, then multiplied, then a conjugation (x < 0). Only for elements of the
+ * from one run of 32 compressed squarings (Karabina), the 4 powers a^(2^position)
+ * above a itself decompressed together, then multiplied, then a conjugation (x < 0). Only for elements of the
  * cyclotomic subgroup. */
 static void gt_exp_by_x(gt_t *out, const gt_t *a)
 {
     gt_t pw[5], t = *a;
-    fp4_t num[5], den[5];
+    fp4_t num[4], den[4];
     pw[0] = t;                          /* a^(2^0) */
     for (int i = 0; i < 20; i++)
         fp24_cyclotomic_sqr_compressed(&t, &t);
@@ -1611,7 +1611,7 @@ static void gt_exp_by_x(gt_t *out, const gt_t *a)
     for (int i = 0; i < 2; i++)
         fp24_cyclotomic_sqr_compressed(&t, &t);
     pw[4] = t;                          /* a^(2^32) */
-    fp24_cyclotomic_decompress(pw, 5, num, den);
+    fp24_cyclotomic_decompress(pw + 1, 4, num, den);
     fp24_conj(&pw[0], &pw[0]);
     fp24_conj(&pw[2], &pw[2]);
     fp24_conj(&pw[3], &pw[3]);

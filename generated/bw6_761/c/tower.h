@@ -875,13 +875,13 @@ static void fp6_pow_vartime(fp6_t *out, const fp6_t *a, const limb_t *e, size_t 
 }
 
 /* a^x for a in GT (x = 9586122913090633729): |x| = 2^0 + 2^46 + 2^47 + 2^51 + 2^56 + 2^58 + 2^63
- * from one run of 63 compressed squarings (Karabina), the 7 powers a^(2^position)
- * decompressed together, then multiplied. Only for elements of the
+ * from one run of 63 compressed squarings (Karabina), the 6 powers a^(2^position)
+ * above a itself decompressed together, then multiplied. Only for elements of the
  * cyclotomic subgroup. */
 static void gt_exp_by_x(gt_t *out, const gt_t *a)
 {
     gt_t pw[7], t = *a;
-    fp_t num[7], den[7];
+    fp_t num[6], den[6];
     pw[0] = t;                          /* a^(2^0) */
     for (int i = 0; i < 46; i++)
         fp6_cyclotomic_sqr_compressed(&t, &t);
@@ -901,7 +901,7 @@ static void gt_exp_by_x(gt_t *out, const gt_t *a)
     for (int i = 0; i < 5; i++)
         fp6_cyclotomic_sqr_compressed(&t, &t);
     pw[6] = t;                          /* a^(2^63) */
-    fp6_cyclotomic_decompress(pw, 7, num, den);
+    fp6_cyclotomic_decompress(pw + 1, 6, num, den);
     t = pw[0];
     fp6_mul(&t, &t, &pw[1]);
     fp6_mul(&t, &t, &pw[2]);
