@@ -49,7 +49,7 @@ from fractions import Fraction
 import gmpy2
 import sympy
 from sympy import ZZ
-from sympy.polys.matrices import DomainMatrix
+from sympy.polys.matrices.ddm import DDM
 
 from .algebra import Curve, Elem, Point
 from .checks import require
@@ -415,11 +415,15 @@ def _vartime_window(dim: int, bits: int) -> int:
 
 
 def derive_decomposition(lam: int, r: int, dim: int, curve: str, group: str) -> Decomposition:
-    """A reduced basis of {(a_0..a_{d-1}) : sum a_i lam^i = 0 mod r} (LLL) and the rounding constants."""
+    """A reduced basis of {(a_0..a_{d-1}) : sum a_i lam^i = 0 mod r} (LLL) and the rounding constants.
+
+    The reduction is sympy's own LLL on its pure-Python dense matrix (DDM), whatever sympy's ground
+    types: DomainMatrix.lll hands the work to python-flint where that is installed, whose LLL returns
+    another (equally reduced) basis, so the rendered endomorphism.h would depend on the machine."""
     rows = [[r] + [0] * (dim - 1)] + [[-pow(lam, i, r)] + [1 if j == i else 0 for j in range(1, dim)]
                                       for i in range(1, dim)]
-    M = DomainMatrix([[ZZ(v) for v in row] for row in rows], (dim, dim), ZZ).lll()
-    basis = tuple(tuple(int(v) for v in row) for row in M.to_Matrix().tolist())
+    M = DDM([[ZZ(v) for v in row] for row in rows], (dim, dim), ZZ).lll()
+    basis = tuple(tuple(int(v) for v in row) for row in M.to_list())
     B = sympy.Matrix(basis)
     det = int(B.det())
     require(abs(det) == r, curve, f"{group}: the GLV basis has determinant +-r")
