@@ -132,6 +132,11 @@ class FinalExpModel:
     m_poly: str = ""
 
     @property
+    def exp_by_x_decompressed(self) -> int:
+        """How many powers the compressed exponentiation by x decompresses (tower.h's gt_exp_by_x)."""
+        return decompressed_count(self.exp_by_x_compressed or ())
+
+    @property
     def small_power_chains(self) -> tuple[Chain, ...]:
         """The distinct small exponents of the program, each with its chain (rendered once)."""
         chains: dict[int, Chain] = {}
@@ -640,12 +645,17 @@ def compressed_exp_digits(e: int, chain: Chain, curve: str, k: int) -> tuple[tup
     return tuple(digits) if _compressed_cost(digits, k) < chained else None
 
 
+def decompressed_count(digits: list[tuple[int, int]] | tuple[tuple[int, int], ...]) -> int:
+    """The powers a^(2^position) that Karabina's batch decompression recovers: one per digit above
+    position 0 (a^(2^0) is the input itself, never compressed). The cost model and tower.h's
+    gt_exp_by_x both read this count."""
+    return sum(1 for position, _ in digits if position > 0)
+
+
 def _compressed_cost(digits: list[tuple[int, int]] | tuple[tuple[int, int], ...], k: int) -> float:
-    """Top-position compressed squarings, one batched decompression per digit above position 0
-    (a^(2^0) is the input itself, never compressed), one batch inversion, and a multiplication per
-    extra digit."""
-    decompressed = sum(1 for position, _ in digits if position > 0)
-    return (digits[-1][0] * COMPRESSED_SQR_COST + decompressed * DECOMPRESS_COST
+    """Top-position compressed squarings, one batched decompression per compressed power
+    (decompressed_count), one batch inversion, and a multiplication per extra digit."""
+    return (digits[-1][0] * COMPRESSED_SQR_COST + decompressed_count(digits) * DECOMPRESS_COST
             + batch_inversion_cost(k) + (len(digits) - 1) * GT_MUL_COST)
 
 
