@@ -583,10 +583,15 @@ def test_gt_layouts(curve):
         gnark_order = flat if len(flat) == 24 else list(reversed(flat))
         assert raw == b"".join(v.to_bytes(nb, "big") for v in gnark_order)
         assert C.GT.from_bytes(raw, profile="gnark") == f
+        # the full field's class writes the same element in the same layout (gnark's one type, E12
+        # or E24), and reads it back
+        full = f.value()
+        assert full.to_bytes(profile="gnark") == raw and type(full).from_bytes(raw, profile="gnark") == full
     # arkworks (PairingOutput CanonicalSerialize): little-endian, c0 first
     raw = f.to_bytes(profile="arkworks")
     assert raw == b"".join(v.to_bytes(nb, "little") for v in flat)
     assert C.GT.from_bytes(raw, profile="arkworks") == f
+    assert f.value().to_bytes(profile="arkworks") == raw
     for name in ("eip197", "eip2537") + (("zcash",) if "zcash" in C.SERIALIZATION_PROFILES else ()):
         with pytest.raises(ValueError, match="defines no encoding of GT"):
             f.to_bytes(profile=name)

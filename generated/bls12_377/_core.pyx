@@ -690,6 +690,14 @@ cdef int _ser_gt_profile(object profile, str what) except -1:
     return i
 
 
+cdef list _ser_full_field_order(list flat, int i):
+    """The coefficients of an element of the full field (GT's, Fp^12: depth first, c0 first) in the
+    order _ser_base_to_bytes and _ser_base_from_bytes take them for profile i. Unchanged: at
+    k = 12 every profile writes this field as it writes the tower levels (gnark's E24, c0 first at
+    every level, is where the order differs)."""
+    return flat
+
+
 def _ser_flatten(t):
     """Nested coefficient tuples -> a flat list of ints, depth first."""
     if isinstance(t, tuple):
@@ -2497,7 +2505,8 @@ cdef class Fp12:
         coefficient first at every level where the profile writes Fp2 as c1 || c0)."""
         cdef uint8_t buf[576]
         if profile is not None:
-            return _ser_base_to_bytes(_ser_flatten(_fp12_tuple(&self.v)), profile, "Fp12.to_bytes")
+            flat = _ser_full_field_order(_ser_flatten(_fp12_tuple(&self.v)), _ser_profile(profile, "Fp12.to_bytes"))
+            return _ser_base_to_bytes(flat, profile, "Fp12.to_bytes")
         _fp12_write(buf, &self.v)
         return (<char *>buf)[:576]
 
@@ -2509,6 +2518,7 @@ cdef class Fp12:
         if profile is not None:
             r = _new_fp12()
             flat = _ser_base_from_bytes(b, 12, profile, "Fp12.from_bytes")
+            flat = _ser_full_field_order(flat, _ser_profile(profile, "Fp12.from_bytes"))
             _fp12_from_obj(&r.v, _ser_nest(flat, (2, 3, 2,)), "Fp12.from_bytes")
             return r
         if len(b) != 576:
@@ -4273,8 +4283,8 @@ cdef class GT:
         coefficient first; arkworks: little-endian, c0 first)."""
         cdef uint8_t buf[576]
         if profile is not None:
-            _ser_gt_profile(profile, "GT.to_bytes")
-            return _ser_base_to_bytes(_ser_flatten(_fp12_tuple(&self.v)), profile, "GT.to_bytes")
+            flat = _ser_full_field_order(_ser_flatten(_fp12_tuple(&self.v)), _ser_gt_profile(profile, "GT.to_bytes"))
+            return _ser_base_to_bytes(flat, profile, "GT.to_bytes")
         _fp12_write(buf, &self.v)
         return (<char *>buf)[:576]
 
@@ -4285,8 +4295,8 @@ cdef class GT:
         cdef bytes b = _as_bytes(data, "GT.from_bytes")
         cdef GT r = _new_gt()
         if profile is not None:
-            _ser_gt_profile(profile, "GT.from_bytes")
-            flat = _ser_base_from_bytes(b, 12, profile, "GT.from_bytes")
+            gt_profile = _ser_gt_profile(profile, "GT.from_bytes")  # before the length check: its error says more
+            flat = _ser_full_field_order(_ser_base_from_bytes(b, 12, profile, "GT.from_bytes"), gt_profile)
             _fp12_from_obj(&r.v, _ser_nest(flat, (2, 3, 2,)), "GT.from_bytes")
         else:
             if len(b) != 576:

@@ -20,7 +20,8 @@ itself does (arkworks 0.3 wrote it clear). from_bytes(check=True) checks the sub
 check=False it still rejects wrong lengths, bad flags or padding, coordinates >= p and points
 off the curve, so only the subgroup check is skipped. Fields: Fp and the tower levels use each
 profile's element width and byte order, with the most significant coefficient first where the
-profile writes Fp2 as c1 || c0; Fr uses the profile's scalar layout (little-endian for zcash and
+profile writes Fp2 as c1 || c0 (the full field Fp24 excepted: in the gnark layout it is
+c0 first at every level, as GT); Fr uses the profile's scalar layout (little-endian for zcash and
 arkworks). GT: the gnark and arkworks layouts only. Without a profile, fields and GT use
 big-endian coefficients, c0 first, depth first.
 """
@@ -710,10 +711,12 @@ cdef int _ser_gt_profile(object profile, str what) except -1:
     return i
 
 
-cdef list _ser_gt_order(list flat, int i):
-    """GT's coefficients (depth first, c0 first), reversed for the profiles whose GT layout is c0
-    first although their tower levels are most significant first (gnark: gnark's E24 at k = 24),
-    so that _ser_base_to_bytes and _ser_base_from_bytes, which reverse them for those profiles, keep c0 first."""
+cdef list _ser_full_field_order(list flat, int i):
+    """The coefficients of an element of the full field (GT's, Fp^24: depth first, c0 first) in the
+    order _ser_base_to_bytes and _ser_base_from_bytes take them for profile i. Reversed for the
+    profiles that write this field c0 first at every level although they write the tower levels
+    most significant first (gnark: gnark's E24 at k = 24), so that their reversal there
+    keeps c0 first; unchanged for the other profiles."""
     return flat[::-1] if i in (1,) else flat
 
 
@@ -2849,10 +2852,12 @@ cdef class Fp24:
     def to_bytes(self, profile=None):
         """All 24 Fp coefficients big-endian, c0 first, depth first (960 bytes); or in a
         serialization profile's layout (its element width and byte order, and the most significant
-        coefficient first at every level where the profile writes Fp2 as c1 || c0)."""
+        coefficient first at every level where the profile writes Fp2 as c1 || c0; gnark:
+        c0 first at every level, as GT and gnark's E24)."""
         cdef uint8_t buf[960]
         if profile is not None:
-            return _ser_base_to_bytes(_ser_flatten(_fp24_tuple(&self.v)), profile, "Fp24.to_bytes")
+            flat = _ser_full_field_order(_ser_flatten(_fp24_tuple(&self.v)), _ser_profile(profile, "Fp24.to_bytes"))
+            return _ser_base_to_bytes(flat, profile, "Fp24.to_bytes")
         _fp24_write(buf, &self.v)
         return (<char *>buf)[:960]
 
@@ -2864,6 +2869,7 @@ cdef class Fp24:
         if profile is not None:
             r = _new_fp24()
             flat = _ser_base_from_bytes(b, 24, profile, "Fp24.from_bytes")
+            flat = _ser_full_field_order(flat, _ser_profile(profile, "Fp24.from_bytes"))
             _fp24_from_obj(&r.v, _ser_nest(flat, (2, 3, 2, 2,)), "Fp24.from_bytes")
             return r
         if len(b) != 960:
@@ -4642,7 +4648,7 @@ cdef class GT:
         as gnark's E24; arkworks: little-endian, c0 first)."""
         cdef uint8_t buf[960]
         if profile is not None:
-            flat = _ser_gt_order(_ser_flatten(_fp24_tuple(&self.v)), _ser_gt_profile(profile, "GT.to_bytes"))
+            flat = _ser_full_field_order(_ser_flatten(_fp24_tuple(&self.v)), _ser_gt_profile(profile, "GT.to_bytes"))
             return _ser_base_to_bytes(flat, profile, "GT.to_bytes")
         _fp24_write(buf, &self.v)
         return (<char *>buf)[:960]
@@ -4655,7 +4661,7 @@ cdef class GT:
         cdef GT r = _new_gt()
         if profile is not None:
             gt_profile = _ser_gt_profile(profile, "GT.from_bytes")  # before the length check: its error says more
-            flat = _ser_gt_order(_ser_base_from_bytes(b, 24, profile, "GT.from_bytes"), gt_profile)
+            flat = _ser_full_field_order(_ser_base_from_bytes(b, 24, profile, "GT.from_bytes"), gt_profile)
             _fp24_from_obj(&r.v, _ser_nest(flat, (2, 3, 2, 2,)), "GT.from_bytes")
         else:
             if len(b) != 960:

@@ -670,6 +670,14 @@ cdef int _ser_gt_profile(object profile, str what) except -1:
     return i
 
 
+cdef list _ser_full_field_order(list flat, int i):
+    """The coefficients of an element of the full field (GT's, Fp^6: depth first, c0 first) in the
+    order _ser_base_to_bytes and _ser_base_from_bytes take them for profile i. Unchanged: at
+    k = 6 every profile writes this field as it writes the tower levels (gnark's E24, c0 first at
+    every level, is where the order differs)."""
+    return flat
+
+
 def _ser_flatten(t):
     """Nested coefficient tuples -> a flat list of ints, depth first."""
     if isinstance(t, tuple):
@@ -2149,7 +2157,8 @@ cdef class Fp6:
         coefficient first at every level where the profile writes Fp2 as c1 || c0)."""
         cdef uint8_t buf[576]
         if profile is not None:
-            return _ser_base_to_bytes(_ser_flatten(_fp6_tuple(&self.v)), profile, "Fp6.to_bytes")
+            flat = _ser_full_field_order(_ser_flatten(_fp6_tuple(&self.v)), _ser_profile(profile, "Fp6.to_bytes"))
+            return _ser_base_to_bytes(flat, profile, "Fp6.to_bytes")
         _fp6_write(buf, &self.v)
         return (<char *>buf)[:576]
 
@@ -2161,6 +2170,7 @@ cdef class Fp6:
         if profile is not None:
             r = _new_fp6()
             flat = _ser_base_from_bytes(b, 6, profile, "Fp6.from_bytes")
+            flat = _ser_full_field_order(flat, _ser_profile(profile, "Fp6.from_bytes"))
             _fp6_from_obj(&r.v, _ser_nest(flat, (2, 3,)), "Fp6.from_bytes")
             return r
         if len(b) != 576:
@@ -3891,8 +3901,8 @@ cdef class GT:
         coefficient first; arkworks: little-endian, c0 first)."""
         cdef uint8_t buf[576]
         if profile is not None:
-            _ser_gt_profile(profile, "GT.to_bytes")
-            return _ser_base_to_bytes(_ser_flatten(_fp6_tuple(&self.v)), profile, "GT.to_bytes")
+            flat = _ser_full_field_order(_ser_flatten(_fp6_tuple(&self.v)), _ser_gt_profile(profile, "GT.to_bytes"))
+            return _ser_base_to_bytes(flat, profile, "GT.to_bytes")
         _fp6_write(buf, &self.v)
         return (<char *>buf)[:576]
 
@@ -3903,8 +3913,8 @@ cdef class GT:
         cdef bytes b = _as_bytes(data, "GT.from_bytes")
         cdef GT r = _new_gt()
         if profile is not None:
-            _ser_gt_profile(profile, "GT.from_bytes")
-            flat = _ser_base_from_bytes(b, 6, profile, "GT.from_bytes")
+            gt_profile = _ser_gt_profile(profile, "GT.from_bytes")  # before the length check: its error says more
+            flat = _ser_full_field_order(_ser_base_from_bytes(b, 6, profile, "GT.from_bytes"), gt_profile)
             _fp6_from_obj(&r.v, _ser_nest(flat, (2, 3,)), "GT.from_bytes")
         else:
             if len(b) != 576:
