@@ -549,6 +549,8 @@ def test_lazy_reduction_bounds(name: str) -> None:
     else:
         assert not m.lazy.fp2_mul and m.lazy.tower == (2 * m.p < R)
         assert not m.lazy.fp2_sqr_plain
+    # the plain sums of the cubic level over Fp: k = 6 only, exactly when 16 p <= R
+    assert m.lazy.fp3_plain_sums == (m.k == 6 and m.lazy.tower and 16 * m.p <= R)
     # the factors of xi taken in one pass are every k >= 2 (below the word bound); the high half
     # takes one more word exactly when some k has k p >= R
     from generator.derive.lazy_reduction import WIDE_SMALL_BOUND
@@ -592,6 +594,22 @@ def test_lazy_reduction_small_factors_need_room() -> None:
     # at the edge: 9 p < R needs no extra word, 9 p >= R does
     assert not derive_lazy_reduction(R // 9 - 1, 6, 12, -1, "test", (9, 1, -1)).wide_small_top
     assert derive_lazy_reduction(R // 9 + 1, 6, 12, -1, "test", (9, 1, -1)).wide_small_top
+
+
+def test_fp3_plain_sums_need_room() -> None:
+    """k = 6 takes the plain operand sums and differences of Fp3 and Fp6 exactly when 16 p <= R
+    (at the edge both ways), never at k = 12; and the check itself refuses a bound that is off."""
+    from generator.derive import lazy_reduction
+    from generator.derive.checks import DerivationError
+
+    R = 2 ** 640
+    assert lazy_reduction.derive_lazy_reduction(R // 16, 10, 6, None, "test").fp3_plain_sums
+    edge = lazy_reduction.derive_lazy_reduction(R // 16 + 1, 10, 6, None, "test")
+    assert edge.tower and not edge.fp3_plain_sums
+    assert not lazy_reduction.derive_lazy_reduction(2 ** 377 + 1, 6, 12, -5, "test", (0, 1, -5)).fp3_plain_sums
+    # a p with 16 p > R fails the sampled bounds (the sums of two operands below 2p pass 4p)
+    with pytest.raises(DerivationError):
+        lazy_reduction._check_fp3_plain_sums(R // 15, R, "test")
 
 
 @pytest.mark.parametrize("k", [2, 3, 4, 5, 9])

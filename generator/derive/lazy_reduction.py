@@ -23,6 +23,11 @@ The bounds, each checked here for the curve at hand:
     their product below 2 (k + 1) p^2, and c0 below (3k + 1) p^2, which must be at most p R; it is
     congruent to a0^2 - k a1^2 since (a0 + a1)(a0 - k a1) = a0^2 - k a1^2 - (k - 1) a0 a1. Without
     that room the square takes three products (a0^2 - k a1^2 modulo p R).
+  * the cubic level over Fp (k = 6) with plain sums (fp3_plain_sums): Fp3's Karatsuba takes
+    operands below 2p (Fp6's unreduced sums a0 + a1), leaves its own operand sums unreduced (< 4p),
+    and subtracts t0, t1, t2 from (a_i + a_j)(b_i + b_j) < 16 p^2 as plain integers, the difference
+    a_i b_j + a_j b_i (< 8 p^2) being exact; the cyclotomic squaring's (a + b)^2 - a^2 - b^2 = 2ab
+    likewise. All of it needs 16 p <= R.
   * the multiplications by the small factors of xi in double width (fpw_mul_small_mod): k a, or
     k (p R - a) for -k a, in one pass of products; the product is below k p R and its high half
     below k p, which needs one more word when k p >= R (wide_small_top: BN254's 9 = xi0); the
@@ -55,6 +60,7 @@ class LazyReductionModel:
     wide_small_top: bool = False  # some factor has k p >= R: the high half of k a takes one more word
     beta_add: int | None = None  # k = beta when fp2_mul holds with beta > 0 (plain double-width sums)
     fp4_nu_plain: bool = False  # k = 24, beta > 0, nu >= 0: a + nu b of the Fp4 products as plain sums
+    fp3_plain_sums: bool = False  # k = 6: unreduced operand sums and plain differences in Fp3 and Fp6 (16 p <= R)
 
 
 def _check_fp2_products(p: int, R: int, k: int, curve: str) -> None:
@@ -195,10 +201,37 @@ def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve:
     fp4_nu_plain = False
     if tower and k == 24 and beta_add is not None and nu is not None and min(nu) >= 0:
         fp4_nu_plain = _fp4_nu_plain_fits(p, R, beta_add, nu, curve)
+    fp3_plain_sums = tower and k == 6 and 16 * p <= R
+    if fp3_plain_sums:
+        _check_fp3_plain_sums(p, R, curve)
     return LazyReductionModel(fp2_mul=fp2_mul, beta_k=beta_k, tower=tower, headroom=headroom,
                               fp2_sqr_plain=fp2_sqr_plain, wide_small=tuple(wide_small),
                               wide_small_top=any(f * p >= R for f in wide_small), beta_add=beta_add,
-                              fp4_nu_plain=fp4_nu_plain)
+                              fp4_nu_plain=fp4_nu_plain, fp3_plain_sums=fp3_plain_sums)
+
+
+def _check_fp3_plain_sums(p: int, R: int, curve: str) -> None:
+    """The plain-sum shapes of k = 6 (fp3_plain_sums) on extreme and random operands: Fp3's
+    Karatsuba on operands below 2p (sums of two reduced elements, left unreduced), whose operand
+    sums (< 4p) fit n words and whose differences (a_i + a_j)(b_i + b_j) - a_i b_i - a_j b_j are
+    exact, non-negative and below p R, so that the multiplication by xi and the sums modulo p R
+    that follow take them; and the cyclotomic squaring's (a + b)^2 - a^2 - b^2 on reduced a, b."""
+    require(16 * p <= R, curve, "Fp3 plain sums: (4p)^2 = 16 p^2 <= p R")
+    rng = random.Random(2009615)
+    top = 2 * p - 2  # the largest sum of two reduced elements
+    edge = (0, 1, p - 1, top)
+    samples = [(x, y, top, top) for x in edge for y in edge]
+    samples += [tuple(rng.randrange(2 * p - 1) for _ in range(4)) for _ in range(64)]
+    for ai, aj, bi, bj in samples:
+        s, u = ai + aj, bi + bj
+        require(s < R and u < R, curve, "Fp3 plain sums: an operand sum (< 4p) fits n words")
+        cross = s * u - ai * bi - aj * bj
+        require(cross == ai * bj + aj * bi and 0 <= cross < p * R, curve,
+                "Fp3 plain sums: (a_i + a_j)(b_i + b_j) - a_i b_i - a_j b_j is exact and below p R")
+        require(ai * bi < p * R, curve, "Fp3 plain sums: a product of operands below 2p is below p R")
+    for a, b in [(x, y) for x in (0, 1, p - 1) for y in (0, 1, p - 1)] + [(rng.randrange(p), rng.randrange(p)) for _ in range(32)]:
+        require((a + b) ** 2 - a * a - b * b == 2 * a * b < p * R, curve,
+                "cyclotomic squaring: (a + b)^2 - a^2 - b^2 = 2ab, exact and below p R")
 
 
 def _fp4_nu_plain_fits(p: int, R: int, k: int, nu: tuple[int, int], curve: str) -> bool:

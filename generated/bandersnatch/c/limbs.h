@@ -28,6 +28,18 @@ typedef uint64_t dlimb_t;
 #error "PF_LIMB_BITS must be 32 or 64"
 #endif
 
+/* Full unrolling of a carry-chain loop over a field's words (at most 2 x 24 limbs): gcc 12 keeps
+ * a loop of 20 or more iterations rolled, which materialises the carry in a register every
+ * word. Measured on BW6-633 (10 limbs, the plain double-width sums of generator/derive/
+ * lazy_reduction.py): its Fp6 multiplication 9% faster unrolled. */
+#if defined(__clang__)
+#define PF_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__)
+#define PF_UNROLL _Pragma("GCC unroll 48")
+#else
+#define PF_UNROLL
+#endif
+
 /* All-ones when flag is 1, zero when flag is 0 (flag must be 0 or 1). */
 static inline limb_t pf_mask(limb_t flag) { return (limb_t)0 - flag; }
 

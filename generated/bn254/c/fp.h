@@ -147,6 +147,7 @@ static inline void fp_add_unreduced(limb_t t[FP_NLIMBS], const fp_t *a, const fp
     limb_t carry = 0;
     size_t i;
 
+    PF_UNROLL
     for (i = 0; i < FP_NLIMBS; i++)
         t[i] = pf_addc(a->l[i], b->l[i], &carry);
 }
@@ -157,6 +158,7 @@ static inline limb_t fp_wide_sub(limb_t t[2 * FP_NLIMBS], const limb_t a[2 * FP_
     limb_t borrow = 0;
     size_t i;
 
+    PF_UNROLL
     for (i = 0; i < 2 * FP_NLIMBS; i++)
         t[i] = pf_subb(a[i], b[i], &borrow);
     return borrow;
@@ -168,6 +170,7 @@ static inline limb_t fp_wide_add(limb_t t[2 * FP_NLIMBS], const limb_t a[2 * FP_
     limb_t carry = 0;
     size_t i;
 
+    PF_UNROLL
     for (i = 0; i < 2 * FP_NLIMBS; i++)
         t[i] = pf_addc(a[i], b[i], &carry);
     return carry;

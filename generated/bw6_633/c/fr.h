@@ -159,6 +159,7 @@ static inline void fr_add_unreduced(limb_t t[FR_NLIMBS], const fr_t *a, const fr
     limb_t carry = 0;
     size_t i;
 
+    PF_UNROLL
     for (i = 0; i < FR_NLIMBS; i++)
         t[i] = pf_addc(a->l[i], b->l[i], &carry);
 }
@@ -169,6 +170,7 @@ static inline limb_t fr_wide_sub(limb_t t[2 * FR_NLIMBS], const limb_t a[2 * FR_
     limb_t borrow = 0;
     size_t i;
 
+    PF_UNROLL
     for (i = 0; i < 2 * FR_NLIMBS; i++)
         t[i] = pf_subb(a[i], b[i], &borrow);
     return borrow;
@@ -180,6 +182,7 @@ static inline limb_t fr_wide_add(limb_t t[2 * FR_NLIMBS], const limb_t a[2 * FR_
     limb_t carry = 0;
     size_t i;
 
+    PF_UNROLL
     for (i = 0; i < 2 * FR_NLIMBS; i++)
         t[i] = pf_addc(a[i], b[i], &carry);
     return carry;

@@ -245,7 +245,18 @@ static inline void fp3w_mul_by_v(fp3w_t *out, const fp3w_t *a)
     out->c0 = t;
 }
 
-/* Karatsuba over the cubic extension, unreduced: six double-width products in fp. */
+/* out = a + b with each coefficient left unreduced (below 2p for reduced a and b): an operand of
+ * fp3w_mul only (fp3_plain_sums). */
+static inline void fp3_add_unreduced(fp3_t *out, const fp3_t *a, const fp3_t *b)
+{
+    fp_add_unreduced(out->c0.l, &a->c0, &b->c0);
+    fp_add_unreduced(out->c1.l, &a->c1, &b->c1);
+    fp_add_unreduced(out->c2.l, &a->c2, &b->c2);
+}
+
+/* Karatsuba over the cubic extension, unreduced: six double-width products in fp. Operands
+ * below 2p; the operand sums (below 4p) and the differences (a_i + a_j)(b_i + b_j) - a_i b_i - a_j b_j
+ * (exact, below 8 p^2) are plain integer operations (fp3_plain_sums: 16 p <= R). */
 static void fp3w_mul(fp3w_t *out, const fp3_t *a, const fp3_t *b)
 {
     fpw_t t0, t1, t2, x, y;
@@ -254,31 +265,32 @@ static void fp3w_mul(fp3w_t *out, const fp3_t *a, const fp3_t *b)
     fpw_mul(&t1, &a->c1, &b->c1);
     fpw_mul(&t2, &a->c2, &b->c2);
     /* c0 = xi ((a1 + a2)(b1 + b2) - t1 - t2) + t0 */
-    fp_add(&s, &a->c1, &a->c2);
-    fp_add(&u, &b->c1, &b->c2);
+    fp_add_unreduced(s.l, &a->c1, &a->c2);
+    fp_add_unreduced(u.l, &b->c1, &b->c2);
     fpw_mul(&x, &s, &u);
-    fpw_sub(&x, &x, &t1);
-    fpw_sub(&x, &x, &t2);
+    (void)fp_wide_sub(x.l, x.l, t1.l);
+    (void)fp_wide_sub(x.l, x.l, t2.l);
     fpw_mul_by_xi(&x, &x);
     fpw_add(&out->c0, &x, &t0);
     /* c1 = (a0 + a1)(b0 + b1) - t0 - t1 + xi t2 */
-    fp_add(&s, &a->c0, &a->c1);
-    fp_add(&u, &b->c0, &b->c1);
+    fp_add_unreduced(s.l, &a->c0, &a->c1);
+    fp_add_unreduced(u.l, &b->c0, &b->c1);
     fpw_mul(&x, &s, &u);
-    fpw_sub(&x, &x, &t0);
-    fpw_sub(&x, &x, &t1);
+    (void)fp_wide_sub(x.l, x.l, t0.l);
+    (void)fp_wide_sub(x.l, x.l, t1.l);
     fpw_mul_by_xi(&y, &t2);
     fpw_add(&out->c1, &x, &y);
     /* c2 = (a0 + a2)(b0 + b2) - t0 - t2 + t1 */
-    fp_add(&s, &a->c0, &a->c2);
-    fp_add(&u, &b->c0, &b->c2);
+    fp_add_unreduced(s.l, &a->c0, &a->c2);
+    fp_add_unreduced(u.l, &b->c0, &b->c2);
     fpw_mul(&x, &s, &u);
-    fpw_sub(&x, &x, &t0);
-    fpw_sub(&x, &x, &t2);
+    (void)fp_wide_sub(x.l, x.l, t0.l);
+    (void)fp_wide_sub(x.l, x.l, t2.l);
     fpw_add(&out->c2, &x, &t1);
 }
 
-/* out = a * (b0 + b1 v), unreduced: five double-width products. */
+/* out = a * (b0 + b1 v), unreduced: five double-width products; the operand sums and the exact
+ * difference are plain integer operations. */
 static void fp3w_mul_by_01(fp3w_t *out, const fp3_t *a, const fp_t *b0, const fp_t *b1)
 {
     fpw_t t0, t1, x;
@@ -288,11 +300,11 @@ static void fp3w_mul_by_01(fp3w_t *out, const fp3_t *a, const fp_t *b0, const fp
     fpw_mul(&x, &a->c2, b1);
     fpw_mul_by_xi(&x, &x);
     fpw_add(&out->c0, &x, &t0);
-    fp_add(&s, &a->c0, &a->c1);
-    fp_add(&u, b0, b1);
+    fp_add_unreduced(s.l, &a->c0, &a->c1);
+    fp_add_unreduced(u.l, b0, b1);
     fpw_mul(&x, &s, &u);
-    fpw_sub(&x, &x, &t0);
-    fpw_sub(&out->c1, &x, &t1);
+    (void)fp_wide_sub(x.l, x.l, t0.l);
+    (void)fp_wide_sub(out->c1.l, x.l, t1.l);
     fpw_mul(&x, &a->c2, b0);
     fpw_add(&out->c2, &x, &t1);
 }
@@ -534,15 +546,16 @@ static inline void fp6_conj(fp6_t *out, const fp6_t *a)
 #if PF_TOWER_LAZY
 /* Karatsuba over the quadratic level with lazy reduction: three unreduced products in fp3
  * (18 double-width products in Fp), combined in double width, one reduction per
- * output coefficient in Fp. */
+ * output coefficient in Fp. The operand sums a0 + a1, b0 + b1 stay unreduced (below 2p, which
+ * fp3w_mul takes). */
 static void fp6_mul(fp6_t *out, const fp6_t *a, const fp6_t *b)
 {
     fp3w_t t0, t1, x;
     fp3_t s, u;
     fp3w_mul(&t0, &a->c0, &b->c0);
     fp3w_mul(&t1, &a->c1, &b->c1);
-    fp3_add(&s, &a->c0, &a->c1);
-    fp3_add(&u, &b->c0, &b->c1);
+    fp3_add_unreduced(&s, &a->c0, &a->c1);
+    fp3_add_unreduced(&u, &b->c0, &b->c1);
     fp3w_mul(&x, &s, &u);
     fp3w_sub(&x, &x, &t0);
     fp3w_sub(&x, &x, &t1);
@@ -553,15 +566,15 @@ static void fp6_mul(fp6_t *out, const fp6_t *a, const fp6_t *b)
 }
 
 /* Complex squaring with lazy reduction: c0 = (a0 + a1)(a0 + v a1) - t - v t, c1 = 2t with
- * t = a0 a1, the products unreduced. */
+ * t = a0 a1, the products unreduced (and the operand sums: below 2p). */
 static void fp6_sqr(fp6_t *out, const fp6_t *a)
 {
     fp3w_t t, x, vt;
     fp3_t s, u;
     fp3w_mul(&t, &a->c0, &a->c1);
-    fp3_add(&s, &a->c0, &a->c1);
+    fp3_add_unreduced(&s, &a->c0, &a->c1);
     fp3_mul_by_v(&u, &a->c1);
-    fp3_add(&u, &u, &a->c0);
+    fp3_add_unreduced(&u, &u, &a->c0);
     fp3w_mul(&x, &s, &u);
     fp3w_sub(&x, &x, &t);
     fp3w_mul_by_v(&vt, &t);
@@ -648,30 +661,30 @@ static void fp6_cyclotomic_sqr(fp6_t *out, const fp6_t *a)
     fpw_t wa, wb, wx;
     fpw_sqr(&wa, &a->c1.c1);
     fpw_sqr(&wb, &a->c0.c0);
-    fp_add(&s, &a->c1.c1, &a->c0.c0);
+    fp_add_unreduced(s.l, &a->c1.c1, &a->c0.c0);
     fpw_sqr(&wx, &s);
-    fpw_sub(&wx, &wx, &wa);
-    fpw_sub(&wx, &wx, &wb);
+    (void)fp_wide_sub(wx.l, wx.l, wa.l);
+    (void)fp_wide_sub(wx.l, wx.l, wb.l);
     fpw_redc(&t6, &wx);
     fpw_mul_by_xi(&wa, &wa);
     fpw_add(&wa, &wa, &wb);
     fpw_redc(&t0, &wa);
     fpw_sqr(&wa, &a->c0.c2);
     fpw_sqr(&wb, &a->c1.c0);
-    fp_add(&s, &a->c0.c2, &a->c1.c0);
+    fp_add_unreduced(s.l, &a->c0.c2, &a->c1.c0);
     fpw_sqr(&wx, &s);
-    fpw_sub(&wx, &wx, &wa);
-    fpw_sub(&wx, &wx, &wb);
+    (void)fp_wide_sub(wx.l, wx.l, wa.l);
+    (void)fp_wide_sub(wx.l, wx.l, wb.l);
     fpw_redc(&t7, &wx);
     fpw_mul_by_xi(&wa, &wa);
     fpw_add(&wa, &wa, &wb);
     fpw_redc(&t2, &wa);
     fpw_sqr(&wa, &a->c1.c2);
     fpw_sqr(&wb, &a->c0.c1);
-    fp_add(&s, &a->c1.c2, &a->c0.c1);
+    fp_add_unreduced(s.l, &a->c1.c2, &a->c0.c1);
     fpw_sqr(&wx, &s);
-    fpw_sub(&wx, &wx, &wa);
-    fpw_sub(&wx, &wx, &wb);
+    (void)fp_wide_sub(wx.l, wx.l, wa.l);
+    (void)fp_wide_sub(wx.l, wx.l, wb.l);
     fpw_mul_by_xi(&wx, &wx);
     fpw_redc(&t8, &wx);
     fpw_mul_by_xi(&wa, &wa);
@@ -745,20 +758,20 @@ static void fp6_cyclotomic_sqr_compressed(fp6_t *out, const fp6_t *a)
     fpw_t wa, wb, wx;
     fpw_sqr(&wa, &a->c0.c2);
     fpw_sqr(&wb, &a->c1.c0);
-    fp_add(&s, &a->c0.c2, &a->c1.c0);
+    fp_add_unreduced(s.l, &a->c0.c2, &a->c1.c0);
     fpw_sqr(&wx, &s);
-    fpw_sub(&wx, &wx, &wa);
-    fpw_sub(&wx, &wx, &wb);
+    (void)fp_wide_sub(wx.l, wx.l, wa.l);
+    (void)fp_wide_sub(wx.l, wx.l, wb.l);
     fpw_redc(&t7, &wx);
     fpw_mul_by_xi(&wa, &wa);
     fpw_add(&wa, &wa, &wb);
     fpw_redc(&t2, &wa);
     fpw_sqr(&wa, &a->c1.c2);
     fpw_sqr(&wb, &a->c0.c1);
-    fp_add(&s, &a->c1.c2, &a->c0.c1);
+    fp_add_unreduced(s.l, &a->c1.c2, &a->c0.c1);
     fpw_sqr(&wx, &s);
-    fpw_sub(&wx, &wx, &wa);
-    fpw_sub(&wx, &wx, &wb);
+    (void)fp_wide_sub(wx.l, wx.l, wa.l);
+    (void)fp_wide_sub(wx.l, wx.l, wb.l);
     fpw_mul_by_xi(&wx, &wx);
     fpw_redc(&t8, &wx);
     fpw_mul_by_xi(&wa, &wa);

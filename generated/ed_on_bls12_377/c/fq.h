@@ -154,6 +154,7 @@ static inline void fq_add_unreduced(limb_t t[FQ_NLIMBS], const fq_t *a, const fq
     limb_t carry = 0;
     size_t i;
 
+    PF_UNROLL
     for (i = 0; i < FQ_NLIMBS; i++)
         t[i] = pf_addc(a->l[i], b->l[i], &carry);
 }
@@ -164,6 +165,7 @@ static inline limb_t fq_wide_sub(limb_t t[2 * FQ_NLIMBS], const limb_t a[2 * FQ_
     limb_t borrow = 0;
     size_t i;
 
+    PF_UNROLL
     for (i = 0; i < 2 * FQ_NLIMBS; i++)
         t[i] = pf_subb(a[i], b[i], &borrow);
     return borrow;
@@ -175,6 +177,7 @@ static inline limb_t fq_wide_add(limb_t t[2 * FQ_NLIMBS], const limb_t a[2 * FQ_
     limb_t carry = 0;
     size_t i;
 
+    PF_UNROLL
     for (i = 0; i < 2 * FQ_NLIMBS; i++)
         t[i] = pf_addc(a[i], b[i], &carry);
     return carry;
