@@ -28,6 +28,10 @@ The bounds, each checked here for the curve at hand:
     and subtracts t0, t1, t2 from (a_i + a_j)(b_i + b_j) < 16 p^2 as plain integers, the difference
     a_i b_j + a_j b_i (< 8 p^2) being exact; the cyclotomic squaring's (a + b)^2 - a^2 - b^2 = 2ab
     likewise. All of it needs 16 p <= R.
+  * unreduced operands of the Fp2 product (fp2_operand_sums, k = 12, u^2 = -k): the cubic level's
+    Karatsuba over Fp2 passes its operand sums a_i + a_j unreduced (< 2p) to fp2w_mul, whose own
+    sums then stay below 4p and whose products below 16 p^2 (16 p <= R), with k a1 b1 < 4k p^2
+    below p R (4k p <= R) for c0 modulo p R, and c1 = a0 b1 + a1 b0 < 8 p^2 exact.
   * the multiplications by the small factors of xi in double width (fpw_mul_small_mod): k a, or
     k (p R - a) for -k a, in one pass of products; the product is below k p R and its high half
     below k p, which needs one more word when k p >= R (wide_small_top: BN254's 9 = xi0); the
@@ -61,6 +65,7 @@ class LazyReductionModel:
     beta_add: int | None = None  # k = beta when fp2_mul holds with beta > 0 (plain double-width sums)
     fp4_nu_plain: bool = False  # k = 24, beta > 0, nu >= 0: a + nu b of the Fp4 products as plain sums
     fp3_plain_sums: bool = False  # k = 6: unreduced operand sums and plain differences in Fp3 and Fp6 (16 p <= R)
+    fp2_operand_sums: bool = False  # k = 12, u^2 = -k: fp2w_mul takes operands below 2p (16 p <= R, 4k p <= R)
 
 
 def _check_fp2_products(p: int, R: int, k: int, curve: str) -> None:
@@ -204,10 +209,37 @@ def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve:
     fp3_plain_sums = tower and k == 6 and 16 * p <= R
     if fp3_plain_sums:
         _check_fp3_plain_sums(p, R, curve)
+    fp2_operand_sums = tower and k == 12 and beta_k is not None and 16 * p <= R and 4 * beta_k * p <= R
+    if fp2_operand_sums:
+        _check_fp2_operand_sums(p, R, beta_k, curve)
     return LazyReductionModel(fp2_mul=fp2_mul, beta_k=beta_k, tower=tower, headroom=headroom,
                               fp2_sqr_plain=fp2_sqr_plain, wide_small=tuple(wide_small),
                               wide_small_top=any(f * p >= R for f in wide_small), beta_add=beta_add,
-                              fp4_nu_plain=fp4_nu_plain, fp3_plain_sums=fp3_plain_sums)
+                              fp4_nu_plain=fp4_nu_plain, fp3_plain_sums=fp3_plain_sums,
+                              fp2_operand_sums=fp2_operand_sums)
+
+
+def _check_fp2_operand_sums(p: int, R: int, k: int, curve: str) -> None:
+    """fp2w_mul (u^2 = -k) on operands below 2p (fp2_operand_sums), on extreme and random ones: its
+    operand sums fit n words, its products 2n words, c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1 is
+    exact and below p R, both terms of c0 = a0 b0 - k a1 b1 (modulo p R) are below p R, and the
+    result is the product modulo p."""
+    require(16 * p <= R and 4 * k * p <= R, curve, f"Fp2 operand sums: 16 p <= R and {4 * k} p <= R")
+    rng = random.Random(2010526 + k)
+    top = 2 * p - 2  # the largest sum of two reduced elements
+    edge = (0, 1, p - 1, top)
+    samples = [(a0, a1, top, top) for a0 in edge for a1 in edge]
+    samples += [tuple(rng.randrange(2 * p - 1) for _ in range(4)) for _ in range(64)]
+    for a0, a1, b0, b1 in samples:
+        s, t = a0 + a1, b0 + b1
+        require(s < R and t < R and s * t < R * R, curve, "Fp2 operand sums: the sums and their product fit")
+        v0, v1 = a0 * b0, a1 * b1
+        c1 = s * t - v0 - v1
+        require(0 <= c1 < p * R, curve, "Fp2 operand sums: c1 is exact and below p R")
+        require(v0 < p * R and k * v1 < p * R, curve, f"Fp2 operand sums: a0 b0 and {k} a1 b1 below p R")
+        c0 = (v0 - k * v1) % (p * R)
+        require((c0 - (a0 * b0 - k * a1 * b1)) % p == 0 and (c1 - (a0 * b1 + a1 * b0)) % p == 0, curve,
+                "Fp2 operand sums: the double-width coefficients are the product")
 
 
 def _check_fp3_plain_sums(p: int, R: int, curve: str) -> None:
