@@ -219,18 +219,23 @@ def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve:
                               fp2_operand_sums=fp2_operand_sums)
 
 
+def _unreduced_operand_samples(p: int, rng: random.Random) -> list[tuple[int, int, int, int]]:
+    """Four operands below 2p (each a sum of two reduced elements, left unreduced): the extremes
+    0, 1, p - 1 and 2p - 2 against the largest pair, then 64 random quadruples."""
+    top = 2 * p - 2  # the largest sum of two reduced elements
+    edge = (0, 1, p - 1, top)
+    samples = [(x, y, top, top) for x in edge for y in edge]
+    samples += [tuple(rng.randrange(2 * p - 1) for _ in range(4)) for _ in range(64)]
+    return samples
+
+
 def _check_fp2_operand_sums(p: int, R: int, k: int, curve: str) -> None:
     """fp2w_mul (u^2 = -k) on operands below 2p (fp2_operand_sums), on extreme and random ones: its
     operand sums fit n words, its products 2n words, c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1 is
     exact and below p R, both terms of c0 = a0 b0 - k a1 b1 (modulo p R) are below p R, and the
     result is the product modulo p."""
     require(16 * p <= R and 4 * k * p <= R, curve, f"Fp2 operand sums: 16 p <= R and {4 * k} p <= R")
-    rng = random.Random(2010526 + k)
-    top = 2 * p - 2  # the largest sum of two reduced elements
-    edge = (0, 1, p - 1, top)
-    samples = [(a0, a1, top, top) for a0 in edge for a1 in edge]
-    samples += [tuple(rng.randrange(2 * p - 1) for _ in range(4)) for _ in range(64)]
-    for a0, a1, b0, b1 in samples:
+    for a0, a1, b0, b1 in _unreduced_operand_samples(p, random.Random(2010526 + k)):
         s, t = a0 + a1, b0 + b1
         require(s < R and t < R and s * t < R * R, curve, "Fp2 operand sums: the sums and their product fit")
         v0, v1 = a0 * b0, a1 * b1
@@ -250,11 +255,7 @@ def _check_fp3_plain_sums(p: int, R: int, curve: str) -> None:
     that follow take them; and the cyclotomic squaring's (a + b)^2 - a^2 - b^2 on reduced a, b."""
     require(16 * p <= R, curve, "Fp3 plain sums: (4p)^2 = 16 p^2 <= p R")
     rng = random.Random(2009615)
-    top = 2 * p - 2  # the largest sum of two reduced elements
-    edge = (0, 1, p - 1, top)
-    samples = [(x, y, top, top) for x in edge for y in edge]
-    samples += [tuple(rng.randrange(2 * p - 1) for _ in range(4)) for _ in range(64)]
-    for ai, aj, bi, bj in samples:
+    for ai, aj, bi, bj in _unreduced_operand_samples(p, rng):
         s, u = ai + aj, bi + bj
         require(s < R and u < R, curve, "Fp3 plain sums: an operand sum (< 4p) fits n words")
         cross = s * u - ai * bi - aj * bj
