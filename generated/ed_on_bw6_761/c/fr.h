@@ -276,8 +276,15 @@ static inline void fr_add(fr_t *out, const fr_t *a, const fr_t *b)
 #endif
 }
 
+/* out = 2a: the addition kernel with a twice where the target has one (a shift and a carry
+ * chain in C would run a second, slower code path for the same sum) */
 static inline void fr_dbl(fr_t *out, const fr_t *a)
 {
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_ADD_MOD_6)
+    pf_add_mod_6(out->l, a->l, a->l, FR_P);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_ADD_MOD_12)
+    pf_add_mod_12(out->l, a->l, a->l, FR_P);
+#else
     limb_t t[FR_NLIMBS], carry = 0;
     size_t i;
 
@@ -287,6 +294,7 @@ static inline void fr_dbl(fr_t *out, const fr_t *a)
         carry = x >> (PF_LIMB_BITS - 1);
     }
     fr_reduce_once(out->l, t, carry);
+#endif
 }
 
 static inline void fr_sub(fr_t *out, const fr_t *a, const fr_t *b)
