@@ -2286,9 +2286,11 @@ cdef extern from "c/api.h" nogil:
     void g1_map_to_curve(g1_t *out, const fp_t *u)
     void g1_hash_to_curve_from_field_vartime(g1_t *out, const fp_t *u)
     void g1_encode_to_curve_from_field_vartime(g1_t *out, const fp_t *u)
+    void g1_hash_to_field(fp_t *u, size_t count, const uint8_t *msg, size_t msg_len, const uint8_t *dst, size_t dst_len)
     void g2_map_to_curve(g2_t *out, const fp_t *u)
     void g2_hash_to_curve_from_field_vartime(g2_t *out, const fp_t *u)
     void g2_encode_to_curve_from_field_vartime(g2_t *out, const fp_t *u)
+    void g2_hash_to_field(fp_t *u, size_t count, const uint8_t *msg, size_t msg_len, const uint8_t *dst, size_t dst_len)
 
 import hashlib as _hashlib
 
@@ -2298,13 +2300,18 @@ cdef object _sha256 = _hashlib.sha256
 _XMD_HASHES = {"sha256": _hashlib.sha256, "sha512": _hashlib.sha512}
 
 
+cdef int _check_dst(bytes dst) except -1:
+    if len(dst) == 0:
+        raise ValueError("hash to curve: the domain separation tag must not be empty (RFC 9380 section 3.1)")
+    return 0
+
+
 cdef bytes _xmd(bytes msg, bytes dst, Py_ssize_t length, object H=_sha256):
     """RFC 9380 section 5.3.1 with the hash H (b = its digest size, s = its block size); section
     5.3.3 for long DSTs."""
     cdef Py_ssize_t ell, i, b = H().digest_size, s = H().block_size
     cdef bytes b0, bi, dst_prime
-    if len(dst) == 0:
-        raise ValueError("hash to curve: the domain separation tag must not be empty (RFC 9380 section 3.1)")
+    _check_dst(dst)
     if len(dst) > 255:
         dst = H(b"H2C-OVERSIZE-DST-" + dst).digest()
     ell = (length + b - 1) // b
@@ -2347,18 +2354,30 @@ cdef list _hash_to_field_ints(object msg, object dst, Py_ssize_t count, Py_ssize
     return [int.from_bytes(data[i * L:(i + 1) * L], "big") % _P for i in range(count * degree)]
 
 
-cdef int _h2c_set_g1(fp_t *out, list c, Py_ssize_t count) except -1:
-    """hash_to_field's ints (already reduced mod p) into count coordinate-field elements."""
-    cdef Py_ssize_t i
-    for i in range(count):
-        _fp_set_int(&out[i], c[i])
+cdef int _h2c_field_g1(fp_t *u, size_t count, object msg, object dst, str what) except -1:
+    """hash_to_field for the encodings (count 1 or 2) in C: expand_message_xmd with SHA-256 and the
+    reduction mod p, without Python ints (the C is expand_message.h's, shared with the wasm ABI)."""
+    cdef bytes m = _as_bytes(msg, what + ": msg")
+    cdef bytes d = _as_bytes(dst, what + ": dst")
+    cdef const uint8_t *mp = m
+    cdef const uint8_t *dp = d
+    cdef size_t ml = len(m), dl = len(d)
+    _check_dst(d)
+    with nogil:
+        g1_hash_to_field(u, count, mp, ml, dp, dl)
     return 0
 
-cdef int _h2c_set_g2(fp_t *out, list c, Py_ssize_t count) except -1:
-    """hash_to_field's ints (already reduced mod p) into count coordinate-field elements."""
-    cdef Py_ssize_t i
-    for i in range(count):
-        _fp_set_int(&out[i], c[i])
+cdef int _h2c_field_g2(fp_t *u, size_t count, object msg, object dst, str what) except -1:
+    """hash_to_field for the encodings (count 1 or 2) in C: expand_message_xmd with SHA-256 and the
+    reduction mod p, without Python ints (the C is expand_message.h's, shared with the wasm ABI)."""
+    cdef bytes m = _as_bytes(msg, what + ": msg")
+    cdef bytes d = _as_bytes(dst, what + ": dst")
+    cdef const uint8_t *mp = m
+    cdef const uint8_t *dp = d
+    cdef size_t ml = len(m), dl = len(d)
+    _check_dst(d)
+    with nogil:
+        g2_hash_to_field(u, count, mp, ml, dp, dl)
     return 0
 
 # ---------------------------------------------------------------------------------------------
@@ -2742,7 +2761,7 @@ cdef class G1:
         [h_eff](map_to_curve(u0) + map_to_curve(u1)); constant time in msg after hashing."""
         cdef fp_t u[2]
         cdef G1 r = _new_g1()
-        _h2c_set_g1(u, _hash_to_field_ints(msg, dst, 2, 1, 96, "G1.hash_to_curve"), 2)
+        _h2c_field_g1(u, 2, msg, dst, "G1.hash_to_curve")
         with nogil:
             g1_hash_to_curve_from_field_vartime(&r.v, u)
         r.sub = True
@@ -2753,7 +2772,7 @@ cdef class G1:
         """RFC 9380 encode_to_curve (non-uniform, suite G1.ENCODE_SUITE): [h_eff] map_to_curve(u)."""
         cdef fp_t u[1]
         cdef G1 r = _new_g1()
-        _h2c_set_g1(u, _hash_to_field_ints(msg, dst, 1, 1, 96, "G1.encode_to_curve"), 1)
+        _h2c_field_g1(u, 1, msg, dst, "G1.encode_to_curve")
         with nogil:
             g1_encode_to_curve_from_field_vartime(&r.v, u)
         r.sub = True
@@ -3152,7 +3171,7 @@ cdef class G2:
         [h_eff](map_to_curve(u0) + map_to_curve(u1)); constant time in msg after hashing."""
         cdef fp_t u[2]
         cdef G2 r = _new_g2()
-        _h2c_set_g2(u, _hash_to_field_ints(msg, dst, 2, 1, 96, "G2.hash_to_curve"), 2)
+        _h2c_field_g2(u, 2, msg, dst, "G2.hash_to_curve")
         with nogil:
             g2_hash_to_curve_from_field_vartime(&r.v, u)
         r.sub = True
@@ -3163,7 +3182,7 @@ cdef class G2:
         """RFC 9380 encode_to_curve (non-uniform, suite G2.ENCODE_SUITE): [h_eff] map_to_curve(u)."""
         cdef fp_t u[1]
         cdef G2 r = _new_g2()
-        _h2c_set_g2(u, _hash_to_field_ints(msg, dst, 1, 1, 96, "G2.encode_to_curve"), 1)
+        _h2c_field_g2(u, 1, msg, dst, "G2.encode_to_curve")
         with nogil:
             g2_encode_to_curve_from_field_vartime(&r.v, u)
         r.sub = True

@@ -40,6 +40,15 @@ class SqrtRatioModel:
     c7: Elem         # z^((c2 + 1) / 2)
     norm: "SqrtRatioModel | None" = None
     beta: "SqrtRatioModel | None" = None
+    # c1 = 1 in a prime field: -1/c7, which turns the exponentiation's u^c3 into 1/y (see
+    # _sqrt_ratio_prime_recip); the quadratic-extension method then needs no inversion
+    c7_neg_inv: Elem | None = None
+
+    @property
+    def inversion_free(self) -> bool:
+        """Whether the quadratic-extension method runs on reciprocal roots (Fp with p = 3 mod 4)
+        instead of one Fp inversion."""
+        return self.norm is not None and self.norm.c7_neg_inv is not None
 
 
 def _prime_sqrt_ratio_model(F: Fq, z: Elem) -> SqrtRatioModel:
@@ -48,7 +57,9 @@ def _prime_sqrt_ratio_model(F: Fq, z: Elem) -> SqrtRatioModel:
     c2 = (q - 1) >> c1
     c3 = (c2 - 1) // 2
     chain = chain_for(c3) if F.degree == 1 and c1 > 1 else None
-    return SqrtRatioModel(z=z, c1=c1, c3=c3, c3_chain=chain, c6=F.pow(z, c2), c7=F.pow(z, (c2 + 1) // 2))
+    c7 = F.pow(z, (c2 + 1) // 2)
+    c7_neg_inv = F.neg(F.inv(c7)) if F.degree == 1 and c1 == 1 else None
+    return SqrtRatioModel(z=z, c1=c1, c3=c3, c3_chain=chain, c6=F.pow(z, c2), c7=c7, c7_neg_inv=c7_neg_inv)
 
 
 def derive_sqrt_ratio(F: Fq, z: Elem, curve: str, what: str) -> SqrtRatioModel:
@@ -65,6 +76,14 @@ def derive_sqrt_ratio(F: Fq, z: Elem, curve: str, what: str) -> SqrtRatioModel:
         model = SqrtRatioModel(z=model.z, c1=model.c1, c3=model.c3, c3_chain=None, c6=model.c6, c7=model.c7,
                                norm=_prime_sqrt_ratio_model(Fp, norm_z), beta=_prime_sqrt_ratio_model(Fp, beta))
     rng = random.Random(9380)
+    if model.inversion_free:
+        for sub in (model.norm, model.beta):
+            for w in [Fp.random(rng) for _ in range(RANDOM_CHECKS)] + [Fp.zero, Fp.one, Fp.elem(-1)]:
+                is_qr, y, y_inv = _sqrt_ratio_prime_recip(F.p, sub, w[0])
+                require((is_qr, (y,)) == _sqrt_ratio_prime(Fp, sub, w, Fp.one), curve,
+                        f"{what}: the reciprocal form of the prime-field sqrt_ratio gives its root")
+                require(y * y_inv % F.p == (0 if w == Fp.zero else 1), curve,
+                        f"{what}: the prime-field sqrt_ratio's reciprocal is 1/y")
     cases = [(F.random(rng), F.random(rng)) for _ in range(RANDOM_CHECKS)]
     cases += [(F.elem(c), F.one) for c in (1, 2, 3, -1, -2)] + [(F.zero, F.one)]
     if F.degree == 2:
@@ -87,6 +106,8 @@ def sqrt_ratio(F: Fq, m: SqrtRatioModel, u: Elem, v: Elem) -> tuple[bool, Elem]:
     Fp4 the straight-line algorithm over the whole field."""
     if F.degree != 2:
         return _sqrt_ratio_prime(F, m, u, v)
+    if m.inversion_free:
+        return _sqrt_ratio_complex_recip(F, m, u, v)
     Fp = Fq(F.p, 1)
     p = F.p
     a = F.mul(u, v)  # a root x of u v (or Z u v) gives y = x / v
@@ -107,6 +128,48 @@ def sqrt_ratio(F: Fq, m: SqrtRatioModel, u: Elem, v: Elem) -> tuple[bool, Elem]:
     else:
         x = (a1 * r * r * j % p, 2 * delta * delta * j % p)
     return is_qr, F.mul(x, F.inv(v))
+
+
+def _sqrt_ratio_complex_recip(F: Fq, m: SqrtRatioModel, u: Elem, v: Elem) -> tuple[bool, Elem]:
+    """The complex method without an inversion (p = 3 mod 4), as the generated C runs it: a root x
+    of a = u v^3 (or Z u v^3) gives y = u v / x (or Z u v / x); both prime-field calls return their
+    root's reciprocal too, so x's coefficients and 1/x = conj(x) / N(x), N(x) = +-sqrt(N(a)), need
+    no division."""
+    p = F.p
+    half = pow(2, -1, p)
+    uv = F.mul(u, v)
+    a = F.mul(u, F.mul(F.mul(v, v), v))
+    n = F.mul(a, F.conj(a))[0]
+    is_qr, s, s_inv = _sqrt_ratio_prime_recip(p, m.norm, n)
+    if not is_qr:
+        a, uv = F.mul(m.z, a), F.mul(m.z, uv)
+    a0, a1 = a
+    delta = (a0 + s) * half % p
+    if a1 == 0:
+        delta = a0
+    ok, r, r_inv = _sqrt_ratio_prime_recip(p, m.beta, delta)
+    t = a1 * r_inv * half % p  # a1 / (2 r)
+    if ok:  # r^2 = delta
+        x = (r, t)
+    else:  # r^2 = beta delta, so 1/delta = beta / r^2
+        x = (m.beta.z[0] * t % p, delta * r_inv % p)
+    norm_x = F.mul(x, F.conj(x))[0]
+    if norm_x != s:
+        s_inv = -s_inv % p
+    return is_qr, F.mul(F.mul(F.conj(x), uv), F.elem(s_inv))
+
+
+def _sqrt_ratio_prime_recip(p: int, m: SqrtRatioModel, u: int) -> tuple[bool, int, int]:
+    """sqrt_ratio(u, 1) in Fp for p = 3 mod 4 with the reciprocal of the root, as the C computes
+    them: t = u^c3; y = t u (a square u) or t u c7, and 1/y = t or -t / c7, since
+    y u^c3 = u^((p - 1) / 2) c7^[u non-square] (0 for u = 0, as y)."""
+    t = pow(u, m.c3, p)
+    y = t * u % p
+    is_qr = y * t % p == 1
+    if not is_qr:
+        y = y * m.c7[0] % p
+        t = t * m.c7_neg_inv[0] % p
+    return is_qr, y, t
 
 
 def _sqrt_ratio_prime(F: Fq, m: SqrtRatioModel, u: Elem, v: Elem) -> tuple[bool, Elem]:

@@ -103,8 +103,9 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     files["c/pairing.h"] = render("c/pairing.h.j2", **common)
     say("rendering C: hash to curve")
     files["c/hash_to_curve.h"] = render("c/hash_to_curve.h.j2", **common)
-    files["c/pairforge.h"] = render("c/pairforge.h.j2", **common)
     fq_members = FQ_MEMBERS[model.fq_degree]
+    files["c/expand_message.h"] = render("c/expand_message.h.j2", fq_members=fq_members, **common)
+    files["c/pairforge.h"] = render("c/pairforge.h.j2", **common)
     # the known-answer test program of the cross-target tests (generator/cross.py)
     files["c/kat_main.c"] = render("c/kat_main.c.j2", fq_members=fq_members, **common)
     # the byte-level ABI of the WebAssembly module and its ES module loader (generator/wasm.py)

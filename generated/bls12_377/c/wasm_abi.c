@@ -692,173 +692,7 @@ int pf_pairing_check_vartime(uint8_t *result, const uint8_t *ps, size_t ps_len, 
     return PF_OK;
 }
 
-/* -- hash to curve (RFC 9380): SHA-256, expand_message_xmd, hash_to_field ------------------ */
-
-typedef struct {
-    uint32_t h[8];
-    uint8_t block[64];
-    size_t fill;
-    uint64_t total;
-} pf_sha256_t;
-
-static const uint32_t PF_SHA256_K[64] = {
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-};
-
-static uint32_t pf_ror(uint32_t x, int n) { return (x >> n) | (x << (32 - n)); }
-
-static void pf_sha256_init(pf_sha256_t *s)
-{
-    static const uint32_t iv[8] = {
-        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
-    };
-    size_t i;
-
-    for (i = 0; i < 8; i++)
-        s->h[i] = iv[i];
-    s->fill = 0;
-    s->total = 0;
-}
-
-static void pf_sha256_block(pf_sha256_t *s, const uint8_t *b)
-{
-    uint32_t w[64], v[8], t1, t2;
-    size_t i;
-
-    for (i = 0; i < 16; i++)
-        w[i] = (uint32_t)b[4 * i] << 24 | (uint32_t)b[4 * i + 1] << 16 | (uint32_t)b[4 * i + 2] << 8 | b[4 * i + 3];
-    for (i = 16; i < 64; i++)
-        w[i] = w[i - 16] + (pf_ror(w[i - 15], 7) ^ pf_ror(w[i - 15], 18) ^ (w[i - 15] >> 3)) + w[i - 7]
-               + (pf_ror(w[i - 2], 17) ^ pf_ror(w[i - 2], 19) ^ (w[i - 2] >> 10));
-    for (i = 0; i < 8; i++)
-        v[i] = s->h[i];
-    for (i = 0; i < 64; i++) {
-        t1 = v[7] + (pf_ror(v[4], 6) ^ pf_ror(v[4], 11) ^ pf_ror(v[4], 25)) + ((v[4] & v[5]) ^ (~v[4] & v[6]))
-             + PF_SHA256_K[i] + w[i];
-        t2 = (pf_ror(v[0], 2) ^ pf_ror(v[0], 13) ^ pf_ror(v[0], 22)) + ((v[0] & v[1]) ^ (v[0] & v[2]) ^ (v[1] & v[2]));
-        v[7] = v[6];
-        v[6] = v[5];
-        v[5] = v[4];
-        v[4] = v[3] + t1;
-        v[3] = v[2];
-        v[2] = v[1];
-        v[1] = v[0];
-        v[0] = t1 + t2;
-    }
-    for (i = 0; i < 8; i++)
-        s->h[i] += v[i];
-}
-
-static void pf_sha256_update(pf_sha256_t *s, const uint8_t *data, size_t len)
-{
-    s->total += len;
-    while (len > 0) {
-        size_t take = 64 - s->fill < len ? 64 - s->fill : len;
-
-        memcpy(s->block + s->fill, data, take);
-        s->fill += take;
-        data += take;
-        len -= take;
-        if (s->fill == 64) {
-            pf_sha256_block(s, s->block);
-            s->fill = 0;
-        }
-    }
-}
-
-static void pf_sha256_final(uint8_t out[32], pf_sha256_t *s)
-{
-    uint64_t bits = s->total * 8;
-    uint8_t pad = 0x80, zero = 0, len[8];
-    size_t i;
-
-    pf_sha256_update(s, &pad, 1);
-    while (s->fill != 56)
-        pf_sha256_update(s, &zero, 1);
-    for (i = 0; i < 8; i++)
-        len[i] = (uint8_t)(bits >> (56 - 8 * i));
-    pf_sha256_update(s, len, 8);
-    for (i = 0; i < 32; i++)
-        out[i] = (uint8_t)(s->h[i / 4] >> (24 - 8 * (i % 4)));
-}
-
-/* The longest output of expand_message_xmd needed here: two elements of the twist field */
-#define PF_XMD_MAX (128 * 2)
-
-/* RFC 9380 section 5.3.1 (SHA-256); a DST longer than 255 bytes is first hashed (section 5.3.3). */
-static void pf_expand_message_xmd(uint8_t *out, size_t len, const uint8_t *msg, size_t msg_len, const uint8_t *dst,
-                                  size_t dst_len)
-{
-    static const uint8_t oversize[] = "H2C-OVERSIZE-DST-";
-    uint8_t b0[32], bi[32], zero[64] = {0}, dst_hash[32], lib[2] = { (uint8_t)(len >> 8), (uint8_t)len }, k, dlen;
-    size_t i, j, ell = (len + 31) / 32;
-    pf_sha256_t s;
-
-    if (dst_len > 255) {
-        pf_sha256_init(&s);
-        pf_sha256_update(&s, oversize, sizeof oversize - 1);
-        pf_sha256_update(&s, dst, dst_len);
-        pf_sha256_final(dst_hash, &s);
-        dst = dst_hash;
-        dst_len = 32;
-    }
-    dlen = (uint8_t)dst_len;
-    pf_sha256_init(&s);
-    pf_sha256_update(&s, zero, 64);
-    pf_sha256_update(&s, msg, msg_len);
-    pf_sha256_update(&s, lib, 2);
-    k = 0;
-    pf_sha256_update(&s, &k, 1);
-    pf_sha256_update(&s, dst, dst_len);
-    pf_sha256_update(&s, &dlen, 1);
-    pf_sha256_final(b0, &s);
-    for (i = 1; i <= ell; i++) {
-        uint8_t x[32];
-
-        for (j = 0; j < 32; j++)
-            x[j] = i == 1 ? b0[j] : (uint8_t)(b0[j] ^ bi[j]);
-        pf_sha256_init(&s);
-        pf_sha256_update(&s, x, 32);
-        k = (uint8_t)i;
-        pf_sha256_update(&s, &k, 1);
-        pf_sha256_update(&s, dst, dst_len);
-        pf_sha256_update(&s, &dlen, 1);
-        pf_sha256_final(bi, &s);
-        for (j = 0; j < 32 && (i - 1) * 32 + j < len; j++)
-            out[(i - 1) * 32 + j] = bi[j];
-    }
-}
-
-/* 2^(8 FP_NBYTES) mod p, in Montgomery form */
-static const fp_t PF_ABI_2_8NB = { { PF_W(0xb786686c, 0x9400cd22), PF_W(0x0329fcaa, 0xb00431b1), PF_W(0x22a5f111, 0x62d6b46d), PF_W(0xbfdf7d03, 0x827dc3ac), PF_W(0x837e92f0, 0x41790bf9), PF_W(0x006dfccb, 0x1e914b88) } };
-
-/* An L-byte big-endian integer mod p (L <= 2 FP_NBYTES): hi 2^(8 FP_NBYTES) + lo, each part
- * reduced by fp_from_int (which accepts any FP_NLIMBS-limb integer). */
-static void pf_abi_fp_from_wide_be(fp_t *out, const uint8_t *in, size_t L)
-{
-    limb_t lo[FP_NLIMBS] = {0}, hi[FP_NLIMBS] = {0};
-    fp_t h;
-    size_t i;
-
-    for (i = 0; i < L; i++) {
-        size_t pos = L - 1 - i; /* byte significance */
-        limb_t *dst = pos < FP_NBYTES ? lo : hi;
-        size_t bit = 8 * (pos < FP_NBYTES ? pos : pos - FP_NBYTES);
-
-        dst[bit / PF_LIMB_BITS] |= (limb_t)in[i] << (bit % PF_LIMB_BITS);
-    }
-    fp_from_int(out, lo);
-    fp_from_int(&h, hi);
-    fp_mul(&h, &h, &PF_ABI_2_8NB);
-    fp_add(out, out, &h);
-}
+/* -- hash to curve (RFC 9380; expand_message_xmd and hash_to_field in expand_message.h) ---- */
 
 /* out = hash_to_curve(msg) in G1 (BLS12377G1_XMD:SHA-256_SSWU_RO_ with the caller's DST, any length above 0);
  * variable time (the message is public) */
@@ -866,7 +700,6 @@ PF_EXPORT(pf_g1_hash_to_curve_vartime)
 int pf_g1_hash_to_curve_vartime(uint8_t *out, size_t out_len, const uint8_t *msg, size_t msg_len, const uint8_t *dst,
                           size_t dst_len)
 {
-    uint8_t data[2 * 1 * 64];
     fp_t u[2];
     g1_t r;
 
@@ -874,9 +707,7 @@ int pf_g1_hash_to_curve_vartime(uint8_t *out, size_t out_len, const uint8_t *msg
         return PF_ERR_LENGTH;
     if (dst_len == 0)
         return PF_ERR_DST;
-    pf_expand_message_xmd(data, sizeof data, msg, msg_len, dst, dst_len);
-    pf_abi_fp_from_wide_be(&u[0], data, 64);
-    pf_abi_fp_from_wide_be(&u[1], data + 64, 64);
+    g1_hash_to_field(u, 2, msg, msg_len, dst, dst_len);
     g1_hash_to_curve_from_field_vartime(&r, u);
     return pf_abi_g1_encode(out, out_len, &r);
 }
@@ -887,7 +718,6 @@ PF_EXPORT(pf_g2_hash_to_curve_vartime)
 int pf_g2_hash_to_curve_vartime(uint8_t *out, size_t out_len, const uint8_t *msg, size_t msg_len, const uint8_t *dst,
                           size_t dst_len)
 {
-    uint8_t data[2 * 2 * 64];
     fp2_t u[2];
     g2_t r;
 
@@ -895,11 +725,7 @@ int pf_g2_hash_to_curve_vartime(uint8_t *out, size_t out_len, const uint8_t *msg
         return PF_ERR_LENGTH;
     if (dst_len == 0)
         return PF_ERR_DST;
-    pf_expand_message_xmd(data, sizeof data, msg, msg_len, dst, dst_len);
-    pf_abi_fp_from_wide_be(&u[0].c0, data, 64);
-    pf_abi_fp_from_wide_be(&u[0].c1, data + 64, 64);
-    pf_abi_fp_from_wide_be(&u[1].c0, data + 128, 64);
-    pf_abi_fp_from_wide_be(&u[1].c1, data + 192, 64);
+    g2_hash_to_field(u, 2, msg, msg_len, dst, dst_len);
     g2_hash_to_curve_from_field_vartime(&r, u);
     return pf_abi_g2_encode(out, out_len, &r);
 }

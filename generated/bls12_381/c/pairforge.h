@@ -14,5 +14,6 @@
 #include "fft.h"
 #include "pairing.h"
 #include "hash_to_curve.h"
+#include "expand_message.h"
 
 #endif /* PF_PAIRFORGE_H */

@@ -699,6 +699,11 @@ PF_API void pf_api_g1_encode_to_curve_from_field_vartime(g1_t *out, const fp_t *
     g1_encode_to_curve_from_field_vartime(out, u);
 }
 
+PF_API void pf_api_g1_hash_to_field(fp_t *u, size_t count, const uint8_t *msg, size_t msg_len, const uint8_t *dst, size_t dst_len)
+{
+    g1_hash_to_field(u, count, msg, msg_len, dst, dst_len);
+}
+
 PF_API void pf_api_g2_map_to_curve(g2_t *out, const fp2_t *u)
 {
     g2_map_to_curve(out, u);
@@ -712,4 +717,9 @@ PF_API void pf_api_g2_hash_to_curve_from_field_vartime(g2_t *out, const fp2_t *u
 PF_API void pf_api_g2_encode_to_curve_from_field_vartime(g2_t *out, const fp2_t *u)
 {
     g2_encode_to_curve_from_field_vartime(out, u);
+}
+
+PF_API void pf_api_g2_hash_to_field(fp2_t *u, size_t count, const uint8_t *msg, size_t msg_len, const uint8_t *dst, size_t dst_len)
+{
+    g2_hash_to_field(u, count, msg, msg_len, dst, dst_len);
 }

@@ -152,9 +152,11 @@ PF_API void pf_api_pf_final_exp(gt_t *out, const gt_t *f);
 PF_API void pf_api_g1_map_to_curve(g1_t *out, const fp_t *u);
 PF_API void pf_api_g1_hash_to_curve_from_field_vartime(g1_t *out, const fp_t *u);
 PF_API void pf_api_g1_encode_to_curve_from_field_vartime(g1_t *out, const fp_t *u);
+PF_API void pf_api_g1_hash_to_field(fp_t *u, size_t count, const uint8_t *msg, size_t msg_len, const uint8_t *dst, size_t dst_len);
 PF_API void pf_api_g2_map_to_curve(g2_t *out, const fp2_t *u);
 PF_API void pf_api_g2_hash_to_curve_from_field_vartime(g2_t *out, const fp2_t *u);
 PF_API void pf_api_g2_encode_to_curve_from_field_vartime(g2_t *out, const fp2_t *u);
+PF_API void pf_api_g2_hash_to_field(fp2_t *u, size_t count, const uint8_t *msg, size_t msg_len, const uint8_t *dst, size_t dst_len);
 
 #ifndef PF_API_DEFINITIONS /* the wrapper: call the out-of-line copies */
 #define fp_set_zero pf_api_fp_set_zero
@@ -296,9 +298,11 @@ PF_API void pf_api_g2_encode_to_curve_from_field_vartime(g2_t *out, const fp2_t 
 #define g1_map_to_curve pf_api_g1_map_to_curve
 #define g1_hash_to_curve_from_field_vartime pf_api_g1_hash_to_curve_from_field_vartime
 #define g1_encode_to_curve_from_field_vartime pf_api_g1_encode_to_curve_from_field_vartime
+#define g1_hash_to_field pf_api_g1_hash_to_field
 #define g2_map_to_curve pf_api_g2_map_to_curve
 #define g2_hash_to_curve_from_field_vartime pf_api_g2_hash_to_curve_from_field_vartime
 #define g2_encode_to_curve_from_field_vartime pf_api_g2_encode_to_curve_from_field_vartime
+#define g2_hash_to_field pf_api_g2_hash_to_field
 #endif
 
 #endif /* PF_API_H */
