@@ -311,7 +311,7 @@ static inline void g1_map_to_curve(g1_t *out, const fp_t *u)
 }
 
 /* out = 2p on E' (y^2 = x^3 + A' x + B', A' != 0) in Jacobian coordinates: dbl-2007-bl
- * (1M + 8S and the product by A').  Variable time only through its caller. */
+ * (1M + 8S and the product by A'). */
 static inline void g1_iso_dbl(g1_t *out, const g1_t *p)
 {
     fp_t xx, yy, yyyy, zz, s, m, t, y3, z3;
@@ -850,7 +850,7 @@ static inline void g2_map_to_curve(g2_t *out, const fp2_t *u)
 }
 
 /* out = 2p on E' (y^2 = x^3 + A' x + B', A' != 0) in Jacobian coordinates: dbl-2007-bl
- * (1M + 8S and the product by A').  Variable time only through its caller. */
+ * (1M + 8S and the product by A'). */
 static inline void g2_iso_dbl(g2_t *out, const g2_t *p)
 {
     fp2_t xx, yy, yyyy, zz, s, m, t, y3, z3;

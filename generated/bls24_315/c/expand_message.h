@@ -112,19 +112,21 @@ __attribute__((target("sha,sse4.1"))) static void pf_sha256_block_ni(pf_sha256_t
     _mm_storeu_si128((__m128i *)&s->h[4], _mm_alignr_epi8(cdgh, t, 8));         /* H G F E */
 }
 
-/* 1 when the processor has the SHA extensions (CPUID leaf 7, EBX bit 29) and SSE4.1; asked once */
+/* 1 when the processor has the SHA extensions (CPUID leaf 7, EBX bit 29) and SSE4.1; asked once
+ * (CPUID traps to the hypervisor in a VM), the answer kept with relaxed atomics because threads
+ * hash concurrently (the extension module releases the GIL) */
 static inline int pf_sha_ni_available(void)
 {
     static int known = -1;
+    int has = __atomic_load_n(&known, __ATOMIC_RELAXED);
     unsigned int a, b, c, d;
 
-    if (known < 0) {
-        int has = __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b >> 29 & 1);
-
+    if (has < 0) {
+        has = __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b >> 29 & 1);
         has = has && __get_cpuid(1, &a, &b, &c, &d) && (c >> 19 & 1);
-        known = has;
+        __atomic_store_n(&known, has, __ATOMIC_RELAXED);
     }
-    return known;
+    return has;
 }
 
 static inline void pf_sha256_block(pf_sha256_t *s, const uint8_t *b)
