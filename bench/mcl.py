@@ -11,8 +11,11 @@ $MCL_DIR). Rows: the pairing, Miller loop and final exponentiation, constant-tim
 log2 sizes, on Ethereum's BN254 (mcl's `BN_SNARK1`), BLS12-381, BLS12-377, and mcl's own BN254,
 whose low-weight seed x = -(2^62 + 2^55 + 1) we generate here from its seed alone
 (`gen-curve --params`, into build/bench-curves/, brought up to date on each run). Both sides report process CPU time: the
-fastest of 5 batches of about 50 ms. Each round runs mcl's process and then ours, curve by
-curve, so both see the same load; the table takes each side's best over the rounds.
+fastest of 5 batches of about 50 ms. Each round times every operation twice in a row, mcl's
+process and then ours, so that the two measurements of a pair see the same load (this host's
+speed drifts by 20% over minutes, which made the best time of each side over a whole run
+disagree between runs); the ratio column is the median of the rounds' ratios, with their range,
+and the time columns give each side's best over the rounds.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
+from statistics import median
 from time import process_time
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
@@ -137,21 +141,23 @@ def main(argv: list[str] | None = None) -> int:
     rows = [(label, pkg, mcl) for label, pkg, mcl in CURVES if pkg in wanted]
     ours_ops = {pkg: our_operations(load_package(pkg), msm_logs, rng) for _, pkg, _ in rows}
     best: dict[tuple[str, str, str], float] = {}
+    ratios: dict[tuple[str, str], list[float]] = {}
     for rnd in range(args.rounds):
         for _, pkg, mcl_curve in rows:
-            names = list(ours_ops[pkg])
-            for name, s in run_mcl(exe, mcl_curve, names).items():
-                best[(pkg, name, "mcl")] = min(best.get((pkg, name, "mcl"), s), s)
-            for name in names:
-                s = cpu_seconds_per_call(ours_ops[pkg][name])
-                best[(pkg, name, "ours")] = min(best.get((pkg, name, "ours"), s), s)
+            for name, ours_op in ours_ops[pkg].items():
+                theirs = run_mcl(exe, mcl_curve, [name])[name]
+                ours = cpu_seconds_per_call(ours_op)
+                best[(pkg, name, "mcl")] = min(best.get((pkg, name, "mcl"), theirs), theirs)
+                best[(pkg, name, "ours")] = min(best.get((pkg, name, "ours"), ours), ours)
+                ratios.setdefault((pkg, name), []).append(ours / theirs)
         print(f"round {rnd + 1} of {args.rounds} done", file=sys.stderr, flush=True)
-    print("| curve | operation | ours | mcl | ours / mcl |")
-    print("|---|---|---:|---:|---:|")
+    print("| curve | operation | ours (best) | mcl (best) | ours / mcl (median of rounds) | range |")
+    print("|---|---|---:|---:|---:|---:|")
     for label, pkg, _ in rows:
         for name in ours_ops[pkg]:
             ours, theirs = best[(pkg, name, "ours")], best[(pkg, name, "mcl")]
-            print(f"| {label} | {name} | {fmt(ours)} | {fmt(theirs)} | {ours / theirs:.2f}× |")
+            r = ratios[(pkg, name)]
+            print(f"| {label} | {name} | {fmt(ours)} | {fmt(theirs)} | {median(r):.2f}× | {min(r):.2f}–{max(r):.2f} |")
     return 0
 
 
