@@ -30,8 +30,11 @@ The bounds, each checked here for the curve at hand:
     likewise. All of it needs 16 p <= R.
   * unreduced operands of the Fp2 product (fp2_operand_sums, k = 12, u^2 = -k): the cubic level's
     Karatsuba over Fp2 passes its operand sums a_i + a_j unreduced (< 2p) to fp2w_mul, whose own
-    sums then stay below 4p and whose products below 16 p^2 (16 p <= R), with k a1 b1 < 4k p^2
-    below p R (4k p <= R) for c0 modulo p R, and c1 = a0 b1 + a1 b0 < 8 p^2 exact.
+    sums then stay below 4p (their product, below 16 p^2, is only an intermediate of plain integer
+    subtractions), with k a1 b1 < 4k p^2 below p R (4k p <= R) for c0 modulo p R, and
+    c1 = a0 b1 + a1 b0 < 8 p^2 exact and below p R (8 p <= R). Since every c1 is then the exact
+    integer of its operands, the Karatsuba difference (a_i + a_j)(b_i + b_j) - a_i b_i - a_j b_j
+    takes c1 as a plain subtraction (the cross terms, below 4 p^2); c0 stays modulo p R.
   * the multiplications by the small factors of xi in double width (fpw_mul_small_mod): k a, or
     k (p R - a) for -k a, in one pass of products; the product is below k p R and its high half
     below k p, which needs one more word when k p >= R (wide_small_top: BN254's 9 = xi0); the
@@ -65,7 +68,7 @@ class LazyReductionModel:
     beta_add: int | None = None  # k = beta when fp2_mul holds with beta > 0 (plain double-width sums)
     fp4_nu_plain: bool = False  # k = 24, beta > 0, nu >= 0: a + nu b of the Fp4 products as plain sums
     fp3_plain_sums: bool = False  # k = 6: unreduced operand sums and plain differences in Fp3 and Fp6 (16 p <= R)
-    fp2_operand_sums: bool = False  # k = 12, u^2 = -k: fp2w_mul takes operands below 2p (16 p <= R, 4k p <= R)
+    fp2_operand_sums: bool = False  # k = 12, u^2 = -k: fp2w_mul takes operands below 2p (8 p <= R, 4k p <= R)
 
 
 def _check_fp2_products(p: int, R: int, k: int, curve: str) -> None:
@@ -209,7 +212,7 @@ def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve:
     fp3_plain_sums = tower and k == 6 and 16 * p <= R
     if fp3_plain_sums:
         _check_fp3_plain_sums(p, R, curve)
-    fp2_operand_sums = tower and k == 12 and beta_k is not None and 16 * p <= R and 4 * beta_k * p <= R
+    fp2_operand_sums = tower and k == 12 and beta_k is not None and max(8, 4 * beta_k) * p <= R
     if fp2_operand_sums:
         _check_fp2_operand_sums(p, R, beta_k, curve)
     return LazyReductionModel(fp2_mul=fp2_mul, beta_k=beta_k, tower=tower, headroom=headroom,
@@ -233,8 +236,9 @@ def _check_fp2_operand_sums(p: int, R: int, k: int, curve: str) -> None:
     """fp2w_mul (u^2 = -k) on operands below 2p (fp2_operand_sums), on extreme and random ones: its
     operand sums fit n words, its products 2n words, c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1 is
     exact and below p R, both terms of c0 = a0 b0 - k a1 b1 (modulo p R) are below p R, and the
-    result is the product modulo p."""
-    require(16 * p <= R and 4 * k * p <= R, curve, f"Fp2 operand sums: 16 p <= R and {4 * k} p <= R")
+    result is the product modulo p. Then the cubic level's difference of c1 coefficients
+    (fp2w_sub_cross) on reduced elements: plain, exact, below p R."""
+    require(8 * p <= R and 4 * k * p <= R, curve, f"Fp2 operand sums: 8 p <= R and {4 * k} p <= R")
     for a0, a1, b0, b1 in _unreduced_operand_samples(p, random.Random(2010526 + k)):
         s, t = a0 + a1, b0 + b1
         require(s < R and t < R and s * t < R * R, curve, "Fp2 operand sums: the sums and their product fit")
@@ -245,6 +249,25 @@ def _check_fp2_operand_sums(p: int, R: int, k: int, curve: str) -> None:
         c0 = (v0 - k * v1) % (p * R)
         require((c0 - (a0 * b0 - k * a1 * b1)) % p == 0 and (c1 - (a0 * b1 + a1 * b0)) % p == 0, curve,
                 "Fp2 operand sums: the double-width coefficients are the product")
+    _check_fp2_cross_differences(p, R, curve)
+
+
+def _check_fp2_cross_differences(p: int, R: int, curve: str) -> None:
+    """fp2w_sub_cross: for reduced Fp2 elements a_i, a_j, b_i, b_j, the c1 of fp2w_mul on the
+    unreduced sums minus the c1 of a_i b_i and of a_j b_j (each c1 the exact a0 b1 + a1 b0 of its
+    operands) is never negative, below p R, and the c1 of a_i b_j + a_j b_i."""
+    rng = random.Random(2010527)
+    edge = (0, 1, p - 1)
+    samples = [(x, y, p - 1, p - 1, x, y, p - 1, p - 1) for x in edge for y in edge]
+    samples += [tuple(rng.randrange(p) for _ in range(8)) for _ in range(64)]
+    for ai0, ai1, aj0, aj1, bi0, bi1, bj0, bj1 in samples:
+        s0, s1, u0, u1 = ai0 + aj0, ai1 + aj1, bi0 + bj0, bi1 + bj1
+        x1 = (s0 + s1) * (u0 + u1) - s0 * u0 - s1 * u1
+        step = x1 - (ai0 * bi1 + ai1 * bi0)
+        d1 = step - (aj0 * bj1 + aj1 * bj0)
+        require(step >= 0 and 0 <= d1 < p * R, curve, "Fp2 cross differences: c1 minus each partial c1 is plain")
+        require(d1 == ai0 * bj1 + ai1 * bj0 + aj0 * bi1 + aj1 * bi0, curve,
+                "Fp2 cross differences: the difference is the cross terms' c1")
 
 
 def _check_fp3_plain_sums(p: int, R: int, curve: str) -> None:

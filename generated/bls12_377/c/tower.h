@@ -614,8 +614,19 @@ static inline void fp2_add_unreduced(fp2_t *out, const fp2_t *a, const fp2_t *b)
     fp_add_unreduced(out->c1.l, &a->c1, &b->c1);
 }
 
+/* out = x - t for x = (a_i + a_j)(b_i + b_j) (the operand sums unreduced) and t = a_i b_i, both
+ * from fp2w_mul: each c1 is the exact integer a0 b1 + a1 b0 of its operands, so x.c1 - t.c1 is the
+ * sum of the cross terms, below 8 p^2 <= p R, a plain subtraction; c0 is taken modulo p R
+ * (fp2_operand_sums). */
+static inline void fp2w_sub_cross(fp2w_t *out, const fp2w_t *x, const fp2w_t *t)
+{
+    fpw_sub(&out->c0, &x->c0, &t->c0);
+    (void)fp_wide_sub(out->c1.l, x->c1.l, t->c1.l);
+}
+
 /* Karatsuba over the cubic extension, unreduced: six double-width products in fp2. The
- * operand sums stay unreduced (below 2p), which fp2w_mul takes (fp2_operand_sums). */
+ * operand sums stay unreduced (below 2p), which fp2w_mul takes, and the c1 differences are plain
+ * (fp2w_sub_cross; fp2_operand_sums). */
 static void fp6w_mul(fp6w_t *out, const fp6_t *a, const fp6_t *b)
 {
     fp2w_t t0, t1, t2, x, y;
@@ -627,24 +638,24 @@ static void fp6w_mul(fp6w_t *out, const fp6_t *a, const fp6_t *b)
     fp2_add_unreduced(&s, &a->c1, &a->c2);
     fp2_add_unreduced(&u, &b->c1, &b->c2);
     fp2w_mul(&x, &s, &u);
-    fp2w_sub(&x, &x, &t1);
-    fp2w_sub(&x, &x, &t2);
+    fp2w_sub_cross(&x, &x, &t1);
+    fp2w_sub_cross(&x, &x, &t2);
     fp2w_mul_by_xi(&x, &x);
     fp2w_add(&out->c0, &x, &t0);
     /* c1 = (a0 + a1)(b0 + b1) - t0 - t1 + xi t2 */
     fp2_add_unreduced(&s, &a->c0, &a->c1);
     fp2_add_unreduced(&u, &b->c0, &b->c1);
     fp2w_mul(&x, &s, &u);
-    fp2w_sub(&x, &x, &t0);
-    fp2w_sub(&x, &x, &t1);
+    fp2w_sub_cross(&x, &x, &t0);
+    fp2w_sub_cross(&x, &x, &t1);
     fp2w_mul_by_xi(&y, &t2);
     fp2w_add(&out->c1, &x, &y);
     /* c2 = (a0 + a2)(b0 + b2) - t0 - t2 + t1 */
     fp2_add_unreduced(&s, &a->c0, &a->c2);
     fp2_add_unreduced(&u, &b->c0, &b->c2);
     fp2w_mul(&x, &s, &u);
-    fp2w_sub(&x, &x, &t0);
-    fp2w_sub(&x, &x, &t2);
+    fp2w_sub_cross(&x, &x, &t0);
+    fp2w_sub_cross(&x, &x, &t2);
     fp2w_add(&out->c2, &x, &t1);
 }
 
@@ -661,8 +672,8 @@ static void fp6w_mul_by_01(fp6w_t *out, const fp6_t *a, const fp2_t *b0, const f
     fp2_add_unreduced(&s, &a->c0, &a->c1);
     fp2_add_unreduced(&u, b0, b1);
     fp2w_mul(&x, &s, &u);
-    fp2w_sub(&x, &x, &t0);
-    fp2w_sub(&out->c1, &x, &t1);
+    fp2w_sub_cross(&x, &x, &t0);
+    fp2w_sub_cross(&out->c1, &x, &t1);
     fp2w_mul(&x, &a->c2, b0);
     fp2w_add(&out->c2, &x, &t1);
 }
