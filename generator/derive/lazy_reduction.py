@@ -88,7 +88,8 @@ def _check_fp2_products(p: int, R: int, k: int, curve: str) -> None:
                 curve, "Fp2 Karatsuba: the double-width coefficients are the product")
         # squares: c0 = (a0 + a1)(a0 - a1) for k = 1, else a0^2 - k a1^2 mod p R; c1 = 2 a0 a1
         s0 = (a0 + a1) * ((a0 - a1) % p) if k == 1 else (a0 * a0 - k * a1 * a1) % (p * R)
-        require(0 <= s0 < p * R and 2 * a0 * a1 < p * R, curve, "Fp2 squaring: in [0, p R)")
+        # c1 is one product of the doubled operand 2 a0 (n words, as the operand sums) by a1
+        require(0 <= s0 < p * R and 2 * a0 < R and 2 * a0 * a1 < p * R, curve, "Fp2 squaring: in [0, p R)")
         require((s0 - (a0 * a0 - k * a1 * a1)) % p == 0, curve, "Fp2 squaring: c0 is the square")
         if k > 1 and (3 * k + 1) * p <= R:
             y = a0 + k * (p - a1)
@@ -118,7 +119,7 @@ def _check_fp2_products_positive(p: int, R: int, k: int, curve: str) -> None:
         q = (a0 + a1) * y
         require(a0 + a1 < R and y < R and q < p * R and (k + 1) * a0 * a1 <= q, curve,
                 f"Fp2 squaring (u^2 = {k}): the operands fit, the product is below p R, the difference is plain")
-        require(q - (k + 1) * a0 * a1 == a0 * a0 + k * a1 * a1 and 2 * a0 * a1 < p * R, curve,
+        require(q - (k + 1) * a0 * a1 == a0 * a0 + k * a1 * a1 and 2 * a0 < R and 2 * a0 * a1 < p * R, curve,
                 f"Fp2 squaring (u^2 = {k}): c0 = a0^2 + {k} a1^2 and c1 = 2 a0 a1 in [0, p R)")
 
 

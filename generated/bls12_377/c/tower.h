@@ -250,9 +250,9 @@ static void fp2w_sqr(fp2w_t *out, const fp2_t *a)
         y[i] = pf_subb(FP_P[i], a->c1.l[i], &borrow);
     fp_mac_small(y, y, 5, a->c0.l);
     fp_mul_wide(out->c0.l, s, y);
-    fpw_mul(&out->c1, &a->c0, &a->c1);
-    fpw_mac_small(out->c0.l, out->c1.l, 4, out->c0.l);
-    (void)fp_wide_add(out->c1.l, out->c1.l, out->c1.l);
+    fp_add_unreduced(s, &a->c0, &a->c0);
+    fp_mul_wide(out->c1.l, s, a->c1.l);
+    fpw_mac_small(out->c0.l, out->c1.l, 2, out->c0.l);
 }
 
 #if defined(FP_WIDE_KERNELS)

@@ -144,8 +144,8 @@ static void fp2w_sqr(fp2w_t *out, const fp2_t *a)
     fp_add_unreduced(s, &a->c0, &a->c1);
     fp_sub(&d, &a->c0, &a->c1);
     fp_mul_wide(out->c0.l, s, d.l);
-    fpw_mul(&out->c1, &a->c0, &a->c1);
-    (void)fp_wide_add(out->c1.l, out->c1.l, out->c1.l);
+    fp_add_unreduced(s, &a->c0, &a->c0);
+    fp_mul_wide(out->c1.l, s, a->c1.l);
 }
 
 #if defined(FP_WIDE_KERNELS)

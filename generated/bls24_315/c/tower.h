@@ -251,10 +251,10 @@ static void fp2w_sqr(fp2w_t *out, const fp2_t *a)
     fp_add_unreduced(s, &a->c0, &a->c1);
     fp_mac_small(y, a->c1.l, 13, a->c0.l);
     fp_mul_wide(out->c0.l, s, y);
-    fpw_mul(&out->c1, &a->c0, &a->c1);
-    fpw_times_small(t, out->c1.l, 14);
+    fp_add_unreduced(s, &a->c0, &a->c0);
+    fp_mul_wide(out->c1.l, s, a->c1.l);
+    fpw_times_small(t, out->c1.l, 7);
     (void)fp_wide_sub(out->c0.l, out->c0.l, t);
-    (void)fp_wide_add(out->c1.l, out->c1.l, out->c1.l);
 }
 
 #if !defined(PF_ASM_PREFER_MONT_5)
