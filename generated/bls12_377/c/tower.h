@@ -485,6 +485,20 @@ static void fp2w_mul_by_xi(fp2w_t *out, const fp2w_t *a)
     *out = r;
 }
 
+/* out = xi a + b, unreduced; out may alias a or b, and a is clobbered (xi a is taken in place). */
+static inline void fp2w_mul_by_xi_add(fp2w_t *out, fp2w_t *a, const fp2w_t *b)
+{
+    fp2w_mul_by_xi(a, a);
+    fp2w_add(out, a, b);
+}
+
+/* out = xi a reduced; a is clobbered (as by fp2w_redc). */
+static inline void fp2w_redc_mul_by_xi(fp2_t *out, fp2w_t *a)
+{
+    fp2w_mul_by_xi(a, a);
+    fp2w_redc(out, a);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * fp6 = fp2[v]/(v^3 - xi)
  * ------------------------------------------------------------------------------------------- */
@@ -606,6 +620,26 @@ static inline void fp6w_mul_by_v(fp6w_t *out, const fp6w_t *a)
     out->c0 = t;
 }
 
+/* out = v a + b = (xi a2 + b0, a0 + b1, a1 + b2), without moving a's coefficients; out may alias b,
+ * not a, and a is clobbered. */
+static inline void fp6w_mul_by_v_add(fp6w_t *out, fp6w_t *a, const fp6w_t *b)
+{
+    fp2w_mul_by_xi_add(&out->c0, &a->c2, &b->c0);
+    fp2w_add(&out->c1, &a->c0, &b->c1);
+    fp2w_add(&out->c2, &a->c1, &b->c2);
+}
+
+/* out = x - v t = (x0 - xi t2, x1 - t0, x2 - t1), without moving t's coefficients; out may alias x
+ * (or t: xi t2 is taken first and each t_i is read before out_(i+1) is written). */
+static inline void fp6w_sub_mul_by_v(fp6w_t *out, const fp6w_t *x, const fp6w_t *t)
+{
+    fp2w_t y;
+    fp2w_mul_by_xi(&y, &t->c2);
+    fp2w_sub(&out->c2, &x->c2, &t->c1);
+    fp2w_sub(&out->c1, &x->c1, &t->c0);
+    fp2w_sub(&out->c0, &x->c0, &y);
+}
+
 /* out = a + b with each coefficient left unreduced (below 2p for reduced a and b): an operand of
  * fp2w_mul only (fp2_operand_sums). */
 static inline void fp2_add_unreduced(fp2_t *out, const fp2_t *a, const fp2_t *b)
@@ -629,7 +663,7 @@ static inline void fp2w_sub_cross(fp2w_t *out, const fp2w_t *x, const fp2w_t *t)
  * (fp2w_sub_cross; fp2_operand_sums). */
 static void fp6w_mul(fp6w_t *out, const fp6_t *a, const fp6_t *b)
 {
-    fp2w_t t0, t1, t2, x, y;
+    fp2w_t t0, t1, t2, x;
     fp2_t s, u;
     fp2w_mul(&t0, &a->c0, &b->c0);
     fp2w_mul(&t1, &a->c1, &b->c1);
@@ -640,16 +674,7 @@ static void fp6w_mul(fp6w_t *out, const fp6_t *a, const fp6_t *b)
     fp2w_mul(&x, &s, &u);
     fp2w_sub_cross(&x, &x, &t1);
     fp2w_sub_cross(&x, &x, &t2);
-    fp2w_mul_by_xi(&x, &x);
-    fp2w_add(&out->c0, &x, &t0);
-    /* c1 = (a0 + a1)(b0 + b1) - t0 - t1 + xi t2 */
-    fp2_add_unreduced(&s, &a->c0, &a->c1);
-    fp2_add_unreduced(&u, &b->c0, &b->c1);
-    fp2w_mul(&x, &s, &u);
-    fp2w_sub_cross(&x, &x, &t0);
-    fp2w_sub_cross(&x, &x, &t1);
-    fp2w_mul_by_xi(&y, &t2);
-    fp2w_add(&out->c1, &x, &y);
+    fp2w_mul_by_xi_add(&out->c0, &x, &t0);
     /* c2 = (a0 + a2)(b0 + b2) - t0 - t2 + t1 */
     fp2_add_unreduced(&s, &a->c0, &a->c2);
     fp2_add_unreduced(&u, &b->c0, &b->c2);
@@ -657,6 +682,13 @@ static void fp6w_mul(fp6w_t *out, const fp6_t *a, const fp6_t *b)
     fp2w_sub_cross(&x, &x, &t0);
     fp2w_sub_cross(&x, &x, &t2);
     fp2w_add(&out->c2, &x, &t1);
+    /* c1 = (a0 + a1)(b0 + b1) - t0 - t1 + xi t2 (last: xi t2 is taken in place) */
+    fp2_add_unreduced(&s, &a->c0, &a->c1);
+    fp2_add_unreduced(&u, &b->c0, &b->c1);
+    fp2w_mul(&x, &s, &u);
+    fp2w_sub_cross(&x, &x, &t0);
+    fp2w_sub_cross(&x, &x, &t1);
+    fp2w_mul_by_xi_add(&out->c1, &t2, &x);
 }
 
 /* out = a * (b0 + b1 v), unreduced: five double-width products. */
@@ -667,8 +699,7 @@ static void fp6w_mul_by_01(fp6w_t *out, const fp6_t *a, const fp2_t *b0, const f
     fp2w_mul(&t0, &a->c0, b0);
     fp2w_mul(&t1, &a->c1, b1);
     fp2w_mul(&x, &a->c2, b1);
-    fp2w_mul_by_xi(&x, &x);
-    fp2w_add(&out->c0, &x, &t0);
+    fp2w_mul_by_xi_add(&out->c0, &x, &t0);
     fp2_add_unreduced(&s, &a->c0, &a->c1);
     fp2_add_unreduced(&u, b0, b1);
     fp2w_mul(&x, &s, &u);
@@ -928,8 +959,7 @@ static void fp12_mul(fp12_t *out, const fp12_t *a, const fp12_t *b)
     fp6w_sub(&x, &x, &t0);
     fp6w_sub(&x, &x, &t1);
     fp6w_redc(&out->c1, &x);
-    fp6w_mul_by_v(&t1, &t1);
-    fp6w_add(&t0, &t0, &t1);
+    fp6w_mul_by_v_add(&t0, &t1, &t0);
     fp6w_redc(&out->c0, &t0);
 }
 
@@ -937,7 +967,7 @@ static void fp12_mul(fp12_t *out, const fp12_t *a, const fp12_t *b)
  * t = a0 a1, the products unreduced. */
 static void fp12_sqr(fp12_t *out, const fp12_t *a)
 {
-    fp6w_t t, x, vt;
+    fp6w_t t, x;
     fp6_t s, u;
     fp6w_mul(&t, &a->c0, &a->c1);
     fp6_add(&s, &a->c0, &a->c1);
@@ -945,8 +975,7 @@ static void fp12_sqr(fp12_t *out, const fp12_t *a)
     fp6_add(&u, &u, &a->c0);
     fp6w_mul(&x, &s, &u);
     fp6w_sub(&x, &x, &t);
-    fp6w_mul_by_v(&vt, &t);
-    fp6w_sub(&x, &x, &vt);
+    fp6w_sub_mul_by_v(&x, &x, &t);
     fp6w_redc(&out->c0, &x);
     fp6w_redc(&out->c1, &t);
     fp6_dbl(&out->c1, &out->c1);
@@ -1034,8 +1063,7 @@ static void fp12_cyclotomic_sqr(fp12_t *out, const fp12_t *a)
     fp2w_sub(&wx, &wx, &wa);
     fp2w_sub(&wx, &wx, &wb);
     fp2w_redc(&t6, &wx);
-    fp2w_mul_by_xi(&wa, &wa);
-    fp2w_add(&wa, &wa, &wb);
+    fp2w_mul_by_xi_add(&wa, &wa, &wb);
     fp2w_redc(&t0, &wa);
     fp2w_sqr(&wa, &a->c0.c2);
     fp2w_sqr(&wb, &a->c1.c0);
@@ -1044,8 +1072,7 @@ static void fp12_cyclotomic_sqr(fp12_t *out, const fp12_t *a)
     fp2w_sub(&wx, &wx, &wa);
     fp2w_sub(&wx, &wx, &wb);
     fp2w_redc(&t7, &wx);
-    fp2w_mul_by_xi(&wa, &wa);
-    fp2w_add(&wa, &wa, &wb);
+    fp2w_mul_by_xi_add(&wa, &wa, &wb);
     fp2w_redc(&t2, &wa);
     fp2w_sqr(&wa, &a->c1.c2);
     fp2w_sqr(&wb, &a->c0.c1);
@@ -1053,10 +1080,8 @@ static void fp12_cyclotomic_sqr(fp12_t *out, const fp12_t *a)
     fp2w_sqr(&wx, &s);
     fp2w_sub(&wx, &wx, &wa);
     fp2w_sub(&wx, &wx, &wb);
-    fp2w_mul_by_xi(&wx, &wx);
-    fp2w_redc(&t8, &wx);
-    fp2w_mul_by_xi(&wa, &wa);
-    fp2w_add(&wa, &wa, &wb);
+    fp2w_redc_mul_by_xi(&t8, &wx);
+    fp2w_mul_by_xi_add(&wa, &wa, &wb);
     fp2w_redc(&t4, &wa);
 #else
     fp2_t t0, t1, t2, t3, t4, t5, t6, t7, t8;
@@ -1122,7 +1147,7 @@ static void fp12_cyclotomic_sqr_n(fp12_t *out, const fp12_t *a, int n)
 static void fp12_cyclotomic_sqr_compressed(fp12_t *out, const fp12_t *a)
 {
 #if PF_TOWER_LAZY
-    fp2_t t2, t4, t7, t8, r1, r2, r3, r5, s;
+    fp2_t t2, t4, t7, t8, s;
     fp2w_t wa, wb, wx;
     fp2w_sqr(&wa, &a->c0.c2);
     fp2w_sqr(&wb, &a->c1.c0);
@@ -1131,8 +1156,7 @@ static void fp12_cyclotomic_sqr_compressed(fp12_t *out, const fp12_t *a)
     fp2w_sub(&wx, &wx, &wa);
     fp2w_sub(&wx, &wx, &wb);
     fp2w_redc(&t7, &wx);
-    fp2w_mul_by_xi(&wa, &wa);
-    fp2w_add(&wa, &wa, &wb);
+    fp2w_mul_by_xi_add(&wa, &wa, &wb);
     fp2w_redc(&t2, &wa);
     fp2w_sqr(&wa, &a->c1.c2);
     fp2w_sqr(&wb, &a->c0.c1);
@@ -1140,13 +1164,11 @@ static void fp12_cyclotomic_sqr_compressed(fp12_t *out, const fp12_t *a)
     fp2w_sqr(&wx, &s);
     fp2w_sub(&wx, &wx, &wa);
     fp2w_sub(&wx, &wx, &wb);
-    fp2w_mul_by_xi(&wx, &wx);
-    fp2w_redc(&t8, &wx);
-    fp2w_mul_by_xi(&wa, &wa);
-    fp2w_add(&wa, &wa, &wb);
+    fp2w_redc_mul_by_xi(&t8, &wx);
+    fp2w_mul_by_xi_add(&wa, &wa, &wb);
     fp2w_redc(&t4, &wa);
 #else
-    fp2_t t2, t3, t4, t5, t7, t8, r1, r2, r3, r5;
+    fp2_t t2, t3, t4, t5, t7, t8;
     fp2_sqr(&t2, &a->c0.c2);
     fp2_sqr(&t3, &a->c1.c0);
     fp2_add(&t7, &a->c0.c2, &a->c1.c0);
@@ -1165,22 +1187,20 @@ static void fp12_cyclotomic_sqr_compressed(fp12_t *out, const fp12_t *a)
     fp2_mul_by_xi(&t4, &t4);
     fp2_add(&t4, &t4, &t5);                 /* x5^2 xi + x1^2 */
 #endif
-    fp2_sub(&r1, &t2, &a->c0.c1);
-    fp2_dbl(&r1, &r1);
-    fp2_add(&r1, &r1, &t2);                 /* 3 (x2^2 xi + x3^2) - 2 x1 */
-    fp2_sub(&r2, &t4, &a->c0.c2);
-    fp2_dbl(&r2, &r2);
-    fp2_add(&r2, &r2, &t4);                 /* 3 (x5^2 xi + x1^2) - 2 x2 */
-    fp2_add(&r3, &t8, &a->c1.c0);
-    fp2_dbl(&r3, &r3);
-    fp2_add(&r3, &r3, &t8);                 /* 6 x1 x5 xi + 2 x3 */
-    fp2_add(&r5, &t7, &a->c1.c2);
-    fp2_dbl(&r5, &r5);
-    fp2_add(&r5, &r5, &t7);                 /* 6 x2 x3 + 2 x5 */
-    out->c0.c1 = r1;
-    out->c0.c2 = r2;
-    out->c1.c0 = r3;
-    out->c1.c2 = r5;
+    /* each output coefficient reads the temporaries and its own input coefficient only, so it is
+     * written in place (out may alias a) */
+    fp2_sub(&out->c0.c1, &t2, &a->c0.c1);
+    fp2_dbl(&out->c0.c1, &out->c0.c1);
+    fp2_add(&out->c0.c1, &out->c0.c1, &t2); /* 3 (x2^2 xi + x3^2) - 2 x1 */
+    fp2_sub(&out->c0.c2, &t4, &a->c0.c2);
+    fp2_dbl(&out->c0.c2, &out->c0.c2);
+    fp2_add(&out->c0.c2, &out->c0.c2, &t4); /* 3 (x5^2 xi + x1^2) - 2 x2 */
+    fp2_add(&out->c1.c0, &t8, &a->c1.c0);
+    fp2_dbl(&out->c1.c0, &out->c1.c0);
+    fp2_add(&out->c1.c0, &out->c1.c0, &t8); /* 6 x1 x5 xi + 2 x3 */
+    fp2_add(&out->c1.c2, &t7, &a->c1.c2);
+    fp2_dbl(&out->c1.c2, &out->c1.c2);
+    fp2_add(&out->c1.c2, &out->c1.c2, &t7); /* 6 x2 x3 + 2 x5 */
 }
 
 /* Recover x4 and x0 of n compressed cyclotomic elements in place, with one inversion in fp2

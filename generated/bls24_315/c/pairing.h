@@ -132,8 +132,7 @@ static void pf_mul_by_line(fp24_t *f, const pf_line_t *l)
     fp12w_sub(&x, &x, &t0);
     fp12w_sub(&x, &x, &t1);
     fp12w_redc(&f->c1, &x);
-    fp12w_mul_by_v(&t1, &t1);
-    fp12w_add(&t0, &t0, &t1);
+    fp12w_mul_by_v_add(&t0, &t1, &t0);
     fp12w_redc(&f->c0, &t0);
 }
 #else
@@ -189,8 +188,7 @@ static void pf_line_mul(gt_t *out, const pf_line_t *a, const pf_line_t *b)
     fp4w_sub(&x, &x, &bb);
     fp4w_sub(&x, &x, &cc);
     fp4w_redc(&out->c0.c2, &x);
-    fp4w_mul_by_xi(&cc, &cc);
-    fp4w_add(&aa, &aa, &cc);
+    fp4w_mul_by_xi_add(&aa, &cc, &aa);
     fp4w_redc(&out->c0.c0, &aa);
     fp4w_redc(&out->c0.c1, &bb);
     fp4_set_zero(&out->c1.c2);
@@ -211,8 +209,7 @@ static void pf_mul_by_line_product(fp24_t *f, const gt_t *g)
     fp12w_sub(&x, &x, &t0);
     fp12w_sub(&x, &x, &t1);
     fp12w_redc(&f->c1, &x);
-    fp12w_mul_by_v(&t1, &t1);
-    fp12w_add(&t0, &t0, &t1);
+    fp12w_mul_by_v_add(&t0, &t1, &t0);
     fp12w_redc(&f->c0, &t0);
 }
 #else

@@ -525,6 +525,27 @@ static inline void fp4w_mul_by_xi(fp4w_t *out, const fp4w_t *a)
     out->c0 = t;
 }
 
+/* out = xi a + b, unreduced: (nu a1 + b0) + (a0 + b1) v, with no copy of a's coefficients (nu a1
+ * is taken first, so out may alias a or b). a is not changed here, but callers must let it be (the
+ * other levels compute xi a in place). */
+static inline void fp4w_mul_by_xi_add(fp4w_t *out, fp4w_t *a, const fp4w_t *b)
+{
+    fp2w_t t;
+    fp2w_mul_by_nu(&t, &a->c1);
+    fp2w_add(&out->c1, &a->c0, &b->c1);
+    fp2w_add(&out->c0, &t, &b->c0);
+}
+
+/* out = xi a reduced: the coefficients of v a reduced from where they lie. a is clobbered (as by
+ * fp4w_redc). */
+static inline void fp4w_redc_mul_by_xi(fp4_t *out, fp4w_t *a)
+{
+    fp2w_t t;
+    fp2w_mul_by_nu(&t, &a->c1);
+    fp2w_redc(&out->c1, &a->c0);
+    fp2w_redc(&out->c0, &t);
+}
+
 #if PF_TOWER_LAZY
 /* Lazy reduction: the double-width product, four reductions. */
 static void fp4_mul(fp4_t *out, const fp4_t *a, const fp4_t *b)
@@ -828,10 +849,30 @@ static inline void fp12w_mul_by_v(fp12w_t *out, const fp12w_t *a)
     out->c0 = t;
 }
 
+/* out = v a + b = (xi a2 + b0, a0 + b1, a1 + b2), without moving a's coefficients; out may alias b,
+ * not a, and a is clobbered. */
+static inline void fp12w_mul_by_v_add(fp12w_t *out, fp12w_t *a, const fp12w_t *b)
+{
+    fp4w_mul_by_xi_add(&out->c0, &a->c2, &b->c0);
+    fp4w_add(&out->c1, &a->c0, &b->c1);
+    fp4w_add(&out->c2, &a->c1, &b->c2);
+}
+
+/* out = x - v t = (x0 - xi t2, x1 - t0, x2 - t1), without moving t's coefficients; out may alias x
+ * (or t: xi t2 is taken first and each t_i is read before out_(i+1) is written). */
+static inline void fp12w_sub_mul_by_v(fp12w_t *out, const fp12w_t *x, const fp12w_t *t)
+{
+    fp4w_t y;
+    fp4w_mul_by_xi(&y, &t->c2);
+    fp4w_sub(&out->c2, &x->c2, &t->c1);
+    fp4w_sub(&out->c1, &x->c1, &t->c0);
+    fp4w_sub(&out->c0, &x->c0, &y);
+}
+
 /* Karatsuba over the cubic extension, unreduced: six double-width products in fp4. */
 static void fp12w_mul(fp12w_t *out, const fp12_t *a, const fp12_t *b)
 {
-    fp4w_t t0, t1, t2, x, y;
+    fp4w_t t0, t1, t2, x;
     fp4_t s, u;
     fp4w_mul(&t0, &a->c0, &b->c0);
     fp4w_mul(&t1, &a->c1, &b->c1);
@@ -842,16 +883,7 @@ static void fp12w_mul(fp12w_t *out, const fp12_t *a, const fp12_t *b)
     fp4w_mul(&x, &s, &u);
     fp4w_sub(&x, &x, &t1);
     fp4w_sub(&x, &x, &t2);
-    fp4w_mul_by_xi(&x, &x);
-    fp4w_add(&out->c0, &x, &t0);
-    /* c1 = (a0 + a1)(b0 + b1) - t0 - t1 + xi t2 */
-    fp4_add(&s, &a->c0, &a->c1);
-    fp4_add(&u, &b->c0, &b->c1);
-    fp4w_mul(&x, &s, &u);
-    fp4w_sub(&x, &x, &t0);
-    fp4w_sub(&x, &x, &t1);
-    fp4w_mul_by_xi(&y, &t2);
-    fp4w_add(&out->c1, &x, &y);
+    fp4w_mul_by_xi_add(&out->c0, &x, &t0);
     /* c2 = (a0 + a2)(b0 + b2) - t0 - t2 + t1 */
     fp4_add(&s, &a->c0, &a->c2);
     fp4_add(&u, &b->c0, &b->c2);
@@ -859,6 +891,13 @@ static void fp12w_mul(fp12w_t *out, const fp12_t *a, const fp12_t *b)
     fp4w_sub(&x, &x, &t0);
     fp4w_sub(&x, &x, &t2);
     fp4w_add(&out->c2, &x, &t1);
+    /* c1 = (a0 + a1)(b0 + b1) - t0 - t1 + xi t2 (last: xi t2 is taken in place) */
+    fp4_add(&s, &a->c0, &a->c1);
+    fp4_add(&u, &b->c0, &b->c1);
+    fp4w_mul(&x, &s, &u);
+    fp4w_sub(&x, &x, &t0);
+    fp4w_sub(&x, &x, &t1);
+    fp4w_mul_by_xi_add(&out->c1, &t2, &x);
 }
 
 /* out = a * (b0 + b1 v), unreduced: five double-width products. */
@@ -869,8 +908,7 @@ static void fp12w_mul_by_01(fp12w_t *out, const fp12_t *a, const fp4_t *b0, cons
     fp4w_mul(&t0, &a->c0, b0);
     fp4w_mul(&t1, &a->c1, b1);
     fp4w_mul(&x, &a->c2, b1);
-    fp4w_mul_by_xi(&x, &x);
-    fp4w_add(&out->c0, &x, &t0);
+    fp4w_mul_by_xi_add(&out->c0, &x, &t0);
     fp4_add(&s, &a->c0, &a->c1);
     fp4_add(&u, b0, b1);
     fp4w_mul(&x, &s, &u);
@@ -1131,8 +1169,7 @@ static void fp24_mul(fp24_t *out, const fp24_t *a, const fp24_t *b)
     fp12w_sub(&x, &x, &t0);
     fp12w_sub(&x, &x, &t1);
     fp12w_redc(&out->c1, &x);
-    fp12w_mul_by_v(&t1, &t1);
-    fp12w_add(&t0, &t0, &t1);
+    fp12w_mul_by_v_add(&t0, &t1, &t0);
     fp12w_redc(&out->c0, &t0);
 }
 
@@ -1140,7 +1177,7 @@ static void fp24_mul(fp24_t *out, const fp24_t *a, const fp24_t *b)
  * t = a0 a1, the products unreduced. */
 static void fp24_sqr(fp24_t *out, const fp24_t *a)
 {
-    fp12w_t t, x, vt;
+    fp12w_t t, x;
     fp12_t s, u;
     fp12w_mul(&t, &a->c0, &a->c1);
     fp12_add(&s, &a->c0, &a->c1);
@@ -1148,8 +1185,7 @@ static void fp24_sqr(fp24_t *out, const fp24_t *a)
     fp12_add(&u, &u, &a->c0);
     fp12w_mul(&x, &s, &u);
     fp12w_sub(&x, &x, &t);
-    fp12w_mul_by_v(&vt, &t);
-    fp12w_sub(&x, &x, &vt);
+    fp12w_sub_mul_by_v(&x, &x, &t);
     fp12w_redc(&out->c0, &x);
     fp12w_redc(&out->c1, &t);
     fp12_dbl(&out->c1, &out->c1);
@@ -1237,8 +1273,7 @@ static void fp24_cyclotomic_sqr(fp24_t *out, const fp24_t *a)
     fp4w_sub(&wx, &wx, &wa);
     fp4w_sub(&wx, &wx, &wb);
     fp4w_redc(&t6, &wx);
-    fp4w_mul_by_xi(&wa, &wa);
-    fp4w_add(&wa, &wa, &wb);
+    fp4w_mul_by_xi_add(&wa, &wa, &wb);
     fp4w_redc(&t0, &wa);
     fp4w_sqr(&wa, &a->c0.c2);
     fp4w_sqr(&wb, &a->c1.c0);
@@ -1247,8 +1282,7 @@ static void fp24_cyclotomic_sqr(fp24_t *out, const fp24_t *a)
     fp4w_sub(&wx, &wx, &wa);
     fp4w_sub(&wx, &wx, &wb);
     fp4w_redc(&t7, &wx);
-    fp4w_mul_by_xi(&wa, &wa);
-    fp4w_add(&wa, &wa, &wb);
+    fp4w_mul_by_xi_add(&wa, &wa, &wb);
     fp4w_redc(&t2, &wa);
     fp4w_sqr(&wa, &a->c1.c2);
     fp4w_sqr(&wb, &a->c0.c1);
@@ -1256,10 +1290,8 @@ static void fp24_cyclotomic_sqr(fp24_t *out, const fp24_t *a)
     fp4w_sqr(&wx, &s);
     fp4w_sub(&wx, &wx, &wa);
     fp4w_sub(&wx, &wx, &wb);
-    fp4w_mul_by_xi(&wx, &wx);
-    fp4w_redc(&t8, &wx);
-    fp4w_mul_by_xi(&wa, &wa);
-    fp4w_add(&wa, &wa, &wb);
+    fp4w_redc_mul_by_xi(&t8, &wx);
+    fp4w_mul_by_xi_add(&wa, &wa, &wb);
     fp4w_redc(&t4, &wa);
 #else
     fp4_t t0, t1, t2, t3, t4, t5, t6, t7, t8;
@@ -1325,7 +1357,7 @@ static void fp24_cyclotomic_sqr_n(fp24_t *out, const fp24_t *a, int n)
 static void fp24_cyclotomic_sqr_compressed(fp24_t *out, const fp24_t *a)
 {
 #if PF_TOWER_LAZY
-    fp4_t t2, t4, t7, t8, r1, r2, r3, r5, s;
+    fp4_t t2, t4, t7, t8, s;
     fp4w_t wa, wb, wx;
     fp4w_sqr(&wa, &a->c0.c2);
     fp4w_sqr(&wb, &a->c1.c0);
@@ -1334,8 +1366,7 @@ static void fp24_cyclotomic_sqr_compressed(fp24_t *out, const fp24_t *a)
     fp4w_sub(&wx, &wx, &wa);
     fp4w_sub(&wx, &wx, &wb);
     fp4w_redc(&t7, &wx);
-    fp4w_mul_by_xi(&wa, &wa);
-    fp4w_add(&wa, &wa, &wb);
+    fp4w_mul_by_xi_add(&wa, &wa, &wb);
     fp4w_redc(&t2, &wa);
     fp4w_sqr(&wa, &a->c1.c2);
     fp4w_sqr(&wb, &a->c0.c1);
@@ -1343,13 +1374,11 @@ static void fp24_cyclotomic_sqr_compressed(fp24_t *out, const fp24_t *a)
     fp4w_sqr(&wx, &s);
     fp4w_sub(&wx, &wx, &wa);
     fp4w_sub(&wx, &wx, &wb);
-    fp4w_mul_by_xi(&wx, &wx);
-    fp4w_redc(&t8, &wx);
-    fp4w_mul_by_xi(&wa, &wa);
-    fp4w_add(&wa, &wa, &wb);
+    fp4w_redc_mul_by_xi(&t8, &wx);
+    fp4w_mul_by_xi_add(&wa, &wa, &wb);
     fp4w_redc(&t4, &wa);
 #else
-    fp4_t t2, t3, t4, t5, t7, t8, r1, r2, r3, r5;
+    fp4_t t2, t3, t4, t5, t7, t8;
     fp4_sqr(&t2, &a->c0.c2);
     fp4_sqr(&t3, &a->c1.c0);
     fp4_add(&t7, &a->c0.c2, &a->c1.c0);
@@ -1368,22 +1397,20 @@ static void fp24_cyclotomic_sqr_compressed(fp24_t *out, const fp24_t *a)
     fp4_mul_by_xi(&t4, &t4);
     fp4_add(&t4, &t4, &t5);                 /* x5^2 xi + x1^2 */
 #endif
-    fp4_sub(&r1, &t2, &a->c0.c1);
-    fp4_dbl(&r1, &r1);
-    fp4_add(&r1, &r1, &t2);                 /* 3 (x2^2 xi + x3^2) - 2 x1 */
-    fp4_sub(&r2, &t4, &a->c0.c2);
-    fp4_dbl(&r2, &r2);
-    fp4_add(&r2, &r2, &t4);                 /* 3 (x5^2 xi + x1^2) - 2 x2 */
-    fp4_add(&r3, &t8, &a->c1.c0);
-    fp4_dbl(&r3, &r3);
-    fp4_add(&r3, &r3, &t8);                 /* 6 x1 x5 xi + 2 x3 */
-    fp4_add(&r5, &t7, &a->c1.c2);
-    fp4_dbl(&r5, &r5);
-    fp4_add(&r5, &r5, &t7);                 /* 6 x2 x3 + 2 x5 */
-    out->c0.c1 = r1;
-    out->c0.c2 = r2;
-    out->c1.c0 = r3;
-    out->c1.c2 = r5;
+    /* each output coefficient reads the temporaries and its own input coefficient only, so it is
+     * written in place (out may alias a) */
+    fp4_sub(&out->c0.c1, &t2, &a->c0.c1);
+    fp4_dbl(&out->c0.c1, &out->c0.c1);
+    fp4_add(&out->c0.c1, &out->c0.c1, &t2); /* 3 (x2^2 xi + x3^2) - 2 x1 */
+    fp4_sub(&out->c0.c2, &t4, &a->c0.c2);
+    fp4_dbl(&out->c0.c2, &out->c0.c2);
+    fp4_add(&out->c0.c2, &out->c0.c2, &t4); /* 3 (x5^2 xi + x1^2) - 2 x2 */
+    fp4_add(&out->c1.c0, &t8, &a->c1.c0);
+    fp4_dbl(&out->c1.c0, &out->c1.c0);
+    fp4_add(&out->c1.c0, &out->c1.c0, &t8); /* 6 x1 x5 xi + 2 x3 */
+    fp4_add(&out->c1.c2, &t7, &a->c1.c2);
+    fp4_dbl(&out->c1.c2, &out->c1.c2);
+    fp4_add(&out->c1.c2, &out->c1.c2, &t7); /* 6 x2 x3 + 2 x5 */
 }
 
 /* Recover x4 and x0 of n compressed cyclotomic elements in place, with one inversion in fp4

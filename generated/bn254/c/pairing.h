@@ -132,8 +132,7 @@ static void pf_mul_by_line(fp12_t *f, const pf_line_t *l)
     fp6w_sub(&x, &x, &t0);
     fp6w_sub(&x, &x, &t1);
     fp6w_redc(&f->c1, &x);
-    fp6w_mul_by_v(&t1, &t1);
-    fp6w_add(&t0, &t0, &t1);
+    fp6w_mul_by_v_add(&t0, &t1, &t0);
     fp6w_redc(&f->c0, &t0);
 }
 #else

@@ -144,8 +144,7 @@ static void pf_mul_by_line(fp6_t *f, const pf_line_t *l)
     fp3w_sub(&x, &x, &t0);
     fp3w_sub(&x, &x, &t1);
     fp3w_redc(&f->c1, &x);
-    fp3w_mul_by_v(&t1, &t1);
-    fp3w_add(&t0, &t0, &t1);
+    fp3w_mul_by_v_add(&t0, &t1, &t0);
     fp3w_redc(&f->c0, &t0);
 }
 #else
@@ -201,8 +200,7 @@ static void pf_line_mul(gt_t *out, const pf_line_t *a, const pf_line_t *b)
     (void)fp_wide_sub(x.l, x.l, bb.l);
     (void)fp_wide_sub(x.l, x.l, cc.l);
     fpw_redc(&out->c1.c2, &x);
-    fpw_mul_by_xi(&cc, &cc);
-    fpw_add(&aa, &aa, &cc);
+    fpw_mul_by_xi_add(&aa, &cc, &aa);
     fpw_redc(&out->c0.c0, &aa);
     fpw_redc(&out->c0.c2, &bb);
     fp_set_zero(&out->c1.c0);
@@ -224,8 +222,7 @@ static void pf_mul_by_line_product(fp6_t *f, const gt_t *g)
     fp3w_sub(&x, &x, &t0);
     fp3w_sub(&x, &x, &t1);
     fp3w_redc(&f->c1, &x);
-    fp3w_mul_by_v(&t1, &t1);
-    fp3w_add(&t0, &t0, &t1);
+    fp3w_mul_by_v_add(&t0, &t1, &t0);
     fp3w_redc(&f->c0, &t0);
 }
 #else

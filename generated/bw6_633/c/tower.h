@@ -121,6 +121,20 @@ static inline void fpw_mul_by_xi(fpw_t *out, const fpw_t *a)
     *out = r;
 }
 
+/* out = xi a + b, unreduced; out may alias a or b, and a is clobbered (xi a is taken in place). */
+static inline void fpw_mul_by_xi_add(fpw_t *out, fpw_t *a, const fpw_t *b)
+{
+    fpw_mul_by_xi(a, a);
+    fpw_add(out, a, b);
+}
+
+/* out = xi a reduced; a is clobbered (as by fpw_redc). */
+static inline void fpw_redc_mul_by_xi(fp_t *out, fpw_t *a)
+{
+    fpw_mul_by_xi(a, a);
+    fpw_redc(out, a);
+}
+
 /* ---------------------------------------------------------------------------------------------
  * fp3 = fp[v]/(v^3 - xi)
  * ------------------------------------------------------------------------------------------- */
@@ -242,6 +256,26 @@ static inline void fp3w_mul_by_v(fp3w_t *out, const fp3w_t *a)
     out->c0 = t;
 }
 
+/* out = v a + b = (xi a2 + b0, a0 + b1, a1 + b2), without moving a's coefficients; out may alias b,
+ * not a, and a is clobbered. */
+static inline void fp3w_mul_by_v_add(fp3w_t *out, fp3w_t *a, const fp3w_t *b)
+{
+    fpw_mul_by_xi_add(&out->c0, &a->c2, &b->c0);
+    fpw_add(&out->c1, &a->c0, &b->c1);
+    fpw_add(&out->c2, &a->c1, &b->c2);
+}
+
+/* out = x - v t = (x0 - xi t2, x1 - t0, x2 - t1), without moving t's coefficients; out may alias x
+ * (or t: xi t2 is taken first and each t_i is read before out_(i+1) is written). */
+static inline void fp3w_sub_mul_by_v(fp3w_t *out, const fp3w_t *x, const fp3w_t *t)
+{
+    fpw_t y;
+    fpw_mul_by_xi(&y, &t->c2);
+    fpw_sub(&out->c2, &x->c2, &t->c1);
+    fpw_sub(&out->c1, &x->c1, &t->c0);
+    fpw_sub(&out->c0, &x->c0, &y);
+}
+
 /* out = a + b with each coefficient left unreduced (below 2p for reduced a and b): an operand of
  * fp3w_mul only (fp3_plain_sums). */
 static inline void fp3_add_unreduced(fp3_t *out, const fp3_t *a, const fp3_t *b)
@@ -256,7 +290,7 @@ static inline void fp3_add_unreduced(fp3_t *out, const fp3_t *a, const fp3_t *b)
  * (exact, below 8 p^2) are plain integer operations (fp3_plain_sums: 16 p <= R). */
 static void fp3w_mul(fp3w_t *out, const fp3_t *a, const fp3_t *b)
 {
-    fpw_t t0, t1, t2, x, y;
+    fpw_t t0, t1, t2, x;
     fp_t s, u;
     fpw_mul(&t0, &a->c0, &b->c0);
     fpw_mul(&t1, &a->c1, &b->c1);
@@ -267,16 +301,7 @@ static void fp3w_mul(fp3w_t *out, const fp3_t *a, const fp3_t *b)
     fpw_mul(&x, &s, &u);
     (void)fp_wide_sub(x.l, x.l, t1.l);
     (void)fp_wide_sub(x.l, x.l, t2.l);
-    fpw_mul_by_xi(&x, &x);
-    fpw_add(&out->c0, &x, &t0);
-    /* c1 = (a0 + a1)(b0 + b1) - t0 - t1 + xi t2 */
-    fp_add_unreduced(s.l, &a->c0, &a->c1);
-    fp_add_unreduced(u.l, &b->c0, &b->c1);
-    fpw_mul(&x, &s, &u);
-    (void)fp_wide_sub(x.l, x.l, t0.l);
-    (void)fp_wide_sub(x.l, x.l, t1.l);
-    fpw_mul_by_xi(&y, &t2);
-    fpw_add(&out->c1, &x, &y);
+    fpw_mul_by_xi_add(&out->c0, &x, &t0);
     /* c2 = (a0 + a2)(b0 + b2) - t0 - t2 + t1 */
     fp_add_unreduced(s.l, &a->c0, &a->c2);
     fp_add_unreduced(u.l, &b->c0, &b->c2);
@@ -284,6 +309,13 @@ static void fp3w_mul(fp3w_t *out, const fp3_t *a, const fp3_t *b)
     (void)fp_wide_sub(x.l, x.l, t0.l);
     (void)fp_wide_sub(x.l, x.l, t2.l);
     fpw_add(&out->c2, &x, &t1);
+    /* c1 = (a0 + a1)(b0 + b1) - t0 - t1 + xi t2 (last: xi t2 is taken in place) */
+    fp_add_unreduced(s.l, &a->c0, &a->c1);
+    fp_add_unreduced(u.l, &b->c0, &b->c1);
+    fpw_mul(&x, &s, &u);
+    (void)fp_wide_sub(x.l, x.l, t0.l);
+    (void)fp_wide_sub(x.l, x.l, t1.l);
+    fpw_mul_by_xi_add(&out->c1, &t2, &x);
 }
 
 /* out = a * (b0 + b1 v), unreduced: five double-width products; the operand sums and the exact
@@ -295,8 +327,7 @@ static void fp3w_mul_by_01(fp3w_t *out, const fp3_t *a, const fp_t *b0, const fp
     fpw_mul(&t0, &a->c0, b0);
     fpw_mul(&t1, &a->c1, b1);
     fpw_mul(&x, &a->c2, b1);
-    fpw_mul_by_xi(&x, &x);
-    fpw_add(&out->c0, &x, &t0);
+    fpw_mul_by_xi_add(&out->c0, &x, &t0);
     fp_add_unreduced(s.l, &a->c0, &a->c1);
     fp_add_unreduced(u.l, b0, b1);
     fpw_mul(&x, &s, &u);
@@ -557,8 +588,7 @@ static void fp6_mul(fp6_t *out, const fp6_t *a, const fp6_t *b)
     fp3w_sub(&x, &x, &t0);
     fp3w_sub(&x, &x, &t1);
     fp3w_redc(&out->c1, &x);
-    fp3w_mul_by_v(&t1, &t1);
-    fp3w_add(&t0, &t0, &t1);
+    fp3w_mul_by_v_add(&t0, &t1, &t0);
     fp3w_redc(&out->c0, &t0);
 }
 
@@ -566,7 +596,7 @@ static void fp6_mul(fp6_t *out, const fp6_t *a, const fp6_t *b)
  * t = a0 a1, the products unreduced (and the operand sums: below 2p). */
 static void fp6_sqr(fp6_t *out, const fp6_t *a)
 {
-    fp3w_t t, x, vt;
+    fp3w_t t, x;
     fp3_t s, u;
     fp3w_mul(&t, &a->c0, &a->c1);
     fp3_add_unreduced(&s, &a->c0, &a->c1);
@@ -574,8 +604,7 @@ static void fp6_sqr(fp6_t *out, const fp6_t *a)
     fp3_add_unreduced(&u, &u, &a->c0);
     fp3w_mul(&x, &s, &u);
     fp3w_sub(&x, &x, &t);
-    fp3w_mul_by_v(&vt, &t);
-    fp3w_sub(&x, &x, &vt);
+    fp3w_sub_mul_by_v(&x, &x, &t);
     fp3w_redc(&out->c0, &x);
     fp3w_redc(&out->c1, &t);
     fp3_dbl(&out->c1, &out->c1);
@@ -663,8 +692,7 @@ static void fp6_cyclotomic_sqr(fp6_t *out, const fp6_t *a)
     (void)fp_wide_sub(wx.l, wx.l, wa.l);
     (void)fp_wide_sub(wx.l, wx.l, wb.l);
     fpw_redc(&t6, &wx);
-    fpw_mul_by_xi(&wa, &wa);
-    fpw_add(&wa, &wa, &wb);
+    fpw_mul_by_xi_add(&wa, &wa, &wb);
     fpw_redc(&t0, &wa);
     fpw_sqr(&wa, &a->c0.c2);
     fpw_sqr(&wb, &a->c1.c0);
@@ -673,8 +701,7 @@ static void fp6_cyclotomic_sqr(fp6_t *out, const fp6_t *a)
     (void)fp_wide_sub(wx.l, wx.l, wa.l);
     (void)fp_wide_sub(wx.l, wx.l, wb.l);
     fpw_redc(&t7, &wx);
-    fpw_mul_by_xi(&wa, &wa);
-    fpw_add(&wa, &wa, &wb);
+    fpw_mul_by_xi_add(&wa, &wa, &wb);
     fpw_redc(&t2, &wa);
     fpw_sqr(&wa, &a->c1.c2);
     fpw_sqr(&wb, &a->c0.c1);
@@ -682,10 +709,8 @@ static void fp6_cyclotomic_sqr(fp6_t *out, const fp6_t *a)
     fpw_sqr(&wx, &s);
     (void)fp_wide_sub(wx.l, wx.l, wa.l);
     (void)fp_wide_sub(wx.l, wx.l, wb.l);
-    fpw_mul_by_xi(&wx, &wx);
-    fpw_redc(&t8, &wx);
-    fpw_mul_by_xi(&wa, &wa);
-    fpw_add(&wa, &wa, &wb);
+    fpw_redc_mul_by_xi(&t8, &wx);
+    fpw_mul_by_xi_add(&wa, &wa, &wb);
     fpw_redc(&t4, &wa);
 #else
     fp_t t0, t1, t2, t3, t4, t5, t6, t7, t8;
