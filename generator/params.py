@@ -29,7 +29,7 @@ PROTOCOL_NAMES = (
 KNOWN_KEYS = {
     "name", "family", "x", "b", "beta", "nu", "xi", "alpha", "ht", "hy", "g1", "g2",
     "published", "serialization", "protocols", "description", "hash_to_curve", "gt_exponent",
-    "inner", "trace_case",
+    "inner", "trace_case", "hard_part",
 }
 # The families a BW6 curve can be built over (its r is their p), and its two trace cases: the
 # constant term of t(x) mod r(x) (generator/derive/families.py).
@@ -189,6 +189,9 @@ class CurveSpec:
     # The GT convention: the multiple m(x) of the final exponentiation f^(m (p^k - 1)/r), as the
     # text of a polynomial in x (validated by parse_polynomial_in_x); None: the cheapest m.
     gt_exponent: str | None = None
+    # A hard-part program for the final exponentiation (generator/derive/hard_part_program.py):
+    # a candidate beside the derived programs, used once proved and only when cheaper.
+    hard_part: str | None = None
 
     @property
     def package(self) -> str:
@@ -314,6 +317,9 @@ def parse_curve_text(text: str, source: str) -> CurveSpec:
     gt_exponent = data.get("gt_exponent")
     if gt_exponent is not None:
         parse_polynomial_in_x(gt_exponent, "gt_exponent", source)
+    hard_part = data.get("hard_part")
+    if hard_part is not None and (not isinstance(hard_part, str) or not hard_part.strip() or len(hard_part) > 8000):
+        raise CurveFileError(f"{source}: key 'hard_part' must be the text of a program (at most 8000 characters)")
     serialization = data.get("serialization")
     if serialization is not None and not isinstance(serialization, str):
         raise CurveFileError(f"{source}: key 'serialization' must be a string")
@@ -337,6 +343,7 @@ def parse_curve_text(text: str, source: str) -> CurveSpec:
         description=str(data.get("description", "")),
         hash_to_curve=_hash_to_curve(data["hash_to_curve"], source) if "hash_to_curve" in data else {},
         gt_exponent=gt_exponent,
+        hard_part=hard_part,
         inner_family=inner_family,
         trace_case=trace_case,
     )

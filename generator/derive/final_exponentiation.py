@@ -560,9 +560,12 @@ def track_exponent(ops: tuple[Op, ...], nregs: int, result: int, x: int, p: int,
 
 
 def derive_final_exponentiation(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int, x: int, p: int, r: int,
-                                curve: str, m_poly: sympy.Expr | None = None) -> FinalExpModel:
+                                curve: str, m_poly: sympy.Expr | None = None,
+                                hard_part: str | None = None) -> FinalExpModel:
     """The cheapest hard-part program for f^(m Phi_k(p)/r), proved by exponent tracking. m is the
-    required m(x) when given (a curve's GT convention, its gt_exponent), else the cheapest constant."""
+    required m(x) when given (a curve's GT convention, its gt_exponent), else the cheapest constant.
+    hard_part: a program the curve file states (hard_part_program.py), a candidate beside the
+    derived ones once exponent tracking proves it computes the same power."""
     natural, lambdas = hard_part_lambdas(p_poly, r_poly, k)
     if m_poly is None:
         m_poly = sympy.Integer(natural)
@@ -586,6 +589,9 @@ def derive_final_exponentiation(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int, 
     for c, factor_lambdas in factored_forms(p_poly, r_poly, k, m_poly, FACTORED_CONSTANT_RANGE * natural):
         form = f"{c} + " + " ".join(f"({describe_base_p(f)})" for f in factor_lambdas)
         candidates += [(_build_factored_program(c, factor_lambdas, *v), form, v) for v in variants]
+    if hard_part is not None:
+        candidates.append((_stated_program(hard_part, x, p, k, m, phi, r, curve, exp_cost), _stated_form(hard_part),
+                           (False, False, "straus")))
     # The cheapest by the cost model; min keeps the first built on a tie (the plain base-p program).
     (ops, _, result), form, (joint, scaled, method) = min(candidates, key=lambda cand: program_cost(cand[0][0], exp_cost))
     if scaled:
@@ -601,6 +607,25 @@ def derive_final_exponentiation(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int, 
     return FinalExpModel(m=m, m_poly=str(sympy.factor(m_poly)).replace("**", "^"), lambdas=tuple(tuple(c) for c in lambdas), ops=tuple(ops), nregs=nregs,
                          result=result, exp_by_x_chain=exp_chain, x_negative=x < 0,
                          exp_by_x_compressed=compressed, form=form)
+
+
+def _stated_program(text: str, x: int, p: int, k: int, m: int, phi: int, r: int, curve: str,
+                    exp_cost: float) -> tuple[list[Op], int, int]:
+    """The curve file's hard_part compiled, and proved before it may compete: exponent tracking
+    must give m Phi_k(p)/r modulo Phi_k(p), the same power as every derived candidate."""
+    from .hard_part_program import compile_hard_part
+
+    ops, nregs, result = compile_hard_part(text, x, k, curve, exp_cost)
+    tracked = track_exponent(tuple(ops), nregs, result, x, p, phi)
+    require(tracked == m * (phi // r) % phi, curve,
+            f"the curve file's hard_part computes f^(m Phi_{k}(p)/r) with m = {m} (exponent tracking)")
+    return ops, nregs, result
+
+
+def _stated_form(text: str) -> str:
+    """The stated program's lines, comments dropped, for the generated code's comment."""
+    lines = [line.split("#", 1)[0].strip() for line in text.splitlines()]
+    return "the curve file's hard_part program: " + "; ".join(line for line in lines if line)
 
 
 def naf(e: int) -> list[tuple[int, int]]:

@@ -116,7 +116,8 @@ def derive_core(spec: CurveSpec, progress: Progress | None = None) -> PairingCor
     miller = derive_miller_loop(spec.family, spec.x, fam.p, fam.r, tower, twist.kind, twist.curve, g2, curve, fam.loop)
     say("final exponentiation: hard part and exponent tracking")
     m_poly = parse_polynomial_in_x(spec.gt_exponent, "gt_exponent", spec.source) if spec.gt_exponent else None
-    final_exp = derive_final_exponentiation(fam.p_poly, fam.r_poly, fam.k, spec.x, fam.p, fam.r, curve, m_poly)
+    final_exp = derive_final_exponentiation(fam.p_poly, fam.r_poly, fam.k, spec.x, fam.p, fam.r, curve, m_poly,
+                                           spec.hard_part)
     return PairingCore(family=fam, b=b, tower=tower, twist=twist, g1=g1, g2=g2, miller=miller, final_exp=final_exp)
 
 

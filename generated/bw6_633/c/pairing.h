@@ -2,7 +2,7 @@
 /* The optimal ate pairing of BW6-633.
  * Miller loop: BW6 optimal ate (El Housni–Guillevic 2020/351 eq. (1)): f_{x^5-x^4-x,Q} * f_{x+1,Q}^p, with the p-power moved onto the point (pi(Q) = [p]Q) and one shared loop; joint loop with one accumulator (El Housni–Guillevic 2021/1359 Alg. 2).
  * Final exponentiation: f^((p^6 - 1)/r * m) with m = 3*x*(x^4 - x^3 - 1); the hard part is
- * sum_i lambda_i(x) p^i = m Phi_6(p)/r, computed from f^(x^j) (15 exponentiations by x). */
+ * sum_i lambda_i(x) p^i = m Phi_6(p)/r, computed from f^(x^j) (6 exponentiations by x). */
 #ifndef PF_PAIRING_H
 #define PF_PAIRING_H
 
@@ -462,11 +462,88 @@ static void pf_g2_prepare(pf_line_t lines[PF_PREPARED_LINES], const g2_affine_t 
     pf_miller_run(NULL, &st, 1);
 }
 
+/* a^3 in GT (1 cyclotomic squarings, 1 multiplications). */
+static void pf_gt_pow_3(gt_t *out, const gt_t *a)
+{
+    {   /* 1 squarings, 1 multiplications */
+        gt_t r[2];
+        r[0] = *a;
+        fp6_cyclotomic_sqr_n(&r[1], &r[0], 1);
+        fp6_mul(&r[1], &r[1], &r[0]);
+        *out = r[1];
+    }
+}
+
+/* a^13 in GT (3 cyclotomic squarings, 2 multiplications). */
+static void pf_gt_pow_13(gt_t *out, const gt_t *a)
+{
+    {   /* 3 squarings, 2 multiplications */
+        gt_t r[2];
+        r[0] = *a;
+        fp6_cyclotomic_sqr_n(&r[1], &r[0], 1);
+        fp6_mul(&r[1], &r[1], &r[0]);
+        fp6_cyclotomic_sqr_n(&r[1], &r[1], 2);
+        fp6_mul(&r[1], &r[1], &r[0]);
+        *out = r[1];
+    }
+}
+
+/* a^1072693248 in GT (30 cyclotomic squarings, 1 multiplications). */
+static void pf_gt_pow_1072693248(gt_t *out, const gt_t *a)
+{
+    {   /* 30 squarings, 1 multiplications */
+        gt_t r[3];
+        r[0] = *a;
+        fp6_conj(&r[1], &r[0]);
+        fp6_cyclotomic_sqr_n(&r[2], &r[0], 10);
+        fp6_mul(&r[2], &r[2], &r[1]);
+        fp6_cyclotomic_sqr_n(&r[2], &r[2], 20);
+        *out = r[2];
+    }
+}
+
+/* a^3218079742 in GT (31 cyclotomic squarings, 3 multiplications). */
+static void pf_gt_pow_3218079742(gt_t *out, const gt_t *a)
+{
+    {   /* 31 squarings, 3 multiplications */
+        gt_t r[6];
+        r[0] = *a;
+        fp6_cyclotomic_sqr_n(&r[1], &r[0], 1);
+        fp6_mul(&r[2], &r[0], &r[1]);
+        fp6_conj(&r[3], &r[0]);
+        fp6_conj(&r[4], &r[2]);
+        fp6_cyclotomic_sqr_n(&r[5], &r[2], 10);
+        fp6_mul(&r[5], &r[5], &r[4]);
+        fp6_cyclotomic_sqr_n(&r[5], &r[5], 19);
+        fp6_mul(&r[5], &r[5], &r[3]);
+        fp6_cyclotomic_sqr_n(&r[5], &r[5], 1);
+        *out = r[5];
+    }
+}
+
+/* a^3218079744 in GT (31 cyclotomic squarings, 2 multiplications). */
+static void pf_gt_pow_3218079744(gt_t *out, const gt_t *a)
+{
+    {   /* 31 squarings, 2 multiplications */
+        gt_t r[5];
+        r[0] = *a;
+        fp6_cyclotomic_sqr_n(&r[1], &r[0], 1);
+        fp6_mul(&r[2], &r[0], &r[1]);
+        fp6_conj(&r[3], &r[2]);
+        fp6_cyclotomic_sqr_n(&r[4], &r[2], 10);
+        fp6_mul(&r[4], &r[4], &r[3]);
+        fp6_cyclotomic_sqr_n(&r[4], &r[4], 20);
+        *out = r[4];
+    }
+}
+
 /* f^((p^6 - 1)/r * m), m = 3*x*(x^4 - x^3 - 1). Easy part f^((q^3 - 1)(q + 1)), q = p^1; then the
  * hard part program (generator/derive/final_exponentiation.py), which evaluates m Phi_6(p) / r =
- *     sum lambda_i(x) p^i, lambda_i coefficients lowest degree first: ((13, 8, 47, 1, -28, 49,
- *     -8, -1, 13, -28, -4, 13), (-9, -4, -4, -43, 29, 4, -92, 146, -116, 26, 59, -62, 35, 6,
- *     -30, 13)); each base-p expansion as one multi-exponentiation (Bos–Coster). */
+ *     the curve file's hard_part program: q = frob(f, 1); a = q ** (x - 1); a = a ** (x - 1);
+ *     a = (a ** x) ** x * a; a = f * a; b = a ** (x + 1) * conj(q); a = conj(a ** 3); c = b **
+ *     ((x - 1) / 3); d = c ** (x - 1); d = (d ** x) ** x * d; e = (d ** (x - 1)) ** (x - 1); e
+ *     = (e ** x) ** x * e * d; t = conj(e ** (x + 1) * c) * d; h = conj(t * d) ** (x + 1) * c
+ *     * b; i = t ** -3 * e; i = i ** 3 * b * h ** 13; out = (a * i) ** 3. */
 static void pf_final_exp(gt_t *out, const gt_t *f)
 {
     gt_t t0, t1;
@@ -477,104 +554,59 @@ static void pf_final_exp(gt_t *out, const gt_t *f)
     fp6_frobenius(&t1, &t0, 1);
     fp6_mul(&t0, &t1, &t0);
     /* hard part */
-    gt_t r[29];
+    gt_t r[7];
     r[0] = t0;
-    gt_exp_by_x(&r[1], &r[0]);
-    gt_exp_by_x(&r[2], &r[1]);
-    gt_exp_by_x(&r[3], &r[2]);
-    gt_exp_by_x(&r[4], &r[3]);
-    gt_exp_by_x(&r[5], &r[4]);
-    gt_exp_by_x(&r[6], &r[5]);
-    gt_exp_by_x(&r[7], &r[6]);
-    gt_exp_by_x(&r[8], &r[7]);
-    gt_exp_by_x(&r[9], &r[8]);
-    gt_exp_by_x(&r[10], &r[9]);
-    gt_exp_by_x(&r[11], &r[10]);
-    gt_exp_by_x(&r[12], &r[11]);
-    gt_exp_by_x(&r[13], &r[12]);
-    gt_exp_by_x(&r[14], &r[13]);
-    gt_exp_by_x(&r[15], &r[14]);
-    fp6_frobenius(&r[16], &r[0], 1);
-    fp6_frobenius(&r[17], &r[1], 1);
-    fp6_frobenius(&r[18], &r[2], 1);
-    fp6_frobenius(&r[19], &r[3], 1);
-    fp6_frobenius(&r[20], &r[4], 1);
-    fp6_frobenius(&r[21], &r[5], 1);
-    fp6_frobenius(&r[22], &r[6], 1);
-    fp6_frobenius(&r[23], &r[7], 1);
-    fp6_frobenius(&r[24], &r[8], 1);
-    fp6_frobenius(&r[25], &r[9], 1);
-    fp6_frobenius(&r[26], &r[10], 1);
-    fp6_frobenius(&r[27], &r[11], 1);
-    fp6_frobenius(&r[28], &r[12], 1);
-    fp6_frobenius(&r[12], &r[13], 1);
-    fp6_frobenius(&r[13], &r[14], 1);
-    fp6_frobenius(&r[14], &r[15], 1);
-    fp6_conj(&r[15], &r[4]);
-    fp6_conj(&r[4], &r[6]);
-    fp6_conj(&r[6], &r[7]);
-    fp6_conj(&r[7], &r[9]);
-    fp6_conj(&r[9], &r[10]);
-    fp6_conj(&r[10], &r[16]);
-    fp6_conj(&r[16], &r[17]);
-    fp6_conj(&r[17], &r[18]);
-    fp6_conj(&r[18], &r[19]);
-    fp6_conj(&r[19], &r[22]);
-    fp6_conj(&r[22], &r[24]);
-    fp6_conj(&r[24], &r[27]);
-    fp6_conj(&r[27], &r[13]);
-    fp6_mul(&r[13], &r[23], &r[22]);
-    fp6_mul(&r[22], &r[13], &r[19]);
-    fp6_mul(&r[19], &r[22], &r[24]);
-    fp6_mul(&r[24], &r[19], &r[26]);
-    fp6_mul(&r[26], &r[24], &r[5]);
-    fp6_mul(&r[5], &r[26], &r[2]);
-    fp6_mul(&r[2], &r[5], &r[18]);
-    fp6_mul(&r[18], &r[2], &r[28]);
-    fp6_mul(&r[28], &r[18], &r[27]);
-    fp6_mul(&r[27], &r[23], &r[22]);
-    fp6_mul(&r[22], &r[28], &r[27]);
-    fp6_mul(&r[23], &r[22], &r[20]);
-    fp6_mul(&r[20], &r[23], &r[15]);
-    fp6_mul(&r[15], &r[7], &r[20]);
-    fp6_mul(&r[7], &r[15], &r[25]);
-    fp6_mul(&r[20], &r[7], &r[13]);
-    fp6_mul(&r[13], &r[20], &r[0]);
-    fp6_mul(&r[0], &r[8], &r[11]);
-    fp6_mul(&r[8], &r[14], &r[13]);
-    fp6_mul(&r[11], &r[0], &r[8]);
-    fp6_mul(&r[0], &r[11], &r[20]);
-    fp6_mul(&r[8], &r[0], &r[24]);
-    fp6_mul(&r[13], &r[8], &r[10]);
-    fp6_mul(&r[10], &r[13], &r[1]);
-    fp6_mul(&r[1], &r[4], &r[2]);
-    fp6_mul(&r[2], &r[10], &r[1]);
-    fp6_mul(&r[1], &r[2], &r[12]);
-    fp6_mul(&r[4], &r[1], &r[18]);
-    fp6_mul(&r[10], &r[4], &r[9]);
-    fp6_mul(&r[9], &r[16], &r[17]);
-    fp6_mul(&r[12], &r[21], &r[5]);
-    fp6_mul(&r[5], &r[10], &r[9]);
-    fp6_mul(&r[9], &r[12], &r[5]);
-    fp6_mul(&r[5], &r[9], &r[19]);
-    fp6_mul(&r[10], &r[5], &r[26]);
-    fp6_mul(&r[12], &r[15], &r[7]);
-    fp6_mul(&r[7], &r[11], &r[2]);
-    fp6_mul(&r[2], &r[10], &r[12]);
-    fp6_mul(&r[10], &r[7], &r[2]);
-    fp6_mul(&r[2], &r[10], &r[3]);
-    fp6_mul(&r[3], &r[6], &r[22]);
-    fp6_mul(&r[6], &r[23], &r[0]);
-    fp6_mul(&r[0], &r[8], &r[13]);
-    fp6_mul(&r[7], &r[1], &r[4]);
-    fp6_mul(&r[1], &r[9], &r[5]);
-    fp6_mul(&r[4], &r[2], &r[10]);
-    fp6_mul(&r[2], &r[3], &r[6]);
-    fp6_mul(&r[3], &r[0], &r[7]);
-    fp6_mul(&r[0], &r[1], &r[4]);
-    fp6_mul(&r[1], &r[2], &r[3]);
-    fp6_mul(&r[2], &r[0], &r[1]);
-    *out = r[2];
+    fp6_frobenius(&r[1], &r[0], 1);
+    pf_gt_pow_3218079744(&r[2], &r[1]);
+    fp6_conj(&r[3], &r[2]);
+    pf_gt_pow_3218079744(&r[2], &r[3]);
+    fp6_conj(&r[3], &r[2]);
+    gt_exp_by_x(&r[2], &r[3]);
+    gt_exp_by_x(&r[4], &r[2]);
+    fp6_mul(&r[2], &r[4], &r[3]);
+    fp6_mul(&r[3], &r[0], &r[2]);
+    pf_gt_pow_3218079742(&r[0], &r[3]);
+    fp6_conj(&r[2], &r[0]);
+    fp6_conj(&r[0], &r[1]);
+    fp6_mul(&r[1], &r[2], &r[0]);
+    pf_gt_pow_3(&r[0], &r[3]);
+    fp6_conj(&r[2], &r[0]);
+    pf_gt_pow_1072693248(&r[0], &r[1]);
+    fp6_conj(&r[3], &r[0]);
+    pf_gt_pow_3218079744(&r[0], &r[3]);
+    fp6_conj(&r[4], &r[0]);
+    gt_exp_by_x(&r[0], &r[4]);
+    gt_exp_by_x(&r[5], &r[0]);
+    fp6_mul(&r[0], &r[5], &r[4]);
+    pf_gt_pow_3218079744(&r[4], &r[0]);
+    fp6_conj(&r[5], &r[4]);
+    pf_gt_pow_3218079744(&r[4], &r[5]);
+    fp6_conj(&r[5], &r[4]);
+    gt_exp_by_x(&r[4], &r[5]);
+    gt_exp_by_x(&r[6], &r[4]);
+    fp6_mul(&r[4], &r[6], &r[5]);
+    fp6_mul(&r[5], &r[4], &r[0]);
+    pf_gt_pow_3218079742(&r[4], &r[5]);
+    fp6_conj(&r[6], &r[4]);
+    fp6_mul(&r[4], &r[6], &r[3]);
+    fp6_conj(&r[6], &r[4]);
+    fp6_mul(&r[4], &r[6], &r[0]);
+    fp6_mul(&r[6], &r[4], &r[0]);
+    fp6_conj(&r[0], &r[6]);
+    pf_gt_pow_3218079742(&r[6], &r[0]);
+    fp6_conj(&r[0], &r[6]);
+    fp6_mul(&r[6], &r[0], &r[3]);
+    fp6_mul(&r[0], &r[6], &r[1]);
+    pf_gt_pow_3(&r[3], &r[4]);
+    fp6_conj(&r[4], &r[3]);
+    fp6_mul(&r[3], &r[4], &r[5]);
+    pf_gt_pow_3(&r[4], &r[3]);
+    fp6_mul(&r[3], &r[4], &r[1]);
+    pf_gt_pow_13(&r[1], &r[0]);
+    fp6_mul(&r[0], &r[3], &r[1]);
+    fp6_mul(&r[1], &r[2], &r[0]);
+    pf_gt_pow_3(&r[0], &r[1]);
+    *out = r[0];
 }
 
 #endif /* PF_PAIRING_H */

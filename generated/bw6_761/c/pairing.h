@@ -2,7 +2,7 @@
 /* The optimal ate pairing of BW6-761.
  * Miller loop: BW6 optimal ate (El Housni–Guillevic 2020/351 eq. (1)): f_{x+1,Q} * f_{x^3-x^2-x,Q}^p, with the p-power moved onto the point (pi(Q) = [p]Q) and one shared loop; joint loop with one accumulator (El Housni–Guillevic 2021/1359 Alg. 2).
  * Final exponentiation: f^((p^6 - 1)/r * m) with m = 3*(x^3 - x^2 + 1); the hard part is
- * sum_i lambda_i(x) p^i = m Phi_6(p)/r, computed from f^(x^j) (9 exponentiations by x). */
+ * sum_i lambda_i(x) p^i = m Phi_6(p)/r, computed from f^(x^j) (8 exponentiations by x). */
 #ifndef PF_PAIRING_H
 #define PF_PAIRING_H
 
@@ -459,11 +459,77 @@ static void pf_g2_prepare(pf_line_t lines[PF_PREPARED_LINES], const g2_affine_t 
     pf_miller_run(NULL, &st, 1);
 }
 
+/* a^3 in GT (1 cyclotomic squarings, 1 multiplications). */
+static void pf_gt_pow_3(gt_t *out, const gt_t *a)
+{
+    {   /* 1 squarings, 1 multiplications */
+        gt_t r[2];
+        r[0] = *a;
+        fp6_cyclotomic_sqr_n(&r[1], &r[0], 1);
+        fp6_mul(&r[1], &r[1], &r[0]);
+        *out = r[1];
+    }
+}
+
+/* a^11 in GT (3 cyclotomic squarings, 2 multiplications). */
+static void pf_gt_pow_11(gt_t *out, const gt_t *a)
+{
+    {   /* 3 squarings, 2 multiplications */
+        gt_t r[2];
+        r[0] = *a;
+        fp6_cyclotomic_sqr_n(&r[1], &r[0], 2);
+        fp6_mul(&r[1], &r[1], &r[0]);
+        fp6_cyclotomic_sqr_n(&r[1], &r[1], 1);
+        fp6_mul(&r[1], &r[1], &r[0]);
+        *out = r[1];
+    }
+}
+
+/* a^103 in GT (6 cyclotomic squarings, 3 multiplications). */
+static void pf_gt_pow_103(gt_t *out, const gt_t *a)
+{
+    {   /* 6 squarings, 3 multiplications */
+        gt_t r[4];
+        r[0] = *a;
+        fp6_cyclotomic_sqr_n(&r[1], &r[0], 1);
+        fp6_mul(&r[2], &r[0], &r[1]);
+        fp6_cyclotomic_sqr_n(&r[3], &r[2], 4);
+        fp6_mul(&r[3], &r[3], &r[2]);
+        fp6_cyclotomic_sqr_n(&r[3], &r[3], 1);
+        fp6_mul(&r[3], &r[3], &r[0]);
+        *out = r[3];
+    }
+}
+
+/* a^3195374304363544576 in GT (60 cyclotomic squarings, 6 multiplications). */
+static void pf_gt_pow_3195374304363544576(gt_t *out, const gt_t *a)
+{
+    {   /* 60 squarings, 6 multiplications */
+        gt_t r[5];
+        r[0] = *a;
+        fp6_cyclotomic_sqr_n(&r[1], &r[0], 1);
+        fp6_mul(&r[2], &r[0], &r[1]);
+        fp6_mul(&r[3], &r[2], &r[1]);
+        fp6_cyclotomic_sqr_n(&r[4], &r[3], 1);
+        fp6_mul(&r[4], &r[4], &r[0]);
+        fp6_cyclotomic_sqr_n(&r[4], &r[4], 6);
+        fp6_mul(&r[4], &r[4], &r[3]);
+        fp6_cyclotomic_sqr_n(&r[4], &r[4], 1);
+        fp6_mul(&r[4], &r[4], &r[0]);
+        fp6_cyclotomic_sqr_n(&r[4], &r[4], 5);
+        fp6_mul(&r[4], &r[4], &r[0]);
+        fp6_cyclotomic_sqr_n(&r[4], &r[4], 46);
+        *out = r[4];
+    }
+}
+
 /* f^((p^6 - 1)/r * m), m = 3*(x^3 - x^2 + 1). Easy part f^((q^3 - 1)(q + 1)), q = p^1; then the
  * hard part program (generator/derive/final_exponentiation.py), which evaluates m Phi_6(p) / r =
- *     sum lambda_i(x) p^i, lambda_i coefficients lowest degree first: ((-220, -263, -73, -314,
- *     -197, 269, 70, -103), (229, 34, -181, 452, -65, -445, 492, 77, -276, 103)); each base-p
- *     expansion as one multi-exponentiation (Bos–Coster). */
+ *     the curve file's hard_part program: q = conj(frob(f, 1)); a = q ** (x - 1); a = a ** (x
+ *     - 1); a = conj(f * q * a); b = a ** (x + 1) * q; a = a ** 3; c = b ** ((x - 1) / 3); d =
+ *     c ** (x - 1); e = (d ** (x - 1)) ** (x - 1) * d; d = conj(d); s = d * b; g = e ** (x +
+ *     1) * s; h = g * c; i = (g * d) ** (x + 1) * conj(s); j = h ** 11 * e; k = j ** 3 * b * i
+ *     ** 103; out = (a * k) ** 3. */
 static void pf_final_exp(gt_t *out, const gt_t *f)
 {
     gt_t t0, t1;
@@ -474,88 +540,53 @@ static void pf_final_exp(gt_t *out, const gt_t *f)
     fp6_frobenius(&t1, &t0, 1);
     fp6_mul(&t0, &t1, &t0);
     /* hard part */
-    gt_t r[19];
+    gt_t r[8];
     r[0] = t0;
-    gt_exp_by_x(&r[1], &r[0]);
-    gt_exp_by_x(&r[2], &r[1]);
-    gt_exp_by_x(&r[3], &r[2]);
-    gt_exp_by_x(&r[4], &r[3]);
-    gt_exp_by_x(&r[5], &r[4]);
-    gt_exp_by_x(&r[6], &r[5]);
-    gt_exp_by_x(&r[7], &r[6]);
-    gt_exp_by_x(&r[8], &r[7]);
-    gt_exp_by_x(&r[9], &r[8]);
-    fp6_frobenius(&r[10], &r[0], 1);
-    fp6_frobenius(&r[11], &r[1], 1);
-    fp6_frobenius(&r[12], &r[2], 1);
-    fp6_frobenius(&r[13], &r[3], 1);
-    fp6_frobenius(&r[14], &r[4], 1);
-    fp6_frobenius(&r[15], &r[5], 1);
-    fp6_frobenius(&r[16], &r[6], 1);
-    fp6_frobenius(&r[17], &r[7], 1);
-    fp6_frobenius(&r[18], &r[8], 1);
-    fp6_frobenius(&r[8], &r[9], 1);
-    fp6_conj(&r[9], &r[0]);
-    fp6_conj(&r[0], &r[1]);
-    fp6_conj(&r[1], &r[2]);
-    fp6_conj(&r[2], &r[3]);
+    fp6_frobenius(&r[1], &r[0], 1);
+    fp6_conj(&r[2], &r[1]);
+    gt_exp_by_x(&r[1], &r[2]);
+    fp6_conj(&r[3], &r[2]);
+    fp6_mul(&r[4], &r[1], &r[3]);
+    gt_exp_by_x(&r[1], &r[4]);
     fp6_conj(&r[3], &r[4]);
-    fp6_conj(&r[4], &r[7]);
-    fp6_conj(&r[7], &r[12]);
-    fp6_conj(&r[12], &r[14]);
-    fp6_conj(&r[14], &r[15]);
-    fp6_conj(&r[15], &r[18]);
-    fp6_mul(&r[18], &r[16], &r[13]);
-    fp6_mul(&r[13], &r[18], &r[14]);
-    fp6_mul(&r[14], &r[13], &r[2]);
-    fp6_mul(&r[2], &r[14], &r[15]);
-    fp6_mul(&r[15], &r[2], &r[5]);
-    fp6_mul(&r[5], &r[15], &r[0]);
-    fp6_mul(&r[0], &r[5], &r[10]);
-    fp6_mul(&r[10], &r[0], &r[9]);
-    fp6_mul(&r[9], &r[10], &r[3]);
-    fp6_mul(&r[3], &r[9], &r[7]);
-    fp6_mul(&r[7], &r[3], &r[13]);
-    fp6_mul(&r[13], &r[7], &r[4]);
-    fp6_mul(&r[4], &r[8], &r[13]);
-    fp6_mul(&r[8], &r[4], &r[17]);
-    fp6_mul(&r[13], &r[8], &r[1]);
-    fp6_mul(&r[1], &r[13], &r[6]);
-    fp6_mul(&r[6], &r[1], &r[12]);
-    fp6_mul(&r[12], &r[6], &r[3]);
-    fp6_mul(&r[3], &r[12], &r[16]);
-    fp6_mul(&r[16], &r[3], &r[14]);
-    fp6_mul(&r[14], &r[16], &r[11]);
-    fp6_mul(&r[11], &r[5], &r[14]);
-    fp6_mul(&r[5], &r[11], &r[7]);
-    fp6_mul(&r[7], &r[5], &r[4]);
-    fp6_mul(&r[4], &r[7], &r[10]);
-    fp6_mul(&r[10], &r[4], &r[9]);
-    fp6_mul(&r[9], &r[10], &r[6]);
-    fp6_mul(&r[6], &r[9], &r[12]);
-    fp6_mul(&r[12], &r[6], &r[0]);
-    fp6_mul(&r[0], &r[12], &r[18]);
-    fp6_mul(&r[14], &r[2], &r[4]);
-    fp6_mul(&r[2], &r[0], &r[14]);
-    fp6_mul(&r[0], &r[2], &r[15]);
-    fp6_mul(&r[4], &r[11], &r[0]);
-    fp6_mul(&r[0], &r[4], &r[1]);
-    fp6_mul(&r[1], &r[9], &r[0]);
-    fp6_mul(&r[0], &r[1], &r[8]);
-    fp6_mul(&r[8], &r[16], &r[0]);
-    fp6_mul(&r[0], &r[8], &r[13]);
-    fp6_mul(&r[9], &r[7], &r[0]);
-    fp6_mul(&r[0], &r[9], &r[3]);
-    fp6_mul(&r[3], &r[5], &r[12]);
-    fp6_mul(&r[5], &r[0], &r[3]);
-    fp6_mul(&r[0], &r[5], &r[10]);
-    fp6_mul(&r[3], &r[6], &r[2]);
-    fp6_mul(&r[2], &r[4], &r[1]);
-    fp6_mul(&r[1], &r[8], &r[9]);
-    fp6_mul(&r[4], &r[0], &r[5]);
-    fp6_mul(&r[0], &r[3], &r[2]);
-    fp6_mul(&r[2], &r[1], &r[4]);
+    fp6_mul(&r[4], &r[1], &r[3]);
     fp6_mul(&r[1], &r[0], &r[2]);
+    fp6_mul(&r[0], &r[1], &r[4]);
+    fp6_conj(&r[1], &r[0]);
+    gt_exp_by_x(&r[0], &r[1]);
+    fp6_mul(&r[3], &r[0], &r[1]);
+    fp6_mul(&r[0], &r[3], &r[2]);
+    pf_gt_pow_3(&r[2], &r[1]);
+    pf_gt_pow_3195374304363544576(&r[1], &r[0]);
+    gt_exp_by_x(&r[3], &r[1]);
+    fp6_conj(&r[4], &r[1]);
+    fp6_mul(&r[5], &r[3], &r[4]);
+    gt_exp_by_x(&r[3], &r[5]);
+    fp6_conj(&r[4], &r[5]);
+    fp6_mul(&r[6], &r[3], &r[4]);
+    gt_exp_by_x(&r[3], &r[6]);
+    fp6_conj(&r[4], &r[6]);
+    fp6_mul(&r[6], &r[3], &r[4]);
+    fp6_mul(&r[3], &r[6], &r[5]);
+    fp6_conj(&r[4], &r[5]);
+    fp6_mul(&r[5], &r[4], &r[0]);
+    gt_exp_by_x(&r[6], &r[3]);
+    fp6_mul(&r[7], &r[6], &r[3]);
+    fp6_mul(&r[6], &r[7], &r[5]);
+    fp6_mul(&r[7], &r[6], &r[1]);
+    fp6_mul(&r[1], &r[6], &r[4]);
+    gt_exp_by_x(&r[4], &r[1]);
+    fp6_mul(&r[6], &r[4], &r[1]);
+    fp6_conj(&r[1], &r[5]);
+    fp6_mul(&r[4], &r[6], &r[1]);
+    pf_gt_pow_11(&r[1], &r[7]);
+    fp6_mul(&r[5], &r[1], &r[3]);
+    pf_gt_pow_3(&r[1], &r[5]);
+    fp6_mul(&r[3], &r[1], &r[0]);
+    pf_gt_pow_103(&r[0], &r[4]);
+    fp6_mul(&r[1], &r[3], &r[0]);
+    fp6_mul(&r[0], &r[2], &r[1]);
+    pf_gt_pow_3(&r[1], &r[0]);
     *out = r[1];
 }
 
