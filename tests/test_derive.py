@@ -664,6 +664,27 @@ def test_small_twist_coefficient() -> None:
     assert found  # BLS12-381: b' = 4 (1 + u); BW6-761: b' = 4
 
 
+@pytest.mark.parametrize("name, general", [("bls12-377", 1), ("bls24-315", 1), ("bn254", None), ("bls24-317", None)])
+def test_twist_coefficient_monomial(name: str, general: int | None) -> None:
+    """3 b' as a multiple of one basis monomial (BLS12-377's 3/u, BLS24-315's 3/v): the permutation
+    with factors that b3_monomial gives is multiplication by 3 b' on random elements of Fq, with
+    one general constant (one Fp multiplication) and the rest small; BN254's 3/(9 + u) and
+    BLS24-317 (v^2 = 1 + u, no monomial basis products) have none."""
+    m = model(name)
+    rows = m.twist.b3_monomial
+    if general is None:
+        assert rows is None
+        return
+    F, p = m.twist.curve.F, m.p
+    b3 = F.scale(m.twist.b, 3)
+    assert sorted(j for j, _, _ in rows) == list(range(F.degree))
+    assert sum(1 for _, _, small in rows if not small) == general
+    rng = random.Random(5)
+    for _ in range(20):
+        a = F.elem(*(rng.randrange(p) for _ in range(F.degree)))
+        assert tuple(k * a[j] % p for j, k, _ in rows) == F.mul(a, b3)
+
+
 def test_bw6_alg_4_4_computes_another_multiple() -> None:
     """El Housni–Guillevic's Alg. 4.4 (gnark's and arkworks' generic BW6 hard part, t mod r != 0),
     run on exponents as polynomials in x modulo Phi_6(p(x)), computes (x + 1) Phi_6(p)/r, not

@@ -35,6 +35,32 @@ class TwistModel:
         g = math.gcd(*coeffs)
         return g, tuple(c // g for c in coeffs)
 
+    @property
+    def b3_monomial(self) -> tuple[tuple[int, int, bool], ...] | None:
+        """Multiplication by 3 b' as a permutation with factors, when 3 b' is c times one basis
+        monomial of Fq over Fp (one non-zero coefficient; then b' a maps each coefficient of a to
+        one coefficient of the product): per output coefficient i, (j, k, small) with out_i = k a_j,
+        k a signed integer when small (|k| <= 64: additions), else k mod p (one multiplication in
+        Fp). None over Fp, where 3 b' is already one multiplication, or when 3 b' has more than one
+        non-zero coefficient (BN254's 3/(9 + u)) or a basis monomial times it is not a monomial.
+        BLS12-377's 3/u and BLS24-315's 3/v are
+        monomials: one Fp multiplication and small multiples instead of a multiplication in Fq."""
+        F = self.curve.F
+        b3 = F.scale(self.b, 3)
+        if F.degree == 1 or sum(1 for c in b3 if c) != 1:
+            return None
+        p = F.p
+        rows: list[tuple[int, int, bool] | None] = [None] * F.degree
+        for j in range(F.degree):
+            column = F.mul(F.elem(*([0] * j + [1])), b3)
+            nonzero = [(i, c) for i, c in enumerate(column) if c]
+            if len(nonzero) != 1:       # a non-residue that is no monomial (BLS24-317's v^2 = 1 + u)
+                return None
+            (i, k), = nonzero
+            signed = k if k <= p // 2 else k - p
+            rows[i] = (j, signed, True) if abs(signed) <= 64 else (j, k, False)
+        return tuple(rows)  # a permutation: each output coefficient is met once
+
 
 def _order_kills_random_points(E: Curve, n: int, rng: random.Random) -> bool:
     return all(E.mul(E.random_point(rng), n) is None for _ in range(RANDOM_POINTS))

@@ -30,8 +30,23 @@ typedef struct {
     size_t pos;                     /* the next line to read or write */
 } pf_miller_pair_t;
 
-/* 3 b', b' = b / xi the coefficient of the twist. */
-static const fp2_t PF_TWIST_B3 = { { { PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000) } }, { { PF_W(0x81567333, 0x3333338f), PF_W(0xa9e00b73, 0x9cccccfc), PF_W(0x7fad0250, 0x82ed9e6e), PF_W(0x2c18f48a, 0x24aed052), PF_W(0xe25d7666, 0xf43c75cb), PF_W(0x00ad4bef, 0x52ddddc9) } } };
+/* out = 3 b' a, b' = b / xi the coefficient of the twist: 3 b' is a multiple of one basis
+ * monomial of fp2 over Fp, so each coefficient of the product is one coefficient of a times a
+ * constant (generator/derive/twist.py b3_monomial): small ones by additions, the others by one
+ * multiplication in Fp each, instead of a multiplication in fp2. out may alias a. */
+static const fp_t PF_TWIST_B3_K1 = { { PF_W(0x81567333, 0x3333338f), PF_W(0xa9e00b73, 0x9cccccfc), PF_W(0x7fad0250, 0x82ed9e6e), PF_W(0x2c18f48a, 0x24aed052), PF_W(0xe25d7666, 0xf43c75cb), PF_W(0x00ad4bef, 0x52ddddc9) } };
+static inline void pf_mul_by_twist_b3(fp2_t *out, const fp2_t *a)
+{
+    fp2_t r;
+    {
+        fp_t acc_ = *&a->c1;
+        fp_dbl(&acc_, &acc_);
+        fp_add(&acc_, &acc_, &a->c1);
+        *&r.c0 = acc_;
+    }
+    fp_mul(&r.c1, &a->c0, &PF_TWIST_B3_K1);
+    *out = r;
+}
 
 /* Tangent line at T and T <- 2T (homogeneous projective, a = 0; Costello–Lange–Naehrig
  * 2009/615 as in Aranha et al. 2013/722 §4.3, with every coordinate scaled by 4 to avoid
@@ -42,7 +57,7 @@ static void pf_line_dbl(pf_line_t *l, pf_proj_t *t)
     fp2_t b, c, e, f, h, s, u;
     fp2_sqr(&b, &t->y);
     fp2_sqr(&c, &t->z);
-    fp2_mul(&e, &c, &PF_TWIST_B3);
+    pf_mul_by_twist_b3(&e, &c);
     fp2_dbl(&f, &e);
     fp2_add(&f, &f, &e);
     fp2_add(&h, &t->y, &t->z);
