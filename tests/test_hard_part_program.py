@@ -121,6 +121,7 @@ out = c * f ** 3 * f * conj(f)
     ("out = f **", "line 1"),
     ("out, g = f, f", "assign one name"),
     ("out = __import__('os')", "not a GT expression"),
+    ("out = f ** (x^40)", "more than 1024 bits"),
 ])
 def test_malformed_programs_are_refused(text: str, message: str) -> None:
     spec, _, _ = _setting("bw6-633")

@@ -27,14 +27,18 @@ import ast
 
 import sympy
 
+from ..params import CurveFileError, parse_polynomial_in_x
 from .chains import chain_for
 from .checks import DerivationError
 from .families import X
-from .final_exponentiation import CYCLOTOMIC_SQR_COST, GT_MUL_COST, Conj, ExpByX, Frob, PowSmall, _Program
+from .final_exponentiation import CYCLOTOMIC_SQR_COST, GT_MUL_COST, Conj, ExpByX, Frob, Op, _Program
 
 RESULT_NAME = "out"
 INPUT_NAME = "f"
 MAX_LINES = 200
+# An exponent longer than this is refused (its addition-chain search would take minutes); the
+# published chains use exponents of at most the seed's size times a small polynomial degree.
+MAX_EXPONENT_BITS = 1024
 
 
 class HardPartSyntaxError(DerivationError):
@@ -44,8 +48,6 @@ class HardPartSyntaxError(DerivationError):
 def _exponent(node: ast.expr, x: int, where: str) -> tuple[int, int | None]:
     """(the integer a polynomial exponent takes at the seed, c when the polynomial is x + c with an
     integer c, else None); rational coefficients are allowed if the value is an integer."""
-    from ..params import CurveFileError, parse_polynomial_in_x
-
     text = ast.unparse(node)
     try:
         poly = parse_polynomial_in_x(text, "hard_part", where)
@@ -54,6 +56,8 @@ def _exponent(node: ast.expr, x: int, where: str) -> tuple[int, int | None]:
     value = sympy.Rational(poly.subs(X, x))
     if value.q != 1 or value == 0:
         raise HardPartSyntaxError(f"{where}: hard_part exponent {text!r} is {value} at the seed, not a non-zero integer")
+    if abs(int(value)).bit_length() > MAX_EXPONENT_BITS:
+        raise HardPartSyntaxError(f"{where}: hard_part exponent {text!r} has more than {MAX_EXPONENT_BITS} bits at the seed")
     shift = sympy.expand(poly - X)
     offset = int(shift) if shift.is_Integer else None
     return int(value), offset
@@ -64,7 +68,7 @@ def _chain_cost(e: int) -> float:
     return chain.squarings * CYCLOTOMIC_SQR_COST + chain.multiplications * GT_MUL_COST
 
 
-def compile_hard_part(text: str, x: int, k: int, where: str, exp_by_x_cost: float) -> tuple[list, int, int]:
+def compile_hard_part(text: str, x: int, k: int, where: str, exp_by_x_cost: float) -> tuple[list[Op], int, int]:
     """(ops, registers, result register) of the program text, register 0 holding f.
     A power by x + c is taken as one chain on |x + c| or as a^x times a^c, whichever the cost
     model (exp_by_x_cost: one exponentiation by x, compressed or not) rates cheaper.
@@ -86,13 +90,6 @@ def compile_hard_part(text: str, x: int, k: int, where: str, exp_by_x_cost: floa
         program.ops.append(op_type(dst=dst, **fields))
         return dst
 
-    def signed_power(base: int, e: int) -> int:
-        reg = base
-        if abs(e) > 1:
-            reg = program._new()
-            program.ops.append(PowSmall(reg, base, chain_for(abs(e), CYCLOTOMIC_SQR_COST, GT_MUL_COST, signed=True)))
-        return new(Conj, src=reg) if e < 0 else reg
-
     def power(base: int, node: ast.expr) -> int:
         e, offset = _exponent(node, x, where)
         if offset == 0:
@@ -100,8 +97,8 @@ def compile_hard_part(text: str, x: int, k: int, where: str, exp_by_x_cost: floa
         if offset is not None:
             split = exp_by_x_cost + GT_MUL_COST + (_chain_cost(offset) if abs(offset) > 1 else 0.0)
             if split < _chain_cost(e):
-                return program.mul(new(ExpByX, src=base), signed_power(base, offset))
-        return base if e == 1 else signed_power(base, e)
+                return program.mul(new(ExpByX, src=base), program.signed_power(base, offset))
+        return base if e == 1 else program.signed_power(base, e)
 
     def value(node: ast.expr) -> int:
         if isinstance(node, ast.Name):
