@@ -15,6 +15,7 @@ from generator.derive.final_exponentiation import (
     ExpByX,
     Frob,
     MulGT,
+    PowKarabina,
     PowSmall,
     Conj,
     _build_program,
@@ -224,12 +225,20 @@ def _gt_multiplications(ops) -> int:
 def test_bls12_hard_part_is_the_factored_form(name: str) -> None:
     """The search finds Hayashida–Hayasaka–Teruya's 3 Phi_12(p)/r = 3 + (x - 1)^2 (x + p)
     (x^2 + p^2 - 1) and the cost model prefers it: five exponentiations by x as before, 7
-    multiplications and 1 squaring in GT instead of 15 and 5, two Frobenius powers."""
+    multiplications and 1 squaring in GT instead of 15 and 5, two Frobenius powers. On BLS12-377
+    each factor x - 1 is one Karabina power by |x - 1| = 0x8508c00000000000 (6 signed digits
+    against x's 7: PowKarabina), which saves its two multiplications: 3 exponentiations by x, 5
+    multiplications."""
     m = model(name)
     fe = m.final_exp
-    assert fe.exp_by_x_count == 5
+    karabina = [op for op in fe.ops if isinstance(op, PowKarabina)]
+    assert fe.exp_by_x_count + len(karabina) == 5
     assert fe.form == "3 + (-1 + x) (-1 + x) (x + p) (-1 + x^2 + p^2)"
-    assert _gt_multiplications(fe.ops) == 7
+    if name == "bls12-377":
+        assert [op.exponent for op in karabina] == [m.x - 1] * 2 and len(karabina[0].digits) == 6
+        assert _gt_multiplications(fe.ops) == 5
+    else:
+        assert not karabina and _gt_multiplications(fe.ops) == 7
     assert sum(op.chain.squarings for op in fe.ops if isinstance(op, PowSmall)) == 1
     assert sorted(op.n for op in fe.ops if isinstance(op, Frob)) == [1, 2]
     # Cheaper than the base-p program of the lambdas, by the model's own weights.
@@ -743,6 +752,7 @@ def test_bw6_alg_4_4_computes_another_multiple() -> None:
     bw6 = model("bw6-761")
     fe = bw6.final_exp
     assert fe.form.startswith("the curve file's hard_part program")
-    # 8 exponentiations by x and one chain on (x - 1)/3: the same 9 exponentiations
-    assert fe.exp_by_x_count == 8
-    assert [c.exponent for c in fe.small_power_chains] == [3, 11, 103, (bw6.x - 1) // 3]
+    # the same 9 exponentiations, each a Karabina power by x - 1, x + 1 or (x - 1)/3
+    assert fe.exp_by_x_count == 0 and fe.karabina_count == 9
+    assert [e for e, _ in fe.karabina_powers] == sorted([(bw6.x - 1) // 3, bw6.x - 1, bw6.x + 1])
+    assert [c.exponent for c in fe.small_power_chains] == [3, 11, 103]

@@ -36,7 +36,7 @@ from __future__ import annotations
 import hashlib
 import heapq
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from math import gcd
 from pathlib import Path
@@ -53,16 +53,20 @@ CYCLOTOMIC_SQR_COST = 0.55
 GT_MUL_COST = 1.0
 # Karabina's compressed squaring keeps 4 of the 6 coordinates: 6 of Granger–Scott's 9 squarings.
 # Decompressing one element costs about 0.4 multiplications in GT once the inversions are batched,
-# and the batch adds one inversion in the twist field: about 1.2 multiplications in GT at k = 12.
-# That inversion is one Fp inversion (about 65-78 Fp multiplications by the instruction counts of
-# bench/cbench.py) at every k, while a multiplication in GT costs karatsuba_fp_muls(k) of them (54
-# at k = 12, 18 at k = 6), so its weight in GT multiplications scales by 54 / karatsuba_fp_muls(k)
-# (``batch_inversion_cost``): 3.6 at k = 6, where BW6-633's exponentiation by its 32-bit x is then
-# cheaper without compression (callgrind: 6.5% fewer instructions in the final exponentiation),
-# and BW6-761's, 64 bits long, stays compressed (10% fewer than without).
+# and the batch adds one inversion in the twist field: about 2 multiplications in GT at k = 12.
+# That inversion is one Fp inversion at every k, while a multiplication in GT costs
+# karatsuba_fp_muls(k) Fp multiplications (54 at k = 12, 18 at k = 6), so its weight in GT
+# multiplications scales by 54 / karatsuba_fp_muls(k) (``batch_inversion_cost``): 6 at k = 6,
+# 0.67 at k = 24. Measured in C (callgrind, x86_64-adx, 2026-12-04), an Fp inversion against a GT
+# multiplication: BLS12-381 43.0K / 19.4K instructions = 2.2, BW6-761 97.1K / 20.0K = 4.9,
+# BW6-633 77.6K / 14.0K = 5.5, BLS24-315 (its Fp4 inversion) 40.5K / 47.3K = 0.86. (The weight
+# was 1.2 until then, which made one Karabina power of BW6-633 look cheaper than its chain while
+# it cost 0.5% more per pairing.) At k = 6 BW6-633's exponentiation by its 32-bit x is cheaper
+# without compression (callgrind: 6.5% fewer instructions in the final exponentiation), and
+# BW6-761's, 64 bits long, stays compressed (10% fewer than without).
 COMPRESSED_SQR_COST = CYCLOTOMIC_SQR_COST * 6 / 9
 DECOMPRESS_COST = 0.4
-BATCH_INVERSION_COST = 1.2
+BATCH_INVERSION_COST = 2.0
 BATCH_INVERSION_COST_K = 12          # the embedding degree BATCH_INVERSION_COST was measured at
 # A Frobenius power in GT: one multiplication by a constant per coefficient (about 0.3 of a
 # multiplication in GT); conjugation is nearly free.
@@ -111,7 +115,36 @@ class Frob:
     n: int
 
 
-Op = ExpByX | PowSmall | Conj | MulGT | Frob
+@dataclass(frozen=True)
+class PowKarabina:
+    """dst = src^e for a public e > 1 the way a compressed gt_exp_by_x works: one run of Karabina's
+    compressed squarings up to e's top digit, one batched decompression, a multiplication per
+    further signed digit (digits: (position, sign), lowest first). cost: the cost model's weight."""
+
+    dst: int
+    src: int
+    exponent: int
+    digits: tuple[tuple[int, int], ...]
+    cost: float = field(default=0.0, compare=False)
+
+
+Op = ExpByX | PowSmall | PowKarabina | Conj | MulGT | Frob
+
+
+@dataclass(frozen=True)
+class SeedCosts:
+    """What a program builder needs to weigh a power by x + c taken whole (PowKarabina) against
+    a^x a^c: the seed, the embedding degree and the cost of one exponentiation by x."""
+
+    x: int
+    k: int
+    exp_by_x_cost: float
+
+    def karabina(self, e: int) -> tuple[tuple[tuple[int, int], ...], float]:
+        """The cheaper signed digits of e (binary or NAF) for compressed squarings, and their cost."""
+        binary = [(i, 1) for i in range(e.bit_length()) if e >> i & 1]
+        digits = min(binary, naf(e), key=lambda ds: _compressed_cost(ds, self.k))
+        return tuple(digits), _compressed_cost(digits, self.k)
 
 
 @dataclass(frozen=True)
@@ -148,6 +181,20 @@ class FinalExpModel:
     @property
     def exp_by_x_count(self) -> int:
         return sum(1 for op in self.ops if isinstance(op, ExpByX))
+
+    @property
+    def karabina_count(self) -> int:
+        return sum(1 for op in self.ops if isinstance(op, PowKarabina))
+
+    @property
+    def karabina_powers(self) -> tuple[tuple[int, tuple[tuple[int, int], ...]], ...]:
+        """The distinct (e, digits) of the program's PowKarabina operations (tower.h renders one
+        gt_pow_karabina_<e> each)."""
+        powers: dict[int, tuple[tuple[int, int], ...]] = {}
+        for op in self.ops:
+            if isinstance(op, PowKarabina):
+                powers.setdefault(op.exponent, op.digits)
+        return tuple(sorted(powers.items()))
 
 
 def _phi_over_r(p_p: sympy.Poly, r_p: sympy.Poly, k: int) -> sympy.Poly:
@@ -207,9 +254,12 @@ def required_lambdas(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int, m_poly: sym
 class _Program:
     """A hard-part program under construction: register 0 holds f (after the easy part)."""
 
-    def __init__(self, joint: bool = False, scaled: bool = False, method: str = "straus") -> None:
+    def __init__(self, joint: bool = False, scaled: bool = False, method: str = "straus",
+                 seed: SeedCosts | None = None) -> None:
         self.ops: list[Op] = []
         self.nregs = 1
+        # seed: when given, a power by x + c may be taken whole by compressed squarings (power_x_plus).
+        self.seed = seed
         # joint: each base-p expansion is one multi-exponentiation instead of a product of separate
         # small powers, by method "straus" (joint_power) or "bos_coster" (bos_coster_power).
         self.joint = joint
@@ -238,6 +288,36 @@ class _Program:
             self.ops.append(Conj(conj, reg))
             reg = conj
         return reg
+
+    def karabina_power(self, src: int, e: int) -> int:
+        """Register holding src^e for |e| > 1 by PowKarabina on |e|, conjugated when e < 0."""
+        assert self.seed is not None and abs(e) > 1
+        digits, cost = self.seed.karabina(abs(e))
+        reg = self._new()
+        self.ops.append(PowKarabina(reg, src, abs(e), digits, cost))
+        if e < 0:
+            conj = self._new()
+            self.ops.append(Conj(conj, reg))
+            reg = conj
+        return reg
+
+    def x_plus_split_cost(self, c: int) -> float:
+        """The cost of src^x times src^c."""
+        cost = (self.seed.exp_by_x_cost if self.seed else 0.0) + (GT_MUL_COST if c else 0.0)
+        if abs(c) > 1:
+            chain = chain_for(abs(c), CYCLOTOMIC_SQR_COST, GT_MUL_COST, signed=True)
+            cost += chain.squarings * CYCLOTOMIC_SQR_COST + chain.multiplications * GT_MUL_COST
+        return cost
+
+    def power_x_plus(self, src: int, c: int) -> int:
+        """Register holding src^(x + c): src^x times src^c, or, when the cost model rates it
+        cheaper, one PowKarabina by |x + c| (conjugated when x + c < 0): where |x + c| has fewer
+        signed digits than |x| (BLS24-315's x - 1 = -0xbfd00000: 4 against 5), the digits' products
+        are saved as well as the multiplication by src^c."""
+        e = self.seed.x + c if self.seed else 0
+        if self.seed is not None and abs(e) > 1 and self.seed.karabina(abs(e))[1] < self.x_plus_split_cost(c):
+            return self.karabina_power(src, e)
+        return self.base_p(src, [[c, 1]])
 
     def base_p(self, src: int, lambdas: list[list[int]]) -> int:
         """Register holding src^(sum_i lambda_i(x) p^i): B_j = src^(x^j) by repeated
@@ -419,12 +499,17 @@ def _build_program(lambdas: list[list[int]], joint: bool = False, scaled: bool =
 
 
 def _build_factored_program(constant: int, factors: list[list[list[int]]], joint: bool = False,
-                            scaled: bool = False, method: str = "straus") -> tuple[list[Op], int, int]:
-    """The program of f^(c + F_1 ... F_s), each F written in base p (lambda lists)."""
-    program = _Program(joint, scaled, method)
+                            scaled: bool = False, method: str = "straus",
+                            seed: SeedCosts | None = None) -> tuple[list[Op], int, int]:
+    """The program of f^(c + F_1 ... F_s), each F written in base p (lambda lists); a factor
+    x + c alone goes through power_x_plus when the seed's costs are given."""
+    program = _Program(joint, scaled, method, seed)
     reg = 0
     for lambdas in factors:
-        reg = program.base_p(reg, lambdas)
+        if seed is not None and len(lambdas) == 1 and len(lambdas[0]) == 2 and lambdas[0][1] == 1:
+            reg = program.power_x_plus(reg, lambdas[0][0])
+        else:
+            reg = program.base_p(reg, lambdas)
     if constant:
         reg = program.mul(reg, program.signed_power(0, constant))
     return program.ops, program.nregs, reg
@@ -456,6 +541,8 @@ def program_cost(ops: list[Op] | tuple[Op, ...], exp_by_x_cost: float) -> float:
             total += exp_by_x_cost
         elif isinstance(op, PowSmall):
             total += op.chain.squarings * CYCLOTOMIC_SQR_COST + op.chain.multiplications * GT_MUL_COST
+        elif isinstance(op, PowKarabina):
+            total += op.cost
         elif isinstance(op, MulGT):
             total += GT_MUL_COST
         elif isinstance(op, Frob):
@@ -550,6 +637,8 @@ def track_exponent(ops: tuple[Op, ...], nregs: int, result: int, x: int, p: int,
             regs[op.dst] = regs[op.src] * x % modulus
         elif isinstance(op, PowSmall):
             regs[op.dst] = regs[op.src] * op.chain.exponent % modulus
+        elif isinstance(op, PowKarabina):
+            regs[op.dst] = regs[op.src] * op.exponent % modulus
         elif isinstance(op, Conj):
             regs[op.dst] = -regs[op.src] % modulus
         elif isinstance(op, MulGT):
@@ -586,9 +675,10 @@ def derive_final_exponentiation(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int, 
     variants = [(joint, scaled, method) for scaled in (False, True) for joint in (False, True)
                 for method in (MULTI_EXP_METHODS if joint else ("straus",))]
     candidates = [(_build_program(lambdas, *v), lambda_form, v) for v in variants]
+    seed = SeedCosts(x, k, exp_cost)
     for c, factor_lambdas in factored_forms(p_poly, r_poly, k, m_poly, FACTORED_CONSTANT_RANGE * natural):
         form = f"{c} + " + " ".join(f"({describe_base_p(f)})" for f in factor_lambdas)
-        candidates += [(_build_factored_program(c, factor_lambdas, *v), form, v) for v in variants]
+        candidates += [(_build_factored_program(c, factor_lambdas, *v, seed=seed), form, v) for v in variants]
     if hard_part is not None:
         candidates.append((_stated_program(hard_part, x, p, k, m, phi, r, curve, exp_cost), _stated_form(hard_part),
                            (False, False, "straus")))

@@ -31,7 +31,7 @@ from ..params import CurveFileError, parse_polynomial_in_x
 from .chains import chain_for
 from .checks import DerivationError
 from .families import X
-from .final_exponentiation import CYCLOTOMIC_SQR_COST, GT_MUL_COST, Conj, ExpByX, Frob, Op, _Program
+from .final_exponentiation import CYCLOTOMIC_SQR_COST, GT_MUL_COST, Conj, ExpByX, Frob, Op, SeedCosts, _Program
 
 RESULT_NAME = "out"
 INPUT_NAME = "f"
@@ -70,10 +70,12 @@ def _chain_cost(e: int) -> float:
 
 def compile_hard_part(text: str, x: int, k: int, where: str, exp_by_x_cost: float) -> tuple[list[Op], int, int]:
     """(ops, registers, result register) of the program text, register 0 holding f.
-    A power by x + c is taken as one chain on |x + c| or as a^x times a^c, whichever the cost
-    model (exp_by_x_cost: one exponentiation by x, compressed or not) rates cheaper.
+    Every other power is taken the way the cost model (exp_by_x_cost: one exponentiation by x,
+    compressed or not) rates cheapest: one chain of cyclotomic squarings, Karabina's compressed
+    squarings (PowKarabina), or, for x + c, a^x times a^c.
     HardPartSyntaxError on any text outside the accepted form, with the line it met."""
-    program = _Program()
+    seed = SeedCosts(x, k, exp_by_x_cost)
+    program = _Program(seed=seed)
     try:
         tree = ast.parse(text, mode="exec")
     except SyntaxError as exc:
@@ -94,11 +96,13 @@ def compile_hard_part(text: str, x: int, k: int, where: str, exp_by_x_cost: floa
         e, offset = _exponent(node, x, where)
         if offset == 0:
             return new(ExpByX, src=base)
-        if offset is not None:
-            split = exp_by_x_cost + GT_MUL_COST + (_chain_cost(offset) if abs(offset) > 1 else 0.0)
-            if split < _chain_cost(e):
-                return program.mul(new(ExpByX, src=base), program.signed_power(base, offset))
-        return base if e == 1 else program.signed_power(base, e)
+        if abs(e) == 1:
+            return base if e == 1 else new(Conj, src=base)
+        chain, karabina = _chain_cost(e), seed.karabina(abs(e))[1]
+        split = program.x_plus_split_cost(offset) if offset is not None else float("inf")
+        if split <= min(chain, karabina):
+            return program.power_x_plus(base, offset)
+        return program.karabina_power(base, e) if karabina < chain else program.signed_power(base, e)
 
     def value(node: ast.expr) -> int:
         if isinstance(node, ast.Name):

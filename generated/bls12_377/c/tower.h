@@ -1275,6 +1275,42 @@ static void fp12_pow_vartime(fp12_t *out, const fp12_t *a, const limb_t *e, size
     *out = acc;
 }
 
+/* a^e for a in GT, a power of the final exponentiation: e = 2^46 + 2^47 + 2^51 + 2^56 + 2^58 + 2^63
+ * from one run of 63 compressed squarings (Karabina), the 6 powers a^(2^position)
+ * decompressed together, then multiplied. Only for elements of the
+ * cyclotomic subgroup. */
+static void gt_pow_karabina_9586122913090633728(gt_t *out, const gt_t *a)
+{
+    gt_t pw[6], t = *a;
+    fp2_t num[6], den[6];
+    for (int i = 0; i < 46; i++)
+        fp12_cyclotomic_sqr_compressed(&t, &t);
+    pw[0] = t;                          /* a^(2^46) */
+    for (int i = 0; i < 1; i++)
+        fp12_cyclotomic_sqr_compressed(&t, &t);
+    pw[1] = t;                          /* a^(2^47) */
+    for (int i = 0; i < 4; i++)
+        fp12_cyclotomic_sqr_compressed(&t, &t);
+    pw[2] = t;                          /* a^(2^51) */
+    for (int i = 0; i < 5; i++)
+        fp12_cyclotomic_sqr_compressed(&t, &t);
+    pw[3] = t;                          /* a^(2^56) */
+    for (int i = 0; i < 2; i++)
+        fp12_cyclotomic_sqr_compressed(&t, &t);
+    pw[4] = t;                          /* a^(2^58) */
+    for (int i = 0; i < 5; i++)
+        fp12_cyclotomic_sqr_compressed(&t, &t);
+    pw[5] = t;                          /* a^(2^63) */
+    fp12_cyclotomic_decompress(pw, 6, num, den);
+    t = pw[0];
+    fp12_mul(&t, &t, &pw[1]);
+    fp12_mul(&t, &t, &pw[2]);
+    fp12_mul(&t, &t, &pw[3]);
+    fp12_mul(&t, &t, &pw[4]);
+    fp12_mul(&t, &t, &pw[5]);
+    *out = t;
+}
+
 /* a^x for a in GT (x = 9586122913090633729): |x| = 2^0 + 2^46 + 2^47 + 2^51 + 2^56 + 2^58 + 2^63
  * from one run of 63 compressed squarings (Karabina), the 6 powers a^(2^position)
  * above a itself decompressed together, then multiplied. Only for elements of the

@@ -1616,6 +1616,36 @@ static void fp24_pow_vartime(fp24_t *out, const fp24_t *a, const limb_t *e, size
     *out = acc;
 }
 
+/* a^e for a in GT, a power of the final exponentiation: e = 2^20 - 2^22 - 2^30 + 2^32
+ * from one run of 32 compressed squarings (Karabina), the 4 powers a^(2^position)
+ * decompressed together, then multiplied. Only for elements of the
+ * cyclotomic subgroup. */
+static void gt_pow_karabina_3218079744(gt_t *out, const gt_t *a)
+{
+    gt_t pw[4], t = *a;
+    fp4_t num[4], den[4];
+    for (int i = 0; i < 20; i++)
+        fp24_cyclotomic_sqr_compressed(&t, &t);
+    pw[0] = t;                          /* a^(2^20) */
+    for (int i = 0; i < 2; i++)
+        fp24_cyclotomic_sqr_compressed(&t, &t);
+    pw[1] = t;                          /* a^(2^22) */
+    for (int i = 0; i < 8; i++)
+        fp24_cyclotomic_sqr_compressed(&t, &t);
+    pw[2] = t;                          /* a^(2^30) */
+    for (int i = 0; i < 2; i++)
+        fp24_cyclotomic_sqr_compressed(&t, &t);
+    pw[3] = t;                          /* a^(2^32) */
+    fp24_cyclotomic_decompress(pw, 4, num, den);
+    fp24_conj(&pw[1], &pw[1]);
+    fp24_conj(&pw[2], &pw[2]);
+    t = pw[0];
+    fp24_mul(&t, &t, &pw[1]);
+    fp24_mul(&t, &t, &pw[2]);
+    fp24_mul(&t, &t, &pw[3]);
+    *out = t;
+}
+
 /* a^x for a in GT (x = -3218079743): |x| = - 2^0 + 2^20 - 2^22 - 2^30 + 2^32
  * from one run of 32 compressed squarings (Karabina), the 4 powers a^(2^position)
  * above a itself decompressed together, then multiplied, then a conjugation (x < 0). Only for elements of the

@@ -2,7 +2,7 @@
 /* The optimal ate pairing of BW6-761.
  * Miller loop: BW6 optimal ate (El Housni–Guillevic 2020/351 eq. (1)): f_{x+1,Q} * f_{x^3-x^2-x,Q}^p, with the p-power moved onto the point (pi(Q) = [p]Q) and one shared loop; joint loop with one accumulator (El Housni–Guillevic 2021/1359 Alg. 2).
  * Final exponentiation: f^((p^6 - 1)/r * m) with m = 3*(x^3 - x^2 + 1); the hard part is
- * sum_i lambda_i(x) p^i = m Phi_6(p)/r, computed from f^(x^j) (8 exponentiations by x). */
+ * sum_i lambda_i(x) p^i = m Phi_6(p)/r, computed from f^(x^j) (0 exponentiations by x, 9 by Karabina powers of other exponents). */
 #ifndef PF_PAIRING_H
 #define PF_PAIRING_H
 
@@ -501,28 +501,6 @@ static void pf_gt_pow_103(gt_t *out, const gt_t *a)
     }
 }
 
-/* a^3195374304363544576 in GT (60 cyclotomic squarings, 6 multiplications). */
-static void pf_gt_pow_3195374304363544576(gt_t *out, const gt_t *a)
-{
-    {   /* 60 squarings, 6 multiplications */
-        gt_t r[5];
-        r[0] = *a;
-        fp6_cyclotomic_sqr_n(&r[1], &r[0], 1);
-        fp6_mul(&r[2], &r[0], &r[1]);
-        fp6_mul(&r[3], &r[2], &r[1]);
-        fp6_cyclotomic_sqr_n(&r[4], &r[3], 1);
-        fp6_mul(&r[4], &r[4], &r[0]);
-        fp6_cyclotomic_sqr_n(&r[4], &r[4], 6);
-        fp6_mul(&r[4], &r[4], &r[3]);
-        fp6_cyclotomic_sqr_n(&r[4], &r[4], 1);
-        fp6_mul(&r[4], &r[4], &r[0]);
-        fp6_cyclotomic_sqr_n(&r[4], &r[4], 5);
-        fp6_mul(&r[4], &r[4], &r[0]);
-        fp6_cyclotomic_sqr_n(&r[4], &r[4], 46);
-        *out = r[4];
-    }
-}
-
 /* f^((p^6 - 1)/r * m), m = 3*(x^3 - x^2 + 1). Easy part f^((q^3 - 1)(q + 1)), q = p^1; then the
  * hard part program (generator/derive/final_exponentiation.py), which evaluates m Phi_6(p) / r =
  *     the curve file's hard_part program: q = conj(frob(f, 1)); a = q ** (x - 1); a = a ** (x
@@ -544,50 +522,37 @@ static void pf_final_exp(gt_t *out, const gt_t *f)
     r[0] = t0;
     fp6_frobenius(&r[1], &r[0], 1);
     fp6_conj(&r[2], &r[1]);
-    gt_exp_by_x(&r[1], &r[2]);
-    fp6_conj(&r[3], &r[2]);
-    fp6_mul(&r[4], &r[1], &r[3]);
-    gt_exp_by_x(&r[1], &r[4]);
-    fp6_conj(&r[3], &r[4]);
-    fp6_mul(&r[4], &r[1], &r[3]);
+    gt_pow_karabina_9586122913090633728(&r[1], &r[2]);
+    gt_pow_karabina_9586122913090633728(&r[3], &r[1]);
     fp6_mul(&r[1], &r[0], &r[2]);
-    fp6_mul(&r[0], &r[1], &r[4]);
+    fp6_mul(&r[0], &r[1], &r[3]);
     fp6_conj(&r[1], &r[0]);
-    gt_exp_by_x(&r[0], &r[1]);
-    fp6_mul(&r[3], &r[0], &r[1]);
-    fp6_mul(&r[0], &r[3], &r[2]);
-    pf_gt_pow_3(&r[2], &r[1]);
-    pf_gt_pow_3195374304363544576(&r[1], &r[0]);
-    gt_exp_by_x(&r[3], &r[1]);
-    fp6_conj(&r[4], &r[1]);
-    fp6_mul(&r[5], &r[3], &r[4]);
-    gt_exp_by_x(&r[3], &r[5]);
-    fp6_conj(&r[4], &r[5]);
-    fp6_mul(&r[6], &r[3], &r[4]);
-    gt_exp_by_x(&r[3], &r[6]);
-    fp6_conj(&r[4], &r[6]);
-    fp6_mul(&r[6], &r[3], &r[4]);
-    fp6_mul(&r[3], &r[6], &r[5]);
-    fp6_conj(&r[4], &r[5]);
-    fp6_mul(&r[5], &r[4], &r[0]);
-    gt_exp_by_x(&r[6], &r[3]);
-    fp6_mul(&r[7], &r[6], &r[3]);
-    fp6_mul(&r[6], &r[7], &r[5]);
-    fp6_mul(&r[7], &r[6], &r[1]);
-    fp6_mul(&r[1], &r[6], &r[4]);
-    gt_exp_by_x(&r[4], &r[1]);
-    fp6_mul(&r[6], &r[4], &r[1]);
-    fp6_conj(&r[1], &r[5]);
-    fp6_mul(&r[4], &r[6], &r[1]);
-    pf_gt_pow_11(&r[1], &r[7]);
-    fp6_mul(&r[5], &r[1], &r[3]);
+    gt_pow_karabina_9586122913090633730(&r[0], &r[1]);
+    fp6_mul(&r[3], &r[0], &r[2]);
+    pf_gt_pow_3(&r[0], &r[1]);
+    gt_pow_karabina_3195374304363544576(&r[1], &r[3]);
+    gt_pow_karabina_9586122913090633728(&r[2], &r[1]);
+    gt_pow_karabina_9586122913090633728(&r[4], &r[2]);
+    gt_pow_karabina_9586122913090633728(&r[5], &r[4]);
+    fp6_mul(&r[4], &r[5], &r[2]);
+    fp6_conj(&r[5], &r[2]);
+    fp6_mul(&r[2], &r[5], &r[3]);
+    gt_pow_karabina_9586122913090633730(&r[6], &r[4]);
+    fp6_mul(&r[7], &r[6], &r[2]);
+    fp6_mul(&r[6], &r[7], &r[1]);
+    fp6_mul(&r[1], &r[7], &r[5]);
+    gt_pow_karabina_9586122913090633730(&r[5], &r[1]);
+    fp6_conj(&r[1], &r[2]);
+    fp6_mul(&r[2], &r[5], &r[1]);
+    pf_gt_pow_11(&r[1], &r[6]);
+    fp6_mul(&r[5], &r[1], &r[4]);
     pf_gt_pow_3(&r[1], &r[5]);
-    fp6_mul(&r[3], &r[1], &r[0]);
-    pf_gt_pow_103(&r[0], &r[4]);
-    fp6_mul(&r[1], &r[3], &r[0]);
-    fp6_mul(&r[0], &r[2], &r[1]);
-    pf_gt_pow_3(&r[1], &r[0]);
-    *out = r[1];
+    fp6_mul(&r[4], &r[1], &r[3]);
+    pf_gt_pow_103(&r[1], &r[2]);
+    fp6_mul(&r[2], &r[4], &r[1]);
+    fp6_mul(&r[1], &r[0], &r[2]);
+    pf_gt_pow_3(&r[0], &r[1]);
+    *out = r[0];
 }
 
 #endif /* PF_PAIRING_H */
