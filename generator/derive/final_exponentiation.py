@@ -33,6 +33,7 @@ cached factors must multiply back to the polynomial, so a corrupted cache cannot
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import heapq
 import json
@@ -141,10 +142,9 @@ class SeedCosts:
     exp_by_x_cost: float
 
     def karabina(self, e: int) -> tuple[tuple[tuple[int, int], ...], float]:
-        """The cheaper signed digits of e (binary or NAF) for compressed squarings, and their cost."""
-        binary = [(i, 1) for i in range(e.bit_length()) if e >> i & 1]
-        digits = min(binary, naf(e), key=lambda ds: _compressed_cost(ds, self.k))
-        return tuple(digits), _compressed_cost(digits, self.k)
+        """The cheaper signed digits of e for compressed squarings at this k, and their cost."""
+        digits = karabina_digits(e, self.k)
+        return digits, _compressed_cost(digits, self.k)
 
 
 @dataclass(frozen=True)
@@ -283,11 +283,14 @@ class _Program:
         if abs(e) > 1:
             reg = self._new()
             self.ops.append(PowSmall(reg, src, chain_for(abs(e), CYCLOTOMIC_SQR_COST, GT_MUL_COST, signed=True)))
-        if e < 0:
-            conj = self._new()
-            self.ops.append(Conj(conj, reg))
-            reg = conj
-        return reg
+        return self._conj_if(reg, e < 0)
+
+    def _conj_if(self, reg: int, negative: bool) -> int:
+        if not negative:
+            return reg
+        conj = self._new()
+        self.ops.append(Conj(conj, reg))
+        return conj
 
     def karabina_power(self, src: int, e: int) -> int:
         """Register holding src^e for |e| > 1 by PowKarabina on |e|, conjugated when e < 0."""
@@ -295,18 +298,13 @@ class _Program:
         digits, cost = self.seed.karabina(abs(e))
         reg = self._new()
         self.ops.append(PowKarabina(reg, src, abs(e), digits, cost))
-        if e < 0:
-            conj = self._new()
-            self.ops.append(Conj(conj, reg))
-            reg = conj
-        return reg
+        return self._conj_if(reg, e < 0)
 
     def x_plus_split_cost(self, c: int) -> float:
         """The cost of src^x times src^c."""
         cost = (self.seed.exp_by_x_cost if self.seed else 0.0) + (GT_MUL_COST if c else 0.0)
         if abs(c) > 1:
-            chain = chain_for(abs(c), CYCLOTOMIC_SQR_COST, GT_MUL_COST, signed=True)
-            cost += chain.squarings * CYCLOTOMIC_SQR_COST + chain.multiplications * GT_MUL_COST
+            cost += chain_cost(chain_for(abs(c), CYCLOTOMIC_SQR_COST, GT_MUL_COST, signed=True))
         return cost
 
     def power_x_plus(self, src: int, c: int) -> int:
@@ -314,9 +312,10 @@ class _Program:
         cheaper, one PowKarabina by |x + c| (conjugated when x + c < 0): where |x + c| has fewer
         signed digits than |x| (BLS24-315's x - 1 = -0xbfd00000: 4 against 5), the digits' products
         are saved as well as the multiplication by src^c."""
-        e = self.seed.x + c if self.seed else 0
-        if self.seed is not None and abs(e) > 1 and self.seed.karabina(abs(e))[1] < self.x_plus_split_cost(c):
-            return self.karabina_power(src, e)
+        if self.seed is not None:
+            e = self.seed.x + c
+            if abs(e) > 1 and self.seed.karabina(abs(e))[1] < self.x_plus_split_cost(c):
+                return self.karabina_power(src, e)
         return self.base_p(src, [[c, 1]])
 
     def base_p(self, src: int, lambdas: list[list[int]]) -> int:
@@ -540,7 +539,7 @@ def program_cost(ops: list[Op] | tuple[Op, ...], exp_by_x_cost: float) -> float:
         if isinstance(op, ExpByX):
             total += exp_by_x_cost
         elif isinstance(op, PowSmall):
-            total += op.chain.squarings * CYCLOTOMIC_SQR_COST + op.chain.multiplications * GT_MUL_COST
+            total += chain_cost(op.chain)
         elif isinstance(op, PowKarabina):
             total += op.cost
         elif isinstance(op, MulGT):
@@ -750,14 +749,25 @@ def batch_inversion_cost(k: int) -> float:
     return BATCH_INVERSION_COST * karatsuba_fp_muls(BATCH_INVERSION_COST_K) / karatsuba_fp_muls(k)
 
 
+@functools.lru_cache(maxsize=None)
+def karabina_digits(e: int, k: int) -> tuple[tuple[int, int], ...]:
+    """The signed binary digits (position, sign) of e > 0, binary or NAF, whichever Karabina's
+    compressed squarings at embedding degree k take more cheaply, lowest first."""
+    binary = [(i, 1) for i in range(e.bit_length()) if e >> i & 1]
+    return tuple(min(binary, naf(e), key=lambda ds: _compressed_cost(ds, k)))
+
+
+def chain_cost(chain: Chain) -> float:
+    """The cost model's weight of a chain of cyclotomic squarings and multiplications in GT."""
+    return chain.squarings * CYCLOTOMIC_SQR_COST + chain.multiplications * GT_MUL_COST
+
+
 def compressed_exp_digits(e: int, chain: Chain, curve: str, k: int) -> tuple[tuple[int, int], ...] | None:
     """The signed binary digits of e (binary or NAF, the cheaper) when Karabina's compressed
     squarings beat the chain at embedding degree k, else None."""
-    binary = [(i, 1) for i in range(e.bit_length()) if e >> i & 1]
-    digits = min(binary, naf(e), key=lambda ds: _compressed_cost(ds, k))
+    digits = karabina_digits(e, k)
     require(sum(sign << position for position, sign in digits) == e, curve, "signed digits of |x| sum to |x|")
-    chained = chain.squarings * CYCLOTOMIC_SQR_COST + chain.multiplications * GT_MUL_COST
-    return tuple(digits) if _compressed_cost(digits, k) < chained else None
+    return digits if _compressed_cost(digits, k) < chain_cost(chain) else None
 
 
 def decompressed_count(digits: list[tuple[int, int]] | tuple[tuple[int, int], ...]) -> int:
@@ -778,4 +788,4 @@ def exp_by_x_cost(chain: Chain, compressed: tuple[tuple[int, int], ...] | None, 
     """The cost model's weight of one exponentiation by x, in multiplications in GT."""
     if compressed is not None:
         return _compressed_cost(compressed, k)
-    return chain.squarings * CYCLOTOMIC_SQR_COST + chain.multiplications * GT_MUL_COST
+    return chain_cost(chain)

@@ -31,7 +31,9 @@ from ..params import CurveFileError, parse_polynomial_in_x
 from .chains import chain_for
 from .checks import DerivationError
 from .families import X
-from .final_exponentiation import CYCLOTOMIC_SQR_COST, GT_MUL_COST, Conj, ExpByX, Frob, Op, SeedCosts, _Program
+from .final_exponentiation import (
+    CYCLOTOMIC_SQR_COST, GT_MUL_COST, Conj, ExpByX, Frob, Op, SeedCosts, _Program, chain_cost,
+)
 
 RESULT_NAME = "out"
 INPUT_NAME = "f"
@@ -61,11 +63,6 @@ def _exponent(node: ast.expr, x: int, where: str) -> tuple[int, int | None]:
     shift = sympy.expand(poly - X)
     offset = int(shift) if shift.is_Integer else None
     return int(value), offset
-
-
-def _chain_cost(e: int) -> float:
-    chain = chain_for(abs(e), CYCLOTOMIC_SQR_COST, GT_MUL_COST, signed=True)
-    return chain.squarings * CYCLOTOMIC_SQR_COST + chain.multiplications * GT_MUL_COST
 
 
 def compile_hard_part(text: str, x: int, k: int, where: str, exp_by_x_cost: float) -> tuple[list[Op], int, int]:
@@ -98,7 +95,8 @@ def compile_hard_part(text: str, x: int, k: int, where: str, exp_by_x_cost: floa
             return new(ExpByX, src=base)
         if abs(e) == 1:
             return base if e == 1 else new(Conj, src=base)
-        chain, karabina = _chain_cost(e), seed.karabina(abs(e))[1]
+        chain = chain_cost(chain_for(abs(e), CYCLOTOMIC_SQR_COST, GT_MUL_COST, signed=True))
+        karabina = seed.karabina(abs(e))[1]
         split = program.x_plus_split_cost(offset) if offset is not None else float("inf")
         if split <= min(chain, karabina):
             return program.power_x_plus(base, offset)

@@ -43,8 +43,8 @@ class TwistModel:
         k a signed integer when small (|k| <= 64: additions), else k mod p (one multiplication in
         Fp). None over Fp, where 3 b' is already one multiplication, or when 3 b' has more than one
         non-zero coefficient (BN254's 3/(9 + u)) or a basis monomial times it is not a monomial.
-        BLS12-377's 3/u and BLS24-315's 3/v are
-        monomials: one Fp multiplication and small multiples instead of a multiplication in Fq."""
+        BLS12-377's 3/u and BLS24-315's 3/v are monomials: one Fp multiplication and small
+        multiples instead of a multiplication in Fq."""
         F = self.curve.F
         b3 = F.scale(self.b, 3)
         if F.degree == 1 or sum(1 for c in b3 if c) != 1:
