@@ -232,6 +232,7 @@ cdef extern from "c/api.h" nogil:
                             size_t bits, void *scratch, size_t nthreads)
     void g2_msm_glv_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
                                 size_t bits, void *scratch, size_t nthreads)
+    int g1_msm_ifma_select(int on)
     enum: FR_TWO_ADICITY
     const fr_t FR_COSET_SHIFT
     void fr_root_of_unity(fr_t *out, unsigned logn)
@@ -297,6 +298,13 @@ _TARGET = PF_TARGET_NAME.decode()
 def _cpu_supports_adx():
     """Whether this CPU has BMI2 and ADX, the instructions of the x86_64-adx kernels."""
     return bool(pf_cpu_supports_adx())
+
+
+def _msm_ifma(on=None):
+    """Whether G1's bucket method takes the AVX-512 IFMA kernel (only the x86_64-adx module has it,
+    and it runs only where the CPU reports AVX-512F and IFMA). ``on=False`` turns it off for this
+    process, ``on=True`` back on where the CPU runs it; ``None`` only asks. Returns the state."""
+    return bool(g1_msm_ifma_select(-1 if on is None else int(bool(on))))
 
 __all__ = [
     "NAME", "FAMILY", "K", "P", "R", "X", "H1", "H2",

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Callable
 
 from ..derive.algebra import Elem
+from ..derive.ifma import derive_ifma_field
 from ..derive.model import RENDERED_EMBEDDING_DEGREES, CurveModel
 from ..derive.serialization import SerializationModel, derive_serialization
 from ..params import CurveFileError
@@ -96,7 +97,9 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     files["c/g1.h"] = render("c/group.h.j2", g="g1", F="fp", b_init=lit.fp(model.b), **group_common)
     files["c/g2.h"] = render("c/group.h.j2", g="g2", F=names["fq"], b_init=lit.fq(model.twist.b), **group_common)
     files["c/endomorphism.h"] = render("c/endomorphism.h.j2", **common)
-    groups = [{"g": "g1", "F": "fp", "deg": 1}, {"g": "g2", "F": names["fq"], "deg": model.fq_degree}]
+    # G1 (a = 0 in every pairing family) also gets the AVX-512 IFMA bucket kernel (c/msm_ifma.j2)
+    ifma = derive_ifma_field(model.fp.modulus, model.fp.limbs64, f"{model.name} ({model.source})")
+    groups = [{"g": "g1", "F": "fp", "deg": 1, "ifma": ifma}, {"g": "g2", "F": names["fq"], "deg": model.fq_degree}]
     files["c/msm.h"] = render("c/msm.h.j2", groups=groups, fp_bits=model.p.bit_length(), **group_common)
     files["c/fft.h"] = render("c/fft.h.j2", **common)
     say("rendering C: pairing")

@@ -624,6 +624,11 @@ PF_API void pf_api_g2_msm_glv_vartime(g2_t *out, const g2_affine_t *points, cons
     g2_msm_glv_vartime(out, points, scalars, n, bits, scratch, nthreads);
 }
 
+PF_API int pf_api_g1_msm_ifma_select(int on)
+{
+    return g1_msm_ifma_select(on);
+}
+
 PF_API void pf_api_fr_root_of_unity(fr_t *out, unsigned logn)
 {
     fr_root_of_unity(out, logn);

@@ -120,6 +120,7 @@ PF_API void pf_api_g2_mul_vartime(g2_t *out, const g2_t *a, const limb_t *k, siz
 PF_API void pf_api_g2_clear_cofactor_vartime(g2_t *out, const g2_t *a);
 PF_API void pf_api_g2_msm_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n, size_t bits, void *scratch, size_t nthreads);
 PF_API void pf_api_g2_msm_glv_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n, size_t bits, void *scratch, size_t nthreads);
+PF_API int pf_api_g1_msm_ifma_select(int on);
 PF_API void pf_api_fr_root_of_unity(fr_t *out, unsigned logn);
 PF_API void pf_api_fr_bit_reverse(fr_t *v, size_t n);
 PF_API void pf_api_fr_powers(fr_t *out, const fr_t *a, const fr_t *b, size_t n);
@@ -249,6 +250,7 @@ PF_API void pf_api_g2_hash_to_field(fp_t *u, size_t count, const uint8_t *msg, s
 #define g2_clear_cofactor_vartime pf_api_g2_clear_cofactor_vartime
 #define g2_msm_vartime pf_api_g2_msm_vartime
 #define g2_msm_glv_vartime pf_api_g2_msm_glv_vartime
+#define g1_msm_ifma_select pf_api_g1_msm_ifma_select
 #define fr_root_of_unity pf_api_fr_root_of_unity
 #define fr_bit_reverse pf_api_fr_bit_reverse
 #define fr_powers pf_api_fr_powers

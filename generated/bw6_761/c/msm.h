@@ -709,8 +709,712 @@ static void *g1_msm_thread_vartime(void *arg)
 }
 #endif
 
+/* ---- g1: the bucket method on AVX-512 IFMA ---------------------------------------------- */
+/*
+ * Eight lanes of 64 bits, each one element of Fp in 15 limbs of 52 bits (vpmadd52luq/huq multiply
+ * the low 52 bits of every lane), in a Montgomery form of its own, x R52 with R52 = 2^780.  Every
+ * stored value is below 2p with limbs below 2^52; the Montgomery product of two such values is
+ * below 4p^2 / R52 + p <= 2p (generator/derive/ifma.py checks 4p <= R52).
+ *
+ * The n points are dealt to the eight lanes in contiguous slices, and every lane runs the bucket
+ * method on its slice with buckets of its own in XYZZ coordinates (x = X / ZZ, y = Y / ZZZ: a mixed
+ * addition costs 8M + 2S, a full one 12M + 2S, with no inversion), so the eight additions of one
+ * step never meet in a bucket.  Each window ends with the running sums of every lane's buckets,
+ * eight lanes at a time; the lanes' sums are added in g1_t.  Compiled only into the x86_64-adx module
+ * (gcc's target pragma, no -m flag: the module still loads on CPUs without AVX-512) and taken only
+ * where the CPU reports AVX-512F and IFMA (g1_msm_ifma_available).
+ */
+#if !defined(PF_MSM_IFMA_OFF) && defined(PF_TARGET_X86_64_ADX) && PF_LIMB_BITS == 64 && defined(__GNUC__) \
+    && !defined(__clang__) && defined(__x86_64__)
+#define G1_MSM_IFMA 1
+#include <immintrin.h>
+#include <stdlib.h>
+
+#define G1_V8_NLIMBS 15
+#define G1_V8_MASK 0xfffffffffffffULL /* 2^52 - 1 */
+#define G1_V8_N0 0x593568fa798ddULL /* -p^-1 mod 2^52 */
+static const uint64_t G1_V8_P[15] = { 0xd00000000008bULL, 0x6870000082f49ULL, 0xaf0a437e6913eULL, 0xa8f8160cf8aeeULL, 0xe98a116c25667ULL, 0xdcd3dc73ebff2ULL, 0x8ed12f9fd9071ULL, 0x25b423048689cULL, 0x4e91903cebaffULL, 0x41707ba638e58ULL, 0x28275ef8087beULL, 0x186a81d146885ULL, 0x004faff3eb926ULL, 0x83ce0ad187c94ULL, 0x0000122e824fbULL };
+static const uint64_t G1_V8_2P[15] = { 0xa000000000116ULL, 0xd0e0000105e93ULL, 0x5e1486fcd227cULL, 0x51f02c19f15ddULL, 0xd31422d84accfULL, 0xb9a7b8e7d7fe5ULL, 0x1da25f3fb20e3ULL, 0x4b6846090d139ULL, 0x9d232079d75feULL, 0x82e0f74c71cb0ULL, 0x504ebdf010f7cULL, 0x30d503a28d10aULL, 0x009f5fe7d724cULL, 0x079c15a30f928ULL, 0x0000245d049f7ULL };
+static const uint64_t G1_V8_ONE[15] = { 0x5fffff85add6aULL, 0x3718cc21cd844ULL, 0x9e9a1a827a806ULL, 0x9b96306b33a8eULL, 0xaa9ca88e4c897ULL, 0x40da16bdac6d9ULL, 0x874f757b9ad57ULL, 0xdd8a81a7ed5e6ULL, 0xd77b1b0750ba2ULL, 0x38211c97e850eULL, 0x5705ee9b8a01fULL, 0x2e53dec305317ULL, 0xfe72b5b99aaecULL, 0x6110b5fbd2875ULL, 0x000001d785cb6ULL };  /* R52 mod p */
+static const uint64_t G1_V8_TO[15] = { 0x9ff85add5bf36ULL, 0xa7a21c047cca1ULL, 0x8f0f013a18084ULL, 0x21d30a4063beaULL, 0x1d40b7e41be16ULL, 0x82cd574f32fd4ULL, 0x010cb52c5dbeaULL, 0xaec9dd8453b46ULL, 0xa24932867c539ULL, 0x3de187b50baa8ULL, 0x6f3e238266dd4ULL, 0xc1ae3fe306e19ULL, 0xaa7d0d33f5749ULL, 0xe42a3e4ede88eULL, 0x00001125f9751ULL };   /* R52^2 / R64 mod p */
+static const uint64_t G1_V8_FROM[15] = { 0x2ffffffff85d5ULL, 0x358fff8ce7020ULL, 0x27faade5a5826ULL, 0x7df49e996e438ULL, 0xbda6aff320ee4ULL, 0xe9cb3e1d94b80ULL, 0x7a25248240becULL, 0xdcad3905c0e66ULL, 0xf2103a74da5bfULL, 0x7c2352e7fe462ULL, 0xb56588008b1c8ULL, 0x8a63e711022f7ULL, 0xb9f65a9df4584ULL, 0x27e87dd7a81ebULL, 0x0000051f77ef1ULL }; /* R64 mod p */
+
+/* Limbs of the kernel's form per point (x, then y) and per bucket (X, Y, ZZ, ZZZ). */
+#define G1_V8_POINT_LIMBS (2 * G1_V8_NLIMBS)
+#define G1_V8_BUCKET_LIMBS (4 * G1_V8_NLIMBS)
+
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512ifma")
+
+/* Eight elements of Fp: l[i] holds limb i of each, one per lane. */
+typedef struct { __m512i l[G1_V8_NLIMBS]; } g1_v8fp_t;
+/* Eight points in XYZZ coordinates; ZZ = 0 is the identity. */
+typedef struct { g1_v8fp_t x, y, zz, zzz; } g1_v8xyzz_t;
+
+/* out = a b / R52 mod p, below 2p for a, b below 2p: operand scanning, one 52-bit Montgomery step
+ * per limb of a; the columns gather unreduced in 64-bit lanes and are carried once at the end. */
+static inline __attribute__((always_inline)) void g1_v8fp_mul(g1_v8fp_t *out, const g1_v8fp_t *a,
+                                                                 const g1_v8fp_t *b)
+{
+    const __m512i zero = _mm512_setzero_si512(), n0 = _mm512_set1_epi64((long long)G1_V8_N0);
+    __m512i t[G1_V8_NLIMBS + 1], m, carry;
+    size_t i, j;
+
+#pragma GCC unroll 32
+    for (j = 0; j <= G1_V8_NLIMBS; j++)
+        t[j] = zero;
+#pragma GCC unroll 32
+    for (i = 0; i < G1_V8_NLIMBS; i++) {
+        const __m512i ai = a->l[i];
+
+#pragma GCC unroll 32
+        for (j = 0; j < G1_V8_NLIMBS; j++) {
+            t[j] = _mm512_madd52lo_epu64(t[j], ai, b->l[j]);
+            t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], ai, b->l[j]);
+        }
+        m = _mm512_madd52lo_epu64(zero, t[0], n0); /* the low 52 bits of t[0] -p^-1 */
+#pragma GCC unroll 32
+        for (j = 0; j < G1_V8_NLIMBS; j++) {
+            const __m512i pj = _mm512_set1_epi64((long long)G1_V8_P[j]);
+
+            t[j] = _mm512_madd52lo_epu64(t[j], m, pj);
+            t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, pj);
+        }
+        carry = _mm512_srli_epi64(t[0], 52); /* t[0] is now 0 mod 2^52 */
+#pragma GCC unroll 32
+        for (j = 0; j < G1_V8_NLIMBS; j++)
+            t[j] = t[j + 1];
+        t[0] = _mm512_add_epi64(t[0], carry);
+        t[G1_V8_NLIMBS] = zero;
+    }
+#pragma GCC unroll 32
+    for (j = 0; j + 1 < G1_V8_NLIMBS; j++) {
+        t[j + 1] = _mm512_add_epi64(t[j + 1], _mm512_srli_epi64(t[j], 52));
+        out->l[j] = _mm512_and_si512(t[j], _mm512_set1_epi64((long long)G1_V8_MASK));
+    }
+    out->l[G1_V8_NLIMBS - 1] = t[G1_V8_NLIMBS - 1];
+}
+
+/* Carry signed limbs into 52 bits each; the top limb keeps the sign. */
+static inline __attribute__((always_inline)) void g1_v8fp_carry_signed(__m512i *t)
+{
+    size_t j;
+
+#pragma GCC unroll 32
+    for (j = 0; j + 1 < G1_V8_NLIMBS; j++) {
+        t[j + 1] = _mm512_add_epi64(t[j + 1], _mm512_srai_epi64(t[j], 52));
+        t[j] = _mm512_and_si512(t[j], _mm512_set1_epi64((long long)G1_V8_MASK));
+    }
+}
+
+/* t = t + 2p in the lanes of neg (t negative there, above -2p), carried */
+static inline __attribute__((always_inline)) void g1_v8fp_add_2p(__m512i *t, __mmask8 neg)
+{
+    size_t j;
+
+#pragma GCC unroll 32
+    for (j = 0; j < G1_V8_NLIMBS; j++)
+        t[j] = _mm512_mask_add_epi64(t[j], neg, t[j], _mm512_set1_epi64((long long)G1_V8_2P[j]));
+    g1_v8fp_carry_signed(t);
+}
+
+/* out = a - b mod p, below 2p for a, b below 2p */
+static inline __attribute__((always_inline)) void g1_v8fp_sub(g1_v8fp_t *out, const g1_v8fp_t *a,
+                                                                 const g1_v8fp_t *b)
+{
+    __m512i t[G1_V8_NLIMBS];
+    size_t j;
+
+#pragma GCC unroll 32
+    for (j = 0; j < G1_V8_NLIMBS; j++)
+        t[j] = _mm512_sub_epi64(a->l[j], b->l[j]);
+    g1_v8fp_carry_signed(t);
+    g1_v8fp_add_2p(t, _mm512_cmplt_epi64_mask(t[G1_V8_NLIMBS - 1], _mm512_setzero_si512()));
+#pragma GCC unroll 32
+    for (j = 0; j < G1_V8_NLIMBS; j++)
+        out->l[j] = t[j];
+}
+
+/* out = a + b mod p, below 2p for a, b below 2p */
+static inline __attribute__((always_inline)) void g1_v8fp_add(g1_v8fp_t *out, const g1_v8fp_t *a,
+                                                                 const g1_v8fp_t *b)
+{
+    __m512i s[G1_V8_NLIMBS], t[G1_V8_NLIMBS];
+    __mmask8 below;
+    size_t j;
+
+#pragma GCC unroll 32
+    for (j = 0; j < G1_V8_NLIMBS; j++)
+        s[j] = _mm512_add_epi64(a->l[j], b->l[j]);
+    g1_v8fp_carry_signed(s); /* below 4p, non-negative */
+#pragma GCC unroll 32
+    for (j = 0; j < G1_V8_NLIMBS; j++)
+        t[j] = _mm512_sub_epi64(s[j], _mm512_set1_epi64((long long)G1_V8_2P[j]));
+    g1_v8fp_carry_signed(t);
+    below = _mm512_cmplt_epi64_mask(t[G1_V8_NLIMBS - 1], _mm512_setzero_si512()); /* a + b < 2p */
+#pragma GCC unroll 32
+    for (j = 0; j < G1_V8_NLIMBS; j++)
+        out->l[j] = _mm512_mask_blend_epi64(below, t[j], s[j]);
+}
+
+/* The lanes where a (below 2p) is 0 mod p: a = 0 or a = p. */
+static inline __attribute__((always_inline)) __mmask8 g1_v8fp_is_zero(const g1_v8fp_t *a)
+{
+    __mmask8 zero = 0xff, p = 0xff;
+    size_t j;
+
+#pragma GCC unroll 32
+    for (j = 0; j < G1_V8_NLIMBS; j++) {
+        zero &= _mm512_cmpeq_epi64_mask(a->l[j], _mm512_setzero_si512());
+        p &= _mm512_cmpeq_epi64_mask(a->l[j], _mm512_set1_epi64((long long)G1_V8_P[j]));
+    }
+    return zero | p;
+}
+
+/* out = mask ? b : a, lane by lane */
+static inline __attribute__((always_inline)) void g1_v8fp_blend(g1_v8fp_t *out, __mmask8 mask,
+                                                                   const g1_v8fp_t *a, const g1_v8fp_t *b)
+{
+    size_t j;
+
+#pragma GCC unroll 32
+    for (j = 0; j < G1_V8_NLIMBS; j++)
+        out->l[j] = _mm512_mask_blend_epi64(mask, a->l[j], b->l[j]);
+}
+
+static inline void g1_v8fp_const(g1_v8fp_t *out, const uint64_t *limbs)
+{
+    size_t j;
+
+    for (j = 0; j < G1_V8_NLIMBS; j++)
+        out->l[j] = _mm512_set1_epi64((long long)limbs[j]);
+}
+
+/* out = 2 p1 in XYZZ (a = 0; dbl-2008-s-1): U = 2Y, V = U^2, W = U V, S = X V, M = 3 X^2,
+ * X3 = M^2 - 2S, Y3 = M (S - X3) - W Y, ZZ3 = V ZZ, ZZZ3 = W ZZZ.  Y = 0 gives ZZ3 = 0, the identity. */
+static void g1_v8_dbl_vartime(g1_v8xyzz_t *out, const g1_v8xyzz_t *p1)
+{
+    g1_v8fp_t u, vv, w, s, m, t;
+
+    g1_v8fp_add(&u, &p1->y, &p1->y);
+    g1_v8fp_mul(&vv, &u, &u);
+    g1_v8fp_mul(&w, &u, &vv);
+    g1_v8fp_mul(&s, &p1->x, &vv);
+    g1_v8fp_mul(&t, &p1->x, &p1->x);
+    g1_v8fp_add(&m, &t, &t);
+    g1_v8fp_add(&m, &m, &t);
+    g1_v8fp_mul(&t, &m, &m);
+    g1_v8fp_sub(&t, &t, &s);
+    g1_v8fp_sub(&t, &t, &s);             /* X3 */
+    g1_v8fp_sub(&s, &s, &t);
+    g1_v8fp_mul(&m, &m, &s);
+    g1_v8fp_mul(&s, &w, &p1->y);
+    g1_v8fp_sub(&out->y, &m, &s);
+    out->x = t;
+    g1_v8fp_mul(&out->zz, &vv, &p1->zz);
+    g1_v8fp_mul(&out->zzz, &w, &p1->zzz);
+}
+
+/* The lanes of eq (where p1 and p2 have the same x): 2 p1 where also the y agree, else the
+ * identity; other lanes of out are left as they are.  Rare (repeated or opposite points). */
+static void g1_v8_equal_x_vartime(g1_v8xyzz_t *out, const g1_v8xyzz_t *p1, __mmask8 eq, __mmask8 same_y)
+{
+    g1_v8xyzz_t d;
+    g1_v8fp_t zero;
+
+    memset(&zero, 0, sizeof(zero));
+    if (eq & same_y) {
+        g1_v8_dbl_vartime(&d, p1);
+        g1_v8fp_blend(&out->x, eq & same_y, &out->x, &d.x);
+        g1_v8fp_blend(&out->y, eq & same_y, &out->y, &d.y);
+        g1_v8fp_blend(&out->zz, eq & same_y, &out->zz, &d.zz);
+        g1_v8fp_blend(&out->zzz, eq & same_y, &out->zzz, &d.zzz);
+    }
+    g1_v8fp_blend(&out->zz, eq & (__mmask8)~same_y, &out->zz, &zero);
+    g1_v8fp_blend(&out->zzz, eq & (__mmask8)~same_y, &out->zzz, &zero);
+}
+
+/* out = p1 + (x2, y2), an affine point that is not the identity (add-madd-2008-s, a = 0):
+ * U2 = x2 ZZ1, S2 = y2 ZZZ1, P = U2 - X1, R = S2 - Y1, PP = P^2, PPP = P PP, Q = X1 PP,
+ * X3 = R^2 - PPP - 2Q, Y3 = R (Q - X3) - Y1 PPP, ZZ3 = ZZ1 PP, ZZZ3 = ZZZ1 PPP.  Lanes where p1 is
+ * the identity take (x2, y2, 1, 1); equal x: see g1_v8_equal_x_vartime.  out may be p1. */
+static void g1_v8_add_affine_vartime(g1_v8xyzz_t *out, const g1_v8xyzz_t *p1, const g1_v8fp_t *x2,
+                                      const g1_v8fp_t *y2)
+{
+    g1_v8fp_t u2, s2, pd, r, pp, ppp, q, x3, one;
+    g1_v8xyzz_t res, a2;
+    __mmask8 inf = g1_v8fp_is_zero(&p1->zz), eq, same_y;
+
+    g1_v8fp_mul(&u2, x2, &p1->zz);
+    g1_v8fp_mul(&s2, y2, &p1->zzz);
+    g1_v8fp_sub(&pd, &u2, &p1->x);
+    g1_v8fp_sub(&r, &s2, &p1->y);
+    g1_v8fp_mul(&pp, &pd, &pd);
+    g1_v8fp_mul(&ppp, &pd, &pp);
+    g1_v8fp_mul(&q, &p1->x, &pp);
+    g1_v8fp_mul(&x3, &r, &r);
+    g1_v8fp_sub(&x3, &x3, &ppp);
+    g1_v8fp_sub(&x3, &x3, &q);
+    g1_v8fp_sub(&x3, &x3, &q);
+    g1_v8fp_sub(&q, &q, &x3);
+    g1_v8fp_mul(&q, &q, &r);
+    g1_v8fp_mul(&s2, &p1->y, &ppp);
+    g1_v8fp_sub(&res.y, &q, &s2);
+    res.x = x3;
+    g1_v8fp_mul(&res.zz, &p1->zz, &pp);
+    g1_v8fp_mul(&res.zzz, &p1->zzz, &ppp);
+    eq = g1_v8fp_is_zero(&pd) & (__mmask8)~inf;
+    if (eq) {
+        g1_v8fp_const(&one, G1_V8_ONE);
+        a2.x = *x2;
+        a2.y = *y2;
+        a2.zz = one;
+        a2.zzz = one;
+        same_y = g1_v8fp_is_zero(&r);
+        g1_v8_equal_x_vartime(&res, &a2, eq, same_y);
+    }
+    if (inf) {
+        g1_v8fp_const(&one, G1_V8_ONE);
+        g1_v8fp_blend(&res.x, inf, &res.x, x2);
+        g1_v8fp_blend(&res.y, inf, &res.y, y2);
+        g1_v8fp_blend(&res.zz, inf, &res.zz, &one);
+        g1_v8fp_blend(&res.zzz, inf, &res.zzz, &one);
+    }
+    *out = res;
+}
+
+/* out = p1 + p2 (add-2008-s, a = 0): U1 = X1 ZZ2, U2 = X2 ZZ1, S1 = Y1 ZZZ2, S2 = Y2 ZZZ1,
+ * P = U2 - U1, R = S2 - S1, PP = P^2, PPP = P PP, Q = U1 PP, X3 = R^2 - PPP - 2Q,
+ * Y3 = R (Q - X3) - S1 PPP, ZZ3 = ZZ1 ZZ2 PP, ZZZ3 = ZZZ1 ZZZ2 PPP.  Either side may be the
+ * identity in any lane; out may be p1 or p2. */
+static void g1_v8_add_vartime(g1_v8xyzz_t *out, const g1_v8xyzz_t *p1, const g1_v8xyzz_t *p2)
+{
+    g1_v8fp_t u1, u2, s1, s2, pd, r, pp, ppp, q, x3;
+    g1_v8xyzz_t res;
+    __mmask8 inf1 = g1_v8fp_is_zero(&p1->zz), inf2 = g1_v8fp_is_zero(&p2->zz), eq;
+
+    g1_v8fp_mul(&u1, &p1->x, &p2->zz);
+    g1_v8fp_mul(&u2, &p2->x, &p1->zz);
+    g1_v8fp_mul(&s1, &p1->y, &p2->zzz);
+    g1_v8fp_mul(&s2, &p2->y, &p1->zzz);
+    g1_v8fp_sub(&pd, &u2, &u1);
+    g1_v8fp_sub(&r, &s2, &s1);
+    g1_v8fp_mul(&pp, &pd, &pd);
+    g1_v8fp_mul(&ppp, &pd, &pp);
+    g1_v8fp_mul(&q, &u1, &pp);
+    g1_v8fp_mul(&x3, &r, &r);
+    g1_v8fp_sub(&x3, &x3, &ppp);
+    g1_v8fp_sub(&x3, &x3, &q);
+    g1_v8fp_sub(&x3, &x3, &q);
+    g1_v8fp_sub(&q, &q, &x3);
+    g1_v8fp_mul(&q, &q, &r);
+    g1_v8fp_mul(&s1, &s1, &ppp);
+    g1_v8fp_sub(&res.y, &q, &s1);
+    res.x = x3;
+    g1_v8fp_mul(&res.zz, &p1->zz, &p2->zz);
+    g1_v8fp_mul(&res.zz, &res.zz, &pp);
+    g1_v8fp_mul(&res.zzz, &p1->zzz, &p2->zzz);
+    g1_v8fp_mul(&res.zzz, &res.zzz, &ppp);
+    eq = g1_v8fp_is_zero(&pd) & (__mmask8)~(inf1 | inf2);
+    if (eq)
+        g1_v8_equal_x_vartime(&res, p1, eq, g1_v8fp_is_zero(&r));
+    if (inf1 | inf2) {
+        g1_v8fp_blend(&res.x, inf1, &res.x, &p2->x);
+        g1_v8fp_blend(&res.y, inf1, &res.y, &p2->y);
+        g1_v8fp_blend(&res.zz, inf1, &res.zz, &p2->zz);
+        g1_v8fp_blend(&res.zzz, inf1, &res.zzz, &p2->zzz);
+        g1_v8fp_blend(&res.x, inf2, &res.x, &p1->x);
+        g1_v8fp_blend(&res.y, inf2, &res.y, &p1->y);
+        g1_v8fp_blend(&res.zz, inf2, &res.zz, &p1->zz);
+        g1_v8fp_blend(&res.zzz, inf2, &res.zzz, &p1->zzz);
+    }
+    *out = res;
+}
+
+/* Eight elements x R64 (canonical, FP_NLIMBS 64-bit limbs each, lane i from in[i]) to the kernel's form x R52. */
+static void g1_v8fp_load(uint64_t out[][G1_V8_NLIMBS], const fp_t *const in[8])
+{
+    uint64_t limbs[G1_V8_NLIMBS][8];
+    g1_v8fp_t v, to;
+    size_t lane, j, i, bits;
+
+    for (lane = 0; lane < 8; lane++) {
+        unsigned __int128 acc = 0;
+
+        for (i = 0, j = 0, bits = 0; j < G1_V8_NLIMBS; j++) {
+            while (bits < 52 && i < FP_NLIMBS) {
+                acc |= (unsigned __int128)in[lane]->l[i++] << bits;
+                bits += 64;
+            }
+            limbs[j][lane] = (uint64_t)acc & G1_V8_MASK;
+            acc >>= 52;
+            bits = bits > 52 ? bits - 52 : 0;
+        }
+    }
+    for (j = 0; j < G1_V8_NLIMBS; j++)
+        v.l[j] = _mm512_loadu_si512((const void *)limbs[j]);
+    g1_v8fp_const(&to, G1_V8_TO);
+    g1_v8fp_mul(&v, &v, &to);
+    for (j = 0; j < G1_V8_NLIMBS; j++) {
+        _mm512_storeu_si512((void *)limbs[j], v.l[j]);
+        for (lane = 0; lane < 8; lane++)
+            out[lane][j] = limbs[j][lane];
+    }
+}
+
+/* The eight lanes of a (the kernel's form, below 2p) as canonical x R64 in fp. */
+static void g1_v8fp_store(fp_t out[8], const g1_v8fp_t *a)
+{
+    uint64_t limbs[G1_V8_NLIMBS][8];
+    g1_v8fp_t v, from;
+    size_t lane, j, i, bits;
+
+    g1_v8fp_const(&from, G1_V8_FROM);
+    g1_v8fp_mul(&v, a, &from);
+    for (j = 0; j < G1_V8_NLIMBS; j++)
+        _mm512_storeu_si512((void *)limbs[j], v.l[j]);
+    for (lane = 0; lane < 8; lane++) {
+        unsigned __int128 acc = 0;
+        limb_t t[FP_NLIMBS], d[FP_NLIMBS], borrow = 0;
+
+        for (i = 0, j = 0, bits = 0; i < FP_NLIMBS; i++) {
+            while (bits < 64 && j < G1_V8_NLIMBS) {
+                acc |= (unsigned __int128)limbs[j++][lane] << bits;
+                bits += 52;
+            }
+            t[i] = (limb_t)acc;
+            acc >>= 64;
+            bits = bits > 64 ? bits - 64 : 0;
+        }
+        for (i = 0; i < FP_NLIMBS; i++) /* below 2p: one subtraction of p at most */
+            d[i] = pf_subb(t[i], FP_P[i], &borrow);
+        for (i = 0; i < FP_NLIMBS; i++)
+            out[lane].l[i] = borrow ? t[i] : d[i];
+    }
+}
+
+/* The eight lanes of p (XYZZ, kernel form) as points of g1_t: Z = ZZ ZZZ, X = X ZZ ZZZ^2, Y = Y ZZ^3 ZZZ^2. */
+static void g1_v8_store(g1_t out[8], const g1_v8xyzz_t *p)
+{
+    fp_t x[8], y[8], zz[8], zzz[8], t, u;
+    size_t lane;
+
+    g1_v8fp_store(x, &p->x);
+    g1_v8fp_store(y, &p->y);
+    g1_v8fp_store(zz, &p->zz);
+    g1_v8fp_store(zzz, &p->zzz);
+    for (lane = 0; lane < 8; lane++) {
+        if (fp_is_zero(&zz[lane])) {
+            g1_set_identity(&out[lane]);
+            continue;
+        }
+        fp_mul(&out[lane].z, &zz[lane], &zzz[lane]);
+        fp_sqr(&t, &zzz[lane]);                  /* ZZZ^2 */
+        fp_mul(&out[lane].x, &x[lane], &zz[lane]);
+        fp_mul(&out[lane].x, &out[lane].x, &t);
+        fp_sqr(&u, &zz[lane]);
+        fp_mul(&u, &u, &zz[lane]);               /* ZZ^3 */
+        fp_mul(&u, &u, &t);
+        fp_mul(&out[lane].y, &y[lane], &u);
+    }
+}
+
+/* One thread's share: windows [w0, w1) of width c over all points, the eight lanes on slices. */
+typedef struct {
+    const uint64_t *points;   /* n points in the kernel's form, G1_V8_POINT_LIMBS limbs each */
+    const limb_t *scalars;
+    size_t n, nlimbs, c, w0, w1;
+    g1_t *sums;             /* the sum of every window */
+    const unsigned char *skip; /* 1 for the identity points */
+    uint64_t *buckets;        /* 8 lanes x 2^(c-1) buckets, G1_V8_BUCKET_LIMBS limbs each */
+    int32_t *digits;          /* the n digits of the current window */
+} g1_msm_ifma_job_t;
+
+/* Load (gather) eight buckets, lane i from limb offset idx[i] of base. */
+static inline void g1_v8_gather(g1_v8xyzz_t *out, const uint64_t *base, __m512i idx)
+{
+    size_t j;
+
+    for (j = 0; j < G1_V8_NLIMBS; j++) {
+        out->x.l[j] = _mm512_i64gather_epi64(idx, (const void *)(base + j), 8);
+        out->y.l[j] = _mm512_i64gather_epi64(idx, (const void *)(base + G1_V8_NLIMBS + j), 8);
+        out->zz.l[j] = _mm512_i64gather_epi64(idx, (const void *)(base + 2 * G1_V8_NLIMBS + j), 8);
+        out->zzz.l[j] = _mm512_i64gather_epi64(idx, (const void *)(base + 3 * G1_V8_NLIMBS + j), 8);
+    }
+}
+
+/* Store the lanes of p that are in `lanes`, lane i at limb offset off[i] of base: through a buffer
+ * in lane order and scalar copies, which runs faster than vpscatterqq here. */
+static inline void g1_v8_scatter(uint64_t *base, __mmask8 lanes, const long long off[8], const g1_v8xyzz_t *p)
+{
+    uint64_t tmp[G1_V8_BUCKET_LIMBS][8] __attribute__((aligned(64)));
+    const g1_v8fp_t *coord[4] = { &p->x, &p->y, &p->zz, &p->zzz };
+    size_t c, j, lane;
+
+    for (c = 0; c < 4; c++)
+        for (j = 0; j < G1_V8_NLIMBS; j++)
+            _mm512_store_si512((void *)tmp[c * G1_V8_NLIMBS + j], coord[c]->l[j]);
+    for (lane = 0; lane < 8; lane++) {
+        uint64_t *d = base + off[lane];
+
+        if (!(lanes >> lane & 1))
+            continue;
+        for (j = 0; j < G1_V8_BUCKET_LIMBS; j++)
+            d[j] = tmp[j][lane];
+    }
+}
+
+static void g1_msm_ifma_windows_vartime(const g1_msm_ifma_job_t *job)
+{
+    const size_t nb = (size_t)1 << (job->c - 1), per = (job->n + 7) / 8;
+    g1_v8xyzz_t bk, run, acc;
+    g1_v8fp_t x2, y2, ny2, zero;
+    g1_t lane_sums[8], sum;
+    size_t w, lane, cur[8], end[8], b;
+    long long bidx[8], pidx[8];
+    __m512i idx;
+    __mmask8 active, neg;
+
+    memset(&zero, 0, sizeof(zero));
+    for (w = job->w0; w < job->w1; w++) {
+        size_t start = w * job->c;
+
+        memset(job->buckets, 0, 8 * nb * G1_V8_BUCKET_LIMBS * sizeof(uint64_t)); /* ZZ = 0: empty */
+        for (b = 0; b < job->n; b++) /* this window's digits; 0 for the identity */
+            job->digits[b] = job->skip[b] ? 0
+                                          : (int32_t)pf_msm_digit_vartime(job->scalars + b * job->nlimbs, job->nlimbs,
+                                                                          start, job->c);
+        for (lane = 0; lane < 8; lane++) {
+            cur[lane] = lane * per < job->n ? lane * per : job->n;
+            end[lane] = cur[lane] + per < job->n ? cur[lane] + per : job->n;
+        }
+        for (;;) {
+            active = neg = 0;
+            for (lane = 0; lane < 8; lane++) {
+                long d = 0;
+
+                while (cur[lane] < end[lane] && (d = job->digits[cur[lane]]) == 0)
+                    cur[lane]++;
+                if (d == 0) { /* this lane's slice is done: a harmless bucket, not stored */
+                    bidx[lane] = (long long)(lane * nb * G1_V8_BUCKET_LIMBS);
+                    pidx[lane] = 0;
+                    continue;
+                }
+                pidx[lane] = (long long)(cur[lane]++ * G1_V8_POINT_LIMBS);
+                active |= (__mmask8)(1u << lane);
+                neg |= (__mmask8)((d < 0) << lane);
+                b = (size_t)(d < 0 ? -d : d) - 1;
+                bidx[lane] = (long long)((lane * nb + b) * G1_V8_BUCKET_LIMBS);
+            }
+            if (!active)
+                break;
+            idx = _mm512_loadu_si512((const void *)pidx);
+            for (b = 0; b < G1_V8_NLIMBS; b++) {
+                x2.l[b] = _mm512_i64gather_epi64(idx, (const void *)(job->points + b), 8);
+                y2.l[b] = _mm512_i64gather_epi64(idx, (const void *)(job->points + G1_V8_NLIMBS + b), 8);
+            }
+            if (neg) {
+                g1_v8fp_sub(&ny2, &zero, &y2);
+                g1_v8fp_blend(&y2, neg, &y2, &ny2);
+            }
+            idx = _mm512_loadu_si512((const void *)bidx);
+            g1_v8_gather(&bk, job->buckets, idx);
+            g1_v8_add_affine_vartime(&bk, &bk, &x2, &y2);
+            g1_v8_scatter(job->buckets, active, bidx, &bk);
+        }
+        /* every lane: sum_b (b + 1) B_b by running sums from the top bucket down */
+        memset(&run, 0, sizeof(run));
+        memset(&acc, 0, sizeof(acc));
+        for (b = nb; b-- > 0;) {
+            for (lane = 0; lane < 8; lane++)
+                bidx[lane] = (long long)((lane * nb + b) * G1_V8_BUCKET_LIMBS);
+            g1_v8_gather(&bk, job->buckets, _mm512_loadu_si512((const void *)bidx));
+            g1_v8_add_vartime(&run, &run, &bk);
+            g1_v8_add_vartime(&acc, &acc, &run);
+        }
+        g1_v8_store(lane_sums, &acc);
+        sum = lane_sums[0];
+        for (lane = 1; lane < 8; lane++)
+            g1_add_vartime(&sum, &sum, &lane_sums[lane]);
+        job->sums[w] = sum;
+    }
+}
+#pragma GCC pop_options
+
+#ifndef PF_MSM_NO_THREADS
+static void *g1_msm_ifma_thread_vartime(void *arg)
+{
+    g1_msm_ifma_windows_vartime((const g1_msm_ifma_job_t *)arg);
+    return NULL;
+}
+#endif
+
+/* Whether this CPU (and its OS) runs AVX-512F and IFMA; gcc's CPU model checks the OS state. */
+static inline bool g1_msm_ifma_cpu(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
+}
+
+/* Width of the IFMA windows for n points with scalars below 2^bits: the least estimate of
+ * nwin (n / 8 mixed additions + 2^c full additions) in vector multiplications (10 and 14 each). */
+static inline size_t g1_msm_ifma_width(size_t n, size_t bits)
+{
+    unsigned long long cost, best = ~0ULL, per = (n + 7) / 8;
+    size_t c, width = 2;
+
+    for (c = 2; c <= 20; c++) {
+        cost = pf_msm_nwin(bits, c) * (per * 10 + ((unsigned long long)1 << c) * 14);
+        if (cost < best) {
+            best = cost;
+            width = c;
+        }
+    }
+    return width;
+}
+
+/* Fewest points for which the kernel runs: below, the eight lanes' buckets and running sums cost
+ * more than the portable batch-affine method saves (measured on Zen 4, BLS12-381 to BW6-761: at
+ * 2^11 points 0.94-1.06 of the portable time, at 2^13 0.84-0.96). */
+#define G1_MSM_IFMA_MIN_POINTS 4096
+
+/* The IFMA kernel's switch: -1 until the CPU is asked, then 1 where it runs, 0 where it does not or
+ * where g1_msm_ifma_select(0) turned it off (a process-wide dispatch choice, as for the ADX module). */
+static int g1_msm_ifma_state = -1;
+
+/* Whether the bucket method takes the IFMA kernel; on = 0 turns it off, on = 1 back on where the CPU
+ * runs it, on = -1 only asks.  Returns the state after the call. */
+static inline int g1_msm_ifma_select(int on)
+{
+    if (g1_msm_ifma_state < 0 || on == 1)
+        g1_msm_ifma_state = g1_msm_ifma_cpu();
+    if (on == 0)
+        g1_msm_ifma_state = 0;
+    return g1_msm_ifma_state;
+}
+
+/* out = sum [scalars_i] points_i by the IFMA kernel, with plan's scalars and threads; false (out
+ * untouched) where the kernel is off or its memory cannot be had: the caller then runs the portable
+ * bucket method. */
+static bool g1_msm_ifma_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
+                                   const pf_msm_plan_t *plan)
+{
+    g1_msm_ifma_job_t jobs[PF_MSM_MAX_THREADS];
+    const fp_t *in[8];
+    fp_t zero;
+    g1_t acc, *sums;
+    uint64_t *pts, (*conv)[G1_V8_NLIMBS];
+    unsigned char *skip;
+    size_t c, nwin, nt, i, lane, w, per, extra, start, nb;
+    bool ok = true;
+#ifndef PF_MSM_NO_THREADS
+    pthread_t tid[PF_MSM_MAX_THREADS];
+    int started[PF_MSM_MAX_THREADS];
+#endif
+
+    if (g1_msm_ifma_select(-1) != 1 || n < G1_MSM_IFMA_MIN_POINTS)
+        return false;
+    c = g1_msm_ifma_width(n, plan->bits);
+    nwin = pf_msm_nwin(plan->bits, c);
+    nt = pf_msm_threads(plan->threads, nwin);
+    nb = (size_t)1 << (c - 1);
+    pts = (uint64_t *)malloc(n * G1_V8_POINT_LIMBS * sizeof(uint64_t));
+    conv = (uint64_t(*)[G1_V8_NLIMBS])malloc(8 * sizeof(*conv));
+    sums = (g1_t *)malloc(nwin * sizeof(g1_t));
+    skip = (unsigned char *)malloc(n);
+    for (i = 0; i < nt; i++) {
+        jobs[i].buckets = (uint64_t *)malloc(8 * nb * G1_V8_BUCKET_LIMBS * sizeof(uint64_t));
+        jobs[i].digits = (int32_t *)malloc(n * sizeof(int32_t));
+    }
+    for (i = 0; i < nt; i++)
+        ok = ok && jobs[i].buckets != NULL && jobs[i].digits != NULL;
+    if (pts == NULL || conv == NULL || sums == NULL || skip == NULL || !ok) {
+        for (i = 0; i < nt; i++) {
+            free(jobs[i].buckets);
+            free(jobs[i].digits);
+        }
+        free(skip);
+        free(pts);
+        free(conv);
+        free(sums);
+        return false;
+    }
+    for (i = 0; i < n; i++)
+        skip[i] = (unsigned char)g1_affine_is_identity(&points[i]);
+    /* the points to the kernel's form, eight at a time (the last group padded with 0) */
+    fp_set_zero(&zero);
+    for (i = 0; i < n; i += 8) {
+        for (lane = 0; lane < 8; lane++)
+            in[lane] = i + lane < n ? &points[i + lane].x : &zero;
+        g1_v8fp_load(conv, in);
+        for (lane = 0; lane < 8 && i + lane < n; lane++)
+            memcpy(pts + (i + lane) * G1_V8_POINT_LIMBS, conv[lane], sizeof(conv[lane]));
+        for (lane = 0; lane < 8; lane++)
+            in[lane] = i + lane < n ? &points[i + lane].y : &zero;
+        g1_v8fp_load(conv, in);
+        for (lane = 0; lane < 8 && i + lane < n; lane++)
+            memcpy(pts + (i + lane) * G1_V8_POINT_LIMBS + G1_V8_NLIMBS, conv[lane], sizeof(conv[lane]));
+    }
+    per = nwin / nt;
+    extra = nwin % nt;
+    for (i = 0, start = 0; i < nt; i++) {
+        jobs[i].points = pts;
+        jobs[i].skip = skip;
+        jobs[i].scalars = scalars;
+        jobs[i].n = n;
+        jobs[i].nlimbs = plan->nlimbs;
+        jobs[i].c = c;
+        jobs[i].w0 = start;
+        start += per + (i < extra);
+        jobs[i].w1 = start;
+        jobs[i].sums = sums;
+    }
+#ifndef PF_MSM_NO_THREADS
+    for (i = 1; i < nt; i++)
+        started[i] = pthread_create(&tid[i], NULL, g1_msm_ifma_thread_vartime, &jobs[i]) == 0;
+    g1_msm_ifma_windows_vartime(&jobs[0]);
+    for (i = 1; i < nt; i++) {
+        if (started[i])
+            pthread_join(tid[i], NULL);
+        else
+            g1_msm_ifma_windows_vartime(&jobs[i]);
+    }
+#else
+    for (i = 0; i < nt; i++)
+        g1_msm_ifma_windows_vartime(&jobs[i]);
+#endif
+    /* sum_w 2^(w c) S_w, from the top window down */
+    g1_set_identity(&acc);
+    for (w = nwin; w-- > 0;) {
+        if (w != nwin - 1)
+            for (i = c; i > 0; i--)
+                g1_dbl(&acc, &acc);
+        g1_add_vartime(&acc, &acc, &sums[w]);
+    }
+    *out = acc;
+    for (i = 0; i < nt; i++) {
+        free(jobs[i].buckets);
+        free(jobs[i].digits);
+    }
+    free(skip);
+    free(pts);
+    free(conv);
+    free(sums);
+    return true;
+}
+#endif /* G1_MSM_IFMA */
+#ifndef G1_MSM_IFMA
+/* Without the IFMA kernel (another target or compiler) the switch stays off. */
+static inline int g1_msm_ifma_select(int on)
+{
+    (void)on;
+    return 0;
+}
+#endif
+
 /* The bucket method under plan (plan->c != 0) on n points with scalars of plan->nlimbs limbs;
- * area: g1_msm_area_bytes(plan) bytes starting on a cache line. */
+ * area: g1_msm_area_bytes(plan) bytes starting on a cache line.  Where the
+ * IFMA kernel runs (G1_MSM_IFMA), it takes the call and the area goes unused. */
 static void g1_msm_run_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
                           const pf_msm_plan_t *plan, unsigned char *area)
 {
@@ -722,6 +1426,10 @@ static void g1_msm_run_vartime(g1_t *out, const g1_affine_t *points, const limb_
     int started[PF_MSM_MAX_THREADS];
 #endif
 
+#ifdef G1_MSM_IFMA
+    if (g1_msm_ifma_vartime(out, points, scalars, n, plan))
+        return;
+#endif
     sums = (g1_t *)area;
     area += pf_msm_align(plan->nwin * sizeof(g1_t));
     thread_bytes = g1_msm_thread_bytes(plan);

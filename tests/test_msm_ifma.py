@@ -1,0 +1,74 @@
+"""G1's AVX-512 IFMA bucket kernel (templates/c/msm_ifma.j2) against the portable method and the
+known-log oracle of test_msm.py.
+
+The kernel is compiled into the x86_64-adx module and runs where the CPU reports AVX-512F and
+IFMA, from G1_MSM_IFMA_MIN_POINTS = 4096 points in one bucket run (2048 points and more through
+the GLV split).  On a CPU without IFMA these tests skip with that reason: the other MSM tests then
+cover the portable method, which is all such a CPU runs.  Where it runs, every MSM test of
+test_msm.py at 2^12 points also goes through it.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from conftest import STANDARD_CURVES
+from test_msm import expected, logs_points
+
+CURVES = STANDARD_CURVES + ("bls24_315", "bw6_633")
+
+
+@pytest.fixture(params=CURVES)
+def C(request, curve_module):
+    C = curve_module(request.param)
+    if not C._impl._msm_ifma():
+        pytest.skip(f"{C.NAME}: the {C.TARGET} module on this CPU has no AVX-512 IFMA kernel")
+    yield C
+    C._impl._msm_ifma(True)
+
+
+def special_inputs(C, n: int, rng: random.Random):
+    """n points with their logs and scalars, with repeated, opposite and identity points, zero
+    scalars and equal digits spread over the eight lanes' slices (the kernel's exceptional cases:
+    a bucket plus the same point or its negative, running sums that double)."""
+    G = C.G1
+    logs, pts = logs_points(G, C, n, rng)
+    ks = [rng.randrange(C.R) for _ in range(n)]
+    for j in range(0, n, n // 16):
+        k = rng.randrange(C.R)
+        pts[j + 1], logs[j + 1], ks[j], ks[j + 1] = pts[j], logs[j], k, k
+        pts[j + 2], logs[j + 2], ks[j + 2] = -pts[j], (-logs[j]) % C.R, k
+        pts[j + 3], logs[j + 3] = G.identity(), 0
+        ks[j + 4] = 0
+        ks[j + 5] = 1
+    return logs, pts, ks
+
+
+def test_ifma_matches_portable_and_oracle(C):
+    rng = random.Random(f"{C.NAME}-ifma")
+    n = 5000
+    logs, pts, ks = special_inputs(C, n, rng)
+    want = expected(C.G1, C, logs, ks)
+    assert C._impl._msm_ifma() is True
+    for threads in (1, 3):
+        assert C.G1.msm(pts, ks, threads=threads) == want
+    # the plain bucket method (points not known to be in the subgroup: no GLV split)
+    unknown = [C.G1.from_bytes(P.to_bytes(), check=False) for P in pts]
+    assert C.G1.msm(unknown, ks) == want
+    assert C._impl._msm_ifma(False) is False
+    assert C.G1.msm(pts, ks) == want
+    assert C.G1.msm(unknown, ks) == want
+    assert C._impl._msm_ifma(True) is True
+
+
+def test_ifma_degenerate_runs(C):
+    """Every point the same, every scalar the same, and pairs that cancel: buckets that double,
+    empty out and refill inside one lane."""
+    G = C.G1
+    P = G.generator() * 12345
+    n = 4100
+    assert G.msm([P] * n, [7] * n) == P * (7 * n)
+    assert G.msm([P, -P] * (n // 2), [9] * n).is_identity()
+    ks = [random.Random(f"{C.NAME}-deg").randrange(C.R)] * n
+    assert G.msm([P] * n, ks) == P * (ks[0] * n % C.R)
