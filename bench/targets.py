@@ -5,7 +5,8 @@
 Rows: the pairing, Miller loop and final exponentiation of every pairing curve in curves/, BLS12-381's
 pairing with a G2Prepared argument and its multi-pairings of 2, 4 and 8 pairs, its G2
 decompression without the subgroup check and its hash to G2, the G1 MSM of 2^14 points on
-BLS12-381 and BLS24-315, and the ratios the issues set targets for (BLS12-381 against blspy, BN254
+BLS12-381 and BLS24-315 (where the AVX-512 IFMA kernel runs, also without it: the "portable" rows),
+and the ratios the issues set targets for (BLS12-381 against blspy, BN254
 against zksnake, BLS12-377, BW6-761 and BLS24-315 against our BLS12-381, BW6-633 against our
 BW6-761; issues 3, 16 and 18). Each operation runs in batches of about 50 ms; the fastest batch counts
 (best of 5-7: on a shared machine the least disturbed run is the closest to the true cost), and
@@ -91,7 +92,18 @@ def our_operations(C, rng: random.Random) -> dict[str, Callable[[], object]]:
             acc = acc + base
         scalars = [rng.randrange(C.R) for _ in range(n)]
         ops[f"{C.NAME} G1 MSM 2^{MSM_LOG_SIZE}"] = lambda: C.G1.msm(points, scalars, threads=1)
+        if C._impl._msm_ifma():  # the same MSM without the AVX-512 IFMA kernel, for its ratio
+            ops[f"{C.NAME} G1 MSM 2^{MSM_LOG_SIZE} portable"] = lambda: portable_msm(C, points, scalars)
     return ops
+
+
+def portable_msm(C, points, scalars):
+    """G1.msm with the IFMA kernel switched off for the call."""
+    C._impl._msm_ifma(False)
+    try:
+        return C.G1.msm(points, scalars, threads=1)
+    finally:
+        C._impl._msm_ifma(True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -133,6 +145,11 @@ def main(argv: list[str] | None = None) -> int:
     ratio("BLS24-315 pairing / our BLS12-381", "BLS24-315 pairing", "BLS12-381 pairing", 1.75)
     ratio(f"BLS24-315 G1 MSM 2^{MSM_LOG_SIZE} / our BLS12-381", f"BLS24-315 G1 MSM 2^{MSM_LOG_SIZE}",
           f"BLS12-381 G1 MSM 2^{MSM_LOG_SIZE}", 0.8)
+    ratio(f"BLS24-315 G1 MSM 2^{MSM_LOG_SIZE} / BLS12-381, portable", f"BLS24-315 G1 MSM 2^{MSM_LOG_SIZE} portable",
+          f"BLS12-381 G1 MSM 2^{MSM_LOG_SIZE} portable", 0.8)
+    for name in MSM_CURVES:
+        ratio(f"{name} G1 MSM 2^{MSM_LOG_SIZE} IFMA / portable", f"{name} G1 MSM 2^{MSM_LOG_SIZE}",
+              f"{name} G1 MSM 2^{MSM_LOG_SIZE} portable", 1.0)
     ratio("BW6-633 pairing / our BW6-761", "BW6-633 pairing", "BW6-761 pairing", 0.65)
     ratio("G2 from_bytes(check=False) / blspy", "BLS12-381 G2.from_bytes(check=False)",
           "blspy G2 from_bytes_unchecked", 1.2)

@@ -2,7 +2,7 @@
 known-log oracle of test_msm.py.
 
 The kernel is compiled into the x86_64-adx module and runs where the CPU reports AVX-512F and
-IFMA, from G1_MSM_IFMA_MIN_POINTS = 4096 points in one bucket run (2048 points and more through
+IFMA, from G1_MSM_IFMA_MIN_POINTS = 1024 points in one bucket run (512 points and more through
 the GLV split).  On a CPU without IFMA these tests skip with that reason: the other MSM tests then
 cover the portable method, which is all such a CPU runs.  Where it runs, every MSM test of
 test_msm.py at 2^12 points also goes through it.
@@ -72,3 +72,20 @@ def test_ifma_degenerate_runs(C):
     assert G.msm([P, -P] * (n // 2), [9] * n).is_identity()
     ks = [random.Random(f"{C.NAME}-deg").randrange(C.R)] * n
     assert G.msm([P] * n, ks) == P * (ks[0] * n % C.R)
+
+
+@pytest.mark.parametrize("name", CURVES)
+def test_ifma_switch_follows_the_cpu(curve_module, name):
+    """The kernel is on exactly where the x86_64-adx module runs on a CPU whose flags (Linux's
+    /proc/cpuinfo) include avx512f and avx512ifma; off turns it off, on turns it back on only there."""
+    C = curve_module(name)
+    try:
+        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as f:
+            flags = next(line for line in f if line.startswith("flags")).split()
+    except (OSError, StopIteration):
+        pytest.skip("no /proc/cpuinfo flags to compare with")
+    runs = C.TARGET == "x86_64-adx" and "avx512f" in flags and "avx512ifma" in flags
+    assert C._impl._msm_ifma() is runs
+    assert C._impl._msm_ifma(False) is False
+    assert C._impl._msm_ifma() is False
+    assert C._impl._msm_ifma(True) is runs

@@ -717,12 +717,17 @@ static void *g1_msm_thread_vartime(void *arg)
  * below 4p^2 / R52 + p <= 2p (generator/derive/ifma.py checks 4p <= R52).
  *
  * The n points are dealt to the eight lanes in contiguous slices, and every lane runs the bucket
- * method on its slice with buckets of its own in XYZZ coordinates (x = X / ZZ, y = Y / ZZZ: a mixed
- * addition costs 8M + 2S, a full one 12M + 2S, with no inversion), so the eight additions of one
- * step never meet in a bucket.  Each window ends with the running sums of every lane's buckets,
- * eight lanes at a time; the lanes' sums are added in g1_t.  Compiled only into the x86_64-adx module
- * (gcc's target pragma, no -m flag: the module still loads on CPUs without AVX-512) and taken only
- * where the CPU reports AVX-512F and IFMA (g1_msm_ifma_available).
+ * method on its slice with buckets of its own, so the eight additions of one step never meet in a
+ * bucket.  Buckets are affine, as in the portable method: each lane fills a batch of additions into
+ * distinct buckets (a point whose bucket is already in the batch waits for the next one), and the
+ * batch costs 6 products per step of eight additions plus one inversion in fp for all of them
+ * (Montgomery's trick over the steps, then over the lanes).  What a batch cannot take (a full wait
+ * queue, or a bucket holding the same x: a doubling or the identity) goes to XYZZ buckets
+ * (x = X / ZZ, y = Y / ZZZ; every case handled, 8M + 2S per mixed addition).  Each window ends with
+ * the running sums of every lane's buckets in XYZZ, eight lanes at a time; the lanes' sums are added
+ * in g1_t.  Compiled only into the x86_64-adx module (gcc's target pragma, no -m flag: the module
+ * still loads on CPUs without AVX-512) and taken only where the CPU reports AVX-512F and IFMA
+ * (g1_msm_ifma_select).
  */
 #if !defined(PF_MSM_IFMA_OFF) && defined(PF_TARGET_X86_64_ADX) && PF_LIMB_BITS == 64 && defined(__GNUC__) \
     && !defined(__clang__) && defined(__x86_64__)
@@ -1031,11 +1036,28 @@ static void g1_v8_add_vartime(g1_v8xyzz_t *out, const g1_v8xyzz_t *p1, const g1_
     *out = res;
 }
 
-/* Eight elements x R64 (canonical, FP_NLIMBS 64-bit limbs each, lane i from in[i]) to the kernel's form x R52. */
-static void g1_v8fp_load(uint64_t out[][G1_V8_NLIMBS], const fp_t *const in[8])
+/* out = a mod p, the canonical form (a below 2p): equal elements have equal limbs. */
+static inline __attribute__((always_inline)) void g1_v8fp_canonical(g1_v8fp_t *out, const g1_v8fp_t *a)
+{
+    __m512i t[G1_V8_NLIMBS];
+    __mmask8 below;
+    size_t j;
+
+#pragma GCC unroll 32
+    for (j = 0; j < G1_V8_NLIMBS; j++)
+        t[j] = _mm512_sub_epi64(a->l[j], _mm512_set1_epi64((long long)G1_V8_P[j]));
+    g1_v8fp_carry_signed(t);
+    below = _mm512_cmplt_epi64_mask(t[G1_V8_NLIMBS - 1], _mm512_setzero_si512()); /* a < p */
+#pragma GCC unroll 32
+    for (j = 0; j < G1_V8_NLIMBS; j++)
+        out->l[j] = _mm512_mask_blend_epi64(below, t[j], a->l[j]);
+}
+
+/* Eight elements x R64 (canonical fp, lane i from in[i]) to the kernel's canonical form x R52. */
+static void g1_v8fp_load(g1_v8fp_t *out, const fp_t *const in[8])
 {
     uint64_t limbs[G1_V8_NLIMBS][8];
-    g1_v8fp_t v, to;
+    g1_v8fp_t to;
     size_t lane, j, i, bits;
 
     for (lane = 0; lane < 8; lane++) {
@@ -1052,14 +1074,23 @@ static void g1_v8fp_load(uint64_t out[][G1_V8_NLIMBS], const fp_t *const in[8])
         }
     }
     for (j = 0; j < G1_V8_NLIMBS; j++)
-        v.l[j] = _mm512_loadu_si512((const void *)limbs[j]);
+        out->l[j] = _mm512_loadu_si512((const void *)limbs[j]);
     g1_v8fp_const(&to, G1_V8_TO);
-    g1_v8fp_mul(&v, &v, &to);
-    for (j = 0; j < G1_V8_NLIMBS; j++) {
-        _mm512_storeu_si512((void *)limbs[j], v.l[j]);
-        for (lane = 0; lane < 8; lane++)
-            out[lane][j] = limbs[j][lane];
-    }
+    g1_v8fp_mul(out, out, &to);
+    g1_v8fp_canonical(out, out);
+}
+
+/* The lanes of a, lane i to out + i * stride (limbs in order). */
+static void g1_v8fp_spill(uint64_t *out, size_t stride, const g1_v8fp_t *a)
+{
+    uint64_t limbs[G1_V8_NLIMBS][8];
+    size_t lane, j;
+
+    for (j = 0; j < G1_V8_NLIMBS; j++)
+        _mm512_storeu_si512((void *)limbs[j], a->l[j]);
+    for (lane = 0; lane < 8; lane++)
+        for (j = 0; j < G1_V8_NLIMBS; j++)
+            out[lane * stride + j] = limbs[j][lane];
 }
 
 /* The eight lanes of a (the kernel's form, below 2p) as canonical x R64 in fp. */
@@ -1119,18 +1150,33 @@ static void g1_v8_store(g1_t out[8], const g1_v8xyzz_t *p)
     }
 }
 
+/* Batches of affine additions per lane: at most this many, and at most an eighth of the buckets
+ * (a point whose bucket is already in the batch goes to the XYZZ buckets instead). */
+#define G1_V8_MAX_BATCH 64
+/* Bucket state bits */
+#define G1_V8_HAS 1  /* the affine bucket holds a point */
+#define G1_V8_BUSY 2 /* ... and is the target of an addition in the current batch */
+#define G1_V8_XYZZ 4 /* the XYZZ bucket of the same digit holds a point */
+
 /* One thread's share: windows [w0, w1) of width c over all points, the eight lanes on slices. */
 typedef struct {
-    const uint64_t *points;   /* n points in the kernel's form, G1_V8_POINT_LIMBS limbs each */
+    const uint64_t *points;   /* n points in the kernel's canonical form, G1_V8_POINT_LIMBS limbs each */
     const limb_t *scalars;
-    size_t n, nlimbs, c, w0, w1;
+    size_t n, nlimbs, c, w0, w1, batch;
     g1_t *sums;             /* the sum of every window */
     const unsigned char *skip; /* 1 for the identity points */
-    uint64_t *buckets;        /* 8 lanes x 2^(c-1) buckets, G1_V8_BUCKET_LIMBS limbs each */
+    /* scratch of this thread */
+    uint64_t *affine;         /* 8 lanes x 2^(c-1) affine buckets (canonical x, y) */
+    unsigned char *state;     /* 8 lanes x 2^(c-1) G1_V8_* bits */
+    uint64_t *xyzz;           /* 8 lanes x 2^(c-1) XYZZ buckets for the additions a batch cannot take */
     int32_t *digits;          /* the n digits of the current window */
+    size_t *spill;            /* 8 lanes x ceil(n / 8): the points of those additions */
+    size_t *queue;            /* 8 lanes x batch: points waiting for a bucket of the batch */
+    size_t *slots;            /* 8 lanes x batch: the points of the batch */
+    g1_v8fp_t *vec;       /* 5 x batch: x1, y1, x2, y2 and the prefix products of the batch */
 } g1_msm_ifma_job_t;
 
-/* Load (gather) eight buckets, lane i from limb offset idx[i] of base. */
+/* Load (gather) eight XYZZ buckets, lane i from limb offset idx[i] of base. */
 static inline void g1_v8_gather(g1_v8xyzz_t *out, const uint64_t *base, __m512i idx)
 {
     size_t j;
@@ -1143,43 +1189,259 @@ static inline void g1_v8_gather(g1_v8xyzz_t *out, const uint64_t *base, __m512i 
     }
 }
 
-/* Store the lanes of p that are in `lanes`, lane i at limb offset off[i] of base: through a buffer
- * in lane order and scalar copies, which runs faster than vpscatterqq here. */
-static inline void g1_v8_scatter(uint64_t *base, __mmask8 lanes, const long long off[8], const g1_v8xyzz_t *p)
+/* Load (gather) eight affine points, lane i from limb offset idx[i] of base. */
+static inline void g1_v8_gather_affine(g1_v8fp_t *x, g1_v8fp_t *y, const uint64_t *base, __m512i idx)
+{
+    size_t j;
+
+    for (j = 0; j < G1_V8_NLIMBS; j++) {
+        x->l[j] = _mm512_i64gather_epi64(idx, (const void *)(base + j), 8);
+        y->l[j] = _mm512_i64gather_epi64(idx, (const void *)(base + G1_V8_NLIMBS + j), 8);
+    }
+}
+
+/* Store the lanes of `count` coordinates (consecutive in src) that are in `lanes`, lane i at limb
+ * offset off[i] of base: through a buffer in lane order and scalar copies, which runs faster than
+ * vpscatterqq here. */
+static inline void g1_v8_scatter(uint64_t *base, __mmask8 lanes, const long long off[8], const g1_v8fp_t *src,
+                                  size_t count)
 {
     uint64_t tmp[G1_V8_BUCKET_LIMBS][8] __attribute__((aligned(64)));
-    const g1_v8fp_t *coord[4] = { &p->x, &p->y, &p->zz, &p->zzz };
     size_t c, j, lane;
 
-    for (c = 0; c < 4; c++)
+    for (c = 0; c < count; c++)
         for (j = 0; j < G1_V8_NLIMBS; j++)
-            _mm512_store_si512((void *)tmp[c * G1_V8_NLIMBS + j], coord[c]->l[j]);
+            _mm512_store_si512((void *)tmp[c * G1_V8_NLIMBS + j], src[c].l[j]);
     for (lane = 0; lane < 8; lane++) {
         uint64_t *d = base + off[lane];
 
         if (!(lanes >> lane & 1))
             continue;
-        for (j = 0; j < G1_V8_BUCKET_LIMBS; j++)
+        for (j = 0; j < count * G1_V8_NLIMBS; j++)
             d[j] = tmp[j][lane];
+    }
+}
+
+/* out = the inverse of every lane of a (none 0 mod p): one inversion in fp for the eight
+ * (Montgomery's trick across the lanes), in the kernel's canonical form. */
+static void g1_v8fp_inv_vartime(g1_v8fp_t *out, const g1_v8fp_t *a)
+{
+    fp_t v[8], prefix[8], inv[8], t;
+    const fp_t *in[8];
+    size_t lane;
+
+    g1_v8fp_store(v, a);
+    prefix[0] = v[0];
+    for (lane = 1; lane < 8; lane++)
+        fp_mul(&prefix[lane], &prefix[lane - 1], &v[lane]);
+    fp_inv_vartime(&t, &prefix[7]);
+    for (lane = 7; lane > 0; lane--) {
+        fp_mul(&inv[lane], &t, &prefix[lane - 1]);
+        fp_mul(&t, &t, &v[lane]);
+    }
+    inv[0] = t;
+    for (lane = 0; lane < 8; lane++)
+        in[lane] = &inv[lane];
+    g1_v8fp_load(out, in);
+}
+
+/* Carry out one batch: slots[lane * batch + s] for s below fill[lane] (point index << 1 | negate),
+ * each into its lane's affine bucket `bucket` (from the digit), all with one inversion. */
+static void g1_msm_ifma_flush_vartime(const g1_msm_ifma_job_t *job, const size_t fill[8], size_t depth)
+{
+    const size_t nb = (size_t)1 << (job->c - 1), batch = job->batch;
+    g1_v8fp_t *x1 = job->vec, *y1 = x1 + batch, *x2 = y1 + batch, *y2 = x2 + batch, *prefix = y2 + batch;
+    g1_v8fp_t acc, inv, den, lam, t, res[2], one, zero;
+    long long bidx[8], pidx[8];
+    __mmask8 active, neg;
+    size_t s, lane;
+
+    g1_v8fp_const(&one, G1_V8_ONE);
+    memset(&zero, 0, sizeof(zero));
+    acc = one;
+    for (s = 0; s < depth; s++) {
+        active = neg = 0;
+        for (lane = 0; lane < 8; lane++) {
+            size_t e, i;
+            long d;
+
+            if (s >= fill[lane]) { /* a valid address; the lane's result is not stored */
+                bidx[lane] = (long long)(lane * nb * G1_V8_POINT_LIMBS);
+                pidx[lane] = 0;
+                continue;
+            }
+            e = job->slots[lane * batch + s];
+            i = e >> 1;
+            d = job->digits[i];
+            active |= (__mmask8)(1u << lane);
+            neg |= (__mmask8)((d < 0) << lane);
+            bidx[lane] = (long long)((lane * nb + (size_t)(d < 0 ? -d : d) - 1) * G1_V8_POINT_LIMBS);
+            pidx[lane] = (long long)(i * G1_V8_POINT_LIMBS);
+        }
+        g1_v8_gather_affine(&x1[s], &y1[s], job->affine, _mm512_loadu_si512((const void *)bidx));
+        g1_v8_gather_affine(&x2[s], &y2[s], job->points, _mm512_loadu_si512((const void *)pidx));
+        if (neg) {
+            g1_v8fp_sub(&t, &zero, &y2[s]);
+            g1_v8fp_blend(&y2[s], neg, &y2[s], &t);
+        }
+        g1_v8fp_sub(&den, &x2[s], &x1[s]);
+        g1_v8fp_blend(&den, (__mmask8)~active, &den, &one); /* idle lanes multiply by 1 */
+        prefix[s] = acc;
+        g1_v8fp_mul(&acc, &acc, &den);
+    }
+    g1_v8fp_inv_vartime(&inv, &acc);
+    for (s = depth; s-- > 0;) {
+        active = 0;
+        for (lane = 0; lane < 8; lane++) {
+            size_t i;
+            long d;
+
+            if (s >= fill[lane]) {
+                bidx[lane] = 0;
+                continue;
+            }
+            i = job->slots[lane * batch + s] >> 1;
+            d = job->digits[i];
+            active |= (__mmask8)(1u << lane);
+            bidx[lane] = (long long)((lane * nb + (size_t)(d < 0 ? -d : d) - 1) * G1_V8_POINT_LIMBS);
+        }
+        g1_v8fp_sub(&den, &x2[s], &x1[s]);
+        g1_v8fp_blend(&den, (__mmask8)~active, &den, &one);
+        g1_v8fp_mul(&t, &inv, &prefix[s]);    /* 1 / den */
+        g1_v8fp_mul(&inv, &inv, &den);
+        g1_v8fp_sub(&lam, &y2[s], &y1[s]);
+        g1_v8fp_mul(&lam, &lam, &t);          /* (y2 - y1) / (x2 - x1) */
+        g1_v8fp_mul(&t, &lam, &lam);
+        g1_v8fp_sub(&t, &t, &x1[s]);
+        g1_v8fp_sub(&res[0], &t, &x2[s]);     /* x3 = lam^2 - x1 - x2 */
+        g1_v8fp_sub(&t, &x1[s], &res[0]);
+        g1_v8fp_mul(&t, &t, &lam);
+        g1_v8fp_sub(&res[1], &t, &y1[s]);     /* y3 = lam (x1 - x3) - y1 */
+        g1_v8fp_canonical(&res[0], &res[0]);
+        g1_v8fp_canonical(&res[1], &res[1]);
+        g1_v8_scatter(job->affine, active, bidx, res, 2);
+        for (lane = 0; lane < 8; lane++)
+            if (active >> lane & 1)
+                job->state[bidx[lane] / G1_V8_POINT_LIMBS] &= (unsigned char)~G1_V8_BUSY;
+    }
+}
+
+/* The additions the batches could not take (their bucket was in the batch, or held the same x),
+ * eight lanes at a time into the XYZZ buckets, which take every case. */
+static void g1_msm_ifma_spilled_vartime(const g1_msm_ifma_job_t *job, const size_t count[8])
+{
+    const size_t nb = (size_t)1 << (job->c - 1), per = (job->n + 7) / 8;
+    g1_v8xyzz_t bk;
+    g1_v8fp_t x2, y2, ny2, zero;
+    long long bidx[8], pidx[8];
+    size_t k, lane, most = 0;
+    __mmask8 active, neg;
+
+    memset(&zero, 0, sizeof(zero));
+    for (lane = 0; lane < 8; lane++)
+        most = count[lane] > most ? count[lane] : most;
+    for (k = 0; k < most; k++) {
+        active = neg = 0;
+        for (lane = 0; lane < 8; lane++) {
+            size_t i;
+            long d;
+
+            if (k >= count[lane]) {
+                bidx[lane] = (long long)(lane * nb * G1_V8_BUCKET_LIMBS);
+                pidx[lane] = 0;
+                continue;
+            }
+            i = job->spill[lane * per + k];
+            d = job->digits[i];
+            active |= (__mmask8)(1u << lane);
+            neg |= (__mmask8)((d < 0) << lane);
+            bidx[lane] = (long long)((lane * nb + (size_t)(d < 0 ? -d : d) - 1) * G1_V8_BUCKET_LIMBS);
+            pidx[lane] = (long long)(i * G1_V8_POINT_LIMBS);
+        }
+        g1_v8_gather_affine(&x2, &y2, job->points, _mm512_loadu_si512((const void *)pidx));
+        if (neg) {
+            g1_v8fp_sub(&ny2, &zero, &y2);
+            g1_v8fp_blend(&y2, neg, &y2, &ny2);
+        }
+        g1_v8_gather(&bk, job->xyzz, _mm512_loadu_si512((const void *)bidx));
+        g1_v8_add_affine_vartime(&bk, &bk, &x2, &y2);
+        g1_v8_scatter(job->xyzz, active, bidx, &bk.x, 4);
+    }
+}
+
+/* y = -y mod p on the canonical limbs of one point's y (0 stays 0). */
+static inline void g1_v8_neg_limbs(uint64_t *y)
+{
+    uint64_t any = 0, borrow = 0, t;
+    size_t j;
+
+    for (j = 0; j < G1_V8_NLIMBS; j++)
+        any |= y[j];
+    if (!any)
+        return;
+    for (j = 0; j < G1_V8_NLIMBS; j++) {
+        t = G1_V8_P[j] - y[j] - borrow;
+        borrow = t >> 63;
+        y[j] = t & G1_V8_MASK;
+    }
+}
+
+/* Point i (digit != 0) of lane's slice to the XYZZ bucket of its digit, after the batches. */
+static inline void g1_msm_ifma_spill(const g1_msm_ifma_job_t *job, size_t lane, size_t i, size_t count[8])
+{
+    long d = job->digits[i];
+
+    job->spill[lane * ((job->n + 7) / 8) + count[lane]++] = i;
+    job->state[lane * ((size_t)1 << (job->c - 1)) + (size_t)(d < 0 ? -d : d) - 1] |= G1_V8_XYZZ;
+}
+
+/* Point i (digit != 0) of lane's slice into the batch: straight into an empty bucket, to the queue
+ * where its bucket is already in the batch (to the XYZZ bucket when the queue is full), to the XYZZ
+ * bucket where the bucket holds the same x (a doubling or the identity), else into a slot. */
+static inline void g1_msm_ifma_place(const g1_msm_ifma_job_t *job, size_t lane, size_t i, size_t fill[8],
+                                      size_t nqueue[8], size_t count[8])
+{
+    const size_t nb = (size_t)1 << (job->c - 1);
+    long d = job->digits[i];
+    size_t at = lane * nb + (size_t)(d < 0 ? -d : d) - 1;
+    unsigned char *st = &job->state[at];
+    uint64_t *bucket = job->affine + at * G1_V8_POINT_LIMBS;
+    const uint64_t *pt = job->points + i * G1_V8_POINT_LIMBS;
+
+    if (!(*st & G1_V8_HAS)) {
+        memcpy(bucket, pt, G1_V8_POINT_LIMBS * sizeof(uint64_t));
+        if (d < 0)
+            g1_v8_neg_limbs(bucket + G1_V8_NLIMBS);
+        *st |= G1_V8_HAS;
+    } else if (*st & G1_V8_BUSY) {
+        if (nqueue[lane] < job->batch)
+            job->queue[lane * job->batch + nqueue[lane]++] = i;
+        else
+            g1_msm_ifma_spill(job, lane, i, count);
+    } else if (bucket[0] == pt[0] && !memcmp(bucket, pt, G1_V8_NLIMBS * sizeof(uint64_t))) {
+        g1_msm_ifma_spill(job, lane, i, count);
+    } else {
+        job->slots[lane * job->batch + fill[lane]++] = i << 1;
+        *st |= G1_V8_BUSY;
     }
 }
 
 static void g1_msm_ifma_windows_vartime(const g1_msm_ifma_job_t *job)
 {
-    const size_t nb = (size_t)1 << (job->c - 1), per = (job->n + 7) / 8;
+    const size_t nb = (size_t)1 << (job->c - 1), per = (job->n + 7) / 8, batch = job->batch;
     g1_v8xyzz_t bk, run, acc;
-    g1_v8fp_t x2, y2, ny2, zero;
+    g1_v8fp_t x2, y2, one;
     g1_t lane_sums[8], sum;
-    size_t w, lane, cur[8], end[8], b;
-    long long bidx[8], pidx[8];
-    __m512i idx;
-    __mmask8 active, neg;
+    size_t w, lane, cur[8], end[8], fill[8], count[8], nqueue[8], depth, b;
+    long long bidx[8], aidx[8];
+    __mmask8 has;
 
-    memset(&zero, 0, sizeof(zero));
+    g1_v8fp_const(&one, G1_V8_ONE);
     for (w = job->w0; w < job->w1; w++) {
         size_t start = w * job->c;
 
-        memset(job->buckets, 0, 8 * nb * G1_V8_BUCKET_LIMBS * sizeof(uint64_t)); /* ZZ = 0: empty */
+        memset(job->state, 0, 8 * nb);
+        memset(job->xyzz, 0, 8 * nb * G1_V8_BUCKET_LIMBS * sizeof(uint64_t)); /* ZZ = 0: empty */
         for (b = 0; b < job->n; b++) /* this window's digits; 0 for the identity */
             job->digits[b] = job->skip[b] ? 0
                                           : (int32_t)pf_msm_digit_vartime(job->scalars + b * job->nlimbs, job->nlimbs,
@@ -1187,49 +1449,63 @@ static void g1_msm_ifma_windows_vartime(const g1_msm_ifma_job_t *job)
         for (lane = 0; lane < 8; lane++) {
             cur[lane] = lane * per < job->n ? lane * per : job->n;
             end[lane] = cur[lane] + per < job->n ? cur[lane] + per : job->n;
+            count[lane] = 0;
+            nqueue[lane] = 0;
         }
-        for (;;) {
-            active = neg = 0;
+        do { /* fill a batch from every lane's waiting points and slice, then carry it out */
+            depth = 0;
             for (lane = 0; lane < 8; lane++) {
-                long d = 0;
+                size_t *queue = job->queue + lane * batch, waiting = nqueue[lane], k;
 
-                while (cur[lane] < end[lane] && (d = job->digits[cur[lane]]) == 0)
-                    cur[lane]++;
-                if (d == 0) { /* this lane's slice is done: a harmless bucket, not stored */
-                    bidx[lane] = (long long)(lane * nb * G1_V8_BUCKET_LIMBS);
-                    pidx[lane] = 0;
-                    continue;
+                fill[lane] = 0;
+                nqueue[lane] = 0;
+                for (k = 0; k < waiting; k++) /* those whose bucket is free go first */
+                    g1_msm_ifma_place(job, lane, queue[k], fill, nqueue, count);
+                while (fill[lane] < batch && cur[lane] < end[lane]) {
+                    size_t i = cur[lane]++;
+
+                    if (job->digits[i] != 0)
+                        g1_msm_ifma_place(job, lane, i, fill, nqueue, count);
                 }
-                pidx[lane] = (long long)(cur[lane]++ * G1_V8_POINT_LIMBS);
-                active |= (__mmask8)(1u << lane);
-                neg |= (__mmask8)((d < 0) << lane);
-                b = (size_t)(d < 0 ? -d : d) - 1;
-                bidx[lane] = (long long)((lane * nb + b) * G1_V8_BUCKET_LIMBS);
+                depth = fill[lane] > depth ? fill[lane] : depth;
             }
-            if (!active)
-                break;
-            idx = _mm512_loadu_si512((const void *)pidx);
-            for (b = 0; b < G1_V8_NLIMBS; b++) {
-                x2.l[b] = _mm512_i64gather_epi64(idx, (const void *)(job->points + b), 8);
-                y2.l[b] = _mm512_i64gather_epi64(idx, (const void *)(job->points + G1_V8_NLIMBS + b), 8);
-            }
-            if (neg) {
-                g1_v8fp_sub(&ny2, &zero, &y2);
-                g1_v8fp_blend(&y2, neg, &y2, &ny2);
-            }
-            idx = _mm512_loadu_si512((const void *)bidx);
-            g1_v8_gather(&bk, job->buckets, idx);
-            g1_v8_add_affine_vartime(&bk, &bk, &x2, &y2);
-            g1_v8_scatter(job->buckets, active, bidx, &bk);
-        }
-        /* every lane: sum_b (b + 1) B_b by running sums from the top bucket down */
+            if (depth)
+                g1_msm_ifma_flush_vartime(job, fill, depth);
+        } while (depth);
+        for (lane = 0; lane < 8; lane++) /* still waiting at the end: the XYZZ buckets */
+            for (b = 0; b < nqueue[lane]; b++)
+                g1_msm_ifma_spill(job, lane, job->queue[lane * batch + b], count);
+        g1_msm_ifma_spilled_vartime(job, count);
+        /* every lane: sum_b (b + 1) B_b by running sums from the top bucket down, B_b the sum of
+         * the affine and the XYZZ bucket (the latter mostly empty: added only where a lane has one) */
         memset(&run, 0, sizeof(run));
         memset(&acc, 0, sizeof(acc));
         for (b = nb; b-- > 0;) {
-            for (lane = 0; lane < 8; lane++)
+            __mmask8 xyzz = 0;
+
+            has = 0;
+            for (lane = 0; lane < 8; lane++) {
+                unsigned st = job->state[lane * nb + b];
+
                 bidx[lane] = (long long)((lane * nb + b) * G1_V8_BUCKET_LIMBS);
-            g1_v8_gather(&bk, job->buckets, _mm512_loadu_si512((const void *)bidx));
-            g1_v8_add_vartime(&run, &run, &bk);
+                aidx[lane] = (long long)((lane * nb + b) * G1_V8_POINT_LIMBS);
+                has |= (__mmask8)((st & G1_V8_HAS) << lane);
+                xyzz |= (__mmask8)(((st & G1_V8_XYZZ) != 0) << lane);
+            }
+            if (has) {
+                g1_v8xyzz_t with;
+
+                g1_v8_gather_affine(&x2, &y2, job->affine, _mm512_loadu_si512((const void *)aidx));
+                g1_v8_add_affine_vartime(&with, &run, &x2, &y2);
+                g1_v8fp_blend(&run.x, has, &run.x, &with.x);
+                g1_v8fp_blend(&run.y, has, &run.y, &with.y);
+                g1_v8fp_blend(&run.zz, has, &run.zz, &with.zz);
+                g1_v8fp_blend(&run.zzz, has, &run.zzz, &with.zzz);
+            }
+            if (xyzz) {
+                g1_v8_gather(&bk, job->xyzz, _mm512_loadu_si512((const void *)bidx));
+                g1_v8_add_vartime(&run, &run, &bk); /* lanes without one hold ZZ = 0 there */
+            }
             g1_v8_add_vartime(&acc, &acc, &run);
         }
         g1_v8_store(lane_sums, &acc);
@@ -1256,15 +1532,26 @@ static inline bool g1_msm_ifma_cpu(void)
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
 }
 
-/* Width of the IFMA windows for n points with scalars below 2^bits: the least estimate of
- * nwin (n / 8 mixed additions + 2^c full additions) in vector multiplications (10 and 14 each). */
+/* Additions per lane in one batch for 2^(c-1) buckets per lane. */
+static inline size_t g1_msm_ifma_batch(size_t c)
+{
+    size_t b = ((size_t)1 << (c - 1)) / 8;
+
+    return b < 1 ? 1 : b > G1_V8_MAX_BATCH ? G1_V8_MAX_BATCH : b;
+}
+
+/* Width of the IFMA windows for n points with scalars below 2^bits: the least estimate, in vector
+ * multiplications, of nwin windows of n / 8 steps of eight affine additions (6.5 each and an
+ * inversion of about 50 per batch) plus the running sums over 2^(c-1) buckets (31 each). */
 static inline size_t g1_msm_ifma_width(size_t n, size_t bits)
 {
-    unsigned long long cost, best = ~0ULL, per = (n + 7) / 8;
+    double cost, best = 1e300, per = (double)((n + 7) / 8), nb, batch;
     size_t c, width = 2;
 
     for (c = 2; c <= 20; c++) {
-        cost = pf_msm_nwin(bits, c) * (per * 10 + ((unsigned long long)1 << c) * 14);
+        nb = (double)((size_t)1 << (c - 1));
+        batch = (double)g1_msm_ifma_batch(c);
+        cost = (double)pf_msm_nwin(bits, c) * (per * (6.5 + 50.0 / batch) + nb * 31.0);
         if (cost < best) {
             best = cost;
             width = c;
@@ -1273,10 +1560,11 @@ static inline size_t g1_msm_ifma_width(size_t n, size_t bits)
     return width;
 }
 
-/* Fewest points for which the kernel runs: below, the eight lanes' buckets and running sums cost
- * more than the portable batch-affine method saves (measured on Zen 4, BLS12-381 to BW6-761: at
- * 2^11 points 0.94-1.06 of the portable time, at 2^13 0.84-0.96). */
-#define G1_MSM_IFMA_MIN_POINTS 4096
+/* Fewest points in one bucket run for which the kernel runs: below, its windows' running sums over
+ * eight lanes of buckets cost more than the portable method saves (measured on Zen 4 with
+ * G1_MSM_IFMA_MIN_POINTS = 64, points through the GLV split: 800 run points 0.80-1.06 of the portable
+ * time over BN254, BLS12-381, BLS24-315 and BW6-761, 1600 0.67-0.92, 3200 0.67-0.91). */
+#define G1_MSM_IFMA_MIN_POINTS 1024
 
 /* The IFMA kernel's switch: -1 until the CPU is asked, then 1 where it runs, 0 where it does not or
  * where g1_msm_ifma_select(0) turned it off (a process-wide dispatch choice, as for the ADX module). */
@@ -1300,12 +1588,14 @@ static bool g1_msm_ifma_vartime(g1_t *out, const g1_affine_t *points, const limb
                                    const pf_msm_plan_t *plan)
 {
     g1_msm_ifma_job_t jobs[PF_MSM_MAX_THREADS];
+    void *area[PF_MSM_MAX_THREADS + 1];
     const fp_t *in[8];
+    g1_v8fp_t v;
     fp_t zero;
     g1_t acc, *sums;
-    uint64_t *pts, (*conv)[G1_V8_NLIMBS];
-    unsigned char *skip;
-    size_t c, nwin, nt, i, lane, w, per, extra, start, nb;
+    uint64_t *pts;
+    unsigned char *skip, *p;
+    size_t c, nwin, nt, i, lane, w, per, start, nb, batch, shared, own;
     bool ok = true;
 #ifndef PF_MSM_NO_THREADS
     pthread_t tid[PF_MSM_MAX_THREADS];
@@ -1318,45 +1608,46 @@ static bool g1_msm_ifma_vartime(g1_t *out, const g1_affine_t *points, const limb
     nwin = pf_msm_nwin(plan->bits, c);
     nt = pf_msm_threads(plan->threads, nwin);
     nb = (size_t)1 << (c - 1);
-    pts = (uint64_t *)malloc(n * G1_V8_POINT_LIMBS * sizeof(uint64_t));
-    conv = (uint64_t(*)[G1_V8_NLIMBS])malloc(8 * sizeof(*conv));
-    sums = (g1_t *)malloc(nwin * sizeof(g1_t));
-    skip = (unsigned char *)malloc(n);
-    for (i = 0; i < nt; i++) {
-        jobs[i].buckets = (uint64_t *)malloc(8 * nb * G1_V8_BUCKET_LIMBS * sizeof(uint64_t));
-        jobs[i].digits = (int32_t *)malloc(n * sizeof(int32_t));
-    }
-    for (i = 0; i < nt; i++)
-        ok = ok && jobs[i].buckets != NULL && jobs[i].digits != NULL;
-    if (pts == NULL || conv == NULL || sums == NULL || skip == NULL || !ok) {
-        for (i = 0; i < nt; i++) {
-            free(jobs[i].buckets);
-            free(jobs[i].digits);
-        }
-        free(skip);
-        free(pts);
-        free(conv);
-        free(sums);
+    batch = g1_msm_ifma_batch(c);
+    per = (n + 7) / 8;
+    /* shared: the points in the kernel's form (eight more for the last group), the identity flags,
+     * the window sums; each thread: its buckets, batch and lists (see g1_msm_ifma_job_t) */
+    shared = pf_msm_align((n + 8) * G1_V8_POINT_LIMBS * sizeof(uint64_t)) + pf_msm_align(n)
+             + pf_msm_align(nwin * sizeof(g1_t));
+    own = pf_msm_align(5 * batch * sizeof(g1_v8fp_t)) + pf_msm_align(8 * nb * G1_V8_POINT_LIMBS * sizeof(uint64_t))
+          + pf_msm_align(8 * nb * G1_V8_BUCKET_LIMBS * sizeof(uint64_t)) + pf_msm_align(8 * nb)
+          + pf_msm_align(n * sizeof(int32_t)) + pf_msm_align(8 * per * sizeof(size_t))
+          + 2 * pf_msm_align(8 * batch * sizeof(size_t));
+    for (i = 0; i <= nt; i++)
+        if (posix_memalign(&area[i], 64, i == nt ? shared : own) != 0)
+            area[i] = NULL;
+    for (i = 0; i <= nt; i++)
+        ok = ok && area[i] != NULL;
+    if (!ok) {
+        for (i = 0; i <= nt; i++)
+            free(area[i]);
         return false;
     }
+    p = (unsigned char *)area[nt];
+    pts = (uint64_t *)p;
+    p += pf_msm_align((n + 8) * G1_V8_POINT_LIMBS * sizeof(uint64_t));
+    skip = p;
+    p += pf_msm_align(n);
+    sums = (g1_t *)p;
     for (i = 0; i < n; i++)
         skip[i] = (unsigned char)g1_affine_is_identity(&points[i]);
-    /* the points to the kernel's form, eight at a time (the last group padded with 0) */
+    /* the points to the kernel's canonical form, eight at a time (the last group padded with 0) */
     fp_set_zero(&zero);
     for (i = 0; i < n; i += 8) {
         for (lane = 0; lane < 8; lane++)
             in[lane] = i + lane < n ? &points[i + lane].x : &zero;
-        g1_v8fp_load(conv, in);
-        for (lane = 0; lane < 8 && i + lane < n; lane++)
-            memcpy(pts + (i + lane) * G1_V8_POINT_LIMBS, conv[lane], sizeof(conv[lane]));
+        g1_v8fp_load(&v, in);
+        g1_v8fp_spill(pts + i * G1_V8_POINT_LIMBS, G1_V8_POINT_LIMBS, &v);
         for (lane = 0; lane < 8; lane++)
             in[lane] = i + lane < n ? &points[i + lane].y : &zero;
-        g1_v8fp_load(conv, in);
-        for (lane = 0; lane < 8 && i + lane < n; lane++)
-            memcpy(pts + (i + lane) * G1_V8_POINT_LIMBS + G1_V8_NLIMBS, conv[lane], sizeof(conv[lane]));
+        g1_v8fp_load(&v, in);
+        g1_v8fp_spill(pts + i * G1_V8_POINT_LIMBS + G1_V8_NLIMBS, G1_V8_POINT_LIMBS, &v);
     }
-    per = nwin / nt;
-    extra = nwin % nt;
     for (i = 0, start = 0; i < nt; i++) {
         jobs[i].points = pts;
         jobs[i].skip = skip;
@@ -1364,10 +1655,27 @@ static bool g1_msm_ifma_vartime(g1_t *out, const g1_affine_t *points, const limb
         jobs[i].n = n;
         jobs[i].nlimbs = plan->nlimbs;
         jobs[i].c = c;
+        jobs[i].batch = batch;
         jobs[i].w0 = start;
-        start += per + (i < extra);
+        start += nwin / nt + (i < nwin % nt);
         jobs[i].w1 = start;
         jobs[i].sums = sums;
+        p = (unsigned char *)area[i];
+        jobs[i].vec = (g1_v8fp_t *)p;
+        p += pf_msm_align(5 * batch * sizeof(g1_v8fp_t));
+        jobs[i].affine = (uint64_t *)p;
+        p += pf_msm_align(8 * nb * G1_V8_POINT_LIMBS * sizeof(uint64_t));
+        jobs[i].xyzz = (uint64_t *)p;
+        p += pf_msm_align(8 * nb * G1_V8_BUCKET_LIMBS * sizeof(uint64_t));
+        jobs[i].state = p;
+        p += pf_msm_align(8 * nb);
+        jobs[i].digits = (int32_t *)p;
+        p += pf_msm_align(n * sizeof(int32_t));
+        jobs[i].spill = (size_t *)p;
+        p += pf_msm_align(8 * per * sizeof(size_t));
+        jobs[i].slots = (size_t *)p;
+        p += pf_msm_align(8 * batch * sizeof(size_t));
+        jobs[i].queue = (size_t *)p;
     }
 #ifndef PF_MSM_NO_THREADS
     for (i = 1; i < nt; i++)
@@ -1392,14 +1700,8 @@ static bool g1_msm_ifma_vartime(g1_t *out, const g1_affine_t *points, const limb
         g1_add_vartime(&acc, &acc, &sums[w]);
     }
     *out = acc;
-    for (i = 0; i < nt; i++) {
-        free(jobs[i].buckets);
-        free(jobs[i].digits);
-    }
-    free(skip);
-    free(pts);
-    free(conv);
-    free(sums);
+    for (i = 0; i <= nt; i++)
+        free(area[i]);
     return true;
 }
 #endif /* G1_MSM_IFMA */
