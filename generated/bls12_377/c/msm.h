@@ -757,9 +757,11 @@ typedef struct { __m512i l[G1_V8_NLIMBS]; } g1_v8fp_t;
 typedef struct { g1_v8fp_t x, y, zz, zzz; } g1_v8xyzz_t;
 
 /* out = a b / R52 mod p, below 2p for a, b below 2p: operand scanning, one 52-bit Montgomery step
- * per limb of a; the columns gather unreduced in 64-bit lanes and are carried once at the end. */
-static inline __attribute__((always_inline)) void g1_v8fp_mul(g1_v8fp_t *out, const g1_v8fp_t *a,
-                                                                 const g1_v8fp_t *b)
+ * per limb of a; the columns gather unreduced in 64-bit lanes and are carried once at the end.
+ * Not inlined: its 4 n52^2 fully unrolled products, inlined at every call, took gcc a minute for
+ * BW6-761 (n52 = 15); the call costs about 1% of the MSM. */
+static __attribute__((noinline)) void g1_v8fp_mul(g1_v8fp_t *out, const g1_v8fp_t *a,
+                                                     const g1_v8fp_t *b)
 {
     const __m512i zero = _mm512_setzero_si512(), n0 = _mm512_set1_epi64((long long)G1_V8_N0);
     __m512i t[G1_V8_NLIMBS + 1], m, carry;
@@ -1153,6 +1155,8 @@ static void g1_v8_store(g1_t out[8], const g1_v8xyzz_t *p)
 /* Batches of affine additions per lane: at most this many, and at most an eighth of the buckets
  * (a point whose bucket is already in the batch goes to the XYZZ buckets instead). */
 #define G1_V8_MAX_BATCH 64
+/* Points ahead in a lane's slice whose bucket the fill loop prefetches */
+#define G1_V8_PREFETCH 4
 /* Bucket state bits */
 #define G1_V8_HAS 1  /* the affine bucket holds a point */
 #define G1_V8_BUSY 2 /* ... and is the target of an addition in the current batch */
@@ -1441,7 +1445,6 @@ static void g1_msm_ifma_windows_vartime(const g1_msm_ifma_job_t *job)
         size_t start = w * job->c;
 
         memset(job->state, 0, 8 * nb);
-        memset(job->xyzz, 0, 8 * nb * G1_V8_BUCKET_LIMBS * sizeof(uint64_t)); /* ZZ = 0: empty */
         for (b = 0; b < job->n; b++) /* this window's digits; 0 for the identity */
             job->digits[b] = job->skip[b] ? 0
                                           : (int32_t)pf_msm_digit_vartime(job->scalars + b * job->nlimbs, job->nlimbs,
@@ -1464,6 +1467,13 @@ static void g1_msm_ifma_windows_vartime(const g1_msm_ifma_job_t *job)
                 while (fill[lane] < batch && cur[lane] < end[lane]) {
                     size_t i = cur[lane]++;
 
+                    if (i + G1_V8_PREFETCH < end[lane]) { /* the bucket of a point further on */
+                        long d = job->digits[i + G1_V8_PREFETCH];
+
+                        if (d != 0)
+                            __builtin_prefetch(job->affine + (lane * nb + (size_t)(d < 0 ? -d : d) - 1)
+                                                                 * G1_V8_POINT_LIMBS);
+                    }
                     if (job->digits[i] != 0)
                         g1_msm_ifma_place(job, lane, i, fill, nqueue, count);
                 }
@@ -1505,6 +1515,9 @@ static void g1_msm_ifma_windows_vartime(const g1_msm_ifma_job_t *job)
             if (xyzz) {
                 g1_v8_gather(&bk, job->xyzz, _mm512_loadu_si512((const void *)bidx));
                 g1_v8_add_vartime(&run, &run, &bk); /* lanes without one hold ZZ = 0 there */
+                for (lane = 0; lane < 8; lane++) /* empty again for the next window */
+                    if (xyzz >> lane & 1)
+                        memset(job->xyzz + bidx[lane], 0, G1_V8_BUCKET_LIMBS * sizeof(uint64_t));
             }
             g1_v8_add_vartime(&acc, &acc, &run);
         }
@@ -1665,7 +1678,8 @@ static bool g1_msm_ifma_vartime(g1_t *out, const g1_affine_t *points, const limb
         p += pf_msm_align(5 * batch * sizeof(g1_v8fp_t));
         jobs[i].affine = (uint64_t *)p;
         p += pf_msm_align(8 * nb * G1_V8_POINT_LIMBS * sizeof(uint64_t));
-        jobs[i].xyzz = (uint64_t *)p;
+        jobs[i].xyzz = (uint64_t *)p; /* ZZ = 0: empty; the running sums empty what they read */
+        memset(p, 0, 8 * nb * G1_V8_BUCKET_LIMBS * sizeof(uint64_t));
         p += pf_msm_align(8 * nb * G1_V8_BUCKET_LIMBS * sizeof(uint64_t));
         jobs[i].state = p;
         p += pf_msm_align(8 * nb);
