@@ -1,6 +1,6 @@
 """Ours beside mcl (issue 16), built from source by the user and run side by side:
 
-    python bench/mcl.py --mcl-dir ~/src/mcl [--rounds 3] [--msm 10,14]
+    python bench/mcl.py --mcl-dir ~/src/mcl [--rounds 3] [--msm 10,14] [--ops g1_msm_16384,pairing]
 
 mcl is not on PyPI with BN254, BLS12-377 or a choice of curve, so this script compiles
 bench/c/mcl_bench.cpp against an mcl checkout that was built with its default `make lib/libmcl.a`
@@ -131,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--msm", default="10,14", help="log2 sizes of the G1 MSM rows (comma-separated; '' for none)")
     parser.add_argument("--curves", default=",".join(p for _, p, _ in CURVES), help="our package names to run")
+    parser.add_argument("--ops", default="", help="only these operations (comma-separated, e.g. g1_msm_16384); "
+                        "default: all")
     args = parser.parse_args(argv)
     if args.mcl_dir is None:
         parser.error("give --mcl-dir or set MCL_DIR")
@@ -140,6 +142,9 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(16)
     rows = [(label, pkg, mcl) for label, pkg, mcl in CURVES if pkg in wanted]
     ours_ops = {pkg: our_operations(load_package(pkg), msm_logs, rng) for _, pkg, _ in rows}
+    only = {v.strip() for v in args.ops.split(",") if v.strip()}
+    if only:
+        ours_ops = {pkg: {name: op for name, op in ops.items() if name in only} for pkg, ops in ours_ops.items()}
     best: dict[tuple[str, str, str], float] = {}
     ratios: dict[tuple[str, str], list[float]] = {}
     for rnd in range(args.rounds):
