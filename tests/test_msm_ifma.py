@@ -89,3 +89,40 @@ def test_ifma_switch_follows_the_cpu(curve_module, name):
     assert C._impl._msm_ifma(False) is False
     assert C._impl._msm_ifma() is False
     assert C._impl._msm_ifma(True) is runs
+
+
+@pytest.mark.parametrize("name", CURVES)
+def test_ifma_constants(curve_module, name):
+    """generator/derive/ifma.py's constants, re-derived here from p alone: the least limb count with
+    4p <= R52, -p^-1 mod 2^52, and the two conversion factors (x R64 -> x R52 -> x R64)."""
+    from generator.derive.ifma import LIMB_BITS, derive_ifma_field
+
+    p = curve_module(name).P
+    limbs64 = -(-p.bit_length() // 64)
+    v = derive_ifma_field(p, limbs64, name)
+    r52, r64 = 1 << (LIMB_BITS * v.limbs), 1 << (64 * limbs64)
+
+    def value(limbs):
+        assert all(0 <= limb < 1 << LIMB_BITS for limb in limbs)
+        return sum(limb << (LIMB_BITS * i) for i, limb in enumerate(limbs))
+
+    assert 4 * p <= r52 and 4 * p > r52 >> LIMB_BITS  # 4p <= R52, and one limb fewer would not do
+    assert value(v.modulus) == p and value(v.twice_modulus) == 2 * p
+    assert (v.n0 * p + 1) % (1 << LIMB_BITS) == 0
+    assert value(v.one) == r52 % p
+    x = 0xC0FFEE % p
+    xr52 = x * value(v.to_kernel) * r64 * pow(r52, -1, p) % p  # montmul52(x R64, to_kernel)
+    assert xr52 == x * r52 % p
+    assert xr52 * value(v.from_kernel) * pow(r52, -1, p) % p == x * r64 % p
+
+
+@pytest.mark.parametrize("name", ("bls12_381", "bn254"))
+def test_ifma_constants_checked(curve_module, name, monkeypatch):
+    """A wrong -p^-1 mod 2^52 (gmpy2.invert off by one inside the derivation) stops it."""
+    import generator.derive.ifma as ifma
+
+    p = curve_module(name).P
+    real = ifma.gmpy2.invert
+    monkeypatch.setattr(ifma.gmpy2, "invert", lambda a, m: real(a, m) + (1 if m == 1 << ifma.LIMB_BITS else 0))
+    with pytest.raises(ifma.DerivationError, match="-p\\^-1 mod 2\\^52"):
+        ifma.derive_ifma_field(p, -(-p.bit_length() // 64), name)

@@ -14,7 +14,9 @@ from dataclasses import dataclass
 
 import gmpy2
 
-from .checks import require
+from .checks import DerivationError, require
+
+__all__ = ["LIMB_BITS", "DerivationError", "IfmaField", "derive_ifma_field"]
 
 LIMB_BITS = 52
 
