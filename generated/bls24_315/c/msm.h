@@ -1249,8 +1249,8 @@ static void g1_v8fp_inv_vartime(g1_v8fp_t *out, const g1_v8fp_t *a)
     g1_v8fp_load(out, in);
 }
 
-/* Carry out one batch: slots[lane * batch + s] for s below fill[lane] (point index << 1 | negate),
- * each into its lane's affine bucket `bucket` (from the digit), all with one inversion. */
+/* Carry out one batch: slots[lane * batch + s], s below fill[lane], is a point's index; its digit
+ * gives the lane's affine bucket and the sign.  One inversion for all of them. */
 static void g1_msm_ifma_flush_vartime(const g1_msm_ifma_job_t *job, const size_t fill[8], size_t depth)
 {
     const size_t nb = (size_t)1 << (job->c - 1), batch = job->batch;
@@ -1266,7 +1266,7 @@ static void g1_msm_ifma_flush_vartime(const g1_msm_ifma_job_t *job, const size_t
     for (s = 0; s < depth; s++) {
         active = neg = 0;
         for (lane = 0; lane < 8; lane++) {
-            size_t e, i;
+            size_t i;
             long d;
 
             if (s >= fill[lane]) { /* a valid address; the lane's result is not stored */
@@ -1274,8 +1274,7 @@ static void g1_msm_ifma_flush_vartime(const g1_msm_ifma_job_t *job, const size_t
                 pidx[lane] = 0;
                 continue;
             }
-            e = job->slots[lane * batch + s];
-            i = e >> 1;
+            i = job->slots[lane * batch + s];
             d = job->digits[i];
             active |= (__mmask8)(1u << lane);
             neg |= (__mmask8)((d < 0) << lane);
@@ -1304,7 +1303,7 @@ static void g1_msm_ifma_flush_vartime(const g1_msm_ifma_job_t *job, const size_t
                 bidx[lane] = 0;
                 continue;
             }
-            i = job->slots[lane * batch + s] >> 1;
+            i = job->slots[lane * batch + s];
             d = job->digits[i];
             active |= (__mmask8)(1u << lane);
             bidx[lane] = (long long)((lane * nb + (size_t)(d < 0 ? -d : d) - 1) * G1_V8_POINT_LIMBS);
@@ -1425,7 +1424,7 @@ static inline void g1_msm_ifma_place(const g1_msm_ifma_job_t *job, size_t lane, 
     } else if (bucket[0] == pt[0] && !memcmp(bucket, pt, G1_V8_NLIMBS * sizeof(uint64_t))) {
         g1_msm_ifma_spill(job, lane, i, count);
     } else {
-        job->slots[lane * job->batch + fill[lane]++] = i << 1;
+        job->slots[lane * job->batch + fill[lane]++] = i;
         *st |= G1_V8_BUSY;
     }
 }
