@@ -709,6 +709,23 @@ static void *g1_msm_thread_vartime(void *arg)
 }
 #endif
 
+/* out = sum_w 2^(start of w) S_w over nwin windows of width c, the lowest `narrow` of width c - 1
+ * (Horner from the top window down). */
+static void g1_msm_sum_windows_vartime(g1_t *out, const g1_t *sums, size_t nwin, size_t c, size_t narrow)
+{
+    g1_t acc;
+    size_t w, i;
+
+    g1_set_identity(&acc);
+    for (w = nwin; w-- > 0;) {
+        if (w != nwin - 1)
+            for (i = c - (w < narrow); i > 0; i--)
+                g1_dbl(&acc, &acc);
+        g1_add_vartime(&acc, &acc, &sums[w]);
+    }
+    *out = acc;
+}
+
 /* ---- g1: the bucket method on AVX-512 IFMA ---------------------------------------------- */
 /*
  * Eight lanes of 64 bits, each one element of Fp in 7 limbs of 52 bits (vpmadd52luq/huq multiply
@@ -758,8 +775,8 @@ typedef struct { g1_v8fp_t x, y, zz, zzz; } g1_v8xyzz_t;
 
 /* out = a b / R52 mod p, below 2p for a, b below 2p: operand scanning, one 52-bit Montgomery step
  * per limb of a; the columns gather unreduced in 64-bit lanes and are carried once at the end.
- * Not inlined: its 4 n52^2 fully unrolled products, inlined at every call, took gcc a minute for
- * BW6-761 (n52 = 15); the call costs about 1% of the MSM. */
+ * Not inlined: its 4 n52^2 fully unrolled products, inlined at every call, took gcc a minute at
+ * n52 = 15 (a 761-bit p); the call costs about 1% of the MSM. */
 static __attribute__((noinline)) void g1_v8fp_mul(g1_v8fp_t *out, const g1_v8fp_t *a,
                                                      const g1_v8fp_t *b)
 {
@@ -1575,7 +1592,7 @@ static inline size_t g1_msm_ifma_width(size_t n, size_t bits)
 /* Fewest points in one bucket run for which the kernel runs: below, its windows' running sums over
  * eight lanes of buckets cost more than the portable method saves (measured on Zen 4 with
  * G1_MSM_IFMA_MIN_POINTS = 64, points through the GLV split: 800 run points 0.80-1.06 of the portable
- * time over BN254, BLS12-381, BLS24-315 and BW6-761, 1600 0.67-0.92, 3200 0.67-0.91). */
+ * time over the shipped curves of 254- to 761-bit p, 1600 0.67-0.92, 3200 0.67-0.91). */
 #define G1_MSM_IFMA_MIN_POINTS 1024
 
 /* The IFMA kernel's switch: -1 until the CPU is asked, then 1 where it runs, 0 where it does not or
@@ -1604,10 +1621,10 @@ static bool g1_msm_ifma_vartime(g1_t *out, const g1_affine_t *points, const limb
     const fp_t *in[8];
     g1_v8fp_t v;
     fp_t zero;
-    g1_t acc, *sums;
+    g1_t *sums;
     uint64_t *pts;
     unsigned char *skip, *p;
-    size_t c, nwin, nt, i, lane, w, per, start, nb, batch, shared, own;
+    size_t c, nwin, nt, i, lane, per, start, nb, batch, shared, own;
     bool ok = true;
 #ifndef PF_MSM_NO_THREADS
     pthread_t tid[PF_MSM_MAX_THREADS];
@@ -1704,15 +1721,7 @@ static bool g1_msm_ifma_vartime(g1_t *out, const g1_affine_t *points, const limb
     for (i = 0; i < nt; i++)
         g1_msm_ifma_windows_vartime(&jobs[i]);
 #endif
-    /* sum_w 2^(w c) S_w, from the top window down */
-    g1_set_identity(&acc);
-    for (w = nwin; w-- > 0;) {
-        if (w != nwin - 1)
-            for (i = c; i > 0; i--)
-                g1_dbl(&acc, &acc);
-        g1_add_vartime(&acc, &acc, &sums[w]);
-    }
-    *out = acc;
+    g1_msm_sum_windows_vartime(out, sums, nwin, c, 0);
     for (i = 0; i <= nt; i++)
         free(area[i]);
     return true;
@@ -1734,8 +1743,8 @@ static void g1_msm_run_vartime(g1_t *out, const g1_affine_t *points, const limb_
                           const pf_msm_plan_t *plan, unsigned char *area)
 {
     g1_msm_job_t jobs[PF_MSM_MAX_THREADS];
-    g1_t acc, *sums;
-    size_t i, w, nt = plan->threads, per, extra, start, thread_bytes;
+    g1_t *sums;
+    size_t i, nt = plan->threads, per, extra, start, thread_bytes;
 #ifndef PF_MSM_NO_THREADS
     pthread_t tid[PF_MSM_MAX_THREADS];
     int started[PF_MSM_MAX_THREADS];
@@ -1775,15 +1784,7 @@ static void g1_msm_run_vartime(g1_t *out, const g1_affine_t *points, const limb_
     for (i = 0; i < nt; i++)
         g1_msm_windows_vartime(&jobs[i]);
 #endif
-    /* sum_w 2^(start of w) S_w, from the top window down */
-    g1_set_identity(&acc);
-    for (w = plan->nwin; w-- > 0;) {
-        if (w != plan->nwin - 1)
-            for (i = pf_msm_width(plan, w); i > 0; i--)
-                g1_dbl(&acc, &acc);
-        g1_add_vartime(&acc, &acc, &sums[w]);
-    }
-    *out = acc;
+    g1_msm_sum_windows_vartime(out, sums, plan->nwin, plan->c, plan->narrow);
 }
 
 /* The first cache line inside scratch (whose size has 64 spare bytes for this). */
@@ -2364,14 +2365,31 @@ static void *g2_msm_thread_vartime(void *arg)
 }
 #endif
 
+/* out = sum_w 2^(start of w) S_w over nwin windows of width c, the lowest `narrow` of width c - 1
+ * (Horner from the top window down). */
+static void g2_msm_sum_windows_vartime(g2_t *out, const g2_t *sums, size_t nwin, size_t c, size_t narrow)
+{
+    g2_t acc;
+    size_t w, i;
+
+    g2_set_identity(&acc);
+    for (w = nwin; w-- > 0;) {
+        if (w != nwin - 1)
+            for (i = c - (w < narrow); i > 0; i--)
+                g2_dbl(&acc, &acc);
+        g2_add_vartime(&acc, &acc, &sums[w]);
+    }
+    *out = acc;
+}
+
 /* The bucket method under plan (plan->c != 0) on n points with scalars of plan->nlimbs limbs;
  * area: g2_msm_area_bytes(plan) bytes starting on a cache line. */
 static void g2_msm_run_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
                           const pf_msm_plan_t *plan, unsigned char *area)
 {
     g2_msm_job_t jobs[PF_MSM_MAX_THREADS];
-    g2_t acc, *sums;
-    size_t i, w, nt = plan->threads, per, extra, start, thread_bytes;
+    g2_t *sums;
+    size_t i, nt = plan->threads, per, extra, start, thread_bytes;
 #ifndef PF_MSM_NO_THREADS
     pthread_t tid[PF_MSM_MAX_THREADS];
     int started[PF_MSM_MAX_THREADS];
@@ -2407,15 +2425,7 @@ static void g2_msm_run_vartime(g2_t *out, const g2_affine_t *points, const limb_
     for (i = 0; i < nt; i++)
         g2_msm_windows_vartime(&jobs[i]);
 #endif
-    /* sum_w 2^(start of w) S_w, from the top window down */
-    g2_set_identity(&acc);
-    for (w = plan->nwin; w-- > 0;) {
-        if (w != plan->nwin - 1)
-            for (i = pf_msm_width(plan, w); i > 0; i--)
-                g2_dbl(&acc, &acc);
-        g2_add_vartime(&acc, &acc, &sums[w]);
-    }
-    *out = acc;
+    g2_msm_sum_windows_vartime(out, sums, plan->nwin, plan->c, plan->narrow);
 }
 
 /* The first cache line inside scratch (whose size has 64 spare bytes for this). */

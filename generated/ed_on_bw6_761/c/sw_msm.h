@@ -710,14 +710,31 @@ static void *sw_msm_thread_vartime(void *arg)
 }
 #endif
 
+/* out = sum_w 2^(start of w) S_w over nwin windows of width c, the lowest `narrow` of width c - 1
+ * (Horner from the top window down). */
+static void sw_msm_sum_windows_vartime(sw_t *out, const sw_t *sums, size_t nwin, size_t c, size_t narrow)
+{
+    sw_t acc;
+    size_t w, i;
+
+    sw_set_identity(&acc);
+    for (w = nwin; w-- > 0;) {
+        if (w != nwin - 1)
+            for (i = c - (w < narrow); i > 0; i--)
+                sw_dbl(&acc, &acc);
+        sw_add_vartime(&acc, &acc, &sums[w]);
+    }
+    *out = acc;
+}
+
 /* The bucket method under plan (plan->c != 0) on n points with scalars of plan->nlimbs limbs;
  * area: sw_msm_area_bytes(plan) bytes starting on a cache line. */
 static void sw_msm_run_vartime(sw_t *out, const sw_affine_t *points, const limb_t *scalars, size_t n,
                           const pf_msm_plan_t *plan, unsigned char *area)
 {
     sw_msm_job_t jobs[PF_MSM_MAX_THREADS];
-    sw_t acc, *sums;
-    size_t i, w, nt = plan->threads, per, extra, start, thread_bytes;
+    sw_t *sums;
+    size_t i, nt = plan->threads, per, extra, start, thread_bytes;
 #ifndef PF_MSM_NO_THREADS
     pthread_t tid[PF_MSM_MAX_THREADS];
     int started[PF_MSM_MAX_THREADS];
@@ -753,15 +770,7 @@ static void sw_msm_run_vartime(sw_t *out, const sw_affine_t *points, const limb_
     for (i = 0; i < nt; i++)
         sw_msm_windows_vartime(&jobs[i]);
 #endif
-    /* sum_w 2^(start of w) S_w, from the top window down */
-    sw_set_identity(&acc);
-    for (w = plan->nwin; w-- > 0;) {
-        if (w != plan->nwin - 1)
-            for (i = pf_msm_width(plan, w); i > 0; i--)
-                sw_dbl(&acc, &acc);
-        sw_add_vartime(&acc, &acc, &sums[w]);
-    }
-    *out = acc;
+    sw_msm_sum_windows_vartime(out, sums, plan->nwin, plan->c, plan->narrow);
 }
 
 /* The first cache line inside scratch (whose size has 64 spare bytes for this). */
