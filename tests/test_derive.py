@@ -649,6 +649,33 @@ def test_fp2_operand_sums_need_room() -> None:
         lazy_reduction._check_fp2_cross_differences(2**127 - 1, 2**128, "test")
 
 
+def test_wide_quotient_where_the_high_half_takes_a_word(monkeypatch) -> None:
+    """The quotient estimate replaces the subtractions of 2^j p exactly where some factor has
+    k p >= R (wide_small_top: BN254's 9); its constants give q' in [q - 1, q] for every high half
+    below (k + 1) p, which the derivation proves and samples, and an estimate that is off stops it."""
+    from generator.derive import lazy_reduction
+
+    R = 2 ** 256
+    for name in STANDARD:
+        lazy = model(name).lazy
+        assert (lazy.wide_quotient is not None) == lazy.wide_small_top
+    p = model("bn254").p
+    s, mul = model("bn254").lazy.wide_quotient
+    assert (s, mul) == lazy_reduction.wide_quotient_constants(p, 10 * p)
+    rng = random.Random(9)
+    for h in [10 * p - 1, 9 * p, 9 * p - 1, p, p - 1] + [rng.randrange(10 * p) for _ in range(2000)]:
+        assert h // p - 1 <= lazy_reduction.wide_quotient_estimate(h, s, mul) <= h // p
+    assert lazy_reduction.derive_lazy_reduction(R // 9 - 1, 4, 12, -1, "test", (9, 1, -1)).wide_quotient is None
+    assert lazy_reduction.derive_lazy_reduction(R // 9 + 1, 4, 12, -1, "test", (9, 1, -1)).wide_quotient
+    # M one too large overshoots q near the multiples of p; M far too small falls two short
+    good = lazy_reduction.wide_quotient_constants
+    for change in (lambda m: m + 1, lambda m: m // 2):
+        monkeypatch.setattr(lazy_reduction, "wide_quotient_constants",
+                            lambda p, b, change=change: (good(p, b)[0], change(good(p, b)[1])))
+        with pytest.raises(DerivationError):
+            lazy_reduction._check_wide_quotient(p, R, 9, "test")
+
+
 @pytest.mark.parametrize("k", [2, 3, 4, 5, 9])
 def test_wide_small_steps_cover_the_product(k: int) -> None:
     """fpw_mul_small_mod's subtractions of 2^j p reach every high half k a (k (p R - a)) can take."""

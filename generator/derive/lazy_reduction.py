@@ -40,6 +40,12 @@ The bounds, each checked here for the curve at hand:
     below k p, which needs one more word when k p >= R (wide_small_top: BN254's 9 = xi0); the
     high half then comes below p by conditional subtractions of 2^j p, j below the bit length of
     k - 1 (k when negated), and the extra word ends at zero. Every factor 2 <= k < 2^32 is taken.
+  * where some factor has k p >= R (wide_small_top), the high half instead loses a quotient
+    estimate of p at once (wide_quotient, the x86_64-adx kernels): h < B = (k_max + 1) p, for k a
+    plus one more addend in [0, p R) (fpw_mul_small_add_mod: xi a's two coefficients in one pass);
+    the 64 bits of h from bit s = bits(B) - 63 times M = floor(2^(64 + s) / p), high word, give
+    q' with q - 1 <= q' <= q for q = floor(h / p) (h / 2^(s + 64) < 1/2 and 2^s / p < 1/2), so
+    h - q' p is below 2p and one conditional subtraction of p ends it.
 """
 
 from __future__ import annotations
@@ -69,6 +75,8 @@ class LazyReductionModel:
     fp4_nu_plain: bool = False  # k = 24, beta > 0, nu >= 0: a + nu b of the Fp4 products as plain sums
     fp3_plain_sums: bool = False  # k = 6: unreduced operand sums and plain differences in Fp3 and Fp6 (16 p <= R)
     fp2_operand_sums: bool = False  # k = 12, u^2 = -k: fp2w_mul takes operands below 2p (8 p <= R, 4k p <= R)
+    # (s, M) of the quotient estimate that replaces the subtractions of 2^j p where wide_small_top
+    wide_quotient: tuple[int, int] | None = None
 
 
 def _check_fp2_products(p: int, R: int, k: int, curve: str) -> None:
@@ -150,6 +158,42 @@ def _check_wide_small(p: int, R: int, k: int, curve: str) -> None:
                     f"fpw_mul_small_mod({k}): the result is {'-' if negate else ''}{k} a modulo p R, in [0, p R)")
 
 
+def wide_quotient_constants(p: int, bound: int) -> tuple[int, int]:
+    """(s, M) for high halves h < bound: q' = (floor(h / 2^s) M) >> 64 with s = bits(bound) - 63 and
+    M = floor(2^(64 + s) / p)."""
+    s = bound.bit_length() - 63
+    return s, (1 << (64 + s)) // p
+
+
+def wide_quotient_estimate(h: int, s: int, mul: int) -> int:
+    """The kernels' q' for a high half h (its 64 bits from bit s, times M, the high word)."""
+    return (((h >> s) & (2**64 - 1)) * mul) >> 64
+
+
+def _check_wide_quotient(p: int, R: int, kmax: int, curve: str) -> tuple[int, int]:
+    """Derive (s, M) for h < (kmax + 1) p, prove q - 1 <= q' <= q from the bounds, and run the
+    estimate and its one conditional subtraction on the extremes around every multiple of p."""
+    bound = (kmax + 1) * p
+    s, mul = wide_quotient_constants(p, bound)
+    high_bits = R.bit_length() - 1 + 64  # the high half and the word above it
+    require(0 <= s and s + 64 <= high_bits and 0 < mul < 2**64, curve,
+            "wide quotient: the 64-bit window lies in the high half and its word above, M fits a word")
+    # q' <= h / p: (h / 2^s)(2^(64 + s) / p) / 2^64; q' > h / p - h / 2^(s + 64) - 2^s / p >= h / p - 1
+    require(bound <= 1 << (s + 63) and 2 * (1 << s) < p, curve,
+            "wide quotient: h < 2^(s + 63) and 2^(s + 1) < p, so q' >= floor(h / p) - 1")
+    rng = random.Random(kmax)
+    hs = [0, 1, p - 1, p, bound - 1] + [j * p + d for j in range(1, kmax + 2) for d in (-2, -1, 0, 1)]
+    hs += [rng.randrange(bound) for _ in range(64)]
+    for h in hs:
+        if not 0 <= h < bound:
+            continue
+        q, est = h // p, wide_quotient_estimate(h, s, mul)
+        rest = h - est * p
+        require(q - 1 <= est <= q and 0 <= rest < 2 * p and (rest - p if rest >= p else rest) == h % p, curve,
+                f"wide quotient: h = {h:#x} reduces below p with one conditional subtraction")
+    return s, mul
+
+
 def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve: str,
                           small_factors: tuple[int, ...] = (), fp4_shift_xi: bool = False,
                           nu: tuple[int, int] | None = None) -> LazyReductionModel:
@@ -220,7 +264,9 @@ def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve:
                               fp2_sqr_plain=fp2_sqr_plain, wide_small=tuple(wide_small),
                               wide_small_top=any(f * p >= R for f in wide_small), beta_add=beta_add,
                               fp4_nu_plain=fp4_nu_plain, fp3_plain_sums=fp3_plain_sums,
-                              fp2_operand_sums=fp2_operand_sums)
+                              fp2_operand_sums=fp2_operand_sums,
+                              wide_quotient=_check_wide_quotient(p, R, max(wide_small), curve)
+                              if any(f * p >= R for f in wide_small) else None)
 
 
 def _unreduced_operand_samples(p: int, rng: random.Random) -> list[tuple[int, int, int, int]]:

@@ -102,6 +102,52 @@ static inline void fpw_mul_small_mod(fpw_t *out, const fpw_t *a, limb_t k, int n
 #endif
 }
 
+/* out = k a' + b' modulo p R for a in [0, p R), a small public k, a' = a or p R - a (neg),
+ * b' = 0 (b NULL), b or p R - b (bneg): xi a's coefficient with its partner in one pass. With the
+ * target's kernels the high half h < 10 p then loses q' p, where
+ * q' = ((h >> 194) mod 2^64) * 21 >> 64 lies in [floor(h / p) - 1, floor(h / p)], and p once
+ * (generator/derive/lazy_reduction.py derives and checks both); else fpw_mul_small_mod and a
+ * modular sum. out may alias a or b. */
+static inline void fpw_mul_small_add_mod(fpw_t *out, const fpw_t *a, limb_t k, int neg, int steps,
+                                         const fpw_t *b, int bneg)
+{
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_WIDE_MULADD_SMALL_4) && defined(PF_ASM_SUBMUL_TOP_4) && defined(PF_ASM_WIDE_MUL_SMALL_4) && defined(PF_ASM_WIDE_NEG_4) && defined(PF_ASM_CSUB_TOP_4)
+    fpw_t na, nb;
+    const fpw_t *x = a, *y = b;
+    limb_t top, q;
+
+    (void)steps;
+    if (neg) {
+        pf_wide_neg_4(na.l, a->l, FP_P);
+        x = &na;
+    }
+    if (b == NULL) {
+        top = pf_wide_mul_small_4(out->l, x->l, k);
+    } else {
+        if (bneg) {
+            pf_wide_neg_4(nb.l, b->l, FP_P);
+            y = &nb;
+        }
+        top = pf_wide_muladd_small_4(out->l, x->l, k, y->l);
+    }
+    q = (limb_t)(((unsigned __int128)((out->l[FP_NLIMBS + 3] >> 2) | (top << 62)) * 21u) >> 64);
+    pf_submul_top_4(out->l + FP_NLIMBS, &top, FP_P, q);
+    pf_csub_top_4(out->l + FP_NLIMBS, &top, FPW_P_MULTIPLES[3]);
+#else
+    fpw_t t;
+
+    if (b != NULL)
+        t = *b;
+    fpw_mul_small_mod(out, a, k, neg, steps);
+    if (b != NULL) {
+        if (bneg)
+            fpw_sub(out, out, &t);
+        else
+            fpw_add(out, out, &t);
+    }
+#endif
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Fp2 = Fp[u]/(u^2 - (-1))
  * ------------------------------------------------------------------------------------------- */
@@ -444,10 +490,8 @@ static inline void fp2w_sub(fp2w_t *out, const fp2w_t *a, const fp2w_t *b)
 static void fp2w_mul_by_xi(fp2w_t *out, const fp2w_t *a)
 {
     fp2w_t r;
-    fpw_mul_small_mod(&r.c0, &a->c0, 9, 0, 4);
-    fpw_sub(&r.c0, &r.c0, &a->c1);
-    fpw_mul_small_mod(&r.c1, &a->c1, 9, 0, 4);
-    fpw_add(&r.c1, &r.c1, &a->c0);
+    fpw_mul_small_add_mod(&r.c0, &a->c0, 9, 0, 4, &a->c1, 1);
+    fpw_mul_small_add_mod(&r.c1, &a->c1, 9, 0, 4, &a->c0, 0);
     *out = r;
 }
 
