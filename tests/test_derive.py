@@ -649,24 +649,31 @@ def test_fp2_operand_sums_need_room() -> None:
         lazy_reduction._check_fp2_cross_differences(2**127 - 1, 2**128, "test")
 
 
-def test_wide_quotient_where_the_high_half_takes_a_word(monkeypatch) -> None:
-    """The quotient estimate replaces the subtractions of 2^j p exactly where some factor has
-    k p >= R (wide_small_top: BN254's 9); its constants give q' in [q - 1, q] for every high half
-    below (k + 1) p, which the derivation proves and samples, and an estimate that is off stops it."""
+def test_wide_quotient_from_three_subtractions(monkeypatch) -> None:
+    """The quotient estimate replaces the subtractions of 2^j p exactly where they would number 3
+    or more (BN254's 9, BLS12-377's 5, BW6-761's 4; not BW6-633's 2); its constants give q' in
+    [q - 1, q] for every high half below (k + 1) p, which the derivation proves and samples, and an
+    estimate that is off stops it."""
     from generator.derive import lazy_reduction
 
     R = 2 ** 256
     for name in STANDARD:
         lazy = model(name).lazy
-        assert (lazy.wide_quotient is not None) == lazy.wide_small_top
+        steps = max((lazy_reduction.wide_small_steps(k, True) for k in lazy.wide_small), default=0)
+        assert (lazy.wide_quotient is not None) == (steps >= 3), name
+    assert [model(n).lazy.wide_quotient is not None for n in ("bn254", "bls12-377", "bw6-761", "bls12-381")] == [
+        True, True, True, False]
     p = model("bn254").p
     s, mul = model("bn254").lazy.wide_quotient
     assert (s, mul) == lazy_reduction.wide_quotient_constants(p, 10 * p)
     rng = random.Random(9)
     for h in [10 * p - 1, 9 * p, 9 * p - 1, p, p - 1] + [rng.randrange(10 * p) for _ in range(2000)]:
         assert h // p - 1 <= lazy_reduction.wide_quotient_estimate(h, s, mul) <= h // p
-    assert lazy_reduction.derive_lazy_reduction(R // 9 - 1, 4, 12, -1, "test", (9, 1, -1)).wide_quotient is None
+    # from p alone: 9 and 4 take it on either side of R / 9, 2 (two subtractions at most) never
+    assert lazy_reduction.derive_lazy_reduction(R // 9 - 1, 4, 12, -1, "test", (9, 1, -1)).wide_quotient
     assert lazy_reduction.derive_lazy_reduction(R // 9 + 1, 4, 12, -1, "test", (9, 1, -1)).wide_quotient
+    assert lazy_reduction.derive_lazy_reduction(R // 16, 4, 6, None, "test", (-4,)).wide_quotient
+    assert lazy_reduction.derive_lazy_reduction(R // 16, 4, 6, None, "test", (2,)).wide_quotient is None
     # M one too large overshoots q near the multiples of p; M far too small falls two short
     good = lazy_reduction.wide_quotient_constants
     for change in (lambda m: m + 1, lambda m: m // 2):

@@ -40,8 +40,8 @@ The bounds, each checked here for the curve at hand:
     below k p, which needs one more word when k p >= R (wide_small_top: BN254's 9 = xi0); the
     high half then comes below p by conditional subtractions of 2^j p, j below the bit length of
     k - 1 (k when negated), and the extra word ends at zero. Every factor 2 <= k < 2^32 is taken.
-  * where some factor has k p >= R (wide_small_top), the high half instead loses a quotient
-    estimate of p at once (wide_quotient, the x86_64-adx kernels): h < B = (k_max + 1) p, for k a
+  * where the subtractions would number 3 or more (WIDE_QUOTIENT_STEPS), the high half instead loses
+    a quotient estimate of p at once (wide_quotient, the x86_64-adx kernels): h < B = (k_max + 1) p, for k a
     plus one more addend in [0, p R) (fpw_mul_small_add_mod: xi a's two coefficients in one pass);
     the 64 bits of h from bit s = bits(B) - 63 times M = floor(2^(64 + s) / p), high word, give
     q' with q - 1 <= q' <= q for q = floor(h / p) (h / 2^(s + 64) < 1/2 and 2^s / p < 1/2), so
@@ -58,6 +58,10 @@ from .checks import require
 
 # fpw_mul_small_mod's factors: one word, with the product's extra word below it (k p < 2^64 R)
 WIDE_SMALL_BOUND = 2**32
+# From this many conditional subtractions of 2^j p (the negated factor's count, bits(k)) the quotient
+# estimate takes over (x86_64-adx): it costs about two of them, one MULX pass and one subtraction
+# (BN254's 9, BLS24-315's 13, BLS12-377's 5, BW6-761's 4; not BW6-633's 2).
+WIDE_QUOTIENT_STEPS = 3
 
 
 @dataclass(frozen=True)
@@ -266,7 +270,8 @@ def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve:
                               fp4_nu_plain=fp4_nu_plain, fp3_plain_sums=fp3_plain_sums,
                               fp2_operand_sums=fp2_operand_sums,
                               wide_quotient=_check_wide_quotient(p, R, max(wide_small), curve)
-                              if any(f * p >= R for f in wide_small) else None)
+                              if wide_small and wide_small_steps(max(wide_small), True) >= WIDE_QUOTIENT_STEPS
+                              else None)
 
 
 def _unreduced_operand_samples(p: int, rng: random.Random) -> list[tuple[int, int, int, int]]:

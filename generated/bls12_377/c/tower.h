@@ -91,6 +91,52 @@ static inline void fpw_mul_small_mod(fpw_t *out, const fpw_t *a, limb_t k, int n
 #endif
 }
 
+/* out = k a' + b' modulo p R for a in [0, p R), a small public k, a' = a or p R - a (neg),
+ * b' = 0 (b NULL), b or p R - b (bneg): xi a's coefficient with its partner in one pass. With the
+ * target's kernels the high half h < 6 p (and the word above it) loses q' p, where
+ * q' = ((h >> 317) mod 2^64) * 19 >> 64 lies in [floor(h / p) - 1, floor(h / p)], and p once
+ * (generator/derive/lazy_reduction.py derives and checks both); else fpw_mul_small_mod and a
+ * modular sum. out may alias a or b. */
+static inline void fpw_mul_small_add_mod(fpw_t *out, const fpw_t *a, limb_t k, int neg, int steps,
+                                         const fpw_t *b, int bneg)
+{
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_WIDE_MULADD_SMALL_6) && defined(PF_ASM_SUBMUL_TOP_6) && defined(PF_ASM_WIDE_MUL_SMALL_6) && defined(PF_ASM_WIDE_NEG_6) && defined(PF_ASM_CSUB_6)
+    fpw_t na, nb;
+    const fpw_t *x = a, *y = b;
+    limb_t top, q;
+
+    (void)steps;
+    if (neg) {
+        pf_wide_neg_6(na.l, a->l, FP_P);
+        x = &na;
+    }
+    if (b == NULL) {
+        top = pf_wide_mul_small_6(out->l, x->l, k);
+    } else {
+        if (bneg) {
+            pf_wide_neg_6(nb.l, b->l, FP_P);
+            y = &nb;
+        }
+        top = pf_wide_muladd_small_6(out->l, x->l, k, y->l);
+    }
+    q = (limb_t)(((unsigned __int128)((out->l[FP_NLIMBS + 4] >> 61) | (out->l[FP_NLIMBS + 5] << 3)) * 19u) >> 64);
+    pf_submul_top_6(out->l + FP_NLIMBS, &top, FP_P, q); /* below 2p < R: top is now 0 */
+    pf_csub_6(out->l + FP_NLIMBS, FPW_P_MULTIPLES[2]);
+#else
+    fpw_t t;
+
+    if (b != NULL)
+        t = *b;
+    fpw_mul_small_mod(out, a, k, neg, steps);
+    if (b != NULL) {
+        if (bneg)
+            fpw_sub(out, out, &t);
+        else
+            fpw_add(out, out, &t);
+    }
+#endif
+}
+
 /* ---------------------------------------------------------------------------------------------
  * Fp2 = Fp[u]/(u^2 - (-5))
  * ------------------------------------------------------------------------------------------- */
@@ -480,7 +526,7 @@ static inline void fp2w_sub(fp2w_t *out, const fp2w_t *a, const fp2w_t *b)
 static void fp2w_mul_by_xi(fp2w_t *out, const fp2w_t *a)
 {
     fp2w_t r;
-    fpw_mul_small_mod(&r.c0, &a->c1, 5, 1, 3);
+    fpw_mul_small_add_mod(&r.c0, &a->c1, 5, 1, 3, NULL, 0);
     *&r.c1 = *&a->c0;
     *out = r;
 }

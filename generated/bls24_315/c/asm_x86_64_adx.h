@@ -1214,11 +1214,11 @@ PF_ADX_INLINE void pf_wide_sub_mod_5(limb_t t[10], const limb_t a[10], const lim
         : "cc", "memory");
 }
 
-/* t = k a as a 10-word integer, for a small k with k a below 2^640 (the caller's bound):
- * one MULX per word and one carry chain (MULX leaves the flags alone). t may alias a: each word of
- * a is read before the word of t at the same place is written. */
+/* t = k a mod 2^640 for a small k; returns the word above (k a >> 640): one MULX per word
+ * and one carry chain (MULX leaves the flags alone). t may alias a: each word of a is read before
+ * the word of t at the same place is written. */
 #define PF_ASM_WIDE_MUL_SMALL_5 1
-PF_ADX_INLINE void pf_wide_mul_small_5(limb_t t[10], const limb_t a[10], limb_t k)
+PF_ADX_INLINE limb_t pf_wide_mul_small_5(limb_t t[10], const limb_t a[10], limb_t k)
 {
     limb_t lo, h0, h1;
 
@@ -1252,9 +1252,11 @@ PF_ADX_INLINE void pf_wide_mul_small_5(limb_t t[10], const limb_t a[10], limb_t 
         "mulxq 72(%[a]), %[lo], %[h1]\n\t"
         "adcq %[h0], %[lo]\n\t"
         "movq %[lo], 72(%[out])\n\t"
+        "adcq $0, %[h1]\n\t"
         : [lo] "=&r" (lo), [h0] "=&r" (h0), [h1] "=&r" (h1)
         : [out] "r" (t), [a] "r" (a), "d" (k)
         : "cc", "memory");
+    return h1;
 }
 
 /* t = p 2^320 - a as a plain 10-word integer, for a <= p 2^320 (p 2^320 itself when a = 0);
@@ -1331,6 +1333,111 @@ PF_ADX_INLINE void pf_csub_5(limb_t h[5], const limb_t m[5])
         : [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2), [t3] "=&r" (t3), [t4] "=&r" (t4)
         : [h] "r" (h), [m] "r" (m)
         : "cc", "memory");
+}
+
+/* t = k a + b as a 10-word integer for a small k, returning the word above (fpw_mul_small_add_mod):
+ * one MULX per word, the product's carries in CF (ADCX) and b's in OF (ADOX), both folded into the
+ * top word at the end. t may alias a or b: each word of a and b is read before the word of t at the
+ * same place is written. */
+#define PF_ASM_WIDE_MULADD_SMALL_5 1
+PF_ADX_INLINE limb_t pf_wide_muladd_small_5(limb_t t[10], const limb_t a[10], limb_t k, const limb_t b[10])
+{
+    limb_t lo, h0, h1;
+
+    __asm__ volatile(
+        "xorl %k[lo], %k[lo]\n\t"
+        "mulxq 0(%[a]), %[lo], %[h0]\n\t"
+        "adoxq 0(%[b]), %[lo]\n\t"
+        "movq %[lo], 0(%[out])\n\t"
+        "mulxq 8(%[a]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "adoxq 8(%[b]), %[lo]\n\t"
+        "movq %[lo], 8(%[out])\n\t"
+        "mulxq 16(%[a]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "adoxq 16(%[b]), %[lo]\n\t"
+        "movq %[lo], 16(%[out])\n\t"
+        "mulxq 24(%[a]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "adoxq 24(%[b]), %[lo]\n\t"
+        "movq %[lo], 24(%[out])\n\t"
+        "mulxq 32(%[a]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "adoxq 32(%[b]), %[lo]\n\t"
+        "movq %[lo], 32(%[out])\n\t"
+        "mulxq 40(%[a]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "adoxq 40(%[b]), %[lo]\n\t"
+        "movq %[lo], 40(%[out])\n\t"
+        "mulxq 48(%[a]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "adoxq 48(%[b]), %[lo]\n\t"
+        "movq %[lo], 48(%[out])\n\t"
+        "mulxq 56(%[a]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "adoxq 56(%[b]), %[lo]\n\t"
+        "movq %[lo], 56(%[out])\n\t"
+        "mulxq 64(%[a]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "adoxq 64(%[b]), %[lo]\n\t"
+        "movq %[lo], 64(%[out])\n\t"
+        "mulxq 72(%[a]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "adoxq 72(%[b]), %[lo]\n\t"
+        "movq %[lo], 72(%[out])\n\t"
+        "movl $0, %k[lo]\n\t"
+        "adcxq %[lo], %[h1]\n\t"
+        "adoxq %[lo], %[h1]\n\t"
+        : [lo] "=&r" (lo), [h0] "=&r" (h0), [h1] "=&r" (h1)
+        : [out] "r" (t), [a] "r" (a), [b] "r" (b), "d" (k)
+        : "cc", "memory");
+    return h1;
+}
+
+/* (top:h) = (top:h) - q p for a q with q p <= (top:h) (fpw_mul_small_add_mod's quotient estimate):
+ * the words of q p from MULX with their carries in CF (ADCX), each subtracted as the addition of its
+ * complement with the borrow chain in OF (ADOX), OF set first for the complement's + 1. */
+#define PF_ASM_SUBMUL_TOP_5 1
+PF_ADX_INLINE void pf_submul_top_5(limb_t h[5], limb_t *top, const limb_t p[5], limb_t q)
+{
+    limb_t lo, h0, h1, w = *top;
+
+    __asm__ volatile(
+        "movabsq $0x7fffffffffffffff, %[lo]\n\t"
+        "addq $1, %[lo]\n\t" /* OF = 1, CF = 0 */
+        "mulxq 0(%[p]), %[lo], %[h0]\n\t"
+        "notq %[lo]\n\t"
+        "adoxq 0(%[h]), %[lo]\n\t"
+        "movq %[lo], 0(%[h])\n\t"
+        "mulxq 8(%[p]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "notq %[lo]\n\t"
+        "adoxq 8(%[h]), %[lo]\n\t"
+        "movq %[lo], 8(%[h])\n\t"
+        "mulxq 16(%[p]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "notq %[lo]\n\t"
+        "adoxq 16(%[h]), %[lo]\n\t"
+        "movq %[lo], 16(%[h])\n\t"
+        "mulxq 24(%[p]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "notq %[lo]\n\t"
+        "adoxq 24(%[h]), %[lo]\n\t"
+        "movq %[lo], 24(%[h])\n\t"
+        "mulxq 32(%[p]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "notq %[lo]\n\t"
+        "adoxq 32(%[h]), %[lo]\n\t"
+        "movq %[lo], 32(%[h])\n\t"
+        "movl $0, %k[lo]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "notq %[lo]\n\t"
+        "adoxq %[w], %[lo]\n\t"
+        "movq %[lo], %[w]\n\t"
+        : [lo] "=&r" (lo), [h0] "=&r" (h0), [h1] "=&r" (h1), [w] "+r" (w)
+        : [h] "r" (h), [p] "r" (p), "d" (q)
+        : "cc", "memory");
+    *top = w;
 }
 
 /* t = k a + b as a 5-word integer, for a small k with k a + b below 2^320 (the caller's bound):

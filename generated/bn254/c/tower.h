@@ -104,14 +104,14 @@ static inline void fpw_mul_small_mod(fpw_t *out, const fpw_t *a, limb_t k, int n
 
 /* out = k a' + b' modulo p R for a in [0, p R), a small public k, a' = a or p R - a (neg),
  * b' = 0 (b NULL), b or p R - b (bneg): xi a's coefficient with its partner in one pass. With the
- * target's kernels the high half h < 10 p then loses q' p, where
+ * target's kernels the high half h < 10 p (and the word above it) loses q' p, where
  * q' = ((h >> 194) mod 2^64) * 21 >> 64 lies in [floor(h / p) - 1, floor(h / p)], and p once
  * (generator/derive/lazy_reduction.py derives and checks both); else fpw_mul_small_mod and a
  * modular sum. out may alias a or b. */
 static inline void fpw_mul_small_add_mod(fpw_t *out, const fpw_t *a, limb_t k, int neg, int steps,
                                          const fpw_t *b, int bneg)
 {
-#if PF_LIMB_BITS == 64 && defined(PF_ASM_WIDE_MULADD_SMALL_4) && defined(PF_ASM_SUBMUL_TOP_4) && defined(PF_ASM_WIDE_MUL_SMALL_4) && defined(PF_ASM_WIDE_NEG_4) && defined(PF_ASM_CSUB_TOP_4)
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_WIDE_MULADD_SMALL_4) && defined(PF_ASM_SUBMUL_TOP_4) && defined(PF_ASM_WIDE_MUL_SMALL_4) && defined(PF_ASM_WIDE_NEG_4) && defined(PF_ASM_CSUB_4)
     fpw_t na, nb;
     const fpw_t *x = a, *y = b;
     limb_t top, q;
@@ -131,8 +131,8 @@ static inline void fpw_mul_small_add_mod(fpw_t *out, const fpw_t *a, limb_t k, i
         top = pf_wide_muladd_small_4(out->l, x->l, k, y->l);
     }
     q = (limb_t)(((unsigned __int128)((out->l[FP_NLIMBS + 3] >> 2) | (top << 62)) * 21u) >> 64);
-    pf_submul_top_4(out->l + FP_NLIMBS, &top, FP_P, q);
-    pf_csub_top_4(out->l + FP_NLIMBS, &top, FPW_P_MULTIPLES[3]);
+    pf_submul_top_4(out->l + FP_NLIMBS, &top, FP_P, q); /* below 2p < R: top is now 0 */
+    pf_csub_4(out->l + FP_NLIMBS, FPW_P_MULTIPLES[3]);
 #else
     fpw_t t;
 

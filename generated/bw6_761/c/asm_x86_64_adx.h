@@ -4272,11 +4272,11 @@ PF_ADX_INLINE void pf_wide_sub_mod_12(limb_t t[24], const limb_t a[24], const li
         : "cc", "memory");
 }
 
-/* t = k a as a 24-word integer, for a small k with k a below 2^1536 (the caller's bound):
- * one MULX per word and one carry chain (MULX leaves the flags alone). t may alias a: each word of
- * a is read before the word of t at the same place is written. */
+/* t = k a mod 2^1536 for a small k; returns the word above (k a >> 1536): one MULX per word
+ * and one carry chain (MULX leaves the flags alone). t may alias a: each word of a is read before
+ * the word of t at the same place is written. */
 #define PF_ASM_WIDE_MUL_SMALL_12 1
-PF_ADX_INLINE void pf_wide_mul_small_12(limb_t t[24], const limb_t a[24], limb_t k)
+PF_ADX_INLINE limb_t pf_wide_mul_small_12(limb_t t[24], const limb_t a[24], limb_t k)
 {
     limb_t lo, h0, h1;
 
@@ -4352,9 +4352,11 @@ PF_ADX_INLINE void pf_wide_mul_small_12(limb_t t[24], const limb_t a[24], limb_t
         "mulxq 184(%[a]), %[lo], %[h1]\n\t"
         "adcq %[h0], %[lo]\n\t"
         "movq %[lo], 184(%[out])\n\t"
+        "adcq $0, %[h1]\n\t"
         : [lo] "=&r" (lo), [h0] "=&r" (h0), [h1] "=&r" (h1)
         : [out] "r" (t), [a] "r" (a), "d" (k)
         : "cc", "memory");
+    return h1;
 }
 
 /* t = p 2^768 - a as a plain 24-word integer, for a <= p 2^768 (p 2^768 itself when a = 0);
@@ -4501,6 +4503,202 @@ PF_ADX_INLINE void pf_csub_12(limb_t h[12], const limb_t m[12])
         : [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2), [t3] "=&r" (t3), [t4] "=&r" (t4), [t5] "=&r" (t5), [t6] "=&r" (t6), [t7] "=&r" (t7), [t8] "=&r" (t8), [t9] "=&r" (t9), [t10] "=&r" (t10), [t11] "=&r" (t11)
         : [h] "r" (h), [m] "r" (m)
         : "cc", "memory");
+}
+
+/* t = k a + b as a 24-word integer for a small k, returning the word above (fpw_mul_small_add_mod):
+ * one MULX per word, the product's carries in CF (ADCX) and b's in OF (ADOX), both folded into the
+ * top word at the end. t may alias a or b: each word of a and b is read before the word of t at the
+ * same place is written. */
+#define PF_ASM_WIDE_MULADD_SMALL_12 1
+PF_ADX_INLINE limb_t pf_wide_muladd_small_12(limb_t t[24], const limb_t a[24], limb_t k, const limb_t b[24])
+{
+    limb_t lo, h0, h1;
+
+    __asm__ volatile(
+        "xorl %k[lo], %k[lo]\n\t"
+        "mulxq 0(%[a]), %[lo], %[h0]\n\t"
+        "adoxq 0(%[b]), %[lo]\n\t"
+        "movq %[lo], 0(%[out])\n\t"
+        "mulxq 8(%[a]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "adoxq 8(%[b]), %[lo]\n\t"
+        "movq %[lo], 8(%[out])\n\t"
+        "mulxq 16(%[a]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "adoxq 16(%[b]), %[lo]\n\t"
+        "movq %[lo], 16(%[out])\n\t"
+        "mulxq 24(%[a]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "adoxq 24(%[b]), %[lo]\n\t"
+        "movq %[lo], 24(%[out])\n\t"
+        "mulxq 32(%[a]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "adoxq 32(%[b]), %[lo]\n\t"
+        "movq %[lo], 32(%[out])\n\t"
+        "mulxq 40(%[a]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "adoxq 40(%[b]), %[lo]\n\t"
+        "movq %[lo], 40(%[out])\n\t"
+        "mulxq 48(%[a]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "adoxq 48(%[b]), %[lo]\n\t"
+        "movq %[lo], 48(%[out])\n\t"
+        "mulxq 56(%[a]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "adoxq 56(%[b]), %[lo]\n\t"
+        "movq %[lo], 56(%[out])\n\t"
+        "mulxq 64(%[a]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "adoxq 64(%[b]), %[lo]\n\t"
+        "movq %[lo], 64(%[out])\n\t"
+        "mulxq 72(%[a]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "adoxq 72(%[b]), %[lo]\n\t"
+        "movq %[lo], 72(%[out])\n\t"
+        "mulxq 80(%[a]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "adoxq 80(%[b]), %[lo]\n\t"
+        "movq %[lo], 80(%[out])\n\t"
+        "mulxq 88(%[a]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "adoxq 88(%[b]), %[lo]\n\t"
+        "movq %[lo], 88(%[out])\n\t"
+        "mulxq 96(%[a]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "adoxq 96(%[b]), %[lo]\n\t"
+        "movq %[lo], 96(%[out])\n\t"
+        "mulxq 104(%[a]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "adoxq 104(%[b]), %[lo]\n\t"
+        "movq %[lo], 104(%[out])\n\t"
+        "mulxq 112(%[a]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "adoxq 112(%[b]), %[lo]\n\t"
+        "movq %[lo], 112(%[out])\n\t"
+        "mulxq 120(%[a]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "adoxq 120(%[b]), %[lo]\n\t"
+        "movq %[lo], 120(%[out])\n\t"
+        "mulxq 128(%[a]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "adoxq 128(%[b]), %[lo]\n\t"
+        "movq %[lo], 128(%[out])\n\t"
+        "mulxq 136(%[a]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "adoxq 136(%[b]), %[lo]\n\t"
+        "movq %[lo], 136(%[out])\n\t"
+        "mulxq 144(%[a]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "adoxq 144(%[b]), %[lo]\n\t"
+        "movq %[lo], 144(%[out])\n\t"
+        "mulxq 152(%[a]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "adoxq 152(%[b]), %[lo]\n\t"
+        "movq %[lo], 152(%[out])\n\t"
+        "mulxq 160(%[a]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "adoxq 160(%[b]), %[lo]\n\t"
+        "movq %[lo], 160(%[out])\n\t"
+        "mulxq 168(%[a]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "adoxq 168(%[b]), %[lo]\n\t"
+        "movq %[lo], 168(%[out])\n\t"
+        "mulxq 176(%[a]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "adoxq 176(%[b]), %[lo]\n\t"
+        "movq %[lo], 176(%[out])\n\t"
+        "mulxq 184(%[a]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "adoxq 184(%[b]), %[lo]\n\t"
+        "movq %[lo], 184(%[out])\n\t"
+        "movl $0, %k[lo]\n\t"
+        "adcxq %[lo], %[h1]\n\t"
+        "adoxq %[lo], %[h1]\n\t"
+        : [lo] "=&r" (lo), [h0] "=&r" (h0), [h1] "=&r" (h1)
+        : [out] "r" (t), [a] "r" (a), [b] "r" (b), "d" (k)
+        : "cc", "memory");
+    return h1;
+}
+
+/* (top:h) = (top:h) - q p for a q with q p <= (top:h) (fpw_mul_small_add_mod's quotient estimate):
+ * the words of q p from MULX with their carries in CF (ADCX), each subtracted as the addition of its
+ * complement with the borrow chain in OF (ADOX), OF set first for the complement's + 1. */
+#define PF_ASM_SUBMUL_TOP_12 1
+PF_ADX_INLINE void pf_submul_top_12(limb_t h[12], limb_t *top, const limb_t p[12], limb_t q)
+{
+    limb_t lo, h0, h1, w = *top;
+
+    __asm__ volatile(
+        "movabsq $0x7fffffffffffffff, %[lo]\n\t"
+        "addq $1, %[lo]\n\t" /* OF = 1, CF = 0 */
+        "mulxq 0(%[p]), %[lo], %[h0]\n\t"
+        "notq %[lo]\n\t"
+        "adoxq 0(%[h]), %[lo]\n\t"
+        "movq %[lo], 0(%[h])\n\t"
+        "mulxq 8(%[p]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "notq %[lo]\n\t"
+        "adoxq 8(%[h]), %[lo]\n\t"
+        "movq %[lo], 8(%[h])\n\t"
+        "mulxq 16(%[p]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "notq %[lo]\n\t"
+        "adoxq 16(%[h]), %[lo]\n\t"
+        "movq %[lo], 16(%[h])\n\t"
+        "mulxq 24(%[p]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "notq %[lo]\n\t"
+        "adoxq 24(%[h]), %[lo]\n\t"
+        "movq %[lo], 24(%[h])\n\t"
+        "mulxq 32(%[p]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "notq %[lo]\n\t"
+        "adoxq 32(%[h]), %[lo]\n\t"
+        "movq %[lo], 32(%[h])\n\t"
+        "mulxq 40(%[p]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "notq %[lo]\n\t"
+        "adoxq 40(%[h]), %[lo]\n\t"
+        "movq %[lo], 40(%[h])\n\t"
+        "mulxq 48(%[p]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "notq %[lo]\n\t"
+        "adoxq 48(%[h]), %[lo]\n\t"
+        "movq %[lo], 48(%[h])\n\t"
+        "mulxq 56(%[p]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "notq %[lo]\n\t"
+        "adoxq 56(%[h]), %[lo]\n\t"
+        "movq %[lo], 56(%[h])\n\t"
+        "mulxq 64(%[p]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "notq %[lo]\n\t"
+        "adoxq 64(%[h]), %[lo]\n\t"
+        "movq %[lo], 64(%[h])\n\t"
+        "mulxq 72(%[p]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "notq %[lo]\n\t"
+        "adoxq 72(%[h]), %[lo]\n\t"
+        "movq %[lo], 72(%[h])\n\t"
+        "mulxq 80(%[p]), %[lo], %[h0]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "notq %[lo]\n\t"
+        "adoxq 80(%[h]), %[lo]\n\t"
+        "movq %[lo], 80(%[h])\n\t"
+        "mulxq 88(%[p]), %[lo], %[h1]\n\t"
+        "adcxq %[h0], %[lo]\n\t"
+        "notq %[lo]\n\t"
+        "adoxq 88(%[h]), %[lo]\n\t"
+        "movq %[lo], 88(%[h])\n\t"
+        "movl $0, %k[lo]\n\t"
+        "adcxq %[h1], %[lo]\n\t"
+        "notq %[lo]\n\t"
+        "adoxq %[w], %[lo]\n\t"
+        "movq %[lo], %[w]\n\t"
+        : [lo] "=&r" (lo), [h0] "=&r" (h0), [h1] "=&r" (h1), [w] "+r" (w)
+        : [h] "r" (h), [p] "r" (p), "d" (q)
+        : "cc", "memory");
+    *top = w;
 }
 
 #endif /* PF_ASM_X86_64_ADX_H */

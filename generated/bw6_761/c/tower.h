@@ -93,6 +93,52 @@ static inline void fpw_mul_small_mod(fpw_t *out, const fpw_t *a, limb_t k, int n
 #endif
 }
 
+/* out = k a' + b' modulo p R for a in [0, p R), a small public k, a' = a or p R - a (neg),
+ * b' = 0 (b NULL), b or p R - b (bneg): xi a's coefficient with its partner in one pass. With the
+ * target's kernels the high half h < 5 p (and the word above it) loses q' p, where
+ * q' = ((h >> 700) mod 2^64) * 14 >> 64 lies in [floor(h / p) - 1, floor(h / p)], and p once
+ * (generator/derive/lazy_reduction.py derives and checks both); else fpw_mul_small_mod and a
+ * modular sum. out may alias a or b. */
+static inline void fpw_mul_small_add_mod(fpw_t *out, const fpw_t *a, limb_t k, int neg, int steps,
+                                         const fpw_t *b, int bneg)
+{
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_WIDE_MULADD_SMALL_12) && defined(PF_ASM_SUBMUL_TOP_12) && defined(PF_ASM_WIDE_MUL_SMALL_12) && defined(PF_ASM_WIDE_NEG_12) && defined(PF_ASM_CSUB_12)
+    fpw_t na, nb;
+    const fpw_t *x = a, *y = b;
+    limb_t top, q;
+
+    (void)steps;
+    if (neg) {
+        pf_wide_neg_12(na.l, a->l, FP_P);
+        x = &na;
+    }
+    if (b == NULL) {
+        top = pf_wide_mul_small_12(out->l, x->l, k);
+    } else {
+        if (bneg) {
+            pf_wide_neg_12(nb.l, b->l, FP_P);
+            y = &nb;
+        }
+        top = pf_wide_muladd_small_12(out->l, x->l, k, y->l);
+    }
+    q = (limb_t)(((unsigned __int128)((out->l[FP_NLIMBS + 10] >> 60) | (out->l[FP_NLIMBS + 11] << 4)) * 14u) >> 64);
+    pf_submul_top_12(out->l + FP_NLIMBS, &top, FP_P, q); /* below 2p < R: top is now 0 */
+    pf_csub_12(out->l + FP_NLIMBS, FPW_P_MULTIPLES[2]);
+#else
+    fpw_t t;
+
+    if (b != NULL)
+        t = *b;
+    fpw_mul_small_mod(out, a, k, neg, steps);
+    if (b != NULL) {
+        if (bneg)
+            fpw_sub(out, out, &t);
+        else
+            fpw_add(out, out, &t);
+    }
+#endif
+}
+
 /* ---------------------------------------------------------------------------------------------
  * The twist field is Fp itself.
  * ------------------------------------------------------------------------------------------- */
@@ -120,21 +166,20 @@ static inline void fpw_sqr(fpw_t *out, const fp_t *a) { fp_sqr_wide(out->l, a->l
 static inline void fpw_mul_by_xi(fpw_t *out, const fpw_t *a)
 {
     fpw_t r;
-    fpw_mul_small_mod(&r, a, 4, 1, 3);
+    fpw_mul_small_add_mod(&r, a, 4, 1, 3, NULL, 0);
     *out = r;
 }
 
-/* out = xi a + b, unreduced; out may alias a or b, and a is clobbered (xi a is taken in place). */
+/* out = xi a + b, unreduced, in one pass (fpw_mul_small_add_mod); out may alias a or b. */
 static inline void fpw_mul_by_xi_add(fpw_t *out, fpw_t *a, const fpw_t *b)
 {
-    fpw_mul_by_xi(a, a);
-    fpw_add(out, a, b);
+    fpw_mul_small_add_mod(out, a, 4, 1, 3, b, 0);
 }
 
 /* out = xi a reduced; a is clobbered (as by fpw_redc). */
 static inline void fpw_redc_mul_by_xi(fp_t *out, fpw_t *a)
 {
-    fpw_mul_by_xi(a, a);
+    fpw_mul_small_add_mod(a, a, 4, 1, 3, NULL, 0);
     fpw_redc(out, a);
 }
 
