@@ -354,23 +354,11 @@ static void pf_gt_pow_2(gt_t *out, const gt_t *a)
     }
 }
 
-/* a^3 in GT (1 cyclotomic squarings, 1 multiplications). */
-static void pf_gt_pow_3(gt_t *out, const gt_t *a)
-{
-    {   /* 1 squarings, 1 multiplications */
-        gt_t r[2];
-        r[0] = *a;
-        fp12_cyclotomic_sqr_n(&r[1], &r[0], 1);
-        fp12_mul(&r[1], &r[1], &r[0]);
-        *out = r[1];
-    }
-}
-
 /* f^((p^12 - 1)/r * m), m = 2*x*(6*x^2 + 3*x + 1). Easy part f^((q^3 - 1)(q + 1)), q = p^2; then the
  * hard part program (generator/derive/final_exponentiation.py), which evaluates m Phi_12(p) / r =
- *     sum lambda_i(x) p^i, lambda_i coefficients lowest degree first: ((1, 6, 12, 12), (0, 4,
- *     6, 12), (0, 6, 6, 12), (-1, 4, 6, 12)); the bases f^(S_j x^j) carry each power of x's
- *     common factor S_j. */
+ *     the curve file's hard_part program: b = (f ** x) ** 2; a = b ** 2 * b; c = a ** x; a = a
+ *     * c; d = (c ** 2) ** x; a = a * d; b = conj(b) * a; c = c * a; a = frob(a, 2) * c * f; e
+ *     = frob(conj(f) * b, 3); out = e * frob(b, 1) * a. */
 static void pf_final_exp(gt_t *out, const gt_t *f)
 {
     gt_t t0, t1;
@@ -381,34 +369,29 @@ static void pf_final_exp(gt_t *out, const gt_t *f)
     fp12_frobenius(&t1, &t0, 2);
     fp12_mul(&t0, &t1, &t0);
     /* hard part */
-    gt_t r[8];
+    gt_t r[6];
     r[0] = t0;
     gt_exp_by_x(&r[1], &r[0]);
     pf_gt_pow_2(&r[2], &r[1]);
-    gt_exp_by_x(&r[1], &r[2]);
-    pf_gt_pow_3(&r[3], &r[1]);
+    pf_gt_pow_2(&r[1], &r[2]);
+    fp12_mul(&r[3], &r[1], &r[2]);
     gt_exp_by_x(&r[1], &r[3]);
-    pf_gt_pow_2(&r[4], &r[1]);
-    pf_gt_pow_3(&r[1], &r[2]);
-    fp12_mul(&r[5], &r[0], &r[1]);
-    pf_gt_pow_2(&r[6], &r[3]);
-    fp12_mul(&r[7], &r[5], &r[6]);
-    fp12_mul(&r[5], &r[7], &r[4]);
-    pf_gt_pow_2(&r[6], &r[2]);
-    fp12_mul(&r[2], &r[6], &r[3]);
-    fp12_mul(&r[7], &r[2], &r[4]);
-    fp12_frobenius(&r[2], &r[7], 1);
-    fp12_mul(&r[7], &r[5], &r[2]);
-    fp12_mul(&r[2], &r[1], &r[3]);
-    fp12_mul(&r[1], &r[2], &r[4]);
-    fp12_frobenius(&r[2], &r[1], 2);
-    fp12_mul(&r[1], &r[7], &r[2]);
-    fp12_conj(&r[2], &r[0]);
-    fp12_mul(&r[0], &r[2], &r[6]);
-    fp12_mul(&r[2], &r[0], &r[3]);
-    fp12_mul(&r[0], &r[2], &r[4]);
-    fp12_frobenius(&r[2], &r[0], 3);
-    fp12_mul(&r[0], &r[1], &r[2]);
+    fp12_mul(&r[4], &r[3], &r[1]);
+    pf_gt_pow_2(&r[3], &r[1]);
+    gt_exp_by_x(&r[5], &r[3]);
+    fp12_mul(&r[3], &r[4], &r[5]);
+    fp12_conj(&r[4], &r[2]);
+    fp12_mul(&r[2], &r[4], &r[3]);
+    fp12_mul(&r[4], &r[1], &r[3]);
+    fp12_frobenius(&r[1], &r[3], 2);
+    fp12_mul(&r[3], &r[1], &r[4]);
+    fp12_mul(&r[1], &r[3], &r[0]);
+    fp12_conj(&r[3], &r[0]);
+    fp12_mul(&r[0], &r[3], &r[2]);
+    fp12_frobenius(&r[3], &r[0], 3);
+    fp12_frobenius(&r[0], &r[2], 1);
+    fp12_mul(&r[2], &r[3], &r[0]);
+    fp12_mul(&r[0], &r[2], &r[1]);
     *out = r[0];
 }
 
