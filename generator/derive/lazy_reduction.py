@@ -79,7 +79,8 @@ class LazyReductionModel:
     fp4_nu_plain: bool = False  # k = 24, beta > 0, nu >= 0: a + nu b of the Fp4 products as plain sums
     fp3_plain_sums: bool = False  # k = 6: unreduced operand sums and plain differences in Fp3 and Fp6 (16 p <= R)
     fp2_operand_sums: bool = False  # k = 12, u^2 = -k: fp2w_mul takes operands below 2p (8 p <= R, 4k p <= R)
-    # (s, M) of the quotient estimate that replaces the subtractions of 2^j p where wide_small_top
+    # (s, M) of the quotient estimate that replaces the subtractions of 2^j p where they would number
+    # WIDE_QUOTIENT_STEPS or more (x86_64-adx)
     wide_quotient: tuple[int, int] | None = None
 
 
