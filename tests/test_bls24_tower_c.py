@@ -169,8 +169,9 @@ def test_model_shape() -> None:
         m = model_of(name)
         assert (m.k, m.fq_degree, m.tower.names["fq"]) == (24, 4, "fp4")
         assert m.lazy.fp2_mul and m.lazy.tower
-        assert (m.lazy.beta_k, m.lazy.beta_add, m.lazy.wide_small, m.lazy.fp4_nu_plain) == (
-            (1, None, (), False) if m.tower.beta == -1 else (None, 13, (13,), True))
+        assert (m.lazy.beta_k, m.lazy.beta_add, m.lazy.wide_small, m.lazy.fp4_nu_plain,
+                m.lazy.fp4_plain_karatsuba) == (
+            (1, None, (), False, False) if m.tower.beta == -1 else (None, 13, (13,), True, True))
         assert len(m.tower.gamma) == 12 and len(m.tower.nu_gamma) == 4
 
 
@@ -472,6 +473,23 @@ def test_lazy_fp2_positive_beta_check_fails_without_room() -> None:
     _check_fp2_products_positive(R // 28 - 1, R, 13, "test")
     with pytest.raises(DerivationError):
         _check_fp2_products_positive(R // 20 + 1, R, 13, "test")
+
+
+def test_fp4_plain_karatsuba_needs_room() -> None:
+    """The Fp4 Karatsuba on unreduced operand sums with plain differences (u^2 = 13: the cross
+    terms of c0 below 28 p^2) comes with the double-width tower exactly when 28 p <= R, never for a
+    negative beta, and its operand check rejects a p without that room (so it can fail)."""
+    from generator.derive.checks import DerivationError
+    from generator.derive.lazy_reduction import _check_fp4_plain_karatsuba, derive_lazy_reduction
+
+    R = 1 << 320
+    edge = R // 28
+    assert derive_lazy_reduction(edge - (1 - edge % 2), 5, 24, 13, "test", (0, 1, 13), True, (0, 1)).fp4_plain_karatsuba
+    assert not derive_lazy_reduction(edge + 1 + edge % 2, 5, 24, 13, "test", (0, 1, 13), True, (0, 1)).fp4_plain_karatsuba
+    assert not derive_lazy_reduction(R // 64 + 1, 5, 24, -1, "test", (1, 1, -1), True, (1, 1)).fp4_plain_karatsuba
+    _check_fp4_plain_karatsuba(edge - (1 - edge % 2), R, 13, "test")
+    with pytest.raises(DerivationError):
+        _check_fp4_plain_karatsuba(R // 26 + 1, R, 13, "test")
 
 
 def test_fp4_nu_plain_needs_room() -> None:

@@ -40,6 +40,12 @@ The bounds, each checked here for the curve at hand:
     below k p, which needs one more word when k p >= R (wide_small_top: BN254's 9 = xi0); the
     high half then comes below p by conditional subtractions of 2^j p, j below the bit length of
     k - 1 (k when negated), and the extra word ends at zero. Every factor 2 <= k < 2^32 is taken.
+  * the Fp4 Karatsuba over those products with unreduced operand sums (fp4_plain_karatsuba, k = 24,
+    u^2 = k > 0): a0 + a1 and b0 + b1 are left below 2p per coefficient, so fp2w_mul's own sums stay
+    below 4p and a0 + k a1 below 2 (k + 1) p < R, its products below 4 (k + 1) p^2 < R^2, and every
+    coefficient it returns is the exact integer of its operands; then (a0 + a1)(b0 + b1) - a0 b0 - a1 b1
+    is taken by plain subtractions, its c0 being the cross terms a00 b10 + a10 b00 + k (a01 b11 + a11 b01)
+    below 2 (k + 1) p^2, which needs 2 (k + 1) p <= R (the square alike).
   * where the subtractions would number 3 or more (WIDE_QUOTIENT_STEPS), the high half instead loses
     a quotient estimate of p at once (wide_quotient, the x86_64-adx kernels): h < B = (k_max + 1) p, for k a
     plus one more addend in [0, p R) (fpw_mul_small_add_mod: xi a's two coefficients in one pass);
@@ -77,6 +83,7 @@ class LazyReductionModel:
     wide_small_top: bool = False  # some factor has k p >= R: the high half of k a takes one more word
     beta_add: int | None = None  # k = beta when fp2_mul holds with beta > 0 (plain double-width sums)
     fp4_nu_plain: bool = False  # k = 24, beta > 0, nu >= 0: a + nu b of the Fp4 products as plain sums
+    fp4_plain_karatsuba: bool = False  # k = 24, beta > 0: Fp4 Karatsuba on unreduced operand sums, plain differences (2 (k + 1) p <= R)
     fp3_plain_sums: bool = False  # k = 6: unreduced operand sums and plain differences in Fp3 and Fp6 (16 p <= R)
     fp2_operand_sums: bool = False  # k = 12, u^2 = -k: fp2w_mul takes operands below 2p (8 p <= R, 4k p <= R)
     # (s, M) of the quotient estimate that replaces the subtractions of 2^j p where they would number
@@ -259,6 +266,9 @@ def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve:
     fp4_nu_plain = False
     if tower and k == 24 and beta_add is not None and nu is not None and min(nu) >= 0:
         fp4_nu_plain = _fp4_nu_plain_fits(p, R, beta_add, nu, curve)
+    fp4_plain_karatsuba = tower and k == 24 and beta_add is not None and 2 * (beta_add + 1) * p <= R
+    if fp4_plain_karatsuba:
+        _check_fp4_plain_karatsuba(p, R, beta_add, curve)
     fp3_plain_sums = tower and k == 6 and 16 * p <= R
     if fp3_plain_sums:
         _check_fp3_plain_sums(p, R, curve)
@@ -268,7 +278,8 @@ def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve:
     return LazyReductionModel(fp2_mul=fp2_mul, beta_k=beta_k, tower=tower, headroom=headroom,
                               fp2_sqr_plain=fp2_sqr_plain, wide_small=tuple(wide_small),
                               wide_small_top=any(f * p >= R for f in wide_small), beta_add=beta_add,
-                              fp4_nu_plain=fp4_nu_plain, fp3_plain_sums=fp3_plain_sums,
+                              fp4_nu_plain=fp4_nu_plain, fp4_plain_karatsuba=fp4_plain_karatsuba,
+                              fp3_plain_sums=fp3_plain_sums,
                               fp2_operand_sums=fp2_operand_sums,
                               wide_quotient=_check_wide_quotient(p, R, max(wide_small), curve)
                               if wide_small and wide_small_steps(max(wide_small), True) >= WIDE_QUOTIENT_STEPS
@@ -366,3 +377,47 @@ def _fp4_nu_plain_fits(p: int, R: int, k: int, nu: tuple[int, int], curve: str) 
             require(0 <= r0 < p * R and 0 <= r1 < p * R, curve,
                     f"Fp4 product: v0 + nu v1 as plain sums (nu = {n0} + {n1} u, u^2 = {k}) below p R")
     return True
+
+
+def _check_fp4_plain_karatsuba(p: int, R: int, k: int, curve: str) -> None:
+    """The Fp4 Karatsuba on unreduced operand sums (fp4_plain_karatsuba, u^2 = k > 0), on extreme and
+    random reduced operands: fp2w_mul and fp2w_sqr, run as the C runs them on the sums (coefficients
+    below 2p), keep every intermediate within its words and return the exact integer coefficients;
+    the differences v2 - v0 - v1 are never negative, are the cross terms, and lie below p R."""
+    require(2 * (k + 1) * p <= R, curve, f"Fp4 plain Karatsuba: {2 * (k + 1)} p <= R")
+
+    def fp2w_mul(a0: int, a1: int, b0: int, b1: int) -> tuple[int, int]:
+        s, t = a0 + a1, b0 + b1
+        require(s < R and t < R and s * t < R * R, curve, "Fp4 plain Karatsuba: fp2w_mul's sums and product fit")
+        v0, v1 = a0 * b0, a1 * b1
+        c0, c1 = v0 + k * v1, s * t - v0 - v1
+        require(c0 < R * R and c1 >= 0, curve, "Fp4 plain Karatsuba: fp2w_mul's c0 fits, c1 is plain")
+        return c0, c1
+
+    def fp2w_sqr(a0: int, a1: int) -> tuple[int, int]:
+        s, y = a0 + a1, a0 + k * a1
+        require(s < R and y < R and 2 * a0 < R, curve, "Fp4 plain Karatsuba: fp2w_sqr's operands fit n words")
+        q, c1 = s * y, 2 * a0 * a1
+        require(q < R * R and k * c1 < R * R and (k + 1) * a0 * a1 <= q, curve,
+                "Fp4 plain Karatsuba: fp2w_sqr's product fits and its difference is plain")
+        return q - (k + 1) * a0 * a1, c1
+
+    rng = random.Random(2404 + k)
+    edge = (0, 1, p - 1)
+    samples = [(x, y, p - 1, p - 1, x, y, p - 1, p - 1) for x in edge for y in edge]
+    samples += [tuple(rng.randrange(p) for _ in range(8)) for _ in range(64)]
+    for a00, a01, a10, a11, b00, b01, b10, b11 in samples:
+        v0, v1 = fp2w_mul(a00, a01, b00, b01), fp2w_mul(a10, a11, b10, b11)
+        v2 = fp2w_mul(a00 + a10, a01 + a11, b00 + b10, b01 + b11)
+        cross = (a00 * b10 + a10 * b00 + k * (a01 * b11 + a11 * b01), a00 * b11 + a01 * b10 + a10 * b01 + a11 * b00)
+        for i in (0, 1):
+            step = v2[i] - v0[i]
+            require(step >= 0 and step - v1[i] == cross[i] and 0 <= cross[i] < p * R, curve,
+                    "Fp4 plain Karatsuba: v2 - v0 - v1 is plain, exact and below p R")
+        w0, w1 = fp2w_sqr(a00, a01), fp2w_sqr(a10, a11)
+        w2 = fp2w_sqr(a00 + a10, a01 + a11)
+        square = (2 * (a00 * a10 + k * a01 * a11), 2 * (a00 * a11 + a01 * a10))
+        for i in (0, 1):
+            step = w2[i] - w0[i]
+            require(step >= 0 and step - w1[i] == square[i] and 0 <= square[i] < p * R, curve,
+                    "Fp4 plain Karatsuba: the square's v2 - v0 - v1 is plain, exact and below p R")

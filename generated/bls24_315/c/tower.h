@@ -642,6 +642,23 @@ static inline void fp2w_add_nu_plain(fp2w_t *out, const fp2w_t *a, const fp2w_t 
     (void)fp_wide_add(out->c1.l, a->c1.l, b->c0.l);
 }
 
+/* Fp4's Karatsuba on unreduced operand sums (generator/derive/lazy_reduction.py,
+ * fp4_plain_karatsuba: 28 p <= R): each coefficient of a sum of two reduced elements
+ * stays below 2p, fp2w_mul and fp2w_sqr return the exact integer coefficients of such operands,
+ * and (a0 + a1)(b0 + b1) - a0 b0 - a1 b1 is then a plain difference of integers: the cross terms,
+ * never negative and below 28 p^2 <= p R. */
+static inline void fp2_add_unreduced(fp2_t *out, const fp2_t *a, const fp2_t *b)
+{
+    fp_add_unreduced(out->c0.l, &a->c0, &b->c0);
+    fp_add_unreduced(out->c1.l, &a->c1, &b->c1);
+}
+
+static inline void fp2w_sub_plain(fp2w_t *out, const fp2w_t *a, const fp2w_t *b)
+{
+    (void)fp_wide_sub(out->c0.l, a->c0.l, b->c0.l);
+    (void)fp_wide_sub(out->c1.l, a->c1.l, b->c1.l);
+}
+
 /* Fp4 in double width: two fp2w_t. */
 typedef struct { fp2w_t c0, c1; } fp4w_t;
 
@@ -669,13 +686,14 @@ static void fp4w_mul(fp4w_t *out, const fp4_t *a, const fp4_t *b)
 {
     fp2w_t v0, v1, v2;
     fp2_t s, t;
-    fp2_add(&s, &a->c0, &a->c1);
-    fp2_add(&t, &b->c0, &b->c1);
+    /* the operand sums unreduced (below 2p), the differences plain (fp4_plain_karatsuba) */
+    fp2_add_unreduced(&s, &a->c0, &a->c1);
+    fp2_add_unreduced(&t, &b->c0, &b->c1);
     fp2w_mul(&v0, &a->c0, &b->c0);
     fp2w_mul(&v1, &a->c1, &b->c1);
     fp2w_mul(&v2, &s, &t);
-    fp2w_sub(&v2, &v2, &v0);
-    fp2w_sub(&out->c1, &v2, &v1);
+    fp2w_sub_plain(&v2, &v2, &v0);
+    fp2w_sub_plain(&out->c1, &v2, &v1);
     fp2w_add_nu_plain(&out->c0, &v0, &v1);
 }
 
@@ -684,12 +702,12 @@ static void fp4w_sqr(fp4w_t *out, const fp4_t *a)
 {
     fp2w_t v0, v1, v2;
     fp2_t s;
-    fp2_add(&s, &a->c0, &a->c1);
+    fp2_add_unreduced(&s, &a->c0, &a->c1);
     fp2w_sqr(&v0, &a->c0);
     fp2w_sqr(&v1, &a->c1);
     fp2w_sqr(&v2, &s);
-    fp2w_sub(&v2, &v2, &v0);
-    fp2w_sub(&out->c1, &v2, &v1);
+    fp2w_sub_plain(&v2, &v2, &v0);
+    fp2w_sub_plain(&out->c1, &v2, &v1);
     fp2w_add_nu_plain(&out->c0, &v0, &v1);
 }
 
