@@ -242,6 +242,8 @@ def test_scalar_multiplication(pkg, group):
     P_ref = E.mul(G.generator().to_affine(), base_log)
     assert P.to_affine() == ints(P_ref)
     scalars = edge_scalars(pkg, group) + [rng.randrange(m.r) for _ in range(6)] + [-5, m.r + 7]
+    # every entry of the constant-time table, [0..2^(w-1)] e^i(P), with both signs of the digit
+    scalars += list(range(2 ** group_endo(pkg, group).glv.ct_window + 1)) + [-j for j in range(1, 10)]
     for k in scalars:
         want = ints(E.mul(P_ref, k % m.r))
         assert (P * k).to_affine() == want, k
