@@ -216,6 +216,14 @@ static inline void fp2_frobenius(fp2_t *out, const fp2_t *a, int n)
 /* An element of Fp2 in double width: two fpw_t. */
 typedef struct { fpw_t c0, c1; } fp2w_t;
 
+/* out = a + b with each coefficient left unreduced (below 2p for reduced a and b): an operand of
+ * fp2w_mul and fp2w_sqr only (fp2_operand_sums, fp4_plain_karatsuba). */
+static inline void fp2_add_unreduced(fp2_t *out, const fp2_t *a, const fp2_t *b)
+{
+    fp_add_unreduced(out->c0.l, &a->c0, &b->c0);
+    fp_add_unreduced(out->c1.l, &a->c1, &b->c1);
+}
+
 /* t = k a for a double-width a and a small k (the caller keeps k a below 2^(128 FP_NLIMBS)): the
  * target's one-pass kernel where it renders one (its word above, where it returns one, is then
  * zero), else fp_wide_mul_small. */
@@ -684,14 +692,6 @@ static inline void fp6w_sub_mul_by_v(fp6w_t *out, const fp6w_t *x, const fp6w_t 
     fp2w_sub(&out->c2, &x->c2, &t->c1);
     fp2w_sub(&out->c1, &x->c1, &t->c0);
     fp2w_sub(&out->c0, &x->c0, &y);
-}
-
-/* out = a + b with each coefficient left unreduced (below 2p for reduced a and b): an operand of
- * fp2w_mul only (fp2_operand_sums). */
-static inline void fp2_add_unreduced(fp2_t *out, const fp2_t *a, const fp2_t *b)
-{
-    fp_add_unreduced(out->c0.l, &a->c0, &b->c0);
-    fp_add_unreduced(out->c1.l, &a->c1, &b->c1);
 }
 
 /* out = x - t for x = (a_i + a_j)(b_i + b_j) (the operand sums unreduced) and t = a_i b_i, both

@@ -111,6 +111,14 @@ static inline void fp2_frobenius(fp2_t *out, const fp2_t *a, int n)
 /* An element of Fp2 in double width: two fpw_t. */
 typedef struct { fpw_t c0, c1; } fp2w_t;
 
+/* out = a + b with each coefficient left unreduced (below 2p for reduced a and b): an operand of
+ * fp2w_mul and fp2w_sqr only (fp2_operand_sums, fp4_plain_karatsuba). */
+static inline void fp2_add_unreduced(fp2_t *out, const fp2_t *a, const fp2_t *b)
+{
+    fp_add_unreduced(out->c0.l, &a->c0, &b->c0);
+    fp_add_unreduced(out->c1.l, &a->c1, &b->c1);
+}
+
 /* Karatsuba with lazy reduction (u^2 = -1, 4p < R): three double-width
  * products, c0 = a0 b0 - 1 a1 b1 modulo p R (1 a1 b1 < 1 p^2 < p R),
  * c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1 < 2 p^2; both below p R, unreduced. */
@@ -522,14 +530,6 @@ static inline void fp6w_sub_mul_by_v(fp6w_t *out, const fp6w_t *x, const fp6w_t 
     fp2w_sub(&out->c2, &x->c2, &t->c1);
     fp2w_sub(&out->c1, &x->c1, &t->c0);
     fp2w_sub(&out->c0, &x->c0, &y);
-}
-
-/* out = a + b with each coefficient left unreduced (below 2p for reduced a and b): an operand of
- * fp2w_mul only (fp2_operand_sums). */
-static inline void fp2_add_unreduced(fp2_t *out, const fp2_t *a, const fp2_t *b)
-{
-    fp_add_unreduced(out->c0.l, &a->c0, &b->c0);
-    fp_add_unreduced(out->c1.l, &a->c1, &b->c1);
 }
 
 /* out = x - t for x = (a_i + a_j)(b_i + b_j) (the operand sums unreduced) and t = a_i b_i, both

@@ -221,6 +221,14 @@ static inline void fp2_frobenius(fp2_t *out, const fp2_t *a, int n)
 /* An element of Fp2 in double width: two fpw_t. */
 typedef struct { fpw_t c0, c1; } fp2w_t;
 
+/* out = a + b with each coefficient left unreduced (below 2p for reduced a and b): an operand of
+ * fp2w_mul and fp2w_sqr only (fp2_operand_sums, fp4_plain_karatsuba). */
+static inline void fp2_add_unreduced(fp2_t *out, const fp2_t *a, const fp2_t *b)
+{
+    fp_add_unreduced(out->c0.l, &a->c0, &b->c0);
+    fp_add_unreduced(out->c1.l, &a->c1, &b->c1);
+}
+
 /* t = k a for a double-width a and a small k (the caller keeps k a below 2^(128 FP_NLIMBS)): the
  * target's one-pass kernel where it renders one (its word above, where it returns one, is then
  * zero), else fp_wide_mul_small. */
@@ -646,13 +654,7 @@ static inline void fp2w_add_nu_plain(fp2w_t *out, const fp2w_t *a, const fp2w_t 
  * fp4_plain_karatsuba: 28 p <= R): each coefficient of a sum of two reduced elements
  * stays below 2p, fp2w_mul and fp2w_sqr return the exact integer coefficients of such operands,
  * and (a0 + a1)(b0 + b1) - a0 b0 - a1 b1 is then a plain difference of integers: the cross terms,
- * never negative and below 28 p^2 <= p R. */
-static inline void fp2_add_unreduced(fp2_t *out, const fp2_t *a, const fp2_t *b)
-{
-    fp_add_unreduced(out->c0.l, &a->c0, &b->c0);
-    fp_add_unreduced(out->c1.l, &a->c1, &b->c1);
-}
-
+ * never negative and below 28 p^2 <= p R (the operand sums: fp2_add_unreduced). */
 static inline void fp2w_sub_plain(fp2w_t *out, const fp2w_t *a, const fp2w_t *b)
 {
     (void)fp_wide_sub(out->c0.l, a->c0.l, b->c0.l);

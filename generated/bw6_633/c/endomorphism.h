@@ -275,22 +275,56 @@ static inline void g1_glv_split(limb_t mag[2][G1_GLV_NS], limb_t neg[2], const l
     }
 }
 
+/* table[j] = [j]a for j < 9 as affine points of the isomorphic curve y^2 = x^3 + b Z^6 for the Z
+ * returned in *z (0 when a = O), without an inversion (libsecp256k1's "global z"): [j]a = a + [j - 1]a
+ * by co-Z additions (no special case: a has prime order r > j, or is O and every Z below is 0),
+ * each of which moves a onto the new Z_j = Z_{j-1} ratio[j] and leaves [j]a on it; then every
+ * multiple is brought to the last Z by lam = Z_N / Z_j. On that curve the Jacobian doubling and
+ * the mixed addition (neither reads b) and e (x -> zeta x, linear over fp) work unchanged. */
+static inline void g1_ct_table_global_z(g1_affine_t table[9], fp_t *z, const g1_t *a)
+{
+    enum { ENTRIES = 9 };
+    g1_t mult[ENTRIES], base;
+    fp_t ratio[ENTRIES], lam, lam2, lam3;
+    size_t j;
+
+    g1_dbl_coz(&mult[2], &base, a);
+    for (j = 3; j < ENTRIES; j++) {
+        fp_sub(&ratio[j], &base.x, &mult[j - 1].x);
+        g1_add_coz(&mult[j], &base, &mult[j - 1]);
+    }
+    /* a and [N]a (N = ENTRIES - 1) are on Z_N as they are */
+    fp_set_zero(&table[0].x);
+    fp_set_zero(&table[0].y);
+    table[1].x = base.x;
+    table[1].y = base.y;
+    table[ENTRIES - 1].x = mult[ENTRIES - 1].x;
+    table[ENTRIES - 1].y = mult[ENTRIES - 1].y;
+    fp_set_one(&lam);
+    for (j = ENTRIES - 2; j >= 2; j--) {
+        fp_mul(&lam, &lam, &ratio[j + 1]);
+        fp_sqr(&lam2, &lam);
+        fp_mul(&lam3, &lam2, &lam);
+        fp_mul(&table[j].x, &mult[j].x, &lam2);
+        fp_mul(&table[j].y, &mult[j].y, &lam3);
+    }
+    *z = base.z;
+}
+
 /* [k]a in constant time for a in the subgroup (e acts as [lam] only there) and k < 2^315
  * (FR_NLIMBS limbs; higher bits are ignored). Each sub-scalar is recoded into
  * 40 signed digits of 4 bits (Booth), looked up with cmov in a
- * table of [0..8]e^i(a) and added with the complete mixed addition.  The table of
- * a comes from one chain of co-Z additions of a, brought to the chain's last Z, Z_N, by the ratios
- * of the Zs: its entries are affine points of the isomorphic curve y^2 = x^3 + b Z_N^6, where the
- * doubling and the mixed addition (neither reads b) and e (x -> zeta x, linear over fp) work
- * unchanged, so the sum is taken there and its Z multiplied by Z_N at the end, with no inversion
- * (libsecp256k1's "global z"); those of e^i(a) are its images
- * under e^i, and the signs of the sub-scalars join the signs of the digits. */
+ * table of [0..8]e^i(a) and added with the complete mixed addition. The table of a
+ * is on a common Z (g1_ct_table_global_z): the sum is taken on the isomorphic curve and its Z
+ * multiplied by that Z at the end; those of e^i(a) are its images under e^i, and the signs of the
+ * sub-scalars join the signs of the digits. */
 static inline void g1_mul_endo_ct(g1_t *out, const g1_t *a, const limb_t *k)
 {
     enum { W = 4, ENTRIES = (1 << (W - 1)) + 1, NWIN = (G1_GLV_BITS + 1 + W - 1) / W };
-    g1_t mult[ENTRIES], acc, base, id;
+    g1_t acc;
     g1_affine_t table[2][ENTRIES], sel;
-    fp_t ratio[ENTRIES], lam, lam2, lam3, ny;
+    g1_t acc_id;
+    fp_t ny, z;
     limb_t kk[FR_NLIMBS], mag[2][G1_GLV_NS], neg[2];
     size_t i, j, w;
 
@@ -299,28 +333,7 @@ static inline void g1_mul_endo_ct(g1_t *out, const g1_t *a, const limb_t *k)
     if (315 % PF_LIMB_BITS != 0)
         kk[FR_NLIMBS - 1] &= ((limb_t)1 << (315 % PF_LIMB_BITS)) - 1;
     g1_glv_split(mag, neg, kk);
-    /* [j]a = a + [j - 1]a by co-Z additions (no special case: a has prime order r > j, or is O and
-     * every Z below is 0); each moves a onto the new Z_j = Z_{j-1} ratio[j], and [j]a stays there */
-    g1_dbl_coz(&mult[2], &base, a);
-    for (j = 3; j < ENTRIES; j++) {
-        fp_sub(&ratio[j], &base.x, &mult[j - 1].x);
-        g1_add_coz(&mult[j], &base, &mult[j - 1]);
-    }
-    /* on Z_N (N = ENTRIES - 1): a and [N]a as they are, [j]a scaled by lam = Z_N / Z_j */
-    fp_set_zero(&table[0][0].x);
-    fp_set_zero(&table[0][0].y);
-    table[0][1].x = base.x;
-    table[0][1].y = base.y;
-    table[0][ENTRIES - 1].x = mult[ENTRIES - 1].x;
-    table[0][ENTRIES - 1].y = mult[ENTRIES - 1].y;
-    fp_set_one(&lam);
-    for (j = ENTRIES - 2; j >= 2; j--) {
-        fp_mul(&lam, &lam, &ratio[j + 1]);
-        fp_sqr(&lam2, &lam);
-        fp_mul(&lam3, &lam2, &lam);
-        fp_mul(&table[0][j].x, &mult[j].x, &lam2);
-        fp_mul(&table[0][j].y, &mult[j].y, &lam3);
-    }
+    g1_ct_table_global_z(table[0], &z, a);
     for (i = 1; i < 2; i++)
         for (j = 0; j < ENTRIES; j++)
             g1_endo_affine(&table[i][j], &table[0][j], (int)i);
@@ -348,10 +361,10 @@ static inline void g1_mul_endo_ct(g1_t *out, const g1_t *a, const limb_t *k)
             g1_add_affine_ct(&acc, &acc, &sel);
         }
     }
-    /* back to the curve: Z times Z_N (Z_N = 0 when a = O), and one form of the identity */
-    fp_mul(&acc.z, &acc.z, &base.z);
-    g1_set_identity(&id);
-    g1_cmov(&acc, &id, (limb_t)fp_is_zero(&acc.z));
+    /* back to the curve: Z times the table's Z (0 when a = O), and one form of the identity */
+    fp_mul(&acc.z, &acc.z, &z);
+    g1_set_identity(&acc_id);
+    g1_cmov(&acc, &acc_id, (limb_t)fp_is_zero(&acc.z));
     *out = acc;
 }
 
@@ -625,22 +638,56 @@ static inline void g2_glv_split(limb_t mag[2][G2_GLV_NS], limb_t neg[2], const l
     }
 }
 
+/* table[j] = [j]a for j < 9 as affine points of the isomorphic curve y^2 = x^3 + b Z^6 for the Z
+ * returned in *z (0 when a = O), without an inversion (libsecp256k1's "global z"): [j]a = a + [j - 1]a
+ * by co-Z additions (no special case: a has prime order r > j, or is O and every Z below is 0),
+ * each of which moves a onto the new Z_j = Z_{j-1} ratio[j] and leaves [j]a on it; then every
+ * multiple is brought to the last Z by lam = Z_N / Z_j. On that curve the Jacobian doubling and
+ * the mixed addition (neither reads b) and e (x -> zeta x, linear over fp) work unchanged. */
+static inline void g2_ct_table_global_z(g2_affine_t table[9], fp_t *z, const g2_t *a)
+{
+    enum { ENTRIES = 9 };
+    g2_t mult[ENTRIES], base;
+    fp_t ratio[ENTRIES], lam, lam2, lam3;
+    size_t j;
+
+    g2_dbl_coz(&mult[2], &base, a);
+    for (j = 3; j < ENTRIES; j++) {
+        fp_sub(&ratio[j], &base.x, &mult[j - 1].x);
+        g2_add_coz(&mult[j], &base, &mult[j - 1]);
+    }
+    /* a and [N]a (N = ENTRIES - 1) are on Z_N as they are */
+    fp_set_zero(&table[0].x);
+    fp_set_zero(&table[0].y);
+    table[1].x = base.x;
+    table[1].y = base.y;
+    table[ENTRIES - 1].x = mult[ENTRIES - 1].x;
+    table[ENTRIES - 1].y = mult[ENTRIES - 1].y;
+    fp_set_one(&lam);
+    for (j = ENTRIES - 2; j >= 2; j--) {
+        fp_mul(&lam, &lam, &ratio[j + 1]);
+        fp_sqr(&lam2, &lam);
+        fp_mul(&lam3, &lam2, &lam);
+        fp_mul(&table[j].x, &mult[j].x, &lam2);
+        fp_mul(&table[j].y, &mult[j].y, &lam3);
+    }
+    *z = base.z;
+}
+
 /* [k]a in constant time for a in the subgroup (e acts as [lam] only there) and k < 2^315
  * (FR_NLIMBS limbs; higher bits are ignored). Each sub-scalar is recoded into
  * 40 signed digits of 4 bits (Booth), looked up with cmov in a
- * table of [0..8]e^i(a) and added with the complete mixed addition.  The table of
- * a comes from one chain of co-Z additions of a, brought to the chain's last Z, Z_N, by the ratios
- * of the Zs: its entries are affine points of the isomorphic curve y^2 = x^3 + b Z_N^6, where the
- * doubling and the mixed addition (neither reads b) and e (x -> zeta x, linear over fp) work
- * unchanged, so the sum is taken there and its Z multiplied by Z_N at the end, with no inversion
- * (libsecp256k1's "global z"); those of e^i(a) are its images
- * under e^i, and the signs of the sub-scalars join the signs of the digits. */
+ * table of [0..8]e^i(a) and added with the complete mixed addition. The table of a
+ * is on a common Z (g2_ct_table_global_z): the sum is taken on the isomorphic curve and its Z
+ * multiplied by that Z at the end; those of e^i(a) are its images under e^i, and the signs of the
+ * sub-scalars join the signs of the digits. */
 static inline void g2_mul_endo_ct(g2_t *out, const g2_t *a, const limb_t *k)
 {
     enum { W = 4, ENTRIES = (1 << (W - 1)) + 1, NWIN = (G2_GLV_BITS + 1 + W - 1) / W };
-    g2_t mult[ENTRIES], acc, base, id;
+    g2_t acc;
     g2_affine_t table[2][ENTRIES], sel;
-    fp_t ratio[ENTRIES], lam, lam2, lam3, ny;
+    g2_t acc_id;
+    fp_t ny, z;
     limb_t kk[FR_NLIMBS], mag[2][G2_GLV_NS], neg[2];
     size_t i, j, w;
 
@@ -649,28 +696,7 @@ static inline void g2_mul_endo_ct(g2_t *out, const g2_t *a, const limb_t *k)
     if (315 % PF_LIMB_BITS != 0)
         kk[FR_NLIMBS - 1] &= ((limb_t)1 << (315 % PF_LIMB_BITS)) - 1;
     g2_glv_split(mag, neg, kk);
-    /* [j]a = a + [j - 1]a by co-Z additions (no special case: a has prime order r > j, or is O and
-     * every Z below is 0); each moves a onto the new Z_j = Z_{j-1} ratio[j], and [j]a stays there */
-    g2_dbl_coz(&mult[2], &base, a);
-    for (j = 3; j < ENTRIES; j++) {
-        fp_sub(&ratio[j], &base.x, &mult[j - 1].x);
-        g2_add_coz(&mult[j], &base, &mult[j - 1]);
-    }
-    /* on Z_N (N = ENTRIES - 1): a and [N]a as they are, [j]a scaled by lam = Z_N / Z_j */
-    fp_set_zero(&table[0][0].x);
-    fp_set_zero(&table[0][0].y);
-    table[0][1].x = base.x;
-    table[0][1].y = base.y;
-    table[0][ENTRIES - 1].x = mult[ENTRIES - 1].x;
-    table[0][ENTRIES - 1].y = mult[ENTRIES - 1].y;
-    fp_set_one(&lam);
-    for (j = ENTRIES - 2; j >= 2; j--) {
-        fp_mul(&lam, &lam, &ratio[j + 1]);
-        fp_sqr(&lam2, &lam);
-        fp_mul(&lam3, &lam2, &lam);
-        fp_mul(&table[0][j].x, &mult[j].x, &lam2);
-        fp_mul(&table[0][j].y, &mult[j].y, &lam3);
-    }
+    g2_ct_table_global_z(table[0], &z, a);
     for (i = 1; i < 2; i++)
         for (j = 0; j < ENTRIES; j++)
             g2_endo_affine(&table[i][j], &table[0][j], (int)i);
@@ -698,10 +724,10 @@ static inline void g2_mul_endo_ct(g2_t *out, const g2_t *a, const limb_t *k)
             g2_add_affine_ct(&acc, &acc, &sel);
         }
     }
-    /* back to the curve: Z times Z_N (Z_N = 0 when a = O), and one form of the identity */
-    fp_mul(&acc.z, &acc.z, &base.z);
-    g2_set_identity(&id);
-    g2_cmov(&acc, &id, (limb_t)fp_is_zero(&acc.z));
+    /* back to the curve: Z times the table's Z (0 when a = O), and one form of the identity */
+    fp_mul(&acc.z, &acc.z, &z);
+    g2_set_identity(&acc_id);
+    g2_cmov(&acc, &acc_id, (limb_t)fp_is_zero(&acc.z));
     *out = acc;
 }
 
