@@ -38,6 +38,9 @@ static inline void fpw_neg(fpw_t *out, const fpw_t *a)
 /* out = a b, unreduced (below p^2) */
 static inline void fpw_mul(fpw_t *out, const fp_t *a, const fp_t *b) { fp_mul_wide(out->l, a->l, b->l); }
 
+/* out = a^2, unreduced (below p^2) */
+static inline void fpw_sqr(fpw_t *out, const fp_t *a) { fp_sqr_wide(out->l, a->l); }
+
 /* out = a / R mod p; a is overwritten. */
 static inline void fpw_redc(fp_t *out, fpw_t *a) { fp_redc(out->l, a->l); }
 
