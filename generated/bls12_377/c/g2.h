@@ -182,37 +182,22 @@ static inline bool g2_affine_is_on_curve(const g2_affine_t *a)
  * Complete: the identity (Z = 0) and points with Y = 0 give Z3 = 0. */
 static inline void g2_dbl(g2_t *out, const g2_t *p)
 {
+    fp2_t a, b, d, e, f, x3, y3, z3;
 #if PF_TOWER_LAZY
-    fp2_t a, b, d, e, t, x3, y3, z3;
-    fp2w_t wa, wc, ws;
+    fp2w_t wa, wc, w;              /* A, C4 and the sums of D and Y3, unreduced */
 
     fp2w_sqr(&wa, &p->x);         /* A = X1^2 */
     fp2_sqr(&b, &p->y);
     fp2_dbl(&b, &b);              /* 2B = 2 Y1^2 */
-    fp2w_sqr(&wc, &b);            /* C4 = 4 Y1^4, unreduced */
+    fp2w_sqr(&wc, &b);            /* C4 = 4 Y1^4 */
     fp2_add(&d, &p->x, &b);
-    fp2w_sqr(&ws, &d);
-    fp2w_sub(&ws, &ws, &wa);
-    fp2w_sub(&ws, &ws, &wc);
-    fp2w_redc(&d, &ws);           /* D = (X1 + 2B)^2 - A - C4 = 4 X1 Y1^2 */
+    fp2w_sqr(&w, &d);
+    fp2w_sub(&w, &w, &wa);
+    fp2w_sub(&w, &w, &wc);
+    fp2w_redc(&d, &w);            /* D = (X1 + 2B)^2 - A - C4 = 4 X1 Y1^2 */
     fp2w_redc(&a, &wa);
-    fp2_dbl(&e, &a);
-    fp2_add(&e, &e, &a);          /* E = 3A */
-    fp2_sqr(&x3, &e);             /* F = E^2 */
-    fp2_dbl(&t, &d);
-    fp2_sub(&x3, &x3, &t);        /* X3 = F - 2D */
-    fp2_mul(&z3, &p->y, &p->z);
-    fp2_dbl(&z3, &z3);            /* Z3 = 2 Y1 Z1 */
-    fp2_sub(&t, &d, &x3);
-    fp2w_mul(&ws, &t, &e);
-    fp2w_sub(&ws, &ws, &wc);
-    fp2w_sub(&ws, &ws, &wc);
-    fp2w_redc(&y3, &ws);          /* Y3 = E(D - X3) - 8 Y1^4 */
-    out->x = x3;
-    out->y = y3;
-    out->z = z3;
 #else
-    fp2_t a, b, c, d, e, f, x3, y3, z3;
+    fp2_t c;
 
     fp2_sqr(&a, &p->x);           /* A = X1^2 */
     fp2_sqr(&b, &p->y);
@@ -222,6 +207,7 @@ static inline void g2_dbl(g2_t *out, const g2_t *p)
     fp2_sqr(&d, &d);
     fp2_sub(&d, &d, &a);
     fp2_sub(&d, &d, &c);          /* D = (X1 + 2B)^2 - A - C4 = 4 X1 Y1^2 */
+#endif
     fp2_dbl(&e, &a);
     fp2_add(&e, &e, &a);          /* E = 3A */
     fp2_sqr(&f, &e);              /* F = E^2 */
@@ -230,13 +216,19 @@ static inline void g2_dbl(g2_t *out, const g2_t *p)
     fp2_dbl(&x3, &d);
     fp2_sub(&x3, &f, &x3);        /* X3 = F - 2D */
     fp2_sub(&y3, &d, &x3);
+#if PF_TOWER_LAZY
+    fp2w_mul(&w, &y3, &e);
+    fp2w_sub(&w, &w, &wc);
+    fp2w_sub(&w, &w, &wc);
+    fp2w_redc(&y3, &w);           /* Y3 = E(D - X3) - 8 Y1^4 */
+#else
     fp2_mul(&y3, &y3, &e);
     fp2_dbl(&c, &c);
     fp2_sub(&y3, &y3, &c);        /* Y3 = E(D - X3) - 8 Y1^4 */
+#endif
     out->x = x3;
     out->y = y3;
     out->z = z3;
-#endif
 }
 
 /* add-1998-cmo-2 without special cases: out = p + q for finite p != +-q (12M + 4S: one

@@ -182,37 +182,22 @@ static inline bool g2_affine_is_on_curve(const g2_affine_t *a)
  * Complete: the identity (Z = 0) and points with Y = 0 give Z3 = 0. */
 static inline void g2_dbl(g2_t *out, const g2_t *p)
 {
+    fp4_t a, b, d, e, f, x3, y3, z3;
 #if PF_TOWER_LAZY
-    fp4_t a, b, d, e, t, x3, y3, z3;
-    fp4w_t wa, wc, ws;
+    fp4w_t wa, wc, w;              /* A, C4 and the sums of D and Y3, unreduced */
 
     fp4w_sqr(&wa, &p->x);         /* A = X1^2 */
     fp4_sqr(&b, &p->y);
     fp4_dbl(&b, &b);              /* 2B = 2 Y1^2 */
-    fp4w_sqr(&wc, &b);            /* C4 = 4 Y1^4, unreduced */
+    fp4w_sqr(&wc, &b);            /* C4 = 4 Y1^4 */
     fp4_add(&d, &p->x, &b);
-    fp4w_sqr(&ws, &d);
-    fp4w_sub(&ws, &ws, &wa);
-    fp4w_sub(&ws, &ws, &wc);
-    fp4w_redc(&d, &ws);           /* D = (X1 + 2B)^2 - A - C4 = 4 X1 Y1^2 */
+    fp4w_sqr(&w, &d);
+    fp4w_sub(&w, &w, &wa);
+    fp4w_sub(&w, &w, &wc);
+    fp4w_redc(&d, &w);            /* D = (X1 + 2B)^2 - A - C4 = 4 X1 Y1^2 */
     fp4w_redc(&a, &wa);
-    fp4_dbl(&e, &a);
-    fp4_add(&e, &e, &a);          /* E = 3A */
-    fp4_sqr(&x3, &e);             /* F = E^2 */
-    fp4_dbl(&t, &d);
-    fp4_sub(&x3, &x3, &t);        /* X3 = F - 2D */
-    fp4_mul(&z3, &p->y, &p->z);
-    fp4_dbl(&z3, &z3);            /* Z3 = 2 Y1 Z1 */
-    fp4_sub(&t, &d, &x3);
-    fp4w_mul(&ws, &t, &e);
-    fp4w_sub(&ws, &ws, &wc);
-    fp4w_sub(&ws, &ws, &wc);
-    fp4w_redc(&y3, &ws);          /* Y3 = E(D - X3) - 8 Y1^4 */
-    out->x = x3;
-    out->y = y3;
-    out->z = z3;
 #else
-    fp4_t a, b, c, d, e, f, x3, y3, z3;
+    fp4_t c;
 
     fp4_sqr(&a, &p->x);           /* A = X1^2 */
     fp4_sqr(&b, &p->y);
@@ -222,6 +207,7 @@ static inline void g2_dbl(g2_t *out, const g2_t *p)
     fp4_sqr(&d, &d);
     fp4_sub(&d, &d, &a);
     fp4_sub(&d, &d, &c);          /* D = (X1 + 2B)^2 - A - C4 = 4 X1 Y1^2 */
+#endif
     fp4_dbl(&e, &a);
     fp4_add(&e, &e, &a);          /* E = 3A */
     fp4_sqr(&f, &e);              /* F = E^2 */
@@ -230,13 +216,19 @@ static inline void g2_dbl(g2_t *out, const g2_t *p)
     fp4_dbl(&x3, &d);
     fp4_sub(&x3, &f, &x3);        /* X3 = F - 2D */
     fp4_sub(&y3, &d, &x3);
+#if PF_TOWER_LAZY
+    fp4w_mul(&w, &y3, &e);
+    fp4w_sub(&w, &w, &wc);
+    fp4w_sub(&w, &w, &wc);
+    fp4w_redc(&y3, &w);           /* Y3 = E(D - X3) - 8 Y1^4 */
+#else
     fp4_mul(&y3, &y3, &e);
     fp4_dbl(&c, &c);
     fp4_sub(&y3, &y3, &c);        /* Y3 = E(D - X3) - 8 Y1^4 */
+#endif
     out->x = x3;
     out->y = y3;
     out->z = z3;
-#endif
 }
 
 /* add-1998-cmo-2 without special cases: out = p + q for finite p != +-q (12M + 4S: one

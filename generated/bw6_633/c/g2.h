@@ -182,37 +182,22 @@ static inline bool g2_affine_is_on_curve(const g2_affine_t *a)
  * Complete: the identity (Z = 0) and points with Y = 0 give Z3 = 0. */
 static inline void g2_dbl(g2_t *out, const g2_t *p)
 {
+    fp_t a, b, d, e, f, x3, y3, z3;
 #if PF_TOWER_LAZY
-    fp_t a, b, d, e, t, x3, y3, z3;
-    fpw_t wa, wc, ws;
+    fpw_t wa, wc, w;              /* A, C4 and the sums of D and Y3, unreduced */
 
     fpw_sqr(&wa, &p->x);         /* A = X1^2 */
     fp_sqr(&b, &p->y);
     fp_dbl(&b, &b);              /* 2B = 2 Y1^2 */
-    fpw_sqr(&wc, &b);            /* C4 = 4 Y1^4, unreduced */
+    fpw_sqr(&wc, &b);            /* C4 = 4 Y1^4 */
     fp_add(&d, &p->x, &b);
-    fpw_sqr(&ws, &d);
-    fpw_sub(&ws, &ws, &wa);
-    fpw_sub(&ws, &ws, &wc);
-    fpw_redc(&d, &ws);           /* D = (X1 + 2B)^2 - A - C4 = 4 X1 Y1^2 */
+    fpw_sqr(&w, &d);
+    fpw_sub(&w, &w, &wa);
+    fpw_sub(&w, &w, &wc);
+    fpw_redc(&d, &w);            /* D = (X1 + 2B)^2 - A - C4 = 4 X1 Y1^2 */
     fpw_redc(&a, &wa);
-    fp_dbl(&e, &a);
-    fp_add(&e, &e, &a);          /* E = 3A */
-    fp_sqr(&x3, &e);             /* F = E^2 */
-    fp_dbl(&t, &d);
-    fp_sub(&x3, &x3, &t);        /* X3 = F - 2D */
-    fp_mul(&z3, &p->y, &p->z);
-    fp_dbl(&z3, &z3);            /* Z3 = 2 Y1 Z1 */
-    fp_sub(&t, &d, &x3);
-    fpw_mul(&ws, &t, &e);
-    fpw_sub(&ws, &ws, &wc);
-    fpw_sub(&ws, &ws, &wc);
-    fpw_redc(&y3, &ws);          /* Y3 = E(D - X3) - 8 Y1^4 */
-    out->x = x3;
-    out->y = y3;
-    out->z = z3;
 #else
-    fp_t a, b, c, d, e, f, x3, y3, z3;
+    fp_t c;
 
     fp_sqr(&a, &p->x);           /* A = X1^2 */
     fp_sqr(&b, &p->y);
@@ -222,6 +207,7 @@ static inline void g2_dbl(g2_t *out, const g2_t *p)
     fp_sqr(&d, &d);
     fp_sub(&d, &d, &a);
     fp_sub(&d, &d, &c);          /* D = (X1 + 2B)^2 - A - C4 = 4 X1 Y1^2 */
+#endif
     fp_dbl(&e, &a);
     fp_add(&e, &e, &a);          /* E = 3A */
     fp_sqr(&f, &e);              /* F = E^2 */
@@ -230,13 +216,19 @@ static inline void g2_dbl(g2_t *out, const g2_t *p)
     fp_dbl(&x3, &d);
     fp_sub(&x3, &f, &x3);        /* X3 = F - 2D */
     fp_sub(&y3, &d, &x3);
+#if PF_TOWER_LAZY
+    fpw_mul(&w, &y3, &e);
+    fpw_sub(&w, &w, &wc);
+    fpw_sub(&w, &w, &wc);
+    fpw_redc(&y3, &w);           /* Y3 = E(D - X3) - 8 Y1^4 */
+#else
     fp_mul(&y3, &y3, &e);
     fp_dbl(&c, &c);
     fp_sub(&y3, &y3, &c);        /* Y3 = E(D - X3) - 8 Y1^4 */
+#endif
     out->x = x3;
     out->y = y3;
     out->z = z3;
-#endif
 }
 
 /* add-1998-cmo-2 without special cases: out = p + q for finite p != +-q (12M + 4S: one
