@@ -476,6 +476,28 @@ def test_fq_level_vs_reference(ctx, data):
     assert A.is_lex_largest() == expect
 
 
+def test_tower_products_at_the_largest_coefficients(ctx):
+    """The lazy tower's bounds are tightest where every coefficient is near p: operand sums left
+    unreduced reach 2p - 2, and the c1 of their double-width Fp2 product passes p R where R / p
+    is below 8 (fp2_operand_sums). Products and squares at both levels of elements whose
+    coefficients are p - 1, p - 2, 0 and 1 in several patterns, against the reference."""
+    p, Top, Cubic = ctx.p, ctx.Top, ctx.Cubic
+    fq = (lambda x, y: (x, y)) if ctx.d2 == 2 else (lambda x, y: x)
+    patterns = [(p - 1, p - 1), (p - 1, p - 2), (p - 1, 0), (0, p - 1), (1, p - 1), (p - 2, 1)]
+    cubics = [tuple(fq(*patterns[(i + j) % len(patterns)]) for j in range(3)) for i in range(len(patterns))]
+    cubics.append(tuple(fq(p - 1, p - 1) for _ in range(3)))
+    tops = [(cubics[i], cubics[(i + 1) % len(cubics)]) for i in range(len(cubics))]
+    for a in cubics:
+        for b in cubics:
+            product = ctx.ref.to_tower(ctx.ref_cubic(a) * ctx.ref_cubic(b))[0]
+            assert (Cubic(*a) * Cubic(*b)).to_tuple() == product, (a, b)
+    for a in tops:
+        assert Top(*a).square() == Top(*a) * Top(*a)
+        for b in tops:
+            product = ctx.ref.to_tower(ctx.ref_top(a) * ctx.ref_top(b))
+            assert (Top(*a) * Top(*b)).to_tuple() == product, (a, b)
+
+
 def test_fq_sqrt_edge_cases(ctx):
     """The constant-time Fp2 square root tries every candidate of the complex method: check the
     inputs that pick each one (c1 = 0 with c0 a square or not, c0 = 0, zero, squares of elements

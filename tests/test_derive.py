@@ -572,9 +572,9 @@ def test_lazy_reduction_bounds(name: str) -> None:
         assert not m.lazy.fp2_sqr_plain
     # the plain sums of the cubic level over Fp: k = 6 only, exactly when 16 p <= R
     assert m.lazy.fp3_plain_sums == (m.k == 6 and m.lazy.tower and 16 * m.p <= R)
-    # fp2w_mul on unreduced operand sums: k = 12 with u^2 = -k, exactly when 8 p <= R and 4k p <= R
+    # fp2w_mul on unreduced operand sums: k = 12 with u^2 = -k, exactly when 4k p <= R
     assert m.lazy.fp2_operand_sums == (m.k == 12 and m.lazy.tower and m.lazy.beta_k is not None
-                                       and 8 * m.p <= R and 4 * m.lazy.beta_k * m.p <= R)
+                                       and 4 * m.lazy.beta_k * m.p <= R)
     # the factors of xi taken in one pass are every k >= 2 (below the word bound); the high half
     # takes one more word exactly when some k has k p >= R
     from generator.derive.lazy_reduction import WIDE_SMALL_BOUND
@@ -637,21 +637,23 @@ def test_fp3_plain_sums_need_room() -> None:
 
 
 def test_fp2_operand_sums_need_room() -> None:
-    """k = 12 passes unreduced Fp2 operand sums to fp2w_mul exactly when 8 p <= R and 4k p <= R
-    (u^2 = -k): BLS12-377's room (k = 5, R / p = 152) and BLS12-381's (k = 1, R / p = 9), but not a
-    p with 19 p < R < 20 p at k = 5, nor one with 7 p < R < 8 p at k = 1 (BN254: R / p = 5)."""
+    """k = 12 passes unreduced Fp2 operand sums to fp2w_mul exactly when 4k p <= R (u^2 = -k):
+    BLS12-377's room (k = 5, R / p = 152), BLS12-381's (k = 1, R / p = 9) and BN254's (k = 1,
+    R / p = 5, where the c1 of such a product, below 8 p^2, passes p R), but not a p with
+    19 p < R < 20 p at k = 5, nor one with 3 p < R < 4 p at k = 1."""
     from generator.derive import lazy_reduction
     from generator.derive.checks import DerivationError
 
     R = 2 ** 384
     assert lazy_reduction.derive_lazy_reduction(R // 20, 6, 12, -5, "test", (0, 1, -5)).fp2_operand_sums
     assert not lazy_reduction.derive_lazy_reduction(R // 19, 6, 12, -5, "test", (0, 1, -5)).fp2_operand_sums
-    assert lazy_reduction.derive_lazy_reduction(R // 8, 6, 12, -1, "test").fp2_operand_sums
-    assert not lazy_reduction.derive_lazy_reduction(R // 7, 6, 12, -1, "test").fp2_operand_sums
+    assert lazy_reduction.derive_lazy_reduction(R // 4 - 1, 6, 12, -1, "test").fp2_operand_sums
+    assert lazy_reduction.derive_lazy_reduction(R // 5, 6, 12, -1, "test").fp2_operand_sums
+    assert not lazy_reduction.derive_lazy_reduction(R // 3, 6, 12, -1, "test").fp2_operand_sums
     with pytest.raises(DerivationError):
         lazy_reduction._check_fp2_operand_sums(R // 19, R, 5, "test")
     with pytest.raises(DerivationError):
-        lazy_reduction._check_fp2_operand_sums(R // 7, R, 1, "test")
+        lazy_reduction._check_fp2_operand_sums(R // 3, R, 1, "test")
     # the cross difference is checked against p R: it reaches 4 (p - 1)^2 > p R when R < 4p
     with pytest.raises(DerivationError):
         lazy_reduction._check_fp2_cross_differences(2**127 - 1, 2**128, "test")

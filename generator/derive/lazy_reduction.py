@@ -31,10 +31,12 @@ The bounds, each checked here for the curve at hand:
   * unreduced operands of the Fp2 product (fp2_operand_sums, k = 12, u^2 = -k): the cubic level's
     Karatsuba over Fp2 passes its operand sums a_i + a_j unreduced (< 2p) to fp2w_mul, whose own
     sums then stay below 4p (their product, below 16 p^2, is only an intermediate of plain integer
-    subtractions), with k a1 b1 < 4k p^2 below p R (4k p <= R) for c0 modulo p R, and
-    c1 = a0 b1 + a1 b0 < 8 p^2 exact and below p R (8 p <= R). Since every c1 is then the exact
-    integer of its operands, the Karatsuba difference (a_i + a_j)(b_i + b_j) - a_i b_i - a_j b_j
-    takes c1 as a plain subtraction (the cross terms, below 4 p^2); c0 stays modulo p R.
+    subtractions), with a0 b0 < 4 p^2 and k a1 b1 < 4k p^2 below p R (4 p <= R, 4k p <= R) for c0
+    modulo p R, and c1 = a0 b1 + a1 b0 < 8 p^2 exact (it fits 2n words). Since every c1 is then
+    the exact integer of its operands, the Karatsuba difference (a_i + a_j)(b_i + b_j) - a_i b_i
+    - a_j b_j takes c1 as a plain subtraction; its result, the cross terms, is below 4 p^2 <= p R.
+    Such a product is read by that difference only (fp2w_sub_cross), so its c1 may exceed p R
+    (R / p between 4 and 8: BN254).
   * the multiplications by the small factors of xi in double width (fpw_mul_small_mod): k a, or
     k (p R - a) for -k a, in one pass of products; the product is below k p R and its high half
     below k p, which needs one more word when k p >= R (wide_small_top: BN254's 9 = xi0); the
@@ -85,7 +87,7 @@ class LazyReductionModel:
     fp4_nu_plain: bool = False  # k = 24, beta > 0, nu >= 0: a + nu b of the Fp4 products as plain sums
     fp4_plain_karatsuba: bool = False  # k = 24, beta > 0: Fp4 Karatsuba on unreduced operand sums, plain differences (2 (k + 1) p <= R)
     fp3_plain_sums: bool = False  # k = 6: unreduced operand sums and plain differences in Fp3 and Fp6 (16 p <= R)
-    fp2_operand_sums: bool = False  # k = 12, u^2 = -k: fp2w_mul takes operands below 2p (8 p <= R, 4k p <= R)
+    fp2_operand_sums: bool = False  # k = 12, u^2 = -k: fp2w_mul takes operands below 2p (4k p <= R)
     # (s, M) of the quotient estimate that replaces the subtractions of 2^j p where they would number
     # WIDE_QUOTIENT_STEPS or more (x86_64-adx)
     wide_quotient: tuple[int, int] | None = None
@@ -272,7 +274,7 @@ def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve:
     fp3_plain_sums = tower and k == 6 and 16 * p <= R
     if fp3_plain_sums:
         _check_fp3_plain_sums(p, R, curve)
-    fp2_operand_sums = tower and k == 12 and beta_k is not None and max(8, 4 * beta_k) * p <= R
+    fp2_operand_sums = tower and k == 12 and beta_k is not None and 4 * beta_k * p <= R
     if fp2_operand_sums:
         _check_fp2_operand_sums(p, R, beta_k, curve)
     return LazyReductionModel(fp2_mul=fp2_mul, beta_k=beta_k, tower=tower, headroom=headroom,
@@ -299,16 +301,16 @@ def _unreduced_operand_samples(p: int, rng: random.Random) -> list[tuple[int, in
 def _check_fp2_operand_sums(p: int, R: int, k: int, curve: str) -> None:
     """fp2w_mul (u^2 = -k) on operands below 2p (fp2_operand_sums), on extreme and random ones: its
     operand sums fit n words, its products 2n words, c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1 is
-    exact and below p R, both terms of c0 = a0 b0 - k a1 b1 (modulo p R) are below p R, and the
-    result is the product modulo p. Then the cubic level's difference of c1 coefficients
-    (fp2w_sub_cross) on reduced elements: plain, exact, below p R."""
-    require(8 * p <= R and 4 * k * p <= R, curve, f"Fp2 operand sums: 8 p <= R and {4 * k} p <= R")
+    exact (it fits 2n words; only fp2w_sub_cross reads it), both terms of c0 = a0 b0 - k a1 b1
+    (modulo p R) are below p R, and the result is the product modulo p. Then the cubic level's
+    difference of c1 coefficients (fp2w_sub_cross) on reduced elements: plain, exact, below p R."""
+    require(4 * p <= R and 4 * k * p <= R, curve, f"Fp2 operand sums: 4 p <= R and {4 * k} p <= R")
     for a0, a1, b0, b1 in _unreduced_operand_samples(p, random.Random(2010526 + k)):
         s, t = a0 + a1, b0 + b1
         require(s < R and t < R and s * t < R * R, curve, "Fp2 operand sums: the sums and their product fit")
         v0, v1 = a0 * b0, a1 * b1
         c1 = s * t - v0 - v1
-        require(0 <= c1 < p * R, curve, "Fp2 operand sums: c1 is exact and below p R")
+        require(0 <= c1 < R * R, curve, "Fp2 operand sums: c1 is exact and fits 2n words")
         require(v0 < p * R and k * v1 < p * R, curve, f"Fp2 operand sums: a0 b0 and {k} a1 b1 below p R")
         c0 = (v0 - k * v1) % (p * R)
         require((c0 - (a0 * b0 - k * a1 * b1)) % p == 0 and (c1 - (a0 * b1 + a1 * b0)) % p == 0, curve,
@@ -329,7 +331,8 @@ def _check_fp2_cross_differences(p: int, R: int, curve: str) -> None:
         x1 = (s0 + s1) * (u0 + u1) - s0 * u0 - s1 * u1
         step = x1 - (ai0 * bi1 + ai1 * bi0)
         d1 = step - (aj0 * bj1 + aj1 * bj0)
-        require(step >= 0 and 0 <= d1 < p * R, curve, "Fp2 cross differences: c1 minus each partial c1 is plain")
+        require(x1 < R * R and step >= 0 and 0 <= d1 < p * R, curve,
+                "Fp2 cross differences: c1 minus each partial c1 is plain")
         require(d1 == ai0 * bj1 + ai1 * bj0 + aj0 * bi1 + aj1 * bi0, curve,
                 "Fp2 cross differences: the difference is the cross terms' c1")
 

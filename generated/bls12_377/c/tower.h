@@ -698,9 +698,9 @@ static inline void fp6w_sub_mul_by_v(fp6w_t *out, const fp6w_t *x, const fp6w_t 
 }
 
 /* out = x - t for x = (a_i + a_j)(b_i + b_j) (the operand sums unreduced) and t = a_i b_i, both
- * from fp2w_mul: each c1 is the exact integer a0 b1 + a1 b0 of its operands, so x.c1 - t.c1 is the
- * sum of the cross terms, below 8 p^2 <= p R, a plain subtraction; c0 is taken modulo p R
- * (fp2_operand_sums). */
+ * from fp2w_mul: each c1 is the exact integer a0 b1 + a1 b0 of its operands (x.c1 below 8 p^2,
+ * which may pass p R), so x.c1 - t.c1 is a plain subtraction; after both partial products the
+ * cross terms remain, below 4 p^2 <= p R. c0 is taken modulo p R (fp2_operand_sums). */
 static inline void fp2w_sub_cross(fp2w_t *out, const fp2w_t *x, const fp2w_t *t)
 {
     fpw_sub(&out->c0, &x->c0, &t->c0);

@@ -224,6 +224,14 @@ static inline void fp2_frobenius(fp2_t *out, const fp2_t *a, int n)
 /* An element of Fp2 in double width: two fpw_t. */
 typedef struct { fpw_t c0, c1; } fp2w_t;
 
+/* out = a + b with each coefficient left unreduced (below 2p for reduced a and b): an operand of
+ * fp2w_mul and fp2w_sqr only (fp2_operand_sums, fp4_plain_karatsuba). */
+static inline void fp2_add_unreduced(fp2_t *out, const fp2_t *a, const fp2_t *b)
+{
+    fp_add_unreduced(out->c0.l, &a->c0, &b->c0);
+    fp_add_unreduced(out->c1.l, &a->c1, &b->c1);
+}
+
 /* Karatsuba with lazy reduction (u^2 = -1, 4p < R): three double-width
  * products, c0 = a0 b0 - 1 a1 b1 modulo p R (1 a1 b1 < 1 p^2 < p R),
  * c1 = (a0 + a1)(b0 + b1) - a0 b0 - a1 b1 < 2 p^2; both below p R, unreduced. */
@@ -653,7 +661,19 @@ static inline void fp6w_sub_mul_by_v(fp6w_t *out, const fp6w_t *x, const fp6w_t 
     fp2w_sub(&out->c0, &x->c0, &y);
 }
 
-/* Karatsuba over the cubic extension, unreduced: six double-width products in fp2. */
+/* out = x - t for x = (a_i + a_j)(b_i + b_j) (the operand sums unreduced) and t = a_i b_i, both
+ * from fp2w_mul: each c1 is the exact integer a0 b1 + a1 b0 of its operands (x.c1 below 8 p^2,
+ * which may pass p R), so x.c1 - t.c1 is a plain subtraction; after both partial products the
+ * cross terms remain, below 4 p^2 <= p R. c0 is taken modulo p R (fp2_operand_sums). */
+static inline void fp2w_sub_cross(fp2w_t *out, const fp2w_t *x, const fp2w_t *t)
+{
+    fpw_sub(&out->c0, &x->c0, &t->c0);
+    (void)fp_wide_sub(out->c1.l, x->c1.l, t->c1.l);
+}
+
+/* Karatsuba over the cubic extension, unreduced: six double-width products in fp2. The
+ * operand sums stay unreduced (below 2p), which fp2w_mul takes, and the c1 differences are plain
+ * (fp2w_sub_cross; fp2_operand_sums). */
 static void fp6w_mul(fp6w_t *out, const fp6_t *a, const fp6_t *b)
 {
     fp2w_t t0, t1, t2, x;
@@ -662,25 +682,25 @@ static void fp6w_mul(fp6w_t *out, const fp6_t *a, const fp6_t *b)
     fp2w_mul(&t1, &a->c1, &b->c1);
     fp2w_mul(&t2, &a->c2, &b->c2);
     /* c0 = xi ((a1 + a2)(b1 + b2) - t1 - t2) + t0 */
-    fp2_add(&s, &a->c1, &a->c2);
-    fp2_add(&u, &b->c1, &b->c2);
+    fp2_add_unreduced(&s, &a->c1, &a->c2);
+    fp2_add_unreduced(&u, &b->c1, &b->c2);
     fp2w_mul(&x, &s, &u);
-    fp2w_sub(&x, &x, &t1);
-    fp2w_sub(&x, &x, &t2);
+    fp2w_sub_cross(&x, &x, &t1);
+    fp2w_sub_cross(&x, &x, &t2);
     fp2w_mul_by_xi_add(&out->c0, &x, &t0);
     /* c2 = (a0 + a2)(b0 + b2) - t0 - t2 + t1 */
-    fp2_add(&s, &a->c0, &a->c2);
-    fp2_add(&u, &b->c0, &b->c2);
+    fp2_add_unreduced(&s, &a->c0, &a->c2);
+    fp2_add_unreduced(&u, &b->c0, &b->c2);
     fp2w_mul(&x, &s, &u);
-    fp2w_sub(&x, &x, &t0);
-    fp2w_sub(&x, &x, &t2);
+    fp2w_sub_cross(&x, &x, &t0);
+    fp2w_sub_cross(&x, &x, &t2);
     fp2w_add(&out->c2, &x, &t1);
     /* c1 = (a0 + a1)(b0 + b1) - t0 - t1 + xi t2 (last: xi t2 is taken in place) */
-    fp2_add(&s, &a->c0, &a->c1);
-    fp2_add(&u, &b->c0, &b->c1);
+    fp2_add_unreduced(&s, &a->c0, &a->c1);
+    fp2_add_unreduced(&u, &b->c0, &b->c1);
     fp2w_mul(&x, &s, &u);
-    fp2w_sub(&x, &x, &t0);
-    fp2w_sub(&x, &x, &t1);
+    fp2w_sub_cross(&x, &x, &t0);
+    fp2w_sub_cross(&x, &x, &t1);
     fp2w_mul_by_xi_add(&out->c1, &t2, &x);
 }
 
@@ -693,11 +713,11 @@ static void fp6w_mul_by_01(fp6w_t *out, const fp6_t *a, const fp2_t *b0, const f
     fp2w_mul(&t1, &a->c1, b1);
     fp2w_mul(&x, &a->c2, b1);
     fp2w_mul_by_xi_add(&out->c0, &x, &t0);
-    fp2_add(&s, &a->c0, &a->c1);
-    fp2_add(&u, b0, b1);
+    fp2_add_unreduced(&s, &a->c0, &a->c1);
+    fp2_add_unreduced(&u, b0, b1);
     fp2w_mul(&x, &s, &u);
-    fp2w_sub(&x, &x, &t0);
-    fp2w_sub(&out->c1, &x, &t1);
+    fp2w_sub_cross(&x, &x, &t0);
+    fp2w_sub_cross(&out->c1, &x, &t1);
     fp2w_mul(&x, &a->c2, b0);
     fp2w_add(&out->c2, &x, &t1);
 }
