@@ -161,8 +161,25 @@ def run_mul(n: int, p: int, a: int, b: int) -> tuple[int, Machine]:
     n0 = -pow(p, -1, 1 << 64) & MASK
     m = Machine({"a": words(a, n), "b": words(b, n), "p": words(p, n), "n0": [n0], "zero": [0], "slot": [0xDEAD],
                  "out": [0] * n, "outp": [("out", 0)]})  # fmt: skip
+    m.reg["ap"] = ("a", 0)  # a's address, where a spare register holds it
     m.run(adx_window.mont_mul(n))
     return value(m.mem["out"]), m
+
+
+def registers_used(n: int, machine: Machine, square: bool = False) -> set[str]:
+    """The registers a kernel touched, checked against window_operands: the n + 1 operand
+    registers, a's address and the output's where they are registers, and (counted, not touched
+    in the model, which keeps the slot as a memory word) the slot; all within the 13 that rsp,
+    rbp and rdx leave."""
+    ops = adx_window.window_operands(n)
+    expected = {f"r{k}" for k in range(n + 1)}
+    if ops.square_a_pointer if square else ops.product_a_pointer:
+        expected.add("ap")
+    if square and ops.square_out_pointer:
+        expected.add("wp")
+    assert machine.touched == expected
+    assert len(expected) + (0 if square else ops.slot_register) <= adx_window.WINDOW_REGISTERS
+    return expected
 
 
 def run_redc(n: int, p: int, t: int) -> int:
@@ -184,8 +201,7 @@ def test_window_mont_mul(n: int) -> None:
             for b in rng.sample(xs, 2) + [a]:
                 got, machine = run_mul(n, p, a, b)
                 assert got == a * b * r_inv % p, (n, hex(p), a, b)
-        # n + 1 operand registers besides rdx: 14 general registers, rsp and rbp untouched
-        assert machine.touched == {f"r{k}" for k in range(n + 1)}
+        registers_used(n, machine)
 
 
 @pytest.mark.parametrize("n", range(4, adx_window.WINDOW_MAX_LIMBS + 1))
@@ -214,9 +230,26 @@ def test_window_sqr_wide(n: int) -> None:
     top = (1 << (64 * n)) - 1
     for a in [0, 1, top, top >> 1, 1 << (64 * n - 1), *(rng.getrandbits(64 * n) for _ in range(10))]:
         m = Machine({"a": words(a, n), "w": [0xBAD] * (2 * n), "zero": [0]})
+        m.reg["ap"], m.reg["wp"] = ("a", 0), ("w", 0)  # the addresses, where spare registers hold them
         m.run(adx_window.sqr_wide(n))
         assert value(m.mem["w"]) == a * a, (n, a)
-    assert m.touched == {f"r{k}" for k in range(n + 1)}
+    registers_used(n, m, square=True)
+
+
+def test_window_operands() -> None:
+    """The window's n + 1 operand registers and the spare ones make the 13 that rsp, rbp and rdx
+    leave. The spare ones go to a's address and the square's output address first, then the slot
+    and the square's a; the largest window has none and keeps every operand in memory."""
+    assert adx_window.WINDOW_REGISTERS == 16 - 3
+    assert [adx_window.spare_registers(n) for n in (4, 10, 11, 12)] == [8, 2, 1, 0]
+    ten, eleven, twelve = (adx_window.window_operands(n) for n in (10, 11, 12))
+    assert ten == adx_window.WindowOperands(True, True, True, True)
+    assert eleven == adx_window.WindowOperands(True, False, True, False)
+    assert twelve == adx_window.WindowOperands(False, False, False, False)
+    assert "(%[ap])" not in " ".join(adx_window.mont_mul(12) + adx_window.sqr_wide(12))
+    assert "(%[wp])" not in " ".join(adx_window.sqr_wide(12))
+    with pytest.raises(ValueError):
+        adx_window.spare_registers(adx_window.WINDOW_MAX_LIMBS + 1)
 
 
 def test_window_limits() -> None:
@@ -251,6 +284,7 @@ def test_model_catches_a_wrong_carry() -> None:
 def run_mul_wide(n: int, a: int, b: int, lines: list[str] | None = None) -> tuple[int, Machine]:
     m = Machine({"a": words(a, n), "b": words(b, n), "zero": [0], "slot": [0xDEAD], "out": [0xBAD] * (2 * n),
                  "outp": [("out", 0)]})  # fmt: skip
+    m.reg["ap"] = ("a", 0)
     m.run(lines if lines is not None else adx_window.mul_wide(n))
     return value(m.mem["out"]), m
 
@@ -266,7 +300,7 @@ def test_window_mul_wide(n: int) -> None:
         for b in rng.sample(xs, 3) + [a, top]:
             got, machine = run_mul_wide(n, a, b)
             assert got == a * b, (n, a, b)
-    assert machine.touched == {f"r{k}" for k in range(n + 1)}
+    registers_used(n, machine)
 
 
 def wide_inputs(p: int, n: int, rng: random.Random) -> list[int]:

@@ -70,6 +70,11 @@ def _mixed_prime() -> int:
     return int(gmpy2.next_prime(0x7FFFFFFFFFFFFF00 << 192))
 
 
+def _window_11_prime() -> int:
+    """A 703-bit prime: 11 limbs with the no-carry bound (p < 2^703)."""
+    return int(gmpy2.next_prime((1 << 702) + (1 << 400)))
+
+
 MODULI: dict[str, tuple[str, int]] = {
     "bn254_p": ("fp", 0x30644E72E131A029B85045B68181585D97816A916871CA8D3C208C16D87CFD47),
     "bn254_r": ("fr", 0x30644E72E131A029B85045B68181585D2833E84879B9709143E1F593F0000001),
@@ -94,6 +99,16 @@ MODULI: dict[str, tuple[str, int]] = {
     "ed25519_p": ("fp", (1 << 255) - 19),
     "secp256k1_p": ("fp", (1 << 256) - (1 << 32) - 977),
     "mixed_255": ("fp", _mixed_prime()),
+    # 10 limbs: BW6-633's p (the register-window kernels with two spare registers)
+    "bw6_633_p": (
+        "fp",
+        int(
+            "20494478644167774678813387386538961497669590920908778075528754551012016751717791778743535050360001"
+            "387419576570244406805463255765034468441182772056330021723098661967429339971741066259394985997"
+        ),
+    ),
+    # 11 limbs: one spare register (generator/emit/adx_window.py's window_operands)
+    "window_11": ("fp", _window_11_prime()),
     # 8 limbs: p of the BLS12 curve with x = -0x1ffffffbfffe00000000 (a custom curve of the tests)
     "bls12_461_p": (
         "fp",
@@ -288,6 +303,7 @@ def test_moduli_cover_every_path(built: dict[str, Built]) -> None:
     assert any(f.no_carry(64) != f.no_carry(32) for f in fields)
     assert any(f.no_carry(64) and not f.no_carry_square(64) for f in fields)  # BLS12-381 r
     assert max(f.limbs64 for f in fields) == 12
+    assert {10, 11} <= {f.limbs64 for f in fields}  # the window kernels with spare registers
     assert built["bls12_377_p"].field.sqrt.two_adicity == 46
 
 

@@ -2819,8 +2819,9 @@ PF_ADX_INLINE void pf_redc_mont_12(limb_t out[12], limb_t t[24], const limb_t p[
 #define PF_ASM_SQR_WIDE_12 1
 PF_ADX_INLINE void pf_sqr_wide_12(limb_t t[24], const limb_t a[12])
 {
+    limb_t w[24];
     const limb_t zero = 0;
-    limb_t ac[12], w[24], r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12;
+    limb_t ac[12], r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12;
 
     __builtin_memcpy(ac, a, sizeof ac);
     __asm__ volatile(
@@ -3193,14 +3194,14 @@ PF_ADX_INLINE void pf_sqr_wide_12(limb_t t[24], const limb_t a[12])
     __builtin_memcpy(t, w, sizeof w);
 }
 
-/* out = a^2 / 2^768 mod p: the square t = a^2 < p 2^768 (66 MULX for the products a[i] a[j],
- * i < j, in rows whose window is in registers; the sum doubled and the 12 squares added), then one
+/* out = a^2 / 2^768 mod p: the square t = a^2 < p 2^768 (as pf_sqr_wide_12, into a local array), then one
  * reduction (pf_redc_mont_12) */
 #define PF_ASM_SQR_MONT_12_NC 1
 PF_ADX_INLINE void pf_sqr_mont_12_nc(limb_t out[12], const limb_t a[12], const limb_t p[12], limb_t n0)
 {
+    limb_t t[24];
     const limb_t zero = 0;
-    limb_t ac[12], t[24], r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12;
+    limb_t ac[12], r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10, r11, r12;
 
     __builtin_memcpy(ac, a, sizeof ac);
     __asm__ volatile(
