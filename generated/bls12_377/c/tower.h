@@ -1160,26 +1160,26 @@ static void fp12_cyclotomic_sqr(fp12_t *out, const fp12_t *a)
     fp2_mul_by_xi(&t4, &t4);
     fp2_add(&t4, &t4, &t5);                 /* x5^2 xi + x1^2 */
 #endif
-    fp12_t r;
-    fp2_sub(&r.c0.c0, &t0, &a->c0.c0);
-    fp2_dbl(&r.c0.c0, &r.c0.c0);
-    fp2_add(&r.c0.c0, &r.c0.c0, &t0);
-    fp2_sub(&r.c0.c1, &t2, &a->c0.c1);
-    fp2_dbl(&r.c0.c1, &r.c0.c1);
-    fp2_add(&r.c0.c1, &r.c0.c1, &t2);
-    fp2_sub(&r.c0.c2, &t4, &a->c0.c2);
-    fp2_dbl(&r.c0.c2, &r.c0.c2);
-    fp2_add(&r.c0.c2, &r.c0.c2, &t4);
-    fp2_add(&r.c1.c0, &t8, &a->c1.c0);
-    fp2_dbl(&r.c1.c0, &r.c1.c0);
-    fp2_add(&r.c1.c0, &r.c1.c0, &t8);
-    fp2_add(&r.c1.c1, &t6, &a->c1.c1);
-    fp2_dbl(&r.c1.c1, &r.c1.c1);
-    fp2_add(&r.c1.c1, &r.c1.c1, &t6);
-    fp2_add(&r.c1.c2, &t7, &a->c1.c2);
-    fp2_dbl(&r.c1.c2, &r.c1.c2);
-    fp2_add(&r.c1.c2, &r.c1.c2, &t7);
-    *out = r;
+    /* each output coefficient reads the temporaries and its own input coefficient only, so it is
+     * written in place (out may alias a) */
+    fp2_sub(&out->c0.c0, &t0, &a->c0.c0);
+    fp2_dbl(&out->c0.c0, &out->c0.c0);
+    fp2_add(&out->c0.c0, &out->c0.c0, &t0);
+    fp2_sub(&out->c0.c1, &t2, &a->c0.c1);
+    fp2_dbl(&out->c0.c1, &out->c0.c1);
+    fp2_add(&out->c0.c1, &out->c0.c1, &t2);
+    fp2_sub(&out->c0.c2, &t4, &a->c0.c2);
+    fp2_dbl(&out->c0.c2, &out->c0.c2);
+    fp2_add(&out->c0.c2, &out->c0.c2, &t4);
+    fp2_add(&out->c1.c0, &t8, &a->c1.c0);
+    fp2_dbl(&out->c1.c0, &out->c1.c0);
+    fp2_add(&out->c1.c0, &out->c1.c0, &t8);
+    fp2_add(&out->c1.c1, &t6, &a->c1.c1);
+    fp2_dbl(&out->c1.c1, &out->c1.c1);
+    fp2_add(&out->c1.c1, &out->c1.c1, &t6);
+    fp2_add(&out->c1.c2, &t7, &a->c1.c2);
+    fp2_dbl(&out->c1.c2, &out->c1.c2);
+    fp2_add(&out->c1.c2, &out->c1.c2, &t7);
 }
 
 static void fp12_cyclotomic_sqr_n(fp12_t *out, const fp12_t *a, int n)

@@ -1521,26 +1521,26 @@ static void fp24_cyclotomic_sqr(fp24_t *out, const fp24_t *a)
     fp4_mul_by_xi(&t4, &t4);
     fp4_add(&t4, &t4, &t5);                 /* x5^2 xi + x1^2 */
 #endif
-    fp24_t r;
-    fp4_sub(&r.c0.c0, &t0, &a->c0.c0);
-    fp4_dbl(&r.c0.c0, &r.c0.c0);
-    fp4_add(&r.c0.c0, &r.c0.c0, &t0);
-    fp4_sub(&r.c0.c1, &t2, &a->c0.c1);
-    fp4_dbl(&r.c0.c1, &r.c0.c1);
-    fp4_add(&r.c0.c1, &r.c0.c1, &t2);
-    fp4_sub(&r.c0.c2, &t4, &a->c0.c2);
-    fp4_dbl(&r.c0.c2, &r.c0.c2);
-    fp4_add(&r.c0.c2, &r.c0.c2, &t4);
-    fp4_add(&r.c1.c0, &t8, &a->c1.c0);
-    fp4_dbl(&r.c1.c0, &r.c1.c0);
-    fp4_add(&r.c1.c0, &r.c1.c0, &t8);
-    fp4_add(&r.c1.c1, &t6, &a->c1.c1);
-    fp4_dbl(&r.c1.c1, &r.c1.c1);
-    fp4_add(&r.c1.c1, &r.c1.c1, &t6);
-    fp4_add(&r.c1.c2, &t7, &a->c1.c2);
-    fp4_dbl(&r.c1.c2, &r.c1.c2);
-    fp4_add(&r.c1.c2, &r.c1.c2, &t7);
-    *out = r;
+    /* each output coefficient reads the temporaries and its own input coefficient only, so it is
+     * written in place (out may alias a) */
+    fp4_sub(&out->c0.c0, &t0, &a->c0.c0);
+    fp4_dbl(&out->c0.c0, &out->c0.c0);
+    fp4_add(&out->c0.c0, &out->c0.c0, &t0);
+    fp4_sub(&out->c0.c1, &t2, &a->c0.c1);
+    fp4_dbl(&out->c0.c1, &out->c0.c1);
+    fp4_add(&out->c0.c1, &out->c0.c1, &t2);
+    fp4_sub(&out->c0.c2, &t4, &a->c0.c2);
+    fp4_dbl(&out->c0.c2, &out->c0.c2);
+    fp4_add(&out->c0.c2, &out->c0.c2, &t4);
+    fp4_add(&out->c1.c0, &t8, &a->c1.c0);
+    fp4_dbl(&out->c1.c0, &out->c1.c0);
+    fp4_add(&out->c1.c0, &out->c1.c0, &t8);
+    fp4_add(&out->c1.c1, &t6, &a->c1.c1);
+    fp4_dbl(&out->c1.c1, &out->c1.c1);
+    fp4_add(&out->c1.c1, &out->c1.c1, &t6);
+    fp4_add(&out->c1.c2, &t7, &a->c1.c2);
+    fp4_dbl(&out->c1.c2, &out->c1.c2);
+    fp4_add(&out->c1.c2, &out->c1.c2, &t7);
 }
 
 static void fp24_cyclotomic_sqr_n(fp24_t *out, const fp24_t *a, int n)
