@@ -114,12 +114,10 @@ static inline void fp_mul_by_xi(fp_t *out, const fp_t *a)
     }
 }
 
-/* out = xi a, unreduced. */
+/* out = xi a, unreduced; out may alias a (every form of wide_times allows it). */
 static inline void fpw_mul_by_xi(fpw_t *out, const fpw_t *a)
 {
-    fpw_t r;
-    fpw_mul_small_mod(&r, a, 2, 0, 1);
-    *out = r;
+    fpw_add(out, a, a);
 }
 
 /* out = xi a + b, unreduced; out may alias a or b, and a is clobbered (xi a is taken in place). */

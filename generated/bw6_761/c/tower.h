@@ -163,12 +163,10 @@ static inline void fp_mul_by_xi(fp_t *out, const fp_t *a)
     fp_neg(out, out);
 }
 
-/* out = xi a, unreduced. */
+/* out = xi a, unreduced; out may alias a (every form of wide_times allows it). */
 static inline void fpw_mul_by_xi(fpw_t *out, const fpw_t *a)
 {
-    fpw_t r;
-    fpw_mul_small_add_mod(&r, a, 4, 1, 3, NULL, 0);
-    *out = r;
+    fpw_mul_small_add_mod(out, a, 4, 1, 3, NULL, 0);
 }
 
 /* out = xi a + b, unreduced, in one pass (fpw_mul_small_add_mod); out may alias a or b. */
