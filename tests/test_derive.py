@@ -575,11 +575,11 @@ def test_lazy_reduction_bounds(name: str) -> None:
     # fp2w_mul on unreduced operand sums: k = 12 with u^2 = -k, exactly when 4k p <= R
     assert m.lazy.fp2_operand_sums == (m.k == 12 and m.lazy.tower and m.lazy.beta_k is not None
                                        and 4 * m.lazy.beta_k * m.p <= R)
-    # the factors of xi taken in one pass are every k >= 2 (below the word bound); the high half
-    # takes one more word exactly when some k has k p >= R
+    # the factors of xi taken in one pass are every k >= 3 (below the word bound; 2 is a modular
+    # sum); the high half takes one more word exactly when some k has k p >= R
     from generator.derive.lazy_reduction import WIDE_SMALL_BOUND
 
-    factors = {abs(f) for f in xi_small_factors(m.p, m.k, m.tower) if abs(f) >= 2}
+    factors = {abs(f) for f in xi_small_factors(m.p, m.k, m.tower) if abs(f) >= 3}
     assert set(m.lazy.wide_small) == {f for f in factors if f < WIDE_SMALL_BOUND}
     assert m.lazy.wide_small_top == any(f * m.p >= R for f in m.lazy.wide_small)
     # the four curves of the project have the room

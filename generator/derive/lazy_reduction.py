@@ -68,7 +68,7 @@ from .checks import require
 WIDE_SMALL_BOUND = 2**32
 # From this many conditional subtractions of 2^j p (the negated factor's count, bits(k)) the quotient
 # estimate takes over (x86_64-adx): it costs about two of them, one MULX pass and one subtraction
-# (BN254's 9, BLS24-315's 13, BLS12-377's 5, BW6-761's 4; not BW6-633's 2).
+# (BN254's 9, BLS24-315's 13, BLS12-377's 5, BW6-761's 4).
 WIDE_QUOTIENT_STEPS = 3
 
 
@@ -261,7 +261,8 @@ def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve:
         require(2 * p < R, curve, "the high half of a sum modulo p R fits n words")
     wide_small = []
     if tower:
-        for f in sorted({abs(f) for f in small_factors if abs(f) >= 2}):
+        # +-2 is one modular sum (a + a: templates' wide_times), dearer as a pass of products
+        for f in sorted({abs(f) for f in small_factors if abs(f) >= 3}):
             if f < WIDE_SMALL_BOUND:
                 _check_wide_small(p, R, f, curve)
                 wide_small.append(f)

@@ -43,58 +43,6 @@ static inline void fpw_sqr(fpw_t *out, const fp_t *a) { fp_sqr_wide(out->l, a->l
 /* out = a / R mod p; a is overwritten. */
 static inline void fpw_redc(fp_t *out, fpw_t *a) { fp_redc(out->l, a->l); }
 
-/* 2^j p for j = 1, ..., 0: the subtractions of fpw_mul_small_mod. */
-static const limb_t FPW_P_MULTIPLES[2][FP_NLIMBS] = {
-    { PF_W(0xae922dd4, 0x8ae0001a), PF_W(0x7a6d37a6, 0x228fee79), PF_W(0xaf6b9cf5, 0x7073844a), PF_W(0xfc1d10a1, 0xdb7b480f), PF_W(0x71b53ebd, 0x07eaf892), PF_W(0x02a54d81, 0xf5bd4921), PF_W(0x9cb2ed35, 0xb377b45f), PF_W(0x51f9b18e, 0xbaf3a58e), PF_W(0xf8342e9e, 0x03ae556b), PF_W(0x024cc679, 0x81e6bec7) },
-    { PF_W(0xd74916ea, 0x4570000d), PF_W(0x3d369bd3, 0x1147f73c), PF_W(0xd7b5ce7a, 0xb839c225), PF_W(0x7e0e8850, 0xedbda407), PF_W(0xb8da9f5e, 0x83f57c49), PF_W(0x8152a6c0, 0xfadea490), PF_W(0x4e59769a, 0xd9bbda2f), PF_W(0xa8fcd8c7, 0x5d79d2c7), PF_W(0xfc1a174f, 0x01d72ab5), PF_W(0x0126633c, 0xc0f35f63) },
-};
-
-/* out = k a modulo p R (neg: -k a = k (p R - a)) for a in [0, p R) and a small public k with
- * k p < R (generator/derive/lazy_reduction.py checks each k it allows): one pass of products, whose high
- * half is below 2^steps p, then the conditional subtractions of 2^(steps - 1) p, ..., p; the low
- * half of p R is zero, so only the high half is corrected. out may alias a. */
-static inline void fpw_mul_small_mod(fpw_t *out, const fpw_t *a, limb_t k, int neg, int steps)
-{
-#if PF_LIMB_BITS == 64 && defined(PF_ASM_WIDE_MUL_SMALL_10) && defined(PF_ASM_WIDE_NEG_10) && defined(PF_ASM_CSUB_10)
-    /* the target's kernels, the same arithmetic as the C below: p R - a, times k, then the
-     * conditional subtractions from the high half */
-    int j;
-
-    if (neg) {
-        pf_wide_neg_10(out->l, a->l, FP_P);
-        pf_wide_mul_small_10(out->l, out->l, k);
-    } else {
-        pf_wide_mul_small_10(out->l, a->l, k);
-    }
-    for (j = 2 - steps; j < 2; j++)
-        pf_csub_10(out->l + FP_NLIMBS, FPW_P_MULTIPLES[j]);
-#else
-    limb_t h[FP_NLIMBS], c = 0, borrow = 0, nmask = pf_mask((limb_t)neg);
-    size_t i;
-    int j;
-
-    for (i = 0; i < FP_NLIMBS; i++) {
-        limb_t d = pf_subb(0, a->l[i], &borrow);
-        out->l[i] = pf_mac((d & nmask) | (a->l[i] & ~nmask), k, 0, &c);
-    }
-    for (i = 0; i < FP_NLIMBS; i++) {
-        limb_t d = pf_subb(FP_P[i], a->l[FP_NLIMBS + i], &borrow);
-        h[i] = pf_mac((d & nmask) | (a->l[FP_NLIMBS + i] & ~nmask), k, 0, &c);
-    }
-    for (j = 2 - steps; j < 2; j++) {
-        limb_t d[FP_NLIMBS], b = 0, keep;
-
-        for (i = 0; i < FP_NLIMBS; i++)
-            d[i] = pf_subb(h[i], FPW_P_MULTIPLES[j][i], &b);
-        keep = pf_mask(b);
-        for (i = 0; i < FP_NLIMBS; i++)
-            h[i] = (h[i] & keep) | (d[i] & ~keep);
-    }
-    for (i = 0; i < FP_NLIMBS; i++)
-        out->l[FP_NLIMBS + i] = h[i];
-#endif
-}
-
 /* ---------------------------------------------------------------------------------------------
  * The twist field is Fp itself.
  * ------------------------------------------------------------------------------------------- */
