@@ -30,10 +30,14 @@ WINDOW_REGISTERS = 13
 WINDOW_MAX_LIMBS = WINDOW_REGISTERS - 1
 
 
-def spare_registers(n: int) -> int:
-    """The registers an n-limb window (n + 1 operand registers) leaves free."""
+def _check_window_limbs(n: int) -> None:
     if not 4 <= n <= WINDOW_MAX_LIMBS:
         raise ValueError(f"the register window takes 4 to {WINDOW_MAX_LIMBS} limbs, not {n}")
+
+
+def spare_registers(n: int) -> int:
+    """The registers an n-limb window (n + 1 operand registers) leaves free."""
+    _check_window_limbs(n)
     return WINDOW_REGISTERS - (n + 1)
 
 
@@ -79,8 +83,7 @@ class _Emitter:
     """The accumulator window as registers (operand indices) by word position, and the code."""
 
     def __init__(self, n: int, a_pointer: bool = False) -> None:
-        if not 4 <= n <= WINDOW_MAX_LIMBS:
-            raise ValueError(f"the register window takes 4 to {WINDOW_MAX_LIMBS} limbs, not {n}")
+        _check_window_limbs(n)
         self.n = n
         self.a_pointer = a_pointer
         self.code: list[str] = []
