@@ -178,7 +178,10 @@ def registers_used(n: int, machine: Machine, square: bool = False) -> set[str]:
     if square and ops.square_out_pointer:
         expected.add("wp")
     assert machine.touched == expected
-    assert len(expected) + (0 if square else ops.slot_register) <= adx_window.WINDOW_REGISTERS
+    allocated = len(expected) + (0 if square else ops.slot_register)
+    assert allocated <= adx_window.WINDOW_REGISTERS
+    for kernel in ("sqr_wide",) if square else ("mont_mul", "mul_wide"):
+        assert adx_window.kernel_registers(n, kernel) == allocated
     return expected
 
 
@@ -250,6 +253,24 @@ def test_window_operands() -> None:
     assert "(%[wp])" not in " ".join(adx_window.sqr_wide(12))
     with pytest.raises(ValueError):
         adx_window.spare_registers(adx_window.WINDOW_MAX_LIMBS + 1)
+
+
+def test_takes_every_register() -> None:
+    """The kernels that fill their register budget, which AddressSanitizer builds replace by memory
+    forms (tests/test_field_c.py runs those): the products and squares from 10 limbs (spare
+    registers spent), and at 12 limbs the reduction (n + 1 = 13) and the sums (n + 2 = 14, no MULX)."""
+    every = {
+        (n, kernel)
+        for n in range(4, adx_window.WINDOW_MAX_LIMBS + 1)
+        for kernel in adx_window.WINDOW_KERNELS
+        if adx_window.takes_every_register(n, kernel)
+    }
+    assert every == {(n, k) for n in (10, 11, 12) for k in ("mont_mul", "mul_wide", "sqr_wide")} | {
+        (12, k) for k in ("mont_redc", "add_mod", "sub_mod", "wide_add_mod", "wide_sub_mod")
+    }
+    assert adx_window.kernel_registers(12, "mont_redc") == 13
+    with pytest.raises(ValueError):
+        adx_window.kernel_registers(10, "mont_sqr")
 
 
 def test_window_limits() -> None:
@@ -348,6 +369,7 @@ def test_window_wide_add_sub_mod(n: int, kind: str) -> None:
                     assert got == want, (n, kind, hex(p), a, b, alias)
         # n words and the two pointers: n + 2 registers (at most 14), rdx not needed
         assert machine.touched == {f"r{k}" for k in range(n)} | {"pa", "pb"}
+        assert adx_window.kernel_registers(n, f"wide_{kind}_mod") == n + 2 <= adx_window.SUM_REGISTERS
 
 
 def test_model_catches_broken_wide_kernels() -> None:

@@ -6,11 +6,13 @@ compared with plain modular arithmetic.  The moduli cover every code path of the
 no-carry and textbook CIOS (and a prime where the two limb widths disagree), the three square
 root methods, 4 to 12 limbs.  On x86-64 CPUs with BMI2 and ADX the 64-bit build is compiled a
 second time with the x86_64_adx kernels (templates/asm/x86_64_adx/kernels.h.j2) and checked the
-same way.
+same way, and a third time with AddressSanitizer and UBSan (security/sanitize.py's flags), which
+takes the memory forms of the window kernels that need every register.
 """
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 import subprocess
@@ -33,6 +35,7 @@ from generator.derive.chains import Chain, Mul, Sqr  # noqa: E402
 from generator.derive.fields import FieldModel, derive_field  # noqa: E402
 from generator.emit.context import Kernel  # noqa: E402
 from generator.emit.render import render  # noqa: E402
+from security.sanitize import SANITIZE_CFLAGS  # noqa: E402
 
 # the module-scoped builds are shared by every test here: one worker under xdist
 pytestmark = pytest.mark.xdist_group("field_c")
@@ -54,7 +57,25 @@ def _cpu_has_adx() -> bool:
     return "adx" in words and "bmi2" in words
 
 
-BUILDS: tuple[int | str, ...] = (*WIDTHS, "adx") if _cpu_has_adx() else WIDTHS
+# "adx-asan": the adx build with security/sanitize.py's AddressSanitizer and UBSan flags (frame
+# pointer kept), where the window kernels that take every register give way to their memory forms
+ASAN_CFLAGS = SANITIZE_CFLAGS.split()
+
+
+def _compiler_has_asan() -> bool:
+    """Whether gcc links AddressSanitizer programs here (its runtime is installed)."""
+    if CC is None:
+        return False
+    probe = subprocess.run(
+        [CC, "-fsanitize=address,undefined", "-x", "c", "-", "-o", "/dev/null"],
+        input="int main(void) { return 0; }\n", capture_output=True, text=True,
+    )  # fmt: skip
+    return probe.returncode == 0
+
+
+BUILDS: tuple[int | str, ...] = WIDTHS
+if _cpu_has_adx():
+    BUILDS = (*BUILDS, "adx", *(("adx-asan",) if _compiler_has_asan() else ()))
 
 
 def _atkin_prime() -> int:
@@ -133,8 +154,9 @@ class Built:
 
     def run(self, width: int | str, lines: list[str]) -> list[str]:
         proc = subprocess.run(
-            [str(self.exe[width])], input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=120
-        )
+            [str(self.exe[width])], input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=120,
+            env={**os.environ, "ASAN_OPTIONS": "detect_leaks=0:abort_on_error=1"},
+        )  # fmt: skip
         assert proc.returncode == 0, proc.stderr
         out = proc.stdout.splitlines()
         assert len(out) == len(lines), proc.stderr
@@ -143,7 +165,12 @@ class Built:
 
 def _compile(src_dir: Path, prefix: str, build: int | str) -> Path:
     """The driver for one rendered field and build, compiled once per content (tests/build_cache.py)."""
-    flags = [f"-DPF_LIMB_BITS={build}"] if build != "adx" else ["-DPF_LIMB_BITS=64", *ADX_CFLAGS]
+    if build == "adx":
+        flags = ["-DPF_LIMB_BITS=64", *ADX_CFLAGS]
+    elif build == "adx-asan":
+        flags = ["-DPF_LIMB_BITS=64", *ADX_CFLAGS, *ASAN_CFLAGS]
+    else:
+        flags = [f"-DPF_LIMB_BITS={build}"]
     cmd = [
         CC, *CFLAGS, *flags, f"-DPF_PREFIX={prefix}_", f"-DPF_UPPER={prefix.upper()}_",
         f"-I{src_dir}", str(HARNESS),
