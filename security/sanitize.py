@@ -4,7 +4,7 @@
     python -m security.sanitize -- tests/test_api.py  # build, then these pytest arguments
     python -m security.sanitize --fuzz 60             # build, then the fuzzer for 60 s
     python -m security.sanitize --curves bn254 -- tests/test_api.py   # one curve
-    python -m security.sanitize --adx-curves bn254 -- tests/test_api.py  # CI: every curve, the
+    python -m security.sanitize --adx-curves bn254 -- tests/test_api.py  # every curve, the
                                                       # x86_64-adx module of bn254 only
 
 The checkout is copied to build/sanitize/ (ignored by git) and the copy's generated/ packages are
