@@ -125,7 +125,7 @@ def main() -> int:
     blobs = [b"".join(rng.randrange(r).to_bytes(32, "big") for _ in range(E.FIELD_ELEMENTS_PER_BLOB))
              for _ in range(args.batch)]
     commitments = [E.blob_to_kzg_commitment(b, ts) for b in blobs]
-    proofs = [E.compute_blob_kzg_proof(b, c, ts) for b, c in zip(blobs, commitments)]
+    proofs = [E.compute_blob_kzg_proof(b, c, ts) for b, c in zip(blobs, commitments, strict=True)]
     blob, c, p = blobs[0], commitments[0], proofs[0]
     cts = ckzg.load_trusted_setup(str(args.setup), 0) if ckzg else None
     ops = [

@@ -414,9 +414,10 @@ def sw_point_from_bytes(C: ModuleType) -> Iterator[Target]:
         return
     G = SW.generator()
     for compressed in (True, False):
+        size = len(G.to_bytes(compressed))
         for check in (True, False):
 
-            def run(data: bytes, compressed=compressed, check=check, size=len(G.to_bytes(compressed))) -> None:
+            def run(data: bytes, compressed=compressed, check=check, size=size) -> None:
                 # from_bytes tells the forms apart by length: this target takes its own form's length
                 if len(data) != size:
                     raise ValueError(f"not the {size}-byte form")

@@ -654,13 +654,13 @@ def test_scalar_multiplication_vs_reference(ctx, group, data):
 
 def test_scalar_multiplication_edges(ctx, group):
     G = ctx.G(group)
-    g, O = G.generator(), G.identity()
+    g, identity = G.generator(), G.identity()
     r = ctx.r
     assert (g * 0).is_identity() and (0 * g).is_identity()
     assert g * 1 == g and g * (r + 1) == g and g * -1 == -g and g * (r - 1) == -g
     assert g * 2 == g.double() and g * (1 << 2000) == g * pow(2, 2000, r)
-    assert (O * 12345).is_identity()
-    assert g * ctx.C.Fr(0) == O
+    assert (identity * 12345).is_identity()
+    assert g * ctx.C.Fr(0) == identity
     gmpy2 = pytest.importorskip("gmpy2")
     assert g * gmpy2.mpz(7) == g * 7
     for bad in (1.5, "3", None, ctx.C.Fp(2), g):
@@ -692,7 +692,7 @@ def test_msm(ctx, group, n):
         scalars.append(ctx.C.Fr(7))
         pts.append(pts[0])
     expect = G.identity()
-    for P, k in zip(pts, scalars):
+    for P, k in zip(pts, scalars, strict=True):
         expect = expect + P * k
     assert G.msm(pts, scalars) == expect
     assert G.msm(tuple(pts), iter(scalars)) == expect
@@ -1012,7 +1012,7 @@ def test_pairing_properties(ctx):
     Ps = [P, P2, C.G1.identity(), g1]
     Qs = [Q, Q2, g2, C.G2.identity()]
     prod = C.GT.one()
-    for a, b in zip(Ps, Qs):
+    for a, b in zip(Ps, Qs, strict=True):
         prod = prod * C.pairing(a, b)
     assert C.multi_pairing(Ps, Qs) == prod
     assert C.multi_pairing([], []).is_one()

@@ -197,21 +197,23 @@ def test_fp4(tower: Tower) -> None:
                 ("fp4_mul_by_xi", 0, a4)]
     got = T.run([T.line(op, n, *xs) for op, n, *xs in ops])
     nu = T.F2(tuple(T.m.tower.nu))
-    for (op, n, *xs), res in zip(ops, got):
-        if op.startswith("fp2_"):
-            a = T.f2(xs[0])
-            want = {"fp2_mul": lambda: a * T.f2(xs[1]), "fp2_sqr": lambda: a * a, "fp2_mul_by_nu": lambda: a * nu}[op]()
-            assert T.f2(res) == want, op
-            continue
-        a = T.f4(xs[0])
-        want = {
+
+    def expected(op, n, a, xs):
+        """The reference value of one line of ops."""
+        return {
+            "fp2_mul": lambda: a * T.f2(xs[1]), "fp2_sqr": lambda: a * a, "fp2_mul_by_nu": lambda: a * nu,
             "fp4_add": lambda: a + T.f4(xs[1]), "fp4_sub": lambda: a - T.f4(xs[1]), "fp4_neg": lambda: -a,
             "fp4_dbl": lambda: a + a, "fp4_mul": lambda: a * T.f4(xs[1]), "fp4_sqr": lambda: a * a,
             "fp4_inv": lambda: a.inverse() if not a.is_zero() else a, "fp4_conj": lambda: a.frobenius(2),
             "fp4_mul_by_xi": lambda: a * T.xi, "fp4_mul_by_fp": lambda: a * T.Fp(xs[1][0]),
             "fp4_mul_by_fp2": lambda: a * T.f2(xs[1]), "fp4_frobenius": lambda: a.frobenius(n),
         }[op]()
-        assert T.f4(res) == want, (op, n)
+
+    for (op, n, *xs), res in zip(ops, got, strict=True):
+        if op.startswith("fp2_"):
+            assert T.f2(res) == expected(op, n, T.f2(xs[0]), xs), op
+            continue
+        assert T.f4(res) == expected(op, n, T.f4(xs[0]), xs), (op, n)
 
 
 def _sign(T: Tower, flat: list[int]) -> bool:
@@ -240,7 +242,7 @@ def test_fp4_sqrt(tower: Tower) -> None:
     ops = [T.line(op, 0, f) for f in flats for op in ("fp4_sqrt", "fp4_sqrt_vartime", "fp4_predicates")]
     got = T.run(ops)
     squares = 0
-    for i, (a, flat) in enumerate(zip(cases, flats)):
+    for i, (a, flat) in enumerate(zip(cases, flats, strict=True)):
         ct, vt, (is_sq, large) = got[3 * i:3 * i + 3]
         want_sq = a.is_square()
         squares += want_sq
@@ -265,15 +267,19 @@ def test_fp12(tower: Tower) -> None:
                 ("fp12_frobenius", T.rng.randrange(1, 12), a)]
     got = T.run([T.line(op, n, *xs) for op, n, *xs in ops])
     w = T.F12([0, 1])
-    for (op, n, *xs), res in zip(ops, got):
-        a = T.f12(xs[0])
-        want = {
+    def expected(op, n, a, xs):
+        """The reference value of one line of ops."""
+        return {
             "fp12_mul": lambda: a * T.f12(xs[1]), "fp12_sqr": lambda: a * a, "fp12_inv": lambda: a.inverse(),
             "fp12_mul_by_v": lambda: a * w,
             "fp12_mul_by_01": lambda: a * T.F12([T.f4(xs[1][:4]), T.f4(xs[1][4:])]),
             "fp12_mul_by_1": lambda: a * T.F12([0, T.f4(xs[1])]),
             "fp12_frobenius": lambda: a.frobenius(n),
         }[op]()
+
+    for (op, n, *xs), res in zip(ops, got, strict=True):
+        a = T.f12(xs[0])
+        want = expected(op, n, a, xs)
         assert T.f12(res) == want, (op, n)
 
 
@@ -289,13 +295,17 @@ def test_fp24(tower: Tower) -> None:
                 ("fp24_frobenius", powers[i % len(powers)], a), ("fp24_frobenius", powers[-1 - i % len(powers)], a),
                 ("fp24_pow", 0, a, [e])]
     got = T.run([T.line(op, n, *xs) for op, n, *xs in ops])
-    for (op, n, *xs), res in zip(ops, got):
-        a = T.f24(xs[0])
-        want = {
+    def expected(op, n, a, xs):
+        """The reference value of one line of ops."""
+        return {
             "fp24_mul": lambda: a * T.f24(xs[1]), "fp24_sqr": lambda: a * a, "fp24_inv": lambda: a.inverse(),
             "fp24_conj": lambda: a.frobenius(12), "fp24_frobenius": lambda: a.frobenius(n),
             "fp24_pow": lambda: a ** xs[1][0],
         }[op]()
+
+    for (op, n, *xs), res in zip(ops, got, strict=True):
+        a = T.f24(xs[0])
+        want = expected(op, n, a, xs)
         assert T.f24(res) == want, (op, n)
 
 
@@ -308,15 +318,19 @@ def test_cyclotomic(tower: Tower) -> None:
     gs = [T.cyclotomic() for _ in range(3)]
     ks = [T.rng.randrange(r) for _ in gs]
     ops = []
-    for g, k in zip(gs, ks):
+    for g, k in zip(gs, ks, strict=True):
         ops += [("fp24_cyclotomic_sqr", 0, g), ("gt_exp_by_x", 0, g), ("gt_pow_ct", 0, g, [k]), ("fp24_conj", 0, g)]
     got = T.run([T.line(op, n, *xs) for op, n, *xs in ops])
-    for (op, n, *xs), res in zip(ops, got):
-        a = T.f24(xs[0])
-        want = {
+    def expected(op, n, a, xs):
+        """The reference value of one line of ops."""
+        return {
             "fp24_cyclotomic_sqr": lambda: a * a, "gt_exp_by_x": lambda: a ** x, "gt_pow_ct": lambda: a ** xs[1][0],
             "fp24_conj": lambda: a.inverse(),
         }[op]()
+
+    for (op, n, *xs), res in zip(ops, got, strict=True):
+        a = T.f24(xs[0])
+        want = expected(op, n, a, xs)
         assert T.f24(res) == want, op
 
 
@@ -338,7 +352,7 @@ def test_gt_subgroup(tower: Tower) -> None:
     # a^cofactor = prod_i (a^(p^i))^(d_i), with a^(p^i) by the Frobenius of the C tower
     lines = [T.line("fp24_frobenius", i, a) for i in range(len(digits))]
     frobs = T.run(lines)
-    pw = T.run([T.line("fp24_pow", 0, f, [d]) for f, d in zip(frobs, digits)])
+    pw = T.run([T.line("fp24_pow", 0, f, [d]) for f, d in zip(frobs, digits, strict=True)])
     y = pw[0]
     for z in pw[1:]:
         y = T.run([T.line("fp24_mul", 0, y, z)])[0]
@@ -402,7 +416,7 @@ def test_pairing_against_reference(tower: Tower) -> None:
     R = reference_of(name)
     pts = points(T.m, random.Random(f"{name} pairing"), 2)
     fs = T.run([T.line("miller", 0, P, Q) for P, Q, _, _ in pts])
-    for (P, Q, _, _), f in zip(pts, fs):
+    for (P, Q, _, _), f in zip(pts, fs, strict=True):
         Qr = tuple(R.Fp4([R.Fp2((c[0], c[1])), R.Fp2((c[2], c[3]))]) for c in (Q[:4], Q[4:]))
         want = easy_part(R.miller_loop((P[0], P[1]), Qr))
         assert easy_part(R.Fk(flat_to_fk(R, f))) == want

@@ -12,18 +12,18 @@ import pytest
 from generator.derive.checks import DerivationError
 from generator.derive.families import BLS12_P, BLS12_R, BN_P, BN_R, X, cyclotomic, derive_family
 from generator.derive.final_exponentiation import (
+    Conj,
     ExpByX,
     Frob,
     MulGT,
     PowKarabina,
     PowSmall,
-    Conj,
     _build_program,
     _Program,
     allocate_registers,
-    exp_by_x_cost,
     column_scales,
     derive_final_exponentiation,
+    exp_by_x_cost,
     factored_forms,
     naf,
     program_cost,

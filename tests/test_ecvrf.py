@@ -9,10 +9,9 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import load_curve_module
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from conftest import load_curve_module
 
 # vector file prefix -> (package, suite id)
 SUITES = {

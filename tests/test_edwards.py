@@ -11,10 +11,10 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from conftest import edwards_packages, load_curve_module
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import edwards_packages, load_curve_module
 from generator.derive.edwards import EdwardsModel, build_edwards_model
 from generator.params import load_curve_file
 from generator.reference.edwards import EdwardsCurve
@@ -72,7 +72,7 @@ def test_constants(ctx) -> None:
     assert C.Point.generator().to_affine() == m.generator
     assert C.Point.identity().to_affine() == (0, 1) and C.Point.identity().is_identity()
     assert C.TARGET in ("generic64", "x86_64-adx", "generic32")
-    for name, (x, y) in C.GENERATORS.items():
+    for x, y in C.GENERATORS.values():
         G = C.Point.from_affine(x, y)
         assert G.in_subgroup() and not G.is_identity() and (G * C.R).is_identity()
 
@@ -242,7 +242,7 @@ def test_msm(ctx, n: int) -> None:
     if n > 3:
         scalars[2], scalars[3] = 0, m.r - 1
     expected = C.Point.identity()
-    for P, k in zip(points, scalars):
+    for P, k in zip(points, scalars, strict=True):
         expected = expected + P.mul_vartime(k)
     for threads in (1, 2, 5):
         assert C.Point.msm(points, scalars, threads=threads) == expected
@@ -261,7 +261,7 @@ def test_msm_outside_the_subgroup(ctx) -> None:
     raw = [outside(m, E, s) for s in range(20)]
     scalars = [rng.randrange(m.r) for _ in raw]
     expected = E.identity
-    for P, k in zip(raw, scalars):
+    for P, k in zip(raw, scalars, strict=True):
         expected = E.add(expected, E.mul(P, k))
     try:
         assert C.Point.msm([pt(C, P) for P in raw], scalars, threads=2).to_affine() == expected

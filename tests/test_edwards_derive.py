@@ -256,7 +256,7 @@ def test_reference_against_circomlib(vectors_subdir) -> None:
 
 def test_reference_against_arkworks_fixed_vectors(vectors_subdir) -> None:
     v = json.loads((vectors_subdir("edwards_companions") / "arkworks_fixed_vectors.json").read_text())
-    for case, name in zip(v["scalar_multiplication"][:2], ("jubjub", "bandersnatch")):
+    for case, name in zip(v["scalar_multiplication"][:2], ("jubjub", "bandersnatch"), strict=True):
         m = model(name)
         g, f1, f2 = (int(c) for c in case["g"]), int(case["f1"]), int(case["f2"])
         g = tuple(g)

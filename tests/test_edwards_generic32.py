@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 from build_cache import cached_dir, quick_build_flags, quick_package_key
-
 from conftest import load_curve_module
+
 from generator.cli import main as gen_curve
 
 ROOT = Path(__file__).resolve().parents[1]

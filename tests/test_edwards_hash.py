@@ -10,10 +10,10 @@ import random
 from pathlib import Path
 
 import pytest
+from conftest import check_stub, edwards_packages, load_curve_module, skip_or_fail
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from conftest import check_stub, edwards_packages, load_curve_module, skip_or_fail
 from generator.derive.edwards_hash import derive_elligator2, find_z_ell2
 from generator.reference.edwards import EdwardsCurve, elligator2_montgomery, montgomery_to_edwards
 from generator.reference.hash_to_curve import expand_message_xmd

@@ -9,8 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
-
 from conftest import load_curve_module
+
 from generator.reference.edwards import EdwardsCurve, sqrt_mod
 
 
@@ -67,7 +67,7 @@ def test_zkcrypto_jubjub_encodings(folder: Path) -> None:
 def rows(folder: Path, name: str) -> list[dict]:
     data = load(folder, f"zcash_sapling/{name}.json")
     fields = [f.strip() for f in data[1][0].split(",")]
-    return [dict(zip(fields, row)) for row in data[2:]]
+    return [dict(zip(fields, row, strict=True)) for row in data[2:]]
 
 
 def test_zcash_sapling_points(folder: Path) -> None:
@@ -177,7 +177,7 @@ class ArkworksBabyJubJub:
 
 def test_arkworks_fixed_scalar_multiplications(folder: Path) -> None:
     v = load(folder, "arkworks_fixed_vectors.json")
-    for case, pkg in zip(v["scalar_multiplication"], ("jubjub", "bandersnatch", "babyjubjub")):
+    for case, pkg in zip(v["scalar_multiplication"], ("jubjub", "bandersnatch", "babyjubjub"), strict=True):
         C = load_curve_module(pkg)
         f1, f2 = int(case["f1"]), int(case["f2"])
         g, want = tuple(int(c) for c in case["g"]), tuple(int(c) for c in case["f1f2g"])

@@ -10,7 +10,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from kzg_vectors import hex_bytes as _hex
 from kzg_vectors import read_cases
 

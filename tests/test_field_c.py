@@ -200,7 +200,7 @@ def built(tmp_path_factory: pytest.TempPathFactory, _private_chain_cache) -> dic
         jobs += [(name, d, prefix, w) for w in BUILDS]
     with ThreadPoolExecutor() as pool:
         exes = list(pool.map(lambda job: _compile(job[1], job[2], job[3]), jobs))
-    for (name, _, _, w), exe in zip(jobs, exes):
+    for (name, _, _, w), exe in zip(jobs, exes, strict=True):
         result[name].exe[w] = exe
     return result
 
@@ -309,7 +309,7 @@ def _check_all(b: Built, width: int | str) -> None:
 
     out = b.run(width, lines)
     failures = []
-    for line, want, got in zip(lines, expect, out):
+    for line, want, got in zip(lines, expect, out, strict=True):
         ok = want(got) if callable(want) else got == want
         if not ok:
             failures.append(f"{line[:120]}\n    got  {got}\n    want {want if not callable(want) else '(check)'}")

@@ -54,7 +54,7 @@ def test_fields_agree(pair) -> None:
         W, N = getattr(wide, field), getattr(narrow, field)
         modulus = wide.P if field == "Fp" else wide.R
         values = [0, 1, modulus - 1, modulus - 2, (modulus - 1) // 2] + [rng.randrange(modulus) for _ in range(30)]
-        for a, b in zip(values, reversed(values)):
+        for a, b in zip(values, reversed(values), strict=True):
             assert int(N(a) * N(b)) == int(W(a) * W(b)) == a * b % modulus
             assert int(N(a) - N(b)) == (a - b) % modulus
             if a:

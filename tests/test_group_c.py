@@ -109,10 +109,10 @@ class Fq:
         return Fq(self.p, c)
 
     def __add__(self, o):
-        return self._new(a + b for a, b in zip(self.c, o.c))
+        return self._new(a + b for a, b in zip(self.c, o.c, strict=True))
 
     def __sub__(self, o):
-        return self._new(a - b for a, b in zip(self.c, o.c))
+        return self._new(a - b for a, b in zip(self.c, o.c, strict=True))
 
     def __neg__(self):
         return self._new(-a for a in self.c)
@@ -597,7 +597,7 @@ def test_add(lib, op):
     pts, _ = sample(lib, 6)
     extra = [outside_point(G.name)] if has_outside(lib) else []
     cases = []
-    for P, Q in zip(pts + extra, pts[1:] + extra + pts[:1]):
+    for P, Q in zip(pts + extra, pts[1:] + extra + pts[:1], strict=True):
         cases += [(P, Q), (P, P), (P, G.neg(P)), (None, P), (P, None), (None, None)]
     for P, Q in cases:
         want = G.add(P, Q)
@@ -611,7 +611,7 @@ def test_add_affine_dbl_neg(lib):
     G, rng = lib.grp, rng_for(lib, "madd")
     pts, _ = sample(lib, 6)
     extra = [outside_point(G.name)] if has_outside(lib) else []
-    for P, Q in zip(pts + extra, pts[1:] + extra + pts[:1]):
+    for P, Q in zip(pts + extra, pts[1:] + extra + pts[:1], strict=True):
         for A, B in [(P, Q), (P, P), (P, G.neg(P)), (None, P), (P, None), (None, None)]:
             for alias in (0, 1):
                 for ct in (0, 1):  # add_affine, and the complete add_affine_ct
@@ -671,7 +671,7 @@ def full_bits(G: Group) -> int:
 def test_mul(lib):
     G, rng = lib.grp, rng_for(lib, "mul")
     pts, logs = sample(lib, 2)
-    for i, (P, s) in enumerate(zip(pts, logs)):
+    for i, (P, s) in enumerate(zip(pts, logs, strict=True)):
         for k in scalars_for(G, rng) if i == 0 else [rng.randrange(G.r) for _ in range(3)]:
             want = G.mul(G.gen, s * k % G.r)
             assert lib.mul(lib.jac(P, rng), k, ct=False) == want, k
@@ -800,13 +800,13 @@ def test_msm(lib, n):
     if n >= 3:
         pts[1], logs[1] = None, 0  # identity points
         pts[n - 1], logs[n - 1] = None, 0
-    want = G.mul(G.gen, sum(k * s for k, s in zip(ks, logs)) % G.r)
+    want = G.mul(G.gen, sum(k * s for k, s in zip(ks, logs, strict=True)) % G.r)
     assert lib.msm(pts, ks) == want
     assert lib.msm(pts, ks, threads=3) == want
     # against the C vartime multiplications, and with a repeated point (P + P in a bucket)
     if 0 < n <= 7:
         acc = None
-        for P, k in zip(pts, ks):
+        for P, k in zip(pts, ks, strict=True):
             acc = G.add(acc, lib.mul(lib.jac(P, rng), k, ct=False, nbits=lib.frn))
         assert acc == want
     if n >= 4:
@@ -819,7 +819,7 @@ def test_msm(lib, n):
         Q = outside_point(G.name)
         mixed = [Q] + pts[1:]
         k0 = rng.randrange(1 << G.r.bit_length())
-        want2 = G.add(G.mul(Q, k0), G.mul(G.gen, sum(k * s for k, s in zip(ks[1:], logs[1:])) % G.r))
+        want2 = G.add(G.mul(Q, k0), G.mul(G.gen, sum(k * s for k, s in zip(ks[1:], logs[1:], strict=True)) % G.r))
         assert lib.msm(mixed, [k0] + ks[1:]) == want2
 
 

@@ -99,7 +99,14 @@ def test_a_change_of_source_flags_or_module_compiles_again(tmp_path: Path, monke
 def test_quick_build_flags_reach_the_compiler_and_the_key(tmp_path: Path, monkeypatch) -> None:
     """Test-only curve builds (tests/build_cache.py) add -O1 after the build's -O3 (the last -O
     wins), within the block only, and the cache key of such a build differs from a normal one."""
-    from build_cache import QUICK_BUILD_CFLAGS, content_key, generator_key, quick_build_flags, quick_package_key, toolchain_key
+    from build_cache import (
+        QUICK_BUILD_CFLAGS,
+        content_key,
+        generator_key,
+        quick_build_flags,
+        quick_package_key,
+        toolchain_key,
+    )
 
     monkeypatch.setenv(build.CFLAGS_ENV, "-DPAIRFORGE_TEST_FLAG=1")
     pkg = mock_package(tmp_path)

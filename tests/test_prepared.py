@@ -17,7 +17,7 @@ def _points(C, rng: random.Random, n: int):
 def test_prepared_pairing_equals_pairing(curve):
     rng = random.Random(f"prepared-{curve.NAME}")
     Ps, Qs = _points(curve, rng, 3)
-    for P, Q in zip(Ps, Qs):
+    for P, Q in zip(Ps, Qs, strict=True):
         Qp = curve.G2Prepared(Q)
         assert Qp.point == Q
         assert curve.pairing(P, Qp) == curve.pairing(P, Q)

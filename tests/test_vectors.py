@@ -333,7 +333,7 @@ def _celo_run(C, op: str, group: str | None, data: bytes, expected: bytes, enc) 
     msg = f"{what} = {hexs(got)}, expected {hexs(expected)}"
     if op == "msm":
         naive = cls.identity()
-        for P, k in zip(*decoded):
+        for P, k in zip(*decoded, strict=True):
             naive = naive + P * k
         naive_ok = encode_point(naive, group, enc) == expected
         msg += f" (the sum of P_i * k_i {'matches' if naive_ok else 'does not match either'})"

@@ -79,10 +79,10 @@ class Fq:
         return self.p**self.degree
 
     def add(self, a: Elem, b: Elem) -> Elem:
-        return tuple((x + y) % self.p for x, y in zip(a, b))
+        return tuple((x + y) % self.p for x, y in zip(a, b, strict=True))
 
     def sub(self, a: Elem, b: Elem) -> Elem:
-        return tuple((x - y) % self.p for x, y in zip(a, b))
+        return tuple((x - y) % self.p for x, y in zip(a, b, strict=True))
 
     def neg(self, a: Elem) -> Elem:
         return tuple(-x % self.p for x in a)

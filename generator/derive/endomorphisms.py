@@ -85,8 +85,8 @@ class Decomposition:
 
     def split(self, k: int) -> list[int]:
         ms = [(k * abs(g) + (1 << (self.shift - 1))) >> self.shift for g in self.g]
-        cs = [m if g >= 0 else -m for m, g in zip(ms, self.g)]
-        return [(k if i == 0 else 0) - sum(c * b[i] for c, b in zip(cs, self.basis)) for i in range(self.dim)]
+        cs = [m if g >= 0 else -m for m, g in zip(ms, self.g, strict=True)]
+        return [(k if i == 0 else 0) - sum(c * b[i] for c, b in zip(cs, self.basis, strict=True)) for i in range(self.dim)]
 
 
 @dataclass(frozen=True)
@@ -322,7 +322,7 @@ def derive_group(family: str, group: str, E: Curve, G: Point, r: int, h: int, x:
             continue
         points = [E.random_point(rng) for _ in range(RANDOM_POINTS)]
         images = [ev.formula(coeffs, P) for P in points]
-        if all(Q == E.mul(P, h_eff) and E.mul(Q, r) is None for P, Q in zip(points, images)):
+        if all(Q == E.mul(P, h_eff) and E.mul(Q, r) is None for P, Q in zip(points, images, strict=True)):
             found = (coeffs, h_eff)
             break
     clear: Coeffs | None = None
@@ -379,8 +379,8 @@ def _numeric_test(ev: Evaluator, glv: Decomposition, lam: int, r: int, h: int, n
     """A short lattice vector u (sum u_i lam^i = 0 mod r) whose endomorphism sum u_i e^i has no
     kernel outside G on E(Fq), proven as for the formulas; evaluated with the GLV machinery."""
     rows = list(glv.basis)
-    cands = rows + [tuple(a + b for a, b in zip(u, v)) for i, u in enumerate(rows) for v in rows[i + 1:]] \
-        + [tuple(a - b for a, b in zip(u, v)) for i, u in enumerate(rows) for v in rows[i + 1:]]
+    cands = rows + [tuple(a + b for a, b in zip(u, v, strict=True)) for i, u in enumerate(rows) for v in rows[i + 1:]] \
+        + [tuple(a - b for a, b in zip(u, v, strict=True)) for i, u in enumerate(rows) for v in rows[i + 1:]]
     for u in sorted(cands, key=lambda v: max(abs(c) for c in v)):
         if max(abs(c) for c in u).bit_length() > glv.bits:
             continue
@@ -437,7 +437,7 @@ def derive_decomposition(lam: int, r: int, dim: int, curve: str, group: str) -> 
     shift = rbits + 4
     w = [Fraction(int(adj[0, j]), det) for j in range(dim)]   # first row of B^-1 = adj[0, :] / det
     g = tuple(round(wj * (1 << shift)) for wj in w)
-    eps = Fraction(1, 2) + Fraction(1 << rbits, 1) * max(abs(Fraction(gj, 1 << shift) - wj) for gj, wj in zip(g, w))
+    eps = Fraction(1, 2) + Fraction(1 << rbits, 1) * max(abs(Fraction(gj, 1 << shift) - wj) for gj, wj in zip(g, w, strict=True))
     bound = max(eps * sum(abs(row[i]) for row in basis) for i in range(dim))
     bits = int(bound).bit_length()
     require(bits <= rbits // dim + 4, curve, f"{group}: GLV sub-scalars are below 2^(log r / {dim} + 4)")
@@ -533,7 +533,7 @@ def _phi_h_eff(ev: Evaluator, coeffs: Coeffs, n: int, t_e: int, x: int, rng: ran
         images = [ev.formula(coeffs, P) for P in points]
         for k in range(n // n_odd):
             h_eff = base + k * n_odd
-            if all(ev.E.mul(P, h_eff) == Q for P, Q in zip(points, images)):
+            if all(ev.E.mul(P, h_eff) == Q for P, Q in zip(points, images, strict=True)):
                 return h_eff
     return None
 

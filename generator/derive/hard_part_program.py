@@ -32,7 +32,15 @@ from .chains import chain_for
 from .checks import DerivationError
 from .families import X
 from .final_exponentiation import (
-    CYCLOTOMIC_SQR_COST, GT_MUL_COST, Conj, ExpByX, Frob, Op, SeedCosts, _Program, chain_cost,
+    CYCLOTOMIC_SQR_COST,
+    GT_MUL_COST,
+    Conj,
+    ExpByX,
+    Frob,
+    Op,
+    SeedCosts,
+    _Program,
+    chain_cost,
 )
 
 RESULT_NAME = "out"

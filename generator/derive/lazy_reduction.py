@@ -63,7 +63,6 @@ from dataclasses import dataclass
 
 from .checks import require
 
-
 # fpw_mul_small_mod's factors: one word, with the product's extra word below it (k p < 2^64 R)
 WIDE_SMALL_BOUND = 2**32
 # From this many conditional subtractions of 2^j p (the negated factor's count, bits(k)) the quotient

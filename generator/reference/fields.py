@@ -477,10 +477,10 @@ class ExtensionFieldElement(FieldElement):
         return len(self.coeffs)
 
     def _add(self, o: "ExtensionFieldElement") -> "ExtensionFieldElement":
-        return ExtensionFieldElement(self.field, tuple(a._add(b) for a, b in zip(self.coeffs, o.coeffs)))
+        return ExtensionFieldElement(self.field, tuple(a._add(b) for a, b in zip(self.coeffs, o.coeffs, strict=True)))
 
     def _sub(self, o: "ExtensionFieldElement") -> "ExtensionFieldElement":
-        return ExtensionFieldElement(self.field, tuple(a._sub(b) for a, b in zip(self.coeffs, o.coeffs)))
+        return ExtensionFieldElement(self.field, tuple(a._sub(b) for a, b in zip(self.coeffs, o.coeffs, strict=True)))
 
     def _neg(self) -> "ExtensionFieldElement":
         return ExtensionFieldElement(self.field, tuple(a._neg() for a in self.coeffs))
@@ -599,7 +599,7 @@ class ExtensionFieldElement(FieldElement):
         return tuple(a.to_ints() if isinstance(a, ExtensionFieldElement) else int(a) for a in self.coeffs)
 
     def _same(self, o: "ExtensionFieldElement") -> bool:
-        return all(a._same(b) for a, b in zip(self.coeffs, o.coeffs))
+        return all(a._same(b) for a, b in zip(self.coeffs, o.coeffs, strict=True))
 
     def __eq__(self, other: object) -> bool:
         return self._equal(other)
