@@ -65,11 +65,11 @@ def window_operands(n: int) -> WindowOperands:
     )
 
 
-# The window kernels. The products, the square and the reduction leave rdx to MULX; the
-# double-width sums use no MULX, so all 14 registers besides rsp and rbp are theirs.
-WINDOW_KERNELS = (
-    "mont_mul", "mul_wide", "sqr_wide", "mont_redc", "add_mod", "sub_mod", "wide_add_mod", "wide_sub_mod"
-)
+# The window kernels. The products, the square and the reduction leave rdx to MULX; the modular
+# sums and differences use no MULX, so all 14 registers besides rsp and rbp are theirs.
+MULX_KERNELS = ("mont_mul", "mul_wide", "sqr_wide", "mont_redc")
+SUM_KERNELS = ("add_mod", "sub_mod", "wide_add_mod", "wide_sub_mod")
+WINDOW_KERNELS = MULX_KERNELS + SUM_KERNELS
 SUM_REGISTERS = WINDOW_REGISTERS + 1
 
 
@@ -78,20 +78,19 @@ def kernel_registers(n: int, kernel: str) -> int:
     the spare ones window_operands gives it (the products: a's address and the slot; the square:
     its output's address and a's; the reduction none); the sums and differences n words and the
     two input addresses."""
+    if kernel in SUM_KERNELS:
+        _check_window_limbs(n)
+        return n + 2
     ops = window_operands(n)
-    counts = {
-        "mont_mul": n + 1 + ops.product_a_pointer + ops.slot_register,
-        "mul_wide": n + 1 + ops.product_a_pointer + ops.slot_register,
-        "sqr_wide": n + 1 + ops.square_out_pointer + ops.square_a_pointer,
-        "mont_redc": n + 1,
-        "add_mod": n + 2,
-        "sub_mod": n + 2,
-        "wide_add_mod": n + 2,
-        "wide_sub_mod": n + 2,
+    spare = {
+        "mont_mul": ops.product_a_pointer + ops.slot_register,
+        "mul_wide": ops.product_a_pointer + ops.slot_register,
+        "sqr_wide": ops.square_out_pointer + ops.square_a_pointer,
+        "mont_redc": 0,
     }
-    if kernel not in counts:
+    if kernel not in spare:
         raise ValueError(f"no window kernel {kernel!r}; known: {', '.join(WINDOW_KERNELS)}")
-    return counts[kernel]
+    return n + 1 + spare[kernel]
 
 
 def takes_every_register(n: int, kernel: str) -> bool:
@@ -99,7 +98,7 @@ def takes_every_register(n: int, kernel: str) -> bool:
     words these kernels name as memory operands (copies of a and b, n0, the out address) to an
     instrumented frame that needs a base register of its own, so gcc cannot compile such a kernel
     there; the template gives those builds a memory-accumulator form instead."""
-    budget = SUM_REGISTERS if kernel.endswith("_mod") else WINDOW_REGISTERS
+    budget = SUM_REGISTERS if kernel in SUM_KERNELS else WINDOW_REGISTERS
     return kernel_registers(n, kernel) == budget
 
 
