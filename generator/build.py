@@ -1,8 +1,9 @@
 """Compile a rendered curve package (``generated/<pkg>/``) into an importable extension module.
 
 A rendered package holds ``_core.pyx``, which calls the header-only C of ``c/pairforge.h`` through
-``c/api.h``: ``c/api.c`` (generator/emit/api.py) compiles that C at ``-O3`` in a unit of its own,
-the Cython wrapper at ``-O1`` (``WRAPPER_OPT_ARGS``), and both link into one module.
+``c/api.h``: ``c/api.c`` and the ``c/api_<unit>.c`` files (generator/emit/api.py) compile that C
+at ``-O3``, each in a unit of its own, the Cython wrapper at ``-O1`` (``WRAPPER_OPT_ARGS``), and
+all link into one module.
 ``build_package`` cythonizes and compiles it into ``<pkg_dir>/_core<EXT_SUFFIX>``, so that
 ``generated.<pkg>._core`` (or ``<pkg>._core`` for a standalone ``--out`` directory) imports.
 On x86-64 hosts ``_core_adx.pyx`` (the same source) compiles with the x86_64-adx field kernels
@@ -63,14 +64,18 @@ BASE_COMPILE_ARGS = ("-O3", "-fno-tree-vectorize", "-Wno-unused-function", "-pth
 # gcc 12) and changes no machine code, so the modules are built without it. A later -g
 # (PAIRFORGE_CFLAGS, e.g. the sanitizer builds) wins.
 NO_DEBUG_ARGS = ("-g0",)
-# A rendered package compiles in two translation units (generator/emit/api.py): c/api.c, every
-# function the Cython wrapper calls with the static arithmetic inlined into it, at the shipped
-# BASE_COMPILE_ARGS; and the Cython wrapper (about 4.6 MB of C that only converts Python objects
+# A rendered package compiles in two kinds of translation units (generator/emit/api.py): c/api.c
+# and c/api_<unit>.c, every function the Cython wrapper calls with the static arithmetic inlined
+# into it, at the shipped BASE_COMPILE_ARGS; and the Cython wrapper (about 4.6 MB of C that only converts Python objects
 # and calls c/api.c), at WRAPPER_OPT_ARGS: no arithmetic loop runs in it, and it is most of the
 # compiler's work (bn254's x86_64-adx wrapper, gcc 12: 34.5 CPU s at -O2, 17.6 at -O1, 9.0 at -O0;
 # c/api.c 7.3 at -O3); at -O0 a small call from Python (Fp a * b) took about 1.6x as long.
 # A package without c/api.c (an older rendering, a test's mock) compiles as one unit.
 API_SOURCE = "c/api.c"
+# The heavy entry points compile in units of their own, c/api_<unit>.c beside c/api.c, each at the
+# same flags (gcc's inlining budget is per unit: generator/emit/api.py). gen-curve removes the
+# files a rendering no longer has, so the files present are the package's units.
+API_UNIT_GLOB = "c/api_*.c"
 WRAPPER_OPT_ARGS = ("-O1", "-Wno-unused-function", "-pthread")
 THREAD_ARGS = ("-pthread",)
 CYTHON_DIRECTIVES = {"language_level": "3"}
@@ -304,6 +309,12 @@ def wrapper_compile_args() -> list[str]:
 def has_api_unit(pkg_dir: Path) -> bool:
     """Whether the package compiles its arithmetic apart from the wrapper (it has c/api.c)."""
     return (Path(pkg_dir) / API_SOURCE).is_file()
+
+
+def api_sources(pkg_dir: Path) -> list[Path]:
+    """The api units of a package: c/api.c, then its c/api_<unit>.c files in name order."""
+    pkg_dir = Path(pkg_dir)
+    return [pkg_dir / API_SOURCE, *sorted(pkg_dir.glob(API_UNIT_GLOB))]
 
 
 def api_compile_args(pkg_dir: Path, adx: bool = False) -> list[str] | None:
@@ -691,7 +702,7 @@ def _worker(request_json: str) -> int:
     dist.verbose = 1 if verbose else 0
     api_args = api_compile_args(pkg_dir, bool(request["adx"]))
     if api_args is not None:
-        dist.cmdclass["build_ext"] = _build_ext_with_api(str(pkg_dir / API_SOURCE), api_args)
+        dist.cmdclass["build_ext"] = _build_ext_with_api([str(p) for p in api_sources(pkg_dir)], api_args)
     cmd = dist.get_command_obj("build_ext")
     cmd.inplace = False
     cmd.force = True
@@ -705,16 +716,16 @@ def _worker(request_json: str) -> int:
     return 0
 
 
-def _build_ext_with_api(api_source: str, api_args: list[str]):
-    """A ``build_ext`` that compiles ``api_source`` (c/api.c) with ``api_args`` (the shipped -O3)
-    into an object of its own and links it into the module, whose wrapper source compiles with
-    the extension's own (lower) flags."""
+def _build_ext_with_api(api_sources: list[str], api_args: list[str]):
+    """A ``build_ext`` that compiles ``api_sources`` (c/api.c and the c/api_<unit>.c files) with
+    ``api_args`` (the shipped -O3) into objects of their own and links them into the module,
+    whose wrapper source compiles with the extension's own (lower) flags."""
     from setuptools.command.build_ext import build_ext
 
     class BuildExtWithApi(build_ext):
         def build_extension(self, ext):
             objects = self.compiler.compile(
-                [api_source],
+                list(api_sources),
                 output_dir=str(Path(self.build_temp) / "api"),
                 macros=ext.define_macros,
                 include_dirs=ext.include_dirs,

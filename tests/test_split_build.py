@@ -1,8 +1,9 @@
-"""The two translation units of a curve module (generator/emit/api.py, generator/build.py): c/api.c
-holds, at the shipped -O level, every C function the Cython wrapper calls; the wrapper compiles
-at a lower level against c/api.h. Checked on the rendered packages (every declared function has
-its out-of-line copy, the wrapper includes no other C) and on a small mock package built for real
-(the right flags per unit, the stamps, the symbols of the module)."""
+"""The translation units of a curve module (generator/emit/api.py, generator/build.py): c/api.c
+and the c/api_<unit>.c files hold, at the shipped -O level, every C function the Cython wrapper
+calls; the wrapper compiles at a lower level against c/api.h. Checked on the rendered packages
+(every declared function has one out-of-line copy, in the unit its block names; the wrapper
+includes no other C) and on a small mock package built for real (the right flags per unit, the
+stamps, the symbols of the module)."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ import pytest
 
 from generator import build
 from generator.build import build_module, is_up_to_date, stamp_path
-from generator.emit.api import API_PREFIX, api_functions, render_api
+from generator.emit.api import API_PREFIX, MAIN_UNIT, api_functions, render_api, unit_source
 
 ROOT = Path(__file__).resolve().parents[1]
 GENERATED = ROOT / "generated"
@@ -29,23 +30,37 @@ def _extern_headers(pyx: str) -> list[str]:
     return re.findall(r'^cdef extern from "([^"]+)"', pyx, re.M)
 
 
+def _definitions(source: str) -> dict[str, str]:
+    """The pf_api_ functions a unit defines, each with its body."""
+    found = re.findall(rf"^PF_API \w[\w\s\*]*\b{API_PREFIX}(\w+)\((?:.*?)\)\n\{{\n(.*?)\n\}}", source, re.M | re.S)
+    assert len(found) == len(re.findall(rf"^PF_API .*\b{API_PREFIX}\w+\(", source, re.M))
+    return dict(found)
+
+
 @pytest.mark.parametrize("pkg", PACKAGES)
 def test_every_wrapper_call_goes_to_the_api_unit(pkg: str) -> None:
-    """The wrapper names no header but c/api.h, and c/api.h maps every function it declares to a
-    definition in c/api.c, which calls the static function of the same name."""
+    """The wrapper names no header but c/api.h, and c/api.h maps every function it declares to one
+    definition in the api unit its extern block names (c/api.c or c/api_<unit>.c), which calls the
+    static function of the same name; the package has no other api unit, and build.py compiles
+    exactly these."""
     pyx = (GENERATED / pkg / "_core.pyx").read_text()
     assert set(_extern_headers(pyx)) == {"c/api.h"}
     functions = api_functions(pyx)
     header = (GENERATED / pkg / "c" / "api.h").read_text()
-    source = (GENERATED / pkg / "c" / "api.c").read_text()
+    units = {f.unit for f in functions}
+    sources = {unit_source(unit) for unit in units | {MAIN_UNIT}}
+    assert {p.relative_to(GENERATED / pkg).as_posix() for p in build.api_sources(GENERATED / pkg)} == sources
+    defined = {rel: _definitions((GENERATED / pkg / rel).read_text()) for rel in sources}
     assert len(functions) > 20
+    if any(f.name == "pf_final_exp" for f in functions):  # a pairing curve's heavy entry points
+        assert {"miller_loop", "g1_mul", "g2_mul", "gt_pow", "msm"} <= units
     for f in functions:
         assert f"#define {f.name} {API_PREFIX}{f.name}\n" in header
-        definition = re.search(rf"^PF_API \w[\w\s\*]*\b{API_PREFIX}{f.name}\((.*?)\)\n\{{\n(.*?)\n\}}", source, re.M | re.S)
-        assert definition is not None, f.name
-        assert re.search(rf"\b{f.name}\(", definition.group(2)), f.name
-    # and nothing else: no function defined in c/api.c that the wrapper does not declare
-    assert len(re.findall(rf"^PF_API .*\b{API_PREFIX}\w+\(", source, re.M)) == len(functions)
+        body = defined[unit_source(f.unit)].get(f.name)
+        assert body is not None, f.name
+        assert re.search(rf"\b{f.name}\(", body), f.name
+    # and nothing else: no function defined that the wrapper does not declare, none twice
+    assert sum(len(d) for d in defined.values()) == len(functions)
 
 
 def test_declarations_are_parsed_in_c_spelling() -> None:
@@ -61,15 +76,27 @@ def test_declarations_are_parsed_in_c_spelling() -> None:
 
 cdef extern from "other.h":
     void not_this_one(int x)
+
+cdef extern from "c/api.h" nogil:  # unit: heavy_one
+    void g1_mul(g1_t *out, const g1_t *a)
 '''
     functions = api_functions(pyx)
-    assert [(f.ret, f.name, f.params) for f in functions] == [
-        ("int", "fp_sqrt", ("fp_t *out", "const fp_t *a")),
-        ("void", "g1_msm", ("g1_t *out", "const pf_line_t *const *lines", "size_t n")),
-        ("int", "nothing", ()),
+    assert [(f.ret, f.name, f.params, f.unit) for f in functions] == [
+        ("int", "fp_sqrt", ("fp_t *out", "const fp_t *a"), MAIN_UNIT),
+        ("void", "g1_msm", ("g1_t *out", "const pf_line_t *const *lines", "size_t n"), MAIN_UNIT),
+        ("int", "nothing", (), MAIN_UNIT),
+        ("void", "g1_mul", ("g1_t *out", "const g1_t *a"), "heavy_one"),
     ]
     assert functions[1].arg_names == ("out", "lines", "n")
     files = render_api(pyx, "core.h", "test")
+    assert set(files) == {"c/api.h", "c/api.c", "c/api_heavy_one.c"}
+    assert "pf_api_g1_mul(" not in files["c/api.c"]
+    assert "PF_API void pf_api_g1_mul(g1_t *out, const g1_t *a)\n{\n    g1_mul(out, a);\n}" in files["c/api_heavy_one.c"]
+    assert "#define g1_mul pf_api_g1_mul\n" in files["c/api.h"]
+    with pytest.raises(ValueError, match="not a C function declaration"):  # two run together
+        api_functions('cdef extern from "c/api.h":\n    int f(int a)    void g(int b)\n')
+    with pytest.raises(ValueError, match="unit tag"):
+        api_functions(pyx + 'cdef extern from "c/api.h":  # unit = x\n    void other()\n')
     assert "PF_API int pf_api_nothing(void)\n{\n    return nothing();\n}" in files["c/api.c"]
     assert "PF_API void pf_api_g1_msm(g1_t *out, const pf_line_t *const *lines, size_t n)\n{\n    g1_msm(out, lines, n);\n}" in files["c/api.c"]
     with pytest.raises(ValueError, match="declared twice"):
@@ -83,11 +110,18 @@ cdef extern from "c/api.h":
     int PF_LIMB_BITS
     long mock_sum(long n)
 
+cdef extern from "c/api.h":  # unit: heavy
+    long mock_twice(long n)
+
 LIMB_BITS = PF_LIMB_BITS
 
 
 def total(n):
     return mock_sum(n)
+
+
+def twice(n):
+    return mock_twice(n)
 """
 
 
@@ -107,11 +141,12 @@ def mock_split_package(root: Path, step: int = 1) -> Path:
 def set_step(pkg: Path, step: int) -> None:
     (pkg / "c" / "mock.h").write_text(
         "static long mock_sum(long n) { long s = 0; for (long i = 0; i < n; i++) s += i * " + str(step) + "; return s; }\n"
+        "static long mock_twice(long n) { return 2 * n; }\n"
     )
 
 
-def total(pkg: Path, n: int) -> int:
-    code = f"import mocksplit._core as m; print(m.total({n}))"
+def total(pkg: Path, n: int, function: str = "total") -> int:
+    code = f"import mocksplit._core as m; print(m.{function}({n}))"
     out = subprocess.run([sys.executable, "-c", code], cwd=pkg.parent, capture_output=True, text=True, check=True)
     return int(out.stdout)
 
@@ -125,6 +160,7 @@ def test_a_split_module_builds_with_its_flags_per_unit(tmp_path: Path, monkeypat
     assert build.has_api_unit(pkg)
     target, compiled = build_module(pkg)
     assert compiled and total(pkg, 10) == 45
+    assert total(pkg, 21, "twice") == 42  # c/api_heavy.c, a unit of its own, is linked in
     stamp = json.loads(stamp_path(target).read_text())
     assert stamp["compile_args"] == build.compile_args() and "-O3" in stamp["compile_args"]
     assert stamp["wrapper_compile_args"] == build.wrapper_compile_args()
@@ -133,7 +169,8 @@ def test_a_split_module_builds_with_its_flags_per_unit(tmp_path: Path, monkeypat
 
     if shutil.which("nm"):
         symbols = subprocess.run(["nm", str(target)], capture_output=True, text=True, check=True).stdout
-        assert re.search(rf"^\w+ t {API_PREFIX}mock_sum$", symbols, re.M), symbols  # local: hidden
+        for name in ("mock_sum", "mock_twice"):
+            assert re.search(rf"^\w+ t {API_PREFIX}{name}$", symbols, re.M), symbols  # local: hidden
         exported = subprocess.run(["nm", "-D", "--defined-only", str(target)], capture_output=True, text=True, check=True).stdout
         assert API_PREFIX not in exported
 
@@ -142,6 +179,10 @@ def test_a_split_module_builds_with_its_flags_per_unit(tmp_path: Path, monkeypat
     assert build_module(pkg)[1] and total(pkg, 10) == 90
     api_c = pkg / "c" / "api.c"
     api_c.write_text(api_c.read_text() + "\n/* changed */\n")  # the api unit itself changed
+    assert not is_up_to_date(pkg)
+    assert build_module(pkg)[1]
+    heavy_c = pkg / "c" / "api_heavy.c"
+    heavy_c.write_text(heavy_c.read_text() + "\n/* changed */\n")  # a tagged unit changed
     assert not is_up_to_date(pkg)
     monkeypatch.setattr(build, "WRAPPER_OPT_ARGS", ("-O2",))  # the wrapper's flags changed
     assert not is_up_to_date(pkg)
@@ -170,3 +211,22 @@ def test_a_test_curve_compiles_its_wrapper_at_o0(tmp_path: Path, monkeypatch) ->
 
     assert last_opt(stamp["compile_args"]) == QUICK_BUILD_CFLAGS
     assert last_opt(stamp["wrapper_compile_args"]) == QUICK_WRAPPER_CFLAGS
+
+
+# A file-scope variable that is not const (and not a function): each api unit has its own copy.
+_MUTABLE_STATIC = re.compile(r"^static (?!const\b|inline\b)[\w ]+?\b(\w+)\s*(?:\[[^\]]*\])?\s*=", re.M)
+
+
+@pytest.mark.parametrize("pkg", PACKAGES)
+def test_shared_state_stays_in_one_unit(pkg: str) -> None:
+    """The C's one mutable static, the IFMA switch of msm.h, exists once per api unit: the function
+    that sets it (g1_msm_ifma_select) must sit in the unit of the MSMs that read it, or turning
+    the kernel off from Python would change a copy that no MSM reads. A new mutable static fails
+    here until its functions are placed (templates/cython/_core.pyx.j2)."""
+    statics = set()
+    for header in (GENERATED / pkg / "c").glob("*.h"):
+        statics |= set(_MUTABLE_STATIC.findall(header.read_text()))
+    assert statics <= {"g1_msm_ifma_state"}, statics
+    if statics:
+        unit = {f.name: f.unit for f in api_functions((GENERATED / pkg / "_core.pyx").read_text())}
+        assert unit["g1_msm_ifma_select"] == unit["g1_msm_vartime"] == unit["g1_msm_glv_vartime"]

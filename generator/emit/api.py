@@ -1,17 +1,24 @@
 """The C functions a curve's extension module calls, compiled apart from the Cython wrapper.
 
 The Cython wrapper (``_core.pyx``) declares the C it calls in ``cdef extern from "c/api.h"``
-blocks. This module reads those declarations from the rendered ``.pyx`` and renders two files:
+blocks. This module reads those declarations from the rendered ``.pyx`` and renders:
 
 - ``c/api.c``: includes the static, header-only C (``c/pairforge.h`` or ``c/edwards_core.h``)
   and defines one out-of-line function ``pf_api_<name>`` per declared function. It is compiled
-  at the shipped optimisation level, so every arithmetic loop lives in this translation unit.
+  at the shipped optimisation level, so every arithmetic loop lives in an api unit.
+- ``c/api_<unit>.c``: the same, for the functions of a block tagged ``# unit: <unit>`` (its
+  ``cdef extern`` line ends with that comment). A heavy entry point (the Miller loop, the final
+  exponentiation, a scalar multiplication) gets a translation unit of its own because gcc limits
+  inlining per unit (``--param inline-unit-growth``, 40% of the unit's size): in one unit with
+  the ~150 small entry points, the budget ran out before the pairing's hot functions were
+  inlined, and the module's pairing took 5% longer than the same code in a small unit
+  (bench/c/bench_kernels.c). In units of their own they compile as in the benchmark.
 - ``c/api.h``: the wrapper's header. It includes the same static C for the types and constants,
   declares the ``pf_api_`` functions and maps each declared name onto them, so the wrapper's
-  calls go to ``api.c``'s copies and none of the static functions is compiled into the wrapper
-  (the wrapper is compiled at a lower level: generator/build.py).
+  calls go to the api units' copies and none of the static functions is compiled into the
+  wrapper (the wrapper is compiled at a lower level: generator/build.py).
 
-One list (the ``.pyx`` declarations) decides both files, so they cannot drift from the wrapper.
+One list (the ``.pyx`` declarations) decides every file, so they cannot drift from the wrapper.
 """
 
 from __future__ import annotations
@@ -22,8 +29,10 @@ from dataclasses import dataclass
 API_HEADER = "c/api.h"
 API_SOURCE = "c/api.c"
 API_PREFIX = "pf_api_"
+# The main unit's name (an untagged block); a tagged block's functions go to c/api_<unit>.c.
+MAIN_UNIT = ""
 
-_EXTERN = re.compile(r'^cdef extern from "c/api\.h"( nogil)?:\s*$')
+_EXTERN = re.compile(r'^cdef extern from "c/api\.h"(?: nogil)?:\s*(?:#\s*unit:\s*(?P<unit>[a-z][a-z0-9_]*)\s*)?$')
 _FUNCTION = re.compile(r"^(?P<ret>[A-Za-z_][\w\s\*]*?[\s\*])(?P<name>[A-Za-z_]\w*)\s*\((?P<args>.*)\)$", re.S)
 _ARG_NAME = re.compile(r"([A-Za-z_]\w*)\s*(\[\s*\w*\s*\])?$")
 # Cython's spelling of C types that C spells otherwise
@@ -37,6 +46,7 @@ class ApiFunction:
     ret: str
     name: str
     params: tuple[str, ...]
+    unit: str = MAIN_UNIT  # the api unit that defines it (MAIN_UNIT: c/api.c)
 
     @property
     def arg_names(self) -> tuple[str, ...]:
@@ -65,22 +75,33 @@ def _split_params(text: str) -> tuple[str, ...]:
     return tuple(p for p in params if p and p != "void")
 
 
-def _declaration_lines(pyx: str) -> list[str]:
-    """The statements of the ``cdef extern from "c/api.h"`` blocks, continuation lines joined."""
-    statements: list[str] = []
+def unit_source(unit: str) -> str:
+    """The file (relative to the package) that defines the functions of ``unit``."""
+    return API_SOURCE if unit == MAIN_UNIT else f"c/api_{unit}.c"
+
+
+def _declaration_lines(pyx: str) -> list[tuple[str, str]]:
+    """The statements of the ``cdef extern from "c/api.h"`` blocks, continuation lines joined,
+    each with the unit of its block."""
+    statements: list[tuple[str, str]] = []
     inside = False
+    unit = MAIN_UNIT
     pending = ""
     for line in pyx.splitlines():
-        if _EXTERN.match(line):
+        extern = _EXTERN.match(line)
+        if extern:
             inside = True
+            unit = extern["unit"] or MAIN_UNIT
             continue
+        if line.startswith('cdef extern from "c/api.h"'):
+            raise ValueError(f"unreadable extern line (a unit tag is '# unit: name'): {line!r}")
         if inside and line.strip() and not line.startswith((" ", "\t")):
             inside = False
         if not inside or not line.strip() or line.strip().startswith("#"):
             continue
         pending = f"{pending} {line.strip()}" if pending else line.strip()
         if pending.count("(") == pending.count(")"):
-            statements.append(pending)
+            statements.append((unit, pending))
             pending = ""
     if pending:
         raise ValueError(f"unbalanced declaration in the extern blocks: {pending!r}")
@@ -88,16 +109,17 @@ def _declaration_lines(pyx: str) -> list[str]:
 
 
 def api_functions(pyx: str) -> list[ApiFunction]:
-    """The functions declared in the ``.pyx``'s ``cdef extern from "c/api.h"`` blocks, in order
-    (types, enums and constants are skipped: the wrapper takes those from the static headers)."""
+    """The functions declared in the ``.pyx``'s ``cdef extern from "c/api.h"`` blocks, in order,
+    each with its block's unit (types, enums and constants are skipped: the wrapper takes those
+    from the static headers)."""
     functions: dict[str, ApiFunction] = {}
-    for statement in _declaration_lines(pyx):
+    for unit, statement in _declaration_lines(pyx):
         if "(" not in statement or statement.startswith(("ctypedef", "enum", "cdef", "struct")):
             continue
         match = _FUNCTION.match(statement)
-        if match is None:
+        if match is None or "(" in match["args"] or ")" in match["args"]:  # one declaration a line
             raise ValueError(f"not a C function declaration: {statement!r}")
-        function = ApiFunction(_c_type(match["ret"]), match["name"], _split_params(match["args"]))
+        function = ApiFunction(_c_type(match["ret"]), match["name"], _split_params(match["args"]), unit)
         if functions.setdefault(function.name, function) != function:
             raise ValueError(f"{function.name} is declared twice with different types")
     if not functions:
@@ -106,15 +128,16 @@ def api_functions(pyx: str) -> list[ApiFunction]:
 
 
 def render_api(pyx: str, core_header: str, header: str) -> dict[str, str]:
-    """``c/api.h`` and ``c/api.c`` for the wrapper ``pyx`` over the static C of ``core_header``
-    (a file name under ``c/``). ``header`` is the "generated by" line."""
+    """``c/api.h``, ``c/api.c`` and a ``c/api_<unit>.c`` per tagged unit for the wrapper ``pyx``
+    over the static C of ``core_header`` (a file name under ``c/``). ``header`` is the
+    "generated by" line."""
     functions = api_functions(pyx)
     guard = "PF_API_H"
     h = [
         f"/* {header} */",
-        "/* The functions the extension module calls, defined out of line in api.c (compiled at the",
-        " * shipped optimisation level); the module's wrapper code includes this header instead of",
-        f" * {core_header}, and its calls to the names below go to api.c's copies. */",
+        "/* The functions the extension module calls, defined out of line in api.c and api_*.c",
+        " * (compiled at the shipped optimisation level); the module's wrapper code includes this",
+        f" * header instead of {core_header}, and its calls to the names below go to those copies. */",
         f"#ifndef {guard}",
         f"#define {guard}",
         "",
@@ -131,16 +154,25 @@ def render_api(pyx: str, core_header: str, header: str) -> dict[str, str]:
     h += ["", "#ifndef PF_API_DEFINITIONS /* the wrapper: call the out-of-line copies */"]
     h += [f"#define {f.name} {API_PREFIX}{f.name}" for f in functions]
     h += ["#endif", "", f"#endif /* {guard} */", ""]
-    c = [
-        f"/* {header} */",
-        "/* The out-of-line copies of the functions the extension module calls (api.h): each calls the",
-        f" * static function of {core_header}, which the compiler inlines here. */",
-        "#define PF_API_DEFINITIONS",
-        "#include \"api.h\"",
-        "",
-    ]
+    units: dict[str, list[ApiFunction]] = {MAIN_UNIT: []}
     for f in functions:
-        call = f"{f.name}({', '.join(f.arg_names)})"
-        body = f"{call};" if f.ret == "void" else f"return {call};"
-        c += [f"PF_API {f.prototype(API_PREFIX + f.name)}", "{", f"    {body}", "}", ""]
-    return {API_HEADER: "\n".join(h), API_SOURCE: "\n".join(c)}
+        units.setdefault(f.unit, []).append(f)
+    files = {API_HEADER: "\n".join(h)}
+    for unit, members in units.items():
+        what = "the functions the extension module calls (api.h)"
+        if unit != MAIN_UNIT:
+            what = f"the {unit} functions (a unit of their own: generator/emit/api.py)"
+        c = [
+            f"/* {header} */",
+            f"/* The out-of-line copies of {what}: each calls the",
+            f" * static function of {core_header}, which the compiler inlines here. */",
+            "#define PF_API_DEFINITIONS",
+            "#include \"api.h\"",
+            "",
+        ]
+        for f in members:
+            call = f"{f.name}({', '.join(f.arg_names)})"
+            body = f"{call};" if f.ret == "void" else f"return {call};"
+            c += [f"PF_API {f.prototype(API_PREFIX + f.name)}", "{", f"    {body}", "}", ""]
+        files[unit_source(unit)] = "\n".join(c)
+    return files
