@@ -156,6 +156,9 @@ cdef extern from "c/api.h" nogil:
     bint fp2_is_square(const fp2_t *a)
     bint fp2_is_lex_largest(const fp2_t *a)
     void fp12_conj(fp12_t *out, const fp12_t *a)
+    void gt_pow_ct(gt_t *out, const gt_t *a, const limb_t *k, size_t nbits)  # unit: gt_pow
+    void gt_pow_endo_ct(gt_t *out, const gt_t *a, const limb_t *k)  # unit: gt_pow
+    void gt_pow_endo_vartime(gt_t *out, const gt_t *a, const limb_t *k)  # unit: gt_pow
     bint gt_in_subgroup_vartime(const gt_t *a)
 
     const fp_t G1_B
@@ -170,11 +173,19 @@ cdef extern from "c/api.h" nogil:
     bint g1_equal(const g1_t *a, const g1_t *b)
     bint g1_is_on_curve(const g1_t *a)
     bint g1_affine_is_on_curve(const g1_affine_t *a)
+    void g1_mul_ct(g1_t *out, const g1_t *a, const limb_t *k, size_t nbits)  # unit: g1_mul
+    void g1_mul_window_vartime(g1_t *out, const g1_t *a, const limb_t *k, size_t nlimbs)  # unit: g1_mul
     bint g1_in_subgroup_vartime(const g1_t *a)
     bint g1_affine_is_identity(const g1_affine_t *a)
     size_t g1_msm_scratch_size(size_t n, size_t bits, size_t nthreads)
     size_t g1_msm_glv_scratch_size(size_t n, size_t bits, size_t nthreads)
+    void g1_mul_endo_ct(g1_t *out, const g1_t *a, const limb_t *k)  # unit: g1_mul
+    void g1_mul_vartime(g1_t *out, const g1_t *a, const limb_t *k, size_t nlimbs)  # unit: g1_mul
     void g1_clear_cofactor_vartime(g1_t *out, const g1_t *a)
+    void g1_msm_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
+                            size_t bits, void *scratch, size_t nthreads)  # unit: msm
+    void g1_msm_glv_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
+                                size_t bits, void *scratch, size_t nthreads)  # unit: msm
     const fp2_t G2_B
     void g2_set_identity(g2_t *out)
     bint g2_is_identity(const g2_t *a)
@@ -187,11 +198,20 @@ cdef extern from "c/api.h" nogil:
     bint g2_equal(const g2_t *a, const g2_t *b)
     bint g2_is_on_curve(const g2_t *a)
     bint g2_affine_is_on_curve(const g2_affine_t *a)
+    void g2_mul_ct(g2_t *out, const g2_t *a, const limb_t *k, size_t nbits)  # unit: g2_mul
+    void g2_mul_window_vartime(g2_t *out, const g2_t *a, const limb_t *k, size_t nlimbs)  # unit: g2_mul
     bint g2_in_subgroup_vartime(const g2_t *a)
     bint g2_affine_is_identity(const g2_affine_t *a)
     size_t g2_msm_scratch_size(size_t n, size_t bits, size_t nthreads)
     size_t g2_msm_glv_scratch_size(size_t n, size_t bits, size_t nthreads)
+    void g2_mul_endo_ct(g2_t *out, const g2_t *a, const limb_t *k)  # unit: g2_mul
+    void g2_mul_vartime(g2_t *out, const g2_t *a, const limb_t *k, size_t nlimbs)  # unit: g2_mul
     void g2_clear_cofactor_vartime(g2_t *out, const g2_t *a)
+    void g2_msm_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
+                            size_t bits, void *scratch, size_t nthreads)  # unit: msm
+    void g2_msm_glv_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
+                                size_t bits, void *scratch, size_t nthreads)  # unit: msm
+    int g1_msm_ifma_select(int on)  # unit: msm
     enum: FR_TWO_ADICITY
     const fr_t FR_COSET_SHIFT
     void fr_root_of_unity(fr_t *out, unsigned logn)
@@ -204,40 +224,11 @@ cdef extern from "c/api.h" nogil:
                                      fr_t *scratch)
     bint pf_msm_scalar_below_r_vartime(const limb_t *k)
     size_t pf_msm_scalar_bits_vartime(const limb_t *scalars, size_t n, size_t nlimbs)
-    void pf_final_exp(gt_t *out, const gt_t *f)
 
-cdef extern from "c/api.h" nogil:  # unit: g1_mul
-    void g1_mul_ct(g1_t *out, const g1_t *a, const limb_t *k, size_t nbits)
-    void g1_mul_window_vartime(g1_t *out, const g1_t *a, const limb_t *k, size_t nlimbs)
-    void g1_mul_endo_ct(g1_t *out, const g1_t *a, const limb_t *k)
-    void g1_mul_vartime(g1_t *out, const g1_t *a, const limb_t *k, size_t nlimbs)
-
-cdef extern from "c/api.h" nogil:  # unit: g2_mul
-    void g2_mul_ct(g2_t *out, const g2_t *a, const limb_t *k, size_t nbits)
-    void g2_mul_window_vartime(g2_t *out, const g2_t *a, const limb_t *k, size_t nlimbs)
-    void g2_mul_endo_ct(g2_t *out, const g2_t *a, const limb_t *k)
-    void g2_mul_vartime(g2_t *out, const g2_t *a, const limb_t *k, size_t nlimbs)
-
-cdef extern from "c/api.h" nogil:  # unit: msm
-    int g1_msm_ifma_select(int on)
-    void g1_msm_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
-                            size_t bits, void *scratch, size_t nthreads)
-    void g1_msm_glv_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
-                                size_t bits, void *scratch, size_t nthreads)
-    void g2_msm_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
-                            size_t bits, void *scratch, size_t nthreads)
-    void g2_msm_glv_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
-                                size_t bits, void *scratch, size_t nthreads)
-
-cdef extern from "c/api.h" nogil:  # unit: gt_pow
-    void gt_pow_ct(gt_t *out, const gt_t *a, const limb_t *k, size_t nbits)
-    void gt_pow_endo_ct(gt_t *out, const gt_t *a, const limb_t *k)
-    void gt_pow_endo_vartime(gt_t *out, const gt_t *a, const limb_t *k)
-
-cdef extern from "c/api.h" nogil:  # unit: miller_loop
     void pf_miller_loop_vartime(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q,
-                        const pf_line_t *const *lines, size_t n, pf_miller_pair_t *scratch)
-    void pf_g2_prepare(pf_line_t *lines, const g2_affine_t *Q)
+                        const pf_line_t *const *lines, size_t n, pf_miller_pair_t *scratch)  # unit: miller_loop
+    void pf_g2_prepare(pf_line_t *lines, const g2_affine_t *Q)  # unit: miller_loop
+    void pf_final_exp(gt_t *out, const gt_t *f)
 
 
 # ---------------------------------------------------------------------------------------------

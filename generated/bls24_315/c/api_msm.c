@@ -4,11 +4,6 @@
 #define PF_API_DEFINITIONS
 #include "api.h"
 
-PF_API int pf_api_g1_msm_ifma_select(int on)
-{
-    return g1_msm_ifma_select(on);
-}
-
 PF_API void pf_api_g1_msm_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n, size_t bits, void *scratch, size_t nthreads)
 {
     g1_msm_vartime(out, points, scalars, n, bits, scratch, nthreads);
@@ -27,4 +22,9 @@ PF_API void pf_api_g2_msm_vartime(g2_t *out, const g2_affine_t *points, const li
 PF_API void pf_api_g2_msm_glv_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n, size_t bits, void *scratch, size_t nthreads)
 {
     g2_msm_glv_vartime(out, points, scalars, n, bits, scratch, nthreads);
+}
+
+PF_API int pf_api_g1_msm_ifma_select(int on)
+{
+    return g1_msm_ifma_select(on);
 }

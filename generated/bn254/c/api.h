@@ -89,6 +89,9 @@ PF_API int pf_api_fp2_sqrt_vartime(fp2_t *out, const fp2_t *a);
 PF_API int pf_api_fp2_is_square(const fp2_t *a);
 PF_API int pf_api_fp2_is_lex_largest(const fp2_t *a);
 PF_API void pf_api_fp12_conj(fp12_t *out, const fp12_t *a);
+PF_API void pf_api_gt_pow_ct(gt_t *out, const gt_t *a, const limb_t *k, size_t nbits);
+PF_API void pf_api_gt_pow_endo_ct(gt_t *out, const gt_t *a, const limb_t *k);
+PF_API void pf_api_gt_pow_endo_vartime(gt_t *out, const gt_t *a, const limb_t *k);
 PF_API int pf_api_gt_in_subgroup_vartime(const gt_t *a);
 PF_API void pf_api_g1_set_identity(g1_t *out);
 PF_API int pf_api_g1_is_identity(const g1_t *a);
@@ -101,11 +104,17 @@ PF_API void pf_api_g1_neg(g1_t *out, const g1_t *a);
 PF_API int pf_api_g1_equal(const g1_t *a, const g1_t *b);
 PF_API int pf_api_g1_is_on_curve(const g1_t *a);
 PF_API int pf_api_g1_affine_is_on_curve(const g1_affine_t *a);
+PF_API void pf_api_g1_mul_ct(g1_t *out, const g1_t *a, const limb_t *k, size_t nbits);
+PF_API void pf_api_g1_mul_window_vartime(g1_t *out, const g1_t *a, const limb_t *k, size_t nlimbs);
 PF_API int pf_api_g1_in_subgroup_vartime(const g1_t *a);
 PF_API int pf_api_g1_affine_is_identity(const g1_affine_t *a);
 PF_API size_t pf_api_g1_msm_scratch_size(size_t n, size_t bits, size_t nthreads);
 PF_API size_t pf_api_g1_msm_glv_scratch_size(size_t n, size_t bits, size_t nthreads);
+PF_API void pf_api_g1_mul_endo_ct(g1_t *out, const g1_t *a, const limb_t *k);
+PF_API void pf_api_g1_mul_vartime(g1_t *out, const g1_t *a, const limb_t *k, size_t nlimbs);
 PF_API void pf_api_g1_clear_cofactor_vartime(g1_t *out, const g1_t *a);
+PF_API void pf_api_g1_msm_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n, size_t bits, void *scratch, size_t nthreads);
+PF_API void pf_api_g1_msm_glv_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n, size_t bits, void *scratch, size_t nthreads);
 PF_API void pf_api_g2_set_identity(g2_t *out);
 PF_API int pf_api_g2_is_identity(const g2_t *a);
 PF_API void pf_api_g2_from_affine(g2_t *out, const g2_affine_t *a);
@@ -117,11 +126,18 @@ PF_API void pf_api_g2_neg(g2_t *out, const g2_t *a);
 PF_API int pf_api_g2_equal(const g2_t *a, const g2_t *b);
 PF_API int pf_api_g2_is_on_curve(const g2_t *a);
 PF_API int pf_api_g2_affine_is_on_curve(const g2_affine_t *a);
+PF_API void pf_api_g2_mul_ct(g2_t *out, const g2_t *a, const limb_t *k, size_t nbits);
+PF_API void pf_api_g2_mul_window_vartime(g2_t *out, const g2_t *a, const limb_t *k, size_t nlimbs);
 PF_API int pf_api_g2_in_subgroup_vartime(const g2_t *a);
 PF_API int pf_api_g2_affine_is_identity(const g2_affine_t *a);
 PF_API size_t pf_api_g2_msm_scratch_size(size_t n, size_t bits, size_t nthreads);
 PF_API size_t pf_api_g2_msm_glv_scratch_size(size_t n, size_t bits, size_t nthreads);
+PF_API void pf_api_g2_mul_endo_ct(g2_t *out, const g2_t *a, const limb_t *k);
+PF_API void pf_api_g2_mul_vartime(g2_t *out, const g2_t *a, const limb_t *k, size_t nlimbs);
 PF_API void pf_api_g2_clear_cofactor_vartime(g2_t *out, const g2_t *a);
+PF_API void pf_api_g2_msm_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n, size_t bits, void *scratch, size_t nthreads);
+PF_API void pf_api_g2_msm_glv_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n, size_t bits, void *scratch, size_t nthreads);
+PF_API int pf_api_g1_msm_ifma_select(int on);
 PF_API void pf_api_fr_root_of_unity(fr_t *out, unsigned logn);
 PF_API void pf_api_fr_bit_reverse(fr_t *v, size_t n);
 PF_API void pf_api_fr_powers(fr_t *out, const fr_t *a, const fr_t *b, size_t n);
@@ -131,25 +147,9 @@ PF_API void pf_api_fr_batch_inverse_vartime(fr_t *out, const fr_t *inp, size_t n
 PF_API void pf_api_fr_eval_barycentric_vartime(fr_t *out, const fr_t *evals, const fr_t *roots, size_t n, const fr_t *z, fr_t *scratch);
 PF_API int pf_api_pf_msm_scalar_below_r_vartime(const limb_t *k);
 PF_API size_t pf_api_pf_msm_scalar_bits_vartime(const limb_t *scalars, size_t n, size_t nlimbs);
-PF_API void pf_api_pf_final_exp(gt_t *out, const gt_t *f);
-PF_API void pf_api_g1_mul_ct(g1_t *out, const g1_t *a, const limb_t *k, size_t nbits);
-PF_API void pf_api_g1_mul_window_vartime(g1_t *out, const g1_t *a, const limb_t *k, size_t nlimbs);
-PF_API void pf_api_g1_mul_endo_ct(g1_t *out, const g1_t *a, const limb_t *k);
-PF_API void pf_api_g1_mul_vartime(g1_t *out, const g1_t *a, const limb_t *k, size_t nlimbs);
-PF_API void pf_api_g2_mul_ct(g2_t *out, const g2_t *a, const limb_t *k, size_t nbits);
-PF_API void pf_api_g2_mul_window_vartime(g2_t *out, const g2_t *a, const limb_t *k, size_t nlimbs);
-PF_API void pf_api_g2_mul_endo_ct(g2_t *out, const g2_t *a, const limb_t *k);
-PF_API void pf_api_g2_mul_vartime(g2_t *out, const g2_t *a, const limb_t *k, size_t nlimbs);
-PF_API int pf_api_g1_msm_ifma_select(int on);
-PF_API void pf_api_g1_msm_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n, size_t bits, void *scratch, size_t nthreads);
-PF_API void pf_api_g1_msm_glv_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n, size_t bits, void *scratch, size_t nthreads);
-PF_API void pf_api_g2_msm_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n, size_t bits, void *scratch, size_t nthreads);
-PF_API void pf_api_g2_msm_glv_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n, size_t bits, void *scratch, size_t nthreads);
-PF_API void pf_api_gt_pow_ct(gt_t *out, const gt_t *a, const limb_t *k, size_t nbits);
-PF_API void pf_api_gt_pow_endo_ct(gt_t *out, const gt_t *a, const limb_t *k);
-PF_API void pf_api_gt_pow_endo_vartime(gt_t *out, const gt_t *a, const limb_t *k);
 PF_API void pf_api_pf_miller_loop_vartime(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q, const pf_line_t *const *lines, size_t n, pf_miller_pair_t *scratch);
 PF_API void pf_api_pf_g2_prepare(pf_line_t *lines, const g2_affine_t *Q);
+PF_API void pf_api_pf_final_exp(gt_t *out, const gt_t *f);
 PF_API void pf_api_g1_map_to_curve(g1_t *out, const fp_t *u);
 PF_API void pf_api_g1_hash_to_curve_from_field_vartime(g1_t *out, const fp_t *u);
 PF_API void pf_api_g1_encode_to_curve_from_field_vartime(g1_t *out, const fp_t *u);
@@ -236,6 +236,9 @@ PF_API void pf_api_g2_hash_to_field(fp2_t *u, size_t count, const uint8_t *msg, 
 #define fp2_is_square pf_api_fp2_is_square
 #define fp2_is_lex_largest pf_api_fp2_is_lex_largest
 #define fp12_conj pf_api_fp12_conj
+#define gt_pow_ct pf_api_gt_pow_ct
+#define gt_pow_endo_ct pf_api_gt_pow_endo_ct
+#define gt_pow_endo_vartime pf_api_gt_pow_endo_vartime
 #define gt_in_subgroup_vartime pf_api_gt_in_subgroup_vartime
 #define g1_set_identity pf_api_g1_set_identity
 #define g1_is_identity pf_api_g1_is_identity
@@ -248,11 +251,17 @@ PF_API void pf_api_g2_hash_to_field(fp2_t *u, size_t count, const uint8_t *msg, 
 #define g1_equal pf_api_g1_equal
 #define g1_is_on_curve pf_api_g1_is_on_curve
 #define g1_affine_is_on_curve pf_api_g1_affine_is_on_curve
+#define g1_mul_ct pf_api_g1_mul_ct
+#define g1_mul_window_vartime pf_api_g1_mul_window_vartime
 #define g1_in_subgroup_vartime pf_api_g1_in_subgroup_vartime
 #define g1_affine_is_identity pf_api_g1_affine_is_identity
 #define g1_msm_scratch_size pf_api_g1_msm_scratch_size
 #define g1_msm_glv_scratch_size pf_api_g1_msm_glv_scratch_size
+#define g1_mul_endo_ct pf_api_g1_mul_endo_ct
+#define g1_mul_vartime pf_api_g1_mul_vartime
 #define g1_clear_cofactor_vartime pf_api_g1_clear_cofactor_vartime
+#define g1_msm_vartime pf_api_g1_msm_vartime
+#define g1_msm_glv_vartime pf_api_g1_msm_glv_vartime
 #define g2_set_identity pf_api_g2_set_identity
 #define g2_is_identity pf_api_g2_is_identity
 #define g2_from_affine pf_api_g2_from_affine
@@ -264,11 +273,18 @@ PF_API void pf_api_g2_hash_to_field(fp2_t *u, size_t count, const uint8_t *msg, 
 #define g2_equal pf_api_g2_equal
 #define g2_is_on_curve pf_api_g2_is_on_curve
 #define g2_affine_is_on_curve pf_api_g2_affine_is_on_curve
+#define g2_mul_ct pf_api_g2_mul_ct
+#define g2_mul_window_vartime pf_api_g2_mul_window_vartime
 #define g2_in_subgroup_vartime pf_api_g2_in_subgroup_vartime
 #define g2_affine_is_identity pf_api_g2_affine_is_identity
 #define g2_msm_scratch_size pf_api_g2_msm_scratch_size
 #define g2_msm_glv_scratch_size pf_api_g2_msm_glv_scratch_size
+#define g2_mul_endo_ct pf_api_g2_mul_endo_ct
+#define g2_mul_vartime pf_api_g2_mul_vartime
 #define g2_clear_cofactor_vartime pf_api_g2_clear_cofactor_vartime
+#define g2_msm_vartime pf_api_g2_msm_vartime
+#define g2_msm_glv_vartime pf_api_g2_msm_glv_vartime
+#define g1_msm_ifma_select pf_api_g1_msm_ifma_select
 #define fr_root_of_unity pf_api_fr_root_of_unity
 #define fr_bit_reverse pf_api_fr_bit_reverse
 #define fr_powers pf_api_fr_powers
@@ -278,25 +294,9 @@ PF_API void pf_api_g2_hash_to_field(fp2_t *u, size_t count, const uint8_t *msg, 
 #define fr_eval_barycentric_vartime pf_api_fr_eval_barycentric_vartime
 #define pf_msm_scalar_below_r_vartime pf_api_pf_msm_scalar_below_r_vartime
 #define pf_msm_scalar_bits_vartime pf_api_pf_msm_scalar_bits_vartime
-#define pf_final_exp pf_api_pf_final_exp
-#define g1_mul_ct pf_api_g1_mul_ct
-#define g1_mul_window_vartime pf_api_g1_mul_window_vartime
-#define g1_mul_endo_ct pf_api_g1_mul_endo_ct
-#define g1_mul_vartime pf_api_g1_mul_vartime
-#define g2_mul_ct pf_api_g2_mul_ct
-#define g2_mul_window_vartime pf_api_g2_mul_window_vartime
-#define g2_mul_endo_ct pf_api_g2_mul_endo_ct
-#define g2_mul_vartime pf_api_g2_mul_vartime
-#define g1_msm_ifma_select pf_api_g1_msm_ifma_select
-#define g1_msm_vartime pf_api_g1_msm_vartime
-#define g1_msm_glv_vartime pf_api_g1_msm_glv_vartime
-#define g2_msm_vartime pf_api_g2_msm_vartime
-#define g2_msm_glv_vartime pf_api_g2_msm_glv_vartime
-#define gt_pow_ct pf_api_gt_pow_ct
-#define gt_pow_endo_ct pf_api_gt_pow_endo_ct
-#define gt_pow_endo_vartime pf_api_gt_pow_endo_vartime
 #define pf_miller_loop_vartime pf_api_pf_miller_loop_vartime
 #define pf_g2_prepare pf_api_pf_g2_prepare
+#define pf_final_exp pf_api_pf_final_exp
 #define g1_map_to_curve pf_api_g1_map_to_curve
 #define g1_hash_to_curve_from_field_vartime pf_api_g1_hash_to_curve_from_field_vartime
 #define g1_encode_to_curve_from_field_vartime pf_api_g1_encode_to_curve_from_field_vartime

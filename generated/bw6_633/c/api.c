@@ -299,6 +299,21 @@ PF_API void pf_api_fp6_conj(fp6_t *out, const fp6_t *a)
     fp6_conj(out, a);
 }
 
+PF_API void pf_api_gt_pow_ct(gt_t *out, const gt_t *a, const limb_t *k, size_t nbits)
+{
+    gt_pow_ct(out, a, k, nbits);
+}
+
+PF_API void pf_api_gt_pow_endo_ct(gt_t *out, const gt_t *a, const limb_t *k)
+{
+    gt_pow_endo_ct(out, a, k);
+}
+
+PF_API void pf_api_gt_pow_endo_vartime(gt_t *out, const gt_t *a, const limb_t *k)
+{
+    gt_pow_endo_vartime(out, a, k);
+}
+
 PF_API int pf_api_gt_in_subgroup_vartime(const gt_t *a)
 {
     return gt_in_subgroup_vartime(a);
@@ -359,6 +374,16 @@ PF_API int pf_api_g1_affine_is_on_curve(const g1_affine_t *a)
     return g1_affine_is_on_curve(a);
 }
 
+PF_API void pf_api_g1_mul_ct(g1_t *out, const g1_t *a, const limb_t *k, size_t nbits)
+{
+    g1_mul_ct(out, a, k, nbits);
+}
+
+PF_API void pf_api_g1_mul_window_vartime(g1_t *out, const g1_t *a, const limb_t *k, size_t nlimbs)
+{
+    g1_mul_window_vartime(out, a, k, nlimbs);
+}
+
 PF_API int pf_api_g1_in_subgroup_vartime(const g1_t *a)
 {
     return g1_in_subgroup_vartime(a);
@@ -379,9 +404,29 @@ PF_API size_t pf_api_g1_msm_glv_scratch_size(size_t n, size_t bits, size_t nthre
     return g1_msm_glv_scratch_size(n, bits, nthreads);
 }
 
+PF_API void pf_api_g1_mul_endo_ct(g1_t *out, const g1_t *a, const limb_t *k)
+{
+    g1_mul_endo_ct(out, a, k);
+}
+
+PF_API void pf_api_g1_mul_vartime(g1_t *out, const g1_t *a, const limb_t *k, size_t nlimbs)
+{
+    g1_mul_vartime(out, a, k, nlimbs);
+}
+
 PF_API void pf_api_g1_clear_cofactor_vartime(g1_t *out, const g1_t *a)
 {
     g1_clear_cofactor_vartime(out, a);
+}
+
+PF_API void pf_api_g1_msm_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n, size_t bits, void *scratch, size_t nthreads)
+{
+    g1_msm_vartime(out, points, scalars, n, bits, scratch, nthreads);
+}
+
+PF_API void pf_api_g1_msm_glv_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n, size_t bits, void *scratch, size_t nthreads)
+{
+    g1_msm_glv_vartime(out, points, scalars, n, bits, scratch, nthreads);
 }
 
 PF_API void pf_api_g2_set_identity(g2_t *out)
@@ -439,6 +484,16 @@ PF_API int pf_api_g2_affine_is_on_curve(const g2_affine_t *a)
     return g2_affine_is_on_curve(a);
 }
 
+PF_API void pf_api_g2_mul_ct(g2_t *out, const g2_t *a, const limb_t *k, size_t nbits)
+{
+    g2_mul_ct(out, a, k, nbits);
+}
+
+PF_API void pf_api_g2_mul_window_vartime(g2_t *out, const g2_t *a, const limb_t *k, size_t nlimbs)
+{
+    g2_mul_window_vartime(out, a, k, nlimbs);
+}
+
 PF_API int pf_api_g2_in_subgroup_vartime(const g2_t *a)
 {
     return g2_in_subgroup_vartime(a);
@@ -459,9 +514,34 @@ PF_API size_t pf_api_g2_msm_glv_scratch_size(size_t n, size_t bits, size_t nthre
     return g2_msm_glv_scratch_size(n, bits, nthreads);
 }
 
+PF_API void pf_api_g2_mul_endo_ct(g2_t *out, const g2_t *a, const limb_t *k)
+{
+    g2_mul_endo_ct(out, a, k);
+}
+
+PF_API void pf_api_g2_mul_vartime(g2_t *out, const g2_t *a, const limb_t *k, size_t nlimbs)
+{
+    g2_mul_vartime(out, a, k, nlimbs);
+}
+
 PF_API void pf_api_g2_clear_cofactor_vartime(g2_t *out, const g2_t *a)
 {
     g2_clear_cofactor_vartime(out, a);
+}
+
+PF_API void pf_api_g2_msm_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n, size_t bits, void *scratch, size_t nthreads)
+{
+    g2_msm_vartime(out, points, scalars, n, bits, scratch, nthreads);
+}
+
+PF_API void pf_api_g2_msm_glv_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n, size_t bits, void *scratch, size_t nthreads)
+{
+    g2_msm_glv_vartime(out, points, scalars, n, bits, scratch, nthreads);
+}
+
+PF_API int pf_api_g1_msm_ifma_select(int on)
+{
+    return g1_msm_ifma_select(on);
 }
 
 PF_API void pf_api_fr_root_of_unity(fr_t *out, unsigned logn)
@@ -507,6 +587,16 @@ PF_API int pf_api_pf_msm_scalar_below_r_vartime(const limb_t *k)
 PF_API size_t pf_api_pf_msm_scalar_bits_vartime(const limb_t *scalars, size_t n, size_t nlimbs)
 {
     return pf_msm_scalar_bits_vartime(scalars, n, nlimbs);
+}
+
+PF_API void pf_api_pf_miller_loop_vartime(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q, const pf_line_t *const *lines, size_t n, pf_miller_pair_t *scratch)
+{
+    pf_miller_loop_vartime(out, P, Q, lines, n, scratch);
+}
+
+PF_API void pf_api_pf_g2_prepare(pf_line_t *lines, const g2_affine_t *Q)
+{
+    pf_g2_prepare(lines, Q);
 }
 
 PF_API void pf_api_pf_final_exp(gt_t *out, const gt_t *f)
