@@ -66,14 +66,14 @@ BASE_COMPILE_ARGS = ("-O3", "-fno-tree-vectorize", "-Wno-unused-function", "-pth
 NO_DEBUG_ARGS = ("-g0",)
 # A rendered package compiles in two kinds of translation units (generator/emit/api.py): c/api.c
 # and c/api_<unit>.c, every function the Cython wrapper calls with the static arithmetic inlined
-# into it, at the shipped BASE_COMPILE_ARGS; and the Cython wrapper (about 4.6 MB of C that only converts Python objects
-# and calls c/api.c), at WRAPPER_OPT_ARGS: no arithmetic loop runs in it, and it is most of the
+# into it, at the shipped BASE_COMPILE_ARGS; and the Cython wrapper (about 4.6 MB of C that only
+# converts Python objects and calls c/api.c), at WRAPPER_OPT_ARGS: no arithmetic loop runs in it, and it is most of the
 # compiler's work (bn254's x86_64-adx wrapper, gcc 12: 34.5 CPU s at -O2, 17.6 at -O1, 9.0 at -O0;
 # c/api.c 7.3 at -O3); at -O0 a small call from Python (Fp a * b) took about 1.6x as long.
 # A package without c/api.c (an older rendering, a test's mock) compiles as one unit.
 API_SOURCE = "c/api.c"
-# The heavy entry points compile in units of their own, c/api_<unit>.c beside c/api.c, each at the
-# same flags (gcc's inlining budget is per unit: generator/emit/api.py). gen-curve removes the
+# The entry points the wrapper tags compile in units of their own, c/api_<unit>.c beside c/api.c,
+# each at the same flags (gcc's inlining budget is per unit: generator/emit/api.py). gen-curve removes the
 # files a rendering no longer has, so the files present are the package's units.
 API_UNIT_GLOB = "c/api_*.c"
 WRAPPER_OPT_ARGS = ("-O1", "-Wno-unused-function", "-pthread")

@@ -1,7 +1,7 @@
 """The translation units of a curve module (generator/emit/api.py, generator/build.py): c/api.c
 and the c/api_<unit>.c files hold, at the shipped -O level, every C function the Cython wrapper
 calls; the wrapper compiles at a lower level against c/api.h. Checked on the rendered packages
-(every declared function has one out-of-line copy, in the unit its block names; the wrapper
+(every declared function has one out-of-line copy, in the unit its tag names; the wrapper
 includes no other C) and on a small mock package built for real (the right flags per unit, the
 stamps, the symbols of the module)."""
 
@@ -40,7 +40,7 @@ def _definitions(source: str) -> dict[str, str]:
 @pytest.mark.parametrize("pkg", PACKAGES)
 def test_every_wrapper_call_goes_to_the_api_unit(pkg: str) -> None:
     """The wrapper names no header but c/api.h, and c/api.h maps every function it declares to one
-    definition in the api unit its extern block names (c/api.c or c/api_<unit>.c), which calls the
+    definition in the api unit its tag names (c/api.c or c/api_<unit>.c), which calls the
     static function of the same name; the package has no other api unit, and build.py compiles
     exactly these."""
     pyx = (GENERATED / pkg / "_core.pyx").read_text()

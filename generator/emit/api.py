@@ -9,12 +9,13 @@ blocks. This module reads those declarations from the rendered ``.pyx`` and rend
 - ``c/api_<unit>.c``: the same, for the functions tagged ``# unit: <unit>`` (a comment that ends
   the declaration, or the ``cdef extern`` line of a block for all of its functions). The other
   functions keep their order in ``c/api.c``: gcc's inlining decisions there follow it, and a
-  reordering alone measured up to 9% on a final exponentiation. A heavy entry point (the Miller loop, the final
-  exponentiation, a scalar multiplication) gets a translation unit of its own because gcc limits
-  inlining per unit (``--param inline-unit-growth``, 40% of the unit's size): in one unit with
-  the ~150 small entry points, the budget ran out before the pairing's hot functions were
-  inlined, and the module's pairing took 5% longer than the same code in a small unit
-  (bench/c/bench_kernels.c). In units of their own they compile as in the benchmark.
+  reordering alone measured up to 9% on a final exponentiation. A heavy entry point (the Miller
+  loop, a scalar multiplication, a GT power, an MSM) gets a translation unit of its own because
+  gcc limits inlining per unit (``--param inline-unit-growth``, 40% of the unit's size): in one
+  unit with the ~150 small entry points, the budget ran out before the hot functions were
+  inlined, and the module's final exponentiation took 5% longer than the same code in a small
+  unit (bench/c/bench_kernels.c). In units of their own they compile as in the benchmark; the
+  template tags them only where ``own_units`` says so.
 - ``c/api.h``: the wrapper's header. It includes the same static C for the types and constants,
   declares the ``pf_api_`` functions and maps each declared name onto them, so the wrapper's
   calls go to the api units' copies and none of the static functions is compiled into the
@@ -31,8 +32,13 @@ from dataclasses import dataclass
 API_HEADER = "c/api.h"
 API_SOURCE = "c/api.c"
 API_PREFIX = "pf_api_"
-# The main unit's name (an untagged block); a tagged block's functions go to c/api_<unit>.c.
+# The main unit's name (an untagged declaration); a tagged one goes to c/api_<unit>.c.
 MAIN_UNIT = ""
+# The widest Fp (64-bit limbs) whose heavy entry points get units of their own. With 10 and 12
+# limbs the split measured slower (interleaved against one c/api.c: the 12-limb pairing +3.3%,
+# its final exponentiation, left in c/api.c, +5.8% as that unit shrank; the 10-limb G2 P * k
+# +6.5%), so those fields keep every entry point in c/api.c, in its earlier order.
+OWN_UNIT_MAX_LIMBS = 8
 
 _UNIT_TAG = r"#\s*unit:\s*(?P<unit>[a-z][a-z0-9_]*)\s*"
 _EXTERN = re.compile(r'^cdef extern from "c/api\.h"(?: nogil)?:\s*(?:' + _UNIT_TAG + ")?$")
@@ -79,6 +85,12 @@ def _split_params(text: str) -> tuple[str, ...]:
     return tuple(p for p in params if p and p != "void")
 
 
+def own_units(fp_limbs: int) -> bool:
+    """Whether the heavy entry points of a curve with ``fp_limbs`` 64-bit limbs get units of their
+    own (the template's ``# unit:`` tags)."""
+    return fp_limbs <= OWN_UNIT_MAX_LIMBS
+
+
 def unit_source(unit: str) -> str:
     """The file (relative to the package) that defines the functions of ``unit``."""
     return API_SOURCE if unit == MAIN_UNIT else f"c/api_{unit}.c"
@@ -86,7 +98,7 @@ def unit_source(unit: str) -> str:
 
 def _declaration_lines(pyx: str) -> list[tuple[str, str]]:
     """The statements of the ``cdef extern from "c/api.h"`` blocks, continuation lines joined,
-    each with the unit of its block."""
+    each with its unit: its own tag, else its block's."""
     statements: list[tuple[str, str]] = []
     inside = False
     block_unit = unit = MAIN_UNIT
@@ -120,8 +132,8 @@ def _declaration_lines(pyx: str) -> list[tuple[str, str]]:
 
 def api_functions(pyx: str) -> list[ApiFunction]:
     """The functions declared in the ``.pyx``'s ``cdef extern from "c/api.h"`` blocks, in order,
-    each with its block's unit (types, enums and constants are skipped: the wrapper takes those
-    from the static headers)."""
+    each with its unit (types, enums and constants are skipped: the wrapper takes those from the
+    static headers)."""
     functions: dict[str, ApiFunction] = {}
     for unit, statement in _declaration_lines(pyx):
         if "(" not in statement or statement.startswith(("ctypedef", "enum", "cdef", "struct")):

@@ -13,7 +13,7 @@ from ..derive.serialization import SerializationModel, derive_serialization
 from ..params import CurveFileError
 from ..protocols import PROTOCOLS
 from ..protocols.evm import EVM_SPECS
-from .api import render_api
+from .api import own_units, render_api
 from .render import c_limbs, render
 
 Progress = Callable[[str], None]
@@ -117,7 +117,7 @@ def package_files(model: CurveModel, target: str, progress: Progress | None = No
     files["c/wasm_abi.c"] = render("c/wasm_abi.c.j2", **wasm_common)
     files[f"wasm/{model.package}.mjs"] = render("js/wasm_loader.mjs.j2", **wasm_common)
     say("rendering the Python module")
-    files["_core.pyx"] = render("cython/_core.pyx.j2", **common)
+    files["_core.pyx"] = render("cython/_core.pyx.j2", own_api_units=own_units(model.fp.limbs64), **common)
     files["_core_adx.pyx"] = render("cython/_core_adx.pyx.j2", **common)
     files.update(render_api(files["_core.pyx"], "pairforge.h", header))  # c/api.h, c/api.c
     files["_core.pyi"] = render("python/_core.pyi.j2", **common)
