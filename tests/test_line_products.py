@@ -5,7 +5,8 @@ For every generated curve, tests/c_harness/line_products.c is compiled against t
 headers, with the tower's lazy reduction off and on (PF_TOWER_LAZY) and, on x86-64 CPUs with BMI2
 and ADX, with the x86_64-adx kernels; it multiplies random lines and random elements of GT with
 pf_line_mul, pf_mul_by_line_product and pf_mul_by_line and with the general fk_mul, and every
-result must agree.  The twist type (which slots a line fills) comes from the curve's model.  Curves
+result must agree; pf_line_to_gt (the first line of the Miller loop, which becomes f) must give the
+line written out slot by slot.  The twist type (which slots a line fills) comes from the curve's model.  Curves
 whose pairing.h leaves line-by-line products off (PF_LINE_BY_LINE 0: 4-limb fields) check
 pf_mul_by_line alone.
 """
@@ -51,6 +52,7 @@ def test_line_products_match_gt_mul(pkg: Path, target: str, lazy: int):
         "line_mul": "0",
         "mul_by_line_product": "0",
         "mul_by_line": "0",
+        "line_to_gt": "0",
     }, run.stdout
 
 

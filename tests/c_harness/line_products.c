@@ -2,7 +2,8 @@
  * for random lines a, b and a random f, pf_line_mul(a, b) must equal fk_mul(a, b) with the lines
  * written out as elements of GT, pf_mul_by_line_product(f, g) must equal fk_mul(f, g), and
  * pf_mul_by_line(f, a) must equal fk_mul(f, a) (the first two where pairing.h has
- * PF_LINE_BY_LINE). Built by tests/test_line_products.py with
+ * PF_LINE_BY_LINE), and pf_line_to_gt(a) (the Miller loop's first line, which becomes f) must be
+ * the line written out here. Built by tests/test_line_products.py with
  * -DLINE_FQ=<fq name> -DLINE_FK=<fq6 name> -DLINE_TWIST_D=<1 for a D-twist, 0 for an M-twist>;
  * prints the number of trials and of mismatches per check. */
 #include <stdio.h>
@@ -69,7 +70,7 @@ static void line_to_gt(gt_t *out, const pf_line_t *l)
 
 int main(void)
 {
-    int trials = 200, bad_line = 0, bad_product = 0, bad_single = 0;
+    int trials = 200, bad_line = 0, bad_product = 0, bad_single = 0, bad_to_gt = 0;
 
     for (int t = 0; t < trials; t++) {
         pf_line_t a, b;
@@ -104,8 +105,12 @@ int main(void)
         pf_mul_by_line(&got, &a);
         FK(mul)(&want, &f, &ga);
         bad_single += !FK(equal)(&got, &want);
+
+        got = f;
+        pf_line_to_gt(&got, &a);
+        bad_to_gt += !FK(equal)(&got, &ga);
     }
-    printf("trials %d line_by_line %d line_mul %d mul_by_line_product %d mul_by_line %d\n", trials,
-           PF_LINE_BY_LINE, bad_line, bad_product, bad_single);
+    printf("trials %d line_by_line %d line_mul %d mul_by_line_product %d mul_by_line %d line_to_gt %d\n",
+           trials, PF_LINE_BY_LINE, bad_line, bad_product, bad_single, bad_to_gt);
     return 0;
 }

@@ -88,6 +88,18 @@ static void pf_line_dbl(pf_line_t *l, pf_proj_t *t)
     fp4_sub(&u, &b, &f);
     fp4_mul(&t->x, &s, &u);
     fp4_add(&s, &b, &f);
+#if PF_TOWER_LAZY
+    {   /* Y3 = (B + F)^2 - 3 (2E)^2 in double width, one reduction */
+        fp4w_t ww, wu;
+        fp4w_sqr(&ww, &s);
+        fp4_dbl(&u, &e);
+        fp4w_sqr(&wu, &u);
+        fp4w_sub(&ww, &ww, &wu);
+        fp4w_sub(&ww, &ww, &wu);
+        fp4w_sub(&ww, &ww, &wu);
+        fp4w_redc(&t->y, &ww);
+    }
+#else
     fp4_sqr(&s, &s);
     fp4_sqr(&u, &e);
     fp4_dbl(&u, &u);
@@ -95,6 +107,7 @@ static void pf_line_dbl(pf_line_t *l, pf_proj_t *t)
     fp4_sub(&s, &s, &u);
     fp4_dbl(&u, &u);
     fp4_sub(&t->y, &s, &u);
+#endif
     fp4_mul(&t->z, &b, &h);
     fp4_dbl(&t->z, &t->z);
     fp4_dbl(&t->z, &t->z);
@@ -113,9 +126,19 @@ static void pf_line_add(pf_line_t *l, pf_proj_t *t, const fp4_t *qx, const fp4_t
     fp4_mul(&lambda, qx, &t->z);
     fp4_sub(&lambda, &t->x, &lambda);
     /* line */
+#if PF_TOWER_LAZY
+    {   /* theta qx - lambda qy in double width, one reduction */
+        fp4w_t wa, wb;
+        fp4w_mul(&wa, &theta, qx);
+        fp4w_mul(&wb, &lambda, qy);
+        fp4w_sub(&wa, &wa, &wb);
+        fp4w_redc(&l->c, &wa);
+    }
+#else
     fp4_mul(&s, &theta, qx);
     fp4_mul(&c, &lambda, qy);
     fp4_sub(&l->c, &s, &c);
+#endif
     fp4_neg(&l->x, &theta);
     fp4_neg(&l->y, &lambda);
     /* point */
@@ -129,9 +152,19 @@ static void pf_line_add(pf_line_t *l, pf_proj_t *t, const fp4_t *qx, const fp4_t
     fp4_sub(&h, &h, &g);
     fp4_mul(&t->x, &lambda, &h);
     fp4_sub(&s, &g, &h);
+#if PF_TOWER_LAZY
+    {   /* theta (G - H) - Y E in double width, one reduction */
+        fp4w_t wa, wb;
+        fp4w_mul(&wa, &s, &theta);
+        fp4w_mul(&wb, &t->y, &e);
+        fp4w_sub(&wa, &wa, &wb);
+        fp4w_redc(&t->y, &wa);
+    }
+#else
     fp4_mul(&s, &s, &theta);
     fp4_mul(&c, &t->y, &e);
     fp4_sub(&t->y, &s, &c);
+#endif
     fp4_mul(&t->z, &t->z, &e);
 }
 
@@ -140,6 +173,16 @@ static inline void pf_line_at(pf_line_t *l, const fp_t *xp, const fp_t *nyp)
 {
     fp4_mul_by_fp(&l->x, &l->x, xp);
     fp4_mul_by_fp(&l->y, &l->y, nyp);
+}
+
+/* out = the line as an element of GT (slot w^j is c(j mod 2).c(j div 2)): the Miller loop's
+ * first line is f itself, with no multiplication into f = 1. */
+static inline void pf_line_to_gt(gt_t *out, const pf_line_t *l)
+{
+    fp24_set_zero(out);
+    out->c0.c0 = l->y; /* w^0 */
+    out->c1.c0 = l->x; /* w^1 */
+    out->c1.c1 = l->c; /* w^3 */
 }
 
 #if PF_TOWER_LAZY
@@ -337,17 +380,30 @@ static void pf_next_line(pf_line_t *l, pf_miller_pair_t *st, int term, const fp4
 /* The lines of one step on their way into f. With line-by-line products (PF_LINE_BY_LINE) a
  * line waits for the next one, and the two meet f as one product (pf_line_mul,
  * pf_mul_by_line_product); a line still waiting when f is squared or returned is multiplied in
- * alone. Otherwise each line meets f at once. With f == NULL the pairs are only stepped. */
+ * alone. Otherwise each line meets f at once. While f is still 1, the first line (or product of
+ * two lines) becomes f instead of being multiplied into it. With f == NULL the pairs are only
+ * stepped. */
 typedef struct {
     gt_t *f;
     pf_line_t held;     /* a line evaluated at P, when holding */
     bool holding;
+    bool f_is_one;      /* no line has met f yet */
 } pf_lines_t;
+
+/* f <- f * (one line evaluated at P). */
+static inline void pf_lines_apply(pf_lines_t *acc, const pf_line_t *line)
+{
+    if (acc->f_is_one)
+        pf_line_to_gt(acc->f, line);
+    else
+        pf_mul_by_line(acc->f, line);
+    acc->f_is_one = false;
+}
 
 static inline void pf_lines_flush(pf_lines_t *acc)
 {
     if (acc->holding) {
-        pf_mul_by_line(acc->f, &acc->held);
+        pf_lines_apply(acc, &acc->held);
         acc->holding = false;
     }
 }
@@ -365,6 +421,10 @@ static inline void pf_miller_step(pf_lines_t *acc, pf_miller_pair_t *st, int ter
     if (!acc->holding) {
         acc->held = line;
         acc->holding = true;
+    } else if (acc->f_is_one) {
+        pf_line_mul(acc->f, &acc->held, &line);
+        acc->holding = false;
+        acc->f_is_one = false;
     } else {
         gt_t g;
         pf_line_mul(&g, &acc->held, &line);
@@ -382,11 +442,13 @@ static void pf_miller_run(gt_t *out, pf_miller_pair_t *pairs, size_t n)
 
     acc.f = out != NULL ? &f : NULL;
     acc.holding = false;
+    acc.f_is_one = true;
     fp24_set_one(&f);
     for (int i = 0; i < PF_MILLER_MAX_LENGTH; i++) {
-        if (out != NULL && i > 1) {
+        if (out != NULL && i > 0) {
             pf_lines_flush(&acc);
-            fp24_sqr(&f, &f);
+            if (!acc.f_is_one)
+                fp24_sqr(&f, &f);
         }
         for (size_t k = 0; k < n; k++) {
             pf_miller_pair_t *st = &pairs[k];

@@ -61,6 +61,18 @@ static void pf_line_dbl(pf_line_t *l, pf_proj_t *t)
     fp2_sub(&u, &b, &f);
     fp2_mul(&t->x, &s, &u);
     fp2_add(&s, &b, &f);
+#if PF_TOWER_LAZY
+    {   /* Y3 = (B + F)^2 - 3 (2E)^2 in double width, one reduction */
+        fp2w_t ww, wu;
+        fp2w_sqr(&ww, &s);
+        fp2_dbl(&u, &e);
+        fp2w_sqr(&wu, &u);
+        fp2w_sub(&ww, &ww, &wu);
+        fp2w_sub(&ww, &ww, &wu);
+        fp2w_sub(&ww, &ww, &wu);
+        fp2w_redc(&t->y, &ww);
+    }
+#else
     fp2_sqr(&s, &s);
     fp2_sqr(&u, &e);
     fp2_dbl(&u, &u);
@@ -68,6 +80,7 @@ static void pf_line_dbl(pf_line_t *l, pf_proj_t *t)
     fp2_sub(&s, &s, &u);
     fp2_dbl(&u, &u);
     fp2_sub(&t->y, &s, &u);
+#endif
     fp2_mul(&t->z, &b, &h);
     fp2_dbl(&t->z, &t->z);
     fp2_dbl(&t->z, &t->z);
@@ -86,9 +99,19 @@ static void pf_line_add(pf_line_t *l, pf_proj_t *t, const fp2_t *qx, const fp2_t
     fp2_mul(&lambda, qx, &t->z);
     fp2_sub(&lambda, &t->x, &lambda);
     /* line */
+#if PF_TOWER_LAZY
+    {   /* theta qx - lambda qy in double width, one reduction */
+        fp2w_t wa, wb;
+        fp2w_mul(&wa, &theta, qx);
+        fp2w_mul(&wb, &lambda, qy);
+        fp2w_sub(&wa, &wa, &wb);
+        fp2w_redc(&l->c, &wa);
+    }
+#else
     fp2_mul(&s, &theta, qx);
     fp2_mul(&c, &lambda, qy);
     fp2_sub(&l->c, &s, &c);
+#endif
     fp2_neg(&l->x, &theta);
     fp2_neg(&l->y, &lambda);
     /* point */
@@ -102,9 +125,19 @@ static void pf_line_add(pf_line_t *l, pf_proj_t *t, const fp2_t *qx, const fp2_t
     fp2_sub(&h, &h, &g);
     fp2_mul(&t->x, &lambda, &h);
     fp2_sub(&s, &g, &h);
+#if PF_TOWER_LAZY
+    {   /* theta (G - H) - Y E in double width, one reduction */
+        fp2w_t wa, wb;
+        fp2w_mul(&wa, &s, &theta);
+        fp2w_mul(&wb, &t->y, &e);
+        fp2w_sub(&wa, &wa, &wb);
+        fp2w_redc(&t->y, &wa);
+    }
+#else
     fp2_mul(&s, &s, &theta);
     fp2_mul(&c, &t->y, &e);
     fp2_sub(&t->y, &s, &c);
+#endif
     fp2_mul(&t->z, &t->z, &e);
 }
 
@@ -113,6 +146,16 @@ static inline void pf_line_at(pf_line_t *l, const fp_t *xp, const fp_t *nyp)
 {
     fp2_mul_by_fp(&l->x, &l->x, xp);
     fp2_mul_by_fp(&l->y, &l->y, nyp);
+}
+
+/* out = the line as an element of GT (slot w^j is c(j mod 2).c(j div 2)): the Miller loop's
+ * first line is f itself, with no multiplication into f = 1. */
+static inline void pf_line_to_gt(gt_t *out, const pf_line_t *l)
+{
+    fp12_set_zero(out);
+    out->c0.c0 = l->y; /* w^0 */
+    out->c1.c0 = l->x; /* w^1 */
+    out->c1.c1 = l->c; /* w^3 */
 }
 
 #if PF_TOWER_LAZY
@@ -213,17 +256,30 @@ static void pf_next_line(pf_line_t *l, pf_miller_pair_t *st, int term, const fp2
 /* The lines of one step on their way into f. With line-by-line products (PF_LINE_BY_LINE) a
  * line waits for the next one, and the two meet f as one product (pf_line_mul,
  * pf_mul_by_line_product); a line still waiting when f is squared or returned is multiplied in
- * alone. Otherwise each line meets f at once. With f == NULL the pairs are only stepped. */
+ * alone. Otherwise each line meets f at once. While f is still 1, the first line (or product of
+ * two lines) becomes f instead of being multiplied into it. With f == NULL the pairs are only
+ * stepped. */
 typedef struct {
     gt_t *f;
     pf_line_t held;     /* a line evaluated at P, when holding */
     bool holding;
+    bool f_is_one;      /* no line has met f yet */
 } pf_lines_t;
+
+/* f <- f * (one line evaluated at P). */
+static inline void pf_lines_apply(pf_lines_t *acc, const pf_line_t *line)
+{
+    if (acc->f_is_one)
+        pf_line_to_gt(acc->f, line);
+    else
+        pf_mul_by_line(acc->f, line);
+    acc->f_is_one = false;
+}
 
 static inline void pf_lines_flush(pf_lines_t *acc)
 {
     if (acc->holding) {
-        pf_mul_by_line(acc->f, &acc->held);
+        pf_lines_apply(acc, &acc->held);
         acc->holding = false;
     }
 }
@@ -238,7 +294,7 @@ static inline void pf_miller_step(pf_lines_t *acc, pf_miller_pair_t *st, int ter
     if (acc->f == NULL)
         return;
     pf_line_at(&line, &st->xp, &st->nyp);
-    pf_mul_by_line(acc->f, &line);
+    pf_lines_apply(acc, &line);
 }
 
 /* The Miller loop over filled pair states, sharing the squarings of f; with out == NULL the
@@ -250,11 +306,13 @@ static void pf_miller_run(gt_t *out, pf_miller_pair_t *pairs, size_t n)
 
     acc.f = out != NULL ? &f : NULL;
     acc.holding = false;
+    acc.f_is_one = true;
     fp12_set_one(&f);
     for (int i = 0; i < PF_MILLER_MAX_LENGTH; i++) {
-        if (out != NULL && i > 1) {
+        if (out != NULL && i > 0) {
             pf_lines_flush(&acc);
-            fp12_sqr(&f, &f);
+            if (!acc.f_is_one)
+                fp12_sqr(&f, &f);
         }
         for (size_t k = 0; k < n; k++) {
             pf_miller_pair_t *st = &pairs[k];

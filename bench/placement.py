@@ -1,0 +1,133 @@
+"""How much one build's speed depends on the physical pages its module is loaded from.
+
+    python bench/placement.py [--curves bls12_381,bn254] [--copies 8] [--generated DIR ...]
+
+Byte-identical module files do not always run at the same speed. On the Zen 5 host of
+2026-12-05 one copy in ten of BLS12-381's module ran its Miller loop and final exponentiation
+13% slower than the other nine, and a C benchmark binary that ran 35% slower under one file name
+ran at the usual speed once the page cache was dropped (the same bytes, new physical pages). A
+figure measured on one build is therefore one draw from a spread. This script copies each package
+``--copies`` times (every copy a new file, so new page-cache pages), times each copy in a fresh
+process and prints the fastest, median and slowest copy per operation, so that a change can be
+judged against the spread rather than against one draw. With several ``--generated`` folders
+(builds of two versions, e.g. ``gen-curve NAME --out DIR``) the copies of the builds alternate.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parents[1]
+if str(REPO_ROOT) not in sys.path:
+    sys.path.insert(0, str(REPO_ROOT))
+
+from bench.timing import measure  # noqa: E402
+
+GENERATED = REPO_ROOT / "generated"
+OPERATIONS = ("pairing", "miller_loop", "final_exp")
+
+
+def time_copy(pkg: str) -> dict[str, float]:
+    """Microseconds per call of the pairing operations of the package importable as
+    ``generated.<pkg>`` (the copy that PYTHONPATH points at), fastest sample of each."""
+    import importlib
+    import random
+
+    curve = importlib.import_module(f"generated.{pkg}")
+    rng = random.Random(1)
+    P = curve.G1.generator() * rng.randrange(1, curve.R)
+    Q = curve.G2.generator() * rng.randrange(1, curve.R)
+    f = curve.miller_loop(P, Q)
+    ops = {
+        "pairing": lambda: curve.pairing(P, Q),
+        "miller_loop": lambda: curve.miller_loop(P, Q),
+        "final_exp": lambda: curve.final_exponentiation(f),
+    }
+    return {name: measure(ops[name], target_s=0.3).min_ns / 1e3 for name in OPERATIONS}
+
+
+def fresh_copy(generated: Path, pkg: str, root: Path) -> Path:
+    """A new file copy of <generated>/<pkg> (sources and modules) under root/generated; returns
+    root."""
+    target = root / "generated"
+    target.mkdir(parents=True)
+    shutil.copy2(generated / "__init__.py", target / "__init__.py")
+    shutil.copytree(generated / pkg, target / pkg, ignore=shutil.ignore_patterns("build", "__pycache__"))
+    return root
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--curves", default="bls12_381,bn254", help="packages in generated/, comma-separated")
+    parser.add_argument("--copies", type=int, default=8, help="fresh copies of each package (default 8)")
+    parser.add_argument(
+        "--generated",
+        type=Path,
+        action="append",
+        metavar="DIR",
+        help="a generated/ folder to copy from (repeatable; default the repository's)",
+    )
+    parser.add_argument("--child", metavar="PKG", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(time_copy(args.child)))
+        return 0
+    if args.copies < 2:
+        parser.error("--copies must be at least 2")
+    pkgs = [name.strip() for name in args.curves.split(",") if name.strip()]
+    builds = [folder.resolve() for folder in (args.generated or [GENERATED])]
+    missing = [
+        f"{build}/{pkg}" for build in builds for pkg in pkgs if not (build / pkg / "__init__.py").is_file()
+    ]
+    if missing:
+        parser.error(f"no package at {', '.join(missing)} (run gen-curve first)")
+    results: dict[tuple[Path, str], list[dict[str, float]]] = {(b, pkg): [] for b in builds for pkg in pkgs}
+    with tempfile.TemporaryDirectory(prefix="pairforge-placement-") as tmp:
+        for k in range(args.copies):
+            for index, build in enumerate(builds):  # interleaved, so that every one sees the same load
+                for pkg in pkgs:
+                    root = fresh_copy(build, pkg, Path(tmp) / f"{index}-{pkg}-{k}")
+                    env = dict(os.environ, PYTHONPATH=str(root))
+                    run = subprocess.run(
+                        [sys.executable, __file__, "--child", pkg],
+                        env=env,
+                        cwd=tmp,
+                        capture_output=True,
+                        text=True,
+                    )
+                    if run.returncode != 0:
+                        print(run.stderr, file=sys.stderr)
+                        return 1
+                    times = json.loads(run.stdout)
+                    results[build, pkg].append(times)
+                    print(
+                        f"copy {k + 1}/{args.copies} {build} {pkg}: "
+                        + ", ".join(f"{op} {times[op]:.1f} us" for op in OPERATIONS),
+                        flush=True,
+                    )
+    print(
+        f"\n{'build':4} {'package':12} {'operation':12} {'fastest':>9} {'median':>9} {'slowest':>9} {'spread':>7}"
+    )
+    for index, build in enumerate(builds):
+        for pkg in pkgs:
+            for op in OPERATIONS:
+                times = sorted(copy[op] for copy in results[build, pkg])
+                print(
+                    f"{index:<4} {pkg:12} {op:12} {times[0]:9.1f} {statistics.median(times):9.1f}"
+                    f" {times[-1]:9.1f} {times[-1] / times[0] - 1:6.1%}"
+                )
+    for index, build in enumerate(builds):
+        print(f"build {index}: {build}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
