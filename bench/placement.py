@@ -1,6 +1,7 @@
 """How much one build's speed depends on the physical pages its module is loaded from.
 
     python bench/placement.py [--curves bls12_381,bn254] [--copies 8] [--generated DIR ...]
+                              [--ops pairing,miller_loop,final_exp,g1_mul,g2_mul]
 
 Byte-identical module files do not always run at the same speed. On the Zen 5 host of
 2026-12-05 one copy in ten of BLS12-381's module ran its Miller loop and final exponentiation
@@ -32,12 +33,15 @@ if str(REPO_ROOT) not in sys.path:
 from bench.timing import measure  # noqa: E402
 
 GENERATED = REPO_ROOT / "generated"
-OPERATIONS = ("pairing", "miller_loop", "final_exp")
+# what --ops may name; the first three are the default
+OPERATIONS = ("pairing", "miller_loop", "final_exp", "g1_mul", "g2_mul")
+DEFAULT_OPERATIONS = OPERATIONS[:3]
 
 
-def time_copy(pkg: str) -> dict[str, float]:
-    """Microseconds per call of the pairing operations of the package importable as
-    ``generated.<pkg>`` (the copy that PYTHONPATH points at), fastest sample of each."""
+def time_copy(pkg: str, names: list[str]) -> dict[str, float]:
+    """Microseconds per call of the operations ``names`` of the package importable as
+    ``generated.<pkg>`` (the copy that PYTHONPATH points at), fastest sample of each. ``g1_mul``
+    and ``g2_mul`` are the constant-time ``P * k`` with a full-size k."""
     import importlib
     import random
 
@@ -46,12 +50,15 @@ def time_copy(pkg: str) -> dict[str, float]:
     P = curve.G1.generator() * rng.randrange(1, curve.R)
     Q = curve.G2.generator() * rng.randrange(1, curve.R)
     f = curve.miller_loop(P, Q)
+    k = rng.randrange(1, curve.R)
     ops = {
         "pairing": lambda: curve.pairing(P, Q),
         "miller_loop": lambda: curve.miller_loop(P, Q),
         "final_exp": lambda: curve.final_exponentiation(f),
+        "g1_mul": lambda: P * k,
+        "g2_mul": lambda: Q * k,
     }
-    return {name: measure(ops[name], target_s=0.3).min_ns / 1e3 for name in OPERATIONS}
+    return {name: measure(ops[name], target_s=0.3).min_ns / 1e3 for name in names}
 
 
 def fresh_copy(generated: Path, pkg: str, root: Path) -> Path:
@@ -75,10 +82,19 @@ def main() -> int:
         metavar="DIR",
         help="a generated/ folder to copy from (repeatable; default the repository's)",
     )
+    parser.add_argument(
+        "--ops",
+        default=",".join(DEFAULT_OPERATIONS),
+        help=f"operations to time, comma-separated, from {', '.join(OPERATIONS)} (default the first three)",
+    )
     parser.add_argument("--child", metavar="PKG", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    names = [name.strip() for name in args.ops.split(",") if name.strip()]
+    unknown = sorted(set(names) - set(OPERATIONS))
+    if unknown or not names:
+        parser.error(f"--ops: unknown {', '.join(unknown)}" if unknown else "--ops: nothing to time")
     if args.child:
-        print(json.dumps(time_copy(args.child)))
+        print(json.dumps(time_copy(args.child, names)))
         return 0
     if args.copies < 2:
         parser.error("--copies must be at least 2")
@@ -97,7 +113,7 @@ def main() -> int:
                     root = fresh_copy(build, pkg, Path(tmp) / f"{index}-{pkg}-{k}")
                     env = dict(os.environ, PYTHONPATH=str(root))
                     run = subprocess.run(
-                        [sys.executable, __file__, "--child", pkg],
+                        [sys.executable, __file__, "--child", pkg, "--ops", ",".join(names)],
                         env=env,
                         cwd=tmp,
                         capture_output=True,
@@ -110,7 +126,7 @@ def main() -> int:
                     results[build, pkg].append(times)
                     print(
                         f"copy {k + 1}/{args.copies} {build} {pkg}: "
-                        + ", ".join(f"{op} {times[op]:.1f} us" for op in OPERATIONS),
+                        + ", ".join(f"{op} {times[op]:.1f} us" for op in names),
                         flush=True,
                     )
     print(
@@ -118,7 +134,7 @@ def main() -> int:
     )
     for index, build in enumerate(builds):
         for pkg in pkgs:
-            for op in OPERATIONS:
+            for op in names:
                 times = sorted(copy[op] for copy in results[build, pkg])
                 print(
                     f"{index:<4} {pkg:12} {op:12} {times[0]:9.1f} {statistics.median(times):9.1f}"
