@@ -81,11 +81,11 @@ class FieldModel:
 
     @property
     def safegcd_batches(self) -> int:
-        """Batches of 59 divsteps: Wuille's bound floor((45907 bits + 26313) / 19929) on the
-        divsteps any input needs, rounded up, plus one batch of margin (extra batches are
-        harmless once g = 0)."""
+        """Batches of 57 divsteps (pf_divsteps_57): Wuille's bound floor((45907 bits + 26313) /
+        19929) on the divsteps any input needs, rounded up, plus one batch of margin (extra
+        batches are harmless once g = 0)."""
         divsteps = (45907 * self.bits + 26313) // 19929
-        return -(-divsteps // 59) + 1
+        return -(-divsteps // 57) + 1
 
     @property
     def r3_mod(self) -> int:

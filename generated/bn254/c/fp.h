@@ -610,7 +610,7 @@ static inline void fp_inv_fermat(fp_t *out, const fp_t *a)
 
 #if PF_LIMB_BITS == 64
 /* Constant-time inversion by Bernstein–Yang "safegcd" divsteps (eprint 2019/266), in the form
- * of libsecp256k1's modinv64 (Wuille's write-up): batches of 59 branch-free divsteps on the low
+ * of libsecp256k1's modinv64 (Wuille's write-up): batches of 57 branch-free divsteps on the low
  * words of (f, g) give a 2x2 matrix scaled by 2^62, applied to (f, g) and, modulo p, to (d, e).
  * Numbers are signed, in 62-bit limbs. A fixed number of batches (from Wuille's bound
  * ⌊(45907 bits + 26313) / 19929⌋ divsteps) makes it constant time. */
@@ -620,43 +620,90 @@ typedef struct { int64_t u, v, q, r; } pf_trans2x2_t;
 typedef __int128 pf_int128_t;
 #define PF_M62 ((int64_t)(UINT64_MAX >> 2))
 
-/* 59 divsteps on the low words of f (odd) and g; zeta = -(delta + 1/2). */
-static inline int64_t pf_divsteps_59(int64_t zeta, uint64_t f0, uint64_t g0, pf_trans2x2_t *t)
+/* A batch is three blocks of PF_DIVSTEP_BLOCK divsteps. A block runs on two packed words,
+ * F = f + 2^20 U + 2^42 V and G = g + 2^20 Q + 2^42 R: f, g are the low 19 bits of the block's
+ * (f, g) (|f|, |g| < 2^19 throughout), and (U, V; Q, R) is the block's matrix with the row of g
+ * scaled by 2^(19 - j) after j divsteps (|U| + |V|, |Q| + |R| <= 2^19). The row of f and the row
+ * of g then change alike (add, negate, swap, halve), so one add, negation or shift updates all three
+ * fields of a word: a third of the work of updating f, u, v, g, q, r one by one. Halving G is
+ * exact: g is even there, and Q, R carry the factor 2^(19 - j). */
+#define PF_DIVSTEP_BLOCK 19
+#define PF_DIVSTEP_FIELD 20      /* bit of U (and Q) in a packed word */
+#define PF_DIVSTEP_FIELD2 42     /* bit of V (and R) */
+
+#ifndef PF_ASM_DIVSTEPS_19
+/* 19 divsteps on the packed words *F (f odd) and *G; zeta = -(delta + 1/2). Branch free: masks
+ * from the sign of zeta and the parity of g select the negation, the addition and the swap. */
+static inline int64_t pf_divsteps_19(int64_t zeta, int64_t *F, int64_t *G)
 {
-    uint64_t u = 8, v = 0, q = 0, r = 8, c1, c2, mask1, mask2, f = f0, g = g0, x, y, z;
+    int64_t f = *F, g = *G;
     int i;
 
-    for (i = 3; i < 62; i++) {
-        c1 = (uint64_t)(zeta >> 63);
-        mask1 = c1;
-        c2 = g & 1;
-        mask2 = (uint64_t)0 - c2;
-        x = (f ^ mask1) - mask1;
-        y = (u ^ mask1) - mask1;
-        z = (v ^ mask1) - mask1;
-        g += x & mask2;
-        q += y & mask2;
-        r += z & mask2;
-        mask1 &= mask2;
-        zeta = (zeta ^ (int64_t)mask1) - 1;
-        f += g & mask1;
-        u += q & mask1;
-        v += r & mask1;
+    for (i = 0; i < PF_DIVSTEP_BLOCK; i++) {
+        int64_t neg = zeta >> 63, odd = -(g & 1), swap = neg & odd;
+        g += ((f ^ neg) - neg) & odd; /* g + f, or g - f when zeta < 0, if g is odd */
+        zeta = (zeta ^ swap) - 1;
+        f += g & swap;                /* f = the old g on a swap */
         g >>= 1;
-        u <<= 1;
-        v <<= 1;
     }
-    t->u = (int64_t)u;
-    t->v = (int64_t)v;
-    t->q = (int64_t)q;
-    t->r = (int64_t)r;
+    *F = f;
+    *G = g;
+    return zeta;
+}
+#endif
+
+/* The two matrix fields above the low 20 bits of a packed word: lo, then hi. */
+static inline void pf_divstep_fields(int64_t *lo, int64_t *hi, int64_t w)
+{
+    int64_t low = (int64_t)((uint64_t)w << (64 - PF_DIVSTEP_FIELD)) >> (64 - PF_DIVSTEP_FIELD);
+    int64_t rest = (w - low) >> PF_DIVSTEP_FIELD;
+    const int bits = PF_DIVSTEP_FIELD2 - PF_DIVSTEP_FIELD;
+
+    *lo = (int64_t)((uint64_t)rest << (64 - bits)) >> (64 - bits);
+    *hi = (rest - *lo) >> bits;
+}
+
+/* 57 divsteps on the low words of f (odd) and g; zeta = -(delta + 1/2). Each block's matrix
+ * advances the low words (exact in their low 45 bits, of which the next block reads 19) and is
+ * multiplied into the batch's; the product of three, entries |u| + |v| <= 2^57, is scaled by 2^5
+ * to the 2^62 of the updates. */
+static inline int64_t pf_divsteps_57(int64_t zeta, uint64_t f0, uint64_t g0, pf_trans2x2_t *t)
+{
+    const uint64_t low = ((uint64_t)1 << PF_DIVSTEP_BLOCK) - 1;
+    int64_t u = 1, v = 0, q = 0, r = 1;
+    uint64_t f = f0, g = g0;
+    int b;
+
+    for (b = 0; b < 3; b++) {
+        int64_t F = (int64_t)((f & low) + ((uint64_t)1 << (PF_DIVSTEP_FIELD + PF_DIVSTEP_BLOCK)));
+        int64_t G = (int64_t)((g & low) + ((uint64_t)1 << (PF_DIVSTEP_FIELD2 + PF_DIVSTEP_BLOCK)));
+        int64_t bu, bv, bq, br, nu, nv;
+        uint64_t nf;
+
+        zeta = pf_divsteps_19(zeta, &F, &G);
+        pf_divstep_fields(&bu, &bv, F);
+        pf_divstep_fields(&bq, &br, G);
+        nf = (uint64_t)((int64_t)((uint64_t)bu * f + (uint64_t)bv * g) >> PF_DIVSTEP_BLOCK);
+        g = (uint64_t)((int64_t)((uint64_t)bq * f + (uint64_t)br * g) >> PF_DIVSTEP_BLOCK);
+        f = nf;
+        nu = bu * u + bv * q;
+        nv = bu * v + bv * r;
+        q = bq * u + br * q;
+        r = bq * v + br * r;
+        u = nu;
+        v = nv;
+    }
+    t->u = u * 32;
+    t->v = v * 32;
+    t->q = q * 32;
+    t->r = r * 32;
     return zeta;
 }
 
 /* 62 divsteps on the low words of f (odd) and g in variable time, libsecp256k1's
  * modinv64_divsteps_62_var: a run of zeros of g is shifted out at once, and each step cancels up
  * to 6 (eta < 0) or 4 low bits of g with one multiple of f; eta = -delta.  The same matrix scale
- * (2^62) and bounds as pf_divsteps_59, so the same updates apply.  For public values only. */
+ * (2^62) and bounds as pf_divsteps_57, so the same updates apply.  For public values only. */
 static inline int64_t pf_divsteps_62_vartime(int64_t eta, uint64_t f0, uint64_t g0, pf_trans2x2_t *t)
 {
     uint64_t u = 1, v = 0, q = 0, r = 1, f = f0, g = g0, m, w, tmp;
@@ -704,7 +751,7 @@ static inline int64_t pf_divsteps_62_vartime(int64_t eta, uint64_t f0, uint64_t 
 #endif /* PF_SAFEGCD_COMMON */
 
 #define FP_S62_LIMBS 5
-#define FP_SAFEGCD_BATCHES 11
+#define FP_SAFEGCD_BATCHES 12
 typedef struct { int64_t v[FP_S62_LIMBS]; } fp_s62_t;
 
 /* p in signed 62-bit limbs, p^-1 mod 2^62, and R^3 mod p (as a canonical integer: multiplying
@@ -841,7 +888,7 @@ static inline void fp_inv(fp_t *out, const fp_t *a)
     e.v[0] = 1;
     for (i = 0; i < FP_SAFEGCD_BATCHES; i++) {
         pf_trans2x2_t t;
-        zeta = pf_divsteps_59(zeta, (uint64_t)f.v[0], (uint64_t)g.v[0], &t);
+        zeta = pf_divsteps_57(zeta, (uint64_t)f.v[0], (uint64_t)g.v[0], &t);
         fp_s62_update_de(&d, &e, &t);
         fp_s62_update_fg(&f, &g, &t);
     }

@@ -529,4 +529,365 @@ PF_ADX_INLINE void pf_wide_sub_mod_4(limb_t t[8], const limb_t a[8], const limb_
         : "cc", "memory");
 }
 
+/* 19 divsteps on the packed words *F = f + 2^20 U + 2^42 V (f odd) and *G = g + 2^20 Q + 2^42 R
+ * (field.h, PF_DIVSTEP_BLOCK); zeta = -(delta + 1/2). Each step computes both candidates g + f and
+ * g - f and both successors of zeta, then selects by the sign of zeta, the swap (zeta < 0 and g odd,
+ * the sign of (g << 63) & zeta) and the parity of g: CMOV chains of four cycles per step where the
+ * masks take six. Branch free and without memory access, so constant time. */
+#define PF_ASM_DIVSTEPS_19 1
+PF_ADX_INLINE int64_t pf_divsteps_19(int64_t zeta, int64_t *F, int64_t *G)
+{
+    int64_t f = *F, g = *G, sum, dif, z1, z2, sw;
+
+    __asm__(
+        "leaq (%[g],%[f]), %[sum]\n\t"
+        "movq %[g], %[dif]\n\t"
+        "subq %[f], %[dif]\n\t"
+        "testq %[z], %[z]\n\t"
+        "cmovsq %[dif], %[sum]\n\t"     /* sum = zeta < 0 ? g - f : g + f */
+        "leaq -1(%[z]), %[z1]\n\t"      /* zeta - 1 */
+        "movq %[z], %[z2]\n\t"
+        "notq %[z2]\n\t"
+        "decq %[z2]\n\t"                /* -zeta - 2, after a swap */
+        "movq %[g], %[sw]\n\t"
+        "shlq $63, %[sw]\n\t"
+        "andq %[z], %[sw]\n\t"          /* sign: the swap */
+        "cmovsq %[g], %[f]\n\t"
+        "cmovsq %[z2], %[z1]\n\t"
+        "movq %[z1], %[z]\n\t"
+        "testb $1, %b[g]\n\t"
+        "cmovnzq %[sum], %[g]\n\t"
+        "sarq $1, %[g]\n\t"
+        "leaq (%[g],%[f]), %[sum]\n\t"
+        "movq %[g], %[dif]\n\t"
+        "subq %[f], %[dif]\n\t"
+        "testq %[z], %[z]\n\t"
+        "cmovsq %[dif], %[sum]\n\t"     /* sum = zeta < 0 ? g - f : g + f */
+        "leaq -1(%[z]), %[z1]\n\t"      /* zeta - 1 */
+        "movq %[z], %[z2]\n\t"
+        "notq %[z2]\n\t"
+        "decq %[z2]\n\t"                /* -zeta - 2, after a swap */
+        "movq %[g], %[sw]\n\t"
+        "shlq $63, %[sw]\n\t"
+        "andq %[z], %[sw]\n\t"          /* sign: the swap */
+        "cmovsq %[g], %[f]\n\t"
+        "cmovsq %[z2], %[z1]\n\t"
+        "movq %[z1], %[z]\n\t"
+        "testb $1, %b[g]\n\t"
+        "cmovnzq %[sum], %[g]\n\t"
+        "sarq $1, %[g]\n\t"
+        "leaq (%[g],%[f]), %[sum]\n\t"
+        "movq %[g], %[dif]\n\t"
+        "subq %[f], %[dif]\n\t"
+        "testq %[z], %[z]\n\t"
+        "cmovsq %[dif], %[sum]\n\t"     /* sum = zeta < 0 ? g - f : g + f */
+        "leaq -1(%[z]), %[z1]\n\t"      /* zeta - 1 */
+        "movq %[z], %[z2]\n\t"
+        "notq %[z2]\n\t"
+        "decq %[z2]\n\t"                /* -zeta - 2, after a swap */
+        "movq %[g], %[sw]\n\t"
+        "shlq $63, %[sw]\n\t"
+        "andq %[z], %[sw]\n\t"          /* sign: the swap */
+        "cmovsq %[g], %[f]\n\t"
+        "cmovsq %[z2], %[z1]\n\t"
+        "movq %[z1], %[z]\n\t"
+        "testb $1, %b[g]\n\t"
+        "cmovnzq %[sum], %[g]\n\t"
+        "sarq $1, %[g]\n\t"
+        "leaq (%[g],%[f]), %[sum]\n\t"
+        "movq %[g], %[dif]\n\t"
+        "subq %[f], %[dif]\n\t"
+        "testq %[z], %[z]\n\t"
+        "cmovsq %[dif], %[sum]\n\t"     /* sum = zeta < 0 ? g - f : g + f */
+        "leaq -1(%[z]), %[z1]\n\t"      /* zeta - 1 */
+        "movq %[z], %[z2]\n\t"
+        "notq %[z2]\n\t"
+        "decq %[z2]\n\t"                /* -zeta - 2, after a swap */
+        "movq %[g], %[sw]\n\t"
+        "shlq $63, %[sw]\n\t"
+        "andq %[z], %[sw]\n\t"          /* sign: the swap */
+        "cmovsq %[g], %[f]\n\t"
+        "cmovsq %[z2], %[z1]\n\t"
+        "movq %[z1], %[z]\n\t"
+        "testb $1, %b[g]\n\t"
+        "cmovnzq %[sum], %[g]\n\t"
+        "sarq $1, %[g]\n\t"
+        "leaq (%[g],%[f]), %[sum]\n\t"
+        "movq %[g], %[dif]\n\t"
+        "subq %[f], %[dif]\n\t"
+        "testq %[z], %[z]\n\t"
+        "cmovsq %[dif], %[sum]\n\t"     /* sum = zeta < 0 ? g - f : g + f */
+        "leaq -1(%[z]), %[z1]\n\t"      /* zeta - 1 */
+        "movq %[z], %[z2]\n\t"
+        "notq %[z2]\n\t"
+        "decq %[z2]\n\t"                /* -zeta - 2, after a swap */
+        "movq %[g], %[sw]\n\t"
+        "shlq $63, %[sw]\n\t"
+        "andq %[z], %[sw]\n\t"          /* sign: the swap */
+        "cmovsq %[g], %[f]\n\t"
+        "cmovsq %[z2], %[z1]\n\t"
+        "movq %[z1], %[z]\n\t"
+        "testb $1, %b[g]\n\t"
+        "cmovnzq %[sum], %[g]\n\t"
+        "sarq $1, %[g]\n\t"
+        "leaq (%[g],%[f]), %[sum]\n\t"
+        "movq %[g], %[dif]\n\t"
+        "subq %[f], %[dif]\n\t"
+        "testq %[z], %[z]\n\t"
+        "cmovsq %[dif], %[sum]\n\t"     /* sum = zeta < 0 ? g - f : g + f */
+        "leaq -1(%[z]), %[z1]\n\t"      /* zeta - 1 */
+        "movq %[z], %[z2]\n\t"
+        "notq %[z2]\n\t"
+        "decq %[z2]\n\t"                /* -zeta - 2, after a swap */
+        "movq %[g], %[sw]\n\t"
+        "shlq $63, %[sw]\n\t"
+        "andq %[z], %[sw]\n\t"          /* sign: the swap */
+        "cmovsq %[g], %[f]\n\t"
+        "cmovsq %[z2], %[z1]\n\t"
+        "movq %[z1], %[z]\n\t"
+        "testb $1, %b[g]\n\t"
+        "cmovnzq %[sum], %[g]\n\t"
+        "sarq $1, %[g]\n\t"
+        "leaq (%[g],%[f]), %[sum]\n\t"
+        "movq %[g], %[dif]\n\t"
+        "subq %[f], %[dif]\n\t"
+        "testq %[z], %[z]\n\t"
+        "cmovsq %[dif], %[sum]\n\t"     /* sum = zeta < 0 ? g - f : g + f */
+        "leaq -1(%[z]), %[z1]\n\t"      /* zeta - 1 */
+        "movq %[z], %[z2]\n\t"
+        "notq %[z2]\n\t"
+        "decq %[z2]\n\t"                /* -zeta - 2, after a swap */
+        "movq %[g], %[sw]\n\t"
+        "shlq $63, %[sw]\n\t"
+        "andq %[z], %[sw]\n\t"          /* sign: the swap */
+        "cmovsq %[g], %[f]\n\t"
+        "cmovsq %[z2], %[z1]\n\t"
+        "movq %[z1], %[z]\n\t"
+        "testb $1, %b[g]\n\t"
+        "cmovnzq %[sum], %[g]\n\t"
+        "sarq $1, %[g]\n\t"
+        "leaq (%[g],%[f]), %[sum]\n\t"
+        "movq %[g], %[dif]\n\t"
+        "subq %[f], %[dif]\n\t"
+        "testq %[z], %[z]\n\t"
+        "cmovsq %[dif], %[sum]\n\t"     /* sum = zeta < 0 ? g - f : g + f */
+        "leaq -1(%[z]), %[z1]\n\t"      /* zeta - 1 */
+        "movq %[z], %[z2]\n\t"
+        "notq %[z2]\n\t"
+        "decq %[z2]\n\t"                /* -zeta - 2, after a swap */
+        "movq %[g], %[sw]\n\t"
+        "shlq $63, %[sw]\n\t"
+        "andq %[z], %[sw]\n\t"          /* sign: the swap */
+        "cmovsq %[g], %[f]\n\t"
+        "cmovsq %[z2], %[z1]\n\t"
+        "movq %[z1], %[z]\n\t"
+        "testb $1, %b[g]\n\t"
+        "cmovnzq %[sum], %[g]\n\t"
+        "sarq $1, %[g]\n\t"
+        "leaq (%[g],%[f]), %[sum]\n\t"
+        "movq %[g], %[dif]\n\t"
+        "subq %[f], %[dif]\n\t"
+        "testq %[z], %[z]\n\t"
+        "cmovsq %[dif], %[sum]\n\t"     /* sum = zeta < 0 ? g - f : g + f */
+        "leaq -1(%[z]), %[z1]\n\t"      /* zeta - 1 */
+        "movq %[z], %[z2]\n\t"
+        "notq %[z2]\n\t"
+        "decq %[z2]\n\t"                /* -zeta - 2, after a swap */
+        "movq %[g], %[sw]\n\t"
+        "shlq $63, %[sw]\n\t"
+        "andq %[z], %[sw]\n\t"          /* sign: the swap */
+        "cmovsq %[g], %[f]\n\t"
+        "cmovsq %[z2], %[z1]\n\t"
+        "movq %[z1], %[z]\n\t"
+        "testb $1, %b[g]\n\t"
+        "cmovnzq %[sum], %[g]\n\t"
+        "sarq $1, %[g]\n\t"
+        "leaq (%[g],%[f]), %[sum]\n\t"
+        "movq %[g], %[dif]\n\t"
+        "subq %[f], %[dif]\n\t"
+        "testq %[z], %[z]\n\t"
+        "cmovsq %[dif], %[sum]\n\t"     /* sum = zeta < 0 ? g - f : g + f */
+        "leaq -1(%[z]), %[z1]\n\t"      /* zeta - 1 */
+        "movq %[z], %[z2]\n\t"
+        "notq %[z2]\n\t"
+        "decq %[z2]\n\t"                /* -zeta - 2, after a swap */
+        "movq %[g], %[sw]\n\t"
+        "shlq $63, %[sw]\n\t"
+        "andq %[z], %[sw]\n\t"          /* sign: the swap */
+        "cmovsq %[g], %[f]\n\t"
+        "cmovsq %[z2], %[z1]\n\t"
+        "movq %[z1], %[z]\n\t"
+        "testb $1, %b[g]\n\t"
+        "cmovnzq %[sum], %[g]\n\t"
+        "sarq $1, %[g]\n\t"
+        "leaq (%[g],%[f]), %[sum]\n\t"
+        "movq %[g], %[dif]\n\t"
+        "subq %[f], %[dif]\n\t"
+        "testq %[z], %[z]\n\t"
+        "cmovsq %[dif], %[sum]\n\t"     /* sum = zeta < 0 ? g - f : g + f */
+        "leaq -1(%[z]), %[z1]\n\t"      /* zeta - 1 */
+        "movq %[z], %[z2]\n\t"
+        "notq %[z2]\n\t"
+        "decq %[z2]\n\t"                /* -zeta - 2, after a swap */
+        "movq %[g], %[sw]\n\t"
+        "shlq $63, %[sw]\n\t"
+        "andq %[z], %[sw]\n\t"          /* sign: the swap */
+        "cmovsq %[g], %[f]\n\t"
+        "cmovsq %[z2], %[z1]\n\t"
+        "movq %[z1], %[z]\n\t"
+        "testb $1, %b[g]\n\t"
+        "cmovnzq %[sum], %[g]\n\t"
+        "sarq $1, %[g]\n\t"
+        "leaq (%[g],%[f]), %[sum]\n\t"
+        "movq %[g], %[dif]\n\t"
+        "subq %[f], %[dif]\n\t"
+        "testq %[z], %[z]\n\t"
+        "cmovsq %[dif], %[sum]\n\t"     /* sum = zeta < 0 ? g - f : g + f */
+        "leaq -1(%[z]), %[z1]\n\t"      /* zeta - 1 */
+        "movq %[z], %[z2]\n\t"
+        "notq %[z2]\n\t"
+        "decq %[z2]\n\t"                /* -zeta - 2, after a swap */
+        "movq %[g], %[sw]\n\t"
+        "shlq $63, %[sw]\n\t"
+        "andq %[z], %[sw]\n\t"          /* sign: the swap */
+        "cmovsq %[g], %[f]\n\t"
+        "cmovsq %[z2], %[z1]\n\t"
+        "movq %[z1], %[z]\n\t"
+        "testb $1, %b[g]\n\t"
+        "cmovnzq %[sum], %[g]\n\t"
+        "sarq $1, %[g]\n\t"
+        "leaq (%[g],%[f]), %[sum]\n\t"
+        "movq %[g], %[dif]\n\t"
+        "subq %[f], %[dif]\n\t"
+        "testq %[z], %[z]\n\t"
+        "cmovsq %[dif], %[sum]\n\t"     /* sum = zeta < 0 ? g - f : g + f */
+        "leaq -1(%[z]), %[z1]\n\t"      /* zeta - 1 */
+        "movq %[z], %[z2]\n\t"
+        "notq %[z2]\n\t"
+        "decq %[z2]\n\t"                /* -zeta - 2, after a swap */
+        "movq %[g], %[sw]\n\t"
+        "shlq $63, %[sw]\n\t"
+        "andq %[z], %[sw]\n\t"          /* sign: the swap */
+        "cmovsq %[g], %[f]\n\t"
+        "cmovsq %[z2], %[z1]\n\t"
+        "movq %[z1], %[z]\n\t"
+        "testb $1, %b[g]\n\t"
+        "cmovnzq %[sum], %[g]\n\t"
+        "sarq $1, %[g]\n\t"
+        "leaq (%[g],%[f]), %[sum]\n\t"
+        "movq %[g], %[dif]\n\t"
+        "subq %[f], %[dif]\n\t"
+        "testq %[z], %[z]\n\t"
+        "cmovsq %[dif], %[sum]\n\t"     /* sum = zeta < 0 ? g - f : g + f */
+        "leaq -1(%[z]), %[z1]\n\t"      /* zeta - 1 */
+        "movq %[z], %[z2]\n\t"
+        "notq %[z2]\n\t"
+        "decq %[z2]\n\t"                /* -zeta - 2, after a swap */
+        "movq %[g], %[sw]\n\t"
+        "shlq $63, %[sw]\n\t"
+        "andq %[z], %[sw]\n\t"          /* sign: the swap */
+        "cmovsq %[g], %[f]\n\t"
+        "cmovsq %[z2], %[z1]\n\t"
+        "movq %[z1], %[z]\n\t"
+        "testb $1, %b[g]\n\t"
+        "cmovnzq %[sum], %[g]\n\t"
+        "sarq $1, %[g]\n\t"
+        "leaq (%[g],%[f]), %[sum]\n\t"
+        "movq %[g], %[dif]\n\t"
+        "subq %[f], %[dif]\n\t"
+        "testq %[z], %[z]\n\t"
+        "cmovsq %[dif], %[sum]\n\t"     /* sum = zeta < 0 ? g - f : g + f */
+        "leaq -1(%[z]), %[z1]\n\t"      /* zeta - 1 */
+        "movq %[z], %[z2]\n\t"
+        "notq %[z2]\n\t"
+        "decq %[z2]\n\t"                /* -zeta - 2, after a swap */
+        "movq %[g], %[sw]\n\t"
+        "shlq $63, %[sw]\n\t"
+        "andq %[z], %[sw]\n\t"          /* sign: the swap */
+        "cmovsq %[g], %[f]\n\t"
+        "cmovsq %[z2], %[z1]\n\t"
+        "movq %[z1], %[z]\n\t"
+        "testb $1, %b[g]\n\t"
+        "cmovnzq %[sum], %[g]\n\t"
+        "sarq $1, %[g]\n\t"
+        "leaq (%[g],%[f]), %[sum]\n\t"
+        "movq %[g], %[dif]\n\t"
+        "subq %[f], %[dif]\n\t"
+        "testq %[z], %[z]\n\t"
+        "cmovsq %[dif], %[sum]\n\t"     /* sum = zeta < 0 ? g - f : g + f */
+        "leaq -1(%[z]), %[z1]\n\t"      /* zeta - 1 */
+        "movq %[z], %[z2]\n\t"
+        "notq %[z2]\n\t"
+        "decq %[z2]\n\t"                /* -zeta - 2, after a swap */
+        "movq %[g], %[sw]\n\t"
+        "shlq $63, %[sw]\n\t"
+        "andq %[z], %[sw]\n\t"          /* sign: the swap */
+        "cmovsq %[g], %[f]\n\t"
+        "cmovsq %[z2], %[z1]\n\t"
+        "movq %[z1], %[z]\n\t"
+        "testb $1, %b[g]\n\t"
+        "cmovnzq %[sum], %[g]\n\t"
+        "sarq $1, %[g]\n\t"
+        "leaq (%[g],%[f]), %[sum]\n\t"
+        "movq %[g], %[dif]\n\t"
+        "subq %[f], %[dif]\n\t"
+        "testq %[z], %[z]\n\t"
+        "cmovsq %[dif], %[sum]\n\t"     /* sum = zeta < 0 ? g - f : g + f */
+        "leaq -1(%[z]), %[z1]\n\t"      /* zeta - 1 */
+        "movq %[z], %[z2]\n\t"
+        "notq %[z2]\n\t"
+        "decq %[z2]\n\t"                /* -zeta - 2, after a swap */
+        "movq %[g], %[sw]\n\t"
+        "shlq $63, %[sw]\n\t"
+        "andq %[z], %[sw]\n\t"          /* sign: the swap */
+        "cmovsq %[g], %[f]\n\t"
+        "cmovsq %[z2], %[z1]\n\t"
+        "movq %[z1], %[z]\n\t"
+        "testb $1, %b[g]\n\t"
+        "cmovnzq %[sum], %[g]\n\t"
+        "sarq $1, %[g]\n\t"
+        "leaq (%[g],%[f]), %[sum]\n\t"
+        "movq %[g], %[dif]\n\t"
+        "subq %[f], %[dif]\n\t"
+        "testq %[z], %[z]\n\t"
+        "cmovsq %[dif], %[sum]\n\t"     /* sum = zeta < 0 ? g - f : g + f */
+        "leaq -1(%[z]), %[z1]\n\t"      /* zeta - 1 */
+        "movq %[z], %[z2]\n\t"
+        "notq %[z2]\n\t"
+        "decq %[z2]\n\t"                /* -zeta - 2, after a swap */
+        "movq %[g], %[sw]\n\t"
+        "shlq $63, %[sw]\n\t"
+        "andq %[z], %[sw]\n\t"          /* sign: the swap */
+        "cmovsq %[g], %[f]\n\t"
+        "cmovsq %[z2], %[z1]\n\t"
+        "movq %[z1], %[z]\n\t"
+        "testb $1, %b[g]\n\t"
+        "cmovnzq %[sum], %[g]\n\t"
+        "sarq $1, %[g]\n\t"
+        "leaq (%[g],%[f]), %[sum]\n\t"
+        "movq %[g], %[dif]\n\t"
+        "subq %[f], %[dif]\n\t"
+        "testq %[z], %[z]\n\t"
+        "cmovsq %[dif], %[sum]\n\t"     /* sum = zeta < 0 ? g - f : g + f */
+        "leaq -1(%[z]), %[z1]\n\t"      /* zeta - 1 */
+        "movq %[z], %[z2]\n\t"
+        "notq %[z2]\n\t"
+        "decq %[z2]\n\t"                /* -zeta - 2, after a swap */
+        "movq %[g], %[sw]\n\t"
+        "shlq $63, %[sw]\n\t"
+        "andq %[z], %[sw]\n\t"          /* sign: the swap */
+        "cmovsq %[g], %[f]\n\t"
+        "cmovsq %[z2], %[z1]\n\t"
+        "movq %[z1], %[z]\n\t"
+        "testb $1, %b[g]\n\t"
+        "cmovnzq %[sum], %[g]\n\t"
+        "sarq $1, %[g]\n\t"
+        : [f] "+r" (f), [g] "+r" (g), [z] "+r" (zeta), [sum] "=&r" (sum), [dif] "=&r" (dif),
+          [z1] "=&r" (z1), [z2] "=&r" (z2), [sw] "=&r" (sw)
+        :
+        : "cc");
+    *F = f;
+    *G = g;
+    return zeta;
+}
 #endif /* PF_ASM_X86_64_ADX_H */
