@@ -493,11 +493,11 @@ typedef __int128 pf_int128_t;
 
 /* A batch is three blocks of PF_DIVSTEP_BLOCK divsteps. A block runs on two packed words,
  * F = f + 2^20 U + 2^42 V and G = g + 2^20 Q + 2^42 R: f, g are the low 19 bits of the block's
- * (f, g) (|f|, |g| < 2^19 throughout), and (U, V; Q, R) is the block's matrix with the row of g
- * scaled by 2^(19 - j) after j divsteps (|U| + |V|, |Q| + |R| <= 2^19). The row of f and the row
- * of g then change alike (add, negate, swap, halve), so one add, negation or shift updates all three
- * fields of a word: a third of the work of updating f, u, v, g, q, r one by one. Halving G is
- * exact: g is even there, and Q, R carry the factor 2^(19 - j). */
+ * (f, g) (|f|, |g| < 2^19 throughout), and (U, V; Q, R) is 2^19 times the matrix taking the block's
+ * first (f, g) to the current one (|U| + |V|, |Q| + |R| <= 2^19; after j divsteps every entry is an
+ * integer times 2^(19 - j)). The row of f and the row of g then change alike (add, negate, swap,
+ * halve), so one add, negation or shift updates all three fields of a word: a third of the work of
+ * updating f, u, v, g, q, r one by one. Halving G is exact: g is even there, and Q, R are too. */
 #define PF_DIVSTEP_BLOCK 19
 #define PF_DIVSTEP_FIELD 20      /* bit of U (and Q) in a packed word */
 #define PF_DIVSTEP_FIELD2 42     /* bit of V (and R) */
