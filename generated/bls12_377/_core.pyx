@@ -228,7 +228,7 @@ cdef extern from "c/api.h" nogil:
     void pf_miller_loop_vartime(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q,
                         const pf_line_t *const *lines, size_t n, pf_miller_pair_t *scratch)  # unit: miller_loop
     void pf_g2_prepare(pf_line_t *lines, const g2_affine_t *Q)  # unit: miller_loop
-    void pf_final_exp(gt_t *out, const gt_t *f)
+    void pf_final_exp(gt_t *out, const gt_t *f)  # unit: final_exp
 
 
 # ---------------------------------------------------------------------------------------------

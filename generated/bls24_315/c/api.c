@@ -679,11 +679,6 @@ PF_API size_t pf_api_pf_msm_scalar_bits_vartime(const limb_t *scalars, size_t n,
     return pf_msm_scalar_bits_vartime(scalars, n, nlimbs);
 }
 
-PF_API void pf_api_pf_final_exp(gt_t *out, const gt_t *f)
-{
-    pf_final_exp(out, f);
-}
-
 PF_API void pf_api_g1_map_to_curve(g1_t *out, const fp_t *u)
 {
     g1_map_to_curve(out, u);
