@@ -9,6 +9,10 @@ import gmpy2
 from .chains import Chain, chain_for
 from .checks import require
 
+# Divsteps in one batch of the constant-time inversion (field.h.j2's pf_divsteps_57: three blocks
+# of PF_DIVSTEP_BLOCK = 19).
+SAFEGCD_BATCH_DIVSTEPS = 57
+
 
 @dataclass(frozen=True)
 class SqrtModel:
@@ -81,11 +85,11 @@ class FieldModel:
 
     @property
     def safegcd_batches(self) -> int:
-        """Batches of 57 divsteps (pf_divsteps_57): Wuille's bound floor((45907 bits + 26313) /
+        """Batches of SAFEGCD_BATCH_DIVSTEPS divsteps: Wuille's bound floor((45907 bits + 26313) /
         19929) on the divsteps any input needs, rounded up, plus one batch of margin (extra
         batches are harmless once g = 0)."""
         divsteps = (45907 * self.bits + 26313) // 19929
-        return -(-divsteps // 57) + 1
+        return -(-divsteps // SAFEGCD_BATCH_DIVSTEPS) + 1
 
     @property
     def r3_mod(self) -> int:

@@ -501,6 +501,7 @@ typedef __int128 pf_int128_t;
  * halve), so one add, negation or shift updates all three fields of a word: a third of the work of
  * updating f, u, v, g, q, r one by one. Halving G is exact: g is even there, and Q, R are too. */
 #define PF_DIVSTEP_BLOCK 19
+#define PF_DIVSTEP_BLOCKS 3      /* a batch: 57 divsteps (FieldModel.safegcd_batches counts them) */
 #define PF_DIVSTEP_FIELD 20      /* bit of U (and Q) in a packed word */
 #define PF_DIVSTEP_FIELD2 42     /* bit of V (and R) */
 
@@ -543,11 +544,12 @@ static inline void pf_divstep_fields(int64_t *lo, int64_t *hi, int64_t w)
 static inline int64_t pf_divsteps_57(int64_t zeta, uint64_t f0, uint64_t g0, pf_trans2x2_t *t)
 {
     const uint64_t low = ((uint64_t)1 << PF_DIVSTEP_BLOCK) - 1;
+    const int64_t scale = (int64_t)1 << (62 - PF_DIVSTEP_BLOCKS * PF_DIVSTEP_BLOCK);
     int64_t u = 1, v = 0, q = 0, r = 1;
     uint64_t f = f0, g = g0;
     int b;
 
-    for (b = 0; b < 3; b++) {
+    for (b = 0; b < PF_DIVSTEP_BLOCKS; b++) {
         int64_t F = (int64_t)((f & low) + ((uint64_t)1 << (PF_DIVSTEP_FIELD + PF_DIVSTEP_BLOCK)));
         int64_t G = (int64_t)((g & low) + ((uint64_t)1 << (PF_DIVSTEP_FIELD2 + PF_DIVSTEP_BLOCK)));
         int64_t bu, bv, bq, br, nu, nv;
@@ -566,10 +568,10 @@ static inline int64_t pf_divsteps_57(int64_t zeta, uint64_t f0, uint64_t g0, pf_
         u = nu;
         v = nv;
     }
-    t->u = u * 32;
-    t->v = v * 32;
-    t->q = q * 32;
-    t->r = r * 32;
+    t->u = u * scale;
+    t->v = v * scale;
+    t->q = q * scale;
+    t->r = r * scale;
     return zeta;
 }
 
