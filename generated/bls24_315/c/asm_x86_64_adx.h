@@ -138,22 +138,22 @@ PF_ADX_INLINE void pf_mul_mont_4_nc(limb_t out[4], const limb_t a[4], const limb
         "adoxq %[lo], %[t1]\n\t"
         "adcxq %[hi], %[t2]\n\t"
         "adoxq %[zero], %[t2]\n\t"
-        "movq %[outp], %[ob]\n\t"
-        "movq %[t4], 0(%[ob])\n\t"
-        "movq %[t0], 8(%[ob])\n\t"
-        "movq %[t1], 16(%[ob])\n\t"
-        "movq %[t2], 24(%[ob])\n\t"
+        "movq %[t4], %[lo]\n\t"
+        "movq %[t0], %[hi]\n\t"
+        "movq %[t1], %%rdx\n\t"
+        "movq %[t2], %[t3]\n\t"
         "subq 0(%[p]), %[t4]\n\t"
         "sbbq 8(%[p]), %[t0]\n\t"
         "sbbq 16(%[p]), %[t1]\n\t"
         "sbbq 24(%[p]), %[t2]\n\t"
-        "cmovcq 0(%[ob]), %[t4]\n\t"
+        "movq %[outp], %[ob]\n\t"
+        "cmovcq %[lo], %[t4]\n\t"
         "movq %[t4], 0(%[ob])\n\t"
-        "cmovcq 8(%[ob]), %[t0]\n\t"
+        "cmovcq %[hi], %[t0]\n\t"
         "movq %[t0], 8(%[ob])\n\t"
-        "cmovcq 16(%[ob]), %[t1]\n\t"
+        "cmovcq %%rdx, %[t1]\n\t"
         "movq %[t1], 16(%[ob])\n\t"
-        "cmovcq 24(%[ob]), %[t2]\n\t"
+        "cmovcq %[t3], %[t2]\n\t"
         "movq %[t2], 24(%[ob])\n\t"
 : [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2), [t3] "=&r" (t3), [t4] "=&r" (t4), [lo] "=&r" (lo), [hi] "=&r" (hi), [ob] "+&r" (ob)
         : [a] "r" (a), [p] "r" (p), [n0] "m" (n0), [zero] "m" (zero), [outp] "m" (outp)
@@ -331,22 +331,22 @@ PF_ADX_INLINE void pf_redc_mont_4(limb_t out[4], limb_t t[8], const limb_t p[4],
         "adcq 40(%[ob]), %[t0]\n\t"
         "adcq 48(%[ob]), %[t1]\n\t"
         "adcq 56(%[ob]), %[t2]\n\t"
-        "movq %[outp], %[ob]\n\t"
-        "movq %[t4], 0(%[ob])\n\t"
-        "movq %[t0], 8(%[ob])\n\t"
-        "movq %[t1], 16(%[ob])\n\t"
-        "movq %[t2], 24(%[ob])\n\t"
+        "movq %[t4], %[lo]\n\t"
+        "movq %[t0], %[hi]\n\t"
+        "movq %[t1], %%rdx\n\t"
+        "movq %[t2], %[t3]\n\t"
         "subq 0(%[p]), %[t4]\n\t"
         "sbbq 8(%[p]), %[t0]\n\t"
         "sbbq 16(%[p]), %[t1]\n\t"
         "sbbq 24(%[p]), %[t2]\n\t"
-        "cmovcq 0(%[ob]), %[t4]\n\t"
+        "movq %[outp], %[ob]\n\t"
+        "cmovcq %[lo], %[t4]\n\t"
         "movq %[t4], 0(%[ob])\n\t"
-        "cmovcq 8(%[ob]), %[t0]\n\t"
+        "cmovcq %[hi], %[t0]\n\t"
         "movq %[t0], 8(%[ob])\n\t"
-        "cmovcq 16(%[ob]), %[t1]\n\t"
+        "cmovcq %%rdx, %[t1]\n\t"
         "movq %[t1], 16(%[ob])\n\t"
-        "cmovcq 24(%[ob]), %[t2]\n\t"
+        "cmovcq %[t3], %[t2]\n\t"
         "movq %[t2], 24(%[ob])\n\t"
 : [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2), [t3] "=&r" (t3), [t4] "=&r" (t4), [lo] "=&r" (lo), [hi] "=&r" (hi), [ob] "+&r" (ob)
         : [p] "r" (p), [n0] "m" (n0), [zero] "m" (zero), [outp] "m" (outp)
@@ -836,8 +836,9 @@ PF_ADX_INLINE void pf_redc_mont_5(limb_t out[5], limb_t t[10], const limb_t p[5]
 #define PF_ASM_ADD_MOD_4 1
 PF_ADX_INLINE void pf_add_mod_4(limb_t out[4], const limb_t a[4], const limb_t b[4], const limb_t p[4])
 {
-    limb_t t0, t1, t2, t3, c;
+    limb_t t0, s0, t1, s1, t2, s2, t3, s3, c;
 
+    /* the sum and its copy minus p both stay in registers: the result is stored once */
     __asm__ volatile(
         "movl $0, %k[c]\n\t"
         "movq 0(%[a]), %[t0]\n\t"
@@ -849,24 +850,24 @@ PF_ADX_INLINE void pf_add_mod_4(limb_t out[4], const limb_t a[4], const limb_t b
         "movq 24(%[a]), %[t3]\n\t"
         "adcq 24(%[b]), %[t3]\n\t"
         "adcq $0, %[c]\n\t"
-        "movq %[t0], 0(%[out])\n\t"
-        "movq %[t1], 8(%[out])\n\t"
-        "movq %[t2], 16(%[out])\n\t"
-        "movq %[t3], 24(%[out])\n\t"
-        "subq 0(%[p]), %[t0]\n\t"
-        "sbbq 8(%[p]), %[t1]\n\t"
-        "sbbq 16(%[p]), %[t2]\n\t"
-        "sbbq 24(%[p]), %[t3]\n\t"
+        "movq %[t0], %[s0]\n\t"
+        "movq %[t1], %[s1]\n\t"
+        "movq %[t2], %[s2]\n\t"
+        "movq %[t3], %[s3]\n\t"
+        "subq 0(%[p]), %[s0]\n\t"
+        "sbbq 8(%[p]), %[s1]\n\t"
+        "sbbq 16(%[p]), %[s2]\n\t"
+        "sbbq 24(%[p]), %[s3]\n\t"
         "sbbq $0, %[c]\n\t"
-        "cmovcq 0(%[out]), %[t0]\n\t"
-        "movq %[t0], 0(%[out])\n\t"
-        "cmovcq 8(%[out]), %[t1]\n\t"
-        "movq %[t1], 8(%[out])\n\t"
-        "cmovcq 16(%[out]), %[t2]\n\t"
-        "movq %[t2], 16(%[out])\n\t"
-        "cmovcq 24(%[out]), %[t3]\n\t"
-        "movq %[t3], 24(%[out])\n\t"
-        : [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2), [t3] "=&r" (t3), [c] "=&r" (c)
+        "cmovcq %[t0], %[s0]\n\t"
+        "movq %[s0], 0(%[out])\n\t"
+        "cmovcq %[t1], %[s1]\n\t"
+        "movq %[s1], 8(%[out])\n\t"
+        "cmovcq %[t2], %[s2]\n\t"
+        "movq %[s2], 16(%[out])\n\t"
+        "cmovcq %[t3], %[s3]\n\t"
+        "movq %[s3], 24(%[out])\n\t"
+        : [t0] "=&r" (t0), [s0] "=&r" (s0), [t1] "=&r" (t1), [s1] "=&r" (s1), [t2] "=&r" (t2), [s2] "=&r" (s2), [t3] "=&r" (t3), [s3] "=&r" (s3), [c] "=&r" (c)
         : [out] "r" (out), [a] "r" (a), [b] "r" (b), [p] "r" (p)
         : "cc", "memory");
 }
@@ -875,8 +876,9 @@ PF_ADX_INLINE void pf_add_mod_4(limb_t out[4], const limb_t a[4], const limb_t b
 #define PF_ASM_SUB_MOD_4 1
 PF_ADX_INLINE void pf_sub_mod_4(limb_t out[4], const limb_t a[4], const limb_t b[4], const limb_t p[4])
 {
-    limb_t t0, t1, t2, t3, c;
+    limb_t t0, s0, t1, s1, t2, s2, t3, s3, c;
 
+    /* the difference and its copy plus p both stay in registers: the result is stored once */
     __asm__ volatile(
         "movq 0(%[a]), %[t0]\n\t"
         "subq 0(%[b]), %[t0]\n\t"
@@ -887,24 +889,24 @@ PF_ADX_INLINE void pf_sub_mod_4(limb_t out[4], const limb_t a[4], const limb_t b
         "movq 24(%[a]), %[t3]\n\t"
         "sbbq 24(%[b]), %[t3]\n\t"
         "sbbq %[c], %[c]\n\t"
-        "movq %[t0], 0(%[out])\n\t"
-        "movq %[t1], 8(%[out])\n\t"
-        "movq %[t2], 16(%[out])\n\t"
-        "movq %[t3], 24(%[out])\n\t"
-        "addq 0(%[p]), %[t0]\n\t"
-        "adcq 8(%[p]), %[t1]\n\t"
-        "adcq 16(%[p]), %[t2]\n\t"
-        "adcq 24(%[p]), %[t3]\n\t"
+        "movq %[t0], %[s0]\n\t"
+        "movq %[t1], %[s1]\n\t"
+        "movq %[t2], %[s2]\n\t"
+        "movq %[t3], %[s3]\n\t"
+        "addq 0(%[p]), %[s0]\n\t"
+        "adcq 8(%[p]), %[s1]\n\t"
+        "adcq 16(%[p]), %[s2]\n\t"
+        "adcq 24(%[p]), %[s3]\n\t"
         "testq %[c], %[c]\n\t"
-        "cmovzq 0(%[out]), %[t0]\n\t"
-        "movq %[t0], 0(%[out])\n\t"
-        "cmovzq 8(%[out]), %[t1]\n\t"
-        "movq %[t1], 8(%[out])\n\t"
-        "cmovzq 16(%[out]), %[t2]\n\t"
-        "movq %[t2], 16(%[out])\n\t"
-        "cmovzq 24(%[out]), %[t3]\n\t"
-        "movq %[t3], 24(%[out])\n\t"
-        : [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2), [t3] "=&r" (t3), [c] "=&r" (c)
+        "cmovzq %[t0], %[s0]\n\t"
+        "movq %[s0], 0(%[out])\n\t"
+        "cmovzq %[t1], %[s1]\n\t"
+        "movq %[s1], 8(%[out])\n\t"
+        "cmovzq %[t2], %[s2]\n\t"
+        "movq %[s2], 16(%[out])\n\t"
+        "cmovzq %[t3], %[s3]\n\t"
+        "movq %[s3], 24(%[out])\n\t"
+        : [t0] "=&r" (t0), [s0] "=&r" (s0), [t1] "=&r" (t1), [s1] "=&r" (s1), [t2] "=&r" (t2), [s2] "=&r" (s2), [t3] "=&r" (t3), [s3] "=&r" (s3), [c] "=&r" (c)
         : [out] "r" (out), [a] "r" (a), [b] "r" (b), [p] "r" (p)
         : "cc", "memory");
 }
@@ -1003,8 +1005,9 @@ PF_ADX_INLINE void pf_sub_mod_5(limb_t out[5], const limb_t a[5], const limb_t b
 #define PF_ASM_WIDE_ADD_MOD_4 1
 PF_ADX_INLINE void pf_wide_add_mod_4(limb_t t[8], const limb_t a[8], const limb_t b[8], const limb_t p[4])
 {
-    limb_t t0, t1, t2, t3;
+    limb_t t0, s0, t1, s1, t2, s2, t3, s3;
 
+    /* the high half and its copy minus p both stay in registers: it is stored once */
     __asm__ volatile(
         "movq 0(%[a]), %[t0]\n\t"
         "addq 0(%[b]), %[t0]\n\t"
@@ -1026,23 +1029,23 @@ PF_ADX_INLINE void pf_wide_add_mod_4(limb_t t[8], const limb_t a[8], const limb_
         "adcq 48(%[b]), %[t2]\n\t"
         "movq 56(%[a]), %[t3]\n\t"
         "adcq 56(%[b]), %[t3]\n\t"
-        "movq %[t0], 32(%[out])\n\t"
-        "movq %[t1], 40(%[out])\n\t"
-        "movq %[t2], 48(%[out])\n\t"
-        "movq %[t3], 56(%[out])\n\t"
-        "subq 0(%[p]), %[t0]\n\t"
-        "sbbq 8(%[p]), %[t1]\n\t"
-        "sbbq 16(%[p]), %[t2]\n\t"
-        "sbbq 24(%[p]), %[t3]\n\t"
-        "cmovcq 32(%[out]), %[t0]\n\t"
-        "movq %[t0], 32(%[out])\n\t"
-        "cmovcq 40(%[out]), %[t1]\n\t"
-        "movq %[t1], 40(%[out])\n\t"
-        "cmovcq 48(%[out]), %[t2]\n\t"
-        "movq %[t2], 48(%[out])\n\t"
-        "cmovcq 56(%[out]), %[t3]\n\t"
-        "movq %[t3], 56(%[out])\n\t"
-        : [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2), [t3] "=&r" (t3)
+        "movq %[t0], %[s0]\n\t"
+        "movq %[t1], %[s1]\n\t"
+        "movq %[t2], %[s2]\n\t"
+        "movq %[t3], %[s3]\n\t"
+        "subq 0(%[p]), %[s0]\n\t"
+        "sbbq 8(%[p]), %[s1]\n\t"
+        "sbbq 16(%[p]), %[s2]\n\t"
+        "sbbq 24(%[p]), %[s3]\n\t"
+        "cmovcq %[t0], %[s0]\n\t"
+        "movq %[s0], 32(%[out])\n\t"
+        "cmovcq %[t1], %[s1]\n\t"
+        "movq %[s1], 40(%[out])\n\t"
+        "cmovcq %[t2], %[s2]\n\t"
+        "movq %[s2], 48(%[out])\n\t"
+        "cmovcq %[t3], %[s3]\n\t"
+        "movq %[s3], 56(%[out])\n\t"
+        : [t0] "=&r" (t0), [s0] "=&r" (s0), [t1] "=&r" (t1), [s1] "=&r" (s1), [t2] "=&r" (t2), [s2] "=&r" (s2), [t3] "=&r" (t3), [s3] "=&r" (s3)
         : [out] "r" (t), [a] "r" (a), [b] "r" (b), [p] "r" (p)
         : "cc", "memory");
 }
@@ -1051,8 +1054,9 @@ PF_ADX_INLINE void pf_wide_add_mod_4(limb_t t[8], const limb_t a[8], const limb_
 #define PF_ASM_WIDE_SUB_MOD_4 1
 PF_ADX_INLINE void pf_wide_sub_mod_4(limb_t t[8], const limb_t a[8], const limb_t b[8], const limb_t p[4])
 {
-    limb_t t0, t1, t2, t3, c;
+    limb_t t0, s0, t1, s1, t2, s2, t3, s3, c;
 
+    /* the high half and its copy plus p both stay in registers: it is stored once */
     __asm__ volatile(
         "movq 0(%[a]), %[t0]\n\t"
         "subq 0(%[b]), %[t0]\n\t"
@@ -1075,24 +1079,24 @@ PF_ADX_INLINE void pf_wide_sub_mod_4(limb_t t[8], const limb_t a[8], const limb_
         "movq 56(%[a]), %[t3]\n\t"
         "sbbq 56(%[b]), %[t3]\n\t"
         "sbbq %[c], %[c]\n\t"
-        "movq %[t0], 32(%[out])\n\t"
-        "movq %[t1], 40(%[out])\n\t"
-        "movq %[t2], 48(%[out])\n\t"
-        "movq %[t3], 56(%[out])\n\t"
-        "addq 0(%[p]), %[t0]\n\t"
-        "adcq 8(%[p]), %[t1]\n\t"
-        "adcq 16(%[p]), %[t2]\n\t"
-        "adcq 24(%[p]), %[t3]\n\t"
+        "movq %[t0], %[s0]\n\t"
+        "movq %[t1], %[s1]\n\t"
+        "movq %[t2], %[s2]\n\t"
+        "movq %[t3], %[s3]\n\t"
+        "addq 0(%[p]), %[s0]\n\t"
+        "adcq 8(%[p]), %[s1]\n\t"
+        "adcq 16(%[p]), %[s2]\n\t"
+        "adcq 24(%[p]), %[s3]\n\t"
         "testq %[c], %[c]\n\t"
-        "cmovzq 32(%[out]), %[t0]\n\t"
-        "movq %[t0], 32(%[out])\n\t"
-        "cmovzq 40(%[out]), %[t1]\n\t"
-        "movq %[t1], 40(%[out])\n\t"
-        "cmovzq 48(%[out]), %[t2]\n\t"
-        "movq %[t2], 48(%[out])\n\t"
-        "cmovzq 56(%[out]), %[t3]\n\t"
-        "movq %[t3], 56(%[out])\n\t"
-        : [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2), [t3] "=&r" (t3), [c] "=&r" (c)
+        "cmovzq %[t0], %[s0]\n\t"
+        "movq %[s0], 32(%[out])\n\t"
+        "cmovzq %[t1], %[s1]\n\t"
+        "movq %[s1], 40(%[out])\n\t"
+        "cmovzq %[t2], %[s2]\n\t"
+        "movq %[s2], 48(%[out])\n\t"
+        "cmovzq %[t3], %[s3]\n\t"
+        "movq %[s3], 56(%[out])\n\t"
+        : [t0] "=&r" (t0), [s0] "=&r" (s0), [t1] "=&r" (t1), [s1] "=&r" (s1), [t2] "=&r" (t2), [s2] "=&r" (s2), [t3] "=&r" (t3), [s3] "=&r" (s3), [c] "=&r" (c)
         : [out] "r" (t), [a] "r" (a), [b] "r" (b), [p] "r" (p)
         : "cc", "memory");
 }
