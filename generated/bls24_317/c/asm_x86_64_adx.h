@@ -363,7 +363,7 @@ PF_ADX_INLINE void pf_mul_mont_5_nc(limb_t out[5], const limb_t a[5], const limb
     const limb_t zero = 0;
     limb_t *outp = out;
     const limb_t *ob = b;
-    limb_t t0, t1, t2, t3, t4, t5, lo, hi;
+    limb_t t0, t1, t2, t3, t4, t5, lo, hi, x4;
 
     __asm__ volatile(
         "movq 0(%[ob]), %%rdx\n\t"
@@ -544,28 +544,28 @@ PF_ADX_INLINE void pf_mul_mont_5_nc(limb_t out[5], const limb_t a[5], const limb
         "adoxq %[lo], %[t2]\n\t"
         "adcxq %[hi], %[t3]\n\t"
         "adoxq %[zero], %[t3]\n\t"
-        "movq %[outp], %[ob]\n\t"
-        "movq %[t5], 0(%[ob])\n\t"
-        "movq %[t0], 8(%[ob])\n\t"
-        "movq %[t1], 16(%[ob])\n\t"
-        "movq %[t2], 24(%[ob])\n\t"
-        "movq %[t3], 32(%[ob])\n\t"
+        "movq %[t5], %[lo]\n\t"
+        "movq %[t0], %[hi]\n\t"
+        "movq %[t1], %%rdx\n\t"
+        "movq %[t2], %[t4]\n\t"
+        "movq %[t3], %[x4]\n\t"
         "subq 0(%[p]), %[t5]\n\t"
         "sbbq 8(%[p]), %[t0]\n\t"
         "sbbq 16(%[p]), %[t1]\n\t"
         "sbbq 24(%[p]), %[t2]\n\t"
         "sbbq 32(%[p]), %[t3]\n\t"
-        "cmovcq 0(%[ob]), %[t5]\n\t"
+        "movq %[outp], %[ob]\n\t"
+        "cmovcq %[lo], %[t5]\n\t"
         "movq %[t5], 0(%[ob])\n\t"
-        "cmovcq 8(%[ob]), %[t0]\n\t"
+        "cmovcq %[hi], %[t0]\n\t"
         "movq %[t0], 8(%[ob])\n\t"
-        "cmovcq 16(%[ob]), %[t1]\n\t"
+        "cmovcq %%rdx, %[t1]\n\t"
         "movq %[t1], 16(%[ob])\n\t"
-        "cmovcq 24(%[ob]), %[t2]\n\t"
+        "cmovcq %[t4], %[t2]\n\t"
         "movq %[t2], 24(%[ob])\n\t"
-        "cmovcq 32(%[ob]), %[t3]\n\t"
+        "cmovcq %[x4], %[t3]\n\t"
         "movq %[t3], 32(%[ob])\n\t"
-: [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2), [t3] "=&r" (t3), [t4] "=&r" (t4), [t5] "=&r" (t5), [lo] "=&r" (lo), [hi] "=&r" (hi), [ob] "+&r" (ob)
+: [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2), [t3] "=&r" (t3), [t4] "=&r" (t4), [t5] "=&r" (t5), [lo] "=&r" (lo), [hi] "=&r" (hi), [x4] "=&r" (x4), [ob] "+&r" (ob)
         : [a] "r" (a), [p] "r" (p), [n0] "m" (n0), [zero] "m" (zero), [outp] "m" (outp)
         : "rdx", "cc", "memory");
 }
@@ -697,7 +697,7 @@ PF_ADX_INLINE void pf_redc_mont_5(limb_t out[5], limb_t t[10], const limb_t p[5]
     const limb_t zero = 0;
     limb_t *outp = out;
     const limb_t *ob = t;
-    limb_t t0, t1, t2, t3, t4, t5, lo, hi;
+    limb_t t0, t1, t2, t3, t4, t5, lo, hi, x4;
 
     __asm__ volatile(
         "movq 0(%[ob]), %[t0]\n\t"
@@ -806,28 +806,28 @@ PF_ADX_INLINE void pf_redc_mont_5(limb_t out[5], limb_t t[10], const limb_t p[5]
         "adcq 56(%[ob]), %[t1]\n\t"
         "adcq 64(%[ob]), %[t2]\n\t"
         "adcq 72(%[ob]), %[t3]\n\t"
-        "movq %[outp], %[ob]\n\t"
-        "movq %[t5], 0(%[ob])\n\t"
-        "movq %[t0], 8(%[ob])\n\t"
-        "movq %[t1], 16(%[ob])\n\t"
-        "movq %[t2], 24(%[ob])\n\t"
-        "movq %[t3], 32(%[ob])\n\t"
+        "movq %[t5], %[lo]\n\t"
+        "movq %[t0], %[hi]\n\t"
+        "movq %[t1], %%rdx\n\t"
+        "movq %[t2], %[t4]\n\t"
+        "movq %[t3], %[x4]\n\t"
         "subq 0(%[p]), %[t5]\n\t"
         "sbbq 8(%[p]), %[t0]\n\t"
         "sbbq 16(%[p]), %[t1]\n\t"
         "sbbq 24(%[p]), %[t2]\n\t"
         "sbbq 32(%[p]), %[t3]\n\t"
-        "cmovcq 0(%[ob]), %[t5]\n\t"
+        "movq %[outp], %[ob]\n\t"
+        "cmovcq %[lo], %[t5]\n\t"
         "movq %[t5], 0(%[ob])\n\t"
-        "cmovcq 8(%[ob]), %[t0]\n\t"
+        "cmovcq %[hi], %[t0]\n\t"
         "movq %[t0], 8(%[ob])\n\t"
-        "cmovcq 16(%[ob]), %[t1]\n\t"
+        "cmovcq %%rdx, %[t1]\n\t"
         "movq %[t1], 16(%[ob])\n\t"
-        "cmovcq 24(%[ob]), %[t2]\n\t"
+        "cmovcq %[t4], %[t2]\n\t"
         "movq %[t2], 24(%[ob])\n\t"
-        "cmovcq 32(%[ob]), %[t3]\n\t"
+        "cmovcq %[x4], %[t3]\n\t"
         "movq %[t3], 32(%[ob])\n\t"
-: [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2), [t3] "=&r" (t3), [t4] "=&r" (t4), [t5] "=&r" (t5), [lo] "=&r" (lo), [hi] "=&r" (hi), [ob] "+&r" (ob)
+: [t0] "=&r" (t0), [t1] "=&r" (t1), [t2] "=&r" (t2), [t3] "=&r" (t3), [t4] "=&r" (t4), [t5] "=&r" (t5), [lo] "=&r" (lo), [hi] "=&r" (hi), [x4] "=&r" (x4), [ob] "+&r" (ob)
         : [p] "r" (p), [n0] "m" (n0), [zero] "m" (zero), [outp] "m" (outp)
         : "rdx", "cc", "memory");
 }
