@@ -250,6 +250,8 @@ def _check_all(b: Built, width: int | str) -> None:
     for x, y in pairs:
         add(f"add {h(x)} {h(y)}", num(x + y))
         add(f"sub {h(x)} {h(y)}", num(x - y))
+        add(f"triadd {h(x)} {h(y)}", num(3 * x + 2 * y))  # the cyclotomic squarings' outputs
+        add(f"trisub {h(x)} {h(y)}", num(3 * x - 2 * y))
         add(f"mul {h(x)} {h(y)}", num(x * y))
         if f.spare_bits >= 2:
             add(f"wmul {h(x)} {h(y)}", num(x * y))

@@ -111,6 +111,8 @@ int main(void)
 
         if (!strcmp(op, "add")) BINARY(F(add));
         else if (!strcmp(op, "sub")) BINARY(F(sub));
+        else if (!strcmp(op, "triadd")) BINARY(F(tri_add));
+        else if (!strcmp(op, "trisub")) BINARY(F(tri_sub));
         else if (!strcmp(op, "mul")) BINARY(F(mul));
 #if defined(FP_HAS_WIDE) || defined(FR_HAS_WIDE)
         /* lazy reduction: the double-width product of two elements, reduced (= mul) */

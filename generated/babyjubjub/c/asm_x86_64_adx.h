@@ -533,6 +533,156 @@ PF_ADX_INLINE void pf_wide_sub_mod_4(limb_t t[8], const limb_t a[8], const limb_
         : "cc", "memory");
 }
 
+/* out = 3t + 2x mod p = t + 2 (t + x), each step reduced (no-carry shapes: every sum is
+ * below 2p < 2^256), the words in registers throughout: the output coefficients of the
+ * cyclotomic squarings in one kernel instead of three sums. out may alias t or x (written last). */
+#define PF_ASM_TRI_ADD_MOD_4_NC 1
+PF_ADX_INLINE void pf_tri_add_mod_4_nc(limb_t out[4], const limb_t t[4], const limb_t x[4], const limb_t p[4])
+{
+    const limb_t *px = x;
+    limb_t d0, c0, d1, c1, d2, c2, d3, c3;
+
+    __asm__ volatile(
+        "movq 0(%[t]), %[d0]\n\t"
+        "addq 0(%[x]), %[d0]\n\t"
+        "movq 8(%[t]), %[d1]\n\t"
+        "adcq 8(%[x]), %[d1]\n\t"
+        "movq 16(%[t]), %[d2]\n\t"
+        "adcq 16(%[x]), %[d2]\n\t"
+        "movq 24(%[t]), %[d3]\n\t"
+        "adcq 24(%[x]), %[d3]\n\t"
+        /* t + x, minus p unless that borrows */
+        "movq %[d0], %[c0]\n\t"
+        "movq %[d1], %[c1]\n\t"
+        "movq %[d2], %[c2]\n\t"
+        "movq %[d3], %[c3]\n\t"
+        "subq 0(%[p]), %[d0]\n\t"
+        "sbbq 8(%[p]), %[d1]\n\t"
+        "sbbq 16(%[p]), %[d2]\n\t"
+        "sbbq 24(%[p]), %[d3]\n\t"
+        "cmovcq %[c0], %[d0]\n\t"
+        "cmovcq %[c1], %[d1]\n\t"
+        "cmovcq %[c2], %[d2]\n\t"
+        "cmovcq %[c3], %[d3]\n\t"
+        /* doubled, minus p unless that borrows */
+        "addq %[d0], %[d0]\n\t"
+        "adcq %[d1], %[d1]\n\t"
+        "adcq %[d2], %[d2]\n\t"
+        "adcq %[d3], %[d3]\n\t"
+        "movq %[d0], %[c0]\n\t"
+        "movq %[d1], %[c1]\n\t"
+        "movq %[d2], %[c2]\n\t"
+        "movq %[d3], %[c3]\n\t"
+        "subq 0(%[p]), %[d0]\n\t"
+        "sbbq 8(%[p]), %[d1]\n\t"
+        "sbbq 16(%[p]), %[d2]\n\t"
+        "sbbq 24(%[p]), %[d3]\n\t"
+        "cmovcq %[c0], %[d0]\n\t"
+        "cmovcq %[c1], %[d1]\n\t"
+        "cmovcq %[c2], %[d2]\n\t"
+        "cmovcq %[c3], %[d3]\n\t"
+        /* plus t, minus p unless that borrows, stored */
+        "addq 0(%[t]), %[d0]\n\t"
+        "adcq 8(%[t]), %[d1]\n\t"
+        "adcq 16(%[t]), %[d2]\n\t"
+        "adcq 24(%[t]), %[d3]\n\t"
+        "movq %[d0], %[c0]\n\t"
+        "movq %[d1], %[c1]\n\t"
+        "movq %[d2], %[c2]\n\t"
+        "movq %[d3], %[c3]\n\t"
+        "subq 0(%[p]), %[d0]\n\t"
+        "sbbq 8(%[p]), %[d1]\n\t"
+        "sbbq 16(%[p]), %[d2]\n\t"
+        "sbbq 24(%[p]), %[d3]\n\t"
+        "cmovcq %[c0], %[d0]\n\t"
+        "movq %[d0], 0(%[out])\n\t"
+        "cmovcq %[c1], %[d1]\n\t"
+        "movq %[d1], 8(%[out])\n\t"
+        "cmovcq %[c2], %[d2]\n\t"
+        "movq %[d2], 16(%[out])\n\t"
+        "cmovcq %[c3], %[d3]\n\t"
+        "movq %[d3], 24(%[out])\n\t"
+        : [d0] "=&r" (d0), [c0] "=&r" (c0), [d1] "=&r" (d1), [c1] "=&r" (c1), [d2] "=&r" (d2), [c2] "=&r" (c2), [d3] "=&r" (d3), [c3] "=&r" (c3), [x] "+&r" (px)
+        : [out] "r" (out), [t] "r" (t), [p] "r" (p)
+        : "cc", "memory");
+}
+
+/* out = 3t - 2x mod p = t + 2 (t - x), each step reduced (no-carry shapes: every sum is
+ * below 2p < 2^256), the words in registers throughout: the output coefficients of the
+ * cyclotomic squarings in one kernel instead of three sums. out may alias t or x (written last). */
+#define PF_ASM_TRI_SUB_MOD_4_NC 1
+PF_ADX_INLINE void pf_tri_sub_mod_4_nc(limb_t out[4], const limb_t t[4], const limb_t x[4], const limb_t p[4])
+{
+    const limb_t *px = x;
+    limb_t d0, c0, d1, c1, d2, c2, d3, c3;
+
+    __asm__ volatile(
+        "movq 0(%[t]), %[d0]\n\t"
+        "subq 0(%[x]), %[d0]\n\t"
+        "movq 8(%[t]), %[d1]\n\t"
+        "sbbq 8(%[x]), %[d1]\n\t"
+        "movq 16(%[t]), %[d2]\n\t"
+        "sbbq 16(%[x]), %[d2]\n\t"
+        "movq 24(%[t]), %[d3]\n\t"
+        "sbbq 24(%[x]), %[d3]\n\t"
+        /* t - x, plus p where it borrowed: the borrow as a mask in x's register (x is read), the
+         * masked words of p first (AND clears the carry), then one carry chain */
+        "sbbq %[x], %[x]\n\t"
+        "movq 0(%[p]), %[c0]\n\t"
+        "andq %[x], %[c0]\n\t"
+        "movq 8(%[p]), %[c1]\n\t"
+        "andq %[x], %[c1]\n\t"
+        "movq 16(%[p]), %[c2]\n\t"
+        "andq %[x], %[c2]\n\t"
+        "movq 24(%[p]), %[c3]\n\t"
+        "andq %[x], %[c3]\n\t"
+        "addq %[c0], %[d0]\n\t"
+        "adcq %[c1], %[d1]\n\t"
+        "adcq %[c2], %[d2]\n\t"
+        "adcq %[c3], %[d3]\n\t"
+        /* doubled, minus p unless that borrows */
+        "addq %[d0], %[d0]\n\t"
+        "adcq %[d1], %[d1]\n\t"
+        "adcq %[d2], %[d2]\n\t"
+        "adcq %[d3], %[d3]\n\t"
+        "movq %[d0], %[c0]\n\t"
+        "movq %[d1], %[c1]\n\t"
+        "movq %[d2], %[c2]\n\t"
+        "movq %[d3], %[c3]\n\t"
+        "subq 0(%[p]), %[d0]\n\t"
+        "sbbq 8(%[p]), %[d1]\n\t"
+        "sbbq 16(%[p]), %[d2]\n\t"
+        "sbbq 24(%[p]), %[d3]\n\t"
+        "cmovcq %[c0], %[d0]\n\t"
+        "cmovcq %[c1], %[d1]\n\t"
+        "cmovcq %[c2], %[d2]\n\t"
+        "cmovcq %[c3], %[d3]\n\t"
+        /* plus t, minus p unless that borrows, stored */
+        "addq 0(%[t]), %[d0]\n\t"
+        "adcq 8(%[t]), %[d1]\n\t"
+        "adcq 16(%[t]), %[d2]\n\t"
+        "adcq 24(%[t]), %[d3]\n\t"
+        "movq %[d0], %[c0]\n\t"
+        "movq %[d1], %[c1]\n\t"
+        "movq %[d2], %[c2]\n\t"
+        "movq %[d3], %[c3]\n\t"
+        "subq 0(%[p]), %[d0]\n\t"
+        "sbbq 8(%[p]), %[d1]\n\t"
+        "sbbq 16(%[p]), %[d2]\n\t"
+        "sbbq 24(%[p]), %[d3]\n\t"
+        "cmovcq %[c0], %[d0]\n\t"
+        "movq %[d0], 0(%[out])\n\t"
+        "cmovcq %[c1], %[d1]\n\t"
+        "movq %[d1], 8(%[out])\n\t"
+        "cmovcq %[c2], %[d2]\n\t"
+        "movq %[d2], 16(%[out])\n\t"
+        "cmovcq %[c3], %[d3]\n\t"
+        "movq %[d3], 24(%[out])\n\t"
+        : [d0] "=&r" (d0), [c0] "=&r" (c0), [d1] "=&r" (d1), [c1] "=&r" (c1), [d2] "=&r" (d2), [c2] "=&r" (c2), [d3] "=&r" (d3), [c3] "=&r" (c3), [x] "+&r" (px)
+        : [out] "r" (out), [t] "r" (t), [p] "r" (p)
+        : "cc", "memory");
+}
+
 /* 19 divsteps on the packed words *F = f + 2^20 U + 2^42 V (f odd) and *G = g + 2^20 Q + 2^42 R
  * (field.h, PF_DIVSTEP_BLOCK); zeta = -(delta + 1/2). Each step computes both candidates g + f and
  * g - f and both successors of zeta, then selects by the sign of zeta, the swap (zeta < 0 and g odd,

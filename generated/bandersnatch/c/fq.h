@@ -167,6 +167,40 @@ static inline void fq_sub(fq_t *out, const fq_t *a, const fq_t *b)
 #endif
 }
 
+/* out = 3t + 2x = t + 2 (t + x): an output coefficient of the cyclotomic squarings, in
+ * one kernel where the target has one; out may alias t or x */
+static inline void fq_tri_add(fq_t *out, const fq_t *t, const fq_t *x)
+{
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_TRI_ADD_MOD_4_NC)
+    pf_tri_add_mod_4_nc(out->l, t->l, x->l, FQ_P);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_TRI_ADD_MOD_8_NC)
+    pf_tri_add_mod_8_nc(out->l, t->l, x->l, FQ_P);
+#else
+    fq_t d;
+
+    fq_add(&d, t, x);
+    fq_dbl(&d, &d);
+    fq_add(out, &d, t);
+#endif
+}
+
+/* out = 3t - 2x = t + 2 (t - x): an output coefficient of the cyclotomic squarings, in
+ * one kernel where the target has one; out may alias t or x */
+static inline void fq_tri_sub(fq_t *out, const fq_t *t, const fq_t *x)
+{
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_TRI_SUB_MOD_4_NC)
+    pf_tri_sub_mod_4_nc(out->l, t->l, x->l, FQ_P);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_TRI_SUB_MOD_8_NC)
+    pf_tri_sub_mod_8_nc(out->l, t->l, x->l, FQ_P);
+#else
+    fq_t d;
+
+    fq_sub(&d, t, x);
+    fq_dbl(&d, &d);
+    fq_add(out, &d, t);
+#endif
+}
+
 /* out = -a; the negation of 0 is 0 */
 static inline void fq_neg(fq_t *out, const fq_t *a)
 {

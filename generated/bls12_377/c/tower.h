@@ -195,6 +195,18 @@ static inline void fp2_dbl(fp2_t *out, const fp2_t *a)
     fp_dbl(&out->c1, &a->c1);
 }
 
+static inline void fp2_tri_add(fp2_t *out, const fp2_t *t, const fp2_t *x)
+{
+    fp_tri_add(&out->c0, &t->c0, &x->c0);
+    fp_tri_add(&out->c1, &t->c1, &x->c1);
+}
+
+static inline void fp2_tri_sub(fp2_t *out, const fp2_t *t, const fp2_t *x)
+{
+    fp_tri_sub(&out->c0, &t->c0, &x->c0);
+    fp_tri_sub(&out->c1, &t->c1, &x->c1);
+}
+
 static inline void fp2_neg(fp2_t *out, const fp2_t *a)
 {
     fp_neg(&out->c0, &a->c0);
@@ -1162,24 +1174,12 @@ static void fp12_cyclotomic_sqr(fp12_t *out, const fp12_t *a)
 #endif
     /* each output coefficient reads the temporaries and its own input coefficient only, so it is
      * written in place (out may alias a) */
-    fp2_sub(&out->c0.c0, &t0, &a->c0.c0);
-    fp2_dbl(&out->c0.c0, &out->c0.c0);
-    fp2_add(&out->c0.c0, &out->c0.c0, &t0);
-    fp2_sub(&out->c0.c1, &t2, &a->c0.c1);
-    fp2_dbl(&out->c0.c1, &out->c0.c1);
-    fp2_add(&out->c0.c1, &out->c0.c1, &t2);
-    fp2_sub(&out->c0.c2, &t4, &a->c0.c2);
-    fp2_dbl(&out->c0.c2, &out->c0.c2);
-    fp2_add(&out->c0.c2, &out->c0.c2, &t4);
-    fp2_add(&out->c1.c0, &t8, &a->c1.c0);
-    fp2_dbl(&out->c1.c0, &out->c1.c0);
-    fp2_add(&out->c1.c0, &out->c1.c0, &t8);
-    fp2_add(&out->c1.c1, &t6, &a->c1.c1);
-    fp2_dbl(&out->c1.c1, &out->c1.c1);
-    fp2_add(&out->c1.c1, &out->c1.c1, &t6);
-    fp2_add(&out->c1.c2, &t7, &a->c1.c2);
-    fp2_dbl(&out->c1.c2, &out->c1.c2);
-    fp2_add(&out->c1.c2, &out->c1.c2, &t7);
+    fp2_tri_sub(&out->c0.c0, &t0, &a->c0.c0);
+    fp2_tri_sub(&out->c0.c1, &t2, &a->c0.c1);
+    fp2_tri_sub(&out->c0.c2, &t4, &a->c0.c2);
+    fp2_tri_add(&out->c1.c0, &t8, &a->c1.c0);
+    fp2_tri_add(&out->c1.c1, &t6, &a->c1.c1);
+    fp2_tri_add(&out->c1.c2, &t7, &a->c1.c2);
 }
 
 static void fp12_cyclotomic_sqr_n(fp12_t *out, const fp12_t *a, int n)
@@ -1238,18 +1238,10 @@ static void fp12_cyclotomic_sqr_compressed(fp12_t *out, const fp12_t *a)
 #endif
     /* each output coefficient reads the temporaries and its own input coefficient only, so it is
      * written in place (out may alias a) */
-    fp2_sub(&out->c0.c1, &t2, &a->c0.c1);
-    fp2_dbl(&out->c0.c1, &out->c0.c1);
-    fp2_add(&out->c0.c1, &out->c0.c1, &t2); /* 3 (x2^2 xi + x3^2) - 2 x1 */
-    fp2_sub(&out->c0.c2, &t4, &a->c0.c2);
-    fp2_dbl(&out->c0.c2, &out->c0.c2);
-    fp2_add(&out->c0.c2, &out->c0.c2, &t4); /* 3 (x5^2 xi + x1^2) - 2 x2 */
-    fp2_add(&out->c1.c0, &t8, &a->c1.c0);
-    fp2_dbl(&out->c1.c0, &out->c1.c0);
-    fp2_add(&out->c1.c0, &out->c1.c0, &t8); /* 6 x1 x5 xi + 2 x3 */
-    fp2_add(&out->c1.c2, &t7, &a->c1.c2);
-    fp2_dbl(&out->c1.c2, &out->c1.c2);
-    fp2_add(&out->c1.c2, &out->c1.c2, &t7); /* 6 x2 x3 + 2 x5 */
+    fp2_tri_sub(&out->c0.c1, &t2, &a->c0.c1); /* 3 (x2^2 xi + x3^2) - 2 x1 */
+    fp2_tri_sub(&out->c0.c2, &t4, &a->c0.c2); /* 3 (x5^2 xi + x1^2) - 2 x2 */
+    fp2_tri_add(&out->c1.c0, &t8, &a->c1.c0); /* 6 x1 x5 xi + 2 x3 */
+    fp2_tri_add(&out->c1.c2, &t7, &a->c1.c2); /* 6 x2 x3 + 2 x5 */
 }
 
 /* Recover x4 and x0 of n compressed cyclotomic elements in place, with one inversion in fp2

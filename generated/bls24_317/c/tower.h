@@ -93,6 +93,18 @@ static inline void fp2_dbl(fp2_t *out, const fp2_t *a)
     fp_dbl(&out->c1, &a->c1);
 }
 
+static inline void fp2_tri_add(fp2_t *out, const fp2_t *t, const fp2_t *x)
+{
+    fp_tri_add(&out->c0, &t->c0, &x->c0);
+    fp_tri_add(&out->c1, &t->c1, &x->c1);
+}
+
+static inline void fp2_tri_sub(fp2_t *out, const fp2_t *t, const fp2_t *x)
+{
+    fp_tri_sub(&out->c0, &t->c0, &x->c0);
+    fp_tri_sub(&out->c1, &t->c1, &x->c1);
+}
+
 static inline void fp2_neg(fp2_t *out, const fp2_t *a)
 {
     fp_neg(&out->c0, &a->c0);
@@ -387,6 +399,18 @@ static inline void fp4_sub(fp4_t *out, const fp4_t *a, const fp4_t *b)
 {
     fp2_sub(&out->c0, &a->c0, &b->c0);
     fp2_sub(&out->c1, &a->c1, &b->c1);
+}
+
+static inline void fp4_tri_add(fp4_t *out, const fp4_t *a, const fp4_t *b)
+{
+    fp2_tri_add(&out->c0, &a->c0, &b->c0);
+    fp2_tri_add(&out->c1, &a->c1, &b->c1);
+}
+
+static inline void fp4_tri_sub(fp4_t *out, const fp4_t *a, const fp4_t *b)
+{
+    fp2_tri_sub(&out->c0, &a->c0, &b->c0);
+    fp2_tri_sub(&out->c1, &a->c1, &b->c1);
 }
 
 static inline void fp4_neg(fp4_t *out, const fp4_t *a)
@@ -1326,24 +1350,12 @@ static void fp24_cyclotomic_sqr(fp24_t *out, const fp24_t *a)
 #endif
     /* each output coefficient reads the temporaries and its own input coefficient only, so it is
      * written in place (out may alias a) */
-    fp4_sub(&out->c0.c0, &t0, &a->c0.c0);
-    fp4_dbl(&out->c0.c0, &out->c0.c0);
-    fp4_add(&out->c0.c0, &out->c0.c0, &t0);
-    fp4_sub(&out->c0.c1, &t2, &a->c0.c1);
-    fp4_dbl(&out->c0.c1, &out->c0.c1);
-    fp4_add(&out->c0.c1, &out->c0.c1, &t2);
-    fp4_sub(&out->c0.c2, &t4, &a->c0.c2);
-    fp4_dbl(&out->c0.c2, &out->c0.c2);
-    fp4_add(&out->c0.c2, &out->c0.c2, &t4);
-    fp4_add(&out->c1.c0, &t8, &a->c1.c0);
-    fp4_dbl(&out->c1.c0, &out->c1.c0);
-    fp4_add(&out->c1.c0, &out->c1.c0, &t8);
-    fp4_add(&out->c1.c1, &t6, &a->c1.c1);
-    fp4_dbl(&out->c1.c1, &out->c1.c1);
-    fp4_add(&out->c1.c1, &out->c1.c1, &t6);
-    fp4_add(&out->c1.c2, &t7, &a->c1.c2);
-    fp4_dbl(&out->c1.c2, &out->c1.c2);
-    fp4_add(&out->c1.c2, &out->c1.c2, &t7);
+    fp4_tri_sub(&out->c0.c0, &t0, &a->c0.c0);
+    fp4_tri_sub(&out->c0.c1, &t2, &a->c0.c1);
+    fp4_tri_sub(&out->c0.c2, &t4, &a->c0.c2);
+    fp4_tri_add(&out->c1.c0, &t8, &a->c1.c0);
+    fp4_tri_add(&out->c1.c1, &t6, &a->c1.c1);
+    fp4_tri_add(&out->c1.c2, &t7, &a->c1.c2);
 }
 
 static void fp24_cyclotomic_sqr_n(fp24_t *out, const fp24_t *a, int n)
@@ -1402,18 +1414,10 @@ static void fp24_cyclotomic_sqr_compressed(fp24_t *out, const fp24_t *a)
 #endif
     /* each output coefficient reads the temporaries and its own input coefficient only, so it is
      * written in place (out may alias a) */
-    fp4_sub(&out->c0.c1, &t2, &a->c0.c1);
-    fp4_dbl(&out->c0.c1, &out->c0.c1);
-    fp4_add(&out->c0.c1, &out->c0.c1, &t2); /* 3 (x2^2 xi + x3^2) - 2 x1 */
-    fp4_sub(&out->c0.c2, &t4, &a->c0.c2);
-    fp4_dbl(&out->c0.c2, &out->c0.c2);
-    fp4_add(&out->c0.c2, &out->c0.c2, &t4); /* 3 (x5^2 xi + x1^2) - 2 x2 */
-    fp4_add(&out->c1.c0, &t8, &a->c1.c0);
-    fp4_dbl(&out->c1.c0, &out->c1.c0);
-    fp4_add(&out->c1.c0, &out->c1.c0, &t8); /* 6 x1 x5 xi + 2 x3 */
-    fp4_add(&out->c1.c2, &t7, &a->c1.c2);
-    fp4_dbl(&out->c1.c2, &out->c1.c2);
-    fp4_add(&out->c1.c2, &out->c1.c2, &t7); /* 6 x2 x3 + 2 x5 */
+    fp4_tri_sub(&out->c0.c1, &t2, &a->c0.c1); /* 3 (x2^2 xi + x3^2) - 2 x1 */
+    fp4_tri_sub(&out->c0.c2, &t4, &a->c0.c2); /* 3 (x5^2 xi + x1^2) - 2 x2 */
+    fp4_tri_add(&out->c1.c0, &t8, &a->c1.c0); /* 6 x1 x5 xi + 2 x3 */
+    fp4_tri_add(&out->c1.c2, &t7, &a->c1.c2); /* 6 x2 x3 + 2 x5 */
 }
 
 /* Recover x4 and x0 of n compressed cyclotomic elements in place, with one inversion in fp4

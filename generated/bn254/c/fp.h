@@ -308,6 +308,40 @@ static inline void fp_sub(fp_t *out, const fp_t *a, const fp_t *b)
 #endif
 }
 
+/* out = 3t + 2x = t + 2 (t + x): an output coefficient of the cyclotomic squarings, in
+ * one kernel where the target has one; out may alias t or x */
+static inline void fp_tri_add(fp_t *out, const fp_t *t, const fp_t *x)
+{
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_TRI_ADD_MOD_4_NC)
+    pf_tri_add_mod_4_nc(out->l, t->l, x->l, FP_P);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_TRI_ADD_MOD_8_NC)
+    pf_tri_add_mod_8_nc(out->l, t->l, x->l, FP_P);
+#else
+    fp_t d;
+
+    fp_add(&d, t, x);
+    fp_dbl(&d, &d);
+    fp_add(out, &d, t);
+#endif
+}
+
+/* out = 3t - 2x = t + 2 (t - x): an output coefficient of the cyclotomic squarings, in
+ * one kernel where the target has one; out may alias t or x */
+static inline void fp_tri_sub(fp_t *out, const fp_t *t, const fp_t *x)
+{
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_TRI_SUB_MOD_4_NC)
+    pf_tri_sub_mod_4_nc(out->l, t->l, x->l, FP_P);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_TRI_SUB_MOD_8_NC)
+    pf_tri_sub_mod_8_nc(out->l, t->l, x->l, FP_P);
+#else
+    fp_t d;
+
+    fp_sub(&d, t, x);
+    fp_dbl(&d, &d);
+    fp_add(out, &d, t);
+#endif
+}
+
 /* out = -a; the negation of 0 is 0 */
 static inline void fp_neg(fp_t *out, const fp_t *a)
 {

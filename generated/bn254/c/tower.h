@@ -200,6 +200,18 @@ static inline void fp2_dbl(fp2_t *out, const fp2_t *a)
     fp_dbl(&out->c1, &a->c1);
 }
 
+static inline void fp2_tri_add(fp2_t *out, const fp2_t *t, const fp2_t *x)
+{
+    fp_tri_add(&out->c0, &t->c0, &x->c0);
+    fp_tri_add(&out->c1, &t->c1, &x->c1);
+}
+
+static inline void fp2_tri_sub(fp2_t *out, const fp2_t *t, const fp2_t *x)
+{
+    fp_tri_sub(&out->c0, &t->c0, &x->c0);
+    fp_tri_sub(&out->c1, &t->c1, &x->c1);
+}
+
 static inline void fp2_neg(fp2_t *out, const fp2_t *a)
 {
     fp_neg(&out->c0, &a->c0);
@@ -1126,24 +1138,12 @@ static void fp12_cyclotomic_sqr(fp12_t *out, const fp12_t *a)
 #endif
     /* each output coefficient reads the temporaries and its own input coefficient only, so it is
      * written in place (out may alias a) */
-    fp2_sub(&out->c0.c0, &t0, &a->c0.c0);
-    fp2_dbl(&out->c0.c0, &out->c0.c0);
-    fp2_add(&out->c0.c0, &out->c0.c0, &t0);
-    fp2_sub(&out->c0.c1, &t2, &a->c0.c1);
-    fp2_dbl(&out->c0.c1, &out->c0.c1);
-    fp2_add(&out->c0.c1, &out->c0.c1, &t2);
-    fp2_sub(&out->c0.c2, &t4, &a->c0.c2);
-    fp2_dbl(&out->c0.c2, &out->c0.c2);
-    fp2_add(&out->c0.c2, &out->c0.c2, &t4);
-    fp2_add(&out->c1.c0, &t8, &a->c1.c0);
-    fp2_dbl(&out->c1.c0, &out->c1.c0);
-    fp2_add(&out->c1.c0, &out->c1.c0, &t8);
-    fp2_add(&out->c1.c1, &t6, &a->c1.c1);
-    fp2_dbl(&out->c1.c1, &out->c1.c1);
-    fp2_add(&out->c1.c1, &out->c1.c1, &t6);
-    fp2_add(&out->c1.c2, &t7, &a->c1.c2);
-    fp2_dbl(&out->c1.c2, &out->c1.c2);
-    fp2_add(&out->c1.c2, &out->c1.c2, &t7);
+    fp2_tri_sub(&out->c0.c0, &t0, &a->c0.c0);
+    fp2_tri_sub(&out->c0.c1, &t2, &a->c0.c1);
+    fp2_tri_sub(&out->c0.c2, &t4, &a->c0.c2);
+    fp2_tri_add(&out->c1.c0, &t8, &a->c1.c0);
+    fp2_tri_add(&out->c1.c1, &t6, &a->c1.c1);
+    fp2_tri_add(&out->c1.c2, &t7, &a->c1.c2);
 }
 
 static void fp12_cyclotomic_sqr_n(fp12_t *out, const fp12_t *a, int n)

@@ -689,24 +689,12 @@ static void fp6_cyclotomic_sqr(fp6_t *out, const fp6_t *a)
 #endif
     /* each output coefficient reads the temporaries and its own input coefficient only, so it is
      * written in place (out may alias a) */
-    fp_sub(&out->c0.c0, &t0, &a->c0.c0);
-    fp_dbl(&out->c0.c0, &out->c0.c0);
-    fp_add(&out->c0.c0, &out->c0.c0, &t0);
-    fp_sub(&out->c0.c1, &t2, &a->c0.c1);
-    fp_dbl(&out->c0.c1, &out->c0.c1);
-    fp_add(&out->c0.c1, &out->c0.c1, &t2);
-    fp_sub(&out->c0.c2, &t4, &a->c0.c2);
-    fp_dbl(&out->c0.c2, &out->c0.c2);
-    fp_add(&out->c0.c2, &out->c0.c2, &t4);
-    fp_add(&out->c1.c0, &t8, &a->c1.c0);
-    fp_dbl(&out->c1.c0, &out->c1.c0);
-    fp_add(&out->c1.c0, &out->c1.c0, &t8);
-    fp_add(&out->c1.c1, &t6, &a->c1.c1);
-    fp_dbl(&out->c1.c1, &out->c1.c1);
-    fp_add(&out->c1.c1, &out->c1.c1, &t6);
-    fp_add(&out->c1.c2, &t7, &a->c1.c2);
-    fp_dbl(&out->c1.c2, &out->c1.c2);
-    fp_add(&out->c1.c2, &out->c1.c2, &t7);
+    fp_tri_sub(&out->c0.c0, &t0, &a->c0.c0);
+    fp_tri_sub(&out->c0.c1, &t2, &a->c0.c1);
+    fp_tri_sub(&out->c0.c2, &t4, &a->c0.c2);
+    fp_tri_add(&out->c1.c0, &t8, &a->c1.c0);
+    fp_tri_add(&out->c1.c1, &t6, &a->c1.c1);
+    fp_tri_add(&out->c1.c2, &t7, &a->c1.c2);
 }
 
 static void fp6_cyclotomic_sqr_n(fp6_t *out, const fp6_t *a, int n)

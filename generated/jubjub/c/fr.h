@@ -308,6 +308,40 @@ static inline void fr_sub(fr_t *out, const fr_t *a, const fr_t *b)
 #endif
 }
 
+/* out = 3t + 2x = t + 2 (t + x): an output coefficient of the cyclotomic squarings, in
+ * one kernel where the target has one; out may alias t or x */
+static inline void fr_tri_add(fr_t *out, const fr_t *t, const fr_t *x)
+{
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_TRI_ADD_MOD_4_NC)
+    pf_tri_add_mod_4_nc(out->l, t->l, x->l, FR_P);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_TRI_ADD_MOD_8_NC)
+    pf_tri_add_mod_8_nc(out->l, t->l, x->l, FR_P);
+#else
+    fr_t d;
+
+    fr_add(&d, t, x);
+    fr_dbl(&d, &d);
+    fr_add(out, &d, t);
+#endif
+}
+
+/* out = 3t - 2x = t + 2 (t - x): an output coefficient of the cyclotomic squarings, in
+ * one kernel where the target has one; out may alias t or x */
+static inline void fr_tri_sub(fr_t *out, const fr_t *t, const fr_t *x)
+{
+#if PF_LIMB_BITS == 64 && defined(PF_ASM_TRI_SUB_MOD_4_NC)
+    pf_tri_sub_mod_4_nc(out->l, t->l, x->l, FR_P);
+#elif PF_LIMB_BITS == 32 && defined(PF_ASM_TRI_SUB_MOD_8_NC)
+    pf_tri_sub_mod_8_nc(out->l, t->l, x->l, FR_P);
+#else
+    fr_t d;
+
+    fr_sub(&d, t, x);
+    fr_dbl(&d, &d);
+    fr_add(out, &d, t);
+#endif
+}
+
 /* out = -a; the negation of 0 is 0 */
 static inline void fr_neg(fr_t *out, const fr_t *a)
 {
