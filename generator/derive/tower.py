@@ -42,6 +42,10 @@ class TowerModel:
     nu: Elem | None = None    # v^2 = nu in Fp4 (k = 24)
     nu_gamma: tuple[Elem, ...] = ()  # nu^((p^n - 1)/2), n = 0..3 (k = 24)
     fp2_sqrt: Fp2SqrtModel | None = None  # the inversion-free Fp2 square root (k = 12, p = 3 mod 4)
+    # s > 0 with xi = -s^2 for a small integer s when Fq = Fp, else 0: then x^2 xi + y^2 =
+    # (y - s x)(y + s x), and the cyclotomic squarings take one product in Fp for it instead of
+    # two squarings, a third one for 2 x y and the multiplication by xi (tower.h's product_pair).
+    xi_neg_square_root: int = 0
 
     @property
     def names(self) -> dict[str, str]:
@@ -135,8 +139,26 @@ def derive_tower(k: int, p: int, curve: str, beta: int | None, xi: tuple[int, ..
                 f"Frobenius coefficient gamma[{n}][1]")
         gamma.append(row)
     fp2_sqrt = _fp2_sqrt_model(p, beta, curve) if k == 12 and p % 4 == 3 else None
+    xi_root = _xi_neg_square_root(F, xi_elem)
+    if xi_root:
+        require(F.elem(-xi_root * xi_root % p) == xi_elem, curve, f"xi = -{xi_root}^2")
     return TowerModel(k=k, beta=beta, xi=xi_elem, fq=F, gamma=tuple(gamma), nu=nu_elem, nu_gamma=nu_gamma,
-                      fp2_sqrt=fp2_sqrt)
+                      fp2_sqrt=fp2_sqrt, xi_neg_square_root=xi_root)
+
+
+# The largest s for which xi = -s^2 is worth the product form: s x takes up to 2 log2(s) sums in
+# Fp, against the squaring and the multiplication by xi that the form saves.
+XI_NEG_SQUARE_ROOT_MAX = 15
+
+
+def _xi_neg_square_root(F: Fq, xi: Elem) -> int:
+    """The smallest s in 1 .. XI_NEG_SQUARE_ROOT_MAX with xi = -s^2 when Fq = Fp, else 0."""
+    if F.degree != 1:
+        return 0
+    for s in range(1, XI_NEG_SQUARE_ROOT_MAX + 1):
+        if F.elem(-s * s % F.p) == xi:
+            return s
+    return 0
 
 
 def _fp2_sqrt_model(p: int, beta: int, curve: str) -> Fp2SqrtModel:

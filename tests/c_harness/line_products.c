@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "pairforge.h"
+#include "random_fp.h"
 
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
@@ -16,27 +17,6 @@
 #define FK(op) CAT(CAT(LINE_FK, _), op)
 #define FQ_T CAT(LINE_FQ, _t)
 #define FQ_DEGREE (sizeof(FQ_T) / sizeof(fp_t))
-
-static uint64_t rng_state = 0x9e3779b97f4a7c15u;
-
-static uint64_t rng_next(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
-}
-
-/* A random element of Fp: random limbs below the top one (so below p), squared to spread it. */
-static void rand_fp(fp_t *out)
-{
-    limb_t l[FP_NLIMBS];
-
-    for (size_t i = 0; i < FP_NLIMBS; i++)
-        l[i] = i + 1 < FP_NLIMBS ? (limb_t)rng_next() : 0;
-    fp_from_int(out, l);
-    fp_sqr(out, out);
-}
 
 static void rand_fq(FQ_T *out)
 {

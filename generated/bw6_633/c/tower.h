@@ -55,11 +55,7 @@ static inline void fp_frobenius(fp_t *out, const fp_t *a, int n)
 /* out = xi * a with xi = 2. */
 static inline void fp_mul_by_xi(fp_t *out, const fp_t *a)
 {
-    {
-        fp_t acc_ = *a;
-        fp_dbl(&acc_, &acc_);
-        *out = acc_;
-    }
+    fp_dbl(out, a);
 }
 
 /* out = xi a, unreduced; out may alias a (every form of wide_times allows it). */

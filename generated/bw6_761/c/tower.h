@@ -729,64 +729,24 @@ static void fp6_frobenius(fp6_t *out, const fp6_t *a, int n)
  *   c0.c2 = 3 (x5^2 xi + x1^2) - 2 x2      c1.c2 = 6 x2 x3 + 2 x5 */
 static void fp6_cyclotomic_sqr(fp6_t *out, const fp6_t *a)
 {
-#if PF_TOWER_LAZY
-    fp_t t0, t2, t4, t6, t7, t8, s;
-    fpw_t wa, wb, wx;
-    fpw_sqr(&wa, &a->c1.c1);
-    fpw_sqr(&wb, &a->c0.c0);
-    fp_add_unreduced(s.l, &a->c1.c1, &a->c0.c0);
-    fpw_sqr(&wx, &s);
-    (void)fp_wide_sub(wx.l, wx.l, wa.l);
-    (void)fp_wide_sub(wx.l, wx.l, wb.l);
-    fpw_redc(&t6, &wx);
-    fpw_mul_by_xi_add(&wa, &wa, &wb);
-    fpw_redc(&t0, &wa);
-    fpw_sqr(&wa, &a->c0.c2);
-    fpw_sqr(&wb, &a->c1.c0);
-    fp_add_unreduced(s.l, &a->c0.c2, &a->c1.c0);
-    fpw_sqr(&wx, &s);
-    (void)fp_wide_sub(wx.l, wx.l, wa.l);
-    (void)fp_wide_sub(wx.l, wx.l, wb.l);
-    fpw_redc(&t7, &wx);
-    fpw_mul_by_xi_add(&wa, &wa, &wb);
-    fpw_redc(&t2, &wa);
-    fpw_sqr(&wa, &a->c1.c2);
-    fpw_sqr(&wb, &a->c0.c1);
-    fp_add_unreduced(s.l, &a->c1.c2, &a->c0.c1);
-    fpw_sqr(&wx, &s);
-    (void)fp_wide_sub(wx.l, wx.l, wa.l);
-    (void)fp_wide_sub(wx.l, wx.l, wb.l);
-    fpw_redc_mul_by_xi(&t8, &wx);
-    fpw_mul_by_xi_add(&wa, &wa, &wb);
-    fpw_redc(&t4, &wa);
-#else
-    fp_t t0, t1, t2, t3, t4, t5, t6, t7, t8;
-    fp_sqr(&t0, &a->c1.c1);
-    fp_sqr(&t1, &a->c0.c0);
-    fp_add(&t6, &a->c1.c1, &a->c0.c0);
-    fp_sqr(&t6, &t6);
-    fp_sub(&t6, &t6, &t0);
-    fp_sub(&t6, &t6, &t1);                 /* 2 x0 x4 */
-    fp_sqr(&t2, &a->c0.c2);
-    fp_sqr(&t3, &a->c1.c0);
-    fp_add(&t7, &a->c0.c2, &a->c1.c0);
-    fp_sqr(&t7, &t7);
-    fp_sub(&t7, &t7, &t2);
-    fp_sub(&t7, &t7, &t3);                 /* 2 x2 x3 */
-    fp_sqr(&t4, &a->c1.c2);
-    fp_sqr(&t5, &a->c0.c1);
-    fp_add(&t8, &a->c1.c2, &a->c0.c1);
-    fp_sqr(&t8, &t8);
-    fp_sub(&t8, &t8, &t4);
-    fp_sub(&t8, &t8, &t5);
-    fp_mul_by_xi(&t8, &t8);                /* 2 x1 x5 xi */
-    fp_mul_by_xi(&t0, &t0);
-    fp_add(&t0, &t0, &t1);                 /* x4^2 xi + x0^2 */
-    fp_mul_by_xi(&t2, &t2);
-    fp_add(&t2, &t2, &t3);                 /* x2^2 xi + x3^2 */
-    fp_mul_by_xi(&t4, &t4);
-    fp_add(&t4, &t4, &t5);                 /* x5^2 xi + x1^2 */
-#endif
+    /* xi = -2^2: x^2 xi + y^2 = (y - 2 x)(y + 2 x), six products in fp */
+    fp_t t0, t2, t4, t6, t7, t8, ra, d, e;
+    fp_dbl(&ra, &a->c1.c1);
+    fp_sub(&d, &a->c0.c0, &ra);
+    fp_add(&e, &a->c0.c0, &ra);
+    fp_mul(&t0, &d, &e);
+    fp_mul(&t6, &ra, &a->c0.c0);
+    fp_dbl(&ra, &a->c0.c2);
+    fp_sub(&d, &a->c1.c0, &ra);
+    fp_add(&e, &a->c1.c0, &ra);
+    fp_mul(&t2, &d, &e);
+    fp_mul(&t7, &ra, &a->c1.c0);
+    fp_dbl(&ra, &a->c1.c2);
+    fp_sub(&d, &a->c0.c1, &ra);
+    fp_add(&e, &a->c0.c1, &ra);
+    fp_mul(&t4, &d, &e);
+    fp_mul(&t8, &ra, &a->c0.c1);
+    fp_mul_by_xi(&t8, &t8);
     /* each output coefficient reads the temporaries and its own input coefficient only, so it is
      * written in place (out may alias a) */
     fp_tri_sub(&out->c0.c0, &t0, &a->c0.c0);
@@ -810,47 +770,19 @@ static void fp6_cyclotomic_sqr_n(fp6_t *out, const fp6_t *a, int n)
  * out's x0 and x4 are not updated (pf_cyclotomic_decompress recovers them). */
 static void fp6_cyclotomic_sqr_compressed(fp6_t *out, const fp6_t *a)
 {
-#if PF_TOWER_LAZY
-    fp_t t2, t4, t7, t8, s;
-    fpw_t wa, wb, wx;
-    fpw_sqr(&wa, &a->c0.c2);
-    fpw_sqr(&wb, &a->c1.c0);
-    fp_add_unreduced(s.l, &a->c0.c2, &a->c1.c0);
-    fpw_sqr(&wx, &s);
-    (void)fp_wide_sub(wx.l, wx.l, wa.l);
-    (void)fp_wide_sub(wx.l, wx.l, wb.l);
-    fpw_redc(&t7, &wx);
-    fpw_mul_by_xi_add(&wa, &wa, &wb);
-    fpw_redc(&t2, &wa);
-    fpw_sqr(&wa, &a->c1.c2);
-    fpw_sqr(&wb, &a->c0.c1);
-    fp_add_unreduced(s.l, &a->c1.c2, &a->c0.c1);
-    fpw_sqr(&wx, &s);
-    (void)fp_wide_sub(wx.l, wx.l, wa.l);
-    (void)fp_wide_sub(wx.l, wx.l, wb.l);
-    fpw_redc_mul_by_xi(&t8, &wx);
-    fpw_mul_by_xi_add(&wa, &wa, &wb);
-    fpw_redc(&t4, &wa);
-#else
-    fp_t t2, t3, t4, t5, t7, t8;
-    fp_sqr(&t2, &a->c0.c2);
-    fp_sqr(&t3, &a->c1.c0);
-    fp_add(&t7, &a->c0.c2, &a->c1.c0);
-    fp_sqr(&t7, &t7);
-    fp_sub(&t7, &t7, &t2);
-    fp_sub(&t7, &t7, &t3);                 /* 2 x2 x3 */
-    fp_sqr(&t4, &a->c1.c2);
-    fp_sqr(&t5, &a->c0.c1);
-    fp_add(&t8, &a->c1.c2, &a->c0.c1);
-    fp_sqr(&t8, &t8);
-    fp_sub(&t8, &t8, &t4);
-    fp_sub(&t8, &t8, &t5);
-    fp_mul_by_xi(&t8, &t8);                /* 2 x1 x5 xi */
-    fp_mul_by_xi(&t2, &t2);
-    fp_add(&t2, &t2, &t3);                 /* x2^2 xi + x3^2 */
-    fp_mul_by_xi(&t4, &t4);
-    fp_add(&t4, &t4, &t5);                 /* x5^2 xi + x1^2 */
-#endif
+    /* xi = -2^2: x^2 xi + y^2 = (y - 2 x)(y + 2 x), four products in fp */
+    fp_t t2, t4, t7, t8, ra, d, e;
+    fp_dbl(&ra, &a->c0.c2);
+    fp_sub(&d, &a->c1.c0, &ra);
+    fp_add(&e, &a->c1.c0, &ra);
+    fp_mul(&t2, &d, &e);
+    fp_mul(&t7, &ra, &a->c1.c0);
+    fp_dbl(&ra, &a->c1.c2);
+    fp_sub(&d, &a->c0.c1, &ra);
+    fp_add(&e, &a->c0.c1, &ra);
+    fp_mul(&t4, &d, &e);
+    fp_mul(&t8, &ra, &a->c0.c1);
+    fp_mul_by_xi(&t8, &t8);
     /* each output coefficient reads the temporaries and its own input coefficient only, so it is
      * written in place (out may alias a) */
     fp_tri_sub(&out->c0.c1, &t2, &a->c0.c1); /* 3 (x2^2 xi + x3^2) - 2 x1 */
