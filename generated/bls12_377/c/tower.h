@@ -545,27 +545,39 @@ static inline void fp2w_sub(fp2w_t *out, const fp2w_t *a, const fp2w_t *b)
     fpw_sub(&out->c1, &a->c1, &b->c1);
 }
 
-/* out = xi a, unreduced (xi = 0 + 1 u, as fp2_mul_by_xi). */
+/* out = xi a, unreduced (xi = u: (a0 + a1 u) u = beta a1 + a0 u); out may alias a. */
 static void fp2w_mul_by_xi(fp2w_t *out, const fp2w_t *a)
 {
-    fp2w_t r;
-    fpw_mul_small_add_mod(&r.c0, &a->c1, 5, 1, 3, NULL, 0);
-    *&r.c1 = *&a->c0;
-    *out = r;
+    fpw_t c0;
+    fpw_mul_small_add_mod(&c0, &a->c1, 5, 1, 3, NULL, 0);
+    out->c1 = a->c0;
+    out->c0 = c0;
 }
 
-/* out = xi a + b, unreduced; out may alias a or b, and a is clobbered (xi a is taken in place). */
+/* out = xi a + b = (beta a1 + b0) + (a0 + b1) u, unreduced, the first coefficient in one pass
+ * (fpw_mul_small_add_mod); out may alias a or b, and a is clobbered. */
 static inline void fp2w_mul_by_xi_add(fp2w_t *out, fp2w_t *a, const fp2w_t *b)
 {
-    fp2w_mul_by_xi(a, a);
-    fp2w_add(out, a, b);
+    fpw_t c1;
+    fpw_add(&c1, &a->c0, &b->c1);
+    fpw_mul_small_add_mod(&out->c0, &a->c1, 5, 1, 3, &b->c0, 0);
+    out->c1 = c1;
 }
 
-/* out = xi a reduced; a is clobbered (as by fp2w_redc). */
+/* out = x - xi a = (x0 - beta a1) + (x1 - a0) u, unreduced, the first coefficient in one pass;
+ * out may alias x, not a. */
+static inline void fp2w_sub_mul_by_xi(fp2w_t *out, const fp2w_t *x, const fp2w_t *a)
+{
+    fpw_mul_small_add_mod(&out->c0, &a->c1, 5, 0, 3, &x->c0, 0);
+    fpw_sub(&out->c1, &x->c1, &a->c0);
+}
+
+/* out = xi a reduced: redc(a0) is its u coefficient; a is clobbered (as by fp2w_redc). */
 static inline void fp2w_redc_mul_by_xi(fp2_t *out, fp2w_t *a)
 {
-    fp2w_mul_by_xi(a, a);
-    fp2w_redc(out, a);
+    fpw_redc(&out->c1, &a->c0);
+    fpw_mul_small_add_mod(&a->c1, &a->c1, 5, 1, 3, NULL, 0);
+    fpw_redc(&out->c0, &a->c1);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -703,10 +715,10 @@ static inline void fp6w_mul_by_v_add(fp6w_t *out, fp6w_t *a, const fp6w_t *b)
 static inline void fp6w_sub_mul_by_v(fp6w_t *out, const fp6w_t *x, const fp6w_t *t)
 {
     fp2w_t y;
-    fp2w_mul_by_xi(&y, &t->c2);
+    fp2w_sub_mul_by_xi(&y, &x->c0, &t->c2);
     fp2w_sub(&out->c2, &x->c2, &t->c1);
     fp2w_sub(&out->c1, &x->c1, &t->c0);
-    fp2w_sub(&out->c0, &x->c0, &y);
+    out->c0 = y;
 }
 
 /* out = x - t for x = (a_i + a_j)(b_i + b_j) (the operand sums unreduced) and t = a_i b_i, both
