@@ -710,15 +710,13 @@ static inline void fp6w_mul_by_v_add(fp6w_t *out, fp6w_t *a, const fp6w_t *b)
     fp2w_add(&out->c2, &a->c1, &b->c2);
 }
 
-/* out = x - v t = (x0 - xi t2, x1 - t0, x2 - t1), without moving t's coefficients; out may alias x
- * (or t: xi t2 is taken first and each t_i is read before out_(i+1) is written). */
+/* out = x - v t = (x0 - xi t2, x1 - t0, x2 - t1), without moving t's coefficients; out may alias
+ * x, not t (out_0 is written before t_0 and t_1 are read). */
 static inline void fp6w_sub_mul_by_v(fp6w_t *out, const fp6w_t *x, const fp6w_t *t)
 {
-    fp2w_t y;
-    fp2w_sub_mul_by_xi(&y, &x->c0, &t->c2);
-    fp2w_sub(&out->c2, &x->c2, &t->c1);
+    fp2w_sub_mul_by_xi(&out->c0, &x->c0, &t->c2);
     fp2w_sub(&out->c1, &x->c1, &t->c0);
-    out->c0 = y;
+    fp2w_sub(&out->c2, &x->c2, &t->c1);
 }
 
 /* out = x - t for x = (a_i + a_j)(b_i + b_j) (the operand sums unreduced) and t = a_i b_i, both

@@ -518,18 +518,34 @@ static void fp2w_mul_by_xi(fp2w_t *out, const fp2w_t *a)
     *out = r;
 }
 
-/* out = xi a + b, unreduced; out may alias a or b, and a is clobbered (xi a is taken in place). */
+/* out = xi a + b, unreduced; out may alias a or b (a is left as it was). */
 static inline void fp2w_mul_by_xi_add(fp2w_t *out, fp2w_t *a, const fp2w_t *b)
 {
-    fp2w_mul_by_xi(a, a);
-    fp2w_add(out, a, b);
+    fpw_t t0, t1;
+    fpw_mul_small_add_mod(&t0, &a->c0, 9, 0, 4, &a->c1, 1);
+    fpw_mul_small_add_mod(&t1, &a->c1, 9, 0, 4, &a->c0, 0);
+    fpw_add(&out->c0, &t0, &b->c0);
+    fpw_add(&out->c1, &t1, &b->c1);
 }
 
-/* out = xi a reduced; a is clobbered (as by fp2w_redc). */
+/* out = x - xi a, unreduced; out may alias x or a. */
+static inline void fp2w_sub_mul_by_xi(fp2w_t *out, const fp2w_t *x, const fp2w_t *a)
+{
+    fpw_t t0, t1;
+    fpw_mul_small_add_mod(&t0, &a->c0, 9, 0, 4, &a->c1, 1);
+    fpw_mul_small_add_mod(&t1, &a->c1, 9, 0, 4, &a->c0, 0);
+    fpw_sub(&out->c0, &x->c0, &t0);
+    fpw_sub(&out->c1, &x->c1, &t1);
+}
+
+/* out = xi a reduced (a is left as it was). */
 static inline void fp2w_redc_mul_by_xi(fp2_t *out, fp2w_t *a)
 {
-    fp2w_mul_by_xi(a, a);
-    fp2w_redc(out, a);
+    fpw_t t0, t1;
+    fpw_mul_small_add_mod(&t0, &a->c0, 9, 0, 4, &a->c1, 1);
+    fpw_mul_small_add_mod(&t1, &a->c1, 9, 0, 4, &a->c0, 0);
+    fpw_redc(&out->c0, &t0);
+    fpw_redc(&out->c1, &t1);
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -662,15 +678,13 @@ static inline void fp6w_mul_by_v_add(fp6w_t *out, fp6w_t *a, const fp6w_t *b)
     fp2w_add(&out->c2, &a->c1, &b->c2);
 }
 
-/* out = x - v t = (x0 - xi t2, x1 - t0, x2 - t1), without moving t's coefficients; out may alias x
- * (or t: xi t2 is taken first and each t_i is read before out_(i+1) is written). */
+/* out = x - v t = (x0 - xi t2, x1 - t0, x2 - t1), without moving t's coefficients; out may alias
+ * x, not t (out_0 is written before t_0 and t_1 are read). */
 static inline void fp6w_sub_mul_by_v(fp6w_t *out, const fp6w_t *x, const fp6w_t *t)
 {
-    fp2w_t y;
-    fp2w_mul_by_xi(&y, &t->c2);
-    fp2w_sub(&out->c2, &x->c2, &t->c1);
+    fp2w_sub_mul_by_xi(&out->c0, &x->c0, &t->c2);
     fp2w_sub(&out->c1, &x->c1, &t->c0);
-    fp2w_sub(&out->c0, &x->c0, &y);
+    fp2w_sub(&out->c2, &x->c2, &t->c1);
 }
 
 /* out = x - t for x = (a_i + a_j)(b_i + b_j) (the operand sums unreduced) and t = a_i b_i, both
