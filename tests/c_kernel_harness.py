@@ -5,7 +5,9 @@ kernels), once per content (tests/build_cache.py)."""
 
 from __future__ import annotations
 
+import re
 import shutil
+import subprocess
 from pathlib import Path
 
 from build_cache import compiled
@@ -40,3 +42,11 @@ def compile_harness(harness: Path, pkg: Path, target: str, defines: tuple[str, .
         str(harness),
     ]
     return compiled(cmd, inputs=[harness.parent, pkg / "c"], name=harness.stem)
+
+
+def run_counts(exe: Path) -> dict[str, str]:
+    """Run a harness that prints "name count" lines (trials, mismatches per check) and return them;
+    the harness must exit 0."""
+    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    return dict(re.findall(r"(\w+) (\d+)", run.stdout))

@@ -10,8 +10,6 @@ integer r (tower.xi_neg_square_root, BW6-761), which the final exponentiation's 
 
 from __future__ import annotations
 
-import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -21,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from c_kernel_harness import ADX, PACKAGES, compile_harness  # noqa: E402
+from c_kernel_harness import ADX, PACKAGES, compile_harness, run_counts  # noqa: E402
 
 from bench.cbench import curve_file  # noqa: E402
 from generator.pipeline import derive_model  # noqa: E402
@@ -41,18 +39,17 @@ def test_cyclotomic_squarings_match_sqr(pkg: Path, target: str, lazy: int):
     defines = (f"PF_TOWER_LAZY={lazy}", f"CYC_FK={names['fq6']}", f"CYC_FQ={names['fq']}", f"CYC_K={model.k}",
                f"CYC_COMPRESSED={int(compressed)}")
     exe = compile_harness(HARNESS, pkg, target, defines)  # once per content
-    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr
-    counts = dict(re.findall(r"(\w+) (\d+)", run.stdout))
-    assert counts == {"trials": "100", "sqr": "0", "sqr_in_place": "0", "compressed": "0"}, run.stdout
+    counts = run_counts(exe)
+    assert counts == {"trials": "100", "sqr": "0", "sqr_in_place": "0", "compressed": "0"}, counts
 
 
 def test_product_form_where_xi_is_minus_a_square():
     """BW6-761's xi = -4 = -2^2 takes the product form; BW6-633's xi = 2 and every curve over Fp2
     or Fp4 take the squarings (the form is chosen from the derived property, not the name)."""
+    roots = {}
     for pkg in PACKAGES:
         model = derive_model(curve_file(pkg))
-        root = model.tower.xi_neg_square_root
+        root = roots[pkg.name] = model.tower.xi_neg_square_root
         text = (pkg / "c" / "tower.h").read_text(encoding="utf-8")
         if root:
             assert model.tower.fq.degree == 1
@@ -60,5 +57,4 @@ def test_product_form_where_xi_is_minus_a_square():
             assert f"xi = -{root}^2: x^2 xi + y^2" in text
         else:
             assert "x^2 xi + y^2 = (y -" not in text
-    roots = {pkg.name: derive_model(curve_file(pkg)).tower.xi_neg_square_root for pkg in PACKAGES}
     assert roots.get("bw6_761", 2) == 2 and roots.get("bw6_633", 0) == 0

@@ -14,7 +14,6 @@ pf_mul_by_line alone.
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -24,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from c_kernel_harness import ADX, PACKAGES, compile_harness  # noqa: E402
+from c_kernel_harness import ADX, PACKAGES, compile_harness, run_counts  # noqa: E402
 
 from bench.cbench import curve_file  # noqa: E402
 from generator.pipeline import derive_model  # noqa: E402
@@ -43,9 +42,7 @@ def test_line_products_match_gt_mul(pkg: Path, target: str, lazy: int):
     defines = (f"PF_TOWER_LAZY={lazy}", f"LINE_FQ={names['fq']}", f"LINE_FK={names['fq6']}",
                f"LINE_TWIST_D={int(model.twist.kind == 'D')}")
     exe = compile_harness(HARNESS, pkg, target, defines)  # once per content
-    run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=300)
-    assert run.returncode == 0, run.stderr
-    counts = dict(re.findall(r"(\w+) (\d+)", run.stdout))
+    counts = run_counts(exe)
     assert counts == {
         "trials": "200",
         "line_by_line": str(int(line_by_line(pkg))),
@@ -53,7 +50,7 @@ def test_line_products_match_gt_mul(pkg: Path, target: str, lazy: int):
         "mul_by_line_product": "0",
         "mul_by_line": "0",
         "line_to_gt": "0",
-    }, run.stdout
+    }, counts
 
 
 def line_by_line(pkg: Path) -> bool:

@@ -139,11 +139,8 @@ def derive_tower(k: int, p: int, curve: str, beta: int | None, xi: tuple[int, ..
                 f"Frobenius coefficient gamma[{n}][1]")
         gamma.append(row)
     fp2_sqrt = _fp2_sqrt_model(p, beta, curve) if k == 12 and p % 4 == 3 else None
-    xi_root = _xi_neg_square_root(F, xi_elem)
-    if xi_root:
-        require(F.elem(-xi_root * xi_root % p) == xi_elem, curve, f"xi = -{xi_root}^2")
     return TowerModel(k=k, beta=beta, xi=xi_elem, fq=F, gamma=tuple(gamma), nu=nu_elem, nu_gamma=nu_gamma,
-                      fp2_sqrt=fp2_sqrt, xi_neg_square_root=xi_root)
+                      fp2_sqrt=fp2_sqrt, xi_neg_square_root=_xi_neg_square_root(F, xi_elem))
 
 
 # The largest s for which xi = -s^2 is worth the product form: s x takes up to 2 log2(s) sums in

@@ -555,7 +555,7 @@ static void fp2w_mul_by_xi(fp2w_t *out, const fp2w_t *a)
 }
 
 /* out = xi a + b = (beta a1 + b0) + (a0 + b1) u, unreduced, the first coefficient in one pass
- * (fpw_mul_small_add_mod); out may alias a or b, and a is clobbered. */
+ * (fpw_mul_small_add_mod); out may alias a or b (a is left as it was). */
 static inline void fp2w_mul_by_xi_add(fp2w_t *out, fp2w_t *a, const fp2w_t *b)
 {
     fpw_t c1;
