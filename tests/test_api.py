@@ -1033,6 +1033,33 @@ def test_pairing_properties(ctx):
     assert C.final_exponentiation(ctx.Top(1)).is_one()
 
 
+def test_miller_loop_inputs_in_any_coordinates(ctx):
+    """The Miller loop reads affine coordinates. Jacobian inputs (products: z != 1, one inversion
+    shared by both groups), affine ones (z = 1, no inversion), mixes of the two, identities and
+    prepared points give the Miller value of the same affine points."""
+    C = ctx.C
+    rng = rng_for(ctx, "coordinates")
+    g1, g2 = C.G1.generator(), C.G2.generator()
+    Ps = [g1 * rng.randrange(2, ctx.r) for _ in range(3)]
+    Qs = [g2 * rng.randrange(2, ctx.r) for _ in range(3)]
+    Pa = [C.G1.from_affine(*P.to_affine()) for P in Ps]
+    Qa = [C.G2.from_affine(*Q.to_affine()) for Q in Qs]
+    for P, Q, PA, QA in zip(Ps, Qs, Pa, Qa, strict=True):
+        f = C.miller_loop(PA, QA)
+        assert C.miller_loop(P, Q) == f
+        assert C.miller_loop(PA, Q) == f
+        assert C.miller_loop(P, QA) == f
+        assert C.miller_loop(P, C.G2Prepared(Q)) == f
+    f = C.miller_loop(Pa, Qa)
+    assert f != C.miller_loop(Pa, [Qa[1], Qa[0], Qa[2]])  # the pairs' order is read
+    assert C.miller_loop(Ps, Qs) == f
+    assert C.miller_loop([Ps[0], Pa[1], Ps[2]], [Qa[0], Qs[1], Qs[2]]) == f
+    assert C.miller_loop([Ps[0], Pa[1], Ps[2]], [C.G2Prepared(Qs[0]), Qs[1], Qa[2]]) == f
+    # identities (z = 0) in a batch with Jacobian points contribute 1 and leave the others intact
+    assert C.miller_loop([Ps[0], C.G1.identity(), Ps[1], Ps[2], g1 * 3],
+                         [Qs[0], Qs[1], Qs[1], Qs[2], C.G2.identity()]) == C.miller_loop(Pa, [Qa[0], Qa[1], Qa[2]])
+
+
 def test_pairing_rejections(ctx):
     C = ctx.C
     g1, g2 = C.G1.generator(), C.G2.generator()

@@ -249,6 +249,8 @@ cdef extern from "c/api.h" nogil:
     void pf_miller_loop_vartime(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q,
                         const pf_line_t *const *lines, size_t n, pf_miller_pair_t *scratch)  # unit: miller_loop
     void pf_g2_prepare(pf_line_t *lines, const g2_affine_t *Q)  # unit: miller_loop
+    void pf_pairs_to_affine(g1_affine_t *a1, g2_affine_t *a2, const g1_t *p1, const g2_t *p2, size_t n,
+                            fp_t *s1, fp4_t *s2)  # unit: miller_loop
     void pf_final_exp(gt_t *out, const gt_t *f)  # unit: final_exp
 
 
@@ -4826,20 +4828,16 @@ cdef int _miller(object Ps, object Qs, gt_t *out, str what) except -1:
                     lines[i] = NULL
                 p2[i] = (<G2>Qs[i]).v
         with nogil:
-            # Pairing inputs are public: points that are already affine (z = 1: generators,
-            # decoded points) skip the inversion of the batch conversion.
-            if _g1_all_affine(p1, n):
+            # Points that are already affine (z = 1: generators, decoded points) skip the
+            # inversion; the others share one between the two groups.
+            if _g1_all_affine(p1, n) and _g2_all_affine(p2, n):
                 for i in range(n):
                     a1[i].x = p1[i].x
                     a1[i].y = p1[i].y
-            else:
-                g1_batch_to_affine(a1, p1, <size_t>n, s1)
-            if _g2_all_affine(p2, n):
-                for i in range(n):
                     a2[i].x = p2[i].x
                     a2[i].y = p2[i].y
             else:
-                g2_batch_to_affine(a2, p2, <size_t>n, s2)
+                pf_pairs_to_affine(a1, a2, p1, p2, <size_t>n, s1, s2)
             pf_miller_loop_vartime(out, a1, a2, lines, <size_t>n, scratch)
     finally:
         PyMem_Free(p1)

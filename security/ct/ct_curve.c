@@ -211,6 +211,24 @@ static void check_pf_miller_run(void)
     OUT(f);
 }
 
+/* The pairing's affine conversion of Jacobian inputs (two pairs, one shared inversion). */
+static void check_pf_pairs_to_affine(void)
+{
+    g1_t p1[2];
+    g2_t p2[2];
+    g1_affine_t a1[2];
+    g2_affine_t a2[2];
+    fp_t s1[2];
+    __typeof__(p2[0].z) s2[2]; /* the coordinate field of G2 */
+    fill_fp(p1, sizeof(p1), 3);
+    fill_fp(p2, sizeof(p2), 4);
+    SECRET(p1);
+    SECRET(p2);
+    pf_pairs_to_affine(a1, a2, p1, p2, 2, s1, s2);
+    OUT(a1);
+    OUT(a2);
+}
+
 static void check_pf_miller_loop_vartime(void)
 {
     g1_affine_t P;
@@ -280,7 +298,7 @@ static const struct {
     /* operations on public data that are constant time all the same */
     CHECK(fp_is_lex_largest), CHECK(fp_from_bytes_be), CHECK(g1_to_affine), CHECK(g2_to_affine),
     CHECK(g1_equal), CHECK(g2_equal), CHECK(g1_is_on_curve), CHECK(g2_is_on_curve),
-    CHECK(gt_exp_by_x), CHECK(pf_final_exp), CHECK(pf_miller_run),
+    CHECK(gt_exp_by_x), CHECK(pf_final_exp), CHECK(pf_miller_run), CHECK(pf_pairs_to_affine),
     /* variable time, and named so; the controls must be flagged */
     CONTROL(g1_mul_vartime), CONTROL(g2_mul_vartime), CONTROL(g1_mul_window_vartime),
     CONTROL(gt_pow_vartime), CONTROL(g1_add_vartime), CONTROL(pf_miller_loop_vartime),

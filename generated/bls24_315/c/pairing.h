@@ -412,14 +412,14 @@ static inline void pf_lines_flush(pf_lines_t *acc)
 static inline void pf_miller_step(pf_lines_t *acc, pf_miller_pair_t *st, int term, const fp4_t *qx,
                                   const fp4_t *qy)
 {
-    pf_line_t line;
+    /* a line that will wait for a partner is made where it waits */
+    pf_line_t line, *l = acc->f != NULL && !acc->holding ? &acc->held : &line;
 
-    pf_next_line(&line, st, term, qx, qy);
+    pf_next_line(l, st, term, qx, qy);
     if (acc->f == NULL)
         return;
-    pf_line_at(&line, &st->xp, &st->nyp);
+    pf_line_at(l, &st->xp, &st->nyp);
     if (!acc->holding) {
-        acc->held = line;
         acc->holding = true;
     } else if (acc->f_is_one) {
         pf_line_mul(acc->f, &acc->held, &line);
@@ -479,6 +479,29 @@ static void pf_miller_run(gt_t *out, pf_miller_pair_t *pairs, size_t n)
         pf_lines_flush(&acc);
         *out = f;
     }
+}
+
+/* The affine forms of the points of n pairs (identities become (0, 0)) with one inversion for
+ * both groups: Montgomery's trick in each, then 1/a and 1/b from 1/(a b) for G1's product a in Fp
+ * and G2's b in fp4. Points that arrive in Jacobian coordinates (the Python layer's) pay one
+ * field inversion instead of two. Constant time. s1 and s2 hold n elements each. */
+static void pf_pairs_to_affine(g1_affine_t *a1, g2_affine_t *a2, const g1_t *p1, const g2_t *p2, size_t n,
+                               fp_t *s1, fp4_t *s2)
+{
+    fp_t acc1, inv1;
+    fp4_t acc2, ab, inv, inv2;
+
+    if (n == 0)
+        return;
+    g1_batch_z_product(&acc1, p1, n, s1);
+    g2_batch_z_product(&acc2, p2, n, s2);
+    fp4_mul_by_fp(&ab, &acc2, &acc1);
+    fp4_inv(&inv, &ab);
+    fp4_mul_by_fp(&inv2, &inv, &acc1);
+    fp4_mul(&ab, &inv, &acc2);
+    inv1 = *(const fp_t *)&ab; /* 1/a lies in Fp: its first coefficient, the others are 0 */
+    g1_batch_unwind(a1, p1, n, s1, &inv1);
+    g2_batch_unwind(a2, p2, n, s2, &inv2);
 }
 
 /* The product of the Miller functions of n pairs. Pair k uses the prepared lines lines[k] when

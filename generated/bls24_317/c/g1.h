@@ -77,25 +77,33 @@ static inline void g1_to_affine(g1_affine_t *out, const g1_t *a)
     out->y = y;
 }
 
-/* Montgomery's trick: one inversion for n points; identities become (0, 0).  No branch on the
- * points.  out, in and scratch (n elements) must not overlap. */
-static inline void g1_batch_to_affine(g1_affine_t *out, const g1_t *in, size_t n, fp_t *scratch)
+/* Montgomery's trick, first half: acc = the product of the z of the n points (an identity's z
+ * counts as 1), scratch[i] = that of points 0..i.  No branch on the points. */
+static inline void g1_batch_z_product(fp_t *acc, const g1_t *in, size_t n, fp_t *scratch)
 {
-    fp_t acc, inv, one, zero, z, zi, zi2, x, y;
+    fp_t one, z;
     size_t i;
 
-    if (n == 0)
-        return;
     fp_set_one(&one);
-    fp_set_zero(&zero);
-    acc = one;
+    *acc = one;
     for (i = 0; i < n; i++) {
         z = in[i].z;
         fp_cmov(&z, &one, (limb_t)fp_is_zero(&z));
-        fp_mul(&acc, &acc, &z);
-        scratch[i] = acc; /* product of the (non-zero) z of points 0..i */
+        fp_mul(acc, acc, &z);
+        scratch[i] = *acc;
     }
-    fp_inv(&inv, &acc);
+}
+
+/* Montgomery's trick, second half: the affine points from inv = 1/acc of
+ * g1_batch_z_product (and its scratch); identities become (0, 0).  No branch on the points. */
+static inline void g1_batch_unwind(g1_affine_t *out, const g1_t *in, size_t n, const fp_t *scratch,
+                                      const fp_t *acc_inv)
+{
+    fp_t inv = *acc_inv, one, zero, z, zi, zi2, x, y;
+    size_t i;
+
+    fp_set_one(&one);
+    fp_set_zero(&zero);
     for (i = n; i-- > 0;) {
         limb_t inf = (limb_t)fp_is_zero(&in[i].z);
 
@@ -116,6 +124,19 @@ static inline void g1_batch_to_affine(g1_affine_t *out, const g1_t *in, size_t n
         out[i].x = x;
         out[i].y = y;
     }
+}
+
+/* Montgomery's trick: one inversion for n points; identities become (0, 0).  No branch on the
+ * points.  out, in and scratch (n elements) must not overlap. */
+static inline void g1_batch_to_affine(g1_affine_t *out, const g1_t *in, size_t n, fp_t *scratch)
+{
+    fp_t acc, inv;
+
+    if (n == 0)
+        return;
+    g1_batch_z_product(&acc, in, n, scratch);
+    fp_inv(&inv, &acc);
+    g1_batch_unwind(out, in, n, scratch, &inv);
 }
 
 static inline void g1_neg(g1_t *out, const g1_t *a)

@@ -77,25 +77,33 @@ static inline void g2_to_affine(g2_affine_t *out, const g2_t *a)
     out->y = y;
 }
 
-/* Montgomery's trick: one inversion for n points; identities become (0, 0).  No branch on the
- * points.  out, in and scratch (n elements) must not overlap. */
-static inline void g2_batch_to_affine(g2_affine_t *out, const g2_t *in, size_t n, fp2_t *scratch)
+/* Montgomery's trick, first half: acc = the product of the z of the n points (an identity's z
+ * counts as 1), scratch[i] = that of points 0..i.  No branch on the points. */
+static inline void g2_batch_z_product(fp2_t *acc, const g2_t *in, size_t n, fp2_t *scratch)
 {
-    fp2_t acc, inv, one, zero, z, zi, zi2, x, y;
+    fp2_t one, z;
     size_t i;
 
-    if (n == 0)
-        return;
     fp2_set_one(&one);
-    fp2_set_zero(&zero);
-    acc = one;
+    *acc = one;
     for (i = 0; i < n; i++) {
         z = in[i].z;
         fp2_cmov(&z, &one, (limb_t)fp2_is_zero(&z));
-        fp2_mul(&acc, &acc, &z);
-        scratch[i] = acc; /* product of the (non-zero) z of points 0..i */
+        fp2_mul(acc, acc, &z);
+        scratch[i] = *acc;
     }
-    fp2_inv(&inv, &acc);
+}
+
+/* Montgomery's trick, second half: the affine points from inv = 1/acc of
+ * g2_batch_z_product (and its scratch); identities become (0, 0).  No branch on the points. */
+static inline void g2_batch_unwind(g2_affine_t *out, const g2_t *in, size_t n, const fp2_t *scratch,
+                                      const fp2_t *acc_inv)
+{
+    fp2_t inv = *acc_inv, one, zero, z, zi, zi2, x, y;
+    size_t i;
+
+    fp2_set_one(&one);
+    fp2_set_zero(&zero);
     for (i = n; i-- > 0;) {
         limb_t inf = (limb_t)fp2_is_zero(&in[i].z);
 
@@ -116,6 +124,19 @@ static inline void g2_batch_to_affine(g2_affine_t *out, const g2_t *in, size_t n
         out[i].x = x;
         out[i].y = y;
     }
+}
+
+/* Montgomery's trick: one inversion for n points; identities become (0, 0).  No branch on the
+ * points.  out, in and scratch (n elements) must not overlap. */
+static inline void g2_batch_to_affine(g2_affine_t *out, const g2_t *in, size_t n, fp2_t *scratch)
+{
+    fp2_t acc, inv;
+
+    if (n == 0)
+        return;
+    g2_batch_z_product(&acc, in, n, scratch);
+    fp2_inv(&inv, &acc);
+    g2_batch_unwind(out, in, n, scratch, &inv);
 }
 
 static inline void g2_neg(g2_t *out, const g2_t *a)

@@ -79,25 +79,33 @@ static inline void sw_to_affine(sw_affine_t *out, const sw_t *a)
     out->y = y;
 }
 
-/* Montgomery's trick: one inversion for n points; identities become (0, 0).  No branch on the
- * points.  out, in and scratch (n elements) must not overlap. */
-static inline void sw_batch_to_affine(sw_affine_t *out, const sw_t *in, size_t n, fq_t *scratch)
+/* Montgomery's trick, first half: acc = the product of the z of the n points (an identity's z
+ * counts as 1), scratch[i] = that of points 0..i.  No branch on the points. */
+static inline void sw_batch_z_product(fq_t *acc, const sw_t *in, size_t n, fq_t *scratch)
 {
-    fq_t acc, inv, one, zero, z, zi, zi2, x, y;
+    fq_t one, z;
     size_t i;
 
-    if (n == 0)
-        return;
     fq_set_one(&one);
-    fq_set_zero(&zero);
-    acc = one;
+    *acc = one;
     for (i = 0; i < n; i++) {
         z = in[i].z;
         fq_cmov(&z, &one, (limb_t)fq_is_zero(&z));
-        fq_mul(&acc, &acc, &z);
-        scratch[i] = acc; /* product of the (non-zero) z of points 0..i */
+        fq_mul(acc, acc, &z);
+        scratch[i] = *acc;
     }
-    fq_inv(&inv, &acc);
+}
+
+/* Montgomery's trick, second half: the affine points from inv = 1/acc of
+ * sw_batch_z_product (and its scratch); identities become (0, 0).  No branch on the points. */
+static inline void sw_batch_unwind(sw_affine_t *out, const sw_t *in, size_t n, const fq_t *scratch,
+                                      const fq_t *acc_inv)
+{
+    fq_t inv = *acc_inv, one, zero, z, zi, zi2, x, y;
+    size_t i;
+
+    fq_set_one(&one);
+    fq_set_zero(&zero);
     for (i = n; i-- > 0;) {
         limb_t inf = (limb_t)fq_is_zero(&in[i].z);
 
@@ -118,6 +126,19 @@ static inline void sw_batch_to_affine(sw_affine_t *out, const sw_t *in, size_t n
         out[i].x = x;
         out[i].y = y;
     }
+}
+
+/* Montgomery's trick: one inversion for n points; identities become (0, 0).  No branch on the
+ * points.  out, in and scratch (n elements) must not overlap. */
+static inline void sw_batch_to_affine(sw_affine_t *out, const sw_t *in, size_t n, fq_t *scratch)
+{
+    fq_t acc, inv;
+
+    if (n == 0)
+        return;
+    sw_batch_z_product(&acc, in, n, scratch);
+    fq_inv(&inv, &acc);
+    sw_batch_unwind(out, in, n, scratch, &inv);
 }
 
 static inline void sw_neg(sw_t *out, const sw_t *a)
