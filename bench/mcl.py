@@ -16,6 +16,12 @@ process and then ours, so that the two measurements of a pair see the same load 
 speed drifts by 20% over minutes, which made the best time of each side over a whole run
 disagree between runs); the ratio column is the median of the rounds' ratios, with their range,
 and the time columns give each side's best over the rounds.
+
+With --fresh-copies, each round copies our package and mcl_bench to new files first (new
+page-cache pages: bench/placement.py) and times our operations in a child process of that copy,
+one per operation, right after mcl's: a build's speed depends on where its code lands in
+physical memory, by a few per cent on the Miller loop, so one process draws one placement for a
+whole run, and the rounds of this mode draw a new one each, for both sides.
 """
 
 from __future__ import annotations
@@ -25,8 +31,10 @@ import importlib
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from statistics import median
@@ -38,6 +46,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
+from bench.placement import fresh_copy  # noqa: E402
 from bench.timing import calls_per_batch  # noqa: E402
 
 HARNESS = REPO_ROOT / "bench" / "c" / "mcl_bench.cpp"
@@ -138,6 +147,37 @@ def run_mcl(exe: Path, mcl_curve: str, ops: list[str]) -> dict[str, float]:
     return {name: float(value) for name, value in (line.split() for line in out.splitlines())}
 
 
+def fresh_package_copy(package: str, root: Path) -> Path:
+    """A new file copy of our package under root; returns the folder that imports it first."""
+    if package == "bn254_mcl":
+        root.mkdir(parents=True)
+        shutil.copytree(BENCH_CURVES / package, root / package, ignore=shutil.ignore_patterns("build", "__pycache__"))
+        return root
+    return fresh_copy(REPO_ROOT / "generated", package, root)
+
+
+def time_in_child(package: str, root: Path, name: str, msm_logs: list[int]) -> float:
+    """Our CPU seconds per call of ``name``, timed in a new process that imports the copy at root."""
+    cmd = [sys.executable, __file__, "--child", package, "--root", str(root), "--ops", name,
+           "--msm", ",".join(str(v) for v in msm_logs)]
+    run = subprocess.run(cmd, capture_output=True, text=True, cwd=root)
+    if run.returncode != 0:
+        sys.exit(f"bench/mcl.py: the child timing {package} {name} failed:\n{run.stderr}")
+    return float(json.loads(run.stdout)[name])
+
+
+def child_main(package: str, root: Path, names: list[str], msm_logs: list[int]) -> int:
+    """--child: time ``names`` on the package copy at root and print them as JSON."""
+    sys.path.insert(0, str(root))  # ahead of the repository and of the editable install
+    curve = importlib.import_module(package if package == "bn254_mcl" else f"generated.{package}")
+    loaded = Path(curve._impl.__file__).resolve()
+    if not loaded.is_relative_to(root.resolve()):
+        sys.exit(f"bench/mcl.py: imported {loaded}, not the copy under {root}")
+    ops = our_operations(curve, [v for v in msm_logs if f"g1_msm_{1 << v}" in names], random.Random(16))
+    print(json.dumps({name: cpu_seconds_per_call(ops[name]) for name in names}))
+    return 0
+
+
 def fmt(seconds: float) -> str:
     return f"{seconds * 1e6:.1f} µs" if seconds < 1e-3 else f"{seconds * 1e3:.2f} ms"
 
@@ -150,29 +190,54 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--curves", default=",".join(p for _, p, _ in CURVES), help="our package names to run")
     parser.add_argument("--ops", default="", help="only these operations (comma-separated, e.g. g1_msm_16384); "
                         "default: all")
+    parser.add_argument("--fresh-copies", action="store_true",
+                        help="each round: new file copies of our package and of mcl_bench, ours timed in a child")
+    parser.add_argument("--child", metavar="PKG", help=argparse.SUPPRESS)
+    parser.add_argument("--root", type=Path, help=argparse.SUPPRESS)  # the child's package copy
     args = parser.parse_args(argv)
+    msm_logs = [int(v) for v in args.msm.split(",") if v.strip()]
+    only = {v.strip() for v in args.ops.split(",") if v.strip()}
+    if args.child:
+        return child_main(args.child, args.root, sorted(only), msm_logs)
     if args.mcl_dir is None:
         parser.error("give --mcl-dir or set MCL_DIR")
     exe = build_harness(args.mcl_dir.expanduser())
-    msm_logs = [int(v) for v in args.msm.split(",") if v.strip()]
     wanted = set(args.curves.split(","))
     rng = random.Random(16)
     rows = [(label, pkg, mcl) for label, pkg, mcl in CURVES if pkg in wanted]
-    ours_ops = {pkg: our_operations(load_package(pkg), msm_logs, rng) for _, pkg, _ in rows}
-    only = {v.strip() for v in args.ops.split(",") if v.strip()}
+    ours_ops: dict[str, dict[str, Callable[[], object] | None]] = {}
+    for _, pkg, _ in rows:
+        curve = load_package(pkg)  # also brings mcl's BN254 up to date before it is copied
+        if args.fresh_copies:  # timed by children, on copies: only the names are needed here
+            ours_ops[pkg] = dict.fromkeys([*OPS, *(f"g1_msm_{1 << v}" for v in msm_logs)])
+        else:
+            ours_ops[pkg] = our_operations(curve, msm_logs, rng)
     if only:
         ours_ops = {pkg: {name: op for name, op in ops.items() if name in only} for pkg, ops in ours_ops.items()}
     best: dict[tuple[str, str, str], float] = {}
     ratios: dict[tuple[str, str], list[float]] = {}
-    for rnd in range(args.rounds):
-        for _, pkg, mcl_curve in rows:
-            for name, ours_op in ours_ops[pkg].items():
-                theirs = run_mcl(exe, mcl_curve, [name])[name]
-                ours = cpu_seconds_per_call(ours_op)
-                best[(pkg, name, "mcl")] = min(best.get((pkg, name, "mcl"), theirs), theirs)
-                best[(pkg, name, "ours")] = min(best.get((pkg, name, "ours"), ours), ours)
-                ratios.setdefault((pkg, name), []).append(ours / theirs)
-        print(f"round {rnd + 1} of {args.rounds} done", file=sys.stderr, flush=True)
+    tmp = Path(tempfile.mkdtemp(prefix="pairforge-mcl-")) if args.fresh_copies else None
+    try:
+        for rnd in range(args.rounds):
+            for _, pkg, mcl_curve in rows:
+                mcl_exe, root = exe, None
+                if tmp is not None:  # new files, so new physical pages, for both sides
+                    root = fresh_package_copy(pkg, tmp / f"{rnd}-{pkg}")
+                    mcl_exe = tmp / f"mcl_bench-{rnd}-{pkg}"
+                    shutil.copy2(exe, mcl_exe)
+                for name, ours_op in ours_ops[pkg].items():
+                    theirs = run_mcl(mcl_exe, mcl_curve, [name])[name]
+                    if ours_op is None:
+                        ours = time_in_child(pkg, root, name, msm_logs)
+                    else:
+                        ours = cpu_seconds_per_call(ours_op)
+                    best[(pkg, name, "mcl")] = min(best.get((pkg, name, "mcl"), theirs), theirs)
+                    best[(pkg, name, "ours")] = min(best.get((pkg, name, "ours"), ours), ours)
+                    ratios.setdefault((pkg, name), []).append(ours / theirs)
+            print(f"round {rnd + 1} of {args.rounds} done", file=sys.stderr, flush=True)
+    finally:
+        if tmp is not None:
+            shutil.rmtree(tmp, ignore_errors=True)
     print("| curve | operation | ours (best) | mcl (best) | ours / mcl (median of rounds) | range |")
     print("|---|---|---:|---:|---:|---:|")
     for label, pkg, _ in rows:
