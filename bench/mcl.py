@@ -234,6 +234,9 @@ def main(argv: list[str] | None = None) -> int:
                     best[(pkg, name, "mcl")] = min(best.get((pkg, name, "mcl"), theirs), theirs)
                     best[(pkg, name, "ours")] = min(best.get((pkg, name, "ours"), ours), ours)
                     ratios.setdefault((pkg, name), []).append(ours / theirs)
+                if root is not None:  # 8 MB of mcl_bench and a package per round and curve
+                    mcl_exe.unlink()
+                    shutil.rmtree(root)
             print(f"round {rnd + 1} of {args.rounds} done", file=sys.stderr, flush=True)
     finally:
         if tmp is not None:
