@@ -46,7 +46,7 @@ REPO_ROOT = Path(__file__).resolve().parents[1]
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
 
-from bench.placement import fresh_copy  # noqa: E402
+from bench.placement import fresh_copy, import_copy  # noqa: E402
 from bench.timing import calls_per_batch  # noqa: E402
 
 HARNESS = REPO_ROOT / "bench" / "c" / "mcl_bench.cpp"
@@ -168,11 +168,10 @@ def time_in_child(package: str, root: Path, name: str, msm_logs: list[int]) -> f
 
 def child_main(package: str, root: Path, names: list[str], msm_logs: list[int]) -> int:
     """--child: time ``names`` on the package copy at root and print them as JSON."""
-    sys.path.insert(0, str(root))  # ahead of the repository and of the editable install
-    curve = importlib.import_module(package if package == "bn254_mcl" else f"generated.{package}")
-    loaded = Path(curve._impl.__file__).resolve()
-    if not loaded.is_relative_to(root.resolve()):
-        sys.exit(f"bench/mcl.py: imported {loaded}, not the copy under {root}")
+    try:
+        curve = import_copy(root, package if package == "bn254_mcl" else f"generated.{package}")
+    except RuntimeError as err:
+        sys.exit(f"bench/mcl.py: {err}")
     ops = our_operations(curve, [v for v in msm_logs if f"g1_msm_{1 << v}" in names], random.Random(16))
     print(json.dumps({name: cpu_seconds_per_call(ops[name]) for name in names}))
     return 0

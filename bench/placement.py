@@ -37,20 +37,27 @@ DEFAULT_OPERATIONS = ("pairing", "miller_loop", "final_exp")
 OPERATIONS = (*DEFAULT_OPERATIONS, "g1_mul", "g2_mul")  # what --ops may name
 
 
+def import_copy(root: Path, module: str):
+    """Import the curve package ``module`` from the copy under root, and refuse any other: the copy
+    goes ahead of the repository (sys.path[0] above) and of the editable install, whose
+    generated/ would otherwise be imported in its place."""
+    import importlib
+
+    sys.path.insert(0, str(root))
+    curve = importlib.import_module(module)
+    loaded = Path(curve._impl.__file__).resolve()  # the compiled module the package loaded
+    if not loaded.is_relative_to(root.resolve()):
+        raise RuntimeError(f"imported {loaded}, not the copy under {root}")
+    return curve
+
+
 def time_copy(root: Path, pkg: str, names: list[str]) -> dict[str, float]:
     """Microseconds per call of the operations ``names`` of the copy ``root/generated/<pkg>``,
     fastest sample of each. ``g1_mul`` and ``g2_mul`` are the constant-time ``P * k`` with a
     full-size k."""
-    import importlib
     import random
 
-    # The copy goes ahead of the repository (sys.path[0] above), whose generated/ would otherwise
-    # be imported in its place.
-    sys.path.insert(0, str(root))
-    curve = importlib.import_module(f"generated.{pkg}")
-    loaded = Path(curve._impl.__file__).resolve()  # the compiled module the package loaded
-    if not loaded.is_relative_to(root.resolve()):
-        raise RuntimeError(f"imported {loaded}, not the copy under {root}")
+    curve = import_copy(root, f"generated.{pkg}")
     rng = random.Random(1)
     P = curve.G1.generator() * rng.randrange(1, curve.R)
     Q = curve.G2.generator() * rng.randrange(1, curve.R)
