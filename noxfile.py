@@ -1,6 +1,10 @@
-"""nox sessions: tests, regen (the regen check), bench, cross, wasm, fuzz, sanitize, constant_time, leaks, lint.
+"""nox sessions: tests, latest, regen (the regen check), bench, cross, wasm, fuzz, sanitize, constant_time, leaks, lint.
 
-    nox -s tests               fresh venv: pip install -e .[test] (builds every curve), pytest -n auto
+Every session installs through constraints.txt (the versions CI tests), except ``latest``.
+
+    nox -s tests               fresh venv: pip install -e .[test,distributed] (builds every curve), pytest -n auto
+    nox -s tests -- --runslow  the same with the slow tests (cross builds, sanitizers, custom curves)
+    nox -s latest              the same as tests, with the newest release of every dependency (no constraints)
     nox -s regen               gen-curve --all --check
     nox -s bench -- --quick    the benchmark suite (bench/run.py), arguments after --
     nox -s cross               arm64 / arm32 / generic32 under qemu against the reference and x86-64
@@ -22,24 +26,35 @@ nox.options.default_venv_backend = "venv"
 nox.options.sessions = ["tests", "regen"]
 nox.options.reuse_existing_virtualenvs = True
 
+CONSTRAINTS = "constraints.txt"  # the dependency versions CI and the README's test command use
 TEST_COMMAND = ("python", "-m", "pytest", "-q", "-p", "no:cacheprovider")
 # the README's test command: every core (pytest-xdist), the slowest tests listed
 PARALLEL_TEST_COMMAND = (*TEST_COMMAND, "-n", "auto", "--durations=15")
 
 
-def _install(session: nox.Session, *args: str) -> None:
-    """pip install into the session's venv; with --no-venv use what the interpreter has. Both
-    code targets of every curve are compiled (the tests and benchmarks compare them)."""
+def _install(session: nox.Session, *args: str, constrained: bool = True) -> None:
+    """pip install into the session's venv, through constraints.txt unless ``constrained`` is
+    False; with --no-venv use what the interpreter has. Both code targets of every curve are
+    compiled (the tests and benchmarks compare them)."""
     if isinstance(session.virtualenv, PassthroughEnv):
         session.log(f"--no-venv: not installing {' '.join(args)}")
         return
     session.env["PAIRFORGE_BUILD_TARGETS"] = "all"
-    session.install(*args)
+    session.install(*(("-c", CONSTRAINTS) if constrained else ("--upgrade",)), *args)
 
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    _install(session, "-e", ".[test]")
+    _install(session, "-e", ".[test,distributed]")
+    session.run(*PARALLEL_TEST_COMMAND, *session.posargs)
+
+
+@nox.session(reuse_venv=False)
+def latest(session: nox.Session) -> None:
+    """The test suite against the newest release of every dependency (constraints.txt not used),
+    in a venv made anew each time: a new release that breaks pairforge shows here first."""
+    _install(session, "-e", ".[test,distributed]", constrained=False)
+    session.run("python", "-m", "pip", "list", "--format=freeze", silent=False)
     session.run(*PARALLEL_TEST_COMMAND, *session.posargs)
 
 
@@ -107,5 +122,5 @@ def lint(session: nox.Session) -> None:
         if shutil.which("ruff") is None:
             session.skip("ruff is not installed")
     else:
-        session.install("ruff")
+        session.install("-c", CONSTRAINTS, "ruff")
     session.run("ruff", "check", "generator", "bench", "tests", "security", "noxfile.py", "setup.py", *session.posargs)

@@ -1,6 +1,6 @@
 """KZG and EIP-4844 in one process: ours beside ckzg (c-kzg-4844 over blst), and our FFTs.
 
-    python bench/kzg.py [--batch 64] [--commit-log 20]
+    python bench/kzg.py [--batch 64] [--commit-log 20] [--setup FILE]
 
 Rows: blob_to_kzg_commitment, compute_blob_kzg_proof, verify_blob_kzg_proof and
 verify_blob_kzg_proof_batch (--batch blobs), compute_cells_and_kzg_proofs,
@@ -25,14 +25,19 @@ points of the subgroup).  So the bench builds valid subgroup points through the 
 the subgroup), and a kzg.Setup from them with check_powers=False (they are not powers of one tau,
 so this setup is for timing only: it cannot open).  kzg.commit then runs as on any setup: the
 input checks, the Fr conversion of the coefficients and the MSM.
+
+The trusted setup is tests/vectors/eip4844_kzg/trusted_setup.txt.xz (stored xz-compressed; --setup
+names another file, plain or .xz): both load_trusted_setup functions want a file name, so a .xz
+file is decompressed once into a temporary folder, removed at exit.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
+import lzma
 import random
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
@@ -42,8 +47,7 @@ if str(REPO_ROOT) not in sys.path:
 
 from bench.timing import calls_per_batch, seconds_per_call  # noqa: E402
 
-VECTORS = Path(os.environ.get("PAIRFORGE_VECTORS") or REPO_ROOT.parent / "shared" / "vectors")
-SETUP = VECTORS / "eip4844_kzg" / "trusted_setup.txt"
+SETUP = REPO_ROOT / "tests" / "vectors" / "eip4844_kzg" / "trusted_setup.txt.xz"
 CURVES = ("bls12_381", "bn254", "bls12_377", "bw6_761")
 
 
@@ -76,6 +80,17 @@ def timing_setup(C: object, n: int, rng: random.Random) -> object:
     return C.kzg.Setup(points, [H, H * rng.randrange(2, C.R)], check_powers=False)
 
 
+def plain_setup(path: Path, scratch: Path) -> Path:
+    """The trusted setup as a plain file: ``path`` itself, or a .xz file decompressed into scratch."""
+    if not path.is_file():
+        raise SystemExit(f"kzg: no trusted setup at {path}")
+    if path.suffix != ".xz":
+        return path
+    out = scratch / path.stem
+    out.write_bytes(lzma.decompress(path.read_bytes()))
+    return out
+
+
 def fmt(seconds: float) -> str:
     return f"{seconds * 1e3:9.2f} ms" if seconds < 10 else f"{seconds:9.2f} s"
 
@@ -84,8 +99,15 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--commit-log", type=int, default=20)
-    ap.add_argument("--setup", type=Path, default=SETUP)
+    ap.add_argument("--setup", type=Path, default=SETUP,
+                    help="trusted setup file, plain or .xz (default: the mainnet one in tests/vectors)")
     args = ap.parse_args()
+    with tempfile.TemporaryDirectory(prefix="pairforge-kzg-") as scratch:
+        args.setup = plain_setup(args.setup, Path(scratch))
+        return bench(args)
+
+
+def bench(args: argparse.Namespace) -> int:
     from generated import bls12_381
 
     E = bls12_381.eip4844

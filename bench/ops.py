@@ -1,7 +1,7 @@
 """Sizes of the batched operations, the operations the chart shows, and the curves known by name.
 
 The operations themselves are listed, in report order, by ``bench.ours.setups`` (every operation
-of the Python API, DESIGN §5); peers use the same names.
+of the Python API); peers use the same names.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Our side: every operation of the Python API of a generated module (DESIGN §5), set up with
+"""Our side: every operation of the Python API of a generated module, set up with
 random inputs; an operation the module lacks raises in its setup and is reported as n/a."""
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
     python bench/run.py --no-peers --no-c    our Python API only
     python bench/run.py --c-targets generic64
 
-Three levels, one run: every operation of the Python API (DESIGN §5) beside the same operation
+Three levels, one run: every operation of the Python API beside the same operation
 in the installed peers (bench/peers.py, their semantics checked by bench/check_peers.py); the C
 kernels without Python (bench/cbench.py: times per target, and instruction counts under
 valgrind); the Python overhead of a G1 addition over its C kernel. Writes

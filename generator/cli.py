@@ -114,6 +114,7 @@ class Job:
     unchanged: int = 0
     built: Path | None = None
     seconds: float = 0.0
+    skipped: str | None = None  # why this curve was not built for the target (--all only)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -470,6 +471,13 @@ def _run(args: argparse.Namespace) -> int:
                 if not build:
                     reporter.finish(job, f"written ({len(job.files)} files)")
                     continue
+                reason = pipeline.unbuildable_reason(job.model, args.target)
+                if reason is not None:
+                    if not args.all:
+                        raise ValueError(f"{_label(job)} cannot be built for --target {args.target}: {reason}")
+                    job.skipped = reason
+                    reporter.finish(job, f"written, not built: {reason}")
+                    continue
                 builds.append((job, pool.submit(_build, job, args.target, args.verbose, step, reporter)))
         except BaseException:
             for _, future in builds:
@@ -485,6 +493,9 @@ def _run(args: argparse.Namespace) -> int:
         _report_check(args, jobs, comparisons, reporter)
         return 0
     _report_written(args, jobs, reporter)
+    for job in jobs:
+        if job.skipped is not None:
+            print(f"{PROG}: skipped {_label(job)} for --target {args.target}: {job.skipped}", file=sys.stderr)
     if failures:
         for job, exc in failures[1:]:
             print(f"{PROG}: error: {_label(job)}: {_one_line(exc)}", file=sys.stderr)

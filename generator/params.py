@@ -8,11 +8,11 @@ the derived ones, never used instead of them.
 from __future__ import annotations
 
 import re
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import sympy
-import tomllib
 
 FAMILIES = ("BN", "BLS12", "BLS24", "BW6")
 # Companion curves (generator/params_edwards.py): a curve over a pairing curve's scalar field.

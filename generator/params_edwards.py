@@ -10,10 +10,9 @@ by ``generator/derive/edwards.py``; this module only parses and validates the sh
 from __future__ import annotations
 
 import re
+import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import tomllib
 
 from .params import CurveFileError, _int
 

@@ -19,6 +19,15 @@ Progress = Callable[[str], None]
 TARGETS = ("generic64", "generic32", "arm64", "arm32", "wasm32")
 
 
+def unbuildable_reason(model: CurveModel | EdwardsModel, target: str) -> str | None:
+    """Why ``model``'s package cannot be built for ``target``, or None when it can. Every target
+    renders, but the wasm32 build compiles the byte ABI (c/wasm_abi.c), which only the pairing
+    curves' packages have so far."""
+    if target == "wasm32" and isinstance(model, EdwardsModel):
+        return "twisted Edwards packages have no wasm32 byte ABI (c/wasm_abi.c) yet"
+    return None
+
+
 def derive_model(curve_file: Path, progress: Progress | None = None) -> CurveModel | EdwardsModel:
     """Parse the curve file and derive (and check) every constant (a pairing curve, or a twisted
     Edwards companion curve)."""

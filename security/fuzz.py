@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import os
 import random
 import sys
 import tempfile
@@ -36,11 +35,13 @@ from security.fuzz_seeds import seeds_for  # noqa: E402
 from security.fuzz_targets import REJECTIONS, Target, targets_for  # noqa: E402
 
 
-def vectors_dir() -> Path | None:
-    """Where tests/conftest.py looks: PAIRFORGE_VECTORS, else ../shared/vectors."""
-    env = os.environ.get("PAIRFORGE_VECTORS", "").strip()
-    path = Path(env) if env else ROOT.parent / "shared" / "vectors"
-    return path if path.is_dir() else None
+def vectors_dir() -> Path:
+    """The known-answer vectors the seeds are harvested from: tests/vectors, which ships with the
+    repository (a missing folder is an error, not an empty seed set)."""
+    path = ROOT / "tests" / "vectors"
+    if not path.is_dir():
+        raise FileNotFoundError(f"fuzz: the vectors folder {path} is missing (it ships with the repository)")
+    return path
 
 
 def curve_packages() -> list[str]:

@@ -17,7 +17,7 @@ lacks them, so the table runs on any curve and on every branch as entry points a
 
 The fuzzer (security/fuzz.py), the seed-replay test (tests/test_fuzz_targets.py) and the
 sanitizer run share this table; seeds come from each target's ``seeds`` (valid encodings made
-through the public API) and from the vectors in ../shared/vectors (security/fuzz_seeds.py).
+through the public API) and from the known-answer vectors in tests/vectors (security/fuzz_seeds.py).
 
 Adding an entry point (a decoder with a new ``profile=``, a precompile, signature verification)
 is one more ``@entry_point`` function here.

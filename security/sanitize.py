@@ -37,6 +37,8 @@ SANITIZE_CFLAGS = (
 # The link must name the sanitizers too, or the UBSan runtime is missing at import.  distutils adds
 # $LDFLAGS to its shared-library link command.
 SANITIZE_LDFLAGS = "-fsanitize=address,undefined"
+# What the copy leaves out (names matched at every depth).  tests/vectors (the known-answer vectors,
+# read by the tests and the fuzz seeds) must stay in: copy_checkout checks it.
 SKIP_COPY = shutil.ignore_patterns(
     ".git", "build", ".nox", ".ci-venv", "__pycache__", "*.so", "_core.c", ".hypothesis"
 )
@@ -63,6 +65,8 @@ def copy_checkout(dest: Path) -> None:
     if dest.exists():
         shutil.rmtree(dest)
     shutil.copytree(ROOT, dest, ignore=SKIP_COPY)
+    if not (dest / "tests" / "vectors").is_dir():
+        raise SystemExit(f"sanitize: the copy in {dest} lacks tests/vectors (check SKIP_COPY)")
 
 
 def build(dest: Path, jobs: int, curves: list[str] | None, adx_curves: list[str] | None = None) -> None:
@@ -95,11 +99,6 @@ def build(dest: Path, jobs: int, curves: list[str] | None, adx_curves: list[str]
     )
 
 
-def vectors() -> str:
-    env = os.environ.get("PAIRFORGE_VECTORS", "").strip()
-    return env or str(ROOT.parent / "shared" / "vectors")
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument(
@@ -123,7 +122,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_build:
         copy_checkout(dest)
         build(dest, args.jobs, args.curves, args.adx_curves)
-    env = {**os.environ, **runtime_env(), "PAIRFORGE_VECTORS": vectors(), "PYTHONDONTWRITEBYTECODE": "1"}
+    env = {**os.environ, **runtime_env(), "PYTHONDONTWRITEBYTECODE": "1"}
     # every sanitized module must import (a missing runtime symbol would otherwise be a skip)
     pkgs = sorted(p.parent.name for p in (dest / "generated").glob("*/_core.pyx"))
     probe = "import importlib, sys; [importlib.import_module(f'generated.{p}._core') for p in sys.argv[1:]]"

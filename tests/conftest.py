@@ -1,17 +1,24 @@
-"""Shared test helpers: where the known-answer vectors are, and the compiled curve modules.
+"""Shared test helpers: the known-answer vectors and the compiled curve modules.
+
+The known-answer vectors ship with the tests, in tests/vectors/<set>/ (each set's README.md gives
+its origin, licence and format). Tests read them through tests/vectors_util.py
+(``read_vector_bytes`` / ``read_vector_text`` / ``read_vector_json``, which also open the
+xz-compressed copy ``<name>.xz`` of a large file). A missing set or file is always a test failure
+with its path, never a skip.
 
 Fixtures:
-  vectors_dir          the shared vectors folder (PAIRFORGE_VECTORS, else <repo>/../shared/vectors)
-  vectors_subdir(name) one folder in it, e.g. vectors_subdir("eip196_197_bn254_precompiles_geth")
-  curve_module(pkg)    the compiled package ``generated.<pkg>``, e.g. curve_module("bls12_381")
-  curve                parametrized over every curve package in generated/
+  vector_file(set, relpath)  a path to a vector file's plain content, for code that wants a file
+                             name (a compressed file is decompressed once per session into a
+                             temporary folder), e.g. vector_file("eip4844_kzg", "trusted_setup.txt")
+  curve_module(pkg)          the compiled package ``generated.<pkg>``, e.g. curve_module("bls12_381")
+  curve                      parametrized over every curve package in generated/
 
-A missing vectors folder or an unbuilt curve module is a skip (with the reason) locally and a
-failure when the environment variable CI is set, so CI never passes by skipping.
+An unbuilt curve module or a missing optional test dependency is a skip (with the reason) locally
+and a failure when the environment variable CI is set, so CI never passes by skipping.
 
-Tests marked ``@pytest.mark.slow`` run only with ``--runslow`` (or PAIRFORGE_RUNSLOW=1).
-When known-answer tests were skipped for want of their vectors, the run ends with one line that
-counts them and says how to get them (``pytest_terminal_summary``; it works under xdist too).
+Tests marked ``@pytest.mark.slow`` run only with ``--runslow`` (or PAIRFORGE_RUNSLOW=1). In the
+files of FIRST_CASE_BY_DEFAULT (each case compiles something of its own) only the first case of
+each test function runs by default; the others are marked slow.
 
 Parallel runs (pytest-xdist, ``-n auto``) and the build cache. Each worker is a separate process
 with its own session: session- and module-scoped fixtures and module-level caches run once per
@@ -32,6 +39,7 @@ fixture they ask for; ``_group_shared_fixtures``).
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import os
 import sys
 from collections.abc import Callable
@@ -40,12 +48,11 @@ from types import ModuleType
 from typing import NoReturn
 
 import pytest
+from vectors_util import vector_on_disk
 
 REPO_ROOT = Path(__file__).resolve().parents[1]
 GENERATED_DIR = REPO_ROOT / "generated"
 STANDARD_CURVES = ("bn254", "bls12_381", "bls12_377", "bw6_761")
-# Every skip reason about missing vectors starts with this (pytest_terminal_summary counts them).
-VECTORS_MISSING = "known-answer vectors not found"
 
 # `import generated` and `import generator` from the checkout, however pytest was started.
 if str(REPO_ROOT) not in sys.path:
@@ -63,37 +70,28 @@ def skip_or_fail(reason: str) -> NoReturn:
     pytest.skip(reason)
 
 
+def import_optional(name: str, hint: str) -> ModuleType:
+    """Import an optional test dependency (a package of the test or distributed extra, or a peer).
+    Only a package that is not installed at all is a skip (a failure under CI); one that is
+    installed but does not import (a broken or mismatched install, e.g. a ``distributed`` too old
+    for its ``dask``) raises, and the test fails with the import error."""
+    top = name.partition(".")[0]
+    if importlib.util.find_spec(top) is None:
+        skip_or_fail(f"{top} is not installed ({hint})")
+    return importlib.import_module(name)
+
+
 # --------------------------------------------------------------------------------------------
-# Known-answer vectors
-
-
-def find_vectors_dir() -> tuple[Path | None, str]:
-    """(folder, how it was looked for). The folder is None when it does not exist."""
-    env = os.environ.get("PAIRFORGE_VECTORS", "").strip()
-    if env:
-        path = Path(env).expanduser()
-        return (path if path.is_dir() else None), f"PAIRFORGE_VECTORS={env}"
-    path = (REPO_ROOT.parent / "shared" / "vectors").resolve()
-    return (path if path.is_dir() else None), f"{path} (set PAIRFORGE_VECTORS to use another folder)"
+# Known-answer vectors (tests/vectors; the readers are in tests/vectors_util.py)
 
 
 @pytest.fixture(scope="session")
-def vectors_dir() -> Path:
-    path, where = find_vectors_dir()
-    if path is None:
-        skip_or_fail(f"{VECTORS_MISSING}: {where}")
-    return path
-
-
-@pytest.fixture(scope="session")
-def vectors_subdir(vectors_dir: Path) -> Callable[[str], Path]:
-    def get(name: str) -> Path:
-        path = vectors_dir / name
-        if not path.is_dir():
-            skip_or_fail(f"{VECTORS_MISSING}: folder {name!r} is not in {vectors_dir}")
-        return path
-
-    return get
+def vector_file(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, str], Path]:
+    """A function: ``vector_file(set, relpath)`` is a path to the plain content of a vector file
+    (the stored file, or, for one stored as ``<relpath>.xz``, a copy decompressed once per session
+    into a temporary folder); a missing file fails the test."""
+    scratch = tmp_path_factory.mktemp("vectors")
+    return lambda set_name, relpath: vector_on_disk(set_name, relpath, scratch)
 
 
 # --------------------------------------------------------------------------------------------
@@ -206,6 +204,7 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's worker adds the groups to the node ids
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     _group_shared_fixtures(config, items)
+    _first_case_by_default(items)
     if config.getoption("--runslow") or os.environ.get("PAIRFORGE_RUNSLOW", "") not in ("", "0"):
         return
     skip_slow = pytest.mark.skip(reason="slow test: run with --runslow")
@@ -214,17 +213,45 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(skip_slow)
 
 
+# Files whose every case compiles something of its own: a C harness, a WebAssembly module, a 32-bit
+# or cross-target build, or a whole curve package rendered from a curve file. In the default run
+# each of their test functions runs its first case (one curve, one target, one form), so every
+# such check still runs once; --runslow runs every case. The cases of the other files (the API,
+# the derivations, the vectors, the protocols on every curve) all run by default.
+FIRST_CASE_BY_DEFAULT = frozenset({
+    "test_bls24_package.py", "test_bls24_tower_c.py", "test_custom_curves.py", "test_cross.py",
+    "test_cross_edwards.py", "test_cyclotomic_c.py", "test_edwards_generic32.py", "test_field_c.py",
+    "test_fp2_sqrt.py", "test_fuzz_targets.py", "test_generic32.py", "test_group_c.py",
+    "test_line_products.py", "test_mac_small.py", "test_targets.py", "test_vartime_names.py",
+    "test_wasm.py", "test_wide_small.py",
+})
+
+
+def _first_case_by_default(items: list[pytest.Item]) -> None:
+    """Mark ``slow`` every case but the first of each parametrized test function of the files in
+    FIRST_CASE_BY_DEFAULT (cases already marked slow do not count as the first)."""
+    seen: set[tuple[str, str]] = set()
+    for item in items:
+        if item.path.name not in FIRST_CASE_BY_DEFAULT or getattr(item, "callspec", None) is None:
+            continue
+        if "slow" in item.keywords:
+            continue
+        function = (item.path.name, item.originalname)
+        if function in seen:
+            item.add_marker(pytest.mark.slow)
+        else:
+            seen.add(function)
+
+
 def pytest_report_header(config: pytest.Config) -> list[str]:
-    path, where = find_vectors_dir()
     packages = generated_packages()
     return [
-        f"pairforge: vectors {'at ' + str(path) if path else 'missing: ' + where}",
         f"pairforge: curve packages in generated/: {', '.join(packages) or 'none'}; CI={'yes' if in_ci() else 'no'}",
     ]
 
 
 # --------------------------------------------------------------------------------------------
-# Parallel runs and the end-of-run summary
+# Parallel runs
 
 
 def _group_under_xdist(config: pytest.Config) -> None:
@@ -277,32 +304,43 @@ def _group_shared_fixtures(config: pytest.Config, items: list[pytest.Item]) -> N
             item.add_marker(pytest.mark.xdist_group(group))
 
 
+def _group_suffix(item: pytest.Item) -> str:
+    """The ``@group`` suffix pytest-xdist's loadgroup scheduler reads from a worker's node id
+    (its names sorted and joined by ``_``, as xdist writes them); empty without a group."""
+    names = {str(mark.args[0] if mark.args else mark.kwargs.get("name", "default"))
+             for mark in item.iter_markers("xdist_group")}
+    return f"@{'_'.join(sorted(names))}" if names else ""
+
+
+def _set_nodeid(item: pytest.Item, nodeid: str) -> None:
+    """Give ``item`` a new node id. pytest >= 9.2 keeps it as a structured ``NodeId`` in
+    ``item._id`` and no longer reads ``item._nodeid``, which is where pytest-xdist (3.8) writes the
+    group suffix; earlier pytest reads ``_nodeid``."""
+    if hasattr(item, "_id"):
+        from _pytest.nodeid import NodeId
+
+        item._id = NodeId.parse(nodeid)  # parse keeps the string exactly as given
+    else:
+        item._nodeid = nodeid
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist's worker sends the collected ids to the controller
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """On an xdist worker under loadgroup: make sure every grouped test's node id ends with its
+    ``@group`` suffix. pytest-xdist adds it during collection, but with pytest >= 9.2 its write has no
+    effect (``_set_nodeid``), and the controller would then spread a group over every worker, each
+    building the group's shared fixture again."""
+    config = session.config
+    if getattr(config, "workerinput", None) is None or not getattr(config.option, "loadgroup", False):
+        return
+    for item in session.items:
+        suffix = _group_suffix(item)
+        if suffix and not item.nodeid.endswith(suffix):
+            _set_nodeid(item, item.nodeid + suffix)
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node) -> None:
     """pytest-xdist: pass the distribution chosen above to each worker."""
     if node.config.getvalue("dist") == "loadgroup":
         node.workerinput["pairforge_loadgroup"] = True
-
-
-def _skip_reason(report: pytest.TestReport) -> str:
-    longrepr = report.longrepr
-    if isinstance(longrepr, tuple) and len(longrepr) == 3:  # (path, line, "Skipped: reason")
-        return str(longrepr[2])
-    return str(longrepr or "")
-
-
-def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
-    """One line when known-answer tests were skipped because their vectors are missing (reports
-    come back from xdist workers with their reasons, so this counts every worker's skips)."""
-    skipped = [r for r in terminalreporter.stats.get("skipped", []) if VECTORS_MISSING in _skip_reason(r)]
-    if not skipped:
-        return
-    path, _ = find_vectors_dir()
-    looked = f"{path} lacks some folders" if path else f"looked in {os.environ.get('PAIRFORGE_VECTORS') or REPO_ROOT.parent / 'shared' / 'vectors'}"
-    terminalreporter.write_line(
-        f"pairforge: {len(skipped)} known-answer vector tests skipped, their vectors are missing ({looked}); "
-        "to run them set PAIRFORGE_VECTORS=/path/to/vectors (the project's shared vectors folder) "
-        "or put that folder at ../shared/vectors; with CI set they fail",
-        yellow=True,
-        bold=True,
-    )

@@ -1,28 +1,27 @@
-"""c-kzg-4844's reference cases (../shared/vectors/eip4844_kzg/tests_full.tar.xz), read in place.
+"""c-kzg-4844's reference cases (tests/vectors/eip4844_kzg/tests_full.tar.xz), read in place.
 
 Shared by tests/test_eip4844.py and tests/test_eip7594.py: the archive is parsed without
-unpacking it, and PyYAML (in the test extra) is required: without it the tests skip locally and
-fail under CI, like every other missing known-answer input.
+unpacking it. A missing archive fails the test; PyYAML (in the test extra) is required: without
+it the tests skip locally and fail under CI.
 """
 
 from __future__ import annotations
 
 import tarfile
-from pathlib import Path
 from typing import Any
 
-from conftest import skip_or_fail
+from conftest import import_optional
+from vectors_util import vector_path
+
+KZG_SET = "eip4844_kzg"
 
 
-def read_cases(kzg_dir: Path, functions: list[str] | dict[str, int]) -> dict[str, list[tuple[str, Any]]]:
+def read_cases(functions: list[str] | dict[str, int]) -> dict[str, list[tuple[str, Any]]]:
     """{function: [(case name, parsed data.yaml)]} for the named functions, in archive order."""
-    try:
-        import yaml
-    except ImportError:
-        skip_or_fail("PyYAML (in the test extra) is not installed: pip install -e '.[test]'")
+    yaml = import_optional("yaml", "PyYAML, in the test extra: pip install -e '.[test]'")
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     out: dict[str, list[tuple[str, Any]]] = {f: [] for f in functions}
-    with tarfile.open(kzg_dir / "tests_full.tar.xz", "r:xz") as tar:
+    with tarfile.open(vector_path(KZG_SET, "tests_full.tar.xz"), "r:xz") as tar:
         for member in tar:
             parts = member.name.split("/")
             if member.isfile() and parts[-1] == "data.yaml" and parts[1] in out:

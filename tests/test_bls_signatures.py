@@ -2,7 +2,7 @@
 
 * Every file of the Ethereum consensus test suite (ethereum/bls12-381-tests v0.1.2 and the
   unreleased master cases; MinPk, proof-of-possession ciphersuite) in
-  ../shared/vectors/bls12381_sig_ethereum_bls12-381-tests_v0.1.2.
+  tests/vectors/bls12381_sig_ethereum_bls12-381-tests_v0.1.2.
 * Byte-for-byte interoperability with blspy (blst; its Basic/Aug/Pop SchemeMPL are MinPk): the
   same keys and signatures from the same secret key, and each side verifies the other's output.
 * MinSig (no peer): round trips and the draft's rules; tampered inputs fail; bad bytes give False.
@@ -11,10 +11,9 @@
 from __future__ import annotations
 
 import hashlib
-import json
-from pathlib import Path
 
 import pytest
+from vectors_util import read_vector_json, vector_files
 
 PKG = "bls12_381"
 ETH = "bls12381_sig_ethereum_bls12-381-tests_v0.1.2"
@@ -36,23 +35,23 @@ def _hex(s: str) -> bytes:
     return bytes.fromhex(s[2:] if s.startswith("0x") else s)
 
 
-def _cases(vectors_subdir) -> list[tuple[str, Path]]:
-    root = vectors_subdir(ETH)
-    out = [(h, p) for h in HANDLERS for p in sorted((root / h).glob("*.json"))]
-    out += [(p.parent.name, p) for p in sorted((root / "unreleased_master_006855c").glob("*/*.json"))]
+def _cases() -> list[tuple[str, str]]:
+    """(handler, path in the set) of every case file."""
+    out = [(h, p) for h in HANDLERS for p in vector_files(ETH, h, "*.json")]
+    out += [(p.split("/")[-2], p) for p in vector_files(ETH, "unreleased_master_006855c", "*/*.json")]
     return out
 
 
-def test_ethereum_vectors(C, bls, vectors_subdir) -> None:
+def test_ethereum_vectors(C, bls) -> None:
     """Every case file of every handler, with the README's counts."""
-    cases = _cases(vectors_subdir)
+    cases = _cases()
     counts: dict[str, int] = {}
     pop = bls.MinPk.Pop
     for handler, path in cases:
-        doc = json.loads(path.read_text())
+        doc = read_vector_json(ETH, path)
         inp, out = doc["input"], doc["output"]
         counts[handler] = counts.get(handler, 0) + 1
-        where = f"{handler}/{path.name}"
+        where = f"{handler}/{path.rsplit('/', 1)[-1]}"
         if handler == "sign":
             sk = int.from_bytes(_hex(inp["privkey"]), "big")
             if out is None:
@@ -406,8 +405,8 @@ def test_bad_bytes_return_false(C, bls, variant) -> None:
         s.aggregate([])
 
 
-def test_eip2333_vectors(C, vectors_subdir) -> None:
-    doc = json.loads((vectors_subdir("eip2333_bls_keygen") / "eip2333_vectors.json").read_text())
+def test_eip2333_vectors(C) -> None:
+    doc = read_vector_json("eip2333_bls_keygen", "eip2333_vectors.json")
     e = C.eip2333
     assert len(doc["cases"]) == 5
     for case in doc["cases"]:

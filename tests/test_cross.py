@@ -1,5 +1,5 @@
-"""Cross-target tests (DESIGN.md §4): the arm64, arm32 and generic32 builds, run under qemu, give
-byte-identical results to the native x86-64 build, and every result matches generator.reference.
+"""Cross-target tests (README: Curves and targets): the arm64, arm32 and generic32 builds, run under qemu,
+give byte-identical results to the native x86-64 build, and every result matches generator.reference.
 
 Each curve's committed test program (generated/<pkg>/c/kat_main.c, rendered from
 templates/c/kat_main.c.j2) is built once per target by generator/cross.py with the flags of

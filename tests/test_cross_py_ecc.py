@@ -1,6 +1,6 @@
 """Cross-checks against py_ecc (the Ethereum Foundation's pure-Python BN254 and BLS12-381).
 
-Compared: canonical outputs only (DESIGN.md §7): affine coordinates of scalar multiples in G1 and G2,
+Compared: canonical outputs only: affine coordinates of scalar multiples in G1 and G2,
 BLS12-381 compressed points (py_ecc's ZCash compression), and the truth value of pairing checks.
 Raw GT values are not compared: the two libraries' pairings differ by a fixed power.
 

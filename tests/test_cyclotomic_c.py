@@ -43,6 +43,7 @@ def test_cyclotomic_squarings_match_sqr(pkg: Path, target: str, lazy: int):
     assert counts == {"trials": "100", "sqr": "0", "sqr_in_place": "0", "compressed": "0"}, counts
 
 
+@pytest.mark.slow  # derives every curve
 def test_product_form_where_xi_is_minus_a_square():
     """BW6-761's xi = -4 = -2^2 takes the product form; BW6-633's xi = 2 and every curve over Fp2
     or Fp4 take the squarings (the form is chosen from the derived property, not the name)."""

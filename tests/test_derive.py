@@ -45,7 +45,7 @@ def custom(text: str) -> CurveModel:
     return build_model(parse_curve_text(text, "custom.toml"))
 
 
-# Published values (../shared/docs/curve-notes.md §5, gnark-crypto, arkworks, EIPs).
+# Published values (the project's curve notes, curve-notes.md §5; gnark-crypto, arkworks, EIPs).
 PUBLISHED = {
     "bn254": {
         "twist": "D",

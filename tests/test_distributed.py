@@ -19,7 +19,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from conftest import REPO_ROOT, STANDARD_CURVES, load_curve_module, skip_or_fail
+from conftest import REPO_ROOT, STANDARD_CURVES, import_optional, load_curve_module
 
 pytestmark = pytest.mark.xdist_group("distributed")
 
@@ -28,10 +28,8 @@ GROUPS = ("G1", "G2")
 
 @pytest.fixture(scope="module")
 def client():
-    try:
-        import distributed
-    except ImportError:
-        skip_or_fail("dask and distributed are not installed (pip install -e '.[distributed]')")
+    import_optional("dask", "pip install -e '.[distributed]'")
+    distributed = import_optional("distributed", "pip install -e '.[distributed]'")
     cluster = distributed.LocalCluster(
         processes=True, n_workers=2, threads_per_worker=1, dashboard_address=None,
         env={"PYTHONPATH": os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")])},
@@ -143,18 +141,15 @@ def test_msm_other_profile_and_empty(client) -> None:
     assert D.msm(points, [C.Fr(k % C.R) for k in scalars], client=client, chunk=4) == want
 
 
-def test_trusted_setup_file(client, vectors_subdir) -> None:
+def test_trusted_setup_file(client, vector_file) -> None:
     """c-kzg-4844's trusted_setup.txt, read by the workers: every section against the local MSM of
     the decoded lines, and a blob commitment against c-kzg's own (EIP-4844 blob_to_kzg_commitment:
     the Lagrange points in the file's order, the blob's evaluations permuted by bit reversal), so
     the KZG commitment as a distributed MSM."""
-    try:
-        import ckzg
-    except ImportError:
-        skip_or_fail("ckzg (in the test extra) is not installed")
+    ckzg = import_optional("ckzg", "in the test extra")
     C = load_curve_module("bls12_381")
     D = _module("bls12_381", "distributed")
-    path = vectors_subdir("eip4844_kzg") / "trusted_setup.txt"
+    path = vector_file("eip4844_kzg", "trusted_setup.txt")
     lines = path.read_text().split()
     n1, n2 = int(lines[0]), int(lines[1])
     sections = {"g1_lagrange": ("G1", lines[2 : 2 + n1]), "g2_monomial": ("G2", lines[2 + n1 : 2 + n1 + n2]),
@@ -408,18 +403,15 @@ def test_kzg_commit_equals_local(client, pkg: str, tmp_path: Path) -> None:
     assert D.msm(D.PtauFile(str(path), "tau_g2"), scalars[:4], client=client, group="G2", chunk=3) == C.G2.msm(big.g2, scalars[:4])
 
 
-def test_kzg_commit_trusted_setup_file(client, vectors_subdir) -> None:
+def test_kzg_commit_trusted_setup_file(client, vector_file) -> None:
     """A setup loaded from c-kzg's trusted_setup.txt: the workers read the points
     (TrustedSetupFile), and a blob's commitment equals ckzg's and eip4844's."""
-    try:
-        import ckzg
-    except ImportError:
-        skip_or_fail("ckzg (in the test extra) is not installed")
+    ckzg = import_optional("ckzg", "in the test extra")
     C = load_curve_module("bls12_381")
     kzg = _module("bls12_381", "kzg")
     eip4844 = _module("bls12_381", "eip4844")
     D = _module("bls12_381", "distributed")
-    path = vectors_subdir("eip4844_kzg") / "trusted_setup.txt"
+    path = vector_file("eip4844_kzg", "trusted_setup.txt")
     setup = kzg.Setup.from_trusted_setup(path)
     assert setup._files == {"g1": D.TrustedSetupFile(str(path), "g1_monomial"),
                             "g1_lagrange": D.TrustedSetupFile(str(path), "g1_lagrange")}

@@ -1,17 +1,17 @@
 """ark-vrf's IETF-style VRF (generated/<curve>/ecvrf.py) against every ``*_tiny.json`` and ``*_thin.json`` vector of
-../shared/vectors/edwards_companions/ark-vrf (davxy/ark-vrf @ 9ec593e9): the input point h, pk,
+tests/vectors/edwards_companions/ark-vrf (davxy/ark-vrf @ 9ec593e9): the input point h, pk,
 gamma, beta and the proof (c, s), byte for byte; and rejection of tampered proofs, outputs, keys
 and inputs. The Bandersnatch SW suite runs on SWPoint (33-byte points)."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 from conftest import load_curve_module
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from vectors_util import read_vector_json
 
 # vector file prefix -> (package, suite id)
 SUITES = {
@@ -23,22 +23,17 @@ SUITES = {
 }
 
 
-@pytest.fixture(scope="module")
-def folder(vectors_subdir) -> Path:
-    return vectors_subdir("edwards_companions") / "ark-vrf"
-
-
-def cases(folder: Path, prefix: str) -> list[dict]:
-    data = json.loads((folder / f"{prefix}_tiny.json").read_text())
+def cases(prefix: str) -> list[dict]:
+    data = read_vector_json("edwards_companions", f"ark-vrf/{prefix}_tiny.json")
     assert len(data) == 7
     return data
 
 
 @pytest.mark.parametrize("prefix", sorted(SUITES))
-def test_tiny_vectors(folder: Path, prefix: str) -> None:
+def test_tiny_vectors(prefix: str) -> None:
     pkg, suite = SUITES[prefix]
     vrf = load_curve_module(pkg).ecvrf
-    for v in cases(folder, prefix):
+    for v in cases(prefix):
         sk, alpha, ad = bytes.fromhex(v["sk"]), bytes.fromhex(v["alpha"]), bytes.fromhex(v["ad"])
         assert vrf.encode_point(vrf.hash_to_curve(alpha, suite), suite).hex() == v["h"], v["comment"]
         pk = vrf.public_key(sk, suite)
@@ -62,10 +57,10 @@ def _flip(data: bytes, i: int) -> bytes:
 
 
 @pytest.mark.parametrize("prefix", sorted(SUITES))
-def test_tampering_is_rejected(folder: Path, prefix: str) -> None:
+def test_tampering_is_rejected(prefix: str) -> None:
     pkg, suite = SUITES[prefix]
     vrf = load_curve_module(pkg).ecvrf
-    v = cases(folder, prefix)[2]
+    v = cases(prefix)[2]
     sk, alpha, ad = bytes.fromhex(v["sk"]), bytes.fromhex(v["alpha"]), bytes.fromhex(v["ad"])
     pk = bytes.fromhex(v["pk"])
     pi = vrf.prove(sk, alpha, ad, suite)
@@ -94,11 +89,11 @@ def test_tampering_is_rejected(folder: Path, prefix: str) -> None:
 
 
 @pytest.mark.parametrize("prefix", sorted(SUITES))
-def test_bad_input(folder: Path, prefix: str) -> None:
+def test_bad_input(prefix: str) -> None:
     pkg, suite = SUITES[prefix]
     C = load_curve_module(pkg)
     vrf = C.ecvrf
-    v = cases(folder, prefix)[0]
+    v = cases(prefix)[0]
     pk, alpha = bytes.fromhex(v["pk"]), bytes.fromhex(v["alpha"])
     pi = bytes.fromhex(v["gamma"] + v["proof_c"] + v["proof_s"])
     with pytest.raises(ValueError, match="bytes"):
@@ -155,10 +150,10 @@ def _bad_weierstrass_points(C, suite: str, pk: bytes, alpha: bytes, pi: bytes) -
 
 
 @pytest.mark.parametrize("prefix", sorted(SUITES))
-def test_decode_encode_round_trip_and_subgroup(folder: Path, prefix: str) -> None:
+def test_decode_encode_round_trip_and_subgroup(prefix: str) -> None:
     pkg, suite = SUITES[prefix]
     vrf = load_curve_module(pkg).ecvrf
-    for v in cases(folder, prefix):
+    for v in cases(prefix):
         for key in ("pk", "h", "gamma"):
             point = vrf.decode_point(bytes.fromhex(v[key]), suite)
             assert point.in_subgroup() and not point.is_identity()
@@ -170,10 +165,10 @@ def test_decode_encode_round_trip_and_subgroup(folder: Path, prefix: str) -> Non
 
 
 @pytest.mark.parametrize("prefix", sorted(SUITES))
-def test_thin_vectors(folder: Path, prefix: str) -> None:
+def test_thin_vectors(prefix: str) -> None:
     pkg, suite = SUITES[prefix]
     vrf = load_curve_module(pkg).ecvrf
-    data = json.loads((folder / f"{prefix}_thin.json").read_text())
+    data = read_vector_json("edwards_companions", f"ark-vrf/{prefix}_thin.json")
     assert len(data) == 7
     for v in data:
         sk, alpha, ad = bytes.fromhex(v["sk"]), bytes.fromhex(v["alpha"]), bytes.fromhex(v["ad"])

@@ -5,11 +5,11 @@ module decodes them natively."""
 
 from __future__ import annotations
 
-import json
 import random
 
 import pytest
 from build_cache import cached_test_curve, import_test_curve
+from vectors_util import read_vector_json
 
 from generator.derive.edwards import build_edwards_model
 from generator.params import parse_curve_text
@@ -49,12 +49,11 @@ def test_derived_generator_and_arithmetic(custom) -> None:
         assert C.Point.from_affine(*U, check=False).clear_cofactor().to_affine() == E.mul(U, 8)
 
 
-def test_ark_vrf_vectors_decode_natively(custom, vectors_subdir) -> None:
+def test_ark_vrf_vectors_decode_natively(custom) -> None:
     C, m = custom
-    folder = vectors_subdir("edwards_companions")
-    gen = json.loads((folder / "curves.json").read_text())["curves"]["babyjubjub"]["forms"]["arkworks_a_1"]["generator"]
+    gen = read_vector_json("edwards_companions", "curves.json")["curves"]["babyjubjub"]["forms"]["arkworks_a_1"]["generator"]
     G = C.Point.from_affine(*(int(c) for c in gen["value"].values()))
-    cases = json.loads((folder / "ark-vrf" / "baby-jubjub_sha-512_tai_tiny.json").read_text())
+    cases = read_vector_json("edwards_companions", "ark-vrf/baby-jubjub_sha-512_tai_tiny.json")
     for case in cases:
         sk = int.from_bytes(bytes.fromhex(case["sk"]), "little")
         assert (G * sk).to_bytes(profile="arkworks") == bytes.fromhex(case["pk"])

@@ -1,18 +1,18 @@
 """Twisted Edwards companion curves: the curve-file schema and the derivations (no compiled code).
 
 Every curve file derives and its derived constants equal the values the libraries publish
-(../shared/vectors/edwards_companions/curves.json); each derivation check fails when a parameter
+(tests/vectors/edwards_companions/curves.json); each derivation check fails when a parameter
 is altered; the reference arithmetic agrees with the vectors of circomlib and arkworks.
 """
 
 from __future__ import annotations
 
-import json
 import random
 from functools import lru_cache
 from pathlib import Path
 
 import pytest
+from vectors_util import read_vector_json
 
 from generator.derive.checks import DerivationError
 from generator.derive.edwards import EdwardsModel, build_edwards_model, to_weierstrass
@@ -44,8 +44,8 @@ def derive_text(text: str, source: str = "altered.toml") -> EdwardsModel:
 
 
 @pytest.fixture(scope="module")
-def published(vectors_subdir) -> dict:
-    return json.loads((vectors_subdir("edwards_companions") / "curves.json").read_text())["curves"]
+def published() -> dict:
+    return read_vector_json("edwards_companions", "curves.json")["curves"]
 
 
 def value(entry: dict) -> object:
@@ -176,8 +176,8 @@ def test_wrong_r_fails() -> None:
         derive_text(_replace(text, str(m.r), str(int(gmpy2.next_prime(m.r)))))
 
 
-def test_generator_outside_the_subgroup_fails(vectors_subdir) -> None:
-    full = json.loads((vectors_subdir("edwards_companions") / "jubjub_zkcrypto.json").read_text())["FULL_GENERATOR"]
+def test_generator_outside_the_subgroup_fails() -> None:
+    full = read_vector_json("edwards_companions", "jubjub_zkcrypto.json")["FULL_GENERATOR"]
     text = curve_text("jubjub")
     m = model("jubjub")
     zx, zy = m.generators["zcash"]
@@ -237,8 +237,8 @@ def test_generator_is_derived_when_absent() -> None:
 # The reference arithmetic against independent vectors
 
 
-def test_reference_against_circomlib(vectors_subdir) -> None:
-    v = json.loads((vectors_subdir("edwards_companions") / "babyjub_circomlib.json").read_text())
+def test_reference_against_circomlib() -> None:
+    v = read_vector_json("edwards_companions", "babyjub_circomlib.json")
     m = model("babyjubjub")
     E = m.curve
     def pt(xy: list[str] | str) -> tuple[int, int]:
@@ -254,8 +254,8 @@ def test_reference_against_circomlib(vectors_subdir) -> None:
         assert E.on_curve(pt(case["point"])) == case["expected"]
 
 
-def test_reference_against_arkworks_fixed_vectors(vectors_subdir) -> None:
-    v = json.loads((vectors_subdir("edwards_companions") / "arkworks_fixed_vectors.json").read_text())
+def test_reference_against_arkworks_fixed_vectors() -> None:
+    v = read_vector_json("edwards_companions", "arkworks_fixed_vectors.json")
     for case, name in zip(v["scalar_multiplication"][:2], ("jubjub", "bandersnatch"), strict=True):
         m = model(name)
         g, f1, f2 = (int(c) for c in case["g"]), int(case["f1"]), int(case["f2"])

@@ -6,7 +6,6 @@ generated GLV scalar multiplications and endomorphism subgroup test against the 
 from __future__ import annotations
 
 import dataclasses
-import json
 import random
 from functools import lru_cache
 from pathlib import Path
@@ -15,6 +14,7 @@ import pytest
 from conftest import edwards_packages, load_curve_module
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from vectors_util import read_vector_json
 
 from generator.derive.checks import DerivationError
 from generator.derive.edwards import EdwardsModel, build_edwards_model, to_weierstrass
@@ -30,10 +30,9 @@ def model(name: str) -> EdwardsModel:
 
 
 @pytest.fixture(scope="module")
-def glv_vectors(vectors_subdir) -> tuple[dict, dict]:
-    base = vectors_subdir("edwards_companions")
-    curves = json.loads((base / "curves.json").read_text())["curves"]["bandersnatch"]["glv"]
-    fixed = json.loads((base / "arkworks_fixed_vectors.json").read_text())["bandersnatch_glv"]
+def glv_vectors() -> tuple[dict, dict]:
+    curves = read_vector_json("edwards_companions", "curves.json")["curves"]["bandersnatch"]["glv"]
+    fixed = read_vector_json("edwards_companions", "arkworks_fixed_vectors.json")["bandersnatch_glv"]
     return curves, fixed
 
 

@@ -1,7 +1,7 @@
 """The gnark serialization profile of the twisted Edwards modules: gnark-crypto's twistededwards
 PointAffine.Bytes() (ecc/<curve>/twistededwards/point.go), written out below from its source as an
 independent encoder (gnark-crypto ships no fixed vectors for these curves, see
-shared/vectors/edwards_companions/README.md), against Point.to_bytes / from_bytes(profile="gnark")."""
+tests/vectors/edwards_companions/README.md), against Point.to_bytes / from_bytes(profile="gnark")."""
 
 from __future__ import annotations
 

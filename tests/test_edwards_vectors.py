@@ -1,26 +1,21 @@
-"""Known answers for the twisted Edwards modules from ../shared/vectors/edwards_companions:
+"""Known answers for the twisted Edwards modules from tests/vectors/edwards_companions:
 zkcrypto's Jubjub encodings and torsion points (ZIP-216), zcash Sapling keys, signatures and note
 encryption points, circomlib's Baby Jubjub operations and packPoint, arkworks' fixed scalar
 multiplications and ark-vrf's public keys and VRF output points (pk = sk·G, gamma = sk·H)."""
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 from conftest import load_curve_module
+from vectors_util import read_vector_json, vector_files
 
 from generator.reference.edwards import EdwardsCurve, sqrt_mod
 
-
-@pytest.fixture(scope="module")
-def folder(vectors_subdir) -> Path:
-    return vectors_subdir("edwards_companions")
+SET = "edwards_companions"  # tests/vectors/edwards_companions
 
 
-def load(folder: Path, name: str):
-    return json.loads((folder / name).read_text())
+def load(name: str):
+    return read_vector_json(SET, name)
 
 
 def le(hexstr: str) -> int:
@@ -31,9 +26,9 @@ def le(hexstr: str) -> int:
 # Jubjub: zkcrypto and zcash
 
 
-def test_zkcrypto_jubjub_encodings(folder: Path) -> None:
+def test_zkcrypto_jubjub_encodings() -> None:
     J = load_curve_module("jubjub")
-    v = load(folder, "jubjub_zkcrypto.json")
+    v = load("jubjub_zkcrypto.json")
     G = J.Point.generator()
     full = J.Point.from_affine(int(v["FULL_GENERATOR"]["u"]), int(v["FULL_GENERATOR"]["v"]), check=False)
     assert full.clear_cofactor() == G and not full.in_subgroup()
@@ -64,31 +59,31 @@ def test_zkcrypto_jubjub_encodings(folder: Path) -> None:
     assert p * c == (p * a) * b and p * J.Fr(c) == (p * b) * a
 
 
-def rows(folder: Path, name: str) -> list[dict]:
-    data = load(folder, f"zcash_sapling/{name}.json")
+def rows(name: str) -> list[dict]:
+    data = load(f"zcash_sapling/{name}.json")
     fields = [f.strip() for f in data[1][0].split(",")]
     return [dict(zip(fields, row, strict=True)) for row in data[2:]]
 
 
-def test_zcash_sapling_points(folder: Path) -> None:
+def test_zcash_sapling_points() -> None:
     J = load_curve_module("jubjub")
     P = lambda h: J.Point.from_bytes(bytes.fromhex(h), profile="zcash")  # noqa: E731
-    gens = rows(folder, "sapling_generators")[0]
+    gens = rows("sapling_generators")[0]
     skb, pkb, vcvb, vcrb = P(gens["skb"]), P(gens["pkb"]), P(gens["vcvb"]), P(gens["vcrb"])
     for key in gens:
         assert P(gens[key]).to_bytes() == bytes.fromhex(gens[key])
-    keys = rows(folder, "sapling_key_components")
+    keys = rows("sapling_key_components")
     assert len(keys) == 10
     for row in keys:
         assert (skb * le(row["ask"])).to_bytes() == bytes.fromhex(row["ak"])
         assert (pkb * le(row["nsk"])).to_bytes() == bytes.fromhex(row["nk"])
-    sigs = rows(folder, "sapling_signatures")
+    sigs = rows("sapling_signatures")
     for row in sigs:
         vk = skb * le(row["sk"])
         assert vk.to_bytes() == bytes.fromhex(row["vk"])
         assert (vk + skb * le(row["alpha"])).to_bytes() == bytes.fromhex(row["rvk"])
         assert (J.Fr(le(row["sk"])) + le(row["alpha"])).to_bytes("zcash") == bytes.fromhex(row["rsk"])
-    notes = rows(folder, "sapling_note_encryption")
+    notes = rows("sapling_note_encryption")
     for row in notes:
         pk_d = P(row["default_pk_d"])
         assert (pk_d * (8 * le(row["esk"]))).to_bytes() == bytes.fromhex(row["shared_secret"])
@@ -100,9 +95,9 @@ def test_zcash_sapling_points(folder: Path) -> None:
 # Baby Jubjub: circomlib
 
 
-def test_circomlib_babyjubjub(folder: Path) -> None:
+def test_circomlib_babyjubjub() -> None:
     B = load_curve_module("babyjubjub")
-    v = load(folder, "babyjub_circomlib.json")
+    v = load("babyjub_circomlib.json")
 
     def pt(xy, check=False):
         if isinstance(xy, str):
@@ -175,8 +170,8 @@ class ArkworksBabyJubJub:
         return (y | (x > (self.B.P - 1) // 2) << 255).to_bytes(32, "little")
 
 
-def test_arkworks_fixed_scalar_multiplications(folder: Path) -> None:
-    v = load(folder, "arkworks_fixed_vectors.json")
+def test_arkworks_fixed_scalar_multiplications() -> None:
+    v = load("arkworks_fixed_vectors.json")
     for case, pkg in zip(v["scalar_multiplication"], ("jubjub", "bandersnatch", "babyjubjub"), strict=True):
         C = load_curve_module(pkg)
         f1, f2 = int(case["f1"]), int(case["f2"])
@@ -207,20 +202,20 @@ ARK_VRF = {  # suite file prefix -> (package, generator name)
 
 
 @pytest.mark.parametrize("suite", sorted(ARK_VRF))
-def test_ark_vrf_keys_and_outputs(folder: Path, suite: str) -> None:
+def test_ark_vrf_keys_and_outputs(suite: str) -> None:
     pkg, gen = ARK_VRF[suite]
     C = load_curve_module(pkg)
-    files = sorted((folder / "ark-vrf").glob(f"{suite}_*.json"))
+    files = vector_files(SET, "ark-vrf", f"{suite}_*.json")
     assert len(files) >= 3
     count = 0
     if pkg == "babyjubjub":
         ark = ArkworksBabyJubJub(C)
-        curves = json.loads((folder / "curves.json").read_text())["curves"]["babyjubjub"]["forms"]
+        curves = load("curves.json")["curves"]["babyjubjub"]["forms"]
         G = ark.to_module(tuple(int(c) for c in curves["arkworks_a_1"]["generator"]["value"].values()))
     else:
         G = C.Point.from_affine(*C.GENERATORS[gen])
     for path in files:
-        for case in json.loads(path.read_text()):
+        for case in load(path):
             sk = le(case["sk"])
             pk, h, gamma = (bytes.fromhex(case[k]) for k in ("pk", "h", "gamma"))
             if pkg == "babyjubjub":

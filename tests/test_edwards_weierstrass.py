@@ -6,7 +6,6 @@ outputs (pk = sk·G, gamma = sk·H in its 33-byte encoding)."""
 
 from __future__ import annotations
 
-import json
 import pickle
 import random
 from functools import lru_cache
@@ -14,6 +13,7 @@ from pathlib import Path
 
 import pytest
 from conftest import edwards_packages, load_curve_module
+from vectors_util import read_vector_json
 
 from generator.derive.edwards import EdwardsModel, build_edwards_model, to_weierstrass
 from generator.params import load_curve_file
@@ -80,7 +80,7 @@ def to_edwards_ref(m: EdwardsModel, P: tuple[int, int]) -> tuple[int, int]:
     return u * pow(v, -1, p) % p, (u - 1) * pow(u + 1, -1, p) % p
 
 
-def test_generator_and_constants(sw, vectors_subdir) -> None:
+def test_generator_and_constants(sw) -> None:
     m, E, W, to_w = sw
     G = E.SWPoint.generator()
     # the image of a listed Edwards generator (Bandersnatch: the default; Jubjub: arkworks')
@@ -91,7 +91,7 @@ def test_generator_and_constants(sw, vectors_subdir) -> None:
     assert W.mul(G.to_affine(), m.r) is None and G.in_subgroup()
     assert G.to_edwards().to_weierstrass() == G and G.to_edwards().in_subgroup()
     assert (images[G.to_affine()] == m.generator) == (E.Point.generator().to_weierstrass() == G)
-    curves = json.loads((vectors_subdir("edwards_companions") / "curves.json").read_text())["curves"]
+    curves = read_vector_json("edwards_companions", "curves.json")["curves"]
     if m.name == "Bandersnatch":
         assert G.to_edwards() == E.Point.generator()
         released = curves["bandersnatch"]["short_weierstrass_arkworks_released"]["value"]
@@ -258,14 +258,13 @@ def test_bad_encodings(sw) -> None:
         E.SWPoint(x, y)
 
 
-def test_ark_vrf_sw_keys_and_outputs(vectors_subdir) -> None:
+def test_ark_vrf_sw_keys_and_outputs() -> None:
     """ark-vrf's Bandersnatch-SW-SHA512-TAI-v1 vectors: pk = sk·G and gamma = sk·h on the SW
     model in its 33-byte encoding (the VRF proof itself is not checked here)."""
     m, E, W, to_w = sw_for("bandersnatch")
-    base = vectors_subdir("edwards_companions") / "ark-vrf"
     seen = 0
     for name in ("bandersnatch_sw_sha-512_tai_tiny.json", "bandersnatch_sw_sha-512_tai_thin.json"):
-        for v in json.loads((base / name).read_text()):
+        for v in read_vector_json("edwards_companions", f"ark-vrf/{name}"):
             sk = int.from_bytes(bytes.fromhex(v["sk"]), "little") % m.r
             pk, h, gamma = (E.SWPoint.from_bytes(bytes.fromhex(v[k])) for k in ("pk", "h", "gamma"))
             assert E.SWPoint.generator() * sk == pk and (h * sk) == gamma == h.mul_vartime(sk)

@@ -1,5 +1,5 @@
 """generated.bls12_381.eip4844 against every EIP-4844 case of c-kzg-4844's reference tests
-(../shared/vectors/eip4844_kzg/tests_full.tar.xz, read in place, parsed once per session: about
+(tests/vectors/eip4844_kzg/tests_full.tar.xz, read in place, parsed once per session: about
 10 s), and against the ckzg binding on random blobs where it installs."""
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ EIP4844_FUNCTIONS = {  # function -> number of cases in the archive (its README)
 
 
 @pytest.fixture(scope="session")
-def kzg_dir(vectors_subdir) -> Path:
-    return vectors_subdir("eip4844_kzg")
+def setup_file(vector_file) -> Path:
+    """c-kzg-4844's trusted_setup.txt (stored xz-compressed; this is a plain copy)."""
+    return vector_file("eip4844_kzg", "trusted_setup.txt")
 
 
 @pytest.fixture(scope="session")
@@ -35,15 +36,15 @@ def eip4844(curve_module):
 
 
 @pytest.fixture(scope="session")
-def trusted_setup(eip4844, kzg_dir):
-    return eip4844.load_trusted_setup(str(kzg_dir / "trusted_setup.txt"))
+def trusted_setup(eip4844, setup_file):
+    return eip4844.load_trusted_setup(str(setup_file))
 
 
 @pytest.fixture(scope="session")
-def cases(kzg_dir) -> dict[str, list[tuple[str, Any]]]:
+def cases() -> dict[str, list[tuple[str, Any]]]:
     """{function: [(case name, parsed data.yaml)]} for the EIP-4844 functions, from the archive."""
     start = time.perf_counter()
-    out = read_cases(kzg_dir, EIP4844_FUNCTIONS)
+    out = read_cases(EIP4844_FUNCTIONS)
     print(f"parsed the EIP-4844 cases in {time.perf_counter() - start:.1f} s")
     return out
 
@@ -123,10 +124,10 @@ def test_entry_errors(eip4844, trusted_setup):
         E.load_trusted_setup("unused", 99)
 
 
-def test_setup_with_a_bad_point_refused(eip4844, kzg_dir, tmp_path):
+def test_setup_with_a_bad_point_refused(eip4844, setup_file, tmp_path):
     """A trusted setup whose monomial G1 point 5 is replaced by another point is refused: the
     points are no longer powers of one tau (and a non-point is refused by decoding)."""
-    lines = (kzg_dir / "trusted_setup.txt").read_text().split("\n")
+    lines = setup_file.read_text().split("\n")
     n1, n2 = int(lines[0]), int(lines[1])
     swapped = list(lines)
     j = 2 + n1 + n2 + 5
@@ -142,11 +143,11 @@ def test_setup_with_a_bad_point_refused(eip4844, kzg_dir, tmp_path):
         eip4844.load_trusted_setup(str(path))
 
 
-def test_against_ckzg(eip4844, trusted_setup, kzg_dir):
+def test_against_ckzg(eip4844, trusted_setup, setup_file):
     """Random blobs: every function byte-identical with ckzg (c-kzg-4844 over blst)."""
     ckzg = pytest.importorskip("ckzg")
     E, ts = eip4844, trusted_setup
-    cts = ckzg.load_trusted_setup(str(kzg_dir / "trusted_setup.txt"), 0)
+    cts = ckzg.load_trusted_setup(str(setup_file), 0)
     rng = random.Random(4844)
     r = 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001
     blobs = [b"".join(rng.randrange(r).to_bytes(32, "big") for _ in range(E.FIELD_ELEMENTS_PER_BLOB)) for _ in range(3)]

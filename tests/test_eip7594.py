@@ -24,8 +24,9 @@ EIP7594_FUNCTIONS = {  # function -> number of cases in the archive
 
 
 @pytest.fixture(scope="module")
-def kzg_dir(vectors_subdir) -> Path:
-    return vectors_subdir("eip4844_kzg")
+def setup_file(vector_file) -> Path:
+    """c-kzg-4844's trusted_setup.txt (stored xz-compressed; this is a plain copy)."""
+    return vector_file("eip4844_kzg", "trusted_setup.txt")
 
 
 @pytest.fixture(scope="module")
@@ -34,13 +35,13 @@ def eip4844(curve_module):
 
 
 @pytest.fixture(scope="module")
-def trusted_setup(eip4844, kzg_dir):
-    return eip4844.load_trusted_setup(str(kzg_dir / "trusted_setup.txt"))
+def trusted_setup(eip4844, setup_file):
+    return eip4844.load_trusted_setup(str(setup_file))
 
 
 @pytest.fixture(scope="module")
-def cases(kzg_dir) -> dict[str, list[tuple[str, Any]]]:
-    return read_cases(kzg_dir, EIP7594_FUNCTIONS)
+def cases() -> dict[str, list[tuple[str, Any]]]:
+    return read_cases(EIP7594_FUNCTIONS)
 
 
 
@@ -85,12 +86,12 @@ def test_reference_vectors(eip4844, trusted_setup, cases, function):
     assert invalid < len(found)
 
 
-def test_against_ckzg(eip4844, trusted_setup, kzg_dir):
+def test_against_ckzg(eip4844, trusted_setup, setup_file):
     """A random blob: cells and proofs equal ckzg's; recovery from the odd half of the cells; a
     batch of 128 cells verifies, and fails with one wrong cell at the first, middle, last place."""
     ckzg = pytest.importorskip("ckzg")
     E, ts = eip4844, trusted_setup
-    cts = ckzg.load_trusted_setup(str(kzg_dir / "trusted_setup.txt"), 0)
+    cts = ckzg.load_trusted_setup(str(setup_file), 0)
     rng = random.Random(7594)
     r = 0x73EDA753299D7D483339D80809A1D80553BDA402FFFE5BFEFFFFFFFF00000001
     blob = b"".join(rng.randrange(r).to_bytes(32, "big") for _ in range(E.FIELD_ELEMENTS_PER_BLOB))
@@ -162,11 +163,11 @@ def test_verify_cell_batch_names_the_bad_proof(eip4844, trusted_setup, curve_mod
     assert E.verify_cell_kzg_proof_batch([commitment] * 8, idx, cells[:8], proofs[:8], ts)
 
 
-def test_fk20_table_at_load_and_in_threads(eip4844, kzg_dir, trusted_setup):
+def test_fk20_table_at_load_and_in_threads(eip4844, setup_file, trusted_setup):
     """load_trusted_setup(fk20=True) makes FK20's table at load, on two threads, equal to the one
     made on one thread on first use; the cell proofs from it are the same."""
     E = eip4844
-    eager = E.load_trusted_setup(str(kzg_dir / "trusted_setup.txt"), fk20=True, threads=2)
+    eager = E.load_trusted_setup(str(setup_file), fk20=True, threads=2)
     assert eager._fk20 is not None
     assert eager._fk20 == E._fk20_points(trusted_setup, 1)
     rng = random.Random(20)

@@ -9,11 +9,10 @@ no failure vectors: those cases are written here from the EIPs' rules.
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
-from pathlib import Path
 
 import pytest
+from vectors_util import read_vector_json
 
 GETH_2537 = "eip2537_bls12381_precompiles_geth"
 ASSETS_2537 = "eip2537_bls12381_precompiles_eips_assets"
@@ -102,9 +101,9 @@ ERROR_RULES = {
 
 
 @lru_cache(maxsize=None)
-def load(path: Path) -> list[dict]:
-    with open(path, encoding="utf-8") as fh:
-        cases = json.load(fh)
+def load(folder: str, filename: str) -> list[dict]:
+    """The cases of tests/vectors/<folder>/<filename> (parsed once per process)."""
+    cases = read_vector_json(folder, filename)
     # the Celo BW6 files spell their keys in lower case
     return [{key[0].upper() + key[1:]: value for key, value in case.items()} for case in cases]
 
@@ -121,9 +120,9 @@ def protocol(curve_module, pkg: str, name: str):
     FILES,
     ids=[f"{f[1]}" for f in FILES],
 )
-def test_vector_file(vectors_subdir, curve_module, folder, filename, pkg, module, precompile, gas_normative):
+def test_vector_file(curve_module, folder, filename, pkg, module, precompile, gas_normative):
     mod = protocol(curve_module, pkg, module)
-    cases = load(vectors_subdir(folder) / filename)
+    cases = load(folder, filename)
     assert cases, filename
     failures = []
     for i, case in enumerate(cases):

@@ -24,7 +24,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-from conftest import skip_or_fail
+from conftest import import_optional
 
 ZKSNAKE_CURVES = {"bn254": "BN254", "bls12_381": "BLS12_381"}
 # The point encoding of zksnake's bytes: arkworks' generic short-Weierstrass encoding, except on
@@ -164,12 +164,9 @@ class TestProver:
 
 
 def _zksnake():
-    try:
-        from zksnake.arithmetization import R1CS, ConstraintSystem, Var
-        from zksnake.groth16 import Groth16
-    except ImportError as exc:
-        skip_or_fail(f"zksnake (test dependency) is not installed: {exc}")
-    return R1CS, ConstraintSystem, Var, Groth16
+    arithmetization = import_optional("zksnake.arithmetization", "in the test extra")
+    groth16 = import_optional("zksnake.groth16", "in the test extra")
+    return arithmetization.R1CS, arithmetization.ConstraintSystem, arithmetization.Var, groth16.Groth16
 
 
 @dataclass

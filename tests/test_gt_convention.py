@@ -2,8 +2,9 @@
 
 A pairing value is f^(m (p^k - 1)/r) for the Miller function f; libraries differ in m. Each
 standard curve names the m of the libraries it follows, and these tests hold its value to theirs:
-  * BN254: snarkjs's vk_alphabeta_12 = e(alpha, beta) from a real verification_key.json (snarkjs,
-    ffjavascript; arkworks computes the same m, Fuentes-Castaneda-Knapp-Rodriguez-Henriquez's);
+  * BN254: snarkjs's vk_alphabeta_12 = e(alpha, beta) from a real verification_key.json
+    (tests/vectors/snarkjs_groth16_bn254; snarkjs, ffjavascript; arkworks computes the same m,
+    Fuentes-Castaneda-Knapp-Rodriguez-Henriquez's);
   * BLS12-381: zkcrypto's Gt::generator() (bls12_381 src/pairings.rs), and arkworks' bytes of
     e(G1, G2) through py_arkworks_bls12381;
   * BLS12-377 and BW6-761: no arkworks-computed value exists as data here, so the value is held to
@@ -15,12 +16,12 @@ standard curve names the m of the libraries it follows, and these tests hold its
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 from pathlib import Path
 
 import pytest
-from conftest import skip_or_fail
+from conftest import import_optional
+from vectors_util import read_vector_json
 
 from generator.derive.families import cyclotomic
 from generator.derive.model import CurveModel
@@ -88,13 +89,12 @@ def test_pairing_equals_arkworks_exponent_of_reference_miller_function(pkg: str,
             assert got.to_tuple() != ref.to_tower(ref.pairing(G1, C.G2.generator().to_affine()) ** cheapest)
 
 
-def test_bn254_pairing_equals_snarkjs_alphabeta(curve_module, vectors_subdir) -> None:
+def test_bn254_pairing_equals_snarkjs_alphabeta(curve_module) -> None:
     """e(vk_alpha_1, vk_beta_2) equals snarkjs's vk_alphabeta_12, coefficient for coefficient."""
     C = curve_module("bn254")
     from generated.bn254 import groth16
 
-    path = vectors_subdir("snarkjs_groth16_bn254") / "verification_key.json"
-    vk_json = json.loads(path.read_text())
+    vk_json = read_vector_json("snarkjs_groth16_bn254", "verification_key.json")
     vk, _, _ = groth16.from_snarkjs(vk_json)
     # [[c0.c0, c0.c1, c0.c2], [c1.c0, c1.c1, c1.c2]], each Fp2 [a, b] = a + b u: our tower order.
     coefficients = [int(v) for fp6 in vk_json["vk_alphabeta_12"] for fp2 in fp6 for v in fp2]
@@ -105,13 +105,13 @@ def test_bn254_pairing_equals_snarkjs_alphabeta(curve_module, vectors_subdir) ->
     assert C.final_exponentiation(C.miller_loop([vk.alpha_g1], [vk.beta_g2])) == expected
 
 
-def test_to_snarkjs_writes_snarkjs_alphabeta(curve_module, vectors_subdir) -> None:
+def test_to_snarkjs_writes_snarkjs_alphabeta(curve_module) -> None:
     """to_snarkjs of a real snarkjs key gives back its vk_alphabeta_12 string for string (BN254's GT
     convention is snarkjs's), from a plain and from a prepared key."""
     curve_module("bn254")
     from generated.bn254 import groth16
 
-    vk_json = json.loads((vectors_subdir("snarkjs_groth16_bn254") / "verification_key.json").read_text())
+    vk_json = read_vector_json("snarkjs_groth16_bn254", "verification_key.json")
     vk, _, _ = groth16.from_snarkjs(vk_json)
     assert groth16.to_snarkjs(vk)[0]["vk_alphabeta_12"] == vk_json["vk_alphabeta_12"]
     assert groth16.to_snarkjs(groth16.prepare(vk))[0]["vk_alphabeta_12"] == vk_json["vk_alphabeta_12"]
@@ -165,10 +165,7 @@ def test_bls12_381_gt_generator_equals_zkcrypto(curve_module) -> None:
 def test_bls12_381_arkworks_gt_bytes(curve_module) -> None:
     """arkworks' serialization of e(G1, G2) (py_arkworks_bls12381 prints it as hex) is
     GT.to_bytes(profile="arkworks"), and decodes back."""
-    try:
-        import py_arkworks_bls12381 as ark
-    except ImportError:
-        skip_or_fail("py_arkworks_bls12381 is not installed (a test-only peer: pip install py_arkworks_bls12381)")
+    ark = import_optional("py_arkworks_bls12381", "a test-only peer, in the test extra")
     C = curve_module("bls12_381")
     for k in (1, 5):
         ark_bytes = bytes.fromhex(str(ark.GT.pairing(ark.G1Point() * ark.Scalar(k), ark.G2Point())))

@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import replace
 from pathlib import Path
@@ -22,6 +21,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from vectors_util import read_vector_json
 
 from generator.derive.checks import DerivationError
 from generator.derive.model import CurveModel, build_model
@@ -33,7 +33,7 @@ from generator.reference import hash_to_curve as ref_h2c
 REPO = Path(__file__).resolve().parents[1]
 RFC_DIR = "rfc9380_hash_to_curve_cfrg"
 ARK_DIR = "bls12377_hash_to_curve_mmagician"
-# (vector folder, file prefix, package, curve file, the folder holds RFC 9380 suites)
+# (vector set in tests/vectors, file prefix, package, curve file, the set holds RFC 9380 suites)
 SUITE_SOURCES = [
     (RFC_DIR, "BLS12381", "bls12_381", "bls12-381", True),
     (ARK_DIR, "BLS12377", "bls12_377", "bls12-377", False),
@@ -101,11 +101,10 @@ XMD_FILES = {  # file -> the hash it uses (RFC 9380 appendix K.1, K.1 with a lon
 }
 
 
-def xmd_cases(vectors_subdir) -> list[tuple[bytes, bytes, int, str, str]]:
-    folder = vectors_subdir(RFC_DIR)
+def xmd_cases() -> list[tuple[bytes, bytes, int, str, str]]:
     cases = []
     for name, hash_name in XMD_FILES.items():
-        data = json.loads((folder / name).read_text())
+        data = read_vector_json(RFC_DIR, name)
         assert data["hash"].lower() == hash_name
         for t in data["tests"]:
             cases.append((t["msg"].encode(), data["DST"].encode(), int(t["len_in_bytes"], 16), hash_name,
@@ -114,15 +113,15 @@ def xmd_cases(vectors_subdir) -> list[tuple[bytes, bytes, int, str, str]]:
     return cases
 
 
-def test_expand_message_xmd_generated(curve, vectors_subdir) -> None:
-    for msg, dst, length, hash_name, want in xmd_cases(vectors_subdir):
+def test_expand_message_xmd_generated(curve) -> None:
+    for msg, dst, length, hash_name, want in xmd_cases():
         assert curve.expand_message_xmd(msg, dst, length, hash=hash_name).hex() == want
         if hash_name == "sha256":
             assert curve.expand_message_xmd(msg, dst, length).hex() == want  # the default
 
 
-def test_expand_message_xmd_reference(vectors_subdir) -> None:
-    for msg, dst, length, hash_name, want in xmd_cases(vectors_subdir):
+def test_expand_message_xmd_reference() -> None:
+    for msg, dst, length, hash_name, want in xmd_cases():
         assert ref_h2c.expand_message_xmd(msg, dst, length, hash_name).hex() == want
 
 
@@ -147,22 +146,21 @@ def test_expand_message_xmd_rejects_bad_input(curve) -> None:
 # Suites with vectors
 
 
-def suite_files(vectors_subdir, folder: str, prefix: str) -> list[tuple[str, str, dict]]:
+def suite_files(folder: str, prefix: str) -> list[tuple[str, str, dict]]:
     out = []
     for group in ("G1", "G2"):
         for kind in ("RO", "NU"):
-            path = vectors_subdir(folder) / f"{prefix}{group}_XMD_SHA-256_SSWU_{kind}_.json"
-            data = json.loads(path.read_text())
+            data = read_vector_json(folder, f"{prefix}{group}_XMD_SHA-256_SSWU_{kind}_.json")
             assert len(data["vectors"]) == 5
             out.append((group, kind, data))
     return out
 
 
 @pytest.mark.parametrize("folder,prefix,pkg,curve_file,is_rfc", SUITE_SOURCES, ids=[s[2] for s in SUITE_SOURCES])
-def test_suite_vectors_generated(folder, prefix, pkg, curve_file, is_rfc, vectors_subdir, curve_module) -> None:
+def test_suite_vectors_generated(folder, prefix, pkg, curve_file, is_rfc, curve_module) -> None:
     C = curve_module(pkg)
     checked = 0
-    for group, kind, data in suite_files(vectors_subdir, folder, prefix):
+    for group, kind, data in suite_files(folder, prefix):
         G = getattr(C, group)
         suite = data["ciphersuite"]
         assert (G.HASH_SUITE if kind == "RO" else G.ENCODE_SUITE) == suite
@@ -188,10 +186,10 @@ def test_suite_vectors_generated(folder, prefix, pkg, curve_file, is_rfc, vector
 
 
 @pytest.mark.parametrize("folder,prefix,pkg,curve_file,is_rfc", SUITE_SOURCES, ids=[s[2] for s in SUITE_SOURCES])
-def test_suite_vectors_reference(folder, prefix, pkg, curve_file, is_rfc, vectors_subdir) -> None:
+def test_suite_vectors_reference(folder, prefix, pkg, curve_file, is_rfc) -> None:
     m = model_of(curve_file)
     ref = reference_of(m)
-    for group, kind, data in suite_files(vectors_subdir, folder, prefix):
+    for group, kind, data in suite_files(folder, prefix):
         params, E = map_params(m, ref, group.lower())
         dst = data["dst"].encode()
         assert int(data["field"]["m"], 0) == params.field.degree and int(data["L"], 0) == params.L

@@ -60,6 +60,7 @@ def line_by_line(pkg: Path) -> bool:
     return match.group(1) == "1"
 
 
+@pytest.mark.slow  # derives every curve
 def test_line_by_line_somewhere():
     """Both twist types' line products are exercised by some generated curve."""
     kinds = {derive_model(curve_file(p)).twist.kind for p in PACKAGES if line_by_line(p)}

@@ -9,12 +9,12 @@ batch decoding, and the field and GT layouts.
 
 from __future__ import annotations
 
-import json
 import random
 from pathlib import Path
 
 import pytest
-from conftest import skip_or_fail
+from conftest import import_optional
+from vectors_util import read_vector_bytes, read_vector_json
 
 PROFILES = ("zcash", "gnark", "arkworks", "eip197", "eip2537")
 
@@ -159,7 +159,7 @@ def test_profiles_of_each_curve(curve):
         for name in ("eip197", "eip2537"):
             with pytest.raises(ValueError, match=f"the {name} profile has no compressed form"):
                 P.to_bytes(True, profile=name)
-    assert "Serialization profiles" in C._core.__doc__
+    assert "Serialization profiles" in C._impl.__doc__
 
 
 @pytest.mark.parametrize("group", [1, 2])
@@ -203,10 +203,10 @@ ZCASH = [(1, True, "g1_compressed_valid_test_vectors.dat"), (1, False, "g1_uncom
 
 
 @pytest.mark.parametrize("group,compressed,filename", ZCASH)
-def test_zcash_vectors_in_zcash_and_gnark_profiles(group, compressed, filename, vectors_subdir, curve_module):
+def test_zcash_vectors_in_zcash_and_gnark_profiles(group, compressed, filename, curve_module):
     C = curve_module("bls12_381")
     cls = G(C, group)
-    data = (vectors_subdir("bls12381_serialization_zkcrypto") / filename).read_bytes()
+    data = read_vector_bytes("bls12381_serialization_zkcrypto", filename)
     size = len(data) // 1000
     g = cls.generator()
     pts = [cls.identity()]
@@ -228,10 +228,7 @@ def test_zcash_vectors_in_zcash_and_gnark_profiles(group, compressed, filename, 
 
 @pytest.mark.parametrize("group", [1, 2])
 def test_py_arkworks_both_directions(group, curve_module):
-    try:
-        import py_arkworks_bls12381 as ark
-    except ImportError:
-        skip_or_fail("py_arkworks_bls12381 is not installed (a test-only peer: pip install py_arkworks_bls12381)")
+    ark = import_optional("py_arkworks_bls12381", "a test-only peer, in the test extra")
     C = curve_module("bls12_381")
     cls = G(C, group)
     acls = ark.G1Point if group == 1 else ark.G2Point
@@ -277,8 +274,8 @@ def test_py_arkworks_both_directions(group, curve_module):
 # Precompile vectors through the matching profile
 
 
-def _load(path):
-    cases = json.loads(path.read_text())
+def _load(folder: str, filename: str) -> list[dict]:
+    cases = read_vector_json(folder, filename)
     return [({k.lower(): v for k, v in c.items()}) for c in cases]
 
 
@@ -293,12 +290,12 @@ EIP2537_ADD = [
 
 
 @pytest.mark.parametrize("pkg,folder,filename,group", EIP2537_ADD, ids=[f"{a}-{c}" for a, _, c, _ in EIP2537_ADD])
-def test_eip2537_profile_on_precompile_add_vectors(pkg, folder, filename, group, vectors_subdir, curve_module):
+def test_eip2537_profile_on_precompile_add_vectors(pkg, folder, filename, group, curve_module):
     """EIP-2537 (BLS12-381), EIP-2539 (BLS12-377) and EIP-3026 (BW6-761) share the layout of the
     eip2537 profile: each input is two points back to back, the output their sum."""
     C = curve_module(pkg)
     cls = G(C, group)
-    for case in _load(vectors_subdir(folder) / filename):
+    for case in _load(folder, filename):
         data = bytes.fromhex(case["input"])
         a, b = cls.batch_from_bytes(data, check=False, profile="eip2537")
         assert [a, b] == [cls.from_bytes(data[:len(data) // 2], check=False, profile="eip2537"),
@@ -317,13 +314,12 @@ EIP2537_FAIL = [
 
 
 @pytest.mark.parametrize("pkg,folder,filename,group", EIP2537_FAIL, ids=[f"{a}-{c}" for a, _, c, _ in EIP2537_FAIL])
-def test_eip2537_profile_rejects_precompile_failure_vectors(pkg, folder, filename, group, vectors_subdir,
-                                                           curve_module):
+def test_eip2537_profile_rejects_precompile_failure_vectors(pkg, folder, filename, group, curve_module):
     C = curve_module(pkg)
     cls = G(C, group)
     reasons = {"not on curve": "not on the curve", "fp.element encoding": "not canonical",
                "less than modulus": "not canonical", "top bytes": "padding"}
-    for case in _load(vectors_subdir(folder) / filename):
+    for case in _load(folder, filename):
         data = bytes.fromhex(case["input"])
         error = case.get("expectederror", "").lower()
         if "length" in error:  # the precompile wants exactly two points
@@ -335,11 +331,11 @@ def test_eip2537_profile_rejects_precompile_failure_vectors(pkg, folder, filenam
             cls.batch_from_bytes(data, check=False, profile="eip2537")
 
 
-def test_eip197_profile_on_bn254_vectors(vectors_subdir, curve_module):
+def test_eip197_profile_on_bn254_vectors(curve_module):
     C = curve_module("bn254")
-    folder = vectors_subdir("eip196_197_bn254_precompiles_geth")
+    folder = "eip196_197_bn254_precompiles_geth"
     n = 0
-    for case in _load(folder / "bn256Add.json"):
+    for case in _load(folder, "bn256Add.json"):
         data = bytes.fromhex(case["input"])
         if len(data) != 128:
             continue  # the precompile pads short input; a profile does not
@@ -347,7 +343,7 @@ def test_eip197_profile_on_bn254_vectors(vectors_subdir, curve_module):
         assert (a + b).to_bytes(False, profile="eip197").hex() == case["expected"]
         n += 1
     assert n >= 5
-    for case in _load(folder / "bn256Pairing.json"):
+    for case in _load(folder, "bn256Pairing.json"):
         data = bytes.fromhex(case["input"])
         recs = [data[i:i + 192] for i in range(0, len(data), 192)]
         Ps = C.G1.batch_from_bytes([r[:64] for r in recs], profile="eip197")

@@ -1,6 +1,6 @@
-"""Known answers from independent sources (../shared/vectors) through the Python API of the curve modules.
+"""Known answers from independent sources (tests/vectors/<set>) through the Python API of the curve modules.
 
-Each folder's README names its origin and format; the decoders live in tests/vectors_util.py and
+Each set's README names its origin, licence and format; the decoders live in tests/vectors_util.py and
 turn bytes into integers only, leaving every validity decision to the module (``from_affine(...,
 check=True)`` must raise ValueError on a non-canonical coordinate, a point off the curve or outside
 the subgroup). Sections:
@@ -11,7 +11,8 @@ the subgroup). Sections:
 4. Celo (EIP-2539 BLS12-377, EIP-3026 BW6-761): add, mul, MSM, pairing check, and the failure vectors
    whose failure is visible through the API.
 
-Missing vectors or an unbuilt curve module skip locally and fail under CI (tests/conftest.py).
+A missing vector file fails its test; an unbuilt curve module skips locally and fails under CI
+(tests/conftest.py).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from vectors_util import (  # noqa: E402
     EIP197,
     EIP2539,
     EIP3026,
+    MissingVector,
     VectorFormatError,
     case_name,
     collect_cases,
@@ -40,8 +42,8 @@ from vectors_util import (  # noqa: E402
     hexs,
     load_json,
     parse_int,
+    read_vector_bytes,
     require_case,
-    require_file,
     sage_coordinate,
     split_records,
     unhex,
@@ -103,8 +105,8 @@ def _eip_check_g1_output(C, R, expected: bytes, what: str) -> None:
 
 
 @pytest.mark.parametrize("case", collect_cases(EIP_DIR, "bn256Add.json"))
-def test_eip196_add(case, vectors_subdir, curve_module):
-    require_case(case, vectors_subdir(EIP_DIR))
+def test_eip196_add(case, curve_module):
+    require_case(case)
     C = curve_module("bn254")
     data = _eip_pad(unhex(case["Input"]), 128)
     what = f"ECADD {case['Name']}"
@@ -113,8 +115,8 @@ def test_eip196_add(case, vectors_subdir, curve_module):
 
 
 @pytest.mark.parametrize("case", collect_cases(EIP_DIR, "bn256ScalarMul.json"))
-def test_eip196_scalar_mul(case, vectors_subdir, curve_module):
-    require_case(case, vectors_subdir(EIP_DIR))
+def test_eip196_scalar_mul(case, curve_module):
+    require_case(case)
     C = curve_module("bn254")
     data = _eip_pad(unhex(case["Input"]), 96)
     P = _eip_g1(C, data[:64], f"ECMUL {case['Name']}")
@@ -125,8 +127,8 @@ def test_eip196_scalar_mul(case, vectors_subdir, curve_module):
 
 
 @pytest.mark.parametrize("case", collect_cases(EIP_DIR, "bn256Pairing.json"))
-def test_eip197_pairing(case, vectors_subdir, curve_module):
-    require_case(case, vectors_subdir(EIP_DIR))
+def test_eip197_pairing(case, curve_module):
+    require_case(case)
     C = curve_module("bn254")
     data = unhex(case["Input"])
     if len(data) % 192:
@@ -168,10 +170,9 @@ ZCASH_FILES = [
     ZCASH_FILES,
     ids=[f"{g}-{'compressed' if c else 'uncompressed'}" for g, c, _, _ in ZCASH_FILES],
 )
-def test_zcash_serialization(group, compressed, filename, size, vectors_subdir, curve_module):
-    folder = vectors_subdir(ZCASH_DIR)
+def test_zcash_serialization(group, compressed, filename, size, curve_module):
     C = curve_module("bls12_381")
-    data = require_file(folder, filename).read_bytes()
+    data = read_vector_bytes(ZCASH_DIR, filename)
     if len(data) != 1000 * size:
         raise VectorFormatError(f"{filename}: {len(data)} bytes, expected 1000 records of {size}")
     cls = getattr(C, group)
@@ -223,10 +224,9 @@ SAGE_FILES = [
     SAGE_FILES,
     ids=[f.removeprefix("tv_").removesuffix(".json") for _, _, f in SAGE_FILES],
 )
-def test_sage_scalar_mul(pkg, group, filename, vectors_subdir, curve_module):
-    folder = vectors_subdir(SAGE_DIR)
+def test_sage_scalar_mul(pkg, group, filename, curve_module):
     C = curve_module(pkg)
-    tv = load_json(require_file(folder, filename))
+    tv = load_json(SAGE_DIR, filename)
     assert tv["group"] == group, f"{filename}: header says group {tv['group']}"
     assert parse_int(tv["modulus"]) == C.P, f"{filename}: modulus differs from {pkg}.P"
     assert parse_int(tv["order"]) == C.R, f"{filename}: order differs from {pkg}.R"
@@ -261,8 +261,8 @@ def test_sage_scalar_mul(pkg, group, filename, vectors_subdir, curve_module):
 #
 # BLS12-377: Fp in 64 bytes (16 zero bytes + 48), Fp2 = c0 || c1, G1 128 bytes, G2 256 bytes, scalars
 # 32 bytes. BW6-761: Fp in 96 bytes, G1 and G2 (over Fp) 192 bytes each, scalars 64 bytes. Infinity is
-# all zeros. The MSM files are the "first16" subsets kept in the folder; the Matter Labs MSM files were
-# left out of the folder because their expectations are wrong (see its README).
+# all zeros. The MSM files are the "first16" subsets kept in the set; the Matter Labs MSM files were
+# left out of it because their expectations are wrong (tests/vectors/bls12377_bw6761_precompiles_celo/README.md).
 
 CELO_DIR = "bls12377_bw6761_precompiles_celo"
 CELO_ENCODING = {"bls12_377": EIP2539, "bw6_761": EIP3026}
@@ -343,11 +343,10 @@ def _celo_run(C, op: str, group: str | None, data: bytes, expected: bytes, enc) 
 @pytest.mark.parametrize(
     "pkg, op, group, relpath", CELO_SUCCESS, ids=[Path(r).stem for _, _, _, r in CELO_SUCCESS]
 )
-def test_celo_success(pkg, op, group, relpath, vectors_subdir, curve_module):
-    folder = vectors_subdir(CELO_DIR)
+def test_celo_success(pkg, op, group, relpath, curve_module):
     C = curve_module(pkg)
     enc = CELO_ENCODING[pkg]
-    cases = load_json(require_file(folder, relpath))
+    cases = load_json(CELO_DIR, relpath)
     failures = []
     for index, case in enumerate(cases):
         problem = _celo_run(C, op, group, unhex(field(case, "input")), unhex(field(case, "expected")), enc)
@@ -399,8 +398,8 @@ def _celo_fail_params() -> list:
     for pkg, op, group, relpath in CELO_FAIL:
         for p in collect_cases(CELO_DIR, relpath):
             (case,) = p.values
-            if case is None:  # vectors missing: one placeholder, the fixture skips / fails
-                params.append(pytest.param(pkg, op, group, None, id=p.id))
+            if isinstance(case, MissingVector):  # the file is missing: one placeholder, the test fails
+                params.append(pytest.param(pkg, op, group, case, id=p.id))
                 continue
             error = field(case, "ExpectedError")
             if error in CELO_FAIL_LEFT_OUT:
@@ -427,8 +426,8 @@ def _celo_fail_point_records(op: str, group: str | None, data: bytes, enc) -> li
 
 
 @pytest.mark.parametrize("pkg, op, group, case", _celo_fail_params())
-def test_celo_fail_rejected(pkg, op, group, case, vectors_subdir, curve_module):
-    require_case(case, vectors_subdir(CELO_DIR))
+def test_celo_fail_rejected(pkg, op, group, case, curve_module):
+    require_case(case)
     C = curve_module(pkg)
     enc = CELO_ENCODING[pkg]
     error = field(case, "ExpectedError")

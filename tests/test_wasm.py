@@ -16,7 +16,6 @@ locally and fail under CI. The Node tests are in tests/test_wasm_node.py.
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 import tempfile
@@ -31,6 +30,7 @@ if str(ROOT) not in sys.path:
 from build_cache import cached_kat, file_lock  # noqa: E402
 from conftest import generated_packages, skip_or_fail  # noqa: E402
 from fq4_curves import fq4_packages  # noqa: E402
+from vectors_util import read_vector_json, vector_files  # noqa: E402
 
 from generator import cross, wasm  # noqa: E402
 
@@ -132,6 +132,7 @@ def test_kat_program_other_limb_width(tmp_path) -> None:
     _kat_matches_native(ROOT / "generated" / "bls12_381", derive_model(_curve_file("bls12_381")), tmp_path, other)
 
 
+@pytest.mark.slow  # builds a curve package and its wasm module of its own
 def test_params_curve(tmp_path) -> None:
     """A curve from --params: `gen-curve --target wasm32` builds its module, and its known-answer
     program matches native."""
@@ -339,7 +340,7 @@ def _hex(s: str) -> bytes:
     return bytes.fromhex(s[2:] if s.startswith("0x") else s)
 
 
-def test_bls_signature_vectors(curve_module, vectors_subdir) -> None:
+def test_bls_signature_vectors(curve_module) -> None:
     """Ethereum's verify vectors (MinPk, POP ciphersuite) through pf_bls_verify_minpk_vartime, and the
     MinSig variant on signatures made by the Python module; the RFC 9380 hash_to_G2 vectors."""
     from generator.wasm_loader import WasmAbiError, WasmCurve
@@ -348,37 +349,36 @@ def test_bls_signature_vectors(curve_module, vectors_subdir) -> None:
     from generated.bls12_381 import bls
 
     w = WasmCurve(cached_wasm(ROOT / "generated" / "bls12_381"))
-    root = vectors_subdir(ETH)
     pop = bls.MinPk.Pop
-    files = sorted((root / "verify").glob("*.json")) + sorted((root / "unreleased_master_006855c").glob("verify/*.json"))
+    files = vector_files(ETH, "verify", "*.json") + vector_files(ETH, "unreleased_master_006855c", "verify/*.json")
     assert len(files) >= 29
     for path in files:
-        doc = json.loads(path.read_text())
+        doc = read_vector_json(ETH, path)
         inp = doc["input"]
         try:
             got = w.bls_verify("minpk", _hex(inp["pubkey"]), _hex(inp["message"]), _hex(inp["signature"]), pop.DST)
         except WasmAbiError:
             got = False
-        assert got is doc["output"], path.name
-    for path in sorted((root / "hash_to_G2").glob("*.json")):
-        doc = json.loads(path.read_text())
+        assert got is doc["output"], path
+    for path in vector_files(ETH, "hash_to_G2", "*.json"):
+        doc = read_vector_json(ETH, path)
         dst = b"QUUX-V01-CS02-with-" + C.G2.HASH_SUITE.encode()
         x0, x1 = (int(v, 16) for v in doc["output"]["x"].split(","))
         y0, y1 = (int(v, 16) for v in doc["output"]["y"].split(","))
         got = C.G2.from_bytes(w.hash_to_curve(2, doc["input"]["msg"].encode(), dst))
-        assert got.to_affine() == ((x0, x1), (y0, y1)), path.name
-    fav = sorted((root / "fast_aggregate_verify").glob("*.json"))
-    fav += sorted((root / "unreleased_master_006855c").glob("fast_aggregate_verify/*.json"))
+        assert got.to_affine() == ((x0, x1), (y0, y1)), path
+    fav = vector_files(ETH, "fast_aggregate_verify", "*.json")
+    fav += vector_files(ETH, "unreleased_master_006855c", "fast_aggregate_verify/*.json")
     assert len(fav) >= 12
     for path in fav:
-        doc = json.loads(path.read_text())
+        doc = read_vector_json(ETH, path)
         inp = doc["input"]
         keys = [_hex(k) for k in inp["pubkeys"]]
         try:
             got = w.bls_fast_aggregate_verify("minpk", keys, _hex(inp["message"]), _hex(inp["signature"]), pop.DST)
         except WasmAbiError:
             got = False
-        assert got is doc["output"], path.name
+        assert got is doc["output"], path
     ms = bls.MinSig.Pop
     sk = ms.key_gen(bytes(range(32)))
     pk, sig = ms.sk_to_pk(sk), ms.sign(sk, b"minsig")
@@ -393,11 +393,11 @@ def test_bls_signature_vectors(curve_module, vectors_subdir) -> None:
     assert err.value.code == 12
 
 
-def _geth_cases(vectors_subdir, folder: str, name: str) -> list[dict]:
-    return json.loads((vectors_subdir(folder) / name).read_text())
+def _geth_cases(folder: str, name: str) -> list[dict]:
+    return read_vector_json(folder, name)
 
 
-def test_eip196_197_vectors(curve_module, vectors_subdir) -> None:
+def test_eip196_197_vectors(curve_module) -> None:
     """geth's ecAdd, ecMul and ecPairing vectors on BN254. The EIP-196/197 encodings are the
     default (gnark) profile's uncompressed encodings byte for byte (x || y big-endian, Fp2 as
     c1 || c0, (0, 0) the identity), so the inputs go to the ABI unchanged: its own decoding checks
@@ -409,15 +409,15 @@ def test_eip196_197_vectors(curve_module, vectors_subdir) -> None:
     folder = "eip196_197_bn254_precompiles_geth"
     g1, g2 = w.g1_uncompressed, w.g2_uncompressed
     count = 0
-    for case in _geth_cases(vectors_subdir, folder, "bn256Add.json"):
+    for case in _geth_cases(folder, "bn256Add.json"):
         data = _hex(case["Input"]).ljust(2 * g1, b"\0")[: 2 * g1]
         assert w.add(1, data[:g1], data[g1:], compressed=False).hex() == case["Expected"], case["Name"]
         count += 1
-    for case in _geth_cases(vectors_subdir, folder, "bn256ScalarMul.json"):
+    for case in _geth_cases(folder, "bn256ScalarMul.json"):
         data = _hex(case["Input"]).ljust(g1 + 32, b"\0")[: g1 + 32]
         assert w.mul(1, data[:g1], data[g1:], compressed=False).hex() == case["Expected"], case["Name"]
         count += 1
-    for case in _geth_cases(vectors_subdir, folder, "bn256Pairing.json"):
+    for case in _geth_cases(folder, "bn256Pairing.json"):
         data = _hex(case["Input"])
         n = len(data) // (g1 + g2)
         ps = [data[i * (g1 + g2) : i * (g1 + g2) + g1] for i in range(n)]
@@ -474,7 +474,7 @@ def _zcash_to_eip2537(data: bytes, group: int) -> bytes:
     return b"".join(bytes(16) + e for e in elems)
 
 
-def test_eip2537_vectors(curve_module, vectors_subdir) -> None:
+def test_eip2537_vectors(curve_module) -> None:
     """geth's EIP-2537 vectors for ADD, MUL/MSM and PAIRING_CHECK, success and failure files,
     with the points moved from EIP-2537's layout to the zcash layout (_eip2537_to_zcash). The
     ABI checks the subgroup in ADD too, where EIP-2537 asks only for points on the curve: an ADD
@@ -488,7 +488,7 @@ def test_eip2537_vectors(curve_module, vectors_subdir) -> None:
     w = WasmCurve(cached_wasm(ROOT / "generated" / "bls12_381"))
     seen = {"ok": 0, "fail": 0, "outside": 0}
     for folder, name, op, g in EIP2537_FILES:
-        for case in _geth_cases(vectors_subdir, folder, name):
+        for case in _geth_cases(folder, name):
             data = _hex(case["Input"])
             expected = case.get("Expected")
             fails = name.startswith("fail-")

@@ -12,7 +12,6 @@ Shares the .wasm cache of tests/test_wasm.py (build/wasm-cache/); needs ziglang 
 from __future__ import annotations
 
 import importlib
-import json
 import random
 import sys
 from pathlib import Path
@@ -26,6 +25,7 @@ if str(ROOT) not in sys.path:
 from conftest import STANDARD_CURVES  # noqa: E402
 from test_evm_precompiles import ERROR_RULES, FILES, load  # noqa: E402
 from test_wasm import ETH, _hex, _point_outside_subgroup, cached_wasm  # noqa: E402
+from vectors_util import read_vector_json, vector_files  # noqa: E402
 
 # The rule a precompile breaks (generated.<pkg>.<eip>.PrecompileError.rule) -> the ABI's error code
 RULE_CODES = {"length": 1, "padding": 4, "field": 5, "curve": 8, "subgroup": 9}
@@ -67,13 +67,13 @@ def _py_run(mod, address: int, data: bytes) -> tuple[bytes | None, int]:
 
 
 @pytest.mark.parametrize("folder,filename,pkg,module,precompile,gas_normative", FILES, ids=[f[1] for f in FILES])
-def test_evm_vector_file(vectors_subdir, curve_module, folder, filename, pkg, module, precompile, gas_normative):
+def test_evm_vector_file(curve_module, folder, filename, pkg, module, precompile, gas_normative):
     """Every case of the file: Expected byte for byte, or the error code of ExpectedError's rule."""
     curve_module(pkg)
     mod = importlib.import_module(f"generated.{pkg}.{module}")
     address = mod._BY_NAME[precompile]
     w = _wasm(pkg)
-    cases = load(vectors_subdir(folder) / filename)
+    cases = load(folder, filename)
     assert cases, filename
     failures = []
     for i, case in enumerate(cases):
@@ -176,7 +176,7 @@ def test_evm_against_the_python_module(curve_module, pkg) -> None:
 # BLS signatures
 
 
-def test_bls_sign_and_aggregate_verify_vectors(curve_module, vectors_subdir) -> None:
+def test_bls_sign_and_aggregate_verify_vectors(curve_module) -> None:
     """Ethereum's sign and aggregate_verify vectors (MinPk, the proof-of-possession ciphersuite),
     and the MinSig variant against the Python module."""
     from generator.wasm_loader import WasmAbiError
@@ -185,30 +185,29 @@ def test_bls_sign_and_aggregate_verify_vectors(curve_module, vectors_subdir) -> 
     from generated.bls12_381 import bls
 
     w = _wasm("bls12_381")
-    root = vectors_subdir(ETH)
     pop = bls.MinPk.Pop
-    sign = sorted((root / "sign").glob("*.json"))
+    sign = vector_files(ETH, "sign", "*.json")
     assert len(sign) == 10
     for path in sign:
-        doc = json.loads(path.read_text())
+        doc = read_vector_json(ETH, path)
         inp = doc["input"]
         try:
             got = "0x" + w.bls_sign("minpk", _hex(inp["privkey"]), _hex(inp["message"]), pop.DST).hex()
         except WasmAbiError as exc:
-            assert exc.code == 13, path.name
+            assert exc.code == 13, path
             got = None
-        assert got == doc["output"], path.name
-    agg = sorted((root / "aggregate_verify").glob("*.json"))
+        assert got == doc["output"], path
+    agg = vector_files(ETH, "aggregate_verify", "*.json")
     assert len(agg) == 5
     for path in agg:
-        doc = json.loads(path.read_text())
+        doc = read_vector_json(ETH, path)
         inp = doc["input"]
         try:
             got = w.bls_aggregate_verify("minpk", [_hex(k) for k in inp["pubkeys"]], [_hex(m) for m in inp["messages"]],
                                          _hex(inp["signature"]), pop.DST)
         except WasmAbiError:
             got = False
-        assert got is doc["output"], path.name
+        assert got is doc["output"], path
     ms = bls.MinSig.Pop
     sks = [ms.key_gen(bytes([i]) * 32) for i in range(1, 4)]
     msgs = [b"", b"abc", bytes(range(100))]

@@ -104,6 +104,7 @@ def test_wide_small_matches_integers(pkg: Path, target: str):
         assert got == want % pR, f"k={k} neg={neg} a={a:#x} form={form} bneg={bneg} b={b:#x}: {got:#x} != {want % pR:#x}"
 
 
+@pytest.mark.slow  # derives every curve
 def test_wide_small_somewhere():
     """Some generated curve takes a small factor in double width, and one the quotient estimate, so
     the test above runs both."""

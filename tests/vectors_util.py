@@ -1,8 +1,11 @@
-"""Loading and decoding the known-answer vectors in ../shared/vectors (used by tests/test_vectors.py).
+"""The known-answer vectors in tests/vectors/<set>/, and the decoders of their encodings.
 
-The vector files are read in place at run time, never copied into the project. The folder is found
-the same way as the ``vectors_dir`` fixture of tests/conftest.py (``find_vectors_dir``): this module
-only needs it at collection time, to turn each file's cases into test ids.
+Each set (folder) of tests/vectors has a README.md with its origin, licence, format and case count;
+tests/vectors/README.md lists them. A vector file is stored as ``<name>`` or, when it is a text
+file over about 100 KB, xz-compressed as ``<name>.xz``: tests read it through ``vector_path`` /
+``read_vector_bytes`` / ``read_vector_text`` / ``read_vector_json`` (which open either form) and
+never build the path themselves. A missing set or file fails the test with the path
+(``pytest.fail``); it is never a skip. The sets a test may name are ``VECTOR_SETS``.
 
 The decoders here implement the *encodings of the vector files* (EIP-196/197, EIP-2539, EIP-3026,
 Constantine's JSON), written from their READMEs. They turn bytes into integers and hand the
@@ -15,14 +18,31 @@ deliberately *not* a ``ValueError`` so that it can never be mistaken for the mod
 from __future__ import annotations
 
 import json
+import lzma
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from types import ModuleType
 from typing import Any
 
 import pytest
-from conftest import find_vectors_dir
+
+VECTORS_DIR = Path(__file__).resolve().parent / "vectors"
+VECTOR_SETS = (  # the folders of tests/vectors (tests/test_vector_sets.py checks both ways)
+    "bls12377_bw6761_precompiles_celo",
+    "bls12377_hash_to_curve_mmagician",
+    "bls12381_serialization_zkcrypto",
+    "bls12381_sig_ethereum_bls12-381-tests_v0.1.2",
+    "edwards_companions",
+    "eip196_197_bn254_precompiles_geth",
+    "eip2333_bls_keygen",
+    "eip2537_bls12381_precompiles_eips_assets",
+    "eip2537_bls12381_precompiles_geth",
+    "eip4844_kzg",
+    "rfc9380_hash_to_curve_cfrg",
+    "scalar_mul_sage_constantine",
+    "snarkjs_groth16_bn254",
+)
 
 
 class VectorFormatError(Exception):
@@ -33,10 +53,82 @@ class VectorFormatError(Exception):
 # Files and cases
 
 
+def find_vector(set_name: str, relpath: str) -> Path | None:
+    """tests/vectors/<set>/<relpath> (a file or a folder), else the compressed file <relpath>.xz;
+    None when neither exists."""
+    path = VECTORS_DIR / set_name / relpath
+    if path.exists():
+        return path
+    packed = path.with_name(path.name + ".xz")
+    return packed if packed.is_file() else None
+
+
+def vector_path(set_name: str, relpath: str = "") -> Path:
+    """Where ``relpath`` of a set is stored (``<relpath>`` or ``<relpath>.xz``; a folder as it is),
+    or with no relpath the set's folder. A missing set, folder or file fails the test with the path."""
+    if set_name not in VECTOR_SETS:
+        pytest.fail(f"unknown vector set {set_name!r}: add its folder to tests/vectors and its name to "
+                    "VECTOR_SETS in tests/vectors_util.py", pytrace=False)
+    path = find_vector(set_name, relpath)
+    if path is None:
+        where = VECTORS_DIR / set_name / relpath
+        pytest.fail(f"known-answer vector {'file' if relpath else 'folder'} missing: {where}"
+                    f"{f' (nor {where.name}.xz)' if relpath else ''}", pytrace=False)
+    return path
+
+
+def read_vector_bytes(set_name: str, relpath: str) -> bytes:
+    """The content of a vector file, decompressed when it is stored as ``<relpath>.xz``."""
+    path = vector_path(set_name, relpath)
+    data = path.read_bytes()
+    return lzma.decompress(data) if path.name == Path(relpath).name + ".xz" else data
+
+
+def read_vector_text(set_name: str, relpath: str) -> str:
+    return read_vector_bytes(set_name, relpath).decode("utf-8")
+
+
+def read_vector_json(set_name: str, relpath: str) -> Any:
+    return json.loads(read_vector_bytes(set_name, relpath))
+
+
 @lru_cache(maxsize=None)
-def load_json(path: str | Path) -> Any:
-    with open(path, encoding="utf-8") as fh:
-        return json.load(fh)
+def load_json(set_name: str, relpath: str) -> Any:
+    """``read_vector_json``, parsed once per process (shared: callers must not modify it)."""
+    return read_vector_json(set_name, relpath)
+
+
+def vector_on_disk(set_name: str, relpath: str, scratch: Path) -> Path:
+    """A path to the file's plain content, for code that wants a file name (e.g. a trusted setup):
+    the stored file itself, or, when it is stored as ``<relpath>.xz``, a copy decompressed into
+    ``scratch`` (once)."""
+    path = vector_path(set_name, relpath)
+    if path.name != Path(relpath).name + ".xz":
+        return path
+    out = scratch / set_name / relpath
+    if not out.is_file():
+        out.parent.mkdir(parents=True, exist_ok=True)
+        part = out.with_name(out.name + ".part")
+        part.write_bytes(read_vector_bytes(set_name, relpath))
+        part.replace(out)
+    return out
+
+
+def vector_files(set_name: str, folder: str, pattern: str) -> list[str]:
+    """Set-relative paths, sorted, of the vector files below ``folder`` of the set (which must exist)
+    whose path relative to it matches the glob ``pattern`` (e.g. ``*.json`` or ``verify/*.json``;
+    a file stored as ``<name>.xz`` is listed as ``<name>``)."""
+    base = vector_path(set_name, folder)
+    found = {p.relative_to(base).as_posix().removesuffix(".xz") for p in base.glob(pattern + "*") if p.is_file()}
+    return sorted(f"{folder}/{rel}" if folder else rel for rel in found if PurePosixPath(rel).match(pattern))
+
+
+@dataclass(frozen=True)
+class MissingVector:
+    """The one parameter ``collect_cases`` gives when its file is missing (the test then fails)."""
+
+    set_name: str
+    relpath: str
 
 
 def field(case: dict, key: str) -> Any:
@@ -54,20 +146,18 @@ def case_name(case: dict, index: int) -> str:
         return f"case{index}"
 
 
-def collect_cases(folder: str, filename: str) -> list[Any]:
-    """``pytest.param(case, id=name)`` for every case of ``<vectors>/<folder>/<filename>``.
+def collect_cases(set_name: str, filename: str) -> list[Any]:
+    """``pytest.param(case, id=name)`` for every case of ``tests/vectors/<set>/<filename>``.
 
-    When the vectors folder (or the file) is missing there is nothing to enumerate: one placeholder
-    parameter (None) is returned and the test, which also requests the ``vectors_subdir`` fixture,
-    skips locally / fails under CI with the reason.
+    Runs at collection time. When the file is missing there is nothing to enumerate: one
+    placeholder parameter (a ``MissingVector``) is returned, and ``require_case`` fails the test
+    with the path.
     """
-    root, _ = find_vectors_dir()
-    path = root / folder / filename if root is not None else None
-    if path is None or not path.is_file():
-        return [pytest.param(None, id=f"{filename}-missing")]
+    if find_vector(set_name, filename) is None:
+        return [pytest.param(MissingVector(set_name, filename), id=f"{filename}-missing")]
     seen: dict[str, int] = {}
     params = []
-    for index, case in enumerate(load_json(path)):
+    for index, case in enumerate(load_json(set_name, filename)):
         name = case_name(case, index)
         seen[name] = seen.get(name, 0) + 1
         if seen[name] > 1:  # keep ids unique
@@ -76,18 +166,11 @@ def collect_cases(folder: str, filename: str) -> list[Any]:
     return params
 
 
-def require_case(case: Any, folder_path: Path) -> Any:
-    """The placeholder parameter (None) of ``collect_cases`` when the folder exists but a file does not."""
-    if case is None:
-        raise VectorFormatError(f"a vector file is missing in {folder_path} (see the test id)")
+def require_case(case: Any) -> Any:
+    """A case of ``collect_cases``; its placeholder for a missing file fails the test with the path."""
+    if isinstance(case, MissingVector):
+        vector_path(case.set_name, case.relpath)  # fails
     return case
-
-
-def require_file(folder_path: Path, filename: str) -> Path:
-    path = folder_path / filename
-    if not path.is_file():
-        raise VectorFormatError(f"vector file {path} is missing")
-    return path
 
 
 def unhex(text: str) -> bytes:
