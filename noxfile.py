@@ -74,7 +74,7 @@ def bench(session: nox.Session) -> None:
 def cross(session: nox.Session) -> None:
     """The cross-target tests; needs gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf qemu-user."""
     _install(session, "-e", ".[test]")
-    session.run(*TEST_COMMAND, "tests/test_cross.py", "tests/test_cross_edwards.py", *session.posargs)
+    session.run(*PARALLEL_TEST_COMMAND, "--runslow", "tests/test_cross.py", "tests/test_cross_edwards.py", *session.posargs)
 
 
 @nox.session
@@ -84,7 +84,7 @@ def wasm(session: nox.Session) -> None:
     (needs node: apt-get install nodejs) and tests/test_wasm_browser.py (headless chromium; skipped without apt-get install chromium)."""
     _install(session, "-e", ".[test]")
     session.run("gen-curve", "--all", "--target", "wasm32")
-    session.run(*TEST_COMMAND, "--runslow", "tests/test_wasm.py", "tests/test_wasm_protocols.py", "tests/test_wasm_node.py",
+    session.run(*PARALLEL_TEST_COMMAND, "--runslow", "tests/test_wasm.py", "tests/test_wasm_protocols.py", "tests/test_wasm_node.py",
                 "tests/test_wasm_browser.py", "tests/test_wasm_kernels.py", *session.posargs)
 
 

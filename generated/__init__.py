@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT OR Apache-2.0
 """Curve implementations rendered by pairforge: one sub-package per curve file in curves/.
 
 Each sub-package (``generated.bls12_381``, ``generated.bn254``, ...) is produced by
