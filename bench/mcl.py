@@ -1,4 +1,4 @@
-"""Ours beside mcl (issue 16), built from source by the user and run side by side:
+"""Ours beside mcl (the mcl targets of docs/performance.md), built from source by the user and run side by side:
 
     python bench/mcl.py --mcl-dir ~/src/mcl [--rounds 3] [--msm 10,14] [--ops g1_msm_16384,pairing]
 

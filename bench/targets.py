@@ -1,4 +1,4 @@
-"""The pairing targets (issues 3 and 16) in one process: ours beside blspy (blst) and zksnake (arkworks).
+"""The pairing targets (docs/performance.md) in one process: ours beside blspy (blst) and zksnake (arkworks).
 
     python bench/targets.py [--rounds 3]
 
@@ -6,9 +6,9 @@ Rows: the pairing, Miller loop and final exponentiation of every pairing curve i
 pairing with a G2Prepared argument and its multi-pairings of 2, 4 and 8 pairs, its G2
 decompression without the subgroup check and its hash to G2, the G1 MSM of 2^14 points on
 BLS12-381 and BLS24-315 (where the AVX-512 IFMA kernel runs, also without it: the "portable" rows),
-and the ratios the issues set targets for (BLS12-381 against blspy, BN254
+and the ratios the targets are set for (BLS12-381 against blspy, BN254
 against zksnake, BN254, BLS12-377, BW6-761 and BLS24-315 against our BLS12-381, BW6-633 against our
-BW6-761; issues 3, 16 and 18). Each operation runs in batches of about 50 ms; the fastest batch counts
+BW6-761; docs/performance.md). Each operation runs in batches of about 50 ms; the fastest batch counts
 (best of 5-7: on a shared machine the least disturbed run is the closest to the true cost), and
 the operations of all curves and peers are interleaved round after round so that every one sees
 the same load. A peer that is not installed is left out, and so is its ratio. The C kernels
@@ -31,7 +31,7 @@ if str(REPO_ROOT) not in sys.path:
 from bench.timing import fastest  # noqa: E402
 
 CURVES = ("bls12_381", "bn254", "bls12_377", "bw6_761", "bls24_315", "bls24_317", "bw6_633")
-MSM_CURVES = ("BLS12-381", "BLS24-315")  # issue 18: BLS24-315 G1 MSM at 2^14 against BLS12-381
+MSM_CURVES = ("BLS12-381", "BLS24-315")  # a k = 24 target: BLS24-315 G1 MSM at 2^14 against BLS12-381
 MSM_LOG_SIZE = 14
 MULTI_PAIRING_SIZES = (2, 4, 8)
 H2C_DST = b"BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_AUG_"

@@ -1,4 +1,4 @@
-"""The wasm32 target against native, in one run (issue 15's speed targets).
+"""The wasm32 target against native, in one run (the WebAssembly speed targets, docs/performance.md).
 
     python bench/wasm.py [--rounds 3] [--curves bls12_381 bn254] [--widths 64 32] [--baseline DIR]
 

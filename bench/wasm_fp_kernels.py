@@ -1,4 +1,4 @@
-"""Montgomery multiplication kernels for wasm32, measured one against another (issue 15).
+"""Montgomery multiplication kernels for wasm32, measured one against another (WebAssembly targets).
 
     python bench/wasm_fp_kernels.py [--curve bls12_381] [--rounds 5] [--checks 2000]
 

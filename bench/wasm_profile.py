@@ -1,5 +1,5 @@
 """Where the wasm32 module spends its time under Node: V8's sampling profiler (``node --cpu-prof``)
-over repeated calls of one operation, summed per wasm function (issue 15).
+over repeated calls of one operation, summed per wasm function (for the WebAssembly speed targets).
 
     python bench/wasm_profile.py [--curve bls12_381] [--op pairing] [--calls 300] [--top 25]
 

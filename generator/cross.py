@@ -2,7 +2,7 @@
 target, run it (under qemu for ARM) on vectors produced by the reference implementation, and
 compare every output with the reference and with the native x86-64 build.
 
-The targets (README, "Curves and targets"): ``native`` (the host compiler, 64-bit limbs, portable C), ``arm64``
+The targets (docs/targets.md, "Curves and targets"): ``native`` (the host compiler, 64-bit limbs, portable C), ``arm64``
 (MUL/UMULH kernels), ``arm32`` (UMAAL kernels, 32-bit limbs) and ``generic32`` (32-bit limbs,
 portable C, ARMv7-A). The ARM programs are static, so qemu-user needs no sysroot.
 """

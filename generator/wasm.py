@@ -16,7 +16,7 @@ Two products, both build outputs (gitignored, never committed; their sources are
   wasmtime beside the native build, as generator/cross.py does for ARM.
 
 Limb width: 64-bit limbs, measured faster than 32-bit limbs (generic32, where a 32 x 32 -> 64-bit
-product is one i64.mul) by bench/wasm.py (README, "WebAssembly"): wasm32 has no 64 x 64 -> 128-bit
+product is one i64.mul) by bench/wasm.py (docs/targets.md, "WebAssembly"): wasm32 has no 64 x 64 -> 128-bit
 product, so limbs.h builds pf_mac from four i64.mul inline (an unsigned __int128 product would be a
 call to compiler-rt's __multi3 through memory), and the half as many limbs still win.
 """
@@ -38,7 +38,7 @@ KAT_SOURCE = "c/kat_main.c"
 DEFAULT_LIMB_BITS = 64
 STACK_BYTES = 1 << 20
 # generator/build.py's flags less -pthread (one thread) and gcc's -fno-tree-vectorize, whose clang
-# spellings follow: no auto-vectorization and no SIMD128 (README, "WebAssembly": no gain measured).
+# spellings follow: no auto-vectorization and no SIMD128 (docs/targets.md, "WebAssembly": no gain measured).
 OPT_ARGS = tuple(a for a in BASE_COMPILE_ARGS if a not in ("-pthread", "-fno-tree-vectorize"))
 COMMON_ARGS = (*OPT_ARGS, "-fno-vectorize", "-fno-slp-vectorize", "-DPF_MSM_NO_THREADS", "-mbulk-memory",
                "-Wno-bitwise-instead-of-logical")

@@ -17,8 +17,8 @@ An unbuilt curve module or a missing optional test dependency is a skip (with th
 and a failure when the environment variable CI is set, so CI never passes by skipping.
 
 Tests marked ``@pytest.mark.slow`` run only with ``--runslow`` (or PAIRFORGE_RUNSLOW=1). In the
-files of FIRST_CASE_BY_DEFAULT (each case compiles something of its own) only the first case of
-each test function runs by default; the others are marked slow.
+files of ONE_CASE_BY_DEFAULT (each case compiles something of its own) one case of each test
+function runs by default (on BN254 where it has one); the others are marked slow.
 
 Parallel runs (pytest-xdist, ``-n auto``) and the build cache. Each worker is a separate process
 with its own session: session- and module-scoped fixtures and module-level caches run once per
@@ -41,6 +41,7 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import os
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -204,7 +205,7 @@ def pytest_configure(config: pytest.Config) -> None:
 @pytest.hookimpl(tryfirst=True)  # before pytest-xdist's worker adds the groups to the node ids
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     _group_shared_fixtures(config, items)
-    _first_case_by_default(items)
+    _one_case_by_default(items)
     if config.getoption("--runslow") or os.environ.get("PAIRFORGE_RUNSLOW", "") not in ("", "0"):
         return
     skip_slow = pytest.mark.skip(reason="slow test: run with --runslow")
@@ -215,32 +216,35 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 # Files whose every case compiles something of its own: a C harness, a WebAssembly module, a 32-bit
 # or cross-target build, or a whole curve package rendered from a curve file. In the default run
-# each of their test functions runs its first case (one curve, one target, one form), so every
-# such check still runs once; --runslow runs every case. The cases of the other files (the API,
-# the derivations, the vectors, the protocols on every curve) all run by default.
-FIRST_CASE_BY_DEFAULT = frozenset({
+# each of their test functions runs one case (one curve, one target, one form), so every such check
+# still runs once; --runslow runs every case. The cases of the other files (the API, the
+# derivations, the vectors, the protocols on every curve) all run by default.
+ONE_CASE_BY_DEFAULT = frozenset({
     "test_bls24_package.py", "test_bls24_tower_c.py", "test_custom_curves.py", "test_cross.py",
     "test_cross_edwards.py", "test_cyclotomic_c.py", "test_edwards_generic32.py", "test_field_c.py",
     "test_fp2_sqrt.py", "test_fuzz_targets.py", "test_generic32.py", "test_group_c.py",
     "test_line_products.py", "test_mac_small.py", "test_targets.py", "test_vartime_names.py",
     "test_wasm.py", "test_wide_small.py",
 })
+# The case kept: the first one on this curve where a function has one (4 limbs, the quickest to
+# compile, and one portable module shared by the files that compare targets), else the first case.
+DEFAULT_CASE_CURVE = "bn254"
 
 
-def _first_case_by_default(items: list[pytest.Item]) -> None:
-    """Mark ``slow`` every case but the first of each parametrized test function of the files in
-    FIRST_CASE_BY_DEFAULT (cases already marked slow do not count as the first)."""
-    seen: set[tuple[str, str]] = set()
+def _one_case_by_default(items: list[pytest.Item]) -> None:
+    """Mark ``slow`` every case but one of each parametrized test function of the files in
+    ONE_CASE_BY_DEFAULT (cases already marked slow are not candidates)."""
+    cases: dict[tuple[str, str], list[pytest.Item]] = {}
     for item in items:
-        if item.path.name not in FIRST_CASE_BY_DEFAULT or getattr(item, "callspec", None) is None:
-            continue
-        if "slow" in item.keywords:
-            continue
-        function = (item.path.name, item.originalname)
-        if function in seen:
-            item.add_marker(pytest.mark.slow)
-        else:
-            seen.add(function)
+        if item.path.name in ONE_CASE_BY_DEFAULT and getattr(item, "callspec", None) is not None \
+                and "slow" not in item.keywords:
+            cases.setdefault((item.path.name, item.originalname), []).append(item)
+    for group in cases.values():
+        on_curve = [i for i in group if re.search(rf"(?<![a-z0-9]){DEFAULT_CASE_CURVE}(?![a-z0-9])", i.callspec.id)]
+        kept = (on_curve or group)[0]
+        for item in group:
+            if item is not kept:
+                item.add_marker(pytest.mark.slow)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

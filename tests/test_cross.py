@@ -1,4 +1,4 @@
-"""Cross-target tests (README: Curves and targets): the arm64, arm32 and generic32 builds, run under qemu,
+"""Cross-target tests (docs/targets.md, "Curves and targets"): the arm64, arm32 and generic32 builds, run under qemu,
 give byte-identical results to the native x86-64 build, and every result matches generator.reference.
 
 Each curve's committed test program (generated/<pkg>/c/kat_main.c, rendered from

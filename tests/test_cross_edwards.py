@@ -1,4 +1,4 @@
-"""Cross-target tests of the twisted Edwards packages (README: Curves and targets; issue 14): the arm64, arm32
+"""Cross-target tests of the twisted Edwards packages (docs/targets.md; the twisted Edwards companion curves): the arm64, arm32
 and generic32 builds of each package's known-answer program (generated/<pkg>/c/kat_main.c,
 rendered from templates/c/edwards_kat_main.c.j2), run under qemu, print byte-identical results
 to the native x86-64 build, and every result matches generator.reference

@@ -45,7 +45,7 @@ def custom(text: str) -> CurveModel:
     return build_model(parse_curve_text(text, "custom.toml"))
 
 
-# Published values (the project's curve notes, curve-notes.md §5; gnark-crypto, arkworks, EIPs).
+# Published values (gnark-crypto, arkworks, the EIPs).
 PUBLISHED = {
     "bn254": {
         "twist": "D",
@@ -92,7 +92,7 @@ PUBLISHED = {
     },
 }
 
-# Spare bits, no-carry flags and -p^-1 mod 2^64 (curve-notes §4.11).
+# Spare bits, no-carry flags and -p^-1 mod 2^64.
 FIELD_TABLE = {
     ("bn254", "fp"): (4, 2, True, True, 0x87D20782E4866389),
     ("bn254", "fr"): (4, 2, True, True, 0xC2E1F593EFFFFFFF),

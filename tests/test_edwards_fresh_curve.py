@@ -1,4 +1,4 @@
-"""A fresh twisted Edwards curve over BN254's Fr from its parameters alone (issue 14: "a curve of
+"""A fresh twisted Edwards curve over BN254's Fr from its parameters alone (the companion-curve goal: "a curve of
 your own choosing ... to show that no template needs an edit"), not BabyJubJub: a = -1 and the
 smallest non-square d >= 2 whose curve order is 4 or 8 times a prime. The order comes from
 PARI's point counting (SEA through cypari2, the `test` extra): the curve file below holds only

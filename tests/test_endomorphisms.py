@@ -125,7 +125,7 @@ def test_h_eff_rfc9380_bls12_381():
 
 @pytest.mark.parametrize("pkg", ["bls12_381", "bls12_377"])
 def test_glv_beta_lambda_pair(pkg):
-    """gnark's beta (thirdRootOneG1) pairs with lambda = x^2 - 1 (docs/curve-notes §5); the other
+    """gnark's beta (thirdRootOneG1) pairs with lambda = x^2 - 1 (gnark-crypto's published constants); the other
     cube root pairs with the other eigenvalue -x^2."""
     gnark_beta = {
         "bls12_381": 4002409555221667392624310435006688643935503118305586438271171395842971157480381377015405980053539358417135540939436,

@@ -33,7 +33,7 @@ HARNESS = Path(__file__).resolve().parent / "c_harness" / "group"
 CC = shutil.which("gcc") or shutil.which("cc")
 
 # ------------------------------------------------------------------------------------------------
-# Curves (docs: the project's curve notes, curve-notes.md §5.1, §5.2)
+# Curves (published parameters)
 
 CURVES = {
     "bn254": dict(

@@ -1,6 +1,6 @@
 """Tests for the pure-Python reference oracle (generator/reference).
 
-The curve parameters come from docs curve-notes §5; p and r are recomputed here from the family
+The curve parameters are the published ones (gnark-crypto, arkworks, the EIPs); p and r are recomputed here from the family
 polynomials of §4.1 and compared with the published hex values.  Pairing results are cached per
 curve because every final exponentiation is a multi-thousand-bit plain power.
 """
@@ -17,7 +17,7 @@ import pytest
 from generator.reference import Curve, ExtensionField, PrimeField, ReferencePairing
 
 # ---------------------------------------------------------------------------------------------
-# Family polynomials (curve-notes §4.1)
+# Family polynomials
 # ---------------------------------------------------------------------------------------------
 
 
@@ -51,7 +51,7 @@ def bw6_params(x: int, ht: int, hy: int) -> tuple[int, int, int]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Curves (curve-notes §5)
+# Curves (published parameters)
 # ---------------------------------------------------------------------------------------------
 
 BN254_X = 0x44E992B44A6909F1

@@ -1,5 +1,5 @@
 """Every C function of the generated code whose documentation says it is variable time carries
-the _vartime suffix (issue 7: "any variable-time function is named as such").  The constant-time
+the _vartime suffix (docs/security.md: "any variable-time function is named as such").  The constant-time
 harness (tests/test_constant_time.py) derives its expectation from the name, so a variable-time
 function without the suffix would be expected to be clean; this check finds the ones it does not
 run.  It reads the rendered headers, so a template that documents a new variable-time function

@@ -17,7 +17,7 @@ MAX_PLAIN_TEXT_BYTES = 100_000  # larger text files are stored as <name>.xz
 TEXT_SUFFIXES = (".json", ".txt", ".yaml", ".md")
 # the readers and fixtures whose first argument is a set name (tests/vectors_util.py, tests/conftest.py)
 SET_ARGUMENT = {"vector_path", "find_vector", "read_vector_bytes", "read_vector_text", "read_vector_json",
-                "load_json", "vector_files", "vector_on_disk", "collect_cases", "vectors_subdir", "vector_file"}
+                "load_json", "vector_files", "vector_on_disk", "collect_cases", "vector_file"}
 # Built from pieces so that this file does not match itself.
 FORBIDDEN = ("../" + "shared", "shared" + "/vectors", "PAIRFORGE" + "_VECTORS")
 SHARED_PATH_CODE = re.compile(r"""["']shared["']\s*/\s*["']vectors["']""")

@@ -5,7 +5,7 @@ Python module, and writes its results into the page; `chromium --headless --dump
 page after its scripts ran.
 
 Needs Debian's chromium (apt-get install chromium: about 80 MB to download, 290 MB installed);
-without it the test skips, also under CI, which does not install it (README, "WebAssembly":
+without it the test skips, also under CI, which does not install it (docs/targets.md, "WebAssembly":
 `nox -s wasm` runs it where chromium is installed)."""
 
 from __future__ import annotations

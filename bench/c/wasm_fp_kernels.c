@@ -1,5 +1,5 @@
 /* Montgomery multiplication kernels for wasm32, side by side (bench/wasm_fp_kernels.py builds and
- * runs this file; README, "WebAssembly").  The field comes from wasm_fp_field.h, written by the
+ * runs this file; docs/targets.md, "WebAssembly").  The field comes from wasm_fp_field.h, written by the
  * driver: NL (64-bit limbs), FP_P[NL] (the modulus, least significant limb first) and FP_N0
  * (-p^-1 mod 2^64).  Every kernel computes out = a * b / 2^(64 NL) mod p for a, b < p, the
  * Montgomery product of the stored representation, and needs p < 2^(64 NL - 2):

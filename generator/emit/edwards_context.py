@@ -43,7 +43,7 @@ def edwards_kernels(model: EdwardsModel) -> list[Kernel]:
 # cost of an extended-coordinate bucket addition: 8 multiplications where a = -1, 9 or more
 # elsewhere (against about 6 plus a share of an inversion in batch-affine form).  Measured on
 # every shipped curve (the crossover: 1536-2048 points for jubjub, ed_on_bls12_377 and
-# ed_on_bw6_761; 512-1024 for bandersnatch and babyjubjub; README's Edwards section).
+# ed_on_bw6_761; 512-1024 for bandersnatch and babyjubjub; docs/api.md, "Twisted Edwards curves").
 SW_MSM_MIN_N_A_MINUS_ONE = 2048
 SW_MSM_MIN_N_GENERAL_A = 1024
 

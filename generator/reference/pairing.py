@@ -20,8 +20,8 @@ step can be checked by hand against the textbook definitions.
   since p^24 - 1 = (p^12 - 1)(p^4 + 1) Phi_24(p).
 
 GT values are therefore e_opt-ate(P, Q) with exponent multiple 1; optimised implementations
-whose final exponentiation computes a multiple m (see curve-notes pitfall 4) give e^m, so compare
-with them through bilinearity or pairing-product identities, or raise this value to m.
+whose final exponentiation computes a multiple m of the exponent (a cheaper hard part) give e^m,
+so compare with them through bilinearity or pairing-product identities, or raise this value to m.
 
 The full-field element layout used by the generated C code is "quadratic over cubic":
 ``((a00, a01, a02), (a10, a11, a12))`` = a00 + a01 w^2 + a02 w^4 + a10 w + a11 w^3 + a12 w^5,

@@ -115,7 +115,7 @@ static __attribute__((always_inline)) inline void pf_sqr_mont_4_nc(limb_t out[4]
  * a0 b0 - a1 b1 are formed column by column in two's complement; every column stays below
  * 2 * 9 * 2^58 + 2^35 < 2^63 in magnitude (products and reduction terms below 2^58, 9 of each
  * kind in a column; N <= 15 would do). Only up to 9 digits (4-limb fields): measured
- * (README, "WebAssembly"), it is faster under Node and wasmtime at 9 digits, but at 14 (6 limbs)
+ * (docs/targets.md, "WebAssembly"), it is faster under Node and wasmtime at 9 digits, but at 14 (6 limbs)
  * Node runs it 1.3x slower than three Fp products, though wasmtime gains. */
 #define PF_ASM_FP2_MUL_MONT_4_NC 1
 
