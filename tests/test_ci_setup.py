@@ -45,7 +45,7 @@ def test_every_test_dependency_is_pinned() -> None:
             assert _canonical(name) not in pins, f"constraints.txt pins {name} twice"
             pins[_canonical(name)] = version
     extras = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
-    wanted = {"nox", "ruff", "atheris", "distributed", "dask"}
+    wanted = {"nox", "ruff", "atheris", "matplotlib", "distributed", "dask"}
     for requirement in extras["test"] + extras["distributed"]:
         wanted.add(re.match(r"[A-Za-z0-9_.\-]+", requirement).group(0))
     missing = sorted(n for n in wanted if _canonical(n) not in pins)

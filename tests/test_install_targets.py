@@ -145,7 +145,12 @@ def test_host_modules_follow_the_cpu_and_the_options(monkeypatch: pytest.MonkeyP
     assert build.host_modules(64) == (False,)
 
 
-def test_install_builds_the_host_module_and_the_portable_one_on_first_use(tmp_path: Path) -> None:
+def test_install_builds_the_host_module_and_the_portable_one_on_first_use(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the build below runs without the build-target variables (_env): so must the expectation
+    monkeypatch.delenv(build.BUILD_TARGETS_ENV, raising=False)
+    monkeypatch.delenv(build.TARGET_ENV, raising=False)
     root = mock_checkout(tmp_path)
     pkg = root / "generated" / "mockcurve"
     host = build.host_modules(64)
