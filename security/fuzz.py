@@ -31,17 +31,14 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from security.fuzz_seeds import seeds_for  # noqa: E402
+from security.fuzz_seeds import VECTORS_DIR, seeds_for  # noqa: E402
 from security.fuzz_targets import REJECTIONS, Target, targets_for  # noqa: E402
 
 
 def vectors_dir() -> Path:
-    """The known-answer vectors the seeds are harvested from: tests/vectors, which ships with the
-    repository (a missing folder is an error, not an empty seed set)."""
-    path = ROOT / "tests" / "vectors"
-    if not path.is_dir():
-        raise FileNotFoundError(f"fuzz: the vectors folder {path} is missing (it ships with the repository)")
-    return path
+    """The known-answer vectors the seeds are harvested from: tests/vectors (fuzz_seeds.VECTORS_DIR;
+    harvesting raises FileNotFoundError when it is missing)."""
+    return VECTORS_DIR
 
 
 def curve_packages() -> list[str]:

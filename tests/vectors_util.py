@@ -77,11 +77,16 @@ def vector_path(set_name: str, relpath: str = "") -> Path:
     return path
 
 
+def _stored_packed(path: Path, relpath: str) -> bool:
+    """Whether ``path`` (from ``vector_path``) is the xz-compressed copy of ``relpath``."""
+    return path.name == Path(relpath).name + ".xz"
+
+
 def read_vector_bytes(set_name: str, relpath: str) -> bytes:
     """The content of a vector file, decompressed when it is stored as ``<relpath>.xz``."""
     path = vector_path(set_name, relpath)
     data = path.read_bytes()
-    return lzma.decompress(data) if path.name == Path(relpath).name + ".xz" else data
+    return lzma.decompress(data) if _stored_packed(path, relpath) else data
 
 
 def read_vector_text(set_name: str, relpath: str) -> str:
@@ -103,7 +108,7 @@ def vector_on_disk(set_name: str, relpath: str, scratch: Path) -> Path:
     the stored file itself, or, when it is stored as ``<relpath>.xz``, a copy decompressed into
     ``scratch`` (once)."""
     path = vector_path(set_name, relpath)
-    if path.name != Path(relpath).name + ".xz":
+    if not _stored_packed(path, relpath):
         return path
     out = scratch / set_name / relpath
     if not out.is_file():
