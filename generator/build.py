@@ -199,6 +199,18 @@ def limb_bits_from_env(default: int = 64) -> int:
     return int(value)
 
 
+# The assembly kernels a native build on an ARM host compiles into the portable module, chosen by
+# the host (platform.machine) and the limb width: AArch64 with 64-bit limbs, ARMv7 with 32-bit.
+NATIVE_ARM_TARGETS = (("PF_TARGET_ARM64", ("aarch64", "arm64"), 64), ("PF_TARGET_ARM32", ("armv7l", "armv7", "armv8l"), 32))
+
+
+def native_target_macros(limb_bits: int = 64) -> list[tuple[str, str]]:
+    """The target macro of the portable module on this host: an ARM host gets its kernels
+    (c/asm_arm64.h, c/asm_arm32.h) without a flag; elsewhere none (the C kernels)."""
+    machine = platform.machine().lower()
+    return [(macro, "1") for macro, machines, bits in NATIVE_ARM_TARGETS if machine in machines and limb_bits == bits]
+
+
 def builds_adx(limb_bits: int = 64) -> bool:
     """Whether builds on this host include the x86_64-adx module: x86-64 and 64-bit limbs.
 
@@ -347,7 +359,7 @@ def extension_options(pkg_dir: Path, limb_bits: int = 64, relative_to: Path | No
         "sources": [rel(pkg_dir / f"{stem}.pyx")],
         "include_dirs": [rel(pkg_dir), rel(c_dir)],
         "depends": [rel(p) for p in depends + pyx[1:]],
-        "define_macros": [("PF_LIMB_BITS", str(limb_bits))] + ([(ADX_DEFINE, "1")] if adx else []),
+        "define_macros": [("PF_LIMB_BITS", str(limb_bits))] + ([(ADX_DEFINE, "1")] if adx else native_target_macros(limb_bits)),
         # the wrapper's flags where c/api.c holds the arithmetic (api_compile_args), else all of it
         "extra_compile_args": (wrapper_compile_args() if has_api_unit(pkg_dir) else compile_args())
         + (list(ADX_COMPILE_ARGS) if adx else []),

@@ -2,7 +2,10 @@
 
     gen-curve bw6-761                      render + build generated/bw6_761 for this machine
     gen-curve --all                        every file in curves/
-    gen-curve --params my.toml --out DIR   a custom curve, as a standalone package DIR/<pkg>/
+    gen-curve --params my.toml --out DIR   a custom curve, as a standalone project DIR/<pkg>/
+                                           (pip install DIR/<pkg> works)
+    gen-curve bls12-381 --wheel DIR        the curve as its own wheel, pairforge_bls12_381, in DIR
+    gen-curve --params my.toml --wheel DIR --package mycurve
     gen-curve bls12-381 --target generic32 32-bit limbs
     gen-curve bls12-381 --target arm64     render, cross-build the static test program (also arm32)
     gen-curve bls12-381 --target wasm32    render, build generated/bls12_381/wasm/bls12_381.wasm
@@ -37,11 +40,11 @@ from generator.build import (
     module_name,
     package_up_to_date,
 )
+from generator.resources import CURVES_DIR, GENERATED_DIR
 
 PROG = "gen-curve"
-REPO_ROOT = Path(__file__).resolve().parents[1]
-CURVES_DIR = REPO_ROOT / "curves"
-GENERATED_DIR = REPO_ROOT / "generated"
+# The import name of a curve's own wheel unless --package says otherwise: pairforge_<package>.
+WHEEL_PACKAGE_PREFIX = "pairforge_"
 
 # target -> limb width of the build. x86_64-adx is not among them: on x86-64 the generic64 build
 # compiles the ADX module (_core_adx), which the package picks at import, instead of the portable
@@ -76,12 +79,19 @@ def _parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Render (and build) the implementation of pairing-friendly curves from curves/*.toml.",
         epilog="Examples: gen-curve bls12-381 | gen-curve --all | gen-curve --all --check | "
-        "gen-curve --params my.toml --out DIR",
+        "gen-curve --params my.toml --out DIR | gen-curve bls12-381 --wheel dist/",
     )
     p.add_argument("names", nargs="*", metavar="NAME", help="curve name, e.g. bw6-761 or bls12_381 (curves/<name>.toml)")
     p.add_argument("--all", action="store_true", help="every curve file in curves/")
-    p.add_argument("--params", type=Path, metavar="FILE", help="a curve file outside curves/ (needs --out)")
-    p.add_argument("--out", type=Path, metavar="DIR", help="write standalone packages to DIR/<pkg>/ instead of generated/")
+    p.add_argument("--params", type=Path, metavar="FILE", help="a curve file outside curves/ (needs --out or --wheel)")
+    p.add_argument("--out", type=Path, metavar="DIR",
+                   help="write standalone projects to DIR/<pkg>/ (package, pyproject.toml, setup.py) instead of generated/")
+    p.add_argument("--wheel", type=Path, metavar="DIR",
+                   help="build each curve as its own wheel (both code targets; manylinux where auditwheel is "
+                        "installed: pip install 'pairforge[wheel]') into DIR")
+    p.add_argument("--package", metavar="NAME",
+                   help="import name of the package written by --out or --wheel (one curve only; default: "
+                        f"the curve's package name with --out, {WHEEL_PACKAGE_PREFIX}<package> with --wheel)")
     p.add_argument(
         "--target",
         default=DEFAULT_TARGET,
@@ -108,7 +118,7 @@ class Job:
     label: str  # shown until the model's display name is known
     model: object = None
     pkg_dir: Path | None = None
-    files: dict[str, str] = field(default_factory=dict)
+    files: dict[str, str | bytes] = field(default_factory=dict)
     written: list[str] = field(default_factory=list)
     removed: list[str] = field(default_factory=list)
     unchanged: int = 0
@@ -175,8 +185,25 @@ def _validate(args: argparse.Namespace) -> None:
         raise UsageError("name a curve, or use --all or --params FILE")
     if chosen > 1:
         raise UsageError("give curve names, --all or --params, not several of them")
-    if args.params is not None and args.out is None:
-        raise UsageError("--params needs --out DIR (the package is written to DIR/<pkg>/)")
+    if args.out is not None and args.wheel is not None:
+        raise UsageError("give --out DIR or --wheel DIR, not both")
+    if args.params is not None and args.out is None and args.wheel is None:
+        raise UsageError("--params needs --out DIR (the package is written to DIR/<pkg>/) or --wheel DIR")
+    if args.wheel is not None:
+        if args.check or args.no_build:
+            raise UsageError("--wheel builds a wheel: it does not go with --check or --no-build")
+        if args.target != DEFAULT_TARGET:
+            raise UsageError(f"--wheel builds the {DEFAULT_TARGET} and x86_64-adx modules; it does not go with --target")
+    if args.package is not None:
+        if args.out is None and args.wheel is None:
+            raise UsageError("--package names the package of --out or --wheel")
+        if args.all or len(args.names) > 1:
+            raise UsageError("--package names one package: give one curve")
+        if not args.package.isidentifier():
+            raise UsageError(f"--package {args.package!r} is not a Python identifier")
+    if GENERATED_DIR is None and args.out is None and args.wheel is None:
+        raise UsageError("this pairforge is installed, not a checkout, so there is no generated/ to write to: "
+                         "give --out DIR or --wheel DIR")
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
 
@@ -205,8 +232,8 @@ def resolve_curve(name: str) -> Path:
     raise UsageError(f"no curve file for {name!r} in {_show(CURVES_DIR)}/ (available: {names})")
 
 
-def _jobs(args: argparse.Namespace) -> list[Job]:
-    out_dir = args.out.resolve() if args.out is not None else GENERATED_DIR
+def _jobs(args: argparse.Namespace, staging: Path | None = None) -> list[Job]:
+    out_dir = staging if staging is not None else args.out.resolve() if args.out is not None else GENERATED_DIR
     if args.params is not None:
         if not args.params.is_file():
             raise ValueError(f"{args.params}: no such file")
@@ -245,7 +272,7 @@ class Reporter:
         from rich.console import Console
 
         self.err = Console(stderr=True, highlight=False)
-        self.out = Console(highlight=False)
+        self.out = Console(highlight=False, soft_wrap=True)  # paths and commands stay whole when piped
         self.verbose = verbose
         self.live = self.err.is_terminal and not verbose
         self._progress = None
@@ -304,16 +331,16 @@ def _label(job: Job) -> str:
 # Writing and comparing package directories
 
 
-def _check_rendered_paths(files: dict[str, str]) -> dict[str, str]:
-    clean: dict[str, str] = {}
+def _check_rendered_paths(files: dict[str, str | bytes]) -> dict[str, str | bytes]:
+    clean: dict[str, str | bytes] = {}
     for rel, text in files.items():
         path = PurePosixPath(rel)
         if path.is_absolute() or ".." in path.parts or not path.parts or rel != path.as_posix():
             raise ValueError(f"render_package returned an unsafe path {rel!r}")
         if is_build_artefact(path):
             raise ValueError(f"render_package returned {rel!r}, a name reserved for build products")
-        if not isinstance(text, str):
-            raise TypeError(f"render_package returned {type(text).__name__} for {rel!r}, expected str")
+        if not isinstance(text, (str, bytes)):
+            raise TypeError(f"render_package returned {type(text).__name__} for {rel!r}, expected str or bytes")
         clean[path.as_posix()] = text
     return clean
 
@@ -342,10 +369,15 @@ class Comparison:
         return not (self.stale or self.missing or self.extra)
 
 
-def compare_package(pkg_dir: Path, files: dict[str, str]) -> Comparison:
+def _data(content: str | bytes) -> bytes:
+    """The bytes of a rendered file: a template's text, or a protocol's data file as it is."""
+    return content if isinstance(content, bytes) else content.encode()
+
+
+def compare_package(pkg_dir: Path, files: dict[str, str | bytes]) -> Comparison:
     """Compare a rendering (in memory) with a package directory, byte for byte."""
     on_disk = existing_files(pkg_dir)
-    stale = sorted(rel for rel in files if rel in on_disk and (pkg_dir / rel).read_bytes() != files[rel].encode())
+    stale = sorted(rel for rel in files if rel in on_disk and (pkg_dir / rel).read_bytes() != _data(files[rel]))
     missing = sorted(rel for rel in files if rel not in on_disk)
     extra = sorted(on_disk - set(files))
     return Comparison(stale, missing, extra)
@@ -362,7 +394,7 @@ def _looks_generated(pkg_dir: Path, names: set[str]) -> bool:
     return False
 
 
-def write_package(pkg_dir: Path, files: dict[str, str]) -> tuple[list[str], int, list[str]]:
+def write_package(pkg_dir: Path, files: dict[str, str | bytes]) -> tuple[list[str], int, list[str]]:
     """Write a rendering into ``pkg_dir``; returns (written, unchanged count, removed).
 
     Each changed file is written to a temporary name beside it and renamed over the old one;
@@ -380,7 +412,7 @@ def write_package(pkg_dir: Path, files: dict[str, str]) -> tuple[list[str], int,
             for rel, text in files.items():
                 dest = staging / rel
                 dest.parent.mkdir(parents=True, exist_ok=True)
-                dest.write_bytes(text.encode())
+                dest.write_bytes(_data(text))
             os.replace(staging, pkg_dir)
         finally:
             shutil.rmtree(staging, ignore_errors=True)
@@ -400,7 +432,7 @@ def write_package(pkg_dir: Path, files: dict[str, str]) -> tuple[list[str], int,
     unchanged = 0
     for rel, text in sorted(files.items()):
         dest = pkg_dir / rel
-        data = text.encode()
+        data = _data(text)
         if rel in on_disk and dest.is_file() and not dest.is_symlink() and dest.read_bytes() == data:
             unchanged += 1
             continue
@@ -432,7 +464,23 @@ def write_package(pkg_dir: Path, files: dict[str, str]) -> tuple[list[str], int,
 
 def _run(args: argparse.Namespace) -> int:
     _validate(args)
-    jobs = _jobs(args)
+    if args.wheel is None:
+        return _run_jobs(args, _jobs(args))
+    import tempfile
+
+    # The projects are written to a temporary directory and built there; only the wheels stay.
+    with tempfile.TemporaryDirectory(prefix="pairforge-wheel-") as staging:
+        return _run_jobs(args, _jobs(args, Path(staging)))
+
+
+def _import_name(args: argparse.Namespace, model: object) -> str:
+    package = getattr(model, "package", "")
+    if args.package is not None:
+        return args.package
+    return f"{WHEEL_PACKAGE_PREFIX}{package}" if args.wheel is not None else package
+
+
+def _run_jobs(args: argparse.Namespace, jobs: list[Job]) -> int:
     from generator import pipeline  # imported late: usage errors need no sympy
 
     build = not (args.check or args.no_build)
@@ -453,9 +501,15 @@ def _run(args: argparse.Namespace) -> int:
                     package = getattr(job.model, "package", "")
                     if not isinstance(package, str) or not package.isidentifier():
                         raise ValueError(f"{job.curve_file.name}: package name {package!r} is not a Python identifier")
-                    job.pkg_dir = job.out_dir / package
+                    import_name = _import_name(args, job.model)
+                    job.pkg_dir = job.out_dir / import_name
                     step(f"rendering ({args.target})")
                     job.files = _check_rendered_paths(_render(pipeline, job.model, args.target, step))
+                    if args.out is not None or args.wheel is not None:  # a project of its own
+                        from generator import __version__
+
+                        project = pipeline.render_distribution(job.model, import_name, __version__, job.files)
+                        job.files.update(_check_rendered_paths(project))
                     if args.check:
                         comparison = compare_package(job.pkg_dir, job.files)
                         comparisons.append((job, comparison))
@@ -478,7 +532,8 @@ def _run(args: argparse.Namespace) -> int:
                     job.skipped = reason
                     reporter.finish(job, f"written, not built: {reason}")
                     continue
-                builds.append((job, pool.submit(_build, job, args.target, args.verbose, step, reporter)))
+                wheel_dir = args.wheel.resolve() if args.wheel is not None else None
+                builds.append((job, pool.submit(_build, job, args.target, args.verbose, step, reporter, wheel_dir)))
         except BaseException:
             for _, future in builds:
                 future.cancel()
@@ -503,7 +558,7 @@ def _run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _render(pipeline, model, target: str, step: Callable[[str], None]) -> dict[str, str]:
+def _render(pipeline, model, target: str, step: Callable[[str], None]) -> dict[str, str | bytes]:
     """``pipeline.render_package``, passing the progress callback when it takes one."""
     import inspect
 
@@ -517,10 +572,15 @@ def _render(pipeline, model, target: str, step: Callable[[str], None]) -> dict[s
     return render(model, target=target)
 
 
-def _build(job: Job, target: str, verbose: bool, step: Callable[[str], None], reporter: Reporter) -> Path:
+def _build(job: Job, target: str, verbose: bool, step: Callable[[str], None], reporter: Reporter,
+           wheel_dir: Path | None = None) -> Path:
     started = time.monotonic()
     try:
-        if target == "wasm32":
+        if wheel_dir is not None:
+            from generator.wheel import build_wheel
+
+            built = build_wheel(job.pkg_dir, wheel_dir, progress=step)
+        elif target == "wasm32":
             from generator.wasm import build_wasm
 
             step("building the WebAssembly module (zig cc)")
@@ -560,7 +620,10 @@ def _report_written(args: argparse.Namespace, jobs: list[Job], reporter: Reporte
         parts = [f"{len(job.written)} written", f"{job.unchanged} unchanged"]
         if job.removed:
             parts.append(f"{len(job.removed)} removed")
-        out.print(f"[bold]{_label(job)}[/]: {_show(job.pkg_dir)}/ ({', '.join(parts)})")
+        if args.wheel is not None:  # the project was written to a temporary directory
+            out.print(f"[bold]{_label(job)}[/]: package {job.pkg_dir.name}")
+        else:
+            out.print(f"[bold]{_label(job)}[/]: {_show(job.pkg_dir)}/ ({', '.join(parts)})")
         if args.verbose:
             for rel in job.written:
                 out.print(f"    wrote   {rel}", markup=False)
@@ -573,6 +636,9 @@ def _report_written(args: argparse.Namespace, jobs: list[Job], reporter: Reporte
             out.print(f"    built   {_show(job.built)} ({args.target} known-answer test program)", markup=False)
             tests = "test_cross_edwards.py" if (job.pkg_dir / "c" / "edwards_core.h").is_file() else "test_cross.py"
             out.print(f"    test    pytest tests/{tests} (runs it under {runner})", markup=False)
+        elif job.built is not None and args.wheel is not None:
+            out.print(f"    wheel   {_show(job.built)} ({job.built.stat().st_size // 1024} KB)", markup=False)
+            out.print(f"    install pip install {_show(job.built)}; then python -m {job.pkg_dir.name}.selftest", markup=False)
         elif job.built is not None and args.target == "wasm32":
             out.print(f"    built   {_show(job.built)} ({job.built.stat().st_size // 1024} KB; "
                       f"loader {_show(job.pkg_dir)}/wasm/{job.pkg_dir.name}.mjs)", markup=False)
@@ -599,6 +665,9 @@ def _report_check(args: argparse.Namespace, jobs: list[Job], comparisons, report
                 out.print(f"    {kind + ':':<8} {where}/{rel}", markup=False)
         if args.verbose:
             for rel in comparison.stale:
+                if isinstance(job.files[rel], bytes):
+                    out.print(f"    (binary: {where}/{rel} differs)", markup=False)
+                    continue
                 old = (job.pkg_dir / rel).read_text(errors="replace").splitlines(keepends=True)
                 new = job.files[rel].splitlines(keepends=True)
                 diff = list(difflib.unified_diff(old, new, f"{where}/{rel} (on disk)", f"{where}/{rel} (rendered)"))

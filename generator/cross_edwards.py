@@ -26,7 +26,7 @@ class EdwardsOracle:
 
     def __init__(self, model: EdwardsModel) -> None:
         self.m = model
-        self.E: EdwardsCurve = model.curve
+        self.E = EdwardsCurve(model.p, model.a, model.d)   # the reference's curve, not derive's
         self.nb = model.fq.nbytes
         self.rb = model.fr.nbytes
 

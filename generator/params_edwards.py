@@ -5,18 +5,31 @@ pairing curve of this repository (``over = "bls12-381"``: that curve file's r, d
 family and seed). ``a`` and ``d`` may be integers or fractions ``"num/den"`` (taken mod p), so the
 forms libraries publish (d = -10240/10241) can be written as published. Every value is checked
 by ``generator/derive/edwards.py``; this module only parses and validates the shape.
+
+What it holds: ``EdwardsSpec`` (and the specs of its tables), ``parse_edwards`` (the table of a
+``TwistedEdwards`` file, sent here by the dispatcher generator/params.py) and
+``host_scalar_field`` (the r of the pairing curve file ``over`` names).
+
+What it may import: the standard library, generator/params_common.py, generator/params_pairing.py
+(to read the pairing curve ``over`` names), generator/resources.py, and one derivation, inside
+``host_scalar_field`` only (so that importing the curve-file modules imports no derive module):
+generator/derive/families.py (``derive_family``), since the host's r is derived from its family and
+seed. derive/families.py imports only derive/checks.py and params_common.py, so no chain of
+imports leads back here; the import contracts (pyproject.toml) allow this one import from the
+curve files into derive and no other.
 """
 
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .params import CurveFileError, _int
+from .params_common import EDWARDS_FAMILY, CurveFileError, parse_int, parse_toml, read_curve_text
+from .params_pairing import parse_pairing
+from .resources import CURVES_DIR
 
-FAMILY = "TwistedEdwards"
+FAMILY = EDWARDS_FAMILY
 KNOWN_KEYS = {
     "name", "family", "p", "over", "a", "d", "r", "cofactor", "generators", "weierstrass",
     "serialization", "description", "protocols", "ecvrf", "glv",
@@ -33,7 +46,6 @@ WEIERSTRASS_KEYS = {"a", "b", "generator"}
 # Point encodings of Edwards curves (generator/derive/edwards_serialization.py).
 PROFILES = ("arkworks", "zcash", "circom", "gnark")
 # Where ``over`` names are looked up when the curve file's own folder does not hold them.
-CURVES_DIR = Path(__file__).resolve().parents[1] / "curves"
 
 
 @dataclass(frozen=True)
@@ -92,17 +104,17 @@ def _residue(value: object, key: str, where: str, p: int) -> int:
     """An integer or a fraction "num/den", reduced mod p."""
     if isinstance(value, str) and "/" in value:
         num_text, den_text = value.split("/", 1)
-        num, den = _int(num_text, key, where), _int(den_text, key, where)
+        num, den = parse_int(num_text, key, where), parse_int(den_text, key, where)
         if den % p == 0:
             raise CurveFileError(f"{where}: key '{key}': the denominator {den} is 0 mod p")
         return num * pow(den, -1, p) % p
-    return _int(value, key, where) % p
+    return parse_int(value, key, where) % p
 
 
 def _point(value: object, key: str, where: str, p: int) -> tuple[int, int]:
     if not isinstance(value, list) or len(value) != 2:
         raise CurveFileError(f"{where}: key '{key}' must be a point [x, y]")
-    x, y = (_int(v, f"{key}[{i}]", where) for i, v in enumerate(value))
+    x, y = (parse_int(v, f"{key}[{i}]", where) for i, v in enumerate(value))
     if not (0 <= x < p and 0 <= y < p):
         raise CurveFileError(f"{where}: key '{key}': coordinates must lie in [0, p)")
     return x, y
@@ -110,16 +122,20 @@ def _point(value: object, key: str, where: str, p: int) -> tuple[int, int]:
 
 def host_scalar_field(over: str, source: str) -> int:
     """The r of the pairing curve file ``over`` (beside ``source``, else in curves/)."""
-    from .derive.families import derive_family  # the family polynomials only: cheap
-    from .params import load_curve_file
+    # Imported here, not at the top: importing generator.params must not import generator.derive
+    # (tests/test_derive.py::test_params_imports_nothing_downstream); this is the one derivation a
+    # curve file needs, the family polynomials only (cheap).
+    from .derive.families import derive_family
 
     stem = over.lower().replace("_", "-")
     candidates = [Path(source).parent / f"{stem}.toml", CURVES_DIR / f"{stem}.toml"]
     for path in candidates:
         if path.is_file():
-            host = load_curve_file(path)
-            if host.family == FAMILY:
+            table = parse_toml(read_curve_text(path), str(path))
+            if table.get("family") == FAMILY:
+                parse_edwards(table, str(path))     # a malformed file reports its own error first
                 raise CurveFileError(f"{source}: key 'over' must name a pairing curve, {over!r} is twisted Edwards")
+            host = parse_pairing(table, str(path))
             return derive_family(host.family, host.x, f"{host.name} ({path})", host.ht, host.hy).r
     raise CurveFileError(f"{source}: key 'over': no curve file {stem}.toml beside the file or in curves/")
 
@@ -144,13 +160,13 @@ def parse_edwards(data: dict, source: str) -> EdwardsSpec:
             raise CurveFileError(f"{source}: key 'over' must be a curve file name such as \"bls12-381\"")
         p = host_scalar_field(over, source)
     else:
-        p = _int(data["p"], "p", source)
+        p = parse_int(data["p"], "p", source)
     if p < 5:
         raise CurveFileError(f"{source}: key 'p' must be a prime above 3")
     a = _residue(data["a"], "a", source, p)
     d = _residue(data["d"], "d", source, p)
-    r = _int(data["r"], "r", source)
-    cofactor = _int(data["cofactor"], "cofactor", source)
+    r = parse_int(data["r"], "r", source)
+    cofactor = parse_int(data["cofactor"], "cofactor", source)
     if r < 3 or cofactor < 1:
         raise CurveFileError(f"{source}: keys 'r' (> 2) and 'cofactor' (>= 1) must be positive")
     generators: dict[str, tuple[int, int]] = {}
@@ -202,7 +218,7 @@ def parse_edwards(data: dict, source: str) -> EdwardsSpec:
         g = data["glv"]
         if not isinstance(g, dict) or set(g) != {"lambda"}:
             raise CurveFileError(f"{source}: table 'glv' holds 'lambda' (the eigenvalue of the endomorphism on the subgroup)")
-        glv_lambda = _int(g["lambda"], "glv.lambda", source) % r
+        glv_lambda = parse_int(g["lambda"], "glv.lambda", source) % r
     return EdwardsSpec(
         glv_lambda=glv_lambda,
         name=name, source=source, p=p, over=over, a=a, d=d, r=r, cofactor=cofactor, generators=generators,
@@ -255,8 +271,4 @@ def _ecvrf_suites(tables: object, source: str, p: int, generators: dict[str, tup
 
 def parse_edwards_text(text: str, source: str) -> EdwardsSpec:
     """Parse the text of a ``TwistedEdwards`` curve file (used by tests that alter a parameter)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise CurveFileError(f"{source}: not valid TOML: {exc}") from None
-    return parse_edwards(data, source)
+    return parse_edwards(parse_toml(text, source), source)

@@ -9,6 +9,7 @@ from .derive.edwards import EdwardsModel, build_edwards_model
 from .derive.model import CurveModel, build_model
 from .emit.context import package_files
 from .emit.edwards_context import edwards_package_files
+from .emit.project import project_files
 from .params import load_curve_file
 from .params_edwards import EdwardsSpec
 
@@ -21,10 +22,11 @@ TARGETS = ("generic64", "generic32", "arm64", "arm32", "wasm32")
 
 def unbuildable_reason(model: CurveModel | EdwardsModel, target: str) -> str | None:
     """Why ``model``'s package cannot be built for ``target``, or None when it can. Every target
-    renders, but the wasm32 build compiles the byte ABI (c/wasm_abi.c), which only the pairing
-    curves' packages have so far."""
-    if target == "wasm32" and isinstance(model, EdwardsModel):
-        return "twisted Edwards packages have no wasm32 byte ABI (c/wasm_abi.c) yet"
+    renders, and every package builds for every target: the wasm32 build compiles the byte ABI
+    (c/wasm_abi.c), which the pairing curves' packages (templates/c/wasm_abi.c.j2) and the twisted
+    Edwards packages (templates/c/edwards_wasm_abi.c.j2) both have. generator/cli.py keeps asking,
+    so that a target a package cannot take is refused in one line, with the reason."""
+    del model, target
     return None
 
 
@@ -37,10 +39,16 @@ def derive_model(curve_file: Path, progress: Progress | None = None) -> CurveMod
     return build_model(spec, progress)
 
 
-def render_package(model: CurveModel | EdwardsModel, target: str = "generic64", progress: Progress | None = None) -> dict[str, str]:
+def render_package(model: CurveModel | EdwardsModel, target: str = "generic64", progress: Progress | None = None) -> dict[str, str | bytes]:
     """Relative path inside the package directory -> file text."""
     if target not in TARGETS:
         raise ValueError(f"unknown target {target!r} (available: {', '.join(TARGETS)})")
     if isinstance(model, EdwardsModel):
         return edwards_package_files(model, target, progress)
     return package_files(model, target, progress)
+
+
+def render_distribution(model: CurveModel | EdwardsModel, import_name: str, version: str, files: dict[str, str | bytes]) -> dict[str, str]:
+    """The project files (pyproject.toml, setup.py, README.md, licences) that make the rendered
+    package ``files`` a distribution of its own, imported as ``import_name``."""
+    return project_files(model, import_name, version, files)

@@ -4,16 +4,18 @@ PyPI package), with no libc and no allocator.
 Two products, both build outputs (gitignored, never committed; their sources are the rendered
 ``c/`` files the regen check covers):
 
-* ``<pkg>/wasm/<pkg>.wasm``: the byte-level ABI of ``c/wasm_abi.c`` (templates/c/wasm_abi.c.j2),
-  built for ``wasm32-freestanding``.  No libc is linked and none of its headers is on the include
+* ``<pkg>/wasm/<pkg>.wasm``: the byte-level ABI of ``c/wasm_abi.c`` (templates/c/wasm_abi.c.j2 for
+  a pairing curve, templates/c/edwards_wasm_abi.c.j2 for a twisted Edwards package), built for
+  ``wasm32-freestanding``.  No libc is linked and none of its headers is on the include
   path: the few it names (``string.h``, ``stdlib.h``) are shims that map ``memcpy``/``memset`` to
   compiler builtins, lowered to the bulk-memory instructions; any other libc call would be an
   undefined symbol and fail the link.  The module imports nothing and exports its memory, its
   functions and ``__heap_base`` (where a loader may start placing buffers; the module keeps no
   heap of its own).
 * ``kat-wasm32-<limb bits>.wasm``: the known-answer test program ``c/kat_main.c`` for
-  ``wasm32-wasi`` (it reads stdin and prints with wasi-libc), run by tests/test_wasm.py under
-  wasmtime beside the native build, as generator/cross.py does for ARM.
+  ``wasm32-wasi`` (it reads stdin and prints with wasi-libc), run by tests/test_wasm.py (and
+  tests/test_wasm_edwards.py for the twisted Edwards packages) under wasmtime beside the native
+  build, as generator/cross.py does for ARM.
 
 Limb width: 64-bit limbs, measured faster than 32-bit limbs (generic32, where a 32 x 32 -> 64-bit
 product is one i64.mul) by bench/wasm.py (docs/targets.md, "WebAssembly"): wasm32 has no 64 x 64 -> 128-bit

@@ -1,5 +1,6 @@
 """A Python loader of a curve's WebAssembly module over ``wasmtime`` (PyPI), for the tests and
-bench/wasm.py: the byte-level ABI of templates/c/wasm_abi.c.j2 as Python methods.
+bench/wasm.py: the byte-level ABI of templates/c/wasm_abi.c.j2 (a pairing curve: ``WasmCurve``) or
+of templates/c/edwards_wasm_abi.c.j2 (a twisted Edwards package: ``WasmEdwards``) as Python methods.
 
 The module keeps no heap: every call copies its inputs into the module's memory above
 ``__heap_base`` (growing the memory when needed), calls the function and reads the output back.
@@ -17,20 +18,29 @@ ERRORS = {
     9: "not in the subgroup", 10: "scratch too small", 11: "empty DST", 12: "identity key or signature",
     13: "secret key or public input out of range", 14: "no precompile at this address",
 }
+# The error codes of a twisted Edwards package's ABI (templates/c/edwards_wasm_abi.c.j2)
+EDWARDS_ERRORS = {
+    1: "length", 2: "flags", 3: "identity with a non-zero coordinate", 5: "non-canonical coordinate",
+    6: "no point with this coordinate", 7: "sign bit on a zero coordinate", 8: "not on the curve",
+    9: "not in the subgroup", 10: "scratch too small", 11: "empty DST", 12: "the identity",
+    13: "secret key or proof scalar out of range", 15: "unknown profile or suite", 16: "hash to curve found no point",
+}
 
 
 class WasmAbiError(ValueError):
     """A function of the ABI returned an error code (``code``)."""
 
-    def __init__(self, function: str, code: int) -> None:
+    def __init__(self, function: str, code: int, errors: dict[int, str] = ERRORS) -> None:
         self.code = code
-        super().__init__(f"{function}: error {code} ({ERRORS.get(code, 'unknown')})")
+        super().__init__(f"{function}: error {code} ({errors.get(code, 'unknown')})")
 
 
-class WasmCurve:
-    """One instance of ``<pkg>.wasm``."""
+class _WasmModule:
+    """One instance of a module of the byte-level ABI: its memory and the calling convention
+    (output first, explicit lengths, integer parameters after the inputs, scratch last)."""
 
     PAGE = 65536
+    ERRORS = ERRORS
 
     def __init__(self, path: Path | str, engine=None, fuel: int | None = None) -> None:
         """``fuel``: meter the instance (one unit per executed wasm instruction, read back with
@@ -54,10 +64,9 @@ class WasmCurve:
         self.exports = self.instance.exports(self.store)
         self.memory = self.exports["memory"]
         self.heap_base = self.exports["__heap_base"].value(self.store)
-        size = lambda name: self.exports[name](self.store)  # noqa: E731
-        self.g1_compressed, self.g1_uncompressed = size("pf_size_g1_compressed"), size("pf_size_g1_uncompressed")
-        self.g2_compressed, self.g2_uncompressed = size("pf_size_g2_compressed"), size("pf_size_g2_uncompressed")
-        self.scalar_size, self.gt_size = size("pf_size_scalar"), size("pf_size_gt")
+
+    def _size(self, name: str) -> int:
+        return self.exports[name](self.store)
 
     def fuel_used(self) -> int:
         """Wasm instructions executed so far by a metered instance (``fuel`` given)."""
@@ -103,7 +112,7 @@ class WasmCurve:
             args += [addrs[-1], scratch]
         code = self.exports[name](self.store, *args)
         if code:
-            raise WasmAbiError(name, code)
+            raise WasmAbiError(name, code, self.ERRORS)
         return self._read(addrs[0], size)
 
     def call(self, name: str, out_len: int, *inputs: bytes, extra: tuple[int, ...] = (), scratch: int = 0) -> bytes:
@@ -113,6 +122,17 @@ class WasmCurve:
     def _flag_call(self, name: str, *inputs: bytes, extra: tuple[int, ...] = (), scratch: int = 0) -> bool:
         """Functions whose output is one result byte (no out_len argument)."""
         return self._invoke(name, None, inputs, extra, scratch) == b"\x01"
+
+
+class WasmCurve(_WasmModule):
+    """One instance of a pairing curve's ``<pkg>.wasm``."""
+
+    def __init__(self, path: Path | str, engine=None, fuel: int | None = None) -> None:
+        super().__init__(path, engine, fuel)
+        size = self._size
+        self.g1_compressed, self.g1_uncompressed = size("pf_size_g1_compressed"), size("pf_size_g1_uncompressed")
+        self.g2_compressed, self.g2_uncompressed = size("pf_size_g2_compressed"), size("pf_size_g2_uncompressed")
+        self.scalar_size, self.gt_size = size("pf_size_scalar"), size("pf_size_gt")
 
     # -- the ABI ------------------------------------------------------------------------------
     def _len(self, group: int, compressed: bool) -> int:
@@ -195,3 +215,151 @@ class WasmCurve:
         if code:
             raise WasmAbiError(name, code)
         return self._read(out, out_len)
+
+
+class WasmEdwards(_WasmModule):
+    """One instance of a twisted Edwards package's ``<pkg>.wasm`` (templates/c/edwards_wasm_abi.c.j2).
+
+    Points of the Edwards model in the package's serialization profiles (``profiles``, the names of
+    SERIALIZATION_PROFILES in their order; None: the default), scalars of ``scalar_size`` bytes
+    little-endian; SWPoint's arkworks encoding where the package has it (``has_sw``); ark-vrf's
+    VRF by suite name where it has the ecvrf protocol (``suites``)."""
+
+    ERRORS = EDWARDS_ERRORS
+
+    def __init__(self, path: Path | str, profiles: list[str] | tuple[str, ...], suites: list[str] | tuple[str, ...] = (),
+                 engine=None, fuel: int | None = None) -> None:
+        super().__init__(path, engine, fuel)
+        size = self._size
+        self.profiles, self.suites = list(profiles), list(suites)
+        self.te_compressed, self.te_uncompressed = size("pf_size_te_compressed"), size("pf_size_te_uncompressed")
+        self.scalar_size = size("pf_size_scalar")
+        self.default_profile = self.profiles[size("pf_te_default_profile")]
+        self.has_sw = "pf_size_sw_compressed" in self.exports
+        if self.has_sw:
+            self.sw_compressed, self.sw_uncompressed = size("pf_size_sw_compressed"), size("pf_size_sw_uncompressed")
+
+    def _te(self, compressed: bool) -> int:
+        return self.te_compressed if compressed else self.te_uncompressed
+
+    def _sw(self, compressed: bool) -> int:
+        return self.sw_compressed if compressed else self.sw_uncompressed
+
+    def profile_index(self, profile: str | int | None) -> int:
+        """A profile's index (an int passes unchanged, so that tests can pass unknown ones)."""
+        if isinstance(profile, int):
+            return profile
+        return self.profiles.index(self.default_profile if profile is None else profile)
+
+    def suite_index(self, suite: str | int | None) -> int:
+        if isinstance(suite, int):
+            return suite
+        return 0 if suite is None else self.suites.index(suite)
+
+    # -- the Edwards model ----------------------------------------------------------------------
+    def generator(self, compressed: bool = True) -> bytes:
+        return self.call("pf_te_generator", self._te(compressed))
+
+    def decode(self, data: bytes, profile=None, out_profile=None, compressed: bool = True) -> bytes:
+        i = self.profile_index(profile)
+        o = i if out_profile is None else self.profile_index(out_profile)
+        return self.call("pf_te_decode_vartime", self._te(compressed), data, extra=(i, o))
+
+    def from_affine(self, x: bytes, y: bytes, profile=None, compressed: bool = True) -> bytes:
+        return self.call("pf_te_from_affine_vartime", self._te(compressed), x + y, extra=(self.profile_index(profile),))
+
+    def to_affine(self, data: bytes, profile=None) -> tuple[bytes, bytes]:
+        xy = self.call("pf_te_to_affine_vartime", 2 * self.te_compressed, data, extra=(self.profile_index(profile),))
+        return xy[: self.te_compressed], xy[self.te_compressed :]
+
+    def add(self, a: bytes, b: bytes, compressed: bool = True) -> bytes:
+        return self.call("pf_te_add_vartime", self._te(compressed), a, b)
+
+    def mul(self, a: bytes, k: bytes, compressed: bool = True) -> bytes:
+        return self.call("pf_te_mul", self._te(compressed), a, k)
+
+    def mul_vartime(self, a: bytes, k: bytes, compressed: bool = True) -> bytes:
+        return self.call("pf_te_mul_vartime", self._te(compressed), a, k)
+
+    def msm(self, points: list[bytes], scalars: list[bytes], compressed: bool = True, scratch: int | None = None) -> bytes:
+        """``scratch``: the scratch length to pass (default pf_te_msm_scratch_size(n))."""
+        n = len(points)
+        need = self.exports["pf_te_msm_scratch_size"](self.store, n) if scratch is None else scratch
+        return self.call("pf_te_msm_vartime", self._te(compressed), b"".join(points), b"".join(scalars), extra=(n,),
+                         scratch=need)
+
+    def hash_to_curve(self, msg: bytes, dst: bytes, compressed: bool = True) -> bytes:
+        return self.call("pf_te_hash_to_curve_vartime", self._te(compressed), msg, dst)
+
+    def encode_to_curve(self, msg: bytes, dst: bytes, compressed: bool = True) -> bytes:
+        return self.call("pf_te_encode_to_curve_vartime", self._te(compressed), msg, dst)
+
+    # -- the short Weierstrass model (SWPoint) ----------------------------------------------------
+    def sw_generator(self, compressed: bool = True) -> bytes:
+        return self.call("pf_sw_generator", self._sw(compressed))
+
+    def sw_decode(self, data: bytes, compressed: bool = True) -> bytes:
+        return self.call("pf_sw_decode_vartime", self._sw(compressed), data)
+
+    def sw_from_affine(self, x: bytes, y: bytes, compressed: bool = True) -> bytes:
+        return self.call("pf_sw_from_affine_vartime", self._sw(compressed), x + y)
+
+    def sw_to_affine(self, data: bytes) -> tuple[bytes, bytes]:
+        xy = self.call("pf_sw_to_affine_vartime", 2 * self.te_compressed, data)
+        return xy[: self.te_compressed], xy[self.te_compressed :]
+
+    def sw_from_te(self, data: bytes, compressed: bool = True) -> bytes:
+        return self.call("pf_sw_from_te_vartime", self._sw(compressed), data)
+
+    def sw_to_te(self, data: bytes, compressed: bool = True) -> bytes:
+        return self.call("pf_sw_to_te_vartime", self._te(compressed), data)
+
+    def sw_add(self, a: bytes, b: bytes, compressed: bool = True) -> bytes:
+        return self.call("pf_sw_add_vartime", self._sw(compressed), a, b)
+
+    def sw_mul(self, a: bytes, k: bytes, compressed: bool = True) -> bytes:
+        return self.call("pf_sw_mul", self._sw(compressed), a, k)
+
+    def sw_mul_vartime(self, a: bytes, k: bytes, compressed: bool = True) -> bytes:
+        return self.call("pf_sw_mul_vartime", self._sw(compressed), a, k)
+
+    def sw_msm(self, points: list[bytes], scalars: list[bytes], compressed: bool = True, scratch: int | None = None) -> bytes:
+        n = len(points)
+        need = self.exports["pf_sw_msm_scratch_size"](self.store, n) if scratch is None else scratch
+        return self.call("pf_sw_msm_vartime", self._sw(compressed), b"".join(points), b"".join(scalars), extra=(n,),
+                         scratch=need)
+
+    # -- ark-vrf's VRF ----------------------------------------------------------------------------
+    def _vrf_size(self, what: str, suite) -> tuple[int, int]:
+        i = self.suite_index(suite)
+        return i, self.exports[f"pf_ecvrf_{what}_size"](self.store, i)
+
+    def vrf_public_key(self, sk: bytes, suite=None) -> bytes:
+        i, n = self._vrf_size("point", suite)
+        return self.call("pf_ecvrf_public_key", n, sk, extra=(i,))
+
+    def vrf_output(self, sk: bytes, alpha: bytes, suite=None) -> bytes:
+        i, n = self._vrf_size("point", suite)
+        return self.call("pf_ecvrf_output", n, sk, alpha, extra=(i,))
+
+    def vrf_prove(self, sk: bytes, alpha: bytes, ad: bytes = b"", suite=None) -> bytes:
+        i, n = self._vrf_size("proof", suite)
+        return self.call("pf_ecvrf_prove", n, sk, alpha, ad, extra=(i,))
+
+    def vrf_prove_thin(self, sk: bytes, alpha: bytes, ad: bytes = b"", suite=None) -> bytes:
+        i, n = self._vrf_size("thin_proof", suite)
+        return self.call("pf_ecvrf_prove_thin", n, sk, alpha, ad, extra=(i,))
+
+    def vrf_verify(self, pk: bytes, alpha: bytes, ad: bytes, pi: bytes, suite=None) -> bool:
+        """True or False for a well-formed proof; WasmAbiError for malformed data."""
+        return self._flag_call("pf_ecvrf_verify_vartime", pk, alpha, ad, pi, extra=(self.suite_index(suite),))
+
+    def vrf_verify_thin(self, pk: bytes, alpha: bytes, ad: bytes, pi: bytes, suite=None) -> bool:
+        return self._flag_call("pf_ecvrf_verify_thin_vartime", pk, alpha, ad, pi, extra=(self.suite_index(suite),))
+
+    def vrf_proof_to_hash(self, pi: bytes, suite=None) -> bytes:
+        return self.call("pf_ecvrf_proof_to_hash_vartime", 32, pi, extra=(self.suite_index(suite),))
+
+    def vrf_hash_to_curve(self, alpha: bytes, suite=None) -> bytes:
+        i, n = self._vrf_size("point", suite)
+        return self.call("pf_ecvrf_hash_to_curve_vartime", n, alpha, extra=(i,))

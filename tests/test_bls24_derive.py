@@ -26,7 +26,7 @@ from generator.derive.endomorphisms import (
     swap_phi,
 )
 from generator.derive.families import derive_family
-from generator.derive.final_exponentiation import MulGT, track_exponent
+from generator.derive.gt_program import MulGT, track_exponent
 from generator.derive.miller_loop import apply_psi
 from generator.derive.model import PairingCore, build_model, derive_core
 from generator.derive.tower import derive_tower

@@ -18,14 +18,14 @@ import sympy
 from generator.derive.chains import chain_for
 from generator.derive.checks import DerivationError
 from generator.derive.families import BW6_T0, X, bw6_loop, bw6_trace_residues, derive_family
-from generator.derive.final_exponentiation import (
+from generator.derive.final_exponentiation import derive_final_exponentiation
+from generator.derive.gt_program import (
     BATCH_INVERSION_COST,
     CYCLOTOMIC_SQR_COST,
     GT_MUL_COST,
     ExpByX,
     batch_inversion_cost,
     compressed_exp_digits,
-    derive_final_exponentiation,
     exp_by_x_cost,
     karatsuba_fp_muls,
     program_cost,

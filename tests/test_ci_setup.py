@@ -34,8 +34,8 @@ def test_the_readme_command_installs_through_the_constraints() -> None:
 
 
 def test_every_test_dependency_is_pinned() -> None:
-    """Each package of the test and distributed extras (and what dask's extra pulls in), and CI's
-    own tools, has one exact version in constraints.txt."""
+    """Each package of the test, distributed and docs extras (and what dask's extra pulls in), and
+    CI's own tools, has one exact version in constraints.txt."""
     pins = {}
     for line in (REPO_ROOT / "constraints.txt").read_text().splitlines():
         line = line.split("#", 1)[0].strip()
@@ -46,7 +46,7 @@ def test_every_test_dependency_is_pinned() -> None:
             pins[_canonical(name)] = version
     extras = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
     wanted = {"nox", "ruff", "atheris", "matplotlib", "distributed", "dask"}
-    for requirement in extras["test"] + extras["distributed"]:
+    for requirement in extras["test"] + extras["distributed"] + extras["docs"]:
         wanted.add(re.match(r"[A-Za-z0-9_.\-]+", requirement).group(0))
     missing = sorted(n for n in wanted if _canonical(n) not in pins)
     assert not missing, f"not pinned in constraints.txt: {missing}"

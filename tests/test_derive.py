@@ -11,20 +11,18 @@ import pytest
 
 from generator.derive.checks import DerivationError
 from generator.derive.families import BLS12_P, BLS12_R, BN_P, BN_R, X, cyclotomic, derive_family
-from generator.derive.final_exponentiation import (
+from generator.derive.final_exponentiation import _build_program, derive_final_exponentiation, factored_forms
+from generator.derive.gt_program import (
     Conj,
     ExpByX,
     Frob,
     MulGT,
     PowKarabina,
     PowSmall,
-    _build_program,
-    _Program,
+    Program,
     allocate_registers,
     column_scales,
-    derive_final_exponentiation,
     exp_by_x_cost,
-    factored_forms,
     naf,
     program_cost,
     track_exponent,
@@ -314,10 +312,10 @@ def test_bos_coster_power_on_integers() -> None:
     modulus = 2**127 - 1
     for _ in range(60):
         x = rng.randrange(2, modulus)
-        program = _Program(joint=True, method="bos_coster")
+        program = Program(joint=True, method="bos_coster")
         bases = [0]
         for _ in range(5):
-            bases.append(program._new())
+            bases.append(program.new_register())
             program.ops.append(ExpByX(bases[-1], bases[-2]))    # f^(x^j)
         terms = [(rng.choice(bases), rng.choice([-1, 1]) * rng.randrange(1, 600)) for _ in range(rng.randrange(1, 20))]
         if len(terms) > 2:
@@ -357,7 +355,7 @@ def test_joint_power_on_integers() -> None:
     with negative ones (conjugations) and a shared register."""
     rng = random.Random(5)
     for _ in range(50):
-        program = _Program(joint=True)
+        program = Program(joint=True)
         bases = [0]
         for _ in range(3):
             bases.append(program.mul(bases[-1], 0))        # registers holding f^2, f^3, f^4

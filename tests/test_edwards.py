@@ -39,7 +39,7 @@ def ctx(request) -> tuple[ModuleType, EdwardsModel, EdwardsCurve]:
         pytest.skip("no twisted Edwards packages in generated/")
     C = load_curve_module(request.param)
     m = model(request.param)
-    return C, m, m.curve
+    return C, m, EdwardsCurve(m.p, m.a, m.d)
 
 
 def torsion(m: EdwardsModel, E: EdwardsCurve, seed: int) -> tuple[int, int]:

@@ -17,7 +17,7 @@ from test_edwards import model, outside, pt
 
 from generator.derive.edwards import EdwardsModel, to_weierstrass
 from generator.emit.edwards_context import sw_msm_min_n
-from generator.reference.edwards import WeierstrassCurve, sqrt_mod
+from generator.reference.edwards import EdwardsCurve, WeierstrassCurve, sqrt_mod
 
 PACKAGES = edwards_packages()
 
@@ -123,7 +123,7 @@ def test_exceptional_inputs(ctx) -> None:
     C, m = ctx
     p, r = m.p, m.r
     G = m.generator
-    E = m.curve
+    E = EdwardsCurve(m.p, m.a, m.d)
     Q = outside(m, E, 7)
     negG = E.neg(G)
     special = [
@@ -158,7 +158,7 @@ def test_sums_through_edwards_infinity(ctx) -> None:
     rng = random.Random(11)
     found = []
     while len(found) < 2:
-        Q = outside(m, m.curve, rng.randrange(1 << 30))
+        Q = outside(m, EdwardsCurve(m.p, m.a, m.d), rng.randrange(1 << 30))
         x, y = to_sw(m, Q)
         other = to_edwards(m, W.add(T, (x, -y % m.p)))      # T - Q
         if other is not None:

@@ -17,7 +17,7 @@ from vectors_util import read_vector_json
 
 from generator.derive.edwards import EdwardsModel, build_edwards_model, to_weierstrass
 from generator.params import load_curve_file
-from generator.reference.edwards import WeierstrassCurve, sqrt_mod
+from generator.reference.edwards import EdwardsCurve, WeierstrassCurve, sqrt_mod
 
 ROOT = Path(__file__).resolve().parents[1]
 WITH_SW = [pkg for pkg in edwards_packages() if (ROOT / "generated" / pkg / "_weierstrass.py").is_file()]
@@ -46,7 +46,7 @@ def edwards_points(m: EdwardsModel, E, rng: random.Random, count: int) -> list:
     """Random points of the whole curve (mostly outside the subgroup) and of the subgroup."""
     out = []
     for _ in range(count):
-        x, y = m.curve.random_point(rng)
+        x, y = EdwardsCurve(m.p, m.a, m.d).random_point(rng)
         out.append(E.Point.from_affine(x, y, check=False))
         out.append(E.Point.generator() * rng.randrange(1, m.r))
     return out

@@ -170,3 +170,26 @@ def test_against_ckzg(eip4844, trusted_setup, setup_file):
         wrong[bad] = proofs[(bad + 1) % 3]
         assert E.verify_blob_kzg_proof_batch(blobs, commitments, wrong, ts) is False
         assert ckzg.verify_blob_kzg_proof_batch(b"".join(blobs), b"".join(commitments), b"".join(wrong), cts) is False
+
+
+def test_the_built_in_setup_is_c_kzgs_file(eip4844, trusted_setup, vector_file) -> None:
+    """load_trusted_setup() with no file gives Ethereum's mainnet setup: the package's copy is
+    c-kzg's trusted_setup.txt (tests/vectors) byte for byte, its points equal the file's point for
+    point, and the loaded object is checked once and then reused."""
+    import lzma
+
+    from generator.protocols import data_file
+
+    package_copy = Path(eip4844.__file__).with_name(eip4844.MAINNET_TRUSTED_SETUP).read_bytes()
+    vectors_copy = vector_file("eip4844_kzg", "trusted_setup.txt").read_bytes()
+    assert lzma.decompress(package_copy) == vectors_copy
+    assert data_file("ethereum_mainnet_trusted_setup.txt.xz") == package_copy  # what the generator renders
+    built_in = eip4844.load_trusted_setup()
+    assert eip4844.load_trusted_setup() is built_in
+    for name in ("g1", "g2", "g1_lagrange"):
+        assert list(getattr(built_in.setup, name)) == list(getattr(trusted_setup.setup, name)), name
+    assert built_in.g1_lagrange_brp == trusted_setup.g1_lagrange_brp
+    blob = b"".join(random.Random(7).randrange(eip4844.R).to_bytes(32, "big") for _ in range(eip4844.FIELD_ELEMENTS_PER_BLOB))
+    assert eip4844.blob_to_kzg_commitment(blob, built_in) == eip4844.blob_to_kzg_commitment(blob, trusted_setup)
+    with pytest.raises(ValueError, match="precompute"):
+        eip4844.load_trusted_setup(precompute=16)

@@ -363,13 +363,13 @@ def test_fp_and_fr_in_one_unit(tmp_path: Path, _private_chain_cache) -> None:
 
 
 def test_chain_macro_is_generic() -> None:
-    """chain.j2 renders any Chain for any element type and C function names."""
+    """_chain.j2 renders any Chain for any element type and C function names."""
     from generator.emit.render import environment
 
     c = Chain(exponent=14, steps=(Sqr(1, 0, 1), Mul(2, 1, 0), Sqr(2, 2, 2), Mul(2, 2, 1)), result=2, nregs=3)
     c.verify()
     macro = environment().from_string(
-        '{% from "c/chain.j2" import chain %}{{ chain(c, "fp12_t", "fp12_cyclotomic_sqr_n", "fp12_mul", "&y", "x") }}'
+        '{% from "c/_chain.j2" import chain %}{{ chain(c, "fp12_t", "fp12_cyclotomic_sqr_n", "fp12_mul", "&y", "x") }}'
     )
     text = macro.render(c=c)
     assert "fp12_t r[3];" in text

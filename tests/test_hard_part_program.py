@@ -11,13 +11,13 @@ import pytest
 
 from generator.derive.checks import DerivationError
 from generator.derive.families import X, cyclotomic, derive_family
-from generator.derive.final_exponentiation import (
+from generator.derive.final_exponentiation import derive_final_exponentiation
+from generator.derive.gt_program import (
     Conj,
     ExpByX,
     MulGT,
     PowKarabina,
     PowSmall,
-    derive_final_exponentiation,
     exp_by_x_cost,
     program_cost,
     track_exponent,

@@ -1,4 +1,4 @@
-"""G1's AVX-512 IFMA bucket kernel (templates/c/msm_ifma.j2) against the portable method and the
+"""G1's AVX-512 IFMA bucket kernel (templates/c/_msm_ifma.j2) against the portable method and the
 known-log oracle of test_msm.py.
 
 The kernel is compiled into the x86_64-adx module and runs where the CPU reports AVX-512F and

@@ -13,7 +13,12 @@ flags in the top two bits of the last byte (0x80: y > (p-1)/2, 0x40: the point a
 uncompressed x (32 bytes) || y with the same flags.
 """
 
-from . import _impl as _core    # the extension module the package selected for this CPU
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from . import _core             # for type checkers: the stub _core.pyi, which both compiled modules follow
+else:
+    from . import _impl as _core    # the extension module the package selected for this CPU
 
 SWPoint = _core.SWPoint
 

@@ -37,6 +37,13 @@ from . import Fr, Point, R
 from . import SWPoint
 from . import _hash_to_curve as _h2c
 
+__all__ = [
+    "Suite", "SUITES", "DEFAULT_SUITE", "encode_point", "decode_point", "generator", "hash_to_curve",
+    "public_key", "output", "output_to_hash", "prove", "prove_thin", "split_proof", "split_thin_proof",
+    "verify", "verify_thin", "proof_to_hash", "P", "POINT_LEN", "SCALAR_LEN", "CHALLENGE_LEN", "NONCE_LEN",
+    "OUTPUT_LEN", "PROOF_LEN", "THIN_PROOF_LEN",
+]
+
 P = 52435875175126190479447740508185965837690552500527637822603658699938581184513
 POINT_LEN = 32  # the Edwards suites' points (a weierstrass suite: Suite.point_len)
 SCALAR_LEN = 32
@@ -100,7 +107,22 @@ _TRANSCRIPTS = {"sha512": _Sha512Transcript, "shake128": _Shake128Transcript}
 @dataclass(frozen=True)
 class Suite:
     """One ark-vrf suite: its id, transcript, hash to curve, generator (in the curve's own form)
-    and the scale s of its point form (x' = s·x; 1 where the suite uses the curve's form)."""
+    and the scale s of its point form (x' = s·x; 1 where the suite uses the curve's form).  The
+    suites are the values of SUITES; every function takes one (or its name; None: DEFAULT_SUITE).
+
+    Args:
+        suite_id: the suite's id bytes.
+        transcript: "sha512" or "shake128".
+        hash_to_curve: "ell2-xmd", "ell2-xof" or "tai" (try and increment).
+        generator: G's affine coordinates on the package's curve.
+        scale, form_a, form_d: the suite's curve form (x' = scale·x; a', d').
+        model: "edwards", or "weierstrass" for points written on the SW model.
+        point_len: the length of an encoded point.
+
+    Example:
+        >>> SUITES[DEFAULT_SUITE].suite_id == DEFAULT_SUITE.encode()
+        True
+    """
 
     suite_id: bytes
     transcript: str
@@ -114,13 +136,34 @@ class Suite:
 
     @property
     def proof_len(self) -> int:
+        """The length of a tiny proof gamma ‖ c ‖ s.
+
+        Example:
+            >>> SUITES[DEFAULT_SUITE].proof_len == len(prove(12345, b"alpha"))
+            True
+        """
         return self.point_len + CHALLENGE_LEN + SCALAR_LEN
 
     @property
     def thin_proof_len(self) -> int:
+        """The length of a thin proof gamma ‖ R ‖ s.
+
+        Example:
+            >>> SUITES[DEFAULT_SUITE].thin_proof_len == len(prove_thin(12345, b"alpha"))
+            True
+        """
         return 2 * self.point_len + SCALAR_LEN
 
     def new_transcript(self):
+        """A fresh Fiat-Shamir transcript of the suite, its id absorbed.
+
+        Returns:
+            A transcript object: absorb(bytes) -> itself, fork() -> a copy, squeeze(n) -> n bytes.
+
+        Example:
+            >>> len(SUITES[DEFAULT_SUITE].new_transcript().absorb(b"data").squeeze(16))
+            16
+        """
         return _TRANSCRIPTS[self.transcript]().absorb(self.suite_id)
 
 
@@ -163,7 +206,22 @@ def _bytes(data, what: str) -> bytes:
 # -- points in the suite's encoding -------------------------------------------------------------
 
 def encode_point(point: Point, suite=None) -> bytes:
-    """arkworks' compressed encoding of a point, written in the suite's curve form (or model)."""
+    """arkworks' compressed encoding of a point, written in the suite's curve form (or model).
+
+    Args:
+        point: a Point.
+        suite: a Suite, its name, or None for DEFAULT_SUITE.
+
+    Returns:
+        The suite's point_len bytes.
+
+    Raises:
+        ValueError: an unknown suite.
+
+    Example:
+        >>> len(encode_point(generator())) == SUITES[DEFAULT_SUITE].point_len
+        True
+    """
     s = _suite(suite)
     if s.model == "weierstrass":
         return SWPoint.from_edwards(point).to_bytes()
@@ -192,7 +250,24 @@ def _point(x_suite: int, y: int, s: Suite) -> Point:
 
 
 def decode_point(data, suite=None, what: str = "point") -> Point:
-    """A point of the subgroup, other than the identity, from its encoding (ValueError otherwise)."""
+    """A point of the subgroup, other than the identity, from its encoding.
+
+    Args:
+        data: the encoding (encode_point's).
+        suite: a Suite, its name, or None for DEFAULT_SUITE.
+        what: the name used in error messages.
+
+    Returns:
+        The Point.
+
+    Raises:
+        ValueError: a wrong length, a point off the curve, outside the subgroup or the identity.
+        TypeError: data is not bytes-like.
+
+    Example:
+        >>> decode_point(encode_point(generator() * 3)) == generator() * 3
+        True
+    """
     s = _suite(suite)
     b = _bytes(data, what)
     if len(b) != s.point_len:
@@ -221,7 +296,21 @@ def decode_point(data, suite=None, what: str = "point") -> Point:
 
 
 def generator(suite=None) -> Point:
-    """The suite's generator G."""
+    """The suite's generator G.
+
+    Args:
+        suite: a Suite, its name, or None for DEFAULT_SUITE.
+
+    Returns:
+        G, a Point of the subgroup.
+
+    Raises:
+        ValueError: an unknown suite.
+
+    Example:
+        >>> generator().in_subgroup()
+        True
+    """
     s = _suite(suite)
     return Point.from_affine(*s.generator)
 
@@ -230,7 +319,23 @@ def generator(suite=None) -> Point:
 
 def hash_to_curve(alpha, suite=None) -> Point:
     """The VRF input point H of alpha (ark-vrf's data_to_point): Elligator 2 (RFC 9380
-    hash_to_curve with the DST suite id ‖ 0x60) or try-and-increment, per the suite."""
+    hash_to_curve with the DST suite id ‖ 0x60) or try-and-increment, per the suite.
+
+    Args:
+        alpha: the VRF input bytes.
+        suite: a Suite, its name, or None for DEFAULT_SUITE.
+
+    Returns:
+        H, a Point of the subgroup.
+
+    Raises:
+        TypeError: alpha is not bytes-like.
+        ValueError: an unknown suite.
+
+    Example:
+        >>> hash_to_curve(b"alpha").in_subgroup()
+        True
+    """
     s = _suite(suite)
     alpha = _bytes(alpha, "alpha")
     dst = s.suite_id + bytes([_HASH_TO_CURVE])
@@ -311,18 +416,65 @@ def _secret(sk) -> int:
 
 
 def public_key(sk, suite=None) -> bytes:
-    """pk = sk·G, encoded."""
+    """The public key pk = sk·G, encoded.
+
+    Args:
+        sk: the secret key: an int in [1, r), an Fr, or SCALAR_LEN bytes little-endian.
+        suite: a Suite, its name, or None for DEFAULT_SUITE.
+
+    Returns:
+        The encoded key.
+
+    Raises:
+        ValueError: sk out of range or of the wrong length.
+        TypeError: sk of another type.
+
+    Example:
+        >>> public_key(12345) == encode_point(generator() * 12345)
+        True
+    """
     return encode_point(generator(suite) * _secret(sk), suite)
 
 
 def output(sk, alpha, suite=None) -> bytes:
-    """gamma = sk·H(alpha), encoded (the VRF output point)."""
+    """The VRF output point gamma = sk·H(alpha), encoded.
+
+    Args:
+        sk: the secret key (as in public_key).
+        alpha: the VRF input bytes.
+        suite: a Suite, its name, or None for DEFAULT_SUITE.
+
+    Returns:
+        The encoded gamma.
+
+    Raises:
+        ValueError, TypeError: as in public_key.
+
+    Example:
+        >>> output(12345, b"alpha") == split_proof(prove(12345, b"alpha"))[0]
+        True
+    """
     s = _suite(suite)
     return encode_point(hash_to_curve(alpha, s) * _secret(sk), s)
 
 
 def output_to_hash(gamma, suite=None) -> bytes:
-    """beta: OUTPUT_LEN bytes squeezed from suite id ‖ 0x20 ‖ gamma."""
+    """beta: OUTPUT_LEN bytes squeezed from suite id ‖ 0x20 ‖ gamma.
+
+    Args:
+        gamma: the encoded output point.
+        suite: a Suite, its name, or None for DEFAULT_SUITE.
+
+    Returns:
+        beta, the VRF output hash.
+
+    Raises:
+        ValueError: gamma does not decode to a point of the subgroup.
+
+    Example:
+        >>> output_to_hash(output(12345, b"alpha")) == proof_to_hash(prove(12345, b"alpha"))
+        True
+    """
     s = _suite(suite)
     gamma = encode_point(decode_point(gamma, s, "gamma"), s)
     return s.new_transcript().absorb(bytes([_POINT_TO_HASH])).absorb(gamma).squeeze(OUTPUT_LEN)
@@ -367,19 +519,71 @@ def _prove(sk, alpha, ad, suite, scheme: int) -> tuple[Suite, int, Point, Point,
 
 
 def prove(sk, alpha, ad=b"", suite=None) -> bytes:
-    """The tiny proof pi = gamma ‖ c ‖ s that gamma = sk·H(alpha) for pk = sk·G, bound to ad."""
+    """The tiny proof pi = gamma ‖ c ‖ s that gamma = sk·H(alpha) for pk = sk·G, bound to ad.
+
+    Args:
+        sk: the secret key (as in public_key).
+        alpha: the VRF input bytes.
+        ad: additional data bound to the proof.
+        suite: a Suite, its name, or None for DEFAULT_SUITE.
+
+    Returns:
+        pi, the suite's proof_len bytes.
+
+    Raises:
+        ValueError, TypeError: as in public_key, or alpha/ad not bytes-like.
+
+    Example:
+        >>> pi = prove(12345, b"alpha", b"ad")
+        >>> verify(public_key(12345), b"alpha", b"ad", pi)
+        True
+    """
     s, c, gamma, _commitment, response = _prove(sk, alpha, ad, suite, _TINY)
     return encode_point(gamma, s) + c.to_bytes(CHALLENGE_LEN, "little") + response.to_bytes(SCALAR_LEN, "little")
 
 
 def prove_thin(sk, alpha, ad=b"", suite=None) -> bytes:
-    """The thin proof pi = gamma ‖ R ‖ s (ark-vrf's thin scheme)."""
+    """The thin proof pi = gamma ‖ R ‖ s (ark-vrf's thin scheme).
+
+    Args:
+        sk: the secret key (as in public_key).
+        alpha: the VRF input bytes.
+        ad: additional data bound to the proof.
+        suite: a Suite, its name, or None for DEFAULT_SUITE.
+
+    Returns:
+        pi, the suite's thin_proof_len bytes.
+
+    Raises:
+        ValueError, TypeError: as in prove.
+
+    Example:
+        >>> pi = prove_thin(12345, b"alpha")
+        >>> verify_thin(public_key(12345), b"alpha", b"", pi)
+        True
+    """
     s, _c, gamma, commitment, response = _prove(sk, alpha, ad, suite, _THIN)
     return encode_point(gamma, s) + encode_point(commitment, s) + response.to_bytes(SCALAR_LEN, "little")
 
 
 def split_proof(pi, suite=None) -> tuple[bytes, bytes, bytes]:
-    """(gamma, c, s) of a proof: gamma is ark-vrf's output, c ‖ s its tiny proof."""
+    """(gamma, c, s) of a proof: gamma is ark-vrf's output, c ‖ s its tiny proof.
+
+    Args:
+        pi: a tiny proof.
+        suite: a Suite, its name, or None for DEFAULT_SUITE.
+
+    Returns:
+        The three parts, as bytes.
+
+    Raises:
+        ValueError: a wrong length.
+        TypeError: pi is not bytes-like.
+
+    Example:
+        >>> [len(part) for part in split_proof(prove(12345, b"alpha"))] == [POINT_LEN, CHALLENGE_LEN, SCALAR_LEN]
+        True
+    """
     pi, n = _bytes(pi, "proof"), _suite(suite).point_len
     if len(pi) != n + CHALLENGE_LEN + SCALAR_LEN:
         raise ValueError(f"ecvrf: a proof is {n + CHALLENGE_LEN + SCALAR_LEN} bytes, got {len(pi)}")
@@ -405,7 +609,27 @@ def _verifier_inputs(pk, alpha, ad, gamma_b: bytes, s_b: bytes, suite, scheme: i
 def verify(pk, alpha, ad, pi, suite=None) -> bool:
     """True when the tiny proof pi proves its gamma for (pk, alpha, ad). Malformed keys and
     proofs (wrong length, not a point of the subgroup, the identity, s not below r) are
-    ValueError; a well-formed proof that does not verify is False."""
+    ValueError; a well-formed proof that does not verify is False.
+
+    Args:
+        pk: the encoded public key.
+        alpha: the VRF input bytes.
+        ad: the additional data.
+        pi: the tiny proof.
+        suite: a Suite, its name, or None for DEFAULT_SUITE.
+
+    Returns:
+        Whether the proof verifies.
+
+    Raises:
+        ValueError: malformed keys or proofs.
+        TypeError: arguments that are not bytes-like.
+
+    Example:
+        >>> pi = prove(12345, b"alpha")
+        >>> verify(public_key(12345), b"alpha", b"", pi), verify(public_key(12345), b"beta", b"", pi)
+        (True, False)
+    """
     gamma_b, c_b, s_b = split_proof(pi, suite)
     s, t, merged_in, merged_out, response = _verifier_inputs(pk, alpha, ad, gamma_b, s_b, suite, _TINY)
     c = int.from_bytes(c_b, "little")
@@ -414,7 +638,23 @@ def verify(pk, alpha, ad, pi, suite=None) -> bool:
 
 
 def split_thin_proof(pi, suite=None) -> tuple[bytes, bytes, bytes]:
-    """(gamma, R, s) of a thin proof."""
+    """(gamma, R, s) of a thin proof.
+
+    Args:
+        pi: a thin proof.
+        suite: a Suite, its name, or None for DEFAULT_SUITE.
+
+    Returns:
+        The three parts, as bytes.
+
+    Raises:
+        ValueError: a wrong length.
+        TypeError: pi is not bytes-like.
+
+    Example:
+        >>> [len(part) for part in split_thin_proof(prove_thin(12345, b"alpha"))] == [POINT_LEN, POINT_LEN, SCALAR_LEN]
+        True
+    """
     pi, n = _bytes(pi, "proof"), _suite(suite).point_len
     if len(pi) != 2 * n + SCALAR_LEN:
         raise ValueError(f"ecvrf: a thin proof is {2 * n + SCALAR_LEN} bytes, got {len(pi)}")
@@ -424,7 +664,27 @@ def split_thin_proof(pi, suite=None) -> tuple[bytes, bytes, bytes]:
 def verify_thin(pk, alpha, ad, pi, suite=None) -> bool:
     """True when the thin proof pi proves its gamma for (pk, alpha, ad): s·I − c·O = R with
     c from R. Malformed data is ValueError as for verify (R may be any point of the curve's
-    encoding that decodes; one outside the subgroup cannot equal s·I − c·O and is refused)."""
+    encoding that decodes; one outside the subgroup cannot equal s·I − c·O and is refused).
+
+    Args:
+        pk: the encoded public key.
+        alpha: the VRF input bytes.
+        ad: the additional data.
+        pi: the thin proof.
+        suite: a Suite, its name, or None for DEFAULT_SUITE.
+
+    Returns:
+        Whether the proof verifies.
+
+    Raises:
+        ValueError: malformed keys or proofs.
+        TypeError: arguments that are not bytes-like.
+
+    Example:
+        >>> pi = prove_thin(12345, b"alpha", b"ad")
+        >>> verify_thin(public_key(12345), b"alpha", b"ad", pi), verify_thin(public_key(12345), b"alpha", b"", pi)
+        (True, False)
+    """
     gamma_b, r_b, s_b = split_thin_proof(pi, suite)
     s, t, merged_in, merged_out, response = _verifier_inputs(pk, alpha, ad, gamma_b, s_b, suite, _THIN)
     commitment = decode_point(r_b, s, "R")
@@ -433,7 +693,23 @@ def verify_thin(pk, alpha, ad, pi, suite=None) -> bool:
 
 
 def proof_to_hash(pi, suite=None) -> bytes:
-    """beta of a proof's gamma, tiny or thin (call verify first: this does not check the proof)."""
+    """beta of a proof's gamma, tiny or thin (call verify first: this does not check the proof).
+
+    Args:
+        pi: a tiny or thin proof.
+        suite: a Suite, its name, or None for DEFAULT_SUITE.
+
+    Returns:
+        beta, OUTPUT_LEN bytes.
+
+    Raises:
+        ValueError: a wrong length, or a gamma that does not decode.
+        TypeError: pi is not bytes-like.
+
+    Example:
+        >>> proof_to_hash(prove(12345, b"alpha")) == proof_to_hash(prove_thin(12345, b"alpha"))
+        True
+    """
     pi, s = _bytes(pi, "proof"), _suite(suite)
     if len(pi) not in (s.proof_len, s.thin_proof_len):
         raise ValueError(f"ecvrf: a proof is {s.proof_len} (tiny) or {s.thin_proof_len} (thin) bytes, got {len(pi)}")

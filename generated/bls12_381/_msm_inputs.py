@@ -26,7 +26,22 @@ POINT_BYTES = {name: len(G.generator().to_bytes(False)) for name, G in GROUPS.it
 class PointFile:
     """A file of packed points, read by the workers: ``count`` uncompressed encodings of the
     default profile (or of ``profile``) back to back from byte ``offset`` (count None: to the end
-    of the file)."""
+    of the file).  An input of ``distributed.msm``; the path must name the same file on every worker.
+
+    Args:
+        path: the file.
+        offset: the first byte.
+        count: how many points (None: to the end).
+        profile: the encodings' profile (None: the default).
+
+    Example:
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "points.bin")
+        >>> with open(path, "wb") as f:
+        ...     _ = f.write(G1.generator().to_bytes(False) * 3)
+        >>> msm(PointFile(path), [1, 2, 3]) == G1.generator() * 6
+        True
+    """
 
     path: str
     offset: int = 0
@@ -37,7 +52,22 @@ class PointFile:
 @dataclass(frozen=True)
 class ScalarFile:
     """A file of packed scalars, read by the workers: 32 bytes each, ``endian`` order,
-    from byte ``offset``."""
+    from byte ``offset``.  An input of ``distributed.msm``.
+
+    Args:
+        path: the file.
+        offset: the first byte.
+        count: how many scalars (None: to the end).
+        endian: "little" or "big".
+
+    Example:
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "scalars.bin")
+        >>> with open(path, "wb") as f:
+        ...     _ = f.write(b"".join(k.to_bytes(32, "big") for k in (1, 2)))
+        >>> msm([G1.generator()] * 2, ScalarFile(path, endian="big")) == G1.generator() * 3
+        True
+    """
 
     path: str
     offset: int = 0
@@ -52,8 +82,23 @@ class TrustedSetupFile:
     G1 points (monomial form), each compressed and in hex, one per line.  ``section`` is
     "g1_lagrange", "g2_monomial" or "g1_monomial".  The points are taken in the file's order (c-kzg
     permutes the Lagrange points by bit reversal when it loads them: a blob's commitment is the
-    MSM of "g1_lagrange" by the blob's evaluations in bit-reversed order).  ``count``: the first
-    ``count`` points of the section (None: all)."""
+    MSM of "g1_lagrange" by the blob's evaluations in bit-reversed order).  An input of
+    ``distributed.msm``.
+
+    Args:
+        path: the file.
+        section: "g1_lagrange", "g2_monomial" or "g1_monomial".
+        count: the first ``count`` points of the section (None: all).
+
+    Example:
+        >>> G, H = G1.generator().to_bytes().hex(), G2.generator().to_bytes().hex()
+        >>> import os, tempfile
+        >>> path = os.path.join(tempfile.mkdtemp(), "trusted_setup.txt")
+        >>> with open(path, "w") as f:
+        ...     _ = f.write("\\n".join(["1", "2", G, H, H, G]) + "\\n")
+        >>> msm(TrustedSetupFile(path, "g1_monomial"), [5]) == G1.generator() * 5
+        True
+    """
 
     path: str
     section: str = "g1_lagrange"
@@ -65,7 +110,18 @@ class PtauFile:
     """A section of a snarkjs .ptau file, read by the workers: "tau_g1" (2, the default; [tau^i] G1),
     "tau_g2" (3), "alpha_tau_g1" (4), "beta_tau_g1" (5), "beta_g2" (6), by name or number; the
     first ``count`` points (None: all).  Decoded from Montgomery form and subgroup-checked on the
-    workers (the layout: ``_snarkjs``, the reader ``kzg.Setup.from_ptau`` uses too)."""
+    workers (the layout: ``_snarkjs``, the reader ``kzg.Setup.from_ptau`` uses too).  An input of
+    ``distributed.msm``.
+
+    Args:
+        path: the .ptau file.
+        section: the section, by name or number.
+        count: the first ``count`` points (None: all).
+
+    Example:
+        >>> PtauFile("powers.ptau", count=1024)
+        PtauFile(path='powers.ptau', section='tau_g1', count=1024)
+    """
 
     path: str
     section: str | int = "tau_g1"
@@ -78,7 +134,17 @@ class ZkeyFile:
     G1), "a" (5, G1), "b1" (6, G1), "b2" (7, G2), "c" (8, G1), "h" (9, G1), by name or number; the
     first ``count`` points (None: all).  The file must be a Groth16 key for this curve (its q is
     p); the points are decoded from Montgomery form and subgroup-checked on the workers (the
-    layout: ``_snarkjs``)."""
+    layout: ``_snarkjs``).  An input of ``distributed.msm``.
+
+    Args:
+        path: the .zkey file.
+        section: the section, by name or number.
+        count: the first ``count`` points (None: all).
+
+    Example:
+        >>> ZkeyFile("circuit.zkey", "h")
+        ZkeyFile(path='circuit.zkey', section='h', count=None)
+    """
 
     path: str
     section: str | int

@@ -22,7 +22,7 @@ from ._runtime import hkdf_expand as _hkdf_expand
 from ._runtime import hkdf_extract as _hkdf_extract
 from ._runtime import hkdf_mod_r as _runtime_hkdf_mod_r
 
-__all__ = ["derive_master_SK", "derive_child_SK", "derive_path", "hkdf_mod_r", "parent_SK_to_lamport_PK"]
+__all__ = ["derive_master_SK", "derive_child_SK", "derive_path", "parse_path", "hkdf_mod_r", "parent_SK_to_lamport_PK"]
 
 _Bytes = Union[bytes, bytearray, memoryview]
 
@@ -33,7 +33,22 @@ _SALT = b"BLS-SIG-KEYGEN-SALT-"
 
 
 def hkdf_mod_r(ikm: _Bytes, key_info: _Bytes = b"") -> int:
-    """HKDF_mod_r: a key in [1, r) (the salt is hashed again until the result is not 0)."""
+    """HKDF_mod_r: a key from keying material (the salt is hashed again until the result is not 0).
+
+    Args:
+        ikm: the input keying material.
+        key_info: optional context bytes.
+
+    Returns:
+        The key, an int in [1, r).
+
+    Raises:
+        TypeError: ikm or key_info is not bytes-like.
+
+    Example:
+        >>> 0 < hkdf_mod_r(bytes(32)) < R
+        True
+    """
     ikm, key_info = bytes(ikm), bytes(key_info)
     return _runtime_hkdf_mod_r(ikm, key_info, _SALT, HKDF_L, R)
 
@@ -60,7 +75,23 @@ def _check_index(index: object) -> int:
 
 
 def parent_SK_to_lamport_PK(parent_SK: int, index: int) -> bytes:
-    """The compressed Lamport public key of (parent_SK, index): SHA-256 of the hashes of both halves."""
+    """The compressed Lamport public key of (parent_SK, index): SHA-256 of the hashes of both halves.
+
+    Args:
+        parent_SK: the parent key, an int in [0, r).
+        index: the child index, in [0, 2^32).
+
+    Returns:
+        32 bytes.
+
+    Raises:
+        ValueError: parent_SK or index out of range.
+        TypeError: parent_SK or index is not an int.
+
+    Example:
+        >>> len(parent_SK_to_lamport_PK(12345, 0))
+        32
+    """
     salt = _check_index(index).to_bytes(4, "big")
     ikm = _check_sk(parent_SK, "parent_SK").to_bytes(SK_BYTES, "big")
     not_ikm = bytes(b ^ 0xFF for b in ikm)
@@ -69,12 +100,43 @@ def parent_SK_to_lamport_PK(parent_SK: int, index: int) -> bytes:
 
 
 def derive_child_SK(parent_SK: int, index: int) -> int:
-    """The child key at index (0 <= index < 2^32) of parent_SK."""
+    """The child key at an index of a parent key.
+
+    Args:
+        parent_SK: the parent key, an int in [0, r).
+        index: the child index, in [0, 2^32).
+
+    Returns:
+        The child key, an int in [1, r).
+
+    Raises:
+        ValueError: parent_SK or index out of range.
+        TypeError: parent_SK or index is not an int.
+
+    Example:
+        >>> derive_child_SK(12345, 0) != derive_child_SK(12345, 1)
+        True
+    """
     return hkdf_mod_r(parent_SK_to_lamport_PK(parent_SK, index))
 
 
 def derive_master_SK(seed: _Bytes) -> int:
-    """The master key of a seed of at least 32 bytes."""
+    """The master key of a seed.
+
+    Args:
+        seed: at least 32 bytes of secret random data.
+
+    Returns:
+        The master key, an int in [1, r).
+
+    Raises:
+        ValueError: seed holds fewer than 32 bytes.
+        TypeError: seed is not bytes-like.
+
+    Example:
+        >>> derive_master_SK(bytes(32)) == hkdf_mod_r(bytes(32))
+        True
+    """
     if not isinstance(seed, (bytes, bytearray, memoryview)):
         raise TypeError(f"seed must be bytes, not {type(seed).__name__}")
     if len(bytes(seed)) < 32:
@@ -83,7 +145,22 @@ def derive_master_SK(seed: _Bytes) -> int:
 
 
 def parse_path(path: str) -> list[int]:
-    """EIP-2334: "m/i/j/..." with decimal indices below 2^32 -> [i, j, ...]."""
+    """EIP-2334: the indices of a path "m/i/j/...".
+
+    Args:
+        path: "m" followed by "/"-separated decimal indices below 2^32.
+
+    Returns:
+        [i, j, ...].
+
+    Raises:
+        ValueError: a malformed path or an index out of range.
+        TypeError: path is not a str.
+
+    Example:
+        >>> parse_path("m/12381/3600/0/0")
+        [12381, 3600, 0, 0]
+    """
     if not isinstance(path, str):
         raise TypeError(f"path must be a str, not {type(path).__name__}")
     parts = path.split("/")
@@ -98,7 +175,23 @@ def parse_path(path: str) -> list[int]:
 
 
 def derive_path(seed: _Bytes, path: str) -> int:
-    """The key at an EIP-2334 path below the master key of seed, e.g. "m/12381/3600/0/0"."""
+    """The key at an EIP-2334 path below the master key of seed.
+
+    Args:
+        seed: at least 32 bytes of secret random data.
+        path: the path, e.g. "m/12381/3600/0/0" (see parse_path).
+
+    Returns:
+        The key, an int in [1, r).
+
+    Raises:
+        ValueError: a short seed or a malformed path.
+        TypeError: arguments of the wrong type.
+
+    Example:
+        >>> derive_path(bytes(32), "m/0") == derive_child_SK(derive_master_SK(bytes(32)), 0)
+        True
+    """
     sk = derive_master_SK(seed)
     for index in parse_path(path):
         sk = derive_child_SK(sk, index)

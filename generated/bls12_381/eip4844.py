@@ -7,7 +7,8 @@ blob is 4096 big-endian field elements, the evaluations of a polynomial on the
 4096-th roots of unity pow(7, (r - 1) / 4096)^i in bit-reversed order; a commitment
 or a proof is a 48-byte compressed G1 point (ZCash format).
 
-    setup = load_trusted_setup("trusted_setup.txt")          # c-kzg's file (the mainnet ceremony)
+    setup = load_trusted_setup()                             # Ethereum's mainnet setup, built in
+    setup = load_trusted_setup("trusted_setup.txt")          # or a file in c-kzg's layout
     commitment = blob_to_kzg_commitment(blob, setup)
     proof, y = compute_kzg_proof(blob, z, setup)               # z, y: 32 bytes
     verify_kzg_proof(commitment, z, y, proof, setup)
@@ -36,7 +37,10 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.resources
+import lzma
 import os
+import threading
 from collections.abc import Iterable, Sequence
 from typing import Union
 
@@ -85,7 +89,22 @@ Bytes = Union[bytes, bytearray, memoryview]
 
 class TrustedSetup:
     """A loaded EIP-4844 setup: the checked kzg.Setup, its Lagrange points in bit-reversed order
-    (the order of blob elements) and the bit-reversed roots of unity."""
+    (the order of blob elements) and the bit-reversed roots of unity; immutable.  Usually made by
+    load_trusted_setup from c-kzg's file.
+
+    Args:
+        setup: a kzg.Setup of FIELD_ELEMENTS_PER_BLOB G1 powers with their Lagrange basis, whose
+            first powers are the generators.
+
+    Raises:
+        ValueError: a setup of another size, without a Lagrange basis, or with other first powers.
+        TypeError: setup is not a kzg.Setup.
+
+    Example:
+        >>> ts = TrustedSetup(Setup.insecure_from_tau(5, FIELD_ELEMENTS_PER_BLOB, g2_count=65))   # tests only
+        >>> ts.setup.size == FIELD_ELEMENTS_PER_BLOB
+        True
+    """
 
     __slots__ = ("setup", "g1_lagrange_brp", "roots_brp", "_root_index", "_fk20")
 
@@ -119,18 +138,60 @@ def _bit_reversal(n: int) -> tuple[int, ...]:
     return tuple(int(format(i, f"0{bits}b")[::-1], 2) if bits else 0 for i in range(n))
 
 
-def load_trusted_setup(file: str | os.PathLike[str], precompute: int = 0, threads: int | None = None,
+# The file in this package that holds Ethereum's mainnet setup (c-kzg-4844's trusted_setup.txt,
+# xz-compressed), and the setup once loaded from it: loading checks every point (about a second).
+MAINNET_TRUSTED_SETUP = "trusted_setup.txt.xz"
+_mainnet: TrustedSetup | None = None
+_mainnet_lock = threading.Lock()
+
+
+def _mainnet_setup(threads: int | None) -> TrustedSetup:
+    global _mainnet
+    with _mainnet_lock:
+        if _mainnet is None:
+            packed = importlib.resources.files(__package__).joinpath(MAINNET_TRUSTED_SETUP).read_bytes()
+            _mainnet = TrustedSetup(Setup.from_trusted_setup(lzma.decompress(packed), threads=threads))
+        return _mainnet
+
+
+def load_trusted_setup(file: str | os.PathLike[str] | None = None, precompute: int = 0, threads: int | None = None,
                        fk20: bool = False) -> TrustedSetup:
-    """c-kzg-4844's trusted_setup.txt (4096 Lagrange G1 points, 65 G2 points, 4096 monomial G1
-    points).  precompute: ckzg's FK20 table width, accepted for compatibility (an int in [0, 15])
-    and unused here.  fk20: make FK20's table of points now (as ckzg does at every load) instead
-    of on the first cell-proof call (compute_cells_and_kzg_proofs, recover_cells_and_kzg_proofs);
-    it takes about 2 s of CPU, shared among the threads.  Every point is checked; threads: for
-    the checks and the table.  ValueError on a bad file."""
+    """A trusted setup: Ethereum's mainnet one without ``file``, else one read from ``file``.
+
+    The built-in setup is the mainnet ceremony's output, the same points as c-kzg-4844's
+    trusted_setup.txt (shipped compressed in this package as MAINNET_TRUSTED_SETUP); it is checked
+    on the first call, as a file is, and the same object is returned after that.
+
+    Args:
+        file: a file in c-kzg's trusted_setup.txt layout (4096 Lagrange G1 points, 65 G2 points,
+            4096 monomial G1 points), or None for the built-in mainnet setup.
+        precompute: ckzg's FK20 table width, accepted for compatibility (an int in [0, 15]) and
+            unused here.
+        threads: threads for the point checks and the FK20 table (None: every core).
+        fk20: make FK20's table of points now (as ckzg does at every load) instead of on the first
+            cell-proof call (compute_cells_and_kzg_proofs, recover_cells_and_kzg_proofs); about
+            2 s of CPU, shared among the threads.
+
+    Returns:
+        The checked TrustedSetup.
+
+    Raises:
+        ValueError: a malformed file, a point off the curve or outside its group, points that are
+            not powers of one tau, or a bad precompute.
+        OSError: the file cannot be read.
+
+    Example:
+        >>> ts = load_trusted_setup()
+        >>> ts.setup.size, len(ts.setup.g2), load_trusted_setup() is ts
+        (4096, 65, True)
+    """
     if isinstance(precompute, bool) or not isinstance(precompute, int) or not 0 <= precompute <= 15:
         raise ValueError(f"load_trusted_setup: precompute must be an int in [0, 15], got {precompute!r}")
     nt = _threads(threads, "load_trusted_setup")
-    ts = TrustedSetup(Setup.from_trusted_setup(file, threads=threads))
+    if file is None:
+        ts = _mainnet_setup(threads)
+    else:
+        ts = TrustedSetup(Setup.from_trusted_setup(file, threads=threads))
     if fk20:
         _fk20_points(ts, nt)
     return ts
@@ -213,8 +274,24 @@ def _items(data: object, size: int, what: str) -> list[bytes]:
 
 
 def compute_challenge(blob: Bytes, commitment: Bytes) -> bytes:
-    """The Fiat-Shamir challenge of a blob and its commitment (32 bytes, big-endian):
-    hash_to_bls_field(FIAT_SHAMIR_PROTOCOL_DOMAIN || 4096 as 16 bytes || blob || commitment)."""
+    """The Fiat-Shamir challenge of a blob and its commitment:
+    hash_to_bls_field(FIAT_SHAMIR_PROTOCOL_DOMAIN || 4096 as 16 bytes || blob || commitment).
+
+    Args:
+        blob: BYTES_PER_BLOB bytes.
+        commitment: BYTES_PER_COMMITMENT bytes (not decoded).
+
+    Returns:
+        The challenge, 32 bytes big-endian.
+
+    Raises:
+        ValueError: a wrong length.
+        TypeError: an argument is not bytes-like.
+
+    Example:
+        >>> len(compute_challenge(bytes(BYTES_PER_BLOB), bytes(BYTES_PER_COMMITMENT)))
+        32
+    """
     data = _bytes(blob, BYTES_PER_BLOB, "compute_challenge: blob")
     c = _bytes(commitment, BYTES_PER_COMMITMENT, "compute_challenge: commitment")
     return _challenge(data, c).to_bytes()
@@ -260,14 +337,53 @@ def _check(C: G1, z: Fr, y: Fr, pi: G1, ts: TrustedSetup) -> bool:
 
 
 def blob_to_kzg_commitment(blob: Bytes, ts: TrustedSetup, threads: int | None = None) -> bytes:
-    """The 48-byte commitment to a blob (an MSM of the Lagrange points)."""
+    """The commitment to a blob (an MSM of the Lagrange points).
+
+    Args:
+        blob: BYTES_PER_BLOB bytes, FIELD_ELEMENTS_PER_BLOB canonical big-endian field elements.
+        ts: the TrustedSetup.
+        threads: threads for the MSM (None: every core).
+
+    Returns:
+        The commitment, BYTES_PER_COMMITMENT bytes (a compressed G1 point).
+
+    Raises:
+        ValueError: a wrong length or an element >= r.
+        TypeError: arguments of the wrong type.
+
+    Example:
+        >>> ts = load_trusted_setup()   # Ethereum's mainnet setup, built in
+        >>> blob_to_kzg_commitment(bytes(BYTES_PER_BLOB), ts) == G1.identity().to_bytes()
+        True
+    """
     _setup(ts, "blob_to_kzg_commitment")
     poly = _blob(blob, "blob_to_kzg_commitment: blob")
     return _commit(poly, ts, threads).to_bytes()
 
 
 def compute_kzg_proof(blob: Bytes, z: Bytes, ts: TrustedSetup, threads: int | None = None) -> tuple[bytes, bytes]:
-    """(proof, y): the proof that the blob's polynomial takes the value y at z (32 bytes each)."""
+    """The proof that the blob's polynomial takes the value y at z.
+
+    Args:
+        blob: BYTES_PER_BLOB bytes.
+        z: the point, 32 bytes big-endian (canonical).
+        ts: the TrustedSetup.
+        threads: threads for the MSM (None: every core).
+
+    Returns:
+        (proof, y): BYTES_PER_PROOF bytes and 32 bytes.
+
+    Raises:
+        ValueError: a wrong length or an element >= r.
+        TypeError: arguments of the wrong type.
+
+    Example:
+        >>> ts = load_trusted_setup()   # Ethereum's mainnet setup, built in
+        >>> blob = Fr.vector_to_bytes(range(FIELD_ELEMENTS_PER_BLOB))
+        >>> proof, y = compute_kzg_proof(blob, Fr(9).to_bytes(), ts)
+        >>> verify_kzg_proof(blob_to_kzg_commitment(blob, ts), Fr(9).to_bytes(), y, proof, ts)
+        True
+    """
     _setup(ts, "compute_kzg_proof")
     poly = _blob(blob, "compute_kzg_proof: blob")
     zz = _field(z, "compute_kzg_proof: z")
@@ -276,7 +392,28 @@ def compute_kzg_proof(blob: Bytes, z: Bytes, ts: TrustedSetup, threads: int | No
 
 
 def compute_blob_kzg_proof(blob: Bytes, commitment: Bytes, ts: TrustedSetup, threads: int | None = None) -> bytes:
-    """The proof of the blob at its Fiat-Shamir challenge (the commitment must be a valid point)."""
+    """The proof of the blob at its Fiat-Shamir challenge (compute_challenge).
+
+    Args:
+        blob: BYTES_PER_BLOB bytes.
+        commitment: the blob's commitment (a valid point).
+        ts: the TrustedSetup.
+        threads: threads for the MSM (None: every core).
+
+    Returns:
+        The proof, BYTES_PER_PROOF bytes.
+
+    Raises:
+        ValueError: a wrong length, an element >= r, or an invalid commitment.
+        TypeError: arguments of the wrong type.
+
+    Example:
+        >>> ts = load_trusted_setup()   # Ethereum's mainnet setup, built in
+        >>> blob = Fr.vector_to_bytes(range(FIELD_ELEMENTS_PER_BLOB))
+        >>> commitment = blob_to_kzg_commitment(blob, ts)
+        >>> verify_blob_kzg_proof(blob, commitment, compute_blob_kzg_proof(blob, commitment, ts), ts)
+        True
+    """
     _setup(ts, "compute_blob_kzg_proof")
     poly = _blob(blob, "compute_blob_kzg_proof: blob")
     c = _bytes(commitment, BYTES_PER_COMMITMENT, "compute_blob_kzg_proof: commitment")
@@ -286,7 +423,28 @@ def compute_blob_kzg_proof(blob: Bytes, commitment: Bytes, ts: TrustedSetup, thr
 
 
 def verify_kzg_proof(commitment: Bytes, z: Bytes, y: Bytes, proof: Bytes, ts: TrustedSetup) -> bool:
-    """True when proof shows that the committed polynomial takes the value y at z."""
+    """Whether proof shows that the committed polynomial takes the value y at z.
+
+    Args:
+        commitment: BYTES_PER_COMMITMENT bytes.
+        z: the point, 32 bytes big-endian.
+        y: the claimed value, 32 bytes big-endian.
+        proof: BYTES_PER_PROOF bytes.
+        ts: the TrustedSetup.
+
+    Returns:
+        True when the proof holds.
+
+    Raises:
+        ValueError: a wrong length, an element >= r, or an invalid point.
+        TypeError: arguments of the wrong type.
+
+    Example:
+        >>> ts = load_trusted_setup()   # Ethereum's mainnet setup, built in
+        >>> zero = G1.identity().to_bytes()         # the commitment and proof of p = 0
+        >>> verify_kzg_proof(zero, Fr(9).to_bytes(), Fr(0).to_bytes(), zero, ts)
+        True
+    """
     _setup(ts, "verify_kzg_proof")
     C = _g1(commitment, "verify_kzg_proof: commitment")
     zz = _field(z, "verify_kzg_proof: z")
@@ -296,7 +454,29 @@ def verify_kzg_proof(commitment: Bytes, z: Bytes, y: Bytes, proof: Bytes, ts: Tr
 
 
 def verify_blob_kzg_proof(blob: Bytes, commitment: Bytes, proof: Bytes, ts: TrustedSetup) -> bool:
-    """True when proof opens the commitment of blob at its Fiat-Shamir challenge."""
+    """Whether proof opens the commitment of blob at its Fiat-Shamir challenge.
+
+    Args:
+        blob: BYTES_PER_BLOB bytes.
+        commitment: BYTES_PER_COMMITMENT bytes.
+        proof: BYTES_PER_PROOF bytes.
+        ts: the TrustedSetup.
+
+    Returns:
+        True when the proof holds.
+
+    Raises:
+        ValueError: a wrong length, an element >= r, or an invalid point.
+        TypeError: arguments of the wrong type.
+
+    Example:
+        >>> ts = load_trusted_setup()   # Ethereum's mainnet setup, built in
+        >>> blob = Fr.vector_to_bytes(range(FIELD_ELEMENTS_PER_BLOB))
+        >>> commitment = blob_to_kzg_commitment(blob, ts)
+        >>> proof = compute_blob_kzg_proof(blob, commitment, ts)
+        >>> verify_blob_kzg_proof(blob, commitment, proof, ts), verify_blob_kzg_proof(bytes(BYTES_PER_BLOB), commitment, proof, ts)
+        (True, False)
+    """
     _setup(ts, "verify_blob_kzg_proof")
     poly = _blob(blob, "verify_blob_kzg_proof: blob")
     c = _bytes(commitment, BYTES_PER_COMMITMENT, "verify_blob_kzg_proof: commitment")
@@ -313,7 +493,27 @@ def verify_blob_kzg_proof_batch(blobs: object, commitments: object, proofs: obje
     r = hash_to_bls_field(RANDOM_CHALLENGE_KZG_BATCH_DOMAIN || 4096 (8 bytes) || n (8 bytes) ||
     commitment_i || z_i || y_i || proof_i ...) and its powers r^i, checks
     e(sum r^i pi_i, -[tau] G2) e(sum r^i (C_i - [y_i] G1 + [z_i] pi_i), G2) == 1.
-    An empty batch is True; different lengths are a ValueError."""
+
+    Args:
+        blobs, commitments, proofs: as many of each, as ckzg's concatenated bytes or sequences
+            of byte strings.
+        ts: the TrustedSetup.
+        threads: threads for the decoding and the MSMs (None: every core).
+
+    Returns:
+        True when every proof holds (an empty batch is True).
+
+    Raises:
+        ValueError: different lengths, a wrong length, an element >= r, or an invalid point.
+        TypeError: arguments of the wrong type.
+
+    Example:
+        >>> ts = load_trusted_setup()   # Ethereum's mainnet setup, built in
+        >>> blobs = [bytes(BYTES_PER_BLOB), Fr.vector_to_bytes(range(FIELD_ELEMENTS_PER_BLOB))]
+        >>> cs = [blob_to_kzg_commitment(b, ts) for b in blobs]
+        >>> verify_blob_kzg_proof_batch(blobs, cs, [compute_blob_kzg_proof(b, c, ts) for b, c in zip(blobs, cs)], ts)
+        True
+    """
     _setup(ts, "verify_blob_kzg_proof_batch")
     nt = _threads(threads, "verify_blob_kzg_proof_batch")
     bl = _items(blobs, BYTES_PER_BLOB, "verify_blob_kzg_proof_batch: blobs")
@@ -502,14 +702,54 @@ def _cell(data: object, what: str) -> list[Fr]:
 
 
 def compute_cells(blob: Bytes, ts: TrustedSetup) -> list[bytes]:
-    """The 128 cells (2048 bytes each) of the blob's extension to 8192 values."""
+    """The CELLS_PER_EXT_BLOB cells of the blob's extension to FIELD_ELEMENTS_PER_EXT_BLOB values.
+
+    Args:
+        blob: BYTES_PER_BLOB bytes.
+        ts: the TrustedSetup.
+
+    Returns:
+        The cells, BYTES_PER_CELL bytes each; the first half holds the blob itself.
+
+    Raises:
+        ValueError: a wrong length or an element >= r.
+        TypeError: arguments of the wrong type.
+
+    Example:
+        >>> ts = load_trusted_setup()   # Ethereum's mainnet setup, built in
+        >>> blob = Fr.vector_to_bytes(range(FIELD_ELEMENTS_PER_BLOB))
+        >>> cells = compute_cells(blob, ts)
+        >>> len(cells) == CELLS_PER_EXT_BLOB and b"".join(cells[:CELLS_PER_EXT_BLOB // 2]) == blob
+        True
+    """
     _setup(ts, "compute_cells")
     coeffs = _coeffs_of_blob(_blob(blob, "compute_cells: blob"))
     return [_cell_bytes(c) for c in _cells_of(coeffs)]
 
 
 def compute_cells_and_kzg_proofs(blob: Bytes, ts: TrustedSetup, threads: int | None = None) -> tuple[list[bytes], list[bytes]]:
-    """(cells, proofs): the 128 cells and each cell's 48-byte KZG multi-proof."""
+    """The cells and each cell's KZG multi-proof (FK20; the setup's table is made on first use).
+
+    Args:
+        blob: BYTES_PER_BLOB bytes.
+        ts: the TrustedSetup.
+        threads: threads sharing the work (None: every core).
+
+    Returns:
+        (cells, proofs): CELLS_PER_EXT_BLOB cells (as compute_cells) and as many proofs of
+        BYTES_PER_PROOF bytes.
+
+    Raises:
+        ValueError: a wrong length or an element >= r.
+        TypeError: arguments of the wrong type.
+
+    Example:
+        >>> ts = load_trusted_setup()   # Ethereum's mainnet setup, built in
+        >>> blob = Fr.vector_to_bytes(range(FIELD_ELEMENTS_PER_BLOB))
+        >>> cells, proofs = compute_cells_and_kzg_proofs(blob, ts)
+        >>> cells == compute_cells(blob, ts) and len(proofs) == CELLS_PER_EXT_BLOB
+        True
+    """
     _setup(ts, "compute_cells_and_kzg_proofs")
     coeffs = _coeffs_of_blob(_blob(blob, "compute_cells_and_kzg_proofs: blob"))
     cells = [_cell_bytes(c) for c in _cells_of(coeffs)]
@@ -520,7 +760,29 @@ def recover_cells_and_kzg_proofs(cell_indices: Sequence[int], cells: object, ts:
                                  threads: int | None = None) -> tuple[list[bytes], list[bytes]]:
     """All 128 cells and proofs from at least half of the cells (distinct indices < 128): the
     spec's recover_polynomialcoeff (the vanishing polynomial of the missing cells, division on the
-    coset 7 H of the extended domain), then compute_cells_and_kzg_proofs."""
+    coset 7 H of the extended domain), then compute_cells_and_kzg_proofs.
+
+    Args:
+        cell_indices: strictly increasing indices below CELLS_PER_EXT_BLOB, at least half of them.
+        cells: the cells at those indices (a sequence, or their concatenation).
+        ts: the TrustedSetup.
+        threads: threads sharing the work (None: every core).
+
+    Returns:
+        (cells, proofs), as compute_cells_and_kzg_proofs.
+
+    Raises:
+        ValueError: too few cells, bad indices or lengths, or cells of different blobs.
+        TypeError: arguments of the wrong type.
+
+    Example:
+        >>> ts = load_trusted_setup()   # Ethereum's mainnet setup, built in
+        >>> blob = Fr.vector_to_bytes(range(FIELD_ELEMENTS_PER_BLOB))
+        >>> cells = compute_cells(blob, ts)
+        >>> half = range(0, CELLS_PER_EXT_BLOB, 2)
+        >>> recover_cells_and_kzg_proofs(half, [cells[i] for i in half], ts)[0] == cells
+        True
+    """
     _setup(ts, "recover_cells_and_kzg_proofs")
     what = "recover_cells_and_kzg_proofs"
     idx = [_index_arg(i, CELLS_PER_EXT_BLOB, f"{what}: cell_indices[{k}]") for k, i in enumerate(cell_indices)]
@@ -582,7 +844,30 @@ def verify_cell_kzg_proof_batch(commitments: object, cell_indices: Sequence[int]
     kzg.BATCH_COEFFICIENT_BITS bits from `secrets` (the spec's powers of one r would do as well: a
     false opening passes with probability about 2^-128; the short weights halve the second MSM):
     e(sum r_k C_k - [sum r_k I_k(tau)] + sum r_k h_k^64 pi_k, G2) == e(sum r_k pi_k, [tau^64] G2).
-    An empty batch is True."""
+
+    Args:
+        commitments: one commitment per cell (BYTES_PER_COMMITMENT bytes each).
+        cell_indices: the cells' indices, below CELLS_PER_EXT_BLOB.
+        cells: the cells (BYTES_PER_CELL bytes each).
+        proofs: the cells' proofs (BYTES_PER_PROOF bytes each).
+        ts: the TrustedSetup.
+        threads: threads for the decoding and the MSMs (None: every core).
+
+    Returns:
+        True when every proof holds (an empty batch is True).
+
+    Raises:
+        ValueError: different lengths, a bad index, length or element, or an invalid point.
+        TypeError: arguments of the wrong type.
+
+    Example:
+        >>> ts = load_trusted_setup()   # Ethereum's mainnet setup, built in
+        >>> blob = Fr.vector_to_bytes(range(FIELD_ELEMENTS_PER_BLOB))
+        >>> cells, proofs = compute_cells_and_kzg_proofs(blob, ts)
+        >>> commitment = blob_to_kzg_commitment(blob, ts)
+        >>> verify_cell_kzg_proof_batch([commitment] * 2, [3, 7], [cells[3], cells[7]], [proofs[3], proofs[7]], ts)
+        True
+    """
     _setup(ts, "verify_cell_kzg_proof_batch")
     what = "verify_cell_kzg_proof_batch"
     nt = _threads(threads, what)

@@ -91,8 +91,23 @@ def _forms(compressed: bool | None, profile: str | None) -> list[tuple[bool, tup
 class VerifyingKey:
     """A Groth16 verifying key: alpha in G1, beta, gamma, delta in G2, ic[0..l] in G1 (l public
     inputs).  Every point must lie in the subgroup of order r, and alpha, beta, gamma, delta must
-    not be the identity (a key with gamma or delta = O would not bind the public inputs or C);
-    otherwise ValueError.  Immutable."""
+    not be the identity (a key with gamma or delta = O would not bind the public inputs or C).
+    Immutable; equal keys compare equal and hash alike.
+
+    Args:
+        alpha_g1: alpha, a G1 point.
+        beta_g2, gamma_g2, delta_g2: beta, gamma and delta, G2 points.
+        ic: ic[0..l], G1 points (l: the number of public inputs).
+
+    Raises:
+        ValueError: a point outside the subgroup, alpha, beta, gamma or delta the identity, or an empty ic.
+        TypeError: a point of the wrong group.
+
+    Example:
+        >>> vk = VerifyingKey(G1.generator() * 2, G2.generator() * 3, G2.generator(), G2.generator(), [G1.generator() * 5, G1.generator() * 7])
+        >>> vk.num_public_inputs
+        1
+    """
 
     __slots__ = ("alpha_g1", "beta_g2", "gamma_g2", "delta_g2", "ic")
 
@@ -127,6 +142,12 @@ class VerifyingKey:
 
     @property
     def num_public_inputs(self) -> int:
+        """l, the number of public inputs the key takes (len(ic) - 1).
+
+        Example:
+            >>> VerifyingKey(G1.generator(), G2.generator(), G2.generator(), G2.generator(), [G1.generator()]).num_public_inputs
+            0
+        """
         return len(self.ic) - 1
 
     def __eq__(self, other: object) -> bool:
@@ -147,7 +168,23 @@ class VerifyingKey:
         return (VerifyingKey, self._fields())
 
     def to_bytes(self, compressed: bool = True, profile: str | None = None) -> bytes:
-        """alpha || beta || gamma || delta || len(ic) (8 bytes, little-endian) || ic[0] || ..."""
+        """alpha || beta || gamma || delta || len(ic) (8 bytes, little-endian) || ic[0] || ... (ark-groth16's layout).
+
+        Args:
+            compressed: the points' form.
+            profile: a serialization profile (None: the default).
+
+        Returns:
+            The encoding.
+
+        Raises:
+            ValueError: an unknown profile, or a form the profile lacks.
+
+        Example:
+            >>> vk = VerifyingKey(G1.generator() * 2, G2.generator() * 3, G2.generator(), G2.generator(), [G1.generator() * 5, G1.generator() * 7])
+            >>> VerifyingKey.from_bytes(vk.to_bytes()) == vk
+            True
+        """
         parts = [P.to_bytes(compressed, profile=profile) for P in self._fields()[:4]]
         parts.append(len(self.ic).to_bytes(8, "little"))
         parts += [P.to_bytes(compressed, profile=profile) for P in self.ic]
@@ -155,8 +192,25 @@ class VerifyingKey:
 
     @classmethod
     def from_bytes(cls, data: bytes, compressed: bool | None = None, profile: str | None = None) -> VerifyingKey:
-        """Decode to_bytes's layout (the form found from the length unless given); every point is
-        checked (canonical, on the curve, in the subgroup).  ValueError on any bad input."""
+        """Decode to_bytes's layout; every point is checked (canonical, on the curve, in the subgroup).
+
+        Args:
+            data: the encoding.
+            compressed: the points' form (None: found from the length).
+            profile: a serialization profile (None: the default).
+
+        Returns:
+            The VerifyingKey.
+
+        Raises:
+            ValueError: any bad input.
+            TypeError: data is not bytes-like.
+
+        Example:
+            >>> vk = VerifyingKey(G1.generator() * 2, G2.generator() * 3, G2.generator(), G2.generator(), [G1.generator() * 5, G1.generator() * 7])
+            >>> VerifyingKey.from_bytes(vk.to_bytes(compressed=False)) == vk
+            True
+        """
         data = _check_bytes(data, "VerifyingKey.from_bytes")
         errors = []
         for form, (n1, n2) in _forms(compressed, profile):
@@ -183,7 +237,20 @@ class VerifyingKey:
 
 class PreparedVerifyingKey:
     """A verifying key ready for many verifications (`prepare(vk)`): e(alpha, beta) in GT and the
-    Miller-loop lines of -gamma and -delta (G2Prepared)."""
+    Miller-loop lines of -gamma and -delta (G2Prepared); immutable.
+
+    Args:
+        vk: the VerifyingKey.
+
+    Raises:
+        TypeError: vk is not a VerifyingKey.
+
+    Example:
+        >>> vk = VerifyingKey(G1.generator() * 2, G2.generator() * 3, G2.generator(), G2.generator(), [G1.generator() * 5, G1.generator() * 7])
+        >>> proof = Proof(G1.generator() * (2 * 3 + 5 + 7 * 11 + 13), G2.generator(), G1.generator() * 13)
+        >>> verify(PreparedVerifyingKey(vk), proof, [11])
+        True
+    """
 
     __slots__ = ("vk", "alpha_beta", "neg_gamma_g2", "neg_delta_g2")
 
@@ -211,8 +278,24 @@ class PreparedVerifyingKey:
 
 
 class Proof:
-    """A Groth16 proof: A in G1, B in G2, C in G1.  The constructor takes any points of the right
-    groups; verify returns False for points outside the subgroup of order r."""
+    """A Groth16 proof: A in G1, B in G2, C in G1; immutable, compared and hashed by value.
+
+    The constructor takes any points of the right groups; verify returns False for points outside
+    the subgroup of order r.
+
+    Args:
+        a: A, a G1 point.
+        b: B, a G2 point.
+        c: C, a G1 point.
+
+    Raises:
+        TypeError: a point of the wrong group.
+
+    Example:
+        >>> proof = Proof(G1.generator() * (2 * 3 + 5 + 7 * 11 + 13), G2.generator(), G1.generator() * 13)
+        >>> proof.in_subgroup()
+        True
+    """
 
     __slots__ = ("a", "b", "c")
 
@@ -244,17 +327,58 @@ class Proof:
         return (Proof, (self.a, self.b, self.c))
 
     def in_subgroup(self) -> bool:
-        """A, B and C lie in the subgroup of order r (cached by the points)."""
+        """Whether A, B and C lie in the subgroup of order r (cached by the points).
+
+        Returns:
+            True when all three do.
+
+        Example:
+            >>> Proof(G1.generator(), G2.generator(), G1.generator()).in_subgroup()
+            True
+        """
         return self.a.in_subgroup() and self.b.in_subgroup() and self.c.in_subgroup()
 
     def to_bytes(self, compressed: bool = True, profile: str | None = None) -> bytes:
-        """A || B || C in one form of one profile."""
+        """A || B || C in one form of one profile.
+
+        Args:
+            compressed: the points' form.
+            profile: a serialization profile (None: the default).
+
+        Returns:
+            The encoding.
+
+        Raises:
+            ValueError: an unknown profile, or a form the profile lacks.
+
+        Example:
+            >>> proof = Proof(G1.generator() * (2 * 3 + 5 + 7 * 11 + 13), G2.generator(), G1.generator() * 13)
+            >>> Proof.from_bytes(proof.to_bytes()) == proof
+            True
+        """
         return b"".join(P.to_bytes(compressed, profile=profile) for P in (self.a, self.b, self.c))
 
     @classmethod
     def from_bytes(cls, data: bytes, compressed: bool | None = None, profile: str | None = None) -> Proof:
-        """Decode A || B || C (the form found from the length unless given); every point is
-        checked (canonical, on the curve, in the subgroup).  ValueError on any bad input."""
+        """Decode A || B || C; every point is checked (canonical, on the curve, in the subgroup).
+
+        Args:
+            data: the encoding.
+            compressed: the points' form (None: found from the length).
+            profile: a serialization profile (None: the default).
+
+        Returns:
+            The Proof.
+
+        Raises:
+            ValueError: any bad input.
+            TypeError: data is not bytes-like.
+
+        Example:
+            >>> proof = Proof(G1.generator() * (2 * 3 + 5 + 7 * 11 + 13), G2.generator(), G1.generator() * 13)
+            >>> Proof.from_bytes(proof.to_bytes(compressed=False)) == proof
+            True
+        """
         data = _check_bytes(data, "Proof.from_bytes")
         for _form, (n1, n2) in _forms(compressed, profile):
             if len(data) == 2 * n1 + n2:
@@ -267,7 +391,24 @@ class Proof:
 
 
 def prepare(vk: VerifyingKey | PreparedVerifyingKey) -> PreparedVerifyingKey:
-    """The key ready for verification (a prepared key is returned as it is)."""
+    """The key ready for many verifications.
+
+    Args:
+        vk: a VerifyingKey, or a PreparedVerifyingKey (returned as it is).
+
+    Returns:
+        The PreparedVerifyingKey.
+
+    Raises:
+        TypeError: vk of another type.
+
+    Example:
+        >>> vk = VerifyingKey(G1.generator() * 2, G2.generator() * 3, G2.generator(), G2.generator(), [G1.generator() * 5, G1.generator() * 7])
+        >>> proof = Proof(G1.generator() * (2 * 3 + 5 + 7 * 11 + 13), G2.generator(), G1.generator() * 13)
+        >>> pvk = prepare(vk)
+        >>> prepare(pvk) is pvk and verify(pvk, proof, [11])
+        True
+    """
     if isinstance(vk, PreparedVerifyingKey):
         return vk
     return PreparedVerifyingKey(vk)
@@ -328,7 +469,26 @@ def verify(vk: VerifyingKey | PreparedVerifyingKey, proof: Proof | bytes, public
     order r and proof bytes that do not decode.  ValueError for public inputs of the wrong number
     or out of range, TypeError for arguments of the wrong types.  With a prepared key: one
     three-pair multi-Miller loop and one final exponentiation; with a plain key one four-pair
-    product check, e(-alpha, beta) included (cheaper than preparing a key used once)."""
+    product check, e(-alpha, beta) included (cheaper than preparing a key used once).
+
+    Args:
+        vk: a VerifyingKey or PreparedVerifyingKey.
+        proof: a Proof, or its bytes (default profile, either form).
+        public_inputs: vk.num_public_inputs ints in [0, r) or Fr.
+
+    Returns:
+        Whether the proof verifies.
+
+    Raises:
+        ValueError: public inputs of the wrong number or out of range.
+        TypeError: arguments of the wrong types.
+
+    Example:
+        >>> vk = VerifyingKey(G1.generator() * 2, G2.generator() * 3, G2.generator(), G2.generator(), [G1.generator() * 5, G1.generator() * 7])
+        >>> proof = Proof(G1.generator() * (2 * 3 + 5 + 7 * 11 + 13), G2.generator(), G1.generator() * 13)
+        >>> verify(vk, proof, [11]), verify(vk, proof.to_bytes(), [12])
+        (True, False)
+    """
     key = _key(vk)
     xs = _scalars(key, public_inputs)
     p = _as_proof(proof)
@@ -369,7 +529,29 @@ def batch_verify(
     thread count; without a client, threads is not used), decodes and subgroup-checks them and
     returns the Miller loop value of its pairs (r_j A_j, B_j) and sum r_j C_j; here the parts
     are multiplied, the pairs of vk_x and C added, and one final exponentiation decides.  The
-    answer does not depend on the partitioning.  Needs the ``distributed`` extra."""
+    answer does not depend on the partitioning.  Needs the ``distributed`` extra.
+
+    Args:
+        vk: a VerifyingKey or PreparedVerifyingKey.
+        proofs: Proofs or their bytes.
+        public_inputs_list: one list of public inputs per proof.
+        client: a distributed.Client, or None to run here.
+        chunk: proofs per Dask task (None: one part per worker).
+        threads: each task's threads (with a client).
+
+    Returns:
+        Whether every proof verifies (up to 2^-128).
+
+    Raises:
+        ValueError: lists of different lengths, or bad public inputs.
+        TypeError: arguments of the wrong types.
+
+    Example:
+        >>> vk = VerifyingKey(G1.generator() * 2, G2.generator() * 3, G2.generator(), G2.generator(), [G1.generator() * 5, G1.generator() * 7])
+        >>> proof = Proof(G1.generator() * (2 * 3 + 5 + 7 * 11 + 13), G2.generator(), G1.generator() * 13)
+        >>> batch_verify(vk, [proof, proof], [[11], [11]]), batch_verify(vk, [proof, proof], [[11], [12]])
+        (True, False)
+    """
     key = _key(vk)
     proofs = list(proofs)
     inputs = list(public_inputs_list)
@@ -560,7 +742,28 @@ def from_snarkjs(vk_json: Any, proof_json: Any = None, public_json: Any = None) 
     or a file path) as (VerifyingKey, Proof, [ints]); the proof and inputs are None when not
     given.  ValueError when a field is missing or malformed, a point is invalid, a public input is
     not in [0, r), nPublic disagrees with IC, or the protocol/curve fields name anything but
-    Groth16 on this curve."""
+    Groth16 on this curve.
+
+    Args:
+        vk_json: the verification key.
+        proof_json: the proof, or None.
+        public_json: the public inputs, or None.
+
+    Returns:
+        (VerifyingKey, Proof or None, list of ints or None).
+
+    Raises:
+        ValueError: a missing or malformed field, an invalid point or input, a mismatch, or a
+            curve snarkjs does not have (SNARKJS_CURVE is None).
+        TypeError: a document of another type.
+        OSError: a file cannot be read.
+
+    Example:
+        >>> vk = VerifyingKey(G1.generator() * 2, G2.generator() * 3, G2.generator(), G2.generator(), [G1.generator() * 5, G1.generator() * 7])
+        >>> proof = Proof(G1.generator() * (2 * 3 + 5 + 7 * 11 + 13), G2.generator(), G1.generator() * 13)
+        >>> from_snarkjs(*to_snarkjs(vk, proof, [11])) == (vk, proof, [11])
+        True
+    """
     _require_snarkjs()
     doc = _load_json(vk_json, "verification key")
     if not isinstance(doc, dict):
@@ -622,7 +825,25 @@ def to_snarkjs(vk: VerifyingKey | PreparedVerifyingKey, proof: Proof | None = No
     """(verification_key.json, proof.json, public.json) as Python objects in snarkjs's layout
     (json.dumps them to write the files); the proof and inputs parts are None when not given.
     vk_alphabeta_12 is not written: this curve's GT values are not snarkjs's (another
-    final-exponentiation multiple, or one not established), and snarkjs's verifier does not read it."""
+    final-exponentiation multiple, or one not established), and snarkjs's verifier does not read it.
+
+    Args:
+        vk: a VerifyingKey or PreparedVerifyingKey.
+        proof: a Proof, or None.
+        public_inputs: ints in [0, r) or Fr, or None.
+
+    Returns:
+        (verification key dict, proof dict or None, list of decimal strings or None).
+
+    Raises:
+        ValueError: bad public inputs, or a curve snarkjs does not have (SNARKJS_CURVE is None).
+
+    Example:
+        >>> vk = VerifyingKey(G1.generator() * 2, G2.generator() * 3, G2.generator(), G2.generator(), [G1.generator() * 5, G1.generator() * 7])
+        >>> proof = Proof(G1.generator() * (2 * 3 + 5 + 7 * 11 + 13), G2.generator(), G1.generator() * 13)
+        >>> to_snarkjs(vk, proof, [11])[2]
+        ['11']
+    """
     _require_snarkjs()
     key = _key(vk)
     vk_doc = {

@@ -154,8 +154,19 @@ def _decode_points(data: Sequence[object], group: type, what: str, threads: int)
 
 
 def random_coefficients(n: int) -> list[int]:
-    """n public, unpredictable coefficients in [1, 2^BATCH_COEFFICIENT_BITS): the random linear
-    combination of batch verification (here and in eip4844's batch checks)."""
+    """n public, unpredictable coefficients (from ``secrets``) for the random linear combination of
+    batch verification (here and in eip4844's batch checks).
+
+    Args:
+        n: how many.
+
+    Returns:
+        n ints in [1, 2^BATCH_COEFFICIENT_BITS).
+
+    Example:
+        >>> all(0 < c < 1 << BATCH_COEFFICIENT_BITS for c in random_coefficients(3))
+        True
+    """
     size = BATCH_COEFFICIENT_BITS // 8
     noise = secrets.token_bytes(size * n)
     return [int.from_bytes(noise[size * i : size * (i + 1)], "little") or 1 for i in range(n)]
@@ -171,7 +182,24 @@ class Setup:
 
     The constructor takes point objects or encodings, checks every point (subgroup) on `threads`
     threads, and with check_powers (the default) that the points are powers of one tau (random
-    linear combinations, two pairing checks and an MSM per list).  ValueError otherwise."""
+    linear combinations, two pairing checks and an MSM per list).
+
+    Args:
+        g1: G1 points or encodings, [tau^i] G1 (at least one).
+        g2: G2 points or encodings, [tau^i] G2 (at least two).
+        g1_lagrange: None, or as many G1 points [L_i(tau)] G1 (a power-of-two count).
+        check_powers: check that the points are powers of one tau.
+        threads: threads for the checks (None: every core).
+
+    Raises:
+        ValueError: a bad point, too few points, or points that are not powers of one tau.
+        TypeError: lists or items of the wrong type.
+
+    Example:
+        >>> s = Setup.insecure_from_tau(5, 4)          # tests only
+        >>> Setup(s.g1, s.g2, s.g1_lagrange).size
+        4
+    """
 
     __slots__ = ("g1", "g2", "g1_lagrange", "_files")
 
@@ -222,7 +250,12 @@ class Setup:
 
     @property
     def size(self) -> int:
-        """n, the number of G1 powers: polynomials of degree < n can be committed."""
+        """n, the number of G1 powers: polynomials of degree < n can be committed.
+
+        Example:
+            >>> Setup.insecure_from_tau(5, 8).size
+            8
+        """
         return len(self.g1)
 
     def _check_powers(self, nt: int) -> None:
@@ -251,7 +284,24 @@ class Setup:
     @classmethod
     def insecure_from_tau(cls, tau: int, n: int, g2_count: int = 2, lagrange: bool = True) -> Setup:
         """A setup from a KNOWN tau, for tests only (anyone who knows tau can forge openings).
-        n G1 powers, g2_count G2 powers, and the Lagrange basis when n is a power of two."""
+
+        Args:
+            tau: the secret, a non-zero int mod r (not a root of unity of the domain).
+            n: how many G1 powers.
+            g2_count: how many G2 powers (at least 2).
+            lagrange: add the Lagrange basis when n is a power of two.
+
+        Returns:
+            The Setup (its powers not checked: they are right by construction).
+
+        Raises:
+            ValueError: a zero tau, n < 1 or g2_count < 2, or tau in the domain.
+
+        Example:
+            >>> s = Setup.insecure_from_tau(5, 4)
+            >>> s.g1[1] == G1.generator() * 5 and len(s.g2) == 2
+            True
+        """
         if isinstance(tau, bool) or not isinstance(tau, int) or not 0 < tau % R:
             raise ValueError("Setup.insecure_from_tau: tau must be a non-zero int mod r")
         if n < 1 or g2_count < 2:
@@ -279,7 +329,25 @@ class Setup:
         """c-kzg-4844's trusted_setup.txt (a path, or the text as bytes): n1 and n2 on the first two
         lines, then n1 G1 points in Lagrange form (natural order), n2 G2 points in monomial form,
         then n1 G1 points in monomial form, each a hex encoding (default profile, compressed)
-        without 0x.  ValueError on any malformed line or invalid point."""
+        without 0x.
+
+        Args:
+            source: a path, or the file's text as bytes.
+            threads: threads for the checks (None: every core).
+
+        Returns:
+            The checked Setup, with its Lagrange basis.
+
+        Raises:
+            ValueError: a malformed line, an invalid point, or points that are not powers of one tau.
+            OSError: the file cannot be read.
+
+        Example:
+            >>> s = Setup.insecure_from_tau(5, 4)
+            >>> lines = ["4", "2"] + [P.to_bytes().hex() for P in s.g1_lagrange + s.g2 + s.g1]
+            >>> Setup.from_trusted_setup("\\n".join(lines).encode()).g1 == s.g1
+            True
+        """
         if isinstance(source, _BytesLike):
             text = bytes(source).decode("ascii", "replace")
         else:
@@ -326,8 +394,25 @@ class Setup:
         the base-field modulus q in n8 bytes, power, ceremony power; section 2: 2^(power+1) - 1
         tau G1 points; section 3: 2^power tau G2 points; points are affine x || y, each coordinate
         (for G2 over Fp2, c0 || c1) in n8 bytes, little-endian Montgomery form (R = 2^(8 n8)), the identity
-        all zeros.  size: how many G1 powers to keep (default 2^power).  The file's q must be this
-        curve's p."""
+        all zeros.  The file's q must be this curve's p.
+
+        Args:
+            source: a path, or the file's bytes.
+            size: how many G1 powers to keep (None: 2^power).
+            threads: threads for the checks (None: every core).
+
+        Returns:
+            The checked Setup (no Lagrange basis).
+
+        Raises:
+            ValueError: a malformed file, another curve's q, a bad size or an invalid point.
+            OSError: the file cannot be read.
+
+        Example:
+            >>> Setup.from_ptau(b"junk")
+            Traceback (most recent call last):
+            ValueError: ptau: the file does not start with 'ptau'
+        """
         f, layout = _snarkjs.open_layout(source)
         with f:
             for kind in (2, 3):
@@ -389,9 +474,27 @@ def _setup_msm(setup: Setup, basis: str, scalars: list[Fr], threads: int | None,
 
 def commit(setup: Setup, coeffs: object, threads: int | None = None, client: object = None,
            chunk: int | None = None) -> G1:
-    """[p(tau)] G1 for p = sum coeffs[i] X^i (at most setup.size coefficients).  client: a
-    distributed.Client to run the MSM on its workers (``distributed.msm``, chunk points per task;
-    threads then per task); the result is the same."""
+    """The commitment [p(tau)] G1 to p = sum coeffs[i] X^i.
+
+    Args:
+        setup: the Setup.
+        coeffs: at most setup.size field elements (Fr, ints in [0, r), or packed big-endian bytes).
+        threads: threads for the MSM (None: every core; with a client, per task).
+        client: a distributed.Client to run the MSM on its workers (``distributed.msm``), or None.
+        chunk: points per Dask task (None: one part per worker).
+
+    Returns:
+        The commitment, a G1 point (the same with or without a client).
+
+    Raises:
+        ValueError: too many coefficients or one out of range.
+        TypeError: arguments of the wrong type.
+
+    Example:
+        >>> s = Setup.insecure_from_tau(5, 4)
+        >>> commit(s, [1, 2, 3]) == G1.generator() * (1 + 2 * 5 + 3 * 25)
+        True
+    """
     _check_setup(setup, "commit")
     nt = _threads(threads, "commit")
     c = _scalars(coeffs, "commit: coeffs")
@@ -404,7 +507,25 @@ def commit_evaluations(setup: Setup, evals: object, threads: int | None = None, 
                        chunk: int | None = None) -> G1:
     """[p(tau)] G1 for the p of degree < n with p(w^i) = evals[i] on the n-th roots of unity
     (n = len(evals), a power of two): the Lagrange basis when the setup has one of that size,
-    else an inverse FFT (here) and the monomial powers.  client, chunk: as in commit."""
+    else an inverse FFT (here) and the monomial powers.
+
+    Args:
+        setup: the Setup (at least n G1 powers).
+        evals: n field elements, n a power of two.
+        threads, client, chunk: as in commit.
+
+    Returns:
+        The commitment, a G1 point.
+
+    Raises:
+        ValueError: n is not a power of two, exceeds the setup, or a value is out of range.
+        TypeError: arguments of the wrong type.
+
+    Example:
+        >>> s = Setup.insecure_from_tau(5, 4)
+        >>> commit_evaluations(s, [7, 7, 7, 7]) == commit(s, [7])
+        True
+    """
     _check_setup(setup, "commit_evaluations")
     nt = _threads(threads, "commit_evaluations")
     values = _domain_evals(setup, evals, "commit_evaluations")
@@ -427,7 +548,27 @@ def _quotient(coeffs: list[Fr], z: Fr) -> tuple[list[Fr], Fr]:
 
 
 def open(setup: Setup, coeffs: object, z: Scalar, threads: int | None = None) -> tuple[G1, Fr]:  # noqa: A001
-    """(proof, y): y = p(z) and proof = [q(tau)] G1 for q = (p - y) / (X - z)."""
+    """Open p = sum coeffs[i] X^i at z: y = p(z) and proof = [q(tau)] G1 for q = (p - y) / (X - z).
+
+    Args:
+        setup: the Setup.
+        coeffs: at most setup.size field elements.
+        z: the point, a field element.
+        threads: threads for the MSM (None: every core).
+
+    Returns:
+        (proof, y): a G1 point and an Fr.
+
+    Raises:
+        ValueError: too many coefficients or a value out of range.
+        TypeError: arguments of the wrong type.
+
+    Example:
+        >>> s = Setup.insecure_from_tau(5, 4)
+        >>> proof, y = open(s, [1, 2, 3], 10)
+        >>> y == 321 and verify(s, commit(s, [1, 2, 3]), 10, y, proof)
+        True
+    """
     _check_setup(setup, "open")
     nt = _threads(threads, "open")
     c = _scalars(coeffs, "open: coeffs")
@@ -439,7 +580,27 @@ def open(setup: Setup, coeffs: object, z: Scalar, threads: int | None = None) ->
 
 
 def open_evaluations(setup: Setup, evals: object, z: Scalar, threads: int | None = None) -> tuple[G1, Fr]:
-    """open for a polynomial in evaluation form (as commit_evaluations)."""
+    """open for a polynomial in evaluation form (as commit_evaluations).
+
+    Args:
+        setup: the Setup.
+        evals: n field elements (the values on the n-th roots of unity), n a power of two.
+        z: the point, a field element.
+        threads: threads for the FFT and the MSM (None: every core).
+
+    Returns:
+        (proof, y): a G1 point and an Fr.
+
+    Raises:
+        ValueError: as in commit_evaluations, or z out of range.
+        TypeError: arguments of the wrong type.
+
+    Example:
+        >>> s = Setup.insecure_from_tau(5, 4)
+        >>> proof, y = open_evaluations(s, [7, 7, 7, 7], 10)
+        >>> y == 7 and verify(s, commit(s, [7]), 10, y, proof)
+        True
+    """
     _check_setup(setup, "open_evaluations")
     nt = _threads(threads, "open_evaluations")
     values = _domain_evals(setup, evals, "open_evaluations")
@@ -450,8 +611,29 @@ def open_evaluations(setup: Setup, evals: object, z: Scalar, threads: int | None
 
 def verify(setup: Setup, commitment: object, z: Scalar, y: Scalar, proof: object) -> bool:
     """True when proof shows that the polynomial committed in commitment takes the value y at z:
-    e(C - [y] G1 + [z] pi, G2) == e(pi, [tau] G2), one pairing check of two pairs.  Points may be
-    G1 or encodings; ValueError for a bad point or field element."""
+    e(C - [y] G1 + [z] pi, G2) == e(pi, [tau] G2), one pairing check of two pairs.
+
+    Args:
+        setup: the Setup.
+        commitment: a G1 point or its encoding.
+        z: the point, a field element.
+        y: the claimed value, a field element.
+        proof: a G1 point or its encoding.
+
+    Returns:
+        Whether the proof holds.
+
+    Raises:
+        ValueError: a bad point or field element.
+        TypeError: arguments of the wrong type.
+
+    Example:
+        >>> s = Setup.insecure_from_tau(5, 4)
+        >>> C = commit(s, [1, 2, 3])
+        >>> proof, y = open(s, [1, 2, 3], 10)
+        >>> verify(s, C, 10, y, proof), verify(s, C, 10, y + 1, proof)
+        (True, False)
+    """
     _check_setup(setup, "verify")
     C = _point(commitment, G1, "verify: commitment")
     pi = _point(proof, G1, "verify: proof")
@@ -467,7 +649,27 @@ def batch_verify(setup: Setup, commitments: Sequence[object], zs: Sequence[Scala
     BATCH_COEFFICIENT_BITS bits from `secrets`, e(sum r_i (C_i - [y_i] G1 + [z_i] pi_i), G2) ==
     e(sum r_i pi_i, [tau] G2): three MSMs and one pairing check.  The answer equals n verify calls
     except with probability about 2^-128 for an invalid batch.  An empty batch is True.  Lengths
-    must agree (ValueError); points are decoded and subgroup-checked on `threads` threads."""
+    must agree; points are decoded and subgroup-checked on `threads` threads.
+
+    Args:
+        setup: the Setup.
+        commitments, zs, ys, proofs: sequences of the same length (as in verify).
+        threads: threads for the decoding and the MSMs (None: every core).
+
+    Returns:
+        Whether every opening holds (up to 2^-128).
+
+    Raises:
+        ValueError: lengths that differ, a bad point or field element.
+        TypeError: arguments of the wrong type.
+
+    Example:
+        >>> s = Setup.insecure_from_tau(5, 4)
+        >>> polys = [[1, 2], [3, 4, 5]]
+        >>> openings = [open(s, p, 9) for p in polys]
+        >>> batch_verify(s, [commit(s, p) for p in polys], [9, 9], [y for _, y in openings], [pi for pi, _ in openings])
+        True
+    """
     _check_setup(setup, "batch_verify")
     nt = _threads(threads, "batch_verify")
     lists = {"commitments": commitments, "zs": zs, "ys": ys, "proofs": proofs}

@@ -71,8 +71,25 @@ _BATCH_PER_THREAD = 8
 
 
 def key_gen(ikm: _Bytes, key_info: _Bytes = b"") -> int:
-    """draft-05 KeyGen: a secret key in [1, r) from at least 32 bytes of secret keying material.
-    (The reduction mod r runs on CPython integers, which are not constant time.)"""
+    """draft-05 KeyGen: a secret key from secret keying material (HKDF-SHA256, then mod r).
+
+    The reduction mod r runs on CPython integers, which are not constant time.
+
+    Args:
+        ikm: at least 32 bytes of secret random keying material.
+        key_info: optional context bytes.
+
+    Returns:
+        The secret key, an int in [1, r).
+
+    Raises:
+        ValueError: ikm holds fewer than 32 bytes.
+        TypeError: ikm or key_info is not bytes-like.
+
+    Example:
+        >>> 0 < key_gen(bytes(range(32))) < R
+        True
+    """
     ikm = _as_bytes(ikm, "key_gen: ikm")
     key_info = _as_bytes(key_info, "key_gen: key_info")
     if len(ikm) < 32:
@@ -217,7 +234,17 @@ def _list(items: object, what: str) -> list[object]:
 
 
 class _Scheme:
-    """One ciphersuite: Basic (NUL), message Augmentation (AUG) or Proof of Possession (POP)."""
+    """One ciphersuite: Basic (NUL), message Augmentation (AUG) or Proof of Possession (POP).
+
+    Reached as ``MinPk.Basic``, ``MinPk.Aug``, ``MinPk.Pop`` (and the same on MinSig); CIPHERSUITE,
+    DST, PK_BYTES and SIG_BYTES describe it.
+
+    Example:
+        >>> scheme = MinSig.Aug
+        >>> sk = scheme.key_gen(bytes(range(32)))
+        >>> scheme.verify(scheme.sk_to_pk(sk), b"msg", scheme.sign(sk, b"msg"))
+        True
+    """
 
     def __init__(self, variant: _Variant, kind: str, ciphersuite: str, pop_tag: str | None = None) -> None:
         self._v = variant
@@ -235,20 +262,80 @@ class _Scheme:
 
     # -- keys ---------------------------------------------------------------------------------------
     def key_gen(self, ikm: _Bytes, key_info: _Bytes = b"") -> int:
-        """draft-05 KeyGen (the same for every scheme)."""
+        """draft-05 KeyGen, the same for every scheme (the module's key_gen).
+
+        Args:
+            ikm: at least 32 bytes of secret random keying material.
+            key_info: optional context bytes.
+
+        Returns:
+            The secret key, an int in [1, r).
+
+        Raises:
+            ValueError: ikm holds fewer than 32 bytes.
+
+        Example:
+            >>> MinPk.Pop.key_gen(bytes(range(32))) == key_gen(bytes(range(32)))
+            True
+        """
         return key_gen(ikm, key_info)
 
     def sk_to_pk(self, sk: int) -> bytes:
-        """SkToPk: the compressed encoding of [sk]P (constant-time multiplication)."""
+        """SkToPk: the public key [sk]P (constant-time multiplication).
+
+        Args:
+            sk: the secret key, an int in [1, r).
+
+        Returns:
+            The compressed encoding of the key (PK_BYTES bytes).
+
+        Raises:
+            ValueError: sk is not in [1, r).
+            TypeError: sk is not an int.
+
+        Example:
+            >>> len(MinPk.Pop.sk_to_pk(12345)) == MinPk.Pop.PK_BYTES
+            True
+        """
         return (self._v.PK.generator() * _secret(sk)).to_bytes()
 
     def key_validate(self, pk: _Bytes) -> bool:
-        """KeyValidate: pk decodes to a point of the subgroup other than the identity."""
+        """KeyValidate: pk decodes to a point of the subgroup other than the identity.
+
+        Args:
+            pk: a public key's bytes.
+
+        Returns:
+            Whether the key is valid.
+
+        Raises:
+            TypeError: pk is not bytes-like.
+
+        Example:
+            >>> MinPk.Pop.key_validate(MinPk.Pop.sk_to_pk(7)), MinPk.Pop.key_validate(b"junk")
+            (True, False)
+        """
         return self._v.pk_point(pk) is not None
 
     # -- one signature ------------------------------------------------------------------------------
     def sign(self, sk: int, msg: _Bytes) -> bytes:
-        """Sign (Aug: of PK || msg): [sk] hash_to_point(msg), constant time in sk."""
+        """Sign (Aug: of PK || msg): [sk] hash_to_point(msg), constant time in sk.
+
+        Args:
+            sk: the secret key, an int in [1, r).
+            msg: the message.
+
+        Returns:
+            The compressed signature (SIG_BYTES bytes).
+
+        Raises:
+            ValueError: sk is not in [1, r).
+            TypeError: sk or msg of the wrong type.
+
+        Example:
+            >>> len(MinPk.Basic.sign(12345, b"msg")) == MinPk.Basic.SIG_BYTES
+            True
+        """
         k = _secret(sk)
         msg = _msg(msg)
         if self._aug:
@@ -256,7 +343,25 @@ class _Scheme:
         return (self._v.SIG.hash_to_curve(msg, self.DST) * k).to_bytes()
 
     def verify(self, pk: _Bytes, msg: _Bytes, sig: _Bytes) -> bool:
-        """Verify: True only for a valid signature on msg under a valid public key."""
+        """Verify: a valid signature of msg under a valid public key.
+
+        Args:
+            pk: the public key's bytes.
+            msg: the message.
+            sig: the signature's bytes.
+
+        Returns:
+            True only for a valid signature; False for any invalid input (bad encodings, points
+            outside the subgroup, the identity key, wrong lengths).
+
+        Raises:
+            TypeError: an argument is not bytes-like.
+
+        Example:
+            >>> pk, sig = MinPk.Basic.sk_to_pk(12345), MinPk.Basic.sign(12345, b"msg")
+            >>> MinPk.Basic.verify(pk, b"msg", sig), MinPk.Basic.verify(pk, b"other", sig)
+            (True, False)
+        """
         msg = _msg(msg)
         P = self._v.pk_point(pk)
         if P is None:
@@ -270,8 +375,24 @@ class _Scheme:
 
     # -- aggregation --------------------------------------------------------------------------------
     def aggregate(self, sigs: Iterable[_Bytes]) -> bytes:
-        """Aggregate: the sum of the signatures (each decoded and subgroup-checked); ValueError
-        for an empty list or an invalid signature."""
+        """Aggregate: the sum of the signatures (each decoded and subgroup-checked).
+
+        Args:
+            sigs: signatures' bytes.
+
+        Returns:
+            The compressed aggregate signature.
+
+        Raises:
+            ValueError: an empty list or an invalid signature.
+            TypeError: sigs is not a sequence of bytes.
+
+        Example:
+            >>> s = MinPk.Basic
+            >>> agg = s.aggregate([s.sign(1, b"a"), s.sign(2, b"b")])
+            >>> s.aggregate_verify([s.sk_to_pk(1), s.sk_to_pk(2)], [b"a", b"b"], agg)
+            True
+        """
         items = _list(sigs, "aggregate: sigs")
         if not items:
             raise ValueError("aggregate: no signatures")
@@ -284,8 +405,28 @@ class _Scheme:
         return total.to_bytes()
 
     def aggregate_verify(self, pks: Iterable[_Bytes], msgs: Iterable[_Bytes], sig: _Bytes) -> bool:
-        """AggregateVerify: sig aggregates signatures of msgs[i] under pks[i] (Basic: the messages
-        must be distinct; Aug: each message is prefixed with its key)."""
+        """AggregateVerify: sig aggregates signatures of msgs[i] under pks[i].
+
+        Basic: the messages must be distinct; Aug: each message is prefixed with its key.
+
+        Args:
+            pks: public keys' bytes.
+            msgs: as many messages.
+            sig: the aggregate signature.
+
+        Returns:
+            True for a valid aggregate; False for any invalid input, different lengths or an
+            empty list.
+
+        Raises:
+            TypeError: arguments of the wrong type.
+
+        Example:
+            >>> s = MinSig.Aug
+            >>> agg = s.aggregate([s.sign(1, b"m"), s.sign(2, b"m")])
+            >>> s.aggregate_verify([s.sk_to_pk(1), s.sk_to_pk(2)], [b"m", b"m"], agg)
+            True
+        """
         pks, msgs = _list(pks, "pks"), [_msg(m) for m in _list(msgs, "msgs")]
         if not pks or len(pks) != len(msgs):
             return False
@@ -329,7 +470,30 @@ class _Scheme:
         Miller loop value of its pairs and the sum of its r_i sig_i; here the parts are multiplied,
         the pair (-P, sum r_i sig_i) added, and one final exponentiation decides (threads is then
         each task's thread count, None: its worker's).  The answer does not depend on the
-        partitioning.  Needs the ``distributed`` extra."""
+        partitioning.  Needs the ``distributed`` extra.
+
+        Args:
+            pks: public keys' bytes.
+            msgs: as many messages.
+            sigs: as many signatures.
+            threads: threads sharing the work (None: every core).
+            client: a distributed.Client, or None to run here.
+            chunk: signatures per Dask task (None: one part per worker).
+
+        Returns:
+            True when every signature is valid (up to 2^-64); False otherwise, for different
+            lengths or an empty batch.
+
+        Raises:
+            TypeError, ValueError: a bad threads or chunk value, or arguments of the wrong type.
+
+        Example:
+            >>> s = MinPk.Pop
+            >>> pks = [s.sk_to_pk(k) for k in (1, 2)]
+            >>> sigs = [s.sign(1, b"a"), s.sign(2, b"b")]
+            >>> s.batch_verify(pks, [b"a", b"b"], sigs), s.batch_verify(pks, [b"b", b"a"], sigs)
+            (True, False)
+        """
         nt = _threads(threads, "batch_verify")
         pks = _list(pks, "pks")
         msgs = [_msg(m) for m in _list(msgs, "msgs")]
@@ -418,16 +582,53 @@ class _Scheme:
 
 
 class _PopScheme(_Scheme):
-    """The proof-of-possession scheme: PopProve, PopVerify and FastAggregateVerify."""
+    """The proof-of-possession scheme (``MinPk.Pop``, ``MinSig.Pop``): a _Scheme with PopProve,
+    PopVerify and FastAggregateVerify.
+
+    Example:
+        >>> MinPk.Pop.pop_verify(MinPk.Pop.sk_to_pk(5), MinPk.Pop.pop_prove(5))
+        True
+    """
 
     def pop_prove(self, sk: int) -> bytes:
-        """PopProve: [sk] hash_pubkey_to_point(PK) under the PoP tag (constant time in sk)."""
+        """PopProve: [sk] hash_pubkey_to_point(PK) under the PoP tag (constant time in sk).
+
+        Args:
+            sk: the secret key, an int in [1, r).
+
+        Returns:
+            The compressed proof of possession.
+
+        Raises:
+            ValueError: sk is not in [1, r).
+            TypeError: sk is not an int.
+
+        Example:
+            >>> len(MinSig.Pop.pop_prove(5)) == MinSig.Pop.SIG_BYTES
+            True
+        """
         k = _secret(sk)
         pk = self.sk_to_pk(k)
         return (self._v.SIG.hash_to_curve(pk, self.POP_DST) * k).to_bytes()
 
     def pop_verify(self, pk: _Bytes, proof: _Bytes) -> bool:
-        """PopVerify: proof is the proof of possession of the key pk."""
+        """PopVerify: proof is the proof of possession of the key pk.
+
+        Args:
+            pk: the public key's bytes.
+            proof: the proof's bytes.
+
+        Returns:
+            True for a valid proof; False for any invalid input.
+
+        Raises:
+            TypeError: an argument is not bytes-like.
+
+        Example:
+            >>> s = MinPk.Pop
+            >>> s.pop_verify(s.sk_to_pk(5), s.pop_prove(5)), s.pop_verify(s.sk_to_pk(6), s.pop_prove(5))
+            (True, False)
+        """
         P = self._v.pk_point(pk)
         if P is None:
             return False
@@ -439,7 +640,25 @@ class _PopScheme(_Scheme):
     def fast_aggregate_verify(self, pks: Iterable[_Bytes], msg: _Bytes, sig: _Bytes) -> bool:
         """FastAggregateVerify: sig aggregates signatures of one msg under every key of pks (whose
         proofs of possession the caller has checked).  Each key must pass KeyValidate, and so must
-        their sum (CoreVerify's check on the aggregate key)."""
+        their sum (CoreVerify's check on the aggregate key).
+
+        Args:
+            pks: public keys' bytes.
+            msg: the one message.
+            sig: the aggregate signature.
+
+        Returns:
+            True for a valid aggregate; False for any invalid input or no keys.
+
+        Raises:
+            TypeError: arguments of the wrong type.
+
+        Example:
+            >>> s = MinPk.Pop
+            >>> agg = s.aggregate([s.sign(1, b"m"), s.sign(2, b"m")])
+            >>> s.fast_aggregate_verify([s.sk_to_pk(1), s.sk_to_pk(2)], b"m", agg)
+            True
+        """
         pks = _list(pks, "pks")
         msg = _msg(msg)
         if not pks:
@@ -459,7 +678,13 @@ class _PopScheme(_Scheme):
 
 
 class _Schemes:
-    """The three schemes of one variant: ``.Basic``, ``.Aug`` and ``.Pop``."""
+    """The three schemes of one variant (``MinPk``, ``MinSig``): ``.Basic``, ``.Aug`` and ``.Pop``;
+    PK_GROUP and SIG_GROUP are the groups of its keys and signatures.
+
+    Example:
+        >>> MinPk.PK_GROUP is not MinPk.SIG_GROUP and MinPk.PK_GROUP is MinSig.SIG_GROUP
+        True
+    """
 
     def __init__(self, variant: _Variant, ids: dict[str, str]) -> None:
         self.Basic = _Scheme(variant, "Basic", ids["Basic"])
@@ -501,7 +726,14 @@ def _batch_partial(variant: str, kind: str, pks: list[bytes], msgs: list[bytes],
 
 
 def clear_cache() -> None:
-    """Forget the decoded public keys of every scheme."""
+    """Forget the decoded public keys of every scheme (a cache of public data only).
+
+    Returns:
+        None.
+
+    Example:
+        >>> clear_cache()
+    """
     for variant in (_MINPK, _MINSIG):
         with variant._lock:
             variant._cache.clear()

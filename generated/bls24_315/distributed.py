@@ -58,6 +58,7 @@ from ._msm_inputs import (
     scalars_source,
     unpack_scalars,
 )
+from . import G1, G2, Fr  # noqa: F401 (the names of the docstring examples)
 from ._runtime import threads_arg
 
 __all__ = ["msm", "PointFile", "ScalarFile", "TrustedSetupFile", "PtauFile", "ZkeyFile", "check_workers", "EXTRA"]
@@ -108,8 +109,29 @@ _CHECKED_LOCK = threading.Lock()
 
 def check_workers(client: Any) -> dict[str, str]:
     """Import this package on every worker of ``client`` not checked before (once per worker and
-    client); the code targets of the workers checked now, by address.  RuntimeError naming the workers that cannot, and why, with how to
-    install it there; ValueError for a client without workers."""
+    client).
+
+    Args:
+        client: a distributed.Client.
+
+    Returns:
+        The code target of each worker checked now, by address ({} when all were checked before).
+
+    Raises:
+        RuntimeError: workers that cannot import the package (named, with why and how to install it).
+        ValueError: a client without workers.
+        TypeError: client is not a distributed.Client.
+        ImportError: dask and distributed are not installed (the ``distributed`` extra).
+
+    Example:
+        >>> from distributed import Client
+        >>> client = Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None)
+        >>> len(check_workers(client))     # one worker, its code target
+        1
+        >>> check_workers(client)          # checked already
+        {}
+        >>> client.close()
+    """
     distributed = _dask()
     if not isinstance(client, distributed.Client):
         raise TypeError(f"client must be a distributed.Client, not {type(client).__name__}")
@@ -145,7 +167,18 @@ def _worker_count(client: Any) -> int:
 
 
 def worker_threads(threads: int | None) -> int:
-    """On a worker: the threads of one task (None: the worker's thread count)."""
+    """On a worker: the threads of one task.
+
+    Args:
+        threads: the threads asked for, or None for the worker's thread count (1 outside a worker).
+
+    Returns:
+        The thread count.
+
+    Example:
+        >>> worker_threads(4), worker_threads(None)
+        (4, 1)
+    """
     if threads is not None:
         return threads
     try:
@@ -159,8 +192,24 @@ def worker_threads(threads: int | None) -> int:
 
 
 def partitions(n: int, chunk: int | None, client: Any) -> list[tuple[int, int]]:
-    """[start, stop) of each partition of range(n): `chunk` items each (the last shorter), or one
-    partition per worker when chunk is None."""
+    """[start, stop) of each partition of range(n).
+
+    Args:
+        n: the number of items.
+        chunk: items per partition (the last shorter), or None for one partition per worker.
+        client: the distributed.Client (read only when chunk is None).
+
+    Returns:
+        The bounds, in order.
+
+    Raises:
+        ValueError: chunk below 1.
+        TypeError: chunk is not an int or None.
+
+    Example:
+        >>> partitions(10, 4, None)
+        [(0, 4), (4, 8), (8, 10)]
+    """
     if chunk is None:
         parts = min(n, _worker_count(client))
         return [(n * i // parts, n * (i + 1) // parts) for i in range(parts)]
@@ -172,8 +221,27 @@ def partitions(n: int, chunk: int | None, client: Any) -> list[tuple[int, int]]:
 
 
 def run_partitions(client: Any, task: Callable[..., Any], argument_lists: list[tuple]) -> list[Any]:
-    """task(*arguments) for each entry of argument_lists on the cluster (after check_workers), the
-    results in order; a task's exception is raised here as it was raised there."""
+    """task(*arguments) for each entry of argument_lists on the cluster (after check_workers).
+
+    Args:
+        client: a distributed.Client.
+        task: a pure function, importable on the workers.
+        argument_lists: one tuple of arguments per task.
+
+    Returns:
+        The results, in order.
+
+    Raises:
+        Exception: a task's exception, raised here as it was raised there; RuntimeError as in
+            check_workers.
+
+    Example:
+        >>> from distributed import Client
+        >>> client = Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None)
+        >>> run_partitions(client, add_task, [("G1", G1.generator().to_bytes(False))]) == [G1.generator().to_bytes(False)]
+        True
+        >>> client.close()
+    """
     check_workers(client)
     futures = [client.submit(task, *arguments, pure=True) for arguments in argument_lists]
     return client.gather(futures)
@@ -200,8 +268,27 @@ def _msm_any(G: type, pts: Any, profile: str | None, sc: Any, endian: str, threa
 def msm_task(group: str, points: tuple, scalars: tuple, first: int, threads: int | None) -> bytes:
     """One partition's MSM on a worker.  points and scalars: (kind, source, lo, hi), the slice
     lo..hi-1 of a source; first: the index of the partition's first point in the whole input
-    (a bad point is reported by that index, as the local call reports it).  Returns the partial
-    sum as an uncompressed encoding."""
+    (a bad point is reported by that index, as the local call reports it).
+
+    Args:
+        group: "G1" or "G2".
+        points: (kind, source, lo, hi) of the points.
+        scalars: (kind, source, lo, hi) of the scalars.
+        first: the index of the partition's first point in the whole input.
+        threads: the task's threads (None: the worker's).
+
+    Returns:
+        The partial sum, an uncompressed encoding.
+
+    Raises:
+        ValueError: a bad point (named by its index in the whole input) or mismatched lengths.
+
+    Example:
+        >>> P = G1.generator()
+        >>> k = (3).to_bytes(len(Fr(0).to_bytes()), "little")
+        >>> msm_task("G1", ("bytes", P.to_bytes(False), 0, 1), ("bytes", k, 0, 1), 0, 1) == (P * 3).to_bytes(False)
+        True
+    """
     G = _GROUPS[group]
     try:
         pts, profile = load_points(group, *points)
@@ -214,7 +301,23 @@ def msm_task(group: str, points: tuple, scalars: tuple, first: int, threads: int
 
 
 def add_task(group: str, *encodings: bytes) -> bytes:
-    """The sum of partial results (uncompressed encodings), as an uncompressed encoding."""
+    """The sum of partial results.
+
+    Args:
+        group: "G1" or "G2".
+        encodings: uncompressed encodings of points of the group.
+
+    Returns:
+        The sum, an uncompressed encoding.
+
+    Raises:
+        ValueError: a bad encoding.
+
+    Example:
+        >>> P = G1.generator()
+        >>> add_task("G1", P.to_bytes(False), P.to_bytes(False)) == (P * 2).to_bytes(False)
+        True
+    """
     G = _GROUPS[group]
     total = G.identity()
     for data in encodings:
@@ -223,8 +326,27 @@ def add_task(group: str, *encodings: bytes) -> bytes:
 
 
 def tree_sum(client: Any, group: str, futures: list[Any]) -> Any:
-    """Add up the partial results (futures of encodings) by a tree of tasks on the workers; the
-    sum as a point of ``group``."""
+    """Add up the partial results by a tree of tasks on the workers.
+
+    Args:
+        client: a distributed.Client.
+        group: "G1" or "G2".
+        futures: futures of uncompressed encodings (at least one).
+
+    Returns:
+        The sum, a point of ``group``.
+
+    Raises:
+        ValueError: a bad encoding.
+
+    Example:
+        >>> from distributed import Client
+        >>> client = Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None)
+        >>> parts = [client.scatter((G1.generator() * k).to_bytes(False)) for k in (1, 2, 3)]
+        >>> tree_sum(client, "G1", parts) == G1.generator() * 6
+        True
+        >>> client.close()
+    """
     while len(futures) > 1:
         futures = [client.submit(add_task, group, *futures[i : i + 2], pure=True) for i in range(0, len(futures), 2)]
     return _GROUPS[group].from_bytes(futures[0].result(), check=False)
@@ -263,7 +385,32 @@ def msm(points: Any, scalars: Any, client: Any = None, group: str = "G1", chunk:
     (None: the worker's thread count; locally, every core).  The result equals the local
     ``G.msm`` / ``G.msm_bytes`` of the same input, whatever the partitioning.  ValueError for
     mismatched lengths or a bad point (named by its index in the whole input), TypeError for
-    wrong types, as the local call; RuntimeError when the workers cannot import this package."""
+    wrong types, as the local call; RuntimeError when the workers cannot import this package.
+
+    Args:
+        points: the points (see above).
+        scalars: as many scalars (see above).
+        client: a distributed.Client, or None to run here.
+        group: "G1" or "G2".
+        chunk: points per task (None: one partition per worker).
+        threads: each task's threads.
+
+    Returns:
+        The sum, a point of ``group``.
+
+    Raises:
+        ValueError, TypeError, RuntimeError: as said above.
+
+    Example:
+        >>> P = G1.generator()
+        >>> msm([P, P * 2], [3, 4]) == P * 11
+        True
+        >>> from distributed import Client
+        >>> client = Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None)
+        >>> msm([P, P * 2, P * 3], [1, 1, 1], client=client, chunk=2) == P * 6
+        True
+        >>> client.close()
+    """
     group = _check_group(group)
     G = _GROUPS[group]
     if threads is not None:

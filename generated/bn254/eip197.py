@@ -37,7 +37,21 @@ _HIGH_FIRST = True  # tower coefficients written most significant first
 
 class PrecompileError(ValueError):
     """Invalid precompile input.  ``rule`` names the rule broken ("length", "padding", "field",
-    "curve", "subgroup"); ``precompile`` is the precompile's name."""
+    "curve", "subgroup"); ``precompile`` is the precompile's name.
+
+    Args:
+        precompile: the precompile's name.
+        rule: the rule broken.
+        detail: the message.
+
+    Example:
+        >>> off_curve = (1).to_bytes(FIELD_BYTES, "big") * 2        # (1, 1)
+        >>> try:
+        ...     run("ECADD", off_curve + bytes(2 * FIELD_BYTES))
+        ... except PrecompileError as exc:
+        ...     print(exc.precompile, exc.rule)
+        ECADD curve
+    """
 
     def __init__(self, precompile: str, rule: str, detail: str) -> None:
         super().__init__(f"{precompile}: {detail}")
@@ -46,9 +60,14 @@ class PrecompileError(ValueError):
 
 
 class Precompile(NamedTuple):
-    """One precompile.  Gas: ``gas`` for ADD, MUL and MAP; ``gas + gas_per_item * k`` for a
-    pairing of k pairs; ``k * gas_per_item * discount[min(k, len(discount)) - 1] // 1000`` for an
-    MSM of k pairs; None where the EIP sets no price."""
+    """One precompile (the values of PRECOMPILES).  Gas: ``gas`` for ADD, MUL and MAP; ``gas +
+    gas_per_item * k`` for a pairing of k pairs; ``k * gas_per_item * discount[min(k,
+    len(discount)) - 1] // 1000`` for an MSM of k pairs; None where the EIP sets no price.
+
+    Example:
+        >>> PRECOMPILES[0x06].name, PRECOMPILES[0x06].op
+        ('ECADD', 'add')
+    """
 
     name: str
     op: str                    # "add", "mul", "msm", "pairing" or "map"
@@ -109,7 +128,23 @@ def _gas(entry: Precompile, size: int) -> int | None:
 
 
 def gas(address: int | str, data: bytes | bytearray | memoryview) -> int | None:
-    """The gas a call with input ``data`` costs (None: the EIP sets no price); no input checks."""
+    """The gas a call with input ``data`` costs; the input is not checked.
+
+    Args:
+        address: the precompile's int address or name.
+        data: the call's input.
+
+    Returns:
+        The gas, or None where the EIP sets no price.
+
+    Raises:
+        ValueError: an unknown address or name.
+        TypeError: an address of another type.
+
+    Example:
+        >>> gas("ECADD", bytes(128)) == PRECOMPILES[0x06].gas
+        True
+    """
     return _gas(_lookup(address), len(data))
 
 
@@ -216,8 +251,25 @@ def _run_map(name: str, group: int, data: bytes) -> bytes:
 def run(address: int | str, data: bytes | bytearray | memoryview) -> tuple[bytes, int | None]:
     """Execute the precompile at ``address`` (an int, or a name such as "ECADD") on ``data``.
 
-    Returns (output, gas); gas is None where the EIP sets no price.  Raises PrecompileError for
-    invalid input (the EVM's call fails and burns the gas given to it).
+    Args:
+        address: the precompile's int address or name.
+        data: the call's input.
+
+    Returns:
+        (output, gas); gas is None where the EIP sets no price.
+
+    Raises:
+        PrecompileError: invalid input (the EVM's call fails and burns the gas given to it).
+        ValueError: an unknown address or name.
+        TypeError: arguments of the wrong type.
+
+    Example:
+        >>> P = G1.generator().to_bytes(False, PROFILE)
+        >>> run("ECADD", P + P)[0] == (G1.generator() * 2).to_bytes(False, PROFILE)
+        True
+        >>> Q = G2.generator().to_bytes(False, PROFILE)
+        >>> run("ECPAIRING", P + Q)[0][-1]    # e(P, Q) != 1
+        0
     """
     entry = _lookup(address)
     name, op, group, subgroup = entry.name, entry.op, entry.group, entry.subgroup

@@ -11,6 +11,9 @@ On a CPU with BMI2 and ADX, ``pip install -e .`` compiles only ``_core_adx``
 built (``PAIRFORGE_TARGET=generic64``, or a CPU without ADX), it is compiled here on first
 import, once, with a progress line on stderr, through pairforge's content-keyed build
 (generator/build.py); a second import, in this process or another, compiles nothing.
+
+An installed wheel never compiles: it ships both modules and none of their sources, so a
+module that is missing there is an ImportError that says how to get it.
 """
 
 import hashlib
@@ -26,7 +29,8 @@ from pathlib import Path
 
 TARGET_ENV = "PAIRFORGE_TARGET"
 ADX = "x86_64-adx"
-PORTABLE = ("generic64", "generic32")
+# The names the portable module can carry: the C kernels, or on an ARM host its assembly kernels.
+PORTABLE = ("generic64", "generic32", "arm64", "arm32")
 
 
 def cpu_supports_adx():
@@ -101,6 +105,12 @@ def portable(package, pkg_dir, why):
     module docstring); ``why`` says in the progress line why it is wanted."""
     name = f"{package}._core"
     if importlib.util.find_spec(name) is None:
+        if not (Path(pkg_dir) / "_core.pyx").is_file():
+            raise ImportError(
+                f"{name} is not in this installation ({why}), and an installed wheel holds no sources "
+                f"to compile it from: reinstall the wheel, or build from source with a C compiler "
+                f"(`pip install --no-binary :all: <distribution>`, or `gen-curve` in a pairforge checkout)"
+            )
         _build_portable(name, Path(pkg_dir), why)
         importlib.invalidate_caches()
     return importlib.import_module(name)

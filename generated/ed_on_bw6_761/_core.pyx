@@ -141,6 +141,10 @@ cdef extern from *:
     """
     #if defined(PF_TARGET_X86_64_ADX)
     #define PF_TARGET_NAME "x86_64-adx"
+    #elif defined(PF_TARGET_ARM64)
+    #define PF_TARGET_NAME "arm64"
+    #elif defined(PF_TARGET_ARM32)
+    #define PF_TARGET_NAME "arm32"
     #elif PF_LIMB_BITS == 32
     #define PF_TARGET_NAME "generic32"
     #else

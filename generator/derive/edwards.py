@@ -21,6 +21,10 @@ What is derived and how it is proven (every check fails loudly, naming the curve
   (x, y) -> (u, v) = ((1+y)/(1−y), (1+y)/((1−y)x)) -> (u/B + A/(3B), v/B), checked to carry sums of
   random points to sums; a Weierstrass model given in the curve file is checked to be the image
   of the derived one under (x, y) -> (c²x, c³y) with the generator carried to its generator.
+
+The arithmetic and the maps are derive's own (edwards_algebra.py), never generator/reference's.
+This module imports checks.py, edwards_algebra.py, edwards_glv.py, edwards_serialization.py,
+fields.py and generator.params_edwards; none of them imports it.
 """
 
 from __future__ import annotations
@@ -32,8 +36,15 @@ from typing import Callable
 import gmpy2
 
 from ..params_edwards import EdwardsSpec
-from ..reference.edwards import EdwardsCurve, MontgomeryCurve, WeierstrassCurve, sqrt_mod
 from .checks import require
+from .edwards_algebra import (
+    EdwardsCurve,
+    MontgomeryCurve,
+    WeierstrassCurve,
+    sqrt_mod,
+    to_montgomery,
+    to_weierstrass,
+)
 from .edwards_glv import EdwardsEndo, find_degree2_endomorphism
 from .edwards_serialization import EdwardsProfile, derive_edwards_profiles
 from .fields import FieldModel, derive_field
@@ -136,15 +147,6 @@ def _derive_generator(E: EdwardsCurve, spec: EdwardsSpec, h: int, curve: str) ->
     return G
 
 
-def to_montgomery(E: EdwardsCurve, P: tuple[int, int]) -> tuple[int, int] | None:
-    """The Montgomery image of an Edwards point (None for the identity)."""
-    p, (x, y) = E.p, P
-    if P == E.identity:
-        return None
-    w = (1 + y) * pow(1 - y, -1, p) % p
-    return w, w * pow(x, -1, p) % p
-
-
 def _montgomery(E: EdwardsCurve, curve: str, rng: random.Random) -> tuple[int, int]:
     p = E.p
     inv = pow(E.a - E.d, -1, p)
@@ -158,17 +160,6 @@ def _montgomery(E: EdwardsCurve, curve: str, rng: random.Random) -> tuple[int, i
         require(M.on_curve(mP) and M.on_curve(mQ), curve, "the Montgomery map sends points to B·v² = u³ + A·u² + u")
         require(M.add(mP, mQ) == mS, curve, "the Montgomery map carries sums to sums")
     return A, B
-
-
-def to_weierstrass(E: EdwardsCurve, mont: tuple[int, int], c: int, P: tuple[int, int]) -> tuple[int, int] | None:
-    p, (A, B) = E.p, mont
-    m = to_montgomery(E, P)
-    if m is None:
-        return None
-    u, v = m
-    binv = pow(B, -1, p)
-    x = (u * binv + A * pow(3 * B, -1, p)) % p
-    return c * c * x % p, c * c * c * v * binv % p
 
 
 def _weierstrass(E: EdwardsCurve, mont: tuple[int, int], G: tuple[int, int], spec: EdwardsSpec, curve: str,

@@ -21,6 +21,9 @@ u0² + tr·u0·u1 + 2·u1² points; when r² does not divide N and gcd(N / r, h)
 outside the subgroup is in the kernel (E(F_p) has order h·r), so [u0]P + [u1]psi(P) = O is a
 complete membership test. Checked on the generator, on random points of the curve and on the
 points of small order.
+
+The curves and the maps between their models are edwards_algebra.py's; edwards.py imports this
+module, never the other way.
 """
 
 from __future__ import annotations
@@ -32,8 +35,8 @@ from dataclasses import dataclass
 from sympy import ZZ
 from sympy.polys.galoistools import gf_factor_sqf
 
-from ..reference.edwards import EdwardsCurve, WeierstrassCurve, sqrt_mod
 from .checks import require
+from .edwards_algebra import EdwardsCurve, WeierstrassCurve, sqrt_mod, to_weierstrass, weierstrass_to_edwards
 from .endomorphisms import Decomposition, derive_decomposition
 
 SAMPLES = 8
@@ -64,16 +67,6 @@ def _poly_eval(f: Poly, y: int, p: int) -> int:
     for c in reversed(f):
         acc = (acc * y + c) % p
     return acc
-
-
-def _weierstrass_to_edwards(p: int, mont: tuple[int, int], P: tuple[int, int] | None) -> tuple[int, int]:
-    """The inverse of edwards.to_weierstrass with c = 1: u = B·x − A/3, v = B·y, then (u/v, (u − 1)/(u + 1))."""
-    if P is None:
-        return 0, 1
-    A, B = mont
-    u = (B * P[0] - A * pow(3, -1, p)) % p
-    v = B * P[1] % p
-    return u * pow(v, -1, p) % p, (u - 1) * pow(u + 1, -1, p) % p
 
 
 def _null_vector(rows: list[list[int]], p: int) -> list[int] | None:
@@ -164,11 +157,10 @@ def _from_kernel(E: EdwardsCurve, W: WeierstrassCurve, mont: tuple[int, int], x0
         return (u * u * (P[0] + t * inv) % p, u * u * u * P[1] * (1 - t * inv * inv) % p)
 
     def to_w(P: tuple[int, int]) -> tuple[int, int] | None:
-        from .edwards import to_weierstrass
         return to_weierstrass(E, mont, 1, P)
 
     def psi(P: tuple[int, int]) -> tuple[int, int]:
-        return _weierstrass_to_edwards(p, mont, psi_w(to_w(P)))
+        return weierstrass_to_edwards(p, mont, psi_w(to_w(P)))
 
     points = [E.random_point(rng) for _ in range(SAMPLES)]
     traces = [tr for tr in range(-2, 3)

@@ -17,8 +17,8 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from ..reference.edwards import EdwardsCurve, MontgomeryCurve, elligator2_montgomery, montgomery_to_edwards
 from .checks import require
+from .edwards_algebra import EdwardsCurve, MontgomeryCurve, elligator2_montgomery, montgomery_to_edwards
 
 SAMPLES = 8
 # hash_to_field: expand_message_xmd with SHA-512 (the hash of RFC 9380's Edwards suites) and

@@ -22,9 +22,8 @@ from dataclasses import dataclass
 import gmpy2
 import sympy
 
+from ..params_common import X  # the seed, the symbol curve-file polynomials are written in
 from .checks import DerivationError, require
-
-X = sympy.Symbol("x")
 
 BN_P = 36 * X**4 + 36 * X**3 + 24 * X**2 + 6 * X + 1
 BN_R = 36 * X**4 + 36 * X**3 + 18 * X**2 + 6 * X + 1

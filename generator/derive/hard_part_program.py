@@ -19,6 +19,10 @@ The text is a sequence of assignments in Python syntax, one per line (``#`` star
 
 Any other exponent is evaluated at the seed and must be a non-zero integer there: a chain of
 cyclotomic squarings (``PowSmall``) on its absolute value, then a conjugation when negative.
+
+It writes the program with gt_program.py's builder and cost model, and imports that, chains,
+checks, families and the curve-file polynomial parser (generator.params_common); final_exponentiation.py
+imports it, never the other way.
 """
 
 from __future__ import annotations
@@ -27,19 +31,19 @@ import ast
 
 import sympy
 
-from ..params import CurveFileError, parse_polynomial_in_x
+from ..params_common import CurveFileError, parse_polynomial_in_x
 from .chains import chain_for
 from .checks import DerivationError
 from .families import X
-from .final_exponentiation import (
+from .gt_program import (
     CYCLOTOMIC_SQR_COST,
     GT_MUL_COST,
     Conj,
     ExpByX,
     Frob,
     Op,
+    Program,
     SeedCosts,
-    _Program,
     chain_cost,
 )
 
@@ -80,7 +84,7 @@ def compile_hard_part(text: str, x: int, k: int, where: str, exp_by_x_cost: floa
     squarings (PowKarabina), or, for x + c, a^x times a^c.
     HardPartSyntaxError on any text outside the accepted form, with the line it met."""
     seed = SeedCosts(x, k, exp_by_x_cost)
-    program = _Program(seed=seed)
+    program = Program(seed=seed)
     try:
         tree = ast.parse(text, mode="exec")
     except SyntaxError as exc:
@@ -93,7 +97,7 @@ def compile_hard_part(text: str, x: int, k: int, where: str, exp_by_x_cost: floa
         return HardPartSyntaxError(f"{where}: hard_part line {getattr(node, 'lineno', '?')}: {why}")
 
     def new(op_type: type, **fields: int) -> int:
-        dst = program._new()
+        dst = program.new_register()
         program.ops.append(op_type(dst=dst, **fields))
         return dst
 

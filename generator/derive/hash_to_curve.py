@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass
 from math import gcd
 
-from ..params import HashToCurveSpec, IsogenySpec
+from ..params_pairing import HashToCurveSpec, IsogenySpec
 from .algebra import Curve, Elem, Fq
 from .checks import DerivationError, require
 from .sqrt_ratio import SqrtRatioModel, derive_sqrt_ratio

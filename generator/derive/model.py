@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from ..params import CurveSpec, parse_polynomial_in_x
+from ..params_common import parse_polynomial_in_x
+from ..params_pairing import CurveSpec
 from .algebra import Curve, Elem, Fq
 from .checks import require
 from .endomorphisms import EndomorphismModel, derive_endomorphisms

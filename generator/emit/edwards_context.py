@@ -1,6 +1,7 @@
 """The files of a twisted Edwards companion package: the base-field and scalar-field kernels of
 their limb counts (the same field template and assembly kernels as the pairing curves), the group
-in extended coordinates, the Cython module and its stub."""
+in extended coordinates, the Cython module and its stub, and the byte-level ABI of the wasm32
+target (c/wasm_abi.c) with its ES module loader (wasm/<package>.mjs)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from typing import Callable
 
 from ..derive.checks import require
 from ..derive.edwards import EdwardsModel
-from ..derive.edwards_hash import derive_elligator2
+from ..derive.edwards_hash import Elligator2Model, derive_elligator2
+from ..protocols import PROTOCOLS
 from .api import render_api
-from .context import ASM_TARGETS, Kernel, banner, protocol_files, source_path
+from .context import ASM_TARGETS, PY_TYPED, Kernel, banner, protocol_files, source_path
 from .render import c_limbs, render
 
 Progress = Callable[[str], None]
@@ -95,12 +97,38 @@ def sw_point_in_c(model: EdwardsModel, msm_files: dict[str, str]) -> bool:
     return True
 
 
-def edwards_package_files(model: EdwardsModel, target: str, progress: Progress | None = None) -> dict[str, str]:
+def wasm_files(model: EdwardsModel, common: dict, e: Elligator2Model, sw_msm: bool, sw_point: bool) -> dict[str, str]:
+    """The byte-level ABI of the WebAssembly module (c/wasm_abi.c: templates/c/edwards_wasm_abi.c.j2
+    and its partials templates/c/_edwards_wasm_*.j2: hashing, SWPoint, and ark-vrf's VRF where the
+    curve file lists "ecvrf") and its ES module loader (templates/js/edwards_wasm_loader.mjs.j2);
+    generator/wasm.py builds the module. The Elligator 2 constants and the VRF suites are the
+    Python modules' own (derive_elligator2, generator/protocols/ecvrf.py's context)."""
+    p = model.p
+    require(e.L <= 16 * model.fq.limbs64, model.name,
+            "a hash-to-field string fits the C reduction (two Montgomery words)")
+    ell = {"e": e, "z": e.Z % p, "k": e.K % p, "c1": e.J * pow(e.K, -1, p) % p, "c2": pow(e.K * e.K, -1, p)}
+    vrf = None
+    if "ecvrf" in model.spec.protocols:
+        vrf = dict(PROTOCOLS["ecvrf"].context(model))
+        vrf["suites"] = [{**s, "scale_inv": pow(s["scale"], -1, p)} for s in vrf["suites"]]
+        require(vrf["scalar_len"] == model.fr.nbytes and vrf["point_len"] == model.fq.nbytes, model.name,
+                "the VRF's scalars and Edwards points have the widths of Fr and Fq")
+        require(vrf["nonce_len"] <= 16 * model.fr.limbs64, model.name,
+                "the VRF nonce fits the C reduction (two Montgomery words)")
+    names = [prof.name for prof in model.profiles]
+    context = {**common, "default_profile": names.index(model.default_profile), "sw_msm": sw_msm,
+               "sw_msm_min_n": sw_msm_min_n(model), "sw_point": sw_point, "ell": ell, "vrf": vrf,
+               "vrf_shake": bool(vrf) and any(s["transcript"] == "shake128" for s in vrf["suites"])}
+    return {"c/wasm_abi.c": render("c/edwards_wasm_abi.c.j2", **context),
+            f"wasm/{model.package}.mjs": render("js/edwards_wasm_loader.mjs.j2", **context)}
+
+
+def edwards_package_files(model: EdwardsModel, target: str, progress: Progress | None = None) -> dict[str, str | bytes]:
     """Render every file of the generated package of a twisted Edwards ``model``."""
     say = progress or (lambda _msg: None)
     header = banner(model)
     common = {"header": header, "m": model, "lit": EdwardsLiterals(model), "target": target}
-    files: dict[str, str] = {}
+    files: dict[str, str | bytes] = {}
     say("rendering C: fields")
     files["c/limbs.h"] = render("c/limbs.h.j2", **common)
     kernels = edwards_kernels(model)
@@ -122,6 +150,8 @@ def edwards_package_files(model: EdwardsModel, target: str, progress: Progress |
     say("rendering the Python module")
     common["e"] = derive_elligator2(model.p, model.a, model.d, model.name, f"{model.name} ({source_path(model)})")
     files["_hash_to_curve.py"] = render("python/edwards_hash.py.j2", **common)
+    say("rendering the WebAssembly ABI and its ES module")
+    files.update(wasm_files(model, common, common["e"], bool(msm), sw_point))
     if model.published_weierstrass is not None:   # the curve file's [weierstrass]: SWPoint
         files["_weierstrass.py"] = render("python/edwards_weierstrass.py.j2", **common)
     files["_core.pyx"] = render("cython/edwards_core.pyx.j2", **common)
@@ -129,8 +159,10 @@ def edwards_package_files(model: EdwardsModel, target: str, progress: Progress |
     files.update(render_api(files["_core.pyx"], "edwards_core.h", header))  # c/api.h, c/api.c
     files["_core.pyi"] = render("python/edwards_core.pyi.j2", **common)
     files["_target.py"] = render("python/_target.py.j2", **common)  # which compiled module to load
+    files["selftest.py"] = render("python/selftest.py.j2", pairing=False, groups=("Point",), **common)
     protocols = protocol_files(model, common, say)  # ark-vrf's VRF where the curve file lists "ecvrf"
     files.update(protocols)
     modules = sorted(path[: -len(".py")] for path in protocols if path.endswith(".py") and "/" not in path)
     files["__init__.py"] = render("python/edwards_init.py.j2", protocol_modules=modules, **common)
+    files["py.typed"] = PY_TYPED  # PEP 561: the package ships its types (the .pyi stub, annotated modules)
     return files

@@ -14,7 +14,8 @@ two agree).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Mapping
 
 if TYPE_CHECKING:
@@ -26,18 +27,28 @@ class Protocol:
     """One protocol module family.
 
     ``files`` maps a file of the package (e.g. ``"bls.py"``) to its template (relative to
-    templates/); ``unsupported`` returns None when the curve can carry the protocol, else the
-    reason; ``context`` adds the protocol's own template variables (derived from the model).
+    templates/); ``data`` maps a file of the package to a file of generator/protocols/data that
+    is copied byte for byte (public parameters of the protocol); ``unsupported`` returns None when
+    the curve can carry the protocol, else the reason; ``context`` adds the protocol's own
+    template variables (derived from the model).
     """
 
     name: str
     summary: str
     files: Mapping[str, str]
+    data: Mapping[str, str] = field(default_factory=dict)
     unsupported: Callable[["CurveModel"], str | None] = lambda _model: None
     context: Callable[["CurveModel"], dict[str, object]] = lambda _model: {}
 
 
 PROTOCOLS: dict[str, Protocol] = {}
+# The files that Protocol.data names.
+DATA_DIR = Path(__file__).resolve().parent / "data"
+
+
+def data_file(name: str) -> bytes:
+    """The bytes of one file of generator/protocols/data."""
+    return (DATA_DIR / name).read_bytes()
 
 
 def register(protocol: Protocol) -> Protocol:

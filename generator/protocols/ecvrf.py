@@ -19,8 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..derive.checks import require
-from ..derive.edwards import to_weierstrass
-from ..reference.edwards import EdwardsCurve, WeierstrassCurve, sqrt_mod
+from ..derive.edwards_algebra import EdwardsCurve, WeierstrassCurve, sqrt_mod, to_weierstrass
 from . import Protocol, register
 
 if TYPE_CHECKING:

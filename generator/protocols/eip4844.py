@@ -24,6 +24,8 @@ PRIMITIVE_ROOT_OF_UNITY = 7
 FIELD_ELEMENTS_PER_BLOB = 4096
 BYTES_PER_G1 = 48
 POINT_PROFILE = "zcash"
+# Ethereum's mainnet KZG setup in the package (generator/protocols/data/README.md says where it is from).
+TRUSTED_SETUP_FILE = "trusted_setup.txt.xz"
 
 
 def unsupported(model: CurveModel) -> str | None:
@@ -41,7 +43,7 @@ def unsupported(model: CurveModel) -> str | None:
 
 
 def context(model: CurveModel) -> dict[str, object]:
-    return {"field_elements_per_blob": FIELD_ELEMENTS_PER_BLOB}
+    return {"field_elements_per_blob": FIELD_ELEMENTS_PER_BLOB, "trusted_setup_file": TRUSTED_SETUP_FILE}
 
 
 EIP4844 = register(
@@ -49,6 +51,8 @@ EIP4844 = register(
         name="eip4844",
         summary="EIP-4844 blob commitments and proofs, byte-exact with c-kzg-4844's ckzg binding",
         files={"eip4844.py": "python/eip4844.py.j2"},
+        # the mainnet setup that load_trusted_setup() reads when given no file
+        data={TRUSTED_SETUP_FILE: "ethereum_mainnet_trusted_setup.txt.xz"},
         unsupported=unsupported,
         context=context,
     )
