@@ -128,6 +128,9 @@ class Job:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """The ``gen-curve`` command: parse ``argv`` (default: the process's arguments), do what it
+    asks, and return the exit status (0 done, 1 an error or a stale regen check, 2 a usage error,
+    130 interrupted); errors are one line on stderr, with the traceback under ``--debug``."""
     debug = "--debug" in (sys.argv[1:] if argv is None else argv)
     try:
         args = _parser().parse_args(argv)
@@ -213,6 +216,7 @@ def _key(name: str) -> str:
 
 
 def curve_files() -> list[Path]:
+    """The curve files that ``gen-curve NAME`` and ``--all`` know, sorted: curves/*.toml."""
     return sorted(CURVES_DIR.glob("*.toml"))
 
 
@@ -260,6 +264,7 @@ def _show(path: Path) -> str:
 
 
 def escape(text: str) -> str:
+    """``text`` with rich's markup escaped, for a progress line that shows it verbatim."""
     from rich.markup import escape as rich_escape
 
     return rich_escape(text)
@@ -315,6 +320,7 @@ class Reporter:
         return step
 
     def finish(self, job: Job, text: str, ok: bool = True) -> None:
+        """End a curve's line with ``text`` (in red where not ``ok``)."""
         if self._progress is not None:
             task = self._tasks[id(job)]
             desc = escape(text) if ok else f"[red]{escape(text)}[/]"
@@ -360,12 +366,16 @@ def existing_files(pkg_dir: Path) -> set[str]:
 
 @dataclass
 class Comparison:
+    """What the regen check found in one package directory: files whose bytes differ (stale),
+    files the rendering has and the directory lacks (missing), and the other way round (extra)."""
+
     stale: list[str]
     missing: list[str]
     extra: list[str]
 
     @property
     def clean(self) -> bool:
+        """Whether the directory holds exactly the rendering."""
         return not (self.stale or self.missing or self.extra)
 
 

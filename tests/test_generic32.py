@@ -31,7 +31,7 @@ def pair(request, curve_module):
         for rel, text in render_package(derive_model(curve_file)).items():
             path = pkg_dir / rel
             path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
+            path.write_bytes(text if isinstance(text, bytes) else text.encode())  # bytes: a protocol's data file
         with quick_build_flags():  # -O1: the results are compared, not the speed
             build_package(pkg_dir, limb_bits=32)
 
