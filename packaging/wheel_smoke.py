@@ -25,13 +25,15 @@ import os
 import shutil
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import time
 import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))  # the checkout's generator, also before it is installed
+from generator.wheel import scripts_first_env  # noqa: E402
+
 CONSTRAINTS = ROOT / "constraints.txt"
 VECTORS = ROOT / "tests" / "vectors"
 # A curve that is not in curves/: a BN curve with a negative seed, with BLS signatures.
@@ -58,7 +60,7 @@ def run(cmd: list[str | Path], env: dict[str, str] | None = None, cwd: Path | No
     its output, or exit with its last lines."""
     cmd = [str(c) for c in cmd]
     if env is None:
-        env = {**os.environ, "PATH": os.pathsep.join((sysconfig.get_path("scripts"), os.environ.get("PATH", "")))}
+        env = scripts_first_env()
     print("$ " + " ".join(cmd), flush=True)
     proc = subprocess.run(cmd, env=env, cwd=cwd, capture_output=True, text=True)
     if proc.returncode != 0:
@@ -100,8 +102,7 @@ def main() -> int:
     work.mkdir(parents=True, exist_ok=True)
     dist = work / "dist"
     shutil.rmtree(dist, ignore_errors=True)
-    scripts_path = os.pathsep.join((sysconfig.get_path("scripts"), os.environ.get("PATH", "")))
-    build_env = {**os.environ, "PATH": scripts_path, "PIP_CONSTRAINT": str(CONSTRAINTS)}
+    build_env = {**scripts_first_env(), "PIP_CONSTRAINT": str(CONSTRAINTS)}
     build_env.pop("PAIRFORGE_CURVES", None)
     started = time.monotonic()
 

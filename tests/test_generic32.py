@@ -12,6 +12,7 @@ import pytest
 from build_cache import cached_dir, quick_build_flags, quick_package_key
 
 from generator.build import build_package
+from generator.cli import write_package
 from generator.pipeline import derive_model, render_package
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,10 +29,7 @@ def pair(request, curve_module):
 
     def make(root: Path) -> None:
         pkg_dir = root / f"{pkg}32"
-        for rel, text in render_package(derive_model(curve_file)).items():
-            path = pkg_dir / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_bytes(text if isinstance(text, bytes) else text.encode())  # bytes: a protocol's data file
+        write_package(pkg_dir, render_package(derive_model(curve_file)))  # gen-curve's writer (text and data files)
         with quick_build_flags():  # -O1: the results are compared, not the speed
             build_package(pkg_dir, limb_bits=32)
 
