@@ -76,20 +76,21 @@ def bench(session: nox.Session) -> None:
 def cross(session: nox.Session) -> None:
     """The cross-target tests; needs gcc-aarch64-linux-gnu gcc-arm-linux-gnueabihf qemu-user."""
     _install(session, "-e", ".[test]")
-    session.run(*PARALLEL_TEST_COMMAND, "--runslow", "tests/test_cross.py", "tests/test_cross_edwards.py", *session.posargs)
+    session.run(*PARALLEL_TEST_COMMAND, "--runslow", "tests/targets/test_cross.py", "tests/edwards/test_cross_edwards.py", *session.posargs)
 
 
 @nox.session
 def wasm(session: nox.Session) -> None:
     """The wasm32 target from a clean checkout: build every curve's module (the twisted Edwards
-    packages' included), then tests/test_wasm.py, tests/test_wasm_protocols.py, tests/test_wasm_kernels.py
-    and tests/test_wasm_edwards.py (wasmtime), tests/test_wasm_node.py and tests/test_wasm_edwards_node.py
-    (need node: apt-get install nodejs) and tests/test_wasm_browser.py (headless chromium; skipped without apt-get install chromium)."""
+    packages' included), then the tests of tests/wasm/: test_wasm.py, test_wasm_protocols.py, test_wasm_kernels.py
+    and test_wasm_edwards.py (wasmtime), test_host_calls.py (the --host-calls modules, built by the test
+    itself, with generated.<pkg>.wasm_host as their host under wasmtime), test_wasm_node.py and test_wasm_edwards_node.py
+    (need node: apt-get install nodejs), test_npm_package.py (gen-curve --npm's packages: needs node, npm and
+    tsc: apt-get install nodejs npm node-typescript) and test_wasm_browser.py (headless chromium; skipped
+    without apt-get install chromium)."""
     _install(session, "-e", ".[test]")
     session.run("gen-curve", "--all", "--target", "wasm32")
-    session.run(*PARALLEL_TEST_COMMAND, "--runslow", "tests/test_wasm.py", "tests/test_wasm_protocols.py", "tests/test_wasm_node.py",
-                "tests/test_wasm_browser.py", "tests/test_wasm_kernels.py", "tests/test_wasm_edwards.py",
-                "tests/test_wasm_edwards_node.py", *session.posargs)
+    session.run(*PARALLEL_TEST_COMMAND, "--runslow", "tests/wasm", *session.posargs)
 
 
 @nox.session
@@ -102,7 +103,7 @@ def fuzz(session: nox.Session) -> None:
 
 @nox.session
 def sanitize(session: nox.Session) -> None:
-    """nox -s sanitize [-- security/sanitize.py options, e.g. --curves bn254 -- tests/test_api.py]."""
+    """nox -s sanitize [-- security/sanitize.py options, e.g. --curves bn254 -- tests/pairings/test_api.py]."""
     _install(session, "-e", ".[test]")
     session.run("python", "-m", "security.sanitize", *session.posargs)
 
@@ -110,14 +111,14 @@ def sanitize(session: nox.Session) -> None:
 @nox.session
 def constant_time(session: nox.Session) -> None:
     _install(session, "-e", ".[test]")
-    session.run(*TEST_COMMAND, "--runslow", "tests/test_constant_time.py", "tests/test_edwards_constant_time.py",
+    session.run(*TEST_COMMAND, "--runslow", "tests/security/test_constant_time.py", "tests/security/test_edwards_constant_time.py",
                 *session.posargs)
 
 
 @nox.session
 def leaks(session: nox.Session) -> None:
     _install(session, "-e", ".[test]")
-    session.run(*TEST_COMMAND, "--runslow", "tests/test_leaks.py", *session.posargs)
+    session.run(*TEST_COMMAND, "--runslow", "tests/security/test_leaks.py", *session.posargs)
 
 
 @nox.session
@@ -135,7 +136,7 @@ def lint(session: nox.Session) -> None:
             session.skip("ruff is not installed")
     else:
         session.install("-c", CONSTRAINTS, "ruff")
-    session.run("ruff", "check", "generator", "bench", "tests", "security", "packaging", "docs", "noxfile.py", "setup.py",
+    session.run("ruff", "check", "generator", "bench", "research", "tests", "security", "packaging", "docs", "noxfile.py", "setup.py",
                 *session.posargs)
 
 

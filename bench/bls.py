@@ -16,6 +16,9 @@ Ours takes bytes (keys, messages, signatures) and decodes, validates and caches 
 itself; blspy's verify takes decoded objects.  So blspy is timed both ways: on objects (decoding
 outside the timing, like a warm key cache) and from bytes (from_bytes inside the timing, like our
 cold cache: every key decoded and subgroup-checked on each call).
+
+Layer: tools (bench/), above the generator: imports the generator, the generated packages, bench's
+own modules and the peers' libraries; the generator never imports it.
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ For every curve package and target the driver writes ``bench_inputs.h`` into a t
 (the tower names and the affine generators, both from the curve's model, so any generated curve
 works without a name switch), compiles the kernel file against ``generated/<pkg>/c/`` with the
 flags of generator/build.py, runs it and parses its ``name median_ns min_ns calls`` lines.
+
+Layer: tools (bench/), above the generator: imports the generator, the generated packages, bench's
+own modules and the peers' libraries; the generator never imports it.
 """
 
 from __future__ import annotations

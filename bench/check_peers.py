@@ -10,6 +10,9 @@ lists them under the table):
 - from_bytes: each peer's checked decoder rejects a compressed BLS12-381 G1 point that is on the
   curve but outside the subgroup of order r (as ours does), its unchecked decoder accepts it.
 - pymcl's curve: its group order is BLS12-381's r.
+
+Layer: tools (bench/), above the generator: imports the generator, the generated packages, bench's
+own modules and the peers' libraries; the generator never imports it.
 """
 
 from __future__ import annotations

@@ -18,6 +18,9 @@ interpolated in log-log between the measured sizes, extrapolated from the neares
 come the fixed cost of a distributed call (task submission, the scheduler, results back: measured
 with 2-point MSMs) and one addition task per level of the tree of partial sums (log2 W levels,
 each a task round trip, measured).  Data is assumed to be on the workers' disks, as here.
+
+Layer: tools (bench/), above the generator: imports the generator, the generated packages, bench's
+own modules and the peers' libraries; the generator never imports it.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
     python bench/edwards.py --curves bandersnatch --only msm     the MSM rows only
 
 Per curve: constant-time P * k, mul_vartime, P + Q, from_bytes (with the subgroup check), and a
-single-threaded MSM of n points (default 2^14; from generator.emit.edwards_context.sw_msm_min_n
+single-threaded MSM of n points (default 2^14; from generator.emit.context_edwards.sw_msm_min_n
 points on it runs in batch-affine form on the Weierstrass model, below that in extended
 coordinates: --n picks either side); BLS12-381 G1's P * k and MSM (threads=1) are
 timed in the same rounds, interleaved, so the ratios compare like with like on a loaded machine.
@@ -15,6 +15,9 @@ public_from_secret (sk·G and the 32-byte encoding) is timed beside ours in the 
 Where the package has SWPoint (a [weierstrass] section), its P * k and MSM (inputs never mapped,
 decoded inputs), P + Q, mul_vartime and P * k (for points known to lie in the subgroup, and points
 that are not) are timed beside the Edwards Point's ("vs TE").
+
+Layer: tools (bench/), above the generator: imports the generator, the generated packages, bench's
+own modules and the peers' libraries; the generator never imports it.
 """
 
 from __future__ import annotations

@@ -8,6 +8,9 @@ schedule assumes).
 Inputs are valid encodings of random subgroup points (MAP: small field elements), so each call does
 the whole work: decoding, subgroup checks where the EIP asks, the operation, encoding.  Each entry is
 the median of --reps calls.  The machine is shared: compare ratios from one run.
+
+Layer: tools (bench/), above the generator: imports the generator, the generated packages, bench's
+own modules and the peers' libraries; the generator never imports it.
 """
 
 from __future__ import annotations

@@ -11,6 +11,9 @@ simulator; the verifier does the same work for them).  Each operation is timed i
 about 20 ms; the table gives the best sample's wall time and its process CPU time (every
 thread of the process: the MSMs may use C threads), which a loaded machine disturbs less, and
 the median wall time.  Compare ratios from one run on a shared machine.
+
+Layer: tools (bench/), above the generator: imports the generator, the generated packages, bench's
+own modules and the peers' libraries; the generator never imports it.
 """
 
 from __future__ import annotations

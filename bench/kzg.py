@@ -29,6 +29,9 @@ input checks, the Fr conversion of the coefficients and the MSM.
 The trusted setup is tests/vectors/eip4844_kzg/trusted_setup.txt.xz (stored xz-compressed; --setup
 names another file, plain or .xz): both load_trusted_setup functions want a file name, so a .xz
 file is decompressed once into a temporary folder, removed at exit.
+
+Layer: tools (bench/), above the generator: imports the generator, the generated packages, bench's
+own modules and the peers' libraries; the generator never imports it.
 """
 
 from __future__ import annotations

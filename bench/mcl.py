@@ -22,6 +22,9 @@ page-cache pages: bench/placement.py) and times our operations in a child proces
 one per operation, right after mcl's: a build's speed depends on where its code lands in
 physical memory, by a few per cent on the Miller loop, so one process draws one placement for a
 whole run, and the rounds of this mode draw a new one each, for both sides.
+
+Layer: tools (bench/), above the generator: imports the generator, the generated packages, bench's
+own modules and the peers' libraries; the generator never imports it.
 """
 
 from __future__ import annotations

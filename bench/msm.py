@@ -7,6 +7,9 @@ Points are P_0 + i G (one addition each, cheap to set up even for 2^18 points); 
 below r.  Each entry is the median of --reps runs of the whole Python call (input conversion
 included).  The machine is shared: compare the ratios printed on one line, not absolute times
 across runs.
+
+Layer: tools (bench/), above the generator: imports the generator, the generated packages, bench's
+own modules and the peers' libraries; the generator never imports it.
 """
 
 from __future__ import annotations

@@ -2,6 +2,9 @@
 
 The operations themselves are listed, in report order, by ``bench.ours.setups`` (every operation
 of the Python API); peers use the same names.
+
+Layer: tools (bench/), above the generator: imports the generator, the generated packages, bench's
+own modules and the peers' libraries; the generator never imports it.
 """
 
 from __future__ import annotations

@@ -1,5 +1,9 @@
 """Our side: every operation of the Python API of a generated module, set up with
-random inputs; an operation the module lacks raises in its setup and is reported as n/a."""
+random inputs; an operation the module lacks raises in its setup and is reported as n/a.
+
+Layer: tools (bench/), above the generator: imports the generator, the generated packages, bench's
+own modules and the peers' libraries; the generator never imports it.
+"""
 
 from __future__ import annotations
 

@@ -14,6 +14,9 @@ blspy, py_arkworks_bls12381 (msg, dst), zksnake (dst, msg) and py_ecc give the s
 py_arkworks_bls12381, zksnake and pymcl reject a compressed G1 point that is on the curve but
 outside the subgroup, as ours does; the ``_unchecked`` decoders accept it, as ours does with
 ``check=False``. To add a peer, write one more function and list it in PEERS.
+
+Layer: tools (bench/), above the generator: imports the generator, the generated packages, bench's
+own modules and the peers' libraries; the generator never imports it.
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""Writing the results: JSON (everything), a markdown table, and a PNG chart."""
+"""Writing the results: JSON (everything), a markdown table, and a PNG chart.
+
+Layer: tools (bench/), above the generator: imports the generator, the generated packages, bench's
+own modules and the peers' libraries; the generator never imports it.
+"""
 
 from __future__ import annotations
 

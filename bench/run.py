@@ -11,6 +11,9 @@ kernels without Python (bench/cbench.py: times per target, and instruction count
 valgrind); the Python overhead of a G1 addition over its C kernel. Writes
 bench/results/bench.json (everything), bench.md (tables) and bench.png (chart).
 Operations a module lacks, and curves that are not built, are reported as n/a.
+
+Layer: tools (bench/), above the generator: imports the generator, the generated packages, bench's
+own modules and the peers' libraries; the generator never imports it.
 """
 
 from __future__ import annotations
@@ -97,6 +100,10 @@ def run(args: argparse.Namespace) -> tuple[dict, list[dict], dict]:
     for package in _curves(args.curves):
         module, why = ours.load(package)
         display = getattr(module, "NAME", None) or STANDARD_CURVES.get(package, package)
+        if module is not None and not hasattr(module, "miller_loop"):
+            # a twisted Edwards curve: no pairing or tower to time here; bench/edwards.py has its suite
+            log(f"[{display}] no pairing: skipped (python bench/edwards.py measures this curve)")
+            continue
         if module is not None:
             module_targets[display] = getattr(module, "TARGET", "generic64, no TARGET attribute")
             log(f"[{display}] Python module target: {module_targets[display]}")

@@ -1,4 +1,8 @@
-"""Adaptive timing of one operation: median time per call over several samples."""
+"""Adaptive timing of one operation: median time per call over several samples.
+
+Layer: tools (bench/), above the generator: imports the generator, the generated packages, bench's
+own modules and the peers' libraries; the generator never imports it.
+"""
 
 from __future__ import annotations
 

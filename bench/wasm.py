@@ -15,6 +15,9 @@ WebAssembly ABI always does them: the native rows decode too), measured
 Round after round the native modules, wasmtime and a Node process take turns, so all see the same
 load; each cell is the fastest batch of all rounds. Prints a table with the ratios to x86_64-adx
 and the size of each .wasm; the modules are built (once per content hash) into build/wasm-cache.
+
+Layer: tools (bench/), above the generator: imports the generator, the generated packages, bench's
+own modules and the peers' libraries; the generator never imports it.
 """
 
 from __future__ import annotations

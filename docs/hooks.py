@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT OR Apache-2.0
 """MkDocs hooks (mkdocs.yml, ``hooks:``): the pages are written to be read on GitHub as well, where a
-relative link may point outside docs/ (``../bench/results/bench.png``). For the site, each such
+relative link may point outside docs/ (``../curves/bls12-381.toml``). For the site, each such
 link to a file of the repository is served from a copy of the file under ``repo/`` and rewritten
 to it; a link to a file that does not exist is left alone, so ``mkdocs build --strict`` still
 fails on it."""

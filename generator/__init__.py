@@ -1,4 +1,7 @@
-"""pairforge: generate specialised pairing-friendly curve implementations from parameter files."""
+"""pairforge: generate specialised pairing-friendly curve implementations from parameter files.
+
+Layer: the package root; it imports nothing.
+"""
 
 from importlib.metadata import PackageNotFoundError, version
 

@@ -26,6 +26,8 @@ second ``pip install -e .`` or a ``gen-curve`` that changed nothing compiles not
 ``setup.py`` loads this file by path (it must not import the rest of ``generator``), so this
 module imports only the standard library at module level; setuptools and Cython are imported
 where they are used.
+
+Layer: leaf.
 """
 
 from __future__ import annotations

@@ -9,11 +9,19 @@
     gen-curve bls12-381 --target generic32 32-bit limbs
     gen-curve bls12-381 --target arm64     render, cross-build the static test program (also arm32)
     gen-curve bls12-381 --target wasm32    render, build generated/bls12_381/wasm/bls12_381.wasm
+    gen-curve bls12-381 --target wasm32 --npm DIR
+                                           the wasm32 build as the npm package @pairforge/bls12-381,
+                                           in DIR/pairforge-bls12-381/ (npm pack ./DIR/pairforge-bls12-381)
+    gen-curve bls12-381 --target wasm32 --host-calls
+                                           the host-call build: wasm/bls12_381_host_calls.wasm imports
+                                           pairings, MSM and scalar multiplication (docs/host-calls.md)
     gen-curve --all --check                regen check: exit 1 if generated/ is stale
     gen-curve bn254 --no-build             render only
 
 Errors end in one line ``gen-curve: error: <reason>`` on stderr and exit status 1 (2 for a
 usage error); ``--debug`` shows the traceback.
+
+Layer: cli, the top. Imports any module of the generator but the test oracle (generator/reference).
 """
 
 from __future__ import annotations
@@ -50,7 +58,7 @@ WHEEL_PACKAGE_PREFIX = "pairforge_"
 # compiles the ADX module (_core_adx), which the package picks at import, instead of the portable
 # _core on CPUs with BMI2 and ADX (both with PAIRFORGE_BUILD_TARGETS=all; build.host_modules).
 TARGETS = {"generic64": 64, "generic32": 32, "arm64": 64, "arm32": 32, "wasm32": 64}
-# Cross targets: the build is the static known-answer test program (generator/cross.py), written
+# Cross targets: the build is the static known-answer test program (generator/cross_build.py), written
 # to <pkg>/build/kat-<target>, not the Python module.
 CROSS_TARGETS = ("arm64", "arm32")
 DEFAULT_TARGET = "generic64"
@@ -89,6 +97,12 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--wheel", type=Path, metavar="DIR",
                    help="build each curve as its own wheel (both code targets; manylinux where auditwheel is "
                         "installed: pip install 'pairforge[wheel]') into DIR")
+    p.add_argument("--npm", type=Path, metavar="DIR",
+                   help="with --target wasm32: write each curve's WebAssembly module, ES module loader and "
+                        "TypeScript declarations as the npm package @pairforge/<curve> to DIR/pairforge-<curve>/")
+    p.add_argument("--host-calls", action="store_true",
+                   help="with --target wasm32: also build <pkg>_host_calls.wasm, whose pairing, MSM and scalar "
+                        "multiplication are imports answered by generated.<pkg>.wasm_host (docs/host-calls.md)")
     p.add_argument("--package", metavar="NAME",
                    help="import name of the package written by --out or --wheel (one curve only; default: "
                         f"the curve's package name with --out, {WHEEL_PACKAGE_PREFIX}<package> with --wheel)")
@@ -190,8 +204,17 @@ def _validate(args: argparse.Namespace) -> None:
         raise UsageError("give curve names, --all or --params, not several of them")
     if args.out is not None and args.wheel is not None:
         raise UsageError("give --out DIR or --wheel DIR, not both")
-    if args.params is not None and args.out is None and args.wheel is None:
-        raise UsageError("--params needs --out DIR (the package is written to DIR/<pkg>/) or --wheel DIR")
+    if args.npm is not None and (args.out is not None or args.wheel is not None):
+        raise UsageError("give --npm DIR, --out DIR or --wheel DIR, not several")
+    if args.params is not None and args.out is None and args.wheel is None and args.npm is None:
+        raise UsageError("--params needs --out DIR (the package is written to DIR/<pkg>/), --wheel DIR or --npm DIR")
+    if args.npm is not None:
+        if args.target != "wasm32":
+            raise UsageError("--npm packages the WebAssembly module: give --target wasm32")
+        if args.check or args.no_build:
+            raise UsageError("--npm builds the WebAssembly module: it does not go with --check or --no-build")
+    if args.host_calls and (args.target != "wasm32" or args.npm is not None or args.wheel is not None):
+        raise UsageError("--host-calls builds the host-call WebAssembly module: give --target wasm32 (without --npm or --wheel)")
     if args.wheel is not None:
         if args.check or args.no_build:
             raise UsageError("--wheel builds a wheel: it does not go with --check or --no-build")
@@ -204,9 +227,9 @@ def _validate(args: argparse.Namespace) -> None:
             raise UsageError("--package names one package: give one curve")
         if not args.package.isidentifier():
             raise UsageError(f"--package {args.package!r} is not a Python identifier")
-    if GENERATED_DIR is None and args.out is None and args.wheel is None:
+    if GENERATED_DIR is None and args.out is None and args.wheel is None and args.npm is None:
         raise UsageError("this pairforge is installed, not a checkout, so there is no generated/ to write to: "
-                         "give --out DIR or --wheel DIR")
+                         "give --out DIR, --wheel DIR or --npm DIR")
     if args.jobs is not None and args.jobs < 1:
         raise UsageError("--jobs must be at least 1")
 
@@ -474,12 +497,13 @@ def write_package(pkg_dir: Path, files: dict[str, str | bytes]) -> tuple[list[st
 
 def _run(args: argparse.Namespace) -> int:
     _validate(args)
-    if args.wheel is None:
+    if args.wheel is None and args.npm is None:
         return _run_jobs(args, _jobs(args))
     import tempfile
 
-    # The projects are written to a temporary directory and built there; only the wheels stay.
-    with tempfile.TemporaryDirectory(prefix="pairforge-wheel-") as staging:
+    # The projects are written to a temporary directory and built there; only the wheels (the npm
+    # packages) stay.
+    with tempfile.TemporaryDirectory(prefix="pairforge-wheel-" if args.npm is None else "pairforge-npm-") as staging:
         return _run_jobs(args, _jobs(args, Path(staging)))
 
 
@@ -543,7 +567,9 @@ def _run_jobs(args: argparse.Namespace, jobs: list[Job]) -> int:
                     reporter.finish(job, f"written, not built: {reason}")
                     continue
                 wheel_dir = args.wheel.resolve() if args.wheel is not None else None
-                builds.append((job, pool.submit(_build, job, args.target, args.verbose, step, reporter, wheel_dir)))
+                npm_dir = args.npm.resolve() if args.npm is not None else None
+                builds.append((job, pool.submit(_build, job, args.target, args.verbose, step, reporter, wheel_dir,
+                                                npm_dir, args.host_calls)))
         except BaseException:
             for _, future in builds:
                 future.cancel()
@@ -583,7 +609,7 @@ def _render(pipeline, model, target: str, step: Callable[[str], None]) -> dict[s
 
 
 def _build(job: Job, target: str, verbose: bool, step: Callable[[str], None], reporter: Reporter,
-           wheel_dir: Path | None = None) -> Path:
+           wheel_dir: Path | None = None, npm_dir: Path | None = None, host_calls: bool = False) -> Path:
     started = time.monotonic()
     try:
         if wheel_dir is not None:
@@ -595,8 +621,13 @@ def _build(job: Job, target: str, verbose: bool, step: Callable[[str], None], re
 
             step("building the WebAssembly module (zig cc)")
             built = build_wasm(job.pkg_dir, limb_bits=TARGETS[target])
+            if host_calls:
+                step("building the host-call WebAssembly module (zig cc)")
+                built = build_wasm(job.pkg_dir, limb_bits=TARGETS[target], host_calls=True)
+            if npm_dir is not None:
+                built = _write_npm(job, built, npm_dir, step)
         elif target in CROSS_TARGETS:
-            from generator.cross import build_kat
+            from generator.cross_build import build_kat
 
             step(f"cross-building the {target} test program")
             built = build_kat(job.pkg_dir, target, job.pkg_dir / "build")
@@ -611,6 +642,33 @@ def _build(job: Job, target: str, verbose: bool, step: Callable[[str], None], re
         raise
     reporter.finish(job, f"built in {time.monotonic() - started:.1f} s")
     return built
+
+
+def _write_npm(job: Job, wasm: Path, npm_dir: Path, step: Callable[[str], None]) -> Path:
+    """Write the npm package of a built wasm32 package to ``npm_dir``; returns its directory."""
+    from generator import __version__, pipeline
+    from generator.emit.npm import npm_dir_name
+
+    package_dir = npm_dir / npm_dir_name(job.model)
+    step(f"writing the npm package {_show(package_dir)}/")
+    write_npm_package(package_dir, pipeline.render_npm(job.model, job.files, wasm.read_bytes(), __version__))
+    return package_dir
+
+
+def write_npm_package(package_dir: Path, files: dict[str, str | bytes]) -> None:
+    """Write an npm package's files: the rendered ones as ``write_package`` does, then the module,
+    a build product there (never compared or removed as stale), replaced atomically."""
+    write_package(package_dir, {rel: data for rel, data in files.items() if not is_build_artefact(rel)})
+    for rel, data in files.items():
+        if is_build_artefact(rel):
+            dest = package_dir / rel
+            tmp = dest.with_name(f".{dest.name}.pf-tmp-{os.getpid()}")
+            try:
+                tmp.write_bytes(_data(data))
+                os.replace(tmp, dest)
+            finally:
+                if tmp.exists():
+                    tmp.unlink()
 
 
 def _import_hint(job: Job) -> str:
@@ -630,7 +688,11 @@ def _report_written(args: argparse.Namespace, jobs: list[Job], reporter: Reporte
         parts = [f"{len(job.written)} written", f"{job.unchanged} unchanged"]
         if job.removed:
             parts.append(f"{len(job.removed)} removed")
-        if args.wheel is not None:  # the project was written to a temporary directory
+        if args.npm is not None:  # the package was rendered and built in a temporary directory
+            from generator.emit.npm import npm_name
+
+            out.print(f"[bold]{_label(job)}[/]: npm package {npm_name(job.model)}")
+        elif args.wheel is not None:  # the project was written to a temporary directory
             out.print(f"[bold]{_label(job)}[/]: package {job.pkg_dir.name}")
         else:
             out.print(f"[bold]{_label(job)}[/]: {_show(job.pkg_dir)}/ ({', '.join(parts)})")
@@ -640,15 +702,23 @@ def _report_written(args: argparse.Namespace, jobs: list[Job], reporter: Reporte
             for rel in job.removed:
                 out.print(f"    removed {rel}", markup=False)
         if job.built is not None and args.target in CROSS_TARGETS:
-            from generator.cross import TARGETS as CROSS
+            from generator.cross_build import TARGETS as CROSS
 
             runner = " ".join(CROSS[args.target].runner)
             out.print(f"    built   {_show(job.built)} ({args.target} known-answer test program)", markup=False)
-            tests = "test_cross_edwards.py" if (job.pkg_dir / "c" / "edwards_core.h").is_file() else "test_cross.py"
+            tests = "edwards/test_cross_edwards.py" if (job.pkg_dir / "c" / "edwards_core.h").is_file() else "targets/test_cross.py"
             out.print(f"    test    pytest tests/{tests} (runs it under {runner})", markup=False)
         elif job.built is not None and args.wheel is not None:
             out.print(f"    wheel   {_show(job.built)} ({job.built.stat().st_size // 1024} KB)", markup=False)
             out.print(f"    install pip install {_show(job.built)}; then python -m {job.pkg_dir.name}.selftest", markup=False)
+        elif job.built is not None and args.npm is not None:
+            where = _show(job.built)
+            spec = where if Path(where).is_absolute() else f"./{where}"  # npm reads a/b as a GitHub repository
+            out.print(f"    written {where}/", markup=False)
+            out.print(f"    pack    npm pack {spec} (then npm install the .tgz it writes)", markup=False)
+        elif job.built is not None and args.target == "wasm32" and args.host_calls:
+            out.print(f"    built   {_show(job.built)} ({job.built.stat().st_size // 1024} KB; "
+                      f"host {job.pkg_dir.name}.wasm_host, docs/host-calls.md)", markup=False)
         elif job.built is not None and args.target == "wasm32":
             out.print(f"    built   {_show(job.built)} ({job.built.stat().st_size // 1024} KB; "
                       f"loader {_show(job.pkg_dir)}/wasm/{job.pkg_dir.name}.mjs)", markup=False)

@@ -14,6 +14,8 @@ generator and the tests import from ``generator.params`` (re-exported from the t
 above, which never import this one).
 
 What it may import: those three modules; nothing downstream of the curve files.
+
+Layer: curve files.
 """
 
 from __future__ import annotations

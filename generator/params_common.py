@@ -11,6 +11,8 @@ files state (``gt_exponent``, the exponents of a ``hard_part`` program). generat
 
 What it may import: the standard library and sympy; no other module of the generator (every other
 curve-file module imports it).
+
+Layer: curve files.
 """
 
 from __future__ import annotations

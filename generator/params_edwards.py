@@ -4,7 +4,7 @@ A companion curve names its base field either directly (``p``) or as the scalar 
 pairing curve of this repository (``over = "bls12-381"``: that curve file's r, derived from its
 family and seed). ``a`` and ``d`` may be integers or fractions ``"num/den"`` (taken mod p), so the
 forms libraries publish (d = -10240/10241) can be written as published. Every value is checked
-by ``generator/derive/edwards.py``; this module only parses and validates the shape.
+by ``generator/derive/edwards/``; this module only parses and validates the shape.
 
 What it holds: ``EdwardsSpec`` (and the specs of its tables), ``parse_edwards`` (the table of a
 ``TwistedEdwards`` file, sent here by the dispatcher generator/params.py) and
@@ -17,6 +17,8 @@ generator/derive/families.py (``derive_family``), since the host's r is derived 
 seed. derive/families.py imports only derive/checks.py and params_common.py, so no chain of
 imports leads back here; the import contracts (pyproject.toml) allow this one import from the
 curve files into derive and no other.
+
+Layer: curve files.
 """
 
 from __future__ import annotations
@@ -43,7 +45,7 @@ ECVRF_MODELS = ("edwards", "weierstrass")
 ECVRF_TRANSCRIPTS = ("sha512", "shake128")
 ECVRF_HASHES = ("ell2-xmd", "ell2-xof", "tai")
 WEIERSTRASS_KEYS = {"a", "b", "generator"}
-# Point encodings of Edwards curves (generator/derive/edwards_serialization.py).
+# Point encodings of Edwards curves (generator/derive/edwards/serialization.py).
 PROFILES = ("arkworks", "zcash", "circom", "gnark")
 # Where ``over`` names are looked up when the curve file's own folder does not hold them.
 
@@ -123,7 +125,7 @@ def _point(value: object, key: str, where: str, p: int) -> tuple[int, int]:
 def host_scalar_field(over: str, source: str) -> int:
     """The r of the pairing curve file ``over`` (beside ``source``, else in curves/)."""
     # Imported here, not at the top: importing generator.params must not import generator.derive
-    # (tests/test_derive.py::test_params_imports_nothing_downstream); this is the one derivation a
+    # (tests/derive/test_derive.py::test_params_imports_nothing_downstream); this is the one derivation a
     # curve file needs, the family polynomials only (cheap).
     from .derive.families import derive_family
 

@@ -13,6 +13,8 @@ generator/params_edwards.py uses it to read the pairing curve a companion curve 
 
 What it may import: the standard library and generator/params_common.py; nothing downstream
 (not params.py, params_edwards.py, derive or protocols).
+
+Layer: curve files.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ FAMILIES = ("BN", "BLS12", "BLS24", "BW6")
 # The protocol modules a curve file may ask for (``protocols = [...]``), by name.  Only the names
 # live here, so that parsing a curve file needs nothing downstream of it; generator/protocols holds
 # each protocol's templates and support check, resolved when the package is rendered (emit), and
-# tests/test_derive.py checks that the two agree.
+# tests/derive/test_derive.py checks that the two agree.
 PROTOCOL_NAMES = (
     "bls_signatures", "ecvrf", "eip197", "eip2333", "eip2537", "eip2539", "eip3026", "eip4844", "groth16", "kzg",
 )
@@ -42,7 +44,7 @@ PROTOCOL_NAMES = (
 KNOWN_KEYS = {
     "name", "family", "x", "b", "beta", "nu", "xi", "alpha", "ht", "hy", "g1", "g2",
     "published", "serialization", "protocols", "description", "hash_to_curve", "gt_exponent",
-    "inner", "trace_case", "hard_part",
+    "inner", "trace_case", "hard_part", "arkworks_points",
 }
 # The families a BW6 curve can be built over (its r is their p), and its two trace cases: the
 # constant term of t(x) mod r(x) (generator/derive/families.py).
@@ -158,6 +160,10 @@ class CurveSpec:
     g2: tuple[tuple[int, ...], tuple[int, ...]] | None = None
     published: dict[str, int] = field(default_factory=dict)
     serialization: str | None = None
+    # The serialization profile arkworks' crate for the curve writes G1 and G2 points in (its own
+    # CanonicalSerialize; ark-bls12-381 keeps zcash's): the points of the wasm32 host calls
+    # (docs/host-calls.md).  Fields, scalars and GT are arkworks' generic layout everywhere.
+    arkworks_points: str = "arkworks"
     protocols: tuple[str, ...] = ()
     description: str = ""
     hash_to_curve: dict[str, HashToCurveSpec] = field(default_factory=dict)
@@ -280,6 +286,9 @@ def parse_pairing(data: dict, source: str) -> CurveSpec:
     serialization = data.get("serialization")
     if serialization is not None and not isinstance(serialization, str):
         raise CurveFileError(f"{source}: key 'serialization' must be a string")
+    arkworks_points = data.get("arkworks_points", "arkworks")
+    if not isinstance(arkworks_points, str):
+        raise CurveFileError(f"{source}: key 'arkworks_points' must be a string")
     return CurveSpec(
         name=name,
         family=family,
@@ -296,6 +305,7 @@ def parse_pairing(data: dict, source: str) -> CurveSpec:
         g2=g2,
         published={k: parse_int(v, f"published.{k}", source) for k, v in published.items()},
         serialization=serialization,
+        arkworks_points=arkworks_points,
         protocols=tuple(protocols),
         description=str(data.get("description", "")),
         hash_to_curve=_hash_to_curve(data["hash_to_curve"], source) if "hash_to_curve" in data else {},

@@ -1,4 +1,8 @@
-"""From a curve file to the text of every generated file: derive the model, then render."""
+"""From a curve file to the text of every generated file: derive the model, then render.
+
+Layer: drivers. Imports emit, protocols, derive, the curve files and the leaves; never cli or
+generator/reference.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +11,9 @@ from typing import Callable
 
 from .derive.edwards import EdwardsModel, build_edwards_model
 from .derive.model import CurveModel, build_model
-from .emit.context import package_files
-from .emit.edwards_context import edwards_package_files
+from .emit.context_edwards import edwards_package_files
+from .emit.context_pairing import pairing_package_files
+from .emit.npm import npm_files
 from .emit.project import project_files
 from .params import load_curve_file
 from .params_edwards import EdwardsSpec
@@ -45,10 +50,16 @@ def render_package(model: CurveModel | EdwardsModel, target: str = "generic64", 
         raise ValueError(f"unknown target {target!r} (available: {', '.join(TARGETS)})")
     if isinstance(model, EdwardsModel):
         return edwards_package_files(model, target, progress)
-    return package_files(model, target, progress)
+    return pairing_package_files(model, target, progress)
 
 
 def render_distribution(model: CurveModel | EdwardsModel, import_name: str, version: str, files: dict[str, str | bytes]) -> dict[str, str]:
     """The project files (pyproject.toml, setup.py, README.md, licences) that make the rendered
     package ``files`` a distribution of its own, imported as ``import_name``."""
     return project_files(model, import_name, version, files)
+
+
+def render_npm(model: CurveModel | EdwardsModel, files: dict[str, str | bytes], wasm: bytes, version: str) -> dict[str, str | bytes]:
+    """The npm package (package.json, the loader and its declarations, the ``wasm`` module, README,
+    licences) of ``model``'s rendered package ``files`` and its built WebAssembly module."""
+    return npm_files(model, files, wasm, version)

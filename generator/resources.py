@@ -5,6 +5,8 @@ In a checkout (or an editable install of one) they are the repository's ``templa
 repository: its build copies both folders into the package as ``generator/_data/templates``
 and ``generator/_data/curves`` (setup.py), and ``gen-curve`` needs ``--out`` or ``--wheel``
 to know where to write.
+
+Layer: leaf. Imports the standard library only, no module of the generator.
 """
 
 from __future__ import annotations

@@ -5,6 +5,8 @@ of templates/c/edwards_wasm_abi.c.j2 (a twisted Edwards package: ``WasmEdwards``
 The module keeps no heap: every call copies its inputs into the module's memory above
 ``__heap_base`` (growing the memory when needed), calls the function and reads the output back.
 A call returns its output bytes, or raises ``WasmAbiError`` carrying the ABI's error code.
+
+Layer: leaf. Imports the standard library only, no module of the generator.
 """
 
 from __future__ import annotations
@@ -42,9 +44,11 @@ class _WasmModule:
     PAGE = 65536
     ERRORS = ERRORS
 
-    def __init__(self, path: Path | str, engine=None, fuel: int | None = None) -> None:
+    def __init__(self, path: Path | str, engine=None, fuel: int | None = None, host=None) -> None:
         """``fuel``: meter the instance (one unit per executed wasm instruction, read back with
-        ``fuel_used``) starting from that much; then ``engine`` must not be given."""
+        ``fuel_used``) starting from that much; then ``engine`` must not be given.  ``host``: the
+        host of a host-call build (``generated.<pkg>.wasm_host``, or any object whose
+        ``define(linker)`` defines the imports of docs/host-calls.md)."""
         import wasmtime
 
         self._wt = wasmtime
@@ -60,7 +64,12 @@ class _WasmModule:
         self._fuel = fuel
         if fuel is not None:
             self.store.set_fuel(fuel)
-        self.instance = wasmtime.Instance(self.store, self.module, [])
+        if host is None:
+            self.instance = wasmtime.Instance(self.store, self.module, [])
+        else:
+            linker = wasmtime.Linker(self.engine)
+            host.define(linker)
+            self.instance = linker.instantiate(self.store, self.module)
         self.exports = self.instance.exports(self.store)
         self.memory = self.exports["memory"]
         self.heap_base = self.exports["__heap_base"].value(self.store)
@@ -127,8 +136,8 @@ class _WasmModule:
 class WasmCurve(_WasmModule):
     """One instance of a pairing curve's ``<pkg>.wasm``."""
 
-    def __init__(self, path: Path | str, engine=None, fuel: int | None = None) -> None:
-        super().__init__(path, engine, fuel)
+    def __init__(self, path: Path | str, engine=None, fuel: int | None = None, host=None) -> None:
+        super().__init__(path, engine, fuel, host)
         size = self._size
         self.g1_compressed, self.g1_uncompressed = size("pf_size_g1_compressed"), size("pf_size_g1_uncompressed")
         self.g2_compressed, self.g2_uncompressed = size("pf_size_g2_compressed"), size("pf_size_g2_uncompressed")
@@ -228,8 +237,8 @@ class WasmEdwards(_WasmModule):
     ERRORS = EDWARDS_ERRORS
 
     def __init__(self, path: Path | str, profiles: list[str] | tuple[str, ...], suites: list[str] | tuple[str, ...] = (),
-                 engine=None, fuel: int | None = None) -> None:
-        super().__init__(path, engine, fuel)
+                 engine=None, fuel: int | None = None, host=None) -> None:
+        super().__init__(path, engine, fuel, host)
         size = self._size
         self.profiles, self.suites = list(profiles), list(suites)
         self.te_compressed, self.te_uncompressed = size("pf_size_te_compressed"), size("pf_size_te_uncompressed")

@@ -5,6 +5,9 @@ in this environment, with no build isolation: gen-curve already needs setuptools
 an isolated build would need an index. On Linux, auditwheel then turns the ``linux_*`` wheel into
 a ``manylinux_*`` one that other Linux machines accept; without auditwheel the plain wheel is kept
 and the progress line says so.
+
+Layer: drivers. Imports emit, protocols, derive, the curve files and the leaves; never cli or
+generator/reference.
 """
 
 from __future__ import annotations

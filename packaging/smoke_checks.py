@@ -6,6 +6,9 @@ the repository (this file is copied there; it imports nothing from the checkout)
     python smoke_checks.py selftest PKG [PKG...]  the self-test of standalone curve packages
 
 VECTORS is the repository's tests/vectors folder. Each check prints one line; any failure raises.
+
+Layer: tools (packaging/), above the generator: imports the standard library and the installed
+pairforge (wheel_smoke.py also generator.wheel); the generator never imports it.
 """
 
 from __future__ import annotations

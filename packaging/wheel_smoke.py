@@ -16,6 +16,9 @@
    and each curve's self-test passes.
 
 Prints the time of each step. Exit status 1 on any failure.
+
+Layer: tools (packaging/), above the generator: imports the standard library and the installed
+pairforge (wheel_smoke.py also generator.wheel); the generator never imports it.
 """
 
 from __future__ import annotations

@@ -1,14 +1,17 @@
 """Constant-time checks under valgrind memcheck: secret inputs are marked undefined, so memcheck
 reports every branch and every memory index computed from them.
 
-Shared by tests/test_group_c.py (the group template over mock fields) and
-tests/test_constant_time.py (security/ct/ct_curve.c over each generated curve).
+Shared by tests/emit/test_group_c.py (the group template over mock fields) and
+tests/security/test_constant_time.py (security/ct/ct_curve.c over each generated curve).
 
     python -m security.constant_time                # every curve, every variant, a table
     python -m security.constant_time --bits 64 bn254
 
 A variant is a limb width, or "adx": 64-bit limbs with the x86_64-adx field kernels (MULX/ADCX/ADOX
 inline assembly), the code the default module runs on such CPUs. It is checked on x86-64 hosts.
+
+Layer: tools (security/), above the generator: imports the generator, the generated packages and
+security's own modules; the generator never imports it.
 """
 
 from __future__ import annotations

@@ -15,6 +15,9 @@ sanitize.py --fuzz) to catch memory errors that do not crash.
 A failure is any exception other than ValueError/TypeError, or a failed check: atheris stops,
 prints the traceback and writes the input to build/fuzz-artifacts/crash-<sha1> (replay it with
 --input FILE).
+
+Layer: tools (security/), above the generator: imports the generator, the generated packages and
+security's own modules; the generator never imports it.
 """
 
 from __future__ import annotations

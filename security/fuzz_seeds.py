@@ -8,6 +8,9 @@ layout of the hash_to_curve targets.  A file stored xz-compressed (``NAME.json.x
 is decompressed in memory and read like ``NAME``; archives (``.tar.xz``: the KZG suite, YAML) and
 other files (``trusted_setup.txt.xz``) are not harvested.  The folder ships with the repository:
 a missing one is an error (FileNotFoundError), not an empty seed set.
+
+Layer: tools (security/), above the generator: imports the generator, the generated packages and
+security's own modules; the generator never imports it.
 """
 
 from __future__ import annotations

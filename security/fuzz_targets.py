@@ -15,12 +15,15 @@ lacks them, so the table runs on any curve and on every branch as entry points a
 * where acceptance is easy to predict (prime fields, tower elements, GT), the decoder accepts
   exactly the canonical inputs.
 
-The fuzzer (security/fuzz.py), the seed-replay test (tests/test_fuzz_targets.py) and the
+The fuzzer (security/fuzz.py), the seed-replay test (tests/security/test_fuzz_targets.py) and the
 sanitizer run share this table; seeds come from each target's ``seeds`` (valid encodings made
 through the public API) and from the known-answer vectors in tests/vectors (security/fuzz_seeds.py).
 
 Adding an entry point (a decoder with a new ``profile=``, a precompile, signature verification)
 is one more ``@entry_point`` function here.
+
+Layer: tools (security/), above the generator: imports the generator, the generated packages and
+security's own modules; the generator never imports it.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """Build every curve with AddressSanitizer + UndefinedBehaviorSanitizer and run the tests on it.
 
     python -m security.sanitize                       # build, then the whole suite
-    python -m security.sanitize -- tests/test_api.py  # build, then these pytest arguments
+    python -m security.sanitize -- tests/pairings/test_api.py  # build, then these pytest arguments
     python -m security.sanitize --fuzz 60             # build, then the fuzzer for 60 s
-    python -m security.sanitize --curves bn254 -- tests/test_api.py   # one curve
-    python -m security.sanitize --adx-curves bn254 -- tests/test_api.py  # every curve, the
+    python -m security.sanitize --curves bn254 -- tests/pairings/test_api.py   # one curve
+    python -m security.sanitize --adx-curves bn254 -- tests/pairings/test_api.py  # every curve, the
                                                       # x86_64-adx module of bn254 only
 
 The checkout is copied to build/sanitize/ (ignored by git) and the copy's generated/ packages are
@@ -15,6 +15,9 @@ instrumented), leak detection off (CPython leaks at exit by design) and every UB
 
 Tests that run valgrind (the constant-time checks) are deselected: valgrind cannot run a program
 that has the ASan runtime preloaded.
+
+Layer: tools (security/), above the generator: imports the generator, the generated packages and
+security's own modules; the generator never imports it.
 """
 
 from __future__ import annotations

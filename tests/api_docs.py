@@ -1,4 +1,4 @@
-"""The documented API of the generated packages, for tests/test_doctests.py and tests/test_docstrings.py.
+"""The documented API of the generated packages, for tests/project/test_doctests.py and tests/project/test_docstrings.py.
 
 A package documents itself in two places: the compiled classes and functions in its typing stub
 ``_core.pyi`` (rendered from templates/python/_core.pyi.j2 or edwards_core.pyi.j2; not importable,

@@ -301,13 +301,13 @@ KAT_EXTRA_FLAGS = {"native": ("-O1",)}
 
 def cached_kat(pkg_dir: Path, target: str) -> Path:
     """The known-answer program of a package (``c/kat_main.c``) for a cross target, compiled by
-    generator/cross.py once per content of the package's C, the flags (generator/cross.py,
+    generator/cross_build.py once per content of the package's C, the flags (generator/cross_build.py,
     generator/build.py, KAT_EXTRA_FLAGS) and the compiler: test_cross, test_cross_edwards and
     test_wasm (its native reference) share each build."""
-    from generator import cross
+    from generator import cross_build
 
-    spec = cross.TARGETS[target]
+    spec = cross_build.TARGETS[target]
     extra = KAT_EXTRA_FLAGS.get(target, ())
-    sources = [Path(pkg_dir) / "c", REPO_ROOT / "generator" / "cross.py", REPO_ROOT / "generator" / "build.py"]
+    sources = [Path(pkg_dir) / "c", REPO_ROOT / "generator" / "cross_build.py", REPO_ROOT / "generator" / "build.py"]
     key = content_key("kat", target, sources, compiler_version(spec.compiler), *extra)
-    return cached_dir(key, lambda directory: cross.build_kat(Path(pkg_dir), target, directory, extra)) / f"kat-{target}"
+    return cached_dir(key, lambda directory: cross_build.build_kat(Path(pkg_dir), target, directory, extra)) / f"kat-{target}"

@@ -1,4 +1,4 @@
-"""What the C-kernel tests share (tests/test_line_products.py, test_wide_small.py,
+"""What the C-kernel tests share (tests/emit/test_line_products.py, test_wide_small.py,
 test_mac_small.py): the pairing packages, the compiler, the builds this CPU runs, and one harness
 compiled against a package's headers with the shipped flags (portable, or with the x86_64-adx
 kernels), once per content (tests/build_cache.py)."""

@@ -51,13 +51,22 @@ from typing import NoReturn
 import pytest
 from vectors_util import vector_on_disk
 
-REPO_ROOT = Path(__file__).resolve().parents[1]
+# The tests live in sub-folders of tests/ (one per layer or area); the paths they share start here.
+TESTS_DIR = Path(__file__).resolve().parent
+REPO_ROOT = TESTS_DIR.parent
 GENERATED_DIR = REPO_ROOT / "generated"
 STANDARD_CURVES = ("bn254", "bls12_381", "bls12_377", "bw6_761")
 
 # `import generated` and `import generator` from the checkout, however pytest was started.
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
+# The test files sit in sub-folders (derive/, emit/, targets/, wasm/, ...) and some import another's
+# helpers by its file name (test_wasm's cached_wasm, test_hash_to_curve's reference check), across
+# folders too: every sub-folder holding tests is importable, whichever file pytest was given. (So a
+# test file's name is unique across the folders, which pytest's default import mode needs anyway.)
+for _folder in sorted({path.parent for path in TESTS_DIR.glob("*/test_*.py")}):
+    if str(_folder) not in sys.path:
+        sys.path.append(str(_folder))
 
 
 def in_ci() -> bool:

@@ -1,6 +1,6 @@
 """The shipped curves whose G2 lies over Fp4 (BLS24), for the tests that treat them apart: the
 wasm32 module's size bound, the slow wasm32 known-answer run and the Node loader test over Fp4
-(tests/test_wasm.py, tests/test_wasm_node.py). Read from what the generator wrote (the tower has
+(tests/wasm/test_wasm.py, tests/wasm/test_wasm_node.py). Read from what the generator wrote (the tower has
 an Fp4 level, which it renders only as the twist field of k = 24), never from a name."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """c-kzg-4844's reference cases (tests/vectors/eip4844_kzg/tests_full.tar.xz), read in place.
 
-Shared by tests/test_eip4844.py and tests/test_eip7594.py: the archive is parsed without
+Shared by tests/protocols/test_eip4844.py and tests/protocols/test_eip7594.py: the archive is parsed without
 unpacking it. A missing archive fails the test; PyYAML (in the test extra) is required: without
 it the tests skip locally and fail under CI.
 """

@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 
 VECTORS_DIR = Path(__file__).resolve().parent / "vectors"
-VECTOR_SETS = (  # the folders of tests/vectors (tests/test_vector_sets.py checks both ways)
+VECTOR_SETS = (  # the folders of tests/vectors (tests/pairings/test_vector_sets.py checks both ways)
     "bls12377_bw6761_precompiles_celo",
     "bls12377_hash_to_curve_mmagician",
     "bls12381_serialization_zkcrypto",

@@ -1132,7 +1132,7 @@ cdef class Point:
 
     def psi(self):
         """The degree-2 endomorphism psi (psi^2 - 0 psi + 2 = 0), [GLV_LAMBDA]P on the subgroup;
-        derived in generator/derive/edwards_glv.py. Constant time."""
+        derived in generator/derive/edwards/glv.py. Constant time."""
         cdef Point r = _new_point()
         te_psi(&r.v, &self.v)
         r.sub = self.sub

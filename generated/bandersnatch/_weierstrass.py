@@ -2,7 +2,7 @@
 """Bandersnatch's short Weierstrass model y^2 = x^3 + A x + B (the curve file's [weierstrass] section),
 checked at generation to be the image of the Edwards curve under the birational map
 (x, y) -> (u, v) = ((1 + y)/(1 - y), u/x) -> (u/B_M + A_M/(3 B_M), v/B_M) through the Montgomery
-model (A_M, B_M) (generator/derive/edwards.py).
+model (A_M, B_M) (generator/derive/edwards/model.py).
 
 SWPoint is compiled (the package's extension module, c/edwards_sw.h): Jacobian coordinates with
 the complete constant-time addition and doubling of sw.h (the pairing curves' G1 code with a != 0);

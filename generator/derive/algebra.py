@@ -6,6 +6,9 @@ eigenvalues); this module is the arithmetic they use. It is kept apart from
 
 Elements of Fq are tuples of ints: length 1 for Fp, length 2 for Fp[u]/(u^2 - beta), length 4 for
 Fp4 = Fp2[v]/(v^2 - nu), nu in Fp2, written (a0, a1, a2, a3) = (a0 + a1 u) + (a2 + a3 u) v.
+
+Layer: derive. Imports derive's own modules, the curve files and the leaves; never protocols, emit
+or the layers above, nor generator/reference (the test oracle).
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ to C (one call per step), and the exponent tracker runs the same program on inte
 what it computes. Chains are found by a cost-weighted sliding-window search over several window
 sizes and cached in ``chain_cache/`` keyed by the exponent and cost model, so that regenerating
 a curve never searches again.
+
+Layer: derive. Imports derive's own modules, the curve files and the leaves; never protocols, emit
+or the layers above, nor generator/reference (the test oracle).
 """
 
 from __future__ import annotations

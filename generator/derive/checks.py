@@ -1,4 +1,8 @@
-"""The self-check every derivation runs on its own result."""
+"""The self-check every derivation runs on its own result.
+
+Layer: derive. Imports derive's own modules, the curve files and the leaves; never protocols, emit
+or the layers above, nor generator/reference (the test oracle).
+"""
 
 from __future__ import annotations
 

@@ -19,10 +19,12 @@ Cofactor clearing (per family, the literature's formulas):
   Knapp, Rodríguez-Henríquez 2011), equal to [-(18x^3 + 12x^2 + 3x + 1) h2] (gnark-crypto's
   ClearCofactor, which its hash to G2 uses);
 * BW6 G1 and G2: the El Housni–Guillevic formulas (eprint 2020/351 over BLS12, 2021/1359 over
-  BLS24) that gnark-crypto's ClearCofactor uses; h_eff is the integer they equal on the whole
-  E(Fq), derived from Frobenius = a + b phi (so phi = (1 - a) / b on E(Fq)). A BW6 curve's
-  formulas are polynomials of its inner family's seed, so the tables key them by "BW6/<inner
-  family>" (``formula_family``).
+  BLS12 and BLS24; the ones gnark-crypto's ClearCofactor uses for BW6-761 and BW6-633), written in
+  the curve's lift (ht, hy) and trace case (bw6_formulas.py); where they do not prove out, a
+  lattice-reduced phi combination derived for the curve, and last [m h(x)]; the rendered comment
+  says which was taken. h_eff is the integer the formula equals on the whole E(Fq), derived from
+  Frobenius = a + b phi (so phi = (1 - a) / b on E(Fq)). A BW6 curve's formulas are polynomials of
+  its inner family's seed, so the tables key them by "BW6/<inner family>" (``formula_family``).
 Each one is checked on random points of the whole curve: equal to [h_eff]P, killed by [r]. The psi
 formulas are also proven: c(psi) - h_eff lies in the ideal (Phi_k(psi), #E'(Fq)) of Z[psi], whose
 relations hold on the whole twist (psi_clearing.py; Phi_k(psi) = 0 is checked on random points).
@@ -37,12 +39,16 @@ order dividing deg(alpha) = N(alpha) (the norm in Z[e]), so gcd(N(alpha), h) = 1
 dividing h prove it. When no candidate passes, the test is [r]P.
 GT: f in the cyclotomic subgroup and f^e = 1 with e = sum c_ij x^j p^i; the solutions form the
 subgroup of order gcd(e, Phi_k(p)) of the cyclic group of order Phi_k(p), so gcd = r proves it.
+
+Layer: derive. Imports derive's own modules, the curve files and the leaves; never protocols, emit
+or the layers above, nor generator/reference (the test oracle).
 """
 
 from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -52,6 +58,15 @@ from sympy import ZZ
 from sympy.polys.matrices.ddm import DDM
 
 from .algebra import Curve, Elem, Point
+from .bw6_formulas import (
+    BW6Data,
+    derived_clearing,
+    loop_gt_test,
+    loop_subgroup_test,
+    published_clearing,
+    scalar_clearing,
+    twist_trace,
+)
 from .checks import require
 from .families import cyclotomic
 from .miller_loop import apply_psi, lightest_digits
@@ -211,17 +226,7 @@ CLEAR = {
     ("BLS24", "G2"): (((-1, 0, 0, -1, 1), (0, 0, -1, 1), (0, -1, 1), (-1, 1), (2,)),
                       "[x^4 - x^3 - 1] + psi o [x^3 - x^2] + psi^2 o [x^2 - x] + psi^3 o [x - 1] + psi^4 o [2] "
                       "(Budroni–Pintore 2017/419 for k = 24; derive/psi_clearing.py)"),
-    ("BW6/BLS12", "G1"): (((136, -40, -83, 103), (130, 89, 7)),
-                          "p1 + phi(p2), p1 = [103x^3 - 83x^2 - 40x + 136], p2 = [7x^2 + 89x + 130] (HG20)"),
-    ("BW6/BLS12", "G2"): (((27, -143, -83, 103), (), (-109, -117, 7)),
-                          "p1 + phi^2(p2), p1 = [103x^3 - 83x^2 - 143x + 27], p2 = [7x^2 - 117x - 109] (HG20)"),
-    # over BLS24 (x < 0 as BLS24-315's; gnark-crypto writes them in u = -x): El Housni–Guillevic 2021/1359
-    ("BW6/BLS24", "G1"): (((22, -14, 14, -14, -6, 13), (25, 3, 10, -10, 5)),
-                          "p1 + phi(p2), p1 = [13x^5 - 6x^4 - 14x^3 + 14x^2 - 14x + 22], "
-                          "p2 = [5x^4 - 10x^3 + 10x^2 + 3x + 25] (HG21)"),
-    ("BW6/BLS24", "G2"): (((-10, -23, 10, -10, 5), (12, -27, 14, -14, -6, 13)),
-                          "p1 + phi(p2), p1 = [5x^4 - 10x^3 + 10x^2 - 23x - 10], "
-                          "p2 = [13x^5 - 6x^4 - 14x^3 + 14x^2 - 27x + 12] (HG21)"),
+    # BW6: written in the curve's lift and trace case (bw6_formulas.published_clearing)
 }
 
 TESTS = {
@@ -277,10 +282,30 @@ def _cube_roots_mod(r: int) -> list[int]:
     raise AssertionError("no cube root of unity mod r")
 
 
+def _clearing_candidates(family: str, group: str, bw6: BW6Data | None, x: int,
+                         t_e: int) -> Iterator[tuple[Coeffs, str]]:
+    """The cofactor-clearing formulas to try, in order: the family's published one; for BW6 the
+    El Housni–Guillevic formula at the curve's lift, then the derived lattice combination, then
+    [m h(x)] (bw6_formulas.py), each produced only when the ones before did not prove out."""
+    if (family, group) in CLEAR:
+        yield CLEAR[(family, group)]
+    if bw6 is None:
+        return
+    yield published_clearing(bw6)[group]
+    trace = twist_trace(bw6, x, t_e)
+    if trace is None:
+        return
+    derived = derived_clearing(bw6, trace)
+    if derived is not None:
+        yield derived
+    yield scalar_clearing(bw6, trace)
+
+
 def derive_group(family: str, group: str, E: Curve, G: Point, r: int, h: int, x: int, t: int,
-                 p: int, psi: tuple, curve: str) -> GroupEndo:
+                 p: int, psi: tuple, curve: str, bw6: BW6Data | None = None) -> GroupEndo:
     """The endomorphism data of one group; E is its curve (E(Fp) or the twist), h its cofactor,
-    t the trace of the curve over Fp (psi satisfies e^2 - t e + p = 0)."""
+    t the trace of the curve over Fp (psi satisfies e^2 - t e + p = 0); bw6: a BW6 curve's lift,
+    trace case and polynomials, which its formulas are written in."""
     rng = random.Random(11)
     F = E.F
     n = r * h
@@ -302,28 +327,12 @@ def derive_group(family: str, group: str, E: Curve, G: Point, r: int, h: int, x:
     require(ev.endo(G, 1) == E.mul(G, lam), curve, f"{group}: e(G) = [lam] G on the generator")
 
     # cofactor clearing (families without a derived formula keep None: [h] is not rendered)
-    base, formula = CLEAR.get((family, group), ((), "not derived for this family"))
-    choices = [] if not base else [base] if kind == "psi" or len(base) == 1 else [base, swap_phi(base)]
     found: tuple[Coeffs, int] | None = None
-    for coeffs in choices:
-        if len(coeffs) == 1:
-            h_eff = poly_value(coeffs, x, 0)
-        elif kind == "psi":
-            h_eff = _psi_h_eff(family, x, h)
-            if h_eff is not None:
-                _require_psi_relations(ev, E, rng, curve, group)
-                k = 6 * F.degree             # a sextic twist over Fq = F_(p^(k/6))
-                require(psi_formula_equals(coeffs, x, k, t, p, n, h_eff), curve,
-                        f"{group}: cofactor clearing {formula} equals [h_eff] on E'(Fq): proven in "
-                        "Z[psi] / (Phi_k(psi), #E'(Fq))")
-        else:
-            h_eff = _phi_h_eff(ev, coeffs, n, t_e, x, rng)
-        if h_eff is None or h_eff % r == 0:
-            continue
-        points = [E.random_point(rng) for _ in range(RANDOM_POINTS)]
-        images = [ev.formula(coeffs, P) for P in points]
-        if all(Q == E.mul(P, h_eff) and E.mul(Q, r) is None for P, Q in zip(points, images, strict=True)):
-            found = (coeffs, h_eff)
+    base: Coeffs = ()
+    formula = "not derived for this family"
+    for base, formula in _clearing_candidates(family, group, bw6, x, t_e):
+        found = _prove_clearing(base, formula, kind, ev, E, rng, family, group, x, t, p, r, h, n, t_e, curve)
+        if found is not None:
             break
     clear: Coeffs | None = None
     h_eff: int | None = None
@@ -340,7 +349,8 @@ def derive_group(family: str, group: str, E: Curve, G: Point, r: int, h: int, x:
     note = "[r]P == O (no fast test proven for this curve)"
     if h == 1:
         test, note = (), "the cofactor is 1: every point of the curve is in G"
-    for cand, text in TESTS.get((family, group), []) if h != 1 else []:
+    tests = TESTS.get((family, group), []) + ([loop_subgroup_test(bw6)] if bw6 is not None else [])
+    for cand, text in tests if h != 1 else []:
         if kind == "phi" and poly_value(cand, x, lam) % r != 0:
             cand = swap_phi(cand)
         if poly_value(cand, x, lam) % r != 0 or h % r == 0:
@@ -371,6 +381,34 @@ def derive_group(family: str, group: str, E: Curve, G: Point, r: int, h: int, x:
     return GroupEndo(group=group, kind=kind, zeta=zeta, lam=lam, trace=trace, det=det, cofactor=h,
                      clear=clear, h_eff=h_eff, clear_formula=formula, test=test, test_note=note, glv=glv,
                      test_vector=test_vector, seed_digits=lightest_digits(abs(x)))
+
+
+def _prove_clearing(coeffs: Coeffs, formula: str, kind: str, ev: Evaluator, E: Curve, rng: random.Random,
+                    family: str, group: str, x: int, t: int, p: int, r: int, h: int, n: int, t_e: int,
+                    curve: str) -> tuple[Coeffs, int] | None:
+    """(formula, h_eff) when the formula (or, for phi, the same with phi^2) equals [h_eff] on the
+    whole curve with r not dividing h_eff, checked on random points; None otherwise."""
+    choices = [coeffs] if kind == "psi" or len(coeffs) == 1 else [coeffs, swap_phi(coeffs)]
+    for coeffs in choices:
+        if len(coeffs) == 1:
+            h_eff = poly_value(coeffs, x, 0)
+        elif kind == "psi":
+            h_eff = _psi_h_eff(family, x, h)
+            if h_eff is not None:
+                _require_psi_relations(ev, E, rng, curve, group)
+                k = 6 * E.F.degree           # a sextic twist over Fq = F_(p^(k/6))
+                require(psi_formula_equals(coeffs, x, k, t, p, n, h_eff), curve,
+                        f"{group}: cofactor clearing {formula} equals [h_eff] on E'(Fq): proven in "
+                        "Z[psi] / (Phi_k(psi), #E'(Fq))")
+        else:
+            h_eff = _phi_h_eff(ev, coeffs, n, t_e, x, rng)
+        if h_eff is None or h_eff % r == 0:
+            continue
+        points = [E.random_point(rng) for _ in range(RANDOM_POINTS)]
+        images = [ev.formula(coeffs, P) for P in points]
+        if all(Q == E.mul(P, h_eff) and E.mul(Q, r) is None for P, Q in zip(points, images, strict=True)):
+            return coeffs, h_eff
+    return None
 
 
 def _numeric_test(ev: Evaluator, glv: Decomposition, lam: int, r: int, h: int, n: int, trace: int, det: int,
@@ -538,11 +576,11 @@ def _phi_h_eff(ev: Evaluator, coeffs: Coeffs, n: int, t_e: int, x: int, rng: ran
     return None
 
 
-def derive_gt_test(family: str, x: int, p: int, r: int, k: int, curve: str) -> GTTest:
+def derive_gt_test(family: str, x: int, p: int, r: int, k: int, curve: str, bw6: BW6Data | None = None) -> GTTest:
     phi_k = cyclotomic(k, p)
     if phi_k % (r * r) == 0:
         return GTTest(None, "f^r == 1 (r^2 divides Phi_k(p))")
-    for cand, text in GT_TESTS.get(family, []):
+    for cand, text in GT_TESTS.get(family, []) + ([loop_gt_test(bw6)] if bw6 is not None else []):
         e = poly_value(cand, x, p)
         if e % r == 0 and math.gcd(e, phi_k) == r:
             return GTTest(cand, f"{text}; proven: gcd(e, Phi_k(p)) = r")
@@ -550,12 +588,14 @@ def derive_gt_test(family: str, x: int, p: int, r: int, k: int, curve: str) -> G
 
 
 def derive_endomorphisms(model_parts: dict, curve: str) -> EndomorphismModel:
-    """model_parts: family, x, p, r, t, k, h1, h2, E1, E2, g1, g2, psi, and inner_family for BW6."""
+    """model_parts: family, x, p, r, t, k, h1, h2, E1, E2, g1, g2, psi, and for BW6 inner_family and
+    bw6 (BW6Data: the lift, trace case and polynomials its formulas are written in)."""
     m = model_parts
     family = formula_family(m["family"], m.get("inner_family"))
-    g1 = derive_group(family, "G1", m["E1"], m["g1"], m["r"], m["h1"], m["x"], m["t"], m["p"], (), curve)
-    g2 = derive_group(family, "G2", m["E2"], m["g2"], m["r"], m["h2"], m["x"], m["t"], m["p"], m["psi"], curve)
-    gt = derive_gt_test(family, m["x"], m["p"], m["r"], m["k"], curve)
+    bw6 = m.get("bw6")
+    g1 = derive_group(family, "G1", m["E1"], m["g1"], m["r"], m["h1"], m["x"], m["t"], m["p"], (), curve, bw6)
+    g2 = derive_group(family, "G2", m["E2"], m["g2"], m["r"], m["h2"], m["x"], m["t"], m["p"], m["psi"], curve, bw6)
+    gt = derive_gt_test(family, m["x"], m["p"], m["r"], m["k"], curve, bw6)
     # p has order k mod r, so its minimal polynomial is Phi_k, of degree phi(k): 2, 4 or 8
     gt_glv = derive_decomposition(m["p"] % m["r"], m["r"], euler_phi(m["k"]), curve, "GT")
     return EndomorphismModel(g1=g1, g2=g2, gt=gt, gt_glv=gt_glv)

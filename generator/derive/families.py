@@ -8,10 +8,15 @@ curve of the same seed: its r is the inner curve's p, and t, y are lifted by (ht
 BW6 traces, derived: a k = 6, D = 3 curve of order divisible by r needs t - 1 to be a primitive
 sixth root of unity mod r, so t = t0 mod r with t0 = (3 +- sqrt(-3))/2 mod r(x), and y = (t - 2)/sqrt(-3);
 sqrt(-3) = t_in / y_in mod r(x) from the inner curve's CM equation 4 p_in = t_in^2 + 3 y_in^2, and
-y0 = t0 / 3 solves (t0 - 2)^2 + 3 y0^2 = 0 mod r(x) for both roots. The two roots are the two
-trace cases: t0(0) = 0 ("t mod r = 0 mod x", BW6-633 over BLS24-315) or t0(0) = 3 (BW6-761 over
-BLS12-377). The optimal ate loop (c0, c1), c0 + p c1 = 0 mod r with p = t0 - 1 mod r, is the pair
+y0 = +-t0 / 3 solves (t0 - 2)^2 + 3 y0^2 = 0 mod r(x) for both roots. The two roots are the two
+trace cases: t0(0) = 0 ("t mod r = 0 mod x", BW6-633 over BLS24-315, BW6-767 over BLS12-381) or
+t0(0) = 3 (BW6-761 over BLS12-377). The lift hy is taken in the published convention (El Housni–
+Guillevic's formulas, gnark-crypto's and arkworks' (ht, hy)): y = t0/3 + hy r in the case 3 and
+y = -t0/3 + hy r in the case 0, that is y0 = (2 - t0)/sqrt(-3) in both, sqrt(-3) = t_in / y_in. The optimal ate loop (c0, c1), c0 + p c1 = 0 mod r with p = t0 - 1 mod r, is the pair
 with one entry x + 1 and the other c = -(x + 1)(t0 - 1)^(+-1) mod r(x) divisible by x.
+
+Layer: derive. Imports derive's own modules, the curve files and the leaves; never protocols, emit
+or the layers above, nor generator/reference (the test oracle).
 """
 
 from __future__ import annotations
@@ -50,6 +55,8 @@ class FamilyValues:
     r_poly: sympy.Expr
     ht: int | None = None
     hy: int | None = None
+    t_poly: sympy.Expr | None = None         # t(x), and for BW6 y(x) with 4 p = t^2 + 3 y^2
+    y_poly: sympy.Expr | None = None
     inner: str | None = None                 # BW6: the inner family (BLS12 or BLS24)
     trace_case: int | None = None            # BW6: t0(0), the constant term of t(x) mod r(x): 0 or 3
     loop: tuple[sympy.Expr, sympy.Expr] | None = None  # BW6: (c0(x), c1(x)), f_{c0,Q} f_{c1,Q}^p
@@ -103,16 +110,26 @@ def bw6_loop(inner: str, trace_case: int) -> tuple[sympy.Expr, sympy.Expr]:
     raise DerivationError(f"BW6 over {inner}: no optimal ate pair (x + 1, c) with c(0) = 0")
 
 
+def bw6_y_residue(inner: str, trace_case: int) -> sympy.Expr:
+    """y0(x) with y = y0 + hy r: t0/3 in the trace case 3 and -t0/3 in the case 0, the convention of
+    the published lifts (module docstring): BW6-761's (13, 9), BW6-633's (-7, -1), BW6-767's (-4, -6)."""
+    t0 = bw6_trace_residues(inner)[trace_case]
+    return t0 / 3 if trace_case == 3 else -t0 / 3
+
+
 def bw6_polynomials(ht: int, hy: int, inner: str = "BLS12",
                     trace_case: int = 3) -> tuple[sympy.Expr, sympy.Expr, sympy.Expr]:
     """p(x), r(x), t(x) of the BW6 curve over the inner family's curve of seed x with lifts (ht, hy)
-    and trace t0 of the given case: t = t0 + ht r, y = t0 / 3 + hy r, p = (t^2 + 3 y^2) / 4."""
+    and trace t0 of the given case: t = t0 + ht r, y = y0 + hy r (bw6_y_residue), p = (t^2 + 3 y^2) / 4."""
     r = INNER_FAMILIES[inner][0]
-    t0 = bw6_trace_residues(inner)[trace_case]
-    t = t0 + ht * r
-    y = t0 / 3 + hy * r
-    p = sympy.expand((t**2 + 3 * y**2) / 4)
+    t = bw6_trace_residues(inner)[trace_case] + ht * r
+    p = sympy.expand((t**2 + 3 * bw6_y(hy, inner, trace_case) ** 2) / 4)
     return p, sympy.expand(r), sympy.expand(t)
+
+
+def bw6_y(hy: int, inner: str, trace_case: int) -> sympy.Expr:
+    """y(x) = y0 + hy r with 4 p = t^2 + 3 y^2: Frobenius is (t +- y)/2 + (+-y) phi on E(Fp)."""
+    return sympy.expand(bw6_y_residue(inner, trace_case) + hy * INNER_FAMILIES[inner][0])
 
 
 def _eval(poly: sympy.Expr, x: int) -> int:
@@ -187,16 +204,25 @@ def _bw6_choose(x: int, curve: str, ht: int | None, hy: int | None, inner: str,
         found = _bw6_search(x, curve, inner, case)
         if found is not None:
             return found[0], found[1], case
-    lift = f"(ht, hy) = ({ht}, {hy})" if ht is not None else "no lift (ht, hy) with |ht| + |hy| < 40"
-    raise DerivationError(f"{curve}: BW6 over {inner}: {lift} gives a prime p = 1 mod 3 in trace case(s) "
-                          f"{', '.join(map(str, cases))}")
+    lift = (f"(ht, hy) = ({ht}, {hy}) gives no prime p = 1 mod 3" if ht is not None
+            else "no lift (ht, hy) with |ht| + |hy| < 40 gives a prime p = 1 mod 3")
+    message = f"{curve}: BW6 over {inner}: {lift} in trace case(s) {', '.join(map(str, cases))}"
+    if ht is not None and hy is not None and hy != 0:
+        twins = [case for case in cases if _bw6_lift_valid(x, ht, -hy, inner, case)]
+        if twins:
+            case = twins[0]
+            y0 = "t0/3" if case == 3 else "-t0/3"
+            message += (f"; its other-sign twin (ht, hy) = ({ht}, {-hy}) does (trace case {case}): hy is taken "
+                        f"in the published convention y = {y0} + hy r of the trace case {case} (El Housni–"
+                        f"Guillevic, gnark-crypto, arkworks), so change the key 'hy' to {-hy}")
+    raise DerivationError(message)
 
 
 def derive_family(family: str, x: int, curve: str, ht: int | None = None, hy: int | None = None,
                   inner: str = "BLS12", trace_case: int | None = None) -> FamilyValues:
     """p, r, t, h1 from the family and seed, each checked (BW6: over the inner family, in the
     given trace case or the first that gives a curve)."""
-    loop = None
+    loop = y_poly = None
     if family == "BN":
         polys = (BN_P, BN_R, BN_T)
         k = 12
@@ -213,6 +239,7 @@ def derive_family(family: str, x: int, curve: str, ht: int | None = None, hy: in
         require(x % 3 == 1, curve, f"BW6 seed is a {inner} seed: x = 1 mod 3")
         ht, hy, trace_case = _bw6_choose(x, curve, ht, hy, inner, trace_case)
         polys = bw6_polynomials(ht, hy, inner, trace_case)
+        y_poly = bw6_y(hy, inner, trace_case)
         loop = bw6_loop(inner, trace_case)
         k = 6
     else:
@@ -221,6 +248,7 @@ def derive_family(family: str, x: int, curve: str, ht: int | None = None, hy: in
     p, r, t = (_eval(poly, x) for poly in polys)
     _check(curve, k, p, r, t)
     return FamilyValues(k=k, p=p, r=r, t=t, h1=(p + 1 - t) // r, p_poly=sympy.expand(p_poly),
-                        r_poly=sympy.expand(r_poly), ht=ht, hy=hy,
+                        r_poly=sympy.expand(r_poly), ht=ht, hy=hy, t_poly=sympy.expand(t_poly),
+                        y_poly=y_poly,
                         inner=inner if family == "BW6" else None,
                         trace_case=trace_case if family == "BW6" else None, loop=loop)

@@ -7,12 +7,15 @@ g^((r-1)/n), the element the Ethereum consensus specs compute (``compute_roots_o
 pow(PRIMITIVE_ROOT_OF_UNITY, (r-1)/n), with 7 for BLS12-381, which is this rule's g).  Full
 factorizations of r - 1 can take minutes for a new curve, so the rule asks only for the small
 primes; for the shipped pairing curves g is a generator of Fr* (BLS12-381's 7, for example),
-checked in tests/test_fft.py against the factorizations cached in ``factor_cache/`` (re-verified on
+checked in tests/pairings/test_fft.py against the factorizations cached in ``factor_cache/`` (re-verified on
 load: the factors multiply to r - 1 and each passes a primality test).  A missing entry is computed
 with sympy, which can take hours: BW6-633's r - 1 has two prime factors of 38 and 46 digits, which
 sympy's ECM did not find; its entry came from PARI/GP's ``factor`` (MPQS, about 18 minutes here).  The coset shift of coset FFTs
 is g: its order is not a power of two dividing 2^s, so g H is a coset other than H for every
 domain H.
+
+Layer: derive. Imports derive's own modules, the curve files and the leaves; never protocols, emit
+or the layers above, nor generator/reference (the test oracle).
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""Prime-field constants: Montgomery form, spare bits, square-root method and the fixed-exponent chains."""
+"""Prime-field constants: Montgomery form, spare bits, square-root method and the fixed-exponent chains.
+
+Layer: derive. Imports derive's own modules, the curve files and the leaves; never protocols, emit
+or the layers above, nor generator/reference (the test oracle).
+"""
 
 from __future__ import annotations
 

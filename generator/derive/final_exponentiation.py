@@ -33,6 +33,8 @@ cached factors must multiply back to the polynomial, so a corrupted cache cannot
 The program's operations, its builder and the cost model live in gt_program.py; a program a curve
 file states (key ``hard_part``) is compiled by hard_part_program.py. This module imports both (and
 chains, checks, families), and neither imports it.
+
+Layer: derive.
 """
 
 from __future__ import annotations

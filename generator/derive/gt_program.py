@@ -14,6 +14,8 @@ this module and neither imports the other's internals.
 
 What it may import: the standard library and derive's chains.py (addition chains) and checks.py
 (``require``); nothing else of the generator.
+
+Layer: derive.
 """
 
 from __future__ import annotations

@@ -23,6 +23,8 @@ cyclotomic squarings (``PowSmall``) on its absolute value, then a conjugation wh
 It writes the program with gt_program.py's builder and cost model, and imports that, chains,
 checks, families and the curve-file polynomial parser (generator.params_common); final_exponentiation.py
 imports it, never the other way.
+
+Layer: derive.
 """
 
 from __future__ import annotations

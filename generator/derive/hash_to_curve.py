@@ -9,6 +9,9 @@ criteria).  The recorded isogeny is checked, never trusted: E' has A'B' != 0, th
 sends points of E' onto E and is a group homomorphism of the recorded degree, its kernel lies on
 E', and #E' = #E.  sqrt_ratio (appendix F.2.1.1) constants are derived, and the algorithm is
 run on random inputs before any C is written (generator/derive/sqrt_ratio.py).
+
+Layer: derive. Imports derive's own modules, the curve files and the leaves; never protocols, emit
+or the layers above, nor generator/reference (the test oracle).
 """
 
 from __future__ import annotations

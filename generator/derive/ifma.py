@@ -6,6 +6,9 @@ their own.  Values stay below 2p between operations; the Montgomery product of t
 (a b + m p) / R52 < 4p^2 / R52 + p, below 2p when 4p <= R52, which fixes the limb count.  Points
 enter in the 64-bit Montgomery form of the rest of the library (x R64): one IFMA product by
 R52^2 / R64 takes them to x R52, and one by R64 brings a result back.
+
+Layer: derive. Imports derive's own modules, the curve files and the leaves; never protocols, emit
+or the layers above, nor generator/reference (the test oracle).
 """
 
 from __future__ import annotations

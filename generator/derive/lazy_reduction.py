@@ -54,6 +54,9 @@ The bounds, each checked here for the curve at hand:
     the 64 bits of h from bit s = bits(B) - 63 times M = floor(2^(64 + s) / p), high word, give
     q' with q - 1 <= q' <= q for q = floor(h / p) (h / 2^(s + 64) < 1/2 and 2^s / p < 1/2), so
     h - q' p is below 2p and one conditional subtraction of p ends it.
+
+Layer: derive. Imports derive's own modules, the curve files and the leaves; never protocols, emit
+or the layers above, nor generator/reference (the test oracle).
 """
 
 from __future__ import annotations

@@ -21,6 +21,9 @@ later (its T_i is set to Q_i at its top digit).
   step before the last meets an exceptional case (T = O or T = +-Q_i).
 For a negative loop scalar, f is conjugated after the loop (f^(p^(k/2)) = 1/f after the final
 exponentiation) and T negated before any correction lines.
+
+Layer: derive. Imports derive's own modules, the curve files and the leaves; never protocols, emit
+or the layers above, nor generator/reference (the test oracle).
 """
 
 from __future__ import annotations

@@ -1,4 +1,8 @@
-"""The CurveModel: everything the templates need, derived from a CurveSpec and checked."""
+"""The CurveModel: everything the templates need, derived from a CurveSpec and checked.
+
+Layer: derive. Imports derive's own modules, the curve files and the leaves; never protocols, emit
+or the layers above, nor generator/reference (the test oracle).
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ from typing import Callable
 from ..params_common import parse_polynomial_in_x
 from ..params_pairing import CurveSpec
 from .algebra import Curve, Elem, Fq
+from .bw6_formulas import BW6Data
 from .checks import require
 from .endomorphisms import EndomorphismModel, derive_endomorphisms
 from .families import FamilyValues, derive_family
@@ -51,6 +56,12 @@ class CurveModel:
     h2c: dict[str, HashToCurveModel]
     fft: FftDomainModel
     spec: CurveSpec
+
+    @property
+    def fields(self) -> dict[str, FieldModel]:
+        """The prime fields of the package by their C prefix: the base field fp and the scalar field fr
+        (the twisted Edwards model's are fq and fr)."""
+        return {"fp": self.fp, "fr": self.fr}
 
     @property
     def h2(self) -> int:
@@ -135,7 +146,7 @@ def derive_hash_maps(spec: CurveSpec, core: PairingCore, endo: EndomorphismModel
     }
 
 
-# Embedding degrees whose packages the templates render (generator/emit/context.package_files refuses
+# Embedding degrees whose packages the templates render (generator/emit/context_pairing.pairing_package_files refuses
 # the others).
 RENDERED_EMBEDDING_DEGREES = (6, 12, 24)
 
@@ -163,6 +174,15 @@ def fp4_shift_xi(p: int, k: int, tower: TowerModel) -> bool:
     return tuple(tower.xi) == (0, 0, 1, 0) and all(abs(v) <= 64 for v in (*small, small[1] * tower.beta))
 
 
+def bw6_data(fam: FamilyValues) -> BW6Data | None:
+    """What a BW6 curve's endomorphism formulas are written in (bw6_formulas.py); None otherwise."""
+    if fam.inner is None or fam.trace_case is None or fam.ht is None or fam.hy is None or fam.loop is None \
+            or fam.t_poly is None or fam.y_poly is None:
+        return None
+    return BW6Data(inner=fam.inner, trace_case=fam.trace_case, ht=fam.ht, hy=fam.hy, loop=fam.loop,
+                   p_poly=fam.p_poly, r_poly=fam.r_poly, t_poly=fam.t_poly, y_poly=fam.y_poly)
+
+
 def build_model(spec: CurveSpec, progress: Progress | None = None) -> CurveModel:
     """Derive every constant of the curve described by ``spec``; each step checks itself."""
     say = progress or (lambda _msg: None)
@@ -180,7 +200,7 @@ def build_model(spec: CurveSpec, progress: Progress | None = None) -> CurveModel
     say("endomorphisms: GLV/GLS bases, subgroup tests, cofactor clearing")
     endo = derive_endomorphisms(dict(family=spec.family, x=spec.x, p=fam.p, r=fam.r, t=fam.t, k=fam.k,
                                      h1=fam.h1, h2=twist.cofactor, E1=E1, E2=twist.curve, g1=g1, g2=g2,
-                                     psi=miller.psi, inner_family=spec.inner_family), curve)
+                                     psi=miller.psi, inner_family=spec.inner_family, bw6=bw6_data(fam)), curve)
     say("hash to curve: maps, Z, isogenies, sqrt_ratio")
     h2c = derive_hash_maps(spec, core, endo)
     say("FFT domain of Fr: 2-adicity, generator, root of unity")

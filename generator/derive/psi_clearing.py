@@ -19,6 +19,9 @@ h(x), the Q[x]-lattice {c : sum c_i lam^i = 0 mod h(x)} of dimension phi(k) is r
 form (Mulders–Storjohann), and its row of least degree, cleared of denominators, is the formula.
 For BLS12 this finds Budroni–Pintore's [x^2 - x - 1] + psi [x - 1] + psi^2 [2]; for BLS24 its
 analogue [x^4 - x^3 - 1] + psi [x^3 - x^2] + psi^2 [x^2 - x] + psi^3 [x - 1] + psi^4 [2].
+
+Layer: derive. Imports derive's own modules, the curve files and the leaves; never protocols, emit
+or the layers above, nor generator/reference (the test oracle).
 """
 
 from __future__ import annotations

@@ -24,6 +24,9 @@ Sources of the facts (checked against each library's code or spec):
   eip2537   EIP-2537 (and EIP-2539 / EIP-3026 for the other curves): big-endian, each element
             zero-padded to a multiple of 32 bytes (64 for a 48-byte field, 96 for a 96-byte one,
             scalars 32 or 64), Fp2 as c0 || c1, infinity all zeros, no compressed form.
+
+Layer: derive. Imports derive's own modules, the curve files and the leaves; never protocols, emit
+or the layers above, nor generator/reference (the test oracle).
 """
 
 from __future__ import annotations

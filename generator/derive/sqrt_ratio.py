@@ -6,6 +6,9 @@ quadratic extension the generated C takes the root by the complex method over tw
 calls; ``sqrt_ratio`` below runs the same steps, and ``derive_sqrt_ratio`` checks them.  In Fp4
 (BLS24's G2, not rendered yet) it is the straight-line algorithm over the whole field, which the
 appendix states for any field of odd order (a complex method over Fp2 is the rendering's choice).
+
+Layer: derive. Imports derive's own modules, the curve files and the leaves; never protocols, emit
+or the layers above, nor generator/reference (the test oracle).
 """
 
 from __future__ import annotations

@@ -9,6 +9,9 @@ cubic, with W^6 = xi (xi = alpha for k = 6; W = z for k = 24). Frobenius: (sum a
 sum frob^n(a_i) * gamma[n][i] * W^i with gamma[n][i] = xi^(i (p^n - 1) / 6), rows n = 0 .. k/2 - 1
 (n = k/2 is the conjugation W -> -W); on Fp4, (a0 + a1 v)^(p^n) = frob^n(a0) + frob^n(a1)
 nu_gamma[n] v with nu_gamma[n] = nu^((p^n - 1)/2), n = 0..3.
+
+Layer: derive. Imports derive's own modules, the curve files and the leaves; never protocols, emit
+or the layers above, nor generator/reference (the test oracle).
 """
 
 from __future__ import annotations

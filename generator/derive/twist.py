@@ -1,4 +1,8 @@
-"""b, the sextic twist (type and order, confirmed on random points) and the two generators."""
+"""b, the sextic twist (type and order, confirmed on random points) and the two generators.
+
+Layer: derive. Imports derive's own modules, the curve files and the leaves; never protocols, emit
+or the layers above, nor generator/reference (the test oracle).
+"""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Register-window Montgomery kernels of the x86_64-adx target for 7 to 12 limbs (the instruction
-lists that templates/asm/x86_64_adx/kernels.h.j2 wraps in GCC extended asm).
+lists that generator/emit/adx_products.py and adx_sums.py wrap in GCC extended asm).
 
-Up to 6 limbs the whole CIOS accumulator (n + 1 words) fits the registers; above, the template's
+Up to 6 limbs the whole CIOS accumulator (n + 1 words) fits the registers; above, the writer's
 general kernels keep it in memory, two memory operations per MULX. x86-64 has 14 general registers
 besides rsp and rbp (rbp stays untouched: a build may keep the frame pointer). RDX is MULX's
 source, which leaves 13: words 0..n-2 of the accumulator in registers, word n-1 (the one a round
@@ -17,11 +17,16 @@ A reduction round takes t += m p with m = t[0] n0, which clears word 0. Its low 
 -t[0] mod 2^64, so only its carry matters: NEG gives it (CF = word != 0), ADC folds it into the high
 half (which is at most 2^64 - 2), and the register of word 0 becomes the low-half temporary.
 Branch-free: the same instructions run for every input.
+
+Layer: emit. Imports protocols, derive, the curve files and the leaves; never the drivers, cli or
+generator/reference.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from .adx_asm import chain
 
 # The general registers a kernel may allocate: all but rsp, rbp and rdx (MULX's source).
 WINDOW_REGISTERS = 13
@@ -44,7 +49,7 @@ def spare_registers(n: int) -> int:
 @dataclass(frozen=True)
 class WindowOperands:
     """Which operands of the n-limb kernels take a spare register instead of memory. The
-    instruction lists below and the template's asm constraints both read this."""
+    instruction lists below and the asm constraints around them (adx_products.py) both read this."""
 
     product_a_pointer: bool  # mont_mul and mul_wide read a through a register holding its address
     slot_register: bool  # the slot word of mont_mul and mul_wide in a register
@@ -97,7 +102,7 @@ def takes_every_register(n: int, kernel: str) -> bool:
     """Whether the n-limb kernel allocates every register it may. AddressSanitizer moves the stack
     words these kernels name as memory operands (copies of a and b, n0, the out address) to an
     instrumented frame that needs a base register of its own, so gcc cannot compile such a kernel
-    there; the template gives those builds a memory-accumulator form instead."""
+    there; the writer gives those builds a memory-accumulator form instead."""
     budget = SUM_REGISTERS if kernel in SUM_KERNELS else WINDOW_REGISTERS
     return kernel_registers(n, kernel) == budget
 
@@ -166,7 +171,7 @@ class _Emitter:
         self.op(f"mulxq {self.a(0)}, {_reg(t[0])}, {_reg(t[1])}")
         for j in range(1, n - 2):
             self.op(f"mulxq {self.a(j)}, {_reg(lo)}, {_reg(t[j + 1])}")
-            self.op(f"{'addq' if j == 1 else 'adcq'} {_reg(lo)}, {_reg(t[j])}")
+            self.op(f"{chain('add', j - 1)} {_reg(lo)}, {_reg(t[j])}")
         self.op(f"mulxq {self.a(n - 2)}, {_reg(lo)}, {_reg(hi)}")
         self.op(f"adcq {_reg(lo)}, {_reg(t[n - 2])}")
         self.op(f"mulxq {self.a(n - 1)}, {_reg(lo)}, %%rdx")
@@ -198,7 +203,7 @@ class _Emitter:
         for j in range(n):
             self.op(f"movq {_reg(t[j])}, {8 * j}(%%rdx)")
         for j in range(n):
-            self.op(f"{'subq' if j == 0 else 'sbbq'} {_mem('p', j)}, {_reg(t[j])}")
+            self.op(f"{chain('sub', j)} {_mem('p', j)}, {_reg(t[j])}")
         for j in range(n):
             self.op(f"cmovcq {8 * j}(%%rdx), {_reg(t[j])}")
             self.op(f"movq {_reg(t[j])}, {8 * j}(%%rdx)")
@@ -243,7 +248,7 @@ def mont_redc(n: int) -> list[str]:
         t, free = e.reduce_step(t, None, free, top_in_slot=False)
     e.op("movq %[tp], %%rdx")
     for j in range(n):
-        e.op(f"{'addq' if j == 0 else 'adcq'} {8 * (n + j)}(%%rdx), {_reg(t[j])}")
+        e.op(f"{chain('add', j)} {8 * (n + j)}(%%rdx), {_reg(t[j])}")
     e.final_subtract(t)
     return e.code
 
@@ -270,7 +275,7 @@ def sqr_wide(n: int) -> list[str]:
     e.op(f"mulxq {e.a(1)}, {_reg(window[1])}, {_reg(window[2])}")
     for j in range(2, n):
         e.op(f"mulxq {e.a(j)}, {_reg(lo)}, {_reg(window[j + 1])}")
-        e.op(f"{'addq' if j == 2 else 'adcq'} {_reg(lo)}, {_reg(window[j])}")
+        e.op(f"{chain('add', j - 2)} {_reg(lo)}, {_reg(window[j])}")
     e.op(f"adcq $0, {_reg(window[n])}")
     e.op(f"movq $0, {w_word(0)}")
     free.append(lo)
@@ -341,17 +346,18 @@ def mul_wide(n: int) -> list[str]:
     return e.code
 
 
-def _wide_low_and_high(n: int, first: str, rest: str) -> list[str]:
-    """The low halves of a and b combined word by word into out (its address in r<n-1>, the
-    combined word in r0), then the high halves into r0..r<n-1> in the same carry chain."""
+def _wide_low_and_high(n: int, op: str) -> list[str]:
+    """The low halves of a and b combined word by word (``op``: add or sub) into out (its address
+    in r<n-1>, the combined word in r0), then the high halves into r0..r<n-1> in the same carry
+    chain."""
     code = [f"movq %[outp], {_reg(n - 1)}"]
     for j in range(n):
         code.append(f"movq {8 * j}(%[pa]), {_reg(0)}")
-        code.append(f"{first if j == 0 else rest} {8 * j}(%[pb]), {_reg(0)}")
+        code.append(f"{chain(op, j)} {8 * j}(%[pb]), {_reg(0)}")
         code.append(f"movq {_reg(0)}, {8 * j}({_reg(n - 1)})")
     for j in range(n):  # out's address in r<n-1> is not needed once the low half is stored
         code.append(f"movq {8 * (n + j)}(%[pa]), {_reg(j)}")
-        code.append(f"{rest} {8 * (n + j)}(%[pb]), {_reg(j)}")
+        code.append(f"{chain(op, 1)} {8 * (n + j)}(%[pb]), {_reg(j)}")
     return code
 
 
@@ -362,10 +368,10 @@ def wide_add_mod(n: int) -> list[str]:
     registers pa, pb (pa takes out's address once they are read), p a memory operand, outp out's
     address in memory: n + 2 registers, no rdx needed. Clobbers the flags."""
     _Emitter(n)  # the limb range
-    code = _wide_low_and_high(n, "addq", "adcq")
+    code = _wide_low_and_high(n, "add")
     code.append("movq %[outp], %[pa]")
     code += [f"movq {_reg(j)}, {8 * (n + j)}(%[pa])" for j in range(n)]
-    code += [f"{'subq' if j == 0 else 'sbbq'} {_mem('p', j)}, {_reg(j)}" for j in range(n)]
+    code += [f"{chain('sub', j)} {_mem('p', j)}, {_reg(j)}" for j in range(n)]
     for j in range(n):
         code.append(f"cmovcq {8 * (n + j)}(%[pa]), {_reg(j)}")
         code.append(f"movq {_reg(j)}, {8 * (n + j)}(%[pa])")
@@ -377,11 +383,11 @@ def wide_sub_mod(n: int) -> list[str]:
     out, high half into r0..r<n-1>), its borrow as a mask in pb, then p added to the high half and
     the difference kept when nothing borrowed. Operands as wide_add_mod; clobbers the flags."""
     _Emitter(n)
-    code = _wide_low_and_high(n, "subq", "sbbq")
+    code = _wide_low_and_high(n, "sub")
     code.append("sbbq %[pb], %[pb]")
     code.append("movq %[outp], %[pa]")
     code += [f"movq {_reg(j)}, {8 * (n + j)}(%[pa])" for j in range(n)]
-    code += [f"{'addq' if j == 0 else 'adcq'} {_mem('p', j)}, {_reg(j)}" for j in range(n)]
+    code += [f"{chain('add', j)} {_mem('p', j)}, {_reg(j)}" for j in range(n)]
     code.append("testq %[pb], %[pb]")
     for j in range(n):
         code.append(f"cmovzq {8 * (n + j)}(%[pa]), {_reg(j)}")

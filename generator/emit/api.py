@@ -4,7 +4,8 @@ The Cython wrapper (``_core.pyx``) declares the C it calls in ``cdef extern from
 blocks. This module reads those declarations from the rendered ``.pyx`` and renders:
 
 - ``c/api.c``: includes the static, header-only C (``c/pairforge.h`` or ``c/edwards_core.h``)
-  and defines one out-of-line function ``pf_api_<name>`` per declared function. It is compiled
+  and defines one out-of-line function ``pf_api_<object>_<op>`` per declared function (``api_name``:
+  ``fp_mul`` becomes ``pf_api_fp_mul``, ``pf_final_exp`` ``pf_api_final_exp``). It is compiled
   at the shipped optimisation level, so every arithmetic loop lives in an api unit.
 - ``c/api_<unit>.c``: the same, for the functions tagged ``# unit: <unit>`` (a comment that ends
   the declaration, or the ``cdef extern`` line of a block for all of its functions). The other
@@ -22,6 +23,9 @@ blocks. This module reads those declarations from the rendered ``.pyx`` and rend
   wrapper (the wrapper is compiled at a lower level: generator/build.py).
 
 One list (the ``.pyx`` declarations) decides every file, so they cannot drift from the wrapper.
+
+Layer: emit. Imports protocols, derive, the curve files and the leaves; never the drivers, cli or
+generator/reference.
 """
 
 from __future__ import annotations
@@ -32,6 +36,10 @@ from dataclasses import dataclass
 API_HEADER = "c/api.h"
 API_SOURCE = "c/api.c"
 API_PREFIX = "pf_api_"
+# The static functions are named by object and operation (fp_mul, g1_msm); those with no object of
+# their own (the Miller loop, the final exponentiation) carry the library's prefix instead, which
+# their out-of-line copy does not repeat.
+LIBRARY_PREFIX = "pf_"
 # The main unit's name (an untagged declaration); a tagged one goes to c/api_<unit>.c.
 MAIN_UNIT = ""
 # The widest Fp (64-bit limbs) whose heavy entry points get units of their own. With 10 and 12
@@ -68,11 +76,22 @@ class ApiFunction:
             names.append(match.group(1))
         return tuple(names)
 
+    @property
+    def api_name(self) -> str:
+        """The name of its out-of-line copy in the api units."""
+        return api_name(self.name)
+
     def prototype(self, name: str) -> str:
         return f"{self.ret} {name}({', '.join(self.params) or 'void'})"
 
 
 _CYTHON_TYPE = re.compile(r"\b(" + "|".join(map(re.escape, _C_TYPES)) + r")\b")
+
+
+def api_name(name: str) -> str:
+    """The name of the out-of-line copy of the static function ``name``: ``pf_api_`` and the
+    function's object and operation, without a second ``pf_`` (``pf_api_final_exp``)."""
+    return API_PREFIX + name.removeprefix(LIBRARY_PREFIX)
 
 
 def _c_type(text: str) -> str:
@@ -144,6 +163,11 @@ def api_functions(pyx: str) -> list[ApiFunction]:
         function = ApiFunction(_c_type(match["ret"]), match["name"], _split_params(match["args"]), unit)
         if functions.setdefault(function.name, function) != function:
             raise ValueError(f"{function.name} is declared twice with different types")
+    copies: dict[str, str] = {}
+    for function in functions.values():
+        other = copies.setdefault(function.api_name, function.name)
+        if other != function.name:
+            raise ValueError(f"{other} and {function.name} would share the api name {function.api_name}")
     if not functions:
         raise ValueError('no function declared in a cdef extern from "c/api.h" block')
     return list(functions.values())
@@ -172,9 +196,9 @@ def render_api(pyx: str, core_header: str, header: str) -> dict[str, str]:
         "#endif",
         "",
     ]
-    h += [f"PF_API {f.prototype(API_PREFIX + f.name)};" for f in functions]
+    h += [f"PF_API {f.prototype(f.api_name)};" for f in functions]
     h += ["", "#ifndef PF_API_DEFINITIONS /* the wrapper: call the out-of-line copies */"]
-    h += [f"#define {f.name} {API_PREFIX}{f.name}" for f in functions]
+    h += [f"#define {f.name} {f.api_name}" for f in functions]
     h += ["#endif", "", f"#endif /* {guard} */", ""]
     units: dict[str, list[ApiFunction]] = {MAIN_UNIT: []}
     for f in functions:
@@ -195,6 +219,6 @@ def render_api(pyx: str, core_header: str, header: str) -> dict[str, str]:
         for f in members:
             call = f"{f.name}({', '.join(f.arg_names)})"
             body = f"{call};" if f.ret == "void" else f"return {call};"
-            c += [f"PF_API {f.prototype(API_PREFIX + f.name)}", "{", f"    {body}", "}", ""]
+            c += [f"PF_API {f.prototype(f.api_name)}", "{", f"    {body}", "}", ""]
         files[unit_source(unit)] = "\n".join(c)
     return files

@@ -5,6 +5,8 @@ for comments), the Jinja filters of the same names (render.py installs them) tha
 template contexts also call.
 
 What it may import: the standard library only; every emit module may import it.
+
+Layer: emit.
 """
 
 from __future__ import annotations

@@ -1,6 +1,10 @@
 """Ready C for templates/c/pairing.h.j2: the multiplication by 3 b' (the twist's coefficient) by
 small-constant products, and the schedule of the product of two lines. Statements come as in
-generator/emit/tower.py (lines indented for a function body, joined by newlines)."""
+generator/emit/tower.py (lines indented for a function body, joined by newlines).
+
+Layer: emit. Imports protocols, derive, the curve files and the leaves; never the drivers, cli or
+generator/reference.
+"""
 
 from __future__ import annotations
 

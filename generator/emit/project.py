@@ -4,6 +4,9 @@
 directory is the project root (pyproject.toml maps the import name to it), so that
 ``pip install DIR/<package>`` and ``pip wheel DIR/<package>`` work with no pairforge installed.
 The build flags come from generator/build.py, so the distribution compiles as gen-curve does.
+
+Layer: emit. Imports protocols, derive, the curve files and the leaves; never the drivers, cli or
+generator/reference.
 """
 
 from __future__ import annotations

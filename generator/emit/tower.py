@@ -8,6 +8,9 @@ frozen CurveModel, as one string of statements (each line indented for a functio
 joined by newlines, no newline at either end) or as a small record of ready values.
 ``tower_emit(m)`` gathers what one curve's tower needs; the templates reach it through the
 Jinja global of the same name (generator/emit/render.py).
+
+Layer: emit. Imports protocols, derive, the curve files and the leaves; never the drivers, cli or
+generator/reference.
 """
 
 from __future__ import annotations

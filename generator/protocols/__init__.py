@@ -8,8 +8,11 @@ precompile addresses, ciphersuite tags) lives with the protocol's entry, not in 
 
 The registry is resolved when a package is rendered (generator/emit); parsing a curve file checks
 names only, against ``generator.params.PROTOCOL_NAMES``, so that params imports nothing downstream
-of it.  A new protocol is registered here and named there (tests/test_derive.py checks that the
+of it.  A new protocol is registered here and named there (tests/derive/test_derive.py checks that the
 two agree).
+
+Layer: protocols. Imports derive, the curve files and the leaves; never emit or the layers above,
+nor generator/reference.
 """
 
 from __future__ import annotations

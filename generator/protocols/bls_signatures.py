@@ -6,6 +6,9 @@ The ciphersuite IDs are the standard's data, built here from the curve's hash-to
 curve carries the protocol when both groups have a hash-to-curve suite (the signature group of
 each variant hashes) and its default serialization profile has a compressed point form (the
 draft's point_to_octets).
+
+Layer: protocols. Imports derive, the curve files and the leaves; never emit or the layers above,
+nor generator/reference.
 """
 
 from __future__ import annotations

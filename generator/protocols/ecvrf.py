@@ -12,6 +12,9 @@ uses arkworks' a = 1 form of the circom curve). What is the same for every suite
 bytes, the 128-bit challenge, the nonce and output lengths, arkworks' compressed encoding) lives
 in templates/python/ecvrf.py.j2. Every suite's data is checked here: the generator lies on the
 suite's form and maps to a point of order r; Elligator 2 suites use the curve file's own form.
+
+Layer: protocols. Imports derive, the curve files and the leaves; never emit or the layers above,
+nor generator/reference.
 """
 
 from __future__ import annotations
@@ -19,7 +22,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..derive.checks import require
-from ..derive.edwards_algebra import EdwardsCurve, WeierstrassCurve, sqrt_mod, to_weierstrass
+from ..derive.edwards.algebra import EdwardsCurve, WeierstrassCurve, sqrt_mod, to_weierstrass
 from . import Protocol, register
 
 if TYPE_CHECKING:

@@ -5,6 +5,9 @@ HKDF_mod_r reduces mod r with L = ceil(3 * ceil(log2(r)) / 16) bytes of output, 
 I2OSP(SK, ceil(log2(r) / 8)) bytes (32 for a 255-bit r, the standard's value), and the Lamport part
 works on bytes.  So any curve whose file asks for it can carry it; for curves other than the one
 the standard names, the output is this generalisation, not a standardised value.
+
+Layer: protocols. Imports derive, the curve files and the leaves; never emit or the layers above,
+nor generator/reference.
 """
 
 from __future__ import annotations

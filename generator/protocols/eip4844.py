@@ -6,6 +6,9 @@ The EIP fixes the field and the encodings, not just the algorithm: BLS_MODULUS, 
 big-endian field elements, 48-byte compressed G1 points in the ZCash format, and the roots of
 unity pow(7, (BLS_MODULUS - 1) / 4096).  Those are this entry's data, compared below with the
 curve's derived values; a curve that differs cannot carry the module.
+
+Layer: protocols. Imports derive, the curve files and the leaves; never emit or the layers above,
+nor generator/reference.
 """
 
 from __future__ import annotations

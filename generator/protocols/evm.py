@@ -23,6 +23,9 @@ Sources (facts only):
   EIP-3026 (Draft): addresses 0x13-0x19, 96-byte field elements, 64-byte scalars (its G2 MULTIEXP
       section's 240 k / 48-byte scalars contradicts its G1 section and every published vector; the
       64-byte form is used); its gas schedule is still "XXX", so no gas is charged (None).
+
+Layer: protocols. Imports derive, the curve files and the leaves; never emit or the layers above,
+nor generator/reference.
 """
 
 from __future__ import annotations

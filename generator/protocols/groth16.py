@@ -11,6 +11,9 @@ snarkjs also writes ``vk_alphabeta_12`` = e(alpha, beta), a raw GT value.  It de
 multiple m of the final exponentiation (the GT convention), so the table records ffjavascript's m
 as a polynomial in the seed, and ``to_snarkjs`` fills the field only where the curve's own m is the
 same modulo r (with the same optimal ate Miller function); elsewhere the field is left out.
+
+Layer: protocols. Imports derive, the curve files and the leaves; never emit or the layers above,
+nor generator/reference.
 """
 
 from __future__ import annotations
@@ -32,7 +35,7 @@ SNARKJS_CURVES: dict[int, tuple[str, tuple[str, ...]]] = {
 
 # ffjavascript's GT convention per snarkjs curve: its final exponentiation computes f^(m Phi_k(p)/r)
 # with this m(x).  bn128: Fuentes-Castaneda-Knapp-Rodriguez-Henriquez's hard part, 2x(6x^2+3x+1)
-# (tests/test_gt_convention.py holds a real snarkjs vk_alphabeta_12 to it).  bls12381: not
+# (tests/derive/test_gt_convention.py holds a real snarkjs vk_alphabeta_12 to it).  bls12381: not
 # established here, so no vk_alphabeta_12 is written for it.
 SNARKJS_GT_EXPONENTS: dict[str, str | None] = {"bn128": "2*x*(6*x^2 + 3*x + 1)", "bls12381": None}
 

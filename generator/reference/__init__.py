@@ -2,6 +2,9 @@
 
 Nothing in here is used by generated code; it exists so that every derived constant and every
 generated kernel can be compared against textbook arithmetic.
+
+Layer: oracle. Imports only generator/reference's own modules; no module of the generator imports it
+(the tests do).
 """
 
 from .curve import Curve, Point

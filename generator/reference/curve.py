@@ -3,6 +3,9 @@
 Points are plain ``(x, y)`` tuples of field elements and the point at infinity is ``None``.
 The group law is the textbook chord-and-tangent one, with every special case spelled out, so
 that it can serve as the oracle for the generated projective/Jacobian code.
+
+Layer: oracle. Imports only generator/reference's own modules; no module of the generator imports it
+(the tests do).
 """
 
 from __future__ import annotations

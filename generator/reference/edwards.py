@@ -5,6 +5,9 @@ Points are ``(x, y)`` tuples of ints in [0, p). The twisted Edwards identity is 
 Weierstrass and Montgomery point at infinity is ``None``. The Edwards addition law is the affine
 one of Bernstein-Birkner-Joye-Lange-Peters (eprint 2008/013), which raises ZeroDivisionError
 where it is not defined (it is defined everywhere when a is a square and d is not).
+
+Layer: oracle. Imports only generator/reference's own modules; no module of the generator imports it
+(the tests do).
 """
 
 from __future__ import annotations

@@ -13,6 +13,9 @@ generic Tonelli-Shanks, Frobenius is a plain power.  Nothing here is constant ti
 Integers (and elements of subfields lower in the same tower) are accepted on either side of
 ``+ - * /`` and ``==``, so test code can write ``x * 3 + 1`` or ``fp2_elem * fp12_elem``.
 A list or tuple passed to an extension field is read as its coefficient vector, low to high.
+
+Layer: oracle. Imports only generator/reference's own modules; no module of the generator imports it
+(the tests do).
 """
 
 from __future__ import annotations

@@ -5,6 +5,9 @@ by its plain description (6.6.2, with one inversion, is_square and sqrt: not the
 sqrt_ratio form the C uses), Shallue-van de Woestijne by its plain description (6.6.1), the
 rational isogeny map, and cofactor clearing by [h_eff].  The suite parameters (Z, the isogeny,
 h_eff) are inputs: the RFC's and the other libraries' vectors check them.
+
+Layer: oracle. Imports only generator/reference's own modules; no module of the generator imports it
+(the tests do).
 """
 
 from __future__ import annotations

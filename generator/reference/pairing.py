@@ -27,6 +27,9 @@ The full-field element layout used by the generated C code is "quadratic over cu
 ``((a00, a01, a02), (a10, a11, a12))`` = a00 + a01 w^2 + a02 w^4 + a10 w + a11 w^3 + a12 w^5,
 each a in Fq (an int for k = 6, a pair (c0, c1) meaning c0 + c1 u for k = 12); see
 ``to_tower``/``from_tower``.
+
+Layer: oracle. Imports only generator/reference's own modules; no module of the generator imports it
+(the tests do).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
  * (p^(k/2) - 1)(p^(k/6) + 1)), fk_cyclotomic_sqr(g) must equal fk_sqr(g), in place and not; where
  * tower.h has Karabina's compressed squaring (CYC_COMPRESSED), n compressed squarings of g followed
  * by one batched decompression of several such powers must equal n general squarings. Built by
- * tests/test_cyclotomic_c.py with -DCYC_FK=<fq6 name> -DCYC_FQ=<fq name> -DCYC_K=<k>
+ * tests/emit/test_cyclotomic_c.py with -DCYC_FK=<fq6 name> -DCYC_FQ=<fq name> -DCYC_K=<k>
  * -DCYC_COMPRESSED=<0 or 1>; prints the number of trials and of mismatches per check. */
 #include <stdio.h>
 

@@ -1,7 +1,7 @@
 /* pf_divsteps_57 (field.h: the constant-time safegcd's batch of 57 divsteps, three packed blocks
  * of 19) on given words: reads lines "zeta f g" (zeta decimal, f odd and g as 64-bit hex) from stdin
  * and prints "zeta u v q r" after the batch (the matrix scaled by 2^62, decimal). Built by
- * tests/test_divsteps.py with and without the x86_64-adx kernels (the block's CMOV form). */
+ * tests/emit/test_divsteps.py with and without the x86_64-adx kernels (the block's CMOV form). */
 #include <stdio.h>
 #include <inttypes.h>
 

@@ -1,7 +1,7 @@
 /* expand_message.h's SHA-256 and expand_message_xmd on given inputs: reads lines "msg dst len"
  * (msg and dst in hex, "-" for empty msg) from stdin and prints expand_message_xmd(msg, dst, len)
  * in hex, one line each; then "ni N" (N = 1 when the SHA-extension block function ran).  Built by
- * tests/test_expand_message_c.py as shipped and with -DPF_NO_SHA_NI (the portable block only). */
+ * tests/emit/test_expand_message_c.py as shipped and with -DPF_NO_SHA_NI (the portable block only). */
 #include <stdio.h>
 #include <string.h>
 

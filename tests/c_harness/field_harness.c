@@ -1,7 +1,7 @@
 /*
  * Test driver for one rendered prime field (templates/c/field.h.j2).
  *
- * Built by tests/test_field_c.py with -DPF_PREFIX=fp_ -DPF_UPPER=FP_ (or fr_/FR_) and
+ * Built by tests/emit/test_field_c.py with -DPF_PREFIX=fp_ -DPF_UPPER=FP_ (or fr_/FR_) and
  * -DPF_LIMB_BITS=64 or 32, with the rendered "limbs.h" and "field_under_test.h" on the include
  * path.  Reads one operation a line from stdin, operands as canonical hex integers, and prints
  * one result a line (hex integers, or decimal for predicates).  Binary operations are also run

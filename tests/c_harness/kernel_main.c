@@ -1,6 +1,6 @@
 /*
  * Test driver for the assembly Montgomery kernels of one target (templates/asm/<target>/
- * kernels.h.j2), built by tests/test_cross.py with the target's PF_TARGET_* macro and limb width,
+ * kernels.h.j2), built by tests/targets/test_cross.py with the target's PF_TARGET_* macro and limb width,
  * next to the rendered "limbs.h" (which includes the kernel header) and "kernel_table.h", which
  * lists the Montgomery shapes as KERNELS = X(n, nc) X(n, nc) ... and the limb counts with
  * double-width kernels (mul_wide, redc_mont) as WIDE_KERNELS = Y(n) Y(n) ...

@@ -3,7 +3,7 @@
  * written out as elements of GT, pf_mul_by_line_product(f, g) must equal fk_mul(f, g), and
  * pf_mul_by_line(f, a) must equal fk_mul(f, a) (the first two where pairing.h has
  * PF_LINE_BY_LINE), and pf_line_to_gt(a) (the Miller loop's first line, which becomes f) must be
- * the line written out here. Built by tests/test_line_products.py with
+ * the line written out here. Built by tests/emit/test_line_products.py with
  * -DLINE_FQ=<fq name> -DLINE_FK=<fq6 name> -DLINE_TWIST_D=<1 for a D-twist, 0 for an M-twist>;
  * prints the number of trials and of mismatches per check. */
 #include <stdio.h>

@@ -2,7 +2,7 @@
  * factors of u^2) on given values: reads lines "w k a b" (w = 1 for FP_NLIMBS words, 2 for
  * 2 FP_NLIMBS words; a and b as w FP_NLIMBS hex limbs each, least significant first) from stdin and
  * prints the result in the same form, one line each, then the result with t aliasing a and with t
- * aliasing b. Built by tests/test_mac_small.py with and without the x86_64-adx kernels. */
+ * aliasing b. Built by tests/emit/test_mac_small.py with and without the x86_64-adx kernels. */
 #include <stdio.h>
 #include <inttypes.h>
 #include <string.h>

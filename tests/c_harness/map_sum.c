@@ -3,7 +3,7 @@
  * E, in G1 and G2: for random u0, u1, for u1 = u0 (the doubling on E') and u1 = -u0 (the sum is the
  * identity where the map is SSWU, whose map(-u) is -map(u): G1_SSWU, G2_SSWU), both then cleared by
  * h_eff.  Prints one line "g<k> <case> ok|FAIL" per case and exits
- * 1 on a failure.  Built by tests/test_hash_to_curve.py against each SSWU package. */
+ * 1 on a failure.  Built by tests/pairings/test_hash_to_curve.py against each SSWU package. */
 #include <stdio.h>
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* The generated hash_to_curve.h's g2_sqrt_ratio over a degree-4 twist field (BLS24), run on inputs
- * from stdin (tests/test_bls24_package.py): each input is 8 Fp elements u0..u3 v0..v3 (flat
+ * from stdin (tests/pairings/test_bls24_package.py): each input is 8 Fp elements u0..u3 v0..v3 (flat
  * coefficients c0.c0, c0.c1, c1.c0, c1.c1; big-endian hex); each output line is "is_qr y0 y1 y2 y3".
  * Built against a rendered package's c/ directory. With -DPF_CT_CHECK, u and v are marked secret
  * (undefined) for valgrind's memcheck, which then reports any branch or memory index on them. */

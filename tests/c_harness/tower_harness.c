@@ -2,7 +2,7 @@
  * Test driver for a rendered extension tower (templates/c/tower.h.j2) whose twist field has degree
  * 4: Fp2, Fp4 = Fp2[v]/(v^2 - nu), Fp12 = Fp4[w]/(w^3 - xi), Fp24 = Fp12[z]/(z^2 - w).
  *
- * Built by tests/test_bls24_tower_c.py with -DPF_LIMB_BITS=64 or 32 and the rendered limbs.h,
+ * Built by tests/emit/test_bls24_tower_c.py with -DPF_LIMB_BITS=64 or 32 and the rendered limbs.h,
  * fp.h, fr.h, tower.h, g1.h, g2.h, endomorphism.h and pairing.h on the include path.  Besides the
  * tower's operations it runs the Miller loop ("miller": P = (x, y) in Fp, Q = (x, y) in Fp4, flat)
  * and the final exponentiation ("final_exp").  Reads one operation a line from stdin,

@@ -1,7 +1,7 @@
 /* fpw_mul_small_mod and fpw_mul_small_add_mod (tower.h) on given double-width values: reads lines
  * "k neg steps form bneg a b" (a and b as 2n hex limbs each, least significant first; form 0 takes
  * fpw_mul_small_mod, 1 fpw_mul_small_add_mod without b, 2 with b, 3 with b aliasing the output) from
- * stdin and prints the result in the same form, one line each. Built by tests/test_wide_small.py
+ * stdin and prints the result in the same form, one line each. Built by tests/emit/test_wide_small.py
  * with and without the x86_64-adx kernels. */
 #include <stdio.h>
 #include <inttypes.h>

@@ -1,4 +1,4 @@
-// Node tests of the ES module loader (generated/<pkg>/wasm/<pkg>.mjs), run by tests/test_wasm_node.py
+// Node tests of the ES module loader (generated/<pkg>/wasm/<pkg>.mjs), run by tests/wasm/test_wasm_node.py
 // with `node --test`. The fixture file (PAIRFORGE_WASM_FIXTURE) names the .wasm to load and holds
 // values made by the Python module: a BLS key, message and signature, and pairing-check points.
 import { test } from 'node:test';

@@ -1,5 +1,5 @@
 // Node tests of the ES module loader (<pkg>/wasm/<pkg>.mjs) on what every curve has, without the
-// protocol entry points: run by tests/test_wasm_node.py (the curves with G2 over Fp4) with
+// protocol entry points: run by tests/wasm/test_wasm_node.py (the curves with G2 over Fp4) with
 // `node --test`. The fixture file (PAIRFORGE_WASM_FIXTURE) names the loader and the .wasm and holds
 // values made by the Python module.
 import { test } from 'node:test';

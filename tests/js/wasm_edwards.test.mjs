@@ -1,5 +1,5 @@
 // Node tests of a twisted Edwards package's ES module loader (<pkg>/wasm/<pkg>.mjs): run by
-// tests/test_wasm_edwards_node.py with `node --test`. The fixture file (PAIRFORGE_WASM_FIXTURE)
+// tests/wasm/test_wasm_edwards_node.py with `node --test`. The fixture file (PAIRFORGE_WASM_FIXTURE)
 // names the loader and the .wasm and holds values made by the Python module, and ark-vrf's tiny
 // vectors of the package's suites (none for a curve without the ecvrf protocol).
 import { test } from 'node:test';

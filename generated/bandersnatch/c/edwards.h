@@ -329,7 +329,7 @@ static void te_mul_vartime(te_t *out, const te_t *a, const limb_t *k, size_t nli
 }
 
 /* ---------------------------------------------------------------------------------------------
- * The degree-2 endomorphism psi (generator/derive/edwards_glv.py derives and checks it):
+ * The degree-2 endomorphism psi (generator/derive/edwards/glv.py derives and checks it):
  * psi(x, y) = (nx(y) / (x dx(y)), ny(y) / dy(y)), psi^2 - (0) psi + 2 = 0, psi = [lam] on the
  * subgroup, lam = 8913659658109529928382530854484400854125314752504019737736543920008458395397. */
 static const fq_t TE_PSI_NX[3] = { { { PF_W(0xc2780b52, 0x6ccbe0c8), PF_W(0x448f3bf4, 0x73880956), PF_W(0x6249f6e3, 0x02014353), PF_W(0x304c14af, 0xac09e900) } }, { { PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000), PF_W(0x00000000, 0x00000000) } }, { { PF_W(0x3d87f4ac, 0x93341f39), PF_W(0x0f2e680e, 0x8c7652a8), PF_W(0xd0efe125, 0x07a094b2), PF_W(0x43a192a3, 0x7d939447) } } };

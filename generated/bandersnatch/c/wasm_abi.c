@@ -73,6 +73,14 @@ static void pf_abi_arena_free(void *p)
 #define PF_EXPORT(name)
 #endif
 
+/* PF_HOST_CALLS = 1: the host-call build (templates/c/_edwards_wasm_host_calls.j2): MSM and scalar
+ * multiplication are imports, the rest is as below; the points handed to the host are checked
+ * there (the subgroup included), not twice. */
+#ifndef PF_HOST_CALLS
+#define PF_HOST_CALLS 0
+#endif
+#define PF_ABI_CHECK (!PF_HOST_CALLS)
+
 #define TE_COMPRESSED FQ_NBYTES
 #define TE_UNCOMPRESSED (2 * FQ_NBYTES)
 #define PF_TE_PROFILES 4
@@ -203,10 +211,115 @@ static void pf_abi_te_mul_vartime(te_t *out, const te_t *a, const limb_t *k)
     te_mul_glv_vartime(out, a, k);
 }
 
+#if PF_HOST_CALLS
+/* -- host calls: the imports and their byte format (docs/host-calls.md) ----------------------------- */
+
+#define PF_HOST_IMPORT(name) __attribute__((import_module("pairforge_host"), import_name(#name)))
+/* a scalar: arkworks' Fr, FR_NBYTES bytes little-endian; a BigInteger: Vec<u64> of these words */
+#define PF_HC_WORDS ((FR_BITS + 63) / 64)
+#define PF_HC_BIGINT (8 + 8 * PF_HC_WORDS)
+#define PF_HC_TE (2 * FQ_NBYTES)
+#define PF_HC_TE_PROJ (4 * FQ_NBYTES)     /* ArkScaleProjective: X || Y || T || Z */
+
+PF_HOST_IMPORT(bandersnatch_te_msm)
+int pf_host_te_msm(const uint8_t *bases, size_t bases_len, const uint8_t *scalars, size_t scalars_len, uint8_t *out, size_t out_len);
+PF_HOST_IMPORT(bandersnatch_te_mul)
+int pf_host_te_mul(const uint8_t *base, size_t base_len, const uint8_t *scalar, size_t scalar_len, uint8_t *out, size_t out_len);
+PF_HOST_IMPORT(bandersnatch_te_mul_projective)
+int pf_host_te_mul_projective(const uint8_t *base, size_t base_len, const uint8_t *scalar, size_t scalar_len, uint8_t *out,
+                              size_t out_len);
+PF_HOST_IMPORT(bandersnatch_sw_msm)
+int pf_host_sw_msm(const uint8_t *bases, size_t bases_len, const uint8_t *scalars, size_t scalars_len, uint8_t *out, size_t out_len);
+PF_HOST_IMPORT(bandersnatch_sw_mul)
+int pf_host_sw_mul(const uint8_t *base, size_t base_len, const uint8_t *scalar, size_t scalar_len, uint8_t *out, size_t out_len);
+PF_HOST_IMPORT(bandersnatch_sw_mul_projective)
+int pf_host_sw_mul_projective(const uint8_t *base, size_t base_len, const uint8_t *scalar, size_t scalar_len, uint8_t *out,
+                              size_t out_len);
+
+static void pf_hc_put_u64(uint8_t *out, uint64_t v)
+{
+    size_t i;
+
+    for (i = 0; i < 8; i++)
+        out[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* A scalar (FR_NLIMBS limbs, below r) as arkworks' Fr */
+static void pf_hc_put_scalar(uint8_t *out, const limb_t *k)
+{
+    size_t i;
+
+    for (i = 0; i < FR_NBYTES; i++)
+        out[i] = (uint8_t)(k[i / sizeof(limb_t)] >> (8 * (i % sizeof(limb_t))));
+}
+
+/* A scalar (FR_NLIMBS limbs) as a BigInteger: Vec<u64> of PF_HC_WORDS words */
+static void pf_hc_put_bigint(uint8_t out[PF_HC_BIGINT], const limb_t *k)
+{
+    size_t i;
+
+    pf_hc_put_u64(out, PF_HC_WORDS);
+    for (i = 0; i < 8 * PF_HC_WORDS; i++)
+        out[8 + i] = i < FR_NLIMBS * sizeof(limb_t) ? (uint8_t)(k[i / sizeof(limb_t)] >> (8 * (i % sizeof(limb_t)))) : 0;
+}
+
+/* The Edwards point of a decoded point (Z = 1: te_from_affine) as arkworks' EdwardsAffine */
+static void pf_hc_te_put(uint8_t *out, const te_t *p)
+{
+    pf_abi_fq_to_le(out, &p->x);
+    pf_abi_fq_to_le(out + FQ_NBYTES, &p->y);
+}
+
+/* An EdwardsAffine the host wrote: canonical, on the curve (the host computes in the subgroup) */
+static int pf_hc_te_get(te_t *out, const uint8_t *in)
+{
+    te_affine_t a;
+
+    if (!pf_abi_fq_from_le(&a.x, in, 0xff) || !pf_abi_fq_from_le(&a.y, in + FQ_NBYTES, 0xff))
+        return PF_ERR_NONCANON;
+    if (!te_affine_is_on_curve(&a))
+        return PF_ERR_OFF_CURVE;
+    te_from_affine(out, &a);
+    return PF_OK;
+}
+
+/* out = [k] p on the host: the extended coordinates as they are, or the affine point */
+static int pf_hc_te_mul(te_t *out, const te_t *p, const limb_t *k, bool projective)
+{
+    uint8_t base[PF_HC_TE_PROJ], scalar[PF_HC_BIGINT], res[PF_HC_TE_PROJ];
+    const fq_t *c[4] = { &p->x, &p->y, &p->t, &p->z };
+    fq_t *o[4] = { &out->x, &out->y, &out->t, &out->z };
+    size_t j;
+    int err;
+
+    pf_hc_put_bigint(scalar, k);
+    if (!projective) {
+        pf_hc_te_put(base, p);
+        if ((err = pf_host_te_mul(base, PF_HC_TE, scalar, sizeof scalar, res, PF_HC_TE)))
+            return err;
+        return pf_hc_te_get(out, res);
+    }
+    for (j = 0; j < 4; j++)
+        pf_abi_fq_to_le(base + j * FQ_NBYTES, c[j]);
+    if ((err = pf_host_te_mul_projective(base, sizeof base, scalar, sizeof scalar, res, sizeof res)))
+        return err;
+    for (j = 0; j < 4; j++)
+        if (!pf_abi_fq_from_le(o[j], res + j * FQ_NBYTES, 0xff))
+            return PF_ERR_NONCANON;
+    return fq_is_zero(&out->z) ? PF_ERR_OFF_CURVE : PF_OK;
+}
+
+/* The host's buffers of an MSM of n points of size bytes each: Vec of points, Vec<Fr>, the result */
+static size_t pf_hc_msm_bytes(size_t n, size_t size)
+{
+    return n > PF_ABI_MSM_MAX_N ? SIZE_MAX : 16 + n * (size + FR_NBYTES) + size;
+}
+#endif
+
 /* -- twisted Edwards points in the serialization profiles --------------------------------------- */
 
 /* Per profile: the sign bit is the parity of x (else x > (p - 1)/2), and whether it has an
- * uncompressed form (generator/derive/edwards_serialization.py) */
+ * uncompressed form (generator/derive/edwards/serialization.py) */
 static const unsigned char PF_TE_PARITY[PF_TE_PROFILES] = { 0, 0, 0, 1 };
 static const unsigned char PF_TE_HAS_UNCOMPRESSED[PF_TE_PROFILES] = { 1, 0, 0, 0 };
 
@@ -390,10 +503,15 @@ int pf_te_mul(uint8_t *out, size_t out_len, const uint8_t *a, size_t a_len, cons
 
     if (k_len != FR_NBYTES)
         return PF_ERR_LENGTH;
-    if ((err = pf_abi_te_decode_vartime(&x, a, a_len, PF_TE_DEFAULT, true)))
+    if ((err = pf_abi_te_decode_vartime(&x, a, a_len, PF_TE_DEFAULT, PF_ABI_CHECK)))
         return err;
     pf_abi_read_scalar(s, k);
+#if PF_HOST_CALLS
+    if ((err = pf_hc_te_mul(&x, &x, s, true)))
+        return err;
+#else
     pf_abi_te_mul_ct(&x, &x, s);
+#endif
     return pf_abi_te_encode(out, out_len, &x, PF_TE_DEFAULT);
 }
 
@@ -407,10 +525,15 @@ int pf_te_mul_vartime(uint8_t *out, size_t out_len, const uint8_t *a, size_t a_l
 
     if (k_len != FR_NBYTES)
         return PF_ERR_LENGTH;
-    if ((err = pf_abi_te_decode_vartime(&x, a, a_len, PF_TE_DEFAULT, true)))
+    if ((err = pf_abi_te_decode_vartime(&x, a, a_len, PF_TE_DEFAULT, PF_ABI_CHECK)))
         return err;
     pf_abi_read_scalar(s, k);
+#if PF_HOST_CALLS
+    if ((err = pf_hc_te_mul(&x, &x, s, false)))
+        return err;
+#else
     pf_abi_te_mul_vartime(&x, &x, s);
+#endif
     return pf_abi_te_encode(out, out_len, &x, PF_TE_DEFAULT);
 }
 
@@ -429,6 +552,9 @@ static size_t pf_abi_te_msm_ext_bytes(size_t n)
 PF_EXPORT(pf_te_msm_scratch_size)
 size_t pf_te_msm_scratch_size(size_t n)
 {
+#if PF_HOST_CALLS
+    return pf_hc_msm_bytes(n, PF_HC_TE) == SIZE_MAX ? SIZE_MAX : 64 + pf_hc_msm_bytes(n, PF_HC_TE);
+#else
     size_t own;
 
     if (n > PF_ABI_MSM_MAX_N)
@@ -438,6 +564,7 @@ size_t pf_te_msm_scratch_size(size_t n)
         return own + pf_abi_align(n * sizeof(te_t)) + pf_abi_align(n * sizeof(sw_affine_t))
                + pf_abi_align(n * sizeof(fq_t)) + sw_msm_scratch_size(n, PF_MSM_SCALAR_BITS, 1);
     return own + pf_abi_te_msm_ext_bytes(n);
+#endif
 }
 
 /* out = sum [k_i] P_i over n points of the default profile (all of one length) and n scalars of
@@ -466,6 +593,29 @@ int pf_te_msm_vartime(uint8_t *out, size_t out_len, const uint8_t *points, size_
     if (scratch == NULL || scratch_len < pf_te_msm_scratch_size(n))
         return PF_ERR_SCRATCH;
     area = pf_abi_area(scratch);
+#if PF_HOST_CALLS
+    {
+        /* straight into the host's Vec<EdwardsAffine> and Vec<Fr> */
+        uint8_t *bases = area, *ks = bases + 8 + n * PF_HC_TE, *res = ks + 8 + n * FR_NBYTES;
+        limb_t s[FR_NLIMBS];
+
+        (void)aff;
+        (void)k;
+        (void)ok;
+        pf_hc_put_u64(bases, n);
+        pf_hc_put_u64(ks, n);
+        for (i = 0; i < n; i++) {
+            if ((err = pf_abi_te_decode_vartime(&acc, points + i * stride, stride, PF_TE_DEFAULT, false)))
+                return err;
+            pf_hc_te_put(bases + 8 + i * PF_HC_TE, &acc);
+            pf_abi_read_scalar(s, scalars + i * FR_NBYTES);
+            pf_hc_put_scalar(ks + 8 + i * FR_NBYTES, s);
+        }
+        if ((err = pf_host_te_msm(bases, 8 + n * PF_HC_TE, ks, 8 + n * FR_NBYTES, res, PF_HC_TE)) || (err = pf_hc_te_get(&acc, res)))
+            return err;
+        return pf_abi_te_encode(out, out_len, &acc, PF_TE_DEFAULT);
+    }
+#else
     aff = (te_affine_t *)area;
     area += pf_abi_align(n * sizeof(te_affine_t));
     k = (limb_t *)area;
@@ -498,6 +648,7 @@ int pf_te_msm_vartime(uint8_t *out, size_t out_len, const uint8_t *points, size_
     if (!ok)
         return PF_ERR_SCRATCH;
     return pf_abi_te_encode(out, out_len, &acc, PF_TE_DEFAULT);
+#endif
 }
 
 /* -- SHA-512 (FIPS 180-4) -------------------------------------------------------------------------- */
@@ -890,6 +1041,53 @@ static size_t pf_abi_sw_stride(size_t len, size_t n)
     len /= n;
     return len == SW_COMPRESSED || len == SW_UNCOMPRESSED ? len : 0;
 }
+#if PF_HOST_CALLS
+
+/* A decoded point (Z = 1, or the identity) as arkworks' SWAffine, uncompressed, no inversion */
+static void pf_hc_sw_put(uint8_t *out, const sw_t *p)
+{
+    size_t i;
+
+    for (i = 0; i < SW_UNCOMPRESSED; i++)
+        out[i] = 0;
+    if (sw_is_identity(p)) {
+        out[SW_UNCOMPRESSED - 1] = 0x40;
+        return;
+    }
+    pf_abi_fq_to_le(out, &p->x);
+    pf_abi_fq_to_le(out + FQ_NBYTES, &p->y);
+    if (fq_is_lex_largest(&p->y))
+        out[SW_UNCOMPRESSED - 1] |= 0x80;
+}
+
+/* out = [k] p on the host: the Jacobian coordinates as they are (ArkScaleProjective: X || Y || Z),
+ * or the affine point of a decoded one */
+static int pf_hc_sw_mul(sw_t *out, const sw_t *p, const limb_t *k, bool projective)
+{
+    uint8_t base[3 * FQ_NBYTES > SW_UNCOMPRESSED ? 3 * FQ_NBYTES : SW_UNCOMPRESSED], scalar[PF_HC_BIGINT];
+    uint8_t res[3 * FQ_NBYTES > SW_UNCOMPRESSED ? 3 * FQ_NBYTES : SW_UNCOMPRESSED];
+    const fq_t *c[3] = { &p->x, &p->y, &p->z };
+    fq_t *o[3] = { &out->x, &out->y, &out->z };
+    size_t j;
+    int err;
+
+    pf_hc_put_bigint(scalar, k);
+    if (!projective) {
+        pf_hc_sw_put(base, p);
+        if ((err = pf_host_sw_mul(base, SW_UNCOMPRESSED, scalar, sizeof scalar, res, SW_UNCOMPRESSED)))
+            return err;
+        return pf_abi_sw_decode_vartime(out, res, SW_UNCOMPRESSED, false);
+    }
+    for (j = 0; j < 3; j++)
+        pf_abi_fq_to_le(base + j * FQ_NBYTES, c[j]);
+    if ((err = pf_host_sw_mul_projective(base, 3 * FQ_NBYTES, scalar, sizeof scalar, res, 3 * FQ_NBYTES)))
+        return err;
+    for (j = 0; j < 3; j++)
+        if (!pf_abi_fq_from_le(o[j], res + j * FQ_NBYTES, 0xff))
+            return PF_ERR_NONCANON;
+    return PF_OK;
+}
+#endif
 
 /* Decode (every check, the subgroup included) and write again in the form out_len chooses;
  * out_len 0 only validates.  Variable time (public data). */
@@ -1010,10 +1208,15 @@ int pf_sw_mul(uint8_t *out, size_t out_len, const uint8_t *a, size_t a_len, cons
 
     if (k_len != FR_NBYTES)
         return PF_ERR_LENGTH;
-    if ((err = pf_abi_sw_decode_vartime(&x, a, a_len, true)))
+    if ((err = pf_abi_sw_decode_vartime(&x, a, a_len, PF_ABI_CHECK)))
         return err;
     pf_abi_read_scalar(s, k);
+#if PF_HOST_CALLS
+    if ((err = pf_hc_sw_mul(&x, &x, s, true)))
+        return err;
+#else
     sw_mul_subgroup_ct(&x, &x, s);
+#endif
     return pf_abi_sw_encode(out, out_len, &x);
 }
 
@@ -1027,10 +1230,15 @@ int pf_sw_mul_vartime(uint8_t *out, size_t out_len, const uint8_t *a, size_t a_l
 
     if (k_len != FR_NBYTES)
         return PF_ERR_LENGTH;
-    if ((err = pf_abi_sw_decode_vartime(&x, a, a_len, true)))
+    if ((err = pf_abi_sw_decode_vartime(&x, a, a_len, PF_ABI_CHECK)))
         return err;
     pf_abi_read_scalar(s, k);
+#if PF_HOST_CALLS
+    if ((err = pf_hc_sw_mul(&x, &x, s, false)))
+        return err;
+#else
     sw_mul_subgroup_vartime(&x, &x, s);
+#endif
     return pf_abi_sw_encode(out, out_len, &x);
 }
 
@@ -1041,8 +1249,12 @@ size_t pf_sw_msm_scratch_size(size_t n)
 {
     if (n > PF_ABI_MSM_MAX_N)
         return SIZE_MAX;
+#if PF_HOST_CALLS
+    return 64 + pf_hc_msm_bytes(n, SW_UNCOMPRESSED);
+#else
     return 64 + pf_abi_align(n * sizeof(sw_affine_t)) + pf_abi_align(n * FR_NLIMBS * sizeof(limb_t))
            + sw_msm_scratch_size(n, PF_MSM_SCALAR_BITS, 1);
+#endif
 }
 
 /* out = sum [k_i] P_i over n points (all of one length) and n scalars of FR_NBYTES bytes
@@ -1070,6 +1282,29 @@ int pf_sw_msm_vartime(uint8_t *out, size_t out_len, const uint8_t *points, size_
     if (scratch == NULL || scratch_len < pf_sw_msm_scratch_size(n))
         return PF_ERR_SCRATCH;
     area = pf_abi_area(scratch);
+#if PF_HOST_CALLS
+    {
+        /* straight into the host's Vec<SWAffine> and Vec<Fr> */
+        uint8_t *bases = area, *ks = bases + 8 + n * SW_UNCOMPRESSED, *res = ks + 8 + n * FR_NBYTES;
+        limb_t s[FR_NLIMBS];
+
+        (void)aff;
+        (void)k;
+        pf_hc_put_u64(bases, n);
+        pf_hc_put_u64(ks, n);
+        for (i = 0; i < n; i++) {
+            if ((err = pf_abi_sw_decode_vartime(&acc, points + i * stride, stride, false)))
+                return err;
+            pf_hc_sw_put(bases + 8 + i * SW_UNCOMPRESSED, &acc);
+            pf_abi_read_scalar(s, scalars + i * FR_NBYTES);
+            pf_hc_put_scalar(ks + 8 + i * FR_NBYTES, s);
+        }
+        if ((err = pf_host_sw_msm(bases, 8 + n * SW_UNCOMPRESSED, ks, 8 + n * FR_NBYTES, res, SW_UNCOMPRESSED))
+            || (err = pf_abi_sw_decode_vartime(&acc, res, SW_UNCOMPRESSED, false)))
+            return err;
+        return pf_abi_sw_encode(out, out_len, &acc);
+    }
+#else
     aff = (sw_affine_t *)area;
     area += pf_abi_align(n * sizeof(sw_affine_t));
     k = (limb_t *)area;
@@ -1082,6 +1317,7 @@ int pf_sw_msm_vartime(uint8_t *out, size_t out_len, const uint8_t *points, size_
     }
     sw_msm_vartime(&acc, aff, k, n, PF_MSM_SCALAR_BITS, area, 1);
     return pf_abi_sw_encode(out, out_len, &acc);
+#endif
 }
 
 /* -- sizes, for loaders --------------------------------------------------------------------------- */

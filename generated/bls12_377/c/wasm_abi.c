@@ -19,6 +19,14 @@
  */
 #include "pairforge.h"
 
+/* PF_HOST_CALLS = 1: the host-call build (templates/c/wasm/_host_calls.j2): the Miller loop, the
+ * final exponentiation, MSM and scalar multiplication are imports, the rest is as below; the points
+ * handed to the host are checked there (the subgroup included), not twice. */
+#ifndef PF_HOST_CALLS
+#define PF_HOST_CALLS 0
+#endif
+#define PF_ABI_CHECK (!PF_HOST_CALLS)
+
 #if defined(__wasm__)
 #define PF_EXPORT(name) __attribute__((export_name(#name), visibility("default")))
 #else
@@ -164,6 +172,412 @@ static void pf_abi_put_gt(uint8_t *out, const gt_t *a)
     pf_abi_put_fq(out + 4 * FQ_NBYTES, &a->c1.c1);
     pf_abi_put_fq(out + 5 * FQ_NBYTES, &a->c1.c2);
 }
+
+#if PF_HOST_CALLS
+/* -- host calls: the imports and their byte format (docs/host-calls.md) -------------------- */
+
+#define PF_HOST_IMPORT(name) __attribute__((import_module("pairforge_host"), import_name(#name)))
+/* G1 and G2 points, uncompressed, in the arkworks layout arkworks writes for this curve */
+#define PF_HC_FP_WIDTH 48
+#define PF_HC_FLAGGED_WIDTH 48
+#define PF_HC_FLAG_BITS 2
+#define PF_HC_FLAGS_AT_END 1
+#define PF_HC_LITTLE 1
+#define PF_HC_HIGH_FIRST 0
+#define PF_HC_CODE_INF (1)
+#define PF_HC_CODE_SMALL (0)
+#define PF_HC_CODE_LARGE (2)
+#define PF_HC_G1 (PF_HC_FP_WIDTH + PF_HC_FLAGGED_WIDTH)
+#define PF_HC_G2 (3 * PF_HC_FP_WIDTH + PF_HC_FLAGGED_WIDTH)
+/* projective points (ArkScaleProjective): X || Y || Z, each coordinate little-endian, c0 first */
+#define PF_HC_PROJ1 (3 * FP_NBYTES)
+#define PF_HC_PROJ2 (3 * FQ_NBYTES)
+/* a scalar: arkworks' Fr, FR_NBYTES bytes little-endian; a BigInteger: Vec<u64> of these words */
+#define PF_HC_WORDS ((FR_BITS + 63) / 64)
+#define PF_HC_BIGINT (8 + 8 * PF_HC_WORDS)
+
+PF_HOST_IMPORT(bls12_377_multi_miller_loop)
+int pf_host_multi_miller_loop(const uint8_t *a, size_t a_len, const uint8_t *b, size_t b_len, uint8_t *out, size_t out_len);
+PF_HOST_IMPORT(bls12_377_final_exponentiation)
+int pf_host_final_exponentiation(uint8_t *in_out, size_t len);
+PF_HOST_IMPORT(bls12_377_msm_g1)
+int pf_host_msm_g1(const uint8_t *bases, size_t bases_len, const uint8_t *scalars, size_t scalars_len, uint8_t *out, size_t out_len);
+PF_HOST_IMPORT(bls12_377_mul_g1)
+int pf_host_mul_g1(const uint8_t *base, size_t base_len, const uint8_t *scalar, size_t scalar_len, uint8_t *out, size_t out_len);
+PF_HOST_IMPORT(bls12_377_mul_projective_g1)
+int pf_host_mul_projective_g1(const uint8_t *base, size_t base_len, const uint8_t *scalar, size_t scalar_len, uint8_t *out,
+                          size_t out_len);
+PF_HOST_IMPORT(bls12_377_msm_g2)
+int pf_host_msm_g2(const uint8_t *bases, size_t bases_len, const uint8_t *scalars, size_t scalars_len, uint8_t *out, size_t out_len);
+PF_HOST_IMPORT(bls12_377_mul_g2)
+int pf_host_mul_g2(const uint8_t *base, size_t base_len, const uint8_t *scalar, size_t scalar_len, uint8_t *out, size_t out_len);
+PF_HOST_IMPORT(bls12_377_mul_projective_g2)
+int pf_host_mul_projective_g2(const uint8_t *base, size_t base_len, const uint8_t *scalar, size_t scalar_len, uint8_t *out,
+                          size_t out_len);
+
+static void pf_hc_put_u64(uint8_t *out, uint64_t v)
+{
+    size_t i;
+
+    for (i = 0; i < 8; i++)
+        out[i] = (uint8_t)(v >> (8 * i));
+}
+
+/* An Fp element in the host layout (w bytes, PF_HC_LITTLE) */
+static void pf_hc_write_fp(uint8_t *dst, const fp_t *a, size_t w)
+{
+    uint8_t be[PF_HC_FLAGGED_WIDTH > PF_HC_FP_WIDTH ? PF_HC_FLAGGED_WIDTH : PF_HC_FP_WIDTH];
+    size_t i;
+
+    for (i = 0; i + FP_NBYTES < w; i++)
+        be[i] = 0;
+    fp_to_bytes_be(be + w - FP_NBYTES, a);
+    for (i = 0; i < w; i++)
+        dst[i] = PF_HC_LITTLE ? be[w - 1 - i] : be[i];
+}
+
+static int pf_hc_read_fp(fp_t *out, const uint8_t *src, size_t w)
+{
+    uint8_t be[PF_HC_FLAGGED_WIDTH > PF_HC_FP_WIDTH ? PF_HC_FLAGGED_WIDTH : PF_HC_FP_WIDTH];
+    size_t i;
+
+    for (i = 0; i < w; i++)
+        be[i] = PF_HC_LITTLE ? src[w - 1 - i] : src[i];
+    for (i = 0; i + FP_NBYTES < w; i++)
+        if (be[i])
+            return PF_ERR_NONCANON;
+    return fp_from_bytes_be(out, be + w - FP_NBYTES) ? PF_OK : PF_ERR_NONCANON;
+}
+
+/* arkworks' plain Fp element: FP_NBYTES bytes little-endian */
+static void pf_hc_put_fp_le(uint8_t *dst, const fp_t *a)
+{
+    uint8_t be[FP_NBYTES];
+    size_t i;
+
+    fp_to_bytes_be(be, a);
+    for (i = 0; i < FP_NBYTES; i++)
+        dst[i] = be[FP_NBYTES - 1 - i];
+}
+
+static bool pf_hc_get_fp_le(fp_t *out, const uint8_t *src)
+{
+    uint8_t be[FP_NBYTES];
+    size_t i;
+
+    for (i = 0; i < FP_NBYTES; i++)
+        be[i] = src[FP_NBYTES - 1 - i];
+    return fp_from_bytes_be(out, be);
+}
+
+/* Offset and width of element j of n in the host layout (the flagged one first, or last) */
+static size_t pf_hc_at(size_t j, size_t n, size_t *w)
+{
+    size_t flagged = PF_HC_FLAGS_AT_END ? n - 1 : 0;
+
+    *w = j == flagged ? PF_HC_FLAGGED_WIDTH : PF_HC_FP_WIDTH;
+    return j * PF_HC_FP_WIDTH + (j > flagged ? PF_HC_FLAGGED_WIDTH - PF_HC_FP_WIDTH : 0);
+}
+
+/* A scalar (FR_NLIMBS limbs, below r) as arkworks' Fr */
+static void pf_hc_put_scalar(uint8_t *out, const limb_t *k)
+{
+    size_t i;
+
+    for (i = 0; i < FR_NBYTES; i++)
+        out[i] = (uint8_t)(k[i / sizeof(limb_t)] >> (8 * (i % sizeof(limb_t))));
+}
+
+/* A scalar (FR_NLIMBS limbs) as a BigInteger: Vec<u64> of PF_HC_WORDS words */
+static void pf_hc_put_bigint(uint8_t out[PF_HC_BIGINT], const limb_t *k)
+{
+    uint8_t le[8 * PF_HC_WORDS];
+    size_t i;
+
+    for (i = 0; i < sizeof le; i++)
+        le[i] = i < FR_NLIMBS * sizeof(limb_t) ? (uint8_t)(k[i / sizeof(limb_t)] >> (8 * (i % sizeof(limb_t)))) : 0;
+    pf_hc_put_u64(out, PF_HC_WORDS);
+    memcpy(out + 8, le, sizeof le);
+}
+
+/* GT (and a Miller loop value) as arkworks' Fp12: every Fp coefficient little-endian, c0 first */
+static void pf_hc_put_gt(uint8_t *out, const gt_t *a)
+{
+    const fp_t *c[12] = { &a->c0.c0.c0, &a->c0.c0.c1, &a->c0.c1.c0, &a->c0.c1.c1, &a->c0.c2.c0, &a->c0.c2.c1, &a->c1.c0.c0, &a->c1.c0.c1, &a->c1.c1.c0, &a->c1.c1.c1, &a->c1.c2.c0, &a->c1.c2.c1 };
+    size_t i;
+
+    for (i = 0; i < 12; i++)
+        pf_hc_put_fp_le(out + i * FP_NBYTES, c[i]);
+}
+
+static int pf_hc_get_gt(gt_t *a, const uint8_t *in)
+{
+    fp_t *c[12] = { &a->c0.c0.c0, &a->c0.c0.c1, &a->c0.c1.c0, &a->c0.c1.c1, &a->c0.c2.c0, &a->c0.c2.c1, &a->c1.c0.c0, &a->c1.c0.c1, &a->c1.c1.c0, &a->c1.c1.c1, &a->c1.c2.c0, &a->c1.c2.c1 };
+    size_t i;
+
+    for (i = 0; i < 12; i++)
+        if (!pf_hc_get_fp_le(c[i], in + i * FP_NBYTES))
+            return PF_ERR_NONCANON;
+    return PF_OK;
+}
+
+/* The affine point (x, y) ((0, 0): the identity) in the host layout, uncompressed */
+static void pf_hc_g1_put(uint8_t *out, const g1_affine_t *a)
+{
+    const fp_t *c[2] = { &a->x, &a->y };
+    size_t n = 2, fb = PF_HC_FLAGS_AT_END ? PF_HC_G1 - 1 : 0, j, w, off;
+    int code;
+
+    for (j = 0; j < PF_HC_G1; j++)
+        out[j] = 0;
+    if (g1_affine_is_identity(a)) {
+        out[fb] |= (uint8_t)(PF_HC_CODE_INF << (8 - PF_HC_FLAG_BITS));
+        return;
+    }
+    for (j = 0; j < n; j++) {
+        /* the coefficients of each coordinate, most significant first when PF_HC_HIGH_FIRST */
+        size_t k = j % 1, at = j - k + (PF_HC_HIGH_FIRST ? 0 - k : k);
+
+        off = pf_hc_at(j, n, &w);
+        pf_hc_write_fp(out + off, c[at], w);
+    }
+    code = fp_is_lex_largest(&a->y) ? PF_HC_CODE_LARGE : PF_HC_CODE_SMALL;
+    out[fb] |= (uint8_t)(code << (8 - PF_HC_FLAG_BITS));
+}
+
+/* A point the host wrote (PF_HC_G1 bytes): flags, canonical coordinates, on the curve (the host
+ * is trusted with the subgroup: it checks its inputs and computes in the group) */
+static int pf_hc_g1_get(g1_t *out, const uint8_t *in)
+{
+    uint8_t buf[PF_HC_G1];
+    g1_affine_t a;
+    fp_t *c[2] = { &a.x, &a.y };
+    size_t n = 2, fb = PF_HC_FLAGS_AT_END ? PF_HC_G1 - 1 : 0, j, w, off;
+    unsigned code;
+    int err;
+
+    memcpy(buf, in, PF_HC_G1);
+    code = buf[fb] >> (8 - PF_HC_FLAG_BITS);
+    buf[fb] &= (uint8_t)(0xFF >> PF_HC_FLAG_BITS);
+    if ((int)code == PF_HC_CODE_INF) {
+        if (!pf_abi_all_zero(buf, PF_HC_G1))
+            return PF_ERR_INF_JUNK;
+        g1_set_identity(out);
+        return PF_OK;
+    }
+    if ((int)code != PF_HC_CODE_SMALL && (int)code != PF_HC_CODE_LARGE)
+        return PF_ERR_FLAGS;
+    for (j = 0; j < n; j++) {
+        size_t k = j % 1, at = j - k + (PF_HC_HIGH_FIRST ? 0 - k : k);
+
+        off = pf_hc_at(j, n, &w);
+        if ((err = pf_hc_read_fp(c[at], buf + off, w)))
+            return err;
+    }
+    if (!g1_affine_is_on_curve(&a) || (fp_is_zero(&a.x) && fp_is_zero(&a.y)))
+        return PF_ERR_OFF_CURVE;
+    g1_from_affine(out, &a);
+    return PF_OK;
+}
+
+/* The affine coordinates of a point decoded by pf_abi_g1_decode_vartime (Z = 1, or the identity),
+ * without an inversion */
+static void pf_hc_g1_affine_of_decoded(g1_affine_t *a, const g1_t *p)
+{
+    if (g1_is_identity(p)) {
+        fp_set_zero(&a->x);
+        fp_set_zero(&a->y);
+    } else {
+        a->x = p->x;
+        a->y = p->y;
+    }
+}
+
+/* out = [k] P on the host (ArkScaleProjective: the Jacobian X || Y || Z as they are) */
+static int pf_hc_g1_mul_projective(g1_t *out, const g1_t *P, const limb_t *k)
+{
+    uint8_t base[PF_HC_PROJ1], scalar[PF_HC_BIGINT], res[PF_HC_PROJ1];
+    const fp_t *c[3] = { &P->x, &P->y, &P->z };
+    fp_t *o[3] = { &out->x, &out->y, &out->z };
+    size_t j;
+    int err;
+
+    for (j = 0; j < 3; j++)
+        pf_hc_put_fp_le(base + j * FP_NBYTES, c[j]);
+    pf_hc_put_bigint(scalar, k);
+    if ((err = pf_host_mul_projective_g1(base, sizeof base, scalar, sizeof scalar, res, sizeof res)))
+        return err;
+    for (j = 0; j < 3; j++)
+        if (!pf_hc_get_fp_le(o[j], res + j * FP_NBYTES))
+            return PF_ERR_NONCANON;
+    return PF_OK;
+}
+
+/* out = [k] a on the host, a affine */
+static int pf_hc_g1_mul_affine(g1_t *out, const g1_affine_t *a, const limb_t *k)
+{
+    uint8_t base[PF_HC_G1], scalar[PF_HC_BIGINT], res[PF_HC_G1];
+    int err;
+
+    pf_hc_g1_put(base, a);
+    pf_hc_put_bigint(scalar, k);
+    if ((err = pf_host_mul_g1(base, sizeof base, scalar, sizeof scalar, res, sizeof res)))
+        return err;
+    return pf_hc_g1_get(out, res);
+}
+
+/* The host's buffers of an MSM of n points in buf: Vec<G1Affine>, Vec<Fr>, the result */
+static size_t pf_hc_g1_msm_bytes(size_t n)
+{
+    return 16 + n * (PF_HC_G1 + FR_NBYTES) + PF_HC_G1;
+}
+
+/* The affine point (x, y) ((0, 0): the identity) in the host layout, uncompressed */
+static void pf_hc_g2_put(uint8_t *out, const g2_affine_t *a)
+{
+    const fp_t *c[4] = { &a->x.c0, &a->x.c1, &a->y.c0, &a->y.c1 };
+    size_t n = 4, fb = PF_HC_FLAGS_AT_END ? PF_HC_G2 - 1 : 0, j, w, off;
+    int code;
+
+    for (j = 0; j < PF_HC_G2; j++)
+        out[j] = 0;
+    if (g2_affine_is_identity(a)) {
+        out[fb] |= (uint8_t)(PF_HC_CODE_INF << (8 - PF_HC_FLAG_BITS));
+        return;
+    }
+    for (j = 0; j < n; j++) {
+        /* the coefficients of each coordinate, most significant first when PF_HC_HIGH_FIRST */
+        size_t k = j % 2, at = j - k + (PF_HC_HIGH_FIRST ? 1 - k : k);
+
+        off = pf_hc_at(j, n, &w);
+        pf_hc_write_fp(out + off, c[at], w);
+    }
+    code = fp2_is_lex_largest(&a->y) ? PF_HC_CODE_LARGE : PF_HC_CODE_SMALL;
+    out[fb] |= (uint8_t)(code << (8 - PF_HC_FLAG_BITS));
+}
+
+/* A point the host wrote (PF_HC_G2 bytes): flags, canonical coordinates, on the curve (the host
+ * is trusted with the subgroup: it checks its inputs and computes in the group) */
+static int pf_hc_g2_get(g2_t *out, const uint8_t *in)
+{
+    uint8_t buf[PF_HC_G2];
+    g2_affine_t a;
+    fp_t *c[4] = { &a.x.c0, &a.x.c1, &a.y.c0, &a.y.c1 };
+    size_t n = 4, fb = PF_HC_FLAGS_AT_END ? PF_HC_G2 - 1 : 0, j, w, off;
+    unsigned code;
+    int err;
+
+    memcpy(buf, in, PF_HC_G2);
+    code = buf[fb] >> (8 - PF_HC_FLAG_BITS);
+    buf[fb] &= (uint8_t)(0xFF >> PF_HC_FLAG_BITS);
+    if ((int)code == PF_HC_CODE_INF) {
+        if (!pf_abi_all_zero(buf, PF_HC_G2))
+            return PF_ERR_INF_JUNK;
+        g2_set_identity(out);
+        return PF_OK;
+    }
+    if ((int)code != PF_HC_CODE_SMALL && (int)code != PF_HC_CODE_LARGE)
+        return PF_ERR_FLAGS;
+    for (j = 0; j < n; j++) {
+        size_t k = j % 2, at = j - k + (PF_HC_HIGH_FIRST ? 1 - k : k);
+
+        off = pf_hc_at(j, n, &w);
+        if ((err = pf_hc_read_fp(c[at], buf + off, w)))
+            return err;
+    }
+    if (!g2_affine_is_on_curve(&a) || (fp2_is_zero(&a.x) && fp2_is_zero(&a.y)))
+        return PF_ERR_OFF_CURVE;
+    g2_from_affine(out, &a);
+    return PF_OK;
+}
+
+/* The affine coordinates of a point decoded by pf_abi_g2_decode_vartime (Z = 1, or the identity),
+ * without an inversion */
+static void pf_hc_g2_affine_of_decoded(g2_affine_t *a, const g2_t *p)
+{
+    if (g2_is_identity(p)) {
+        fp2_set_zero(&a->x);
+        fp2_set_zero(&a->y);
+    } else {
+        a->x = p->x;
+        a->y = p->y;
+    }
+}
+
+/* out = [k] P on the host (ArkScaleProjective: the Jacobian X || Y || Z as they are) */
+static int pf_hc_g2_mul_projective(g2_t *out, const g2_t *P, const limb_t *k)
+{
+    uint8_t base[PF_HC_PROJ2], scalar[PF_HC_BIGINT], res[PF_HC_PROJ2];
+    const fp_t *c[6] = { &P->x.c0, &P->x.c1, &P->y.c0, &P->y.c1, &P->z.c0, &P->z.c1 };
+    fp_t *o[6] = { &out->x.c0, &out->x.c1, &out->y.c0, &out->y.c1, &out->z.c0, &out->z.c1 };
+    size_t j;
+    int err;
+
+    for (j = 0; j < 6; j++)
+        pf_hc_put_fp_le(base + j * FP_NBYTES, c[j]);
+    pf_hc_put_bigint(scalar, k);
+    if ((err = pf_host_mul_projective_g2(base, sizeof base, scalar, sizeof scalar, res, sizeof res)))
+        return err;
+    for (j = 0; j < 6; j++)
+        if (!pf_hc_get_fp_le(o[j], res + j * FP_NBYTES))
+            return PF_ERR_NONCANON;
+    return PF_OK;
+}
+
+/* out = [k] a on the host, a affine */
+static int pf_hc_g2_mul_affine(g2_t *out, const g2_affine_t *a, const limb_t *k)
+{
+    uint8_t base[PF_HC_G2], scalar[PF_HC_BIGINT], res[PF_HC_G2];
+    int err;
+
+    pf_hc_g2_put(base, a);
+    pf_hc_put_bigint(scalar, k);
+    if ((err = pf_host_mul_g2(base, sizeof base, scalar, sizeof scalar, res, sizeof res)))
+        return err;
+    return pf_hc_g2_get(out, res);
+}
+
+/* The host's buffers of an MSM of n points in buf: Vec<G2Affine>, Vec<Fr>, the result */
+static size_t pf_hc_g2_msm_bytes(size_t n)
+{
+    return 16 + n * (PF_HC_G2 + FR_NBYTES) + PF_HC_G2;
+}
+
+/* The host's buffers of a pairing product of n pairs: Vec<G1Affine>, Vec<G2Affine>, GT */
+static size_t pf_hc_pairing_bytes(size_t n)
+{
+    return 16 + n * (PF_HC_G1 + PF_HC_G2) + GT_NBYTES;
+}
+
+/* f = the final exponentiation of the Miller loop of n pairs, on the host (two calls, as
+ * Substrate's pairing hooks make them); buf: pf_hc_pairing_bytes(n) bytes */
+static int pf_hc_pairing(gt_t *f, const g1_affine_t *P, const g2_affine_t *Q, size_t n, uint8_t *buf)
+{
+    uint8_t *a = buf, *b = buf + 8 + n * PF_HC_G1, *out = b + 8 + n * PF_HC_G2;
+    size_t i;
+    int err;
+
+    pf_hc_put_u64(a, n);
+    pf_hc_put_u64(b, n);
+    for (i = 0; i < n; i++) {
+        pf_hc_g1_put(a + 8 + i * PF_HC_G1, &P[i]);
+        pf_hc_g2_put(b + 8 + i * PF_HC_G2, &Q[i]);
+    }
+    if ((err = pf_host_multi_miller_loop(a, 8 + n * PF_HC_G1, b, 8 + n * PF_HC_G2, out, GT_NBYTES))
+        || (err = pf_host_final_exponentiation(out, GT_NBYTES)))
+        return err;
+    return pf_hc_get_gt(f, out);
+}
+
+/* The pairing product of at most four pairs (a buffer on the stack) */
+#define PF_HC_SMALL_PAIRS 4
+static int pf_hc_pairing_small(gt_t *f, const g1_affine_t *P, const g2_affine_t *Q, size_t n)
+{
+    uint8_t buf[16 + PF_HC_SMALL_PAIRS * (PF_HC_G1 + PF_HC_G2) + GT_NBYTES];
+
+    return pf_hc_pairing(f, P, Q, n, buf);
+}
+#endif
 
 /* -- G1: the zcash encoding ------------------------------------------------------------ */
 
@@ -317,12 +731,17 @@ int pf_g1_mul(uint8_t *out, size_t out_len, const uint8_t *a, size_t a_len, cons
 
     if (k_len != FR_NBYTES)
         return PF_ERR_LENGTH;
-    if ((err = pf_abi_g1_decode_vartime(&x, a, a_len, true)))
+    if ((err = pf_abi_g1_decode_vartime(&x, a, a_len, PF_ABI_CHECK)))
         return err;
     pf_abi_read_scalar(s, k);
     pf_abi_reduce_scalar(s);
+#if PF_HOST_CALLS
+    if ((err = pf_hc_g1_mul_projective(&x, &x, s)))
+        return err;
+#else
     /* the point is in the subgroup (checked): the GLV/GLS form, as P * k of the Python module */
     g1_mul_endo_ct(&x, &x, s);
+#endif
     return pf_abi_g1_encode(out, out_len, &x);
 }
 
@@ -345,8 +764,16 @@ int pf_g1_decode_vartime(uint8_t *out, size_t out_len, const uint8_t *in, size_t
 PF_EXPORT(pf_g1_msm_scratch_size)
 size_t pf_g1_msm_scratch_size(size_t n)
 {
-    return 64 + pf_abi_align(n * sizeof(g1_affine_t)) + pf_abi_align(n * FR_NLIMBS * sizeof(limb_t))
-           + g1_msm_glv_scratch_size(n, PF_MSM_SCALAR_BITS, 1);
+    size_t own = 64 + pf_abi_align(n * sizeof(g1_affine_t)) + pf_abi_align(n * FR_NLIMBS * sizeof(limb_t))
+                 + g1_msm_glv_scratch_size(n, PF_MSM_SCALAR_BITS, 1);
+#if PF_HOST_CALLS
+    /* the host's buffers, or the bucket method's area where the EVM precompiles use it in the guest */
+    size_t host = 64 + pf_hc_g1_msm_bytes(n);
+
+    return own > host ? own : host;
+#else
+    return own;
+#endif
 }
 
 /* out = sum [k_i] P_i over n points (each compressed or uncompressed, all the same length) and
@@ -372,6 +799,31 @@ int pf_g1_msm_vartime(uint8_t *out, size_t out_len, const uint8_t *points, size_
     if (scratch == NULL || scratch_len < pf_g1_msm_scratch_size(n))
         return PF_ERR_SCRATCH;
     area += (64 - (uintptr_t)area % 64) % 64;
+#if PF_HOST_CALLS
+    {
+        /* straight into the host's Vec<G1Affine> and Vec<Fr> */
+        uint8_t *bases = area, *ks = bases + 8 + n * PF_HC_G1, *res = ks + 8 + n * FR_NBYTES;
+        g1_affine_t a;
+        limb_t s[FR_NLIMBS];
+
+        (void)aff;
+        (void)k;
+        pf_hc_put_u64(bases, n);
+        pf_hc_put_u64(ks, n);
+        for (i = 0; i < n; i++) {
+            if ((err = pf_abi_g1_decode_vartime(&acc, points + i * stride, stride, false)))
+                return err;
+            pf_hc_g1_affine_of_decoded(&a, &acc);
+            pf_hc_g1_put(bases + 8 + i * PF_HC_G1, &a);
+            pf_abi_read_scalar(s, scalars + i * FR_NBYTES);
+            pf_abi_reduce_scalar(s);
+            pf_hc_put_scalar(ks + 8 + i * FR_NBYTES, s);
+        }
+        if ((err = pf_host_msm_g1(bases, 8 + n * PF_HC_G1, ks, 8 + n * FR_NBYTES, res, PF_HC_G1))
+            || (err = pf_hc_g1_get(&acc, res)))
+            return err;
+    }
+#else
     aff = (g1_affine_t *)area;
     area += pf_abi_align(n * sizeof(g1_affine_t));
     k = (limb_t *)area;
@@ -384,6 +836,7 @@ int pf_g1_msm_vartime(uint8_t *out, size_t out_len, const uint8_t *points, size_
         pf_abi_reduce_scalar(k + i * FR_NLIMBS);
     }
     g1_msm_glv_vartime(&acc, aff, k, n, PF_MSM_SCALAR_BITS, area, 1);
+#endif
     return pf_abi_g1_encode(out, out_len, &acc);
 }
 
@@ -547,12 +1000,17 @@ int pf_g2_mul(uint8_t *out, size_t out_len, const uint8_t *a, size_t a_len, cons
 
     if (k_len != FR_NBYTES)
         return PF_ERR_LENGTH;
-    if ((err = pf_abi_g2_decode_vartime(&x, a, a_len, true)))
+    if ((err = pf_abi_g2_decode_vartime(&x, a, a_len, PF_ABI_CHECK)))
         return err;
     pf_abi_read_scalar(s, k);
     pf_abi_reduce_scalar(s);
+#if PF_HOST_CALLS
+    if ((err = pf_hc_g2_mul_projective(&x, &x, s)))
+        return err;
+#else
     /* the point is in the subgroup (checked): the GLV/GLS form, as P * k of the Python module */
     g2_mul_endo_ct(&x, &x, s);
+#endif
     return pf_abi_g2_encode(out, out_len, &x);
 }
 
@@ -575,8 +1033,16 @@ int pf_g2_decode_vartime(uint8_t *out, size_t out_len, const uint8_t *in, size_t
 PF_EXPORT(pf_g2_msm_scratch_size)
 size_t pf_g2_msm_scratch_size(size_t n)
 {
-    return 64 + pf_abi_align(n * sizeof(g2_affine_t)) + pf_abi_align(n * FR_NLIMBS * sizeof(limb_t))
-           + g2_msm_glv_scratch_size(n, PF_MSM_SCALAR_BITS, 1);
+    size_t own = 64 + pf_abi_align(n * sizeof(g2_affine_t)) + pf_abi_align(n * FR_NLIMBS * sizeof(limb_t))
+                 + g2_msm_glv_scratch_size(n, PF_MSM_SCALAR_BITS, 1);
+#if PF_HOST_CALLS
+    /* the host's buffers, or the bucket method's area where the EVM precompiles use it in the guest */
+    size_t host = 64 + pf_hc_g2_msm_bytes(n);
+
+    return own > host ? own : host;
+#else
+    return own;
+#endif
 }
 
 /* out = sum [k_i] P_i over n points (each compressed or uncompressed, all the same length) and
@@ -602,6 +1068,31 @@ int pf_g2_msm_vartime(uint8_t *out, size_t out_len, const uint8_t *points, size_
     if (scratch == NULL || scratch_len < pf_g2_msm_scratch_size(n))
         return PF_ERR_SCRATCH;
     area += (64 - (uintptr_t)area % 64) % 64;
+#if PF_HOST_CALLS
+    {
+        /* straight into the host's Vec<G2Affine> and Vec<Fr> */
+        uint8_t *bases = area, *ks = bases + 8 + n * PF_HC_G2, *res = ks + 8 + n * FR_NBYTES;
+        g2_affine_t a;
+        limb_t s[FR_NLIMBS];
+
+        (void)aff;
+        (void)k;
+        pf_hc_put_u64(bases, n);
+        pf_hc_put_u64(ks, n);
+        for (i = 0; i < n; i++) {
+            if ((err = pf_abi_g2_decode_vartime(&acc, points + i * stride, stride, false)))
+                return err;
+            pf_hc_g2_affine_of_decoded(&a, &acc);
+            pf_hc_g2_put(bases + 8 + i * PF_HC_G2, &a);
+            pf_abi_read_scalar(s, scalars + i * FR_NBYTES);
+            pf_abi_reduce_scalar(s);
+            pf_hc_put_scalar(ks + 8 + i * FR_NBYTES, s);
+        }
+        if ((err = pf_host_msm_g2(bases, 8 + n * PF_HC_G2, ks, 8 + n * FR_NBYTES, res, PF_HC_G2))
+            || (err = pf_hc_g2_get(&acc, res)))
+            return err;
+    }
+#else
     aff = (g2_affine_t *)area;
     area += pf_abi_align(n * sizeof(g2_affine_t));
     k = (limb_t *)area;
@@ -614,10 +1105,46 @@ int pf_g2_msm_vartime(uint8_t *out, size_t out_len, const uint8_t *points, size_
         pf_abi_reduce_scalar(k + i * FR_NLIMBS);
     }
     g2_msm_glv_vartime(&acc, aff, k, n, PF_MSM_SCALAR_BITS, area, 1);
+#endif
     return pf_abi_g2_encode(out, out_len, &acc);
 }
 
 /* -- pairings ------------------------------------------------------------------------------ */
+
+/* The work area of a pairing product of n pairs: n Miller loop states, or the host's buffers */
+static size_t pf_abi_pairing_area(size_t n)
+{
+#if PF_HOST_CALLS
+    return pf_hc_pairing_bytes(n);
+#else
+    return n * sizeof(pf_miller_pair_t);
+#endif
+}
+
+/* f = prod e(P_i, Q_i) over n affine pairs (the identity (0, 0) allowed); area:
+ * pf_abi_pairing_area(n) bytes */
+static int pf_abi_pairing_product(gt_t *f, const g1_affine_t *P, const g2_affine_t *Q, size_t n, void *area)
+{
+#if PF_HOST_CALLS
+    return pf_hc_pairing(f, P, Q, n, (uint8_t *)area);
+#else
+    pf_miller_loop_vartime(f, P, Q, NULL, n, (pf_miller_pair_t *)area);
+    pf_final_exp(f, f);
+    return PF_OK;
+#endif
+}
+
+/* The same for n <= 4 pairs, the work area on the stack */
+static int pf_abi_pairing_small(gt_t *f, const g1_affine_t *P, const g2_affine_t *Q, size_t n)
+{
+#if PF_HOST_CALLS
+    return pf_hc_pairing_small(f, P, Q, n);
+#else
+    pf_miller_pair_t st[4];
+
+    return pf_abi_pairing_product(f, P, Q, n, st);
+#endif
+}
 
 /* out (GT_NBYTES) = e(P, Q) (variable time: public points) */
 PF_EXPORT(pf_pairing_vartime)
@@ -627,18 +1154,18 @@ int pf_pairing_vartime(uint8_t *out, size_t out_len, const uint8_t *p, size_t p_
     g2_t Q;
     g1_affine_t Pa;
     g2_affine_t Qa;
-    pf_miller_pair_t st;
     gt_t f;
     int err;
 
     if (out_len != GT_NBYTES)
         return PF_ERR_LENGTH;
-    if ((err = pf_abi_g1_decode_vartime(&P, p, p_len, true)) || (err = pf_abi_g2_decode_vartime(&Q, q, q_len, true)))
+    if ((err = pf_abi_g1_decode_vartime(&P, p, p_len, PF_ABI_CHECK))
+        || (err = pf_abi_g2_decode_vartime(&Q, q, q_len, PF_ABI_CHECK)))
         return err;
     g1_to_affine(&Pa, &P);
     g2_to_affine(&Qa, &Q);
-    pf_miller_loop_vartime(&f, &Pa, &Qa, NULL, 1, &st);
-    pf_final_exp(&f, &f);
+    if ((err = pf_abi_pairing_small(&f, &Pa, &Qa, 1)))
+        return err;
     pf_abi_put_gt(out, &f);
     return PF_OK;
 }
@@ -647,7 +1174,7 @@ PF_EXPORT(pf_pairing_check_scratch_size)
 size_t pf_pairing_check_scratch_size(size_t n)
 {
     return 64 + pf_abi_align(n * sizeof(g1_affine_t)) + pf_abi_align(n * sizeof(g2_affine_t))
-           + n * sizeof(pf_miller_pair_t);
+           + pf_abi_pairing_area(n);
 }
 
 /* *result = 1 when prod e(P_i, Q_i) = 1 over n pairs, else 0 (n G1 points of equal length in
@@ -681,13 +1208,14 @@ int pf_pairing_check_vartime(uint8_t *result, const uint8_t *ps, size_t ps_len, 
     Q = (g2_affine_t *)area;
     area += pf_abi_align(n * sizeof(g2_affine_t));
     for (i = 0; i < n; i++) {
-        if ((err = pf_abi_g1_decode_vartime(&a, ps + i * s1, s1, true)) || (err = pf_abi_g2_decode_vartime(&b, qs + i * s2, s2, true)))
+        if ((err = pf_abi_g1_decode_vartime(&a, ps + i * s1, s1, PF_ABI_CHECK))
+            || (err = pf_abi_g2_decode_vartime(&b, qs + i * s2, s2, PF_ABI_CHECK)))
             return err;
         g1_to_affine(&P[i], &a);
         g2_to_affine(&Q[i], &b);
     }
-    pf_miller_loop_vartime(&f, P, Q, NULL, n, (pf_miller_pair_t *)area);
-    pf_final_exp(&f, &f);
+    if ((err = pf_abi_pairing_product(&f, P, Q, n, area)))
+        return err;
     *result = fp12_is_one(&f);
     return PF_OK;
 }
@@ -773,7 +1301,6 @@ int pf_groth16_verify_vartime(uint8_t *result, const uint8_t *vk, size_t vk_len,
     g2_t B, beta, gamma, delta;
     g1_affine_t P[4];
     g2_affine_t Q[4];
-    pf_miller_pair_t st[4];
     gt_t f;
     int err;
 
@@ -790,22 +1317,34 @@ int pf_groth16_verify_vartime(uint8_t *result, const uint8_t *vk, size_t vk_len,
     head = n1 + 3 * n2;
     if (inputs_len != (count - 1) * FR_NBYTES)
         return PF_ERR_LENGTH;
-    if ((err = pf_abi_g1_decode_vartime(&alpha, vk, n1, true))
-        || (err = pf_abi_g2_decode_vartime(&beta, vk + n1, n2, true))
-        || (err = pf_abi_g2_decode_vartime(&gamma, vk + n1 + n2, n2, true))
-        || (err = pf_abi_g2_decode_vartime(&delta, vk + n1 + 2 * n2, n2, true))
-        || (err = pf_abi_g1_decode_vartime(&vk_x, vk + head + 8, n1, true)))
+    /* the points go to the pairing and vk_x's products: checked there (on the host in the
+     * host-call build) */
+    if ((err = pf_abi_g1_decode_vartime(&alpha, vk, n1, PF_ABI_CHECK))
+        || (err = pf_abi_g2_decode_vartime(&beta, vk + n1, n2, PF_ABI_CHECK))
+        || (err = pf_abi_g2_decode_vartime(&gamma, vk + n1 + n2, n2, PF_ABI_CHECK))
+        || (err = pf_abi_g2_decode_vartime(&delta, vk + n1 + 2 * n2, n2, PF_ABI_CHECK))
+        || (err = pf_abi_g1_decode_vartime(&vk_x, vk + head + 8, n1, PF_ABI_CHECK)))
         return err;
     for (i = 1; i < count; i++) {
         fr_t x;
         limb_t k[FR_NLIMBS];
 
-        if ((err = pf_abi_g1_decode_vartime(&t, vk + head + 8 + i * n1, n1, true)))
+        if ((err = pf_abi_g1_decode_vartime(&t, vk + head + 8 + i * n1, n1, PF_ABI_CHECK)))
             return err;
         if (!fr_from_bytes_be(&x, inputs + (i - 1) * FR_NBYTES))
             return PF_ERR_RANGE;
         fr_to_int(k, &x);
+#if PF_HOST_CALLS
+        {
+            g1_affine_t ta;
+
+            pf_hc_g1_affine_of_decoded(&ta, &t);
+            if ((err = pf_hc_g1_mul_affine(&t, &ta, k)))
+                return err;
+        }
+#else
         g1_mul_vartime(&t, &t, k, FR_NLIMBS);
+#endif
         g1_add_vartime(&vk_x, &vk_x, &t);
     }
     /* the proof: G1 || G2 || G1 of one form */
@@ -818,8 +1357,9 @@ int pf_groth16_verify_vartime(uint8_t *result, const uint8_t *vk, size_t vk_len,
     } else {
         return PF_ERR_LENGTH;
     }
-    if ((err = pf_abi_g1_decode_vartime(&A, proof, n1, true)) || (err = pf_abi_g2_decode_vartime(&B, proof + n1, n2, true))
-        || (err = pf_abi_g1_decode_vartime(&C, proof + n1 + n2, n1, true)))
+    if ((err = pf_abi_g1_decode_vartime(&A, proof, n1, PF_ABI_CHECK))
+        || (err = pf_abi_g2_decode_vartime(&B, proof + n1, n2, PF_ABI_CHECK))
+        || (err = pf_abi_g1_decode_vartime(&C, proof + n1 + n2, n1, PF_ABI_CHECK)))
         return err;
     /* e(A, B) e(-alpha, beta) e(vk_x, -gamma) e(C, -delta) = 1 */
     g1_neg(&alpha, &alpha);
@@ -833,8 +1373,8 @@ int pf_groth16_verify_vartime(uint8_t *result, const uint8_t *vk, size_t vk_len,
     g2_to_affine(&Q[2], &gamma);
     g1_to_affine(&P[3], &C);
     g2_to_affine(&Q[3], &delta);
-    pf_miller_loop_vartime(&f, P, Q, NULL, 4, st);
-    pf_final_exp(&f, &f);
+    if ((err = pf_abi_pairing_small(&f, P, Q, 4)))
+        return err;
     *result = fp12_is_one(&f);
     return PF_OK;
 }
@@ -1165,8 +1705,8 @@ static int pf_evm_pairing_vartime(uint8_t out[32], const uint8_t *in, size_t n, 
             return err;
         g2_to_affine(&Q[i], &b);
     }
-    pf_miller_loop_vartime(&f, P, Q, NULL, n, (pf_miller_pair_t *)area);
-    pf_final_exp(&f, &f);
+    if ((err = pf_abi_pairing_product(&f, P, Q, n, area)))
+        return err;
     out[31] = fp12_is_one(&f);
     return PF_OK;
 }

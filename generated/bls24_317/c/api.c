@@ -669,12 +669,12 @@ PF_API void pf_api_fr_eval_barycentric_vartime(fr_t *out, const fr_t *evals, con
     fr_eval_barycentric_vartime(out, evals, roots, n, z, scratch);
 }
 
-PF_API int pf_api_pf_msm_scalar_below_r_vartime(const limb_t *k)
+PF_API int pf_api_msm_scalar_below_r_vartime(const limb_t *k)
 {
     return pf_msm_scalar_below_r_vartime(k);
 }
 
-PF_API size_t pf_api_pf_msm_scalar_bits_vartime(const limb_t *scalars, size_t n, size_t nlimbs)
+PF_API size_t pf_api_msm_scalar_bits_vartime(const limb_t *scalars, size_t n, size_t nlimbs)
 {
     return pf_msm_scalar_bits_vartime(scalars, n, nlimbs);
 }

@@ -4,7 +4,7 @@
 #define PF_API_DEFINITIONS
 #include "api.h"
 
-PF_API void pf_api_pf_final_exp(gt_t *out, const gt_t *f)
+PF_API void pf_api_final_exp(gt_t *out, const gt_t *f)
 {
     pf_final_exp(out, f);
 }

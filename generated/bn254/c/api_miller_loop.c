@@ -4,17 +4,17 @@
 #define PF_API_DEFINITIONS
 #include "api.h"
 
-PF_API void pf_api_pf_miller_loop_vartime(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q, const pf_line_t *const *lines, size_t n, pf_miller_pair_t *scratch)
+PF_API void pf_api_miller_loop_vartime(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q, const pf_line_t *const *lines, size_t n, pf_miller_pair_t *scratch)
 {
     pf_miller_loop_vartime(out, P, Q, lines, n, scratch);
 }
 
-PF_API void pf_api_pf_g2_prepare(pf_line_t *lines, const g2_affine_t *Q)
+PF_API void pf_api_g2_prepare(pf_line_t *lines, const g2_affine_t *Q)
 {
     pf_g2_prepare(lines, Q);
 }
 
-PF_API void pf_api_pf_pairs_to_affine(g1_affine_t *a1, g2_affine_t *a2, const g1_t *p1, const g2_t *p2, size_t n, fp_t *s1, fp2_t *s2)
+PF_API void pf_api_pairs_to_affine(g1_affine_t *a1, g2_affine_t *a2, const g1_t *p1, const g2_t *p2, size_t n, fp_t *s1, fp2_t *s2)
 {
     pf_pairs_to_affine(a1, a2, p1, p2, n, s1, s2);
 }

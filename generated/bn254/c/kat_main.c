@@ -7,7 +7,7 @@
  * one byte (0 or 1). A malformed request exits with status 2; a non-canonical field element in
  * an operand (other than the decoding ops) with status 3.
  *
- * Built by generator/cross.py with the flags of generator/build.py, natively and for the ARM
+ * Built by generator/cross_build.py with the flags of generator/build.py, natively and for the ARM
  * targets; not part of the Python module.
  */
 #include <stdio.h>

@@ -128,12 +128,12 @@ PF_API size_t pf_api_fr_fft_scratch_size(size_t n);
 PF_API void pf_api_fr_fft(fr_t *out, const fr_t *inp, size_t n, int inverse, const fr_t *shift, void *scratch, size_t nthreads);
 PF_API void pf_api_fr_batch_inverse_vartime(fr_t *out, const fr_t *inp, size_t n, fr_t *scratch);
 PF_API void pf_api_fr_eval_barycentric_vartime(fr_t *out, const fr_t *evals, const fr_t *roots, size_t n, const fr_t *z, fr_t *scratch);
-PF_API int pf_api_pf_msm_scalar_below_r_vartime(const limb_t *k);
-PF_API size_t pf_api_pf_msm_scalar_bits_vartime(const limb_t *scalars, size_t n, size_t nlimbs);
-PF_API void pf_api_pf_miller_loop_vartime(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q, const pf_line_t *const *lines, size_t n, pf_miller_pair_t *scratch);
-PF_API void pf_api_pf_g2_prepare(pf_line_t *lines, const g2_affine_t *Q);
-PF_API void pf_api_pf_pairs_to_affine(g1_affine_t *a1, g2_affine_t *a2, const g1_t *p1, const g2_t *p2, size_t n, fp_t *s1, fp_t *s2);
-PF_API void pf_api_pf_final_exp(gt_t *out, const gt_t *f);
+PF_API int pf_api_msm_scalar_below_r_vartime(const limb_t *k);
+PF_API size_t pf_api_msm_scalar_bits_vartime(const limb_t *scalars, size_t n, size_t nlimbs);
+PF_API void pf_api_miller_loop_vartime(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q, const pf_line_t *const *lines, size_t n, pf_miller_pair_t *scratch);
+PF_API void pf_api_g2_prepare(pf_line_t *lines, const g2_affine_t *Q);
+PF_API void pf_api_pairs_to_affine(g1_affine_t *a1, g2_affine_t *a2, const g1_t *p1, const g2_t *p2, size_t n, fp_t *s1, fp_t *s2);
+PF_API void pf_api_final_exp(gt_t *out, const gt_t *f);
 PF_API void pf_api_g1_map_to_curve(g1_t *out, const fp_t *u);
 PF_API void pf_api_g1_hash_to_curve_from_field_vartime(g1_t *out, const fp_t *u);
 PF_API void pf_api_g1_encode_to_curve_from_field_vartime(g1_t *out, const fp_t *u);
@@ -259,12 +259,12 @@ PF_API void pf_api_g2_hash_to_field(fp_t *u, size_t count, const uint8_t *msg, s
 #define fr_fft pf_api_fr_fft
 #define fr_batch_inverse_vartime pf_api_fr_batch_inverse_vartime
 #define fr_eval_barycentric_vartime pf_api_fr_eval_barycentric_vartime
-#define pf_msm_scalar_below_r_vartime pf_api_pf_msm_scalar_below_r_vartime
-#define pf_msm_scalar_bits_vartime pf_api_pf_msm_scalar_bits_vartime
-#define pf_miller_loop_vartime pf_api_pf_miller_loop_vartime
-#define pf_g2_prepare pf_api_pf_g2_prepare
-#define pf_pairs_to_affine pf_api_pf_pairs_to_affine
-#define pf_final_exp pf_api_pf_final_exp
+#define pf_msm_scalar_below_r_vartime pf_api_msm_scalar_below_r_vartime
+#define pf_msm_scalar_bits_vartime pf_api_msm_scalar_bits_vartime
+#define pf_miller_loop_vartime pf_api_miller_loop_vartime
+#define pf_g2_prepare pf_api_g2_prepare
+#define pf_pairs_to_affine pf_api_pairs_to_affine
+#define pf_final_exp pf_api_final_exp
 #define g1_map_to_curve pf_api_g1_map_to_curve
 #define g1_hash_to_curve_from_field_vartime pf_api_g1_hash_to_curve_from_field_vartime
 #define g1_encode_to_curve_from_field_vartime pf_api_g1_encode_to_curve_from_field_vartime

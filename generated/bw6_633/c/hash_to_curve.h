@@ -4,7 +4,7 @@
  * elements u (expand_message_xmd and hash_to_field are in expand_message.h).
  * map_to_curve is constant time in u: square roots by sqrt_ratio (RFC 9380 appendix F.2.1.1,
  * fixed exponent and loop counts), selections by cmov, no branch on data (checked under valgrind
- * in tests/test_hash_to_curve.py).  Cofactor clearing multiplies by the public h_eff with
+ * in tests/pairings/test_hash_to_curve.py).  Cofactor clearing multiplies by the public h_eff with
  * variable-time group operations, so the encodings are not constant time in the point: fine for
  * public messages (signatures), not for secret ones.
  */

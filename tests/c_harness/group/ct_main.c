@@ -1,5 +1,5 @@
 /* Loads a harness.so built with -DHARNESS_MEMCHECK and runs its t_ct_check under valgrind
- * (tests/test_group_c.py): ct_main LIB ct|vartime. */
+ * (tests/emit/test_group_c.py): ct_main LIB ct|vartime. */
 #include <dlfcn.h>
 #include <stdio.h>
 

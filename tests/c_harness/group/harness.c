@@ -1,4 +1,4 @@
-/* ctypes harness for templates/c/group.h.j2 (tests/test_group_c.py).
+/* ctypes harness for templates/c/group.h.j2 (tests/emit/test_group_c.py).
  * The test writes, into the include directory: limbs.h, harness_cfg.h (MOCK_* constants, or
  * HARNESS_REAL_FP to use the rendered field template fp.h; HARNESS_FR_LIMBS64, the number of 64-bit
  * words of r; HARNESS_G2_FP for a BW6-style G2 over fp), g1.h (F = fp) and g2.h (F = fp2, the mock

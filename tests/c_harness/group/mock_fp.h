@@ -1,4 +1,4 @@
-/* Test-only prime field "fp" for the group template (tests/test_group_c.py): the F API the
+/* Test-only prime field "fp" for the group template (tests/emit/test_group_c.py): the F API the
  * group code uses, in plain Montgomery form (textbook CIOS with an extra carry word).  Not fast,
  * but free of data-dependent branches (except fp_inv, on the public exponent), so the valgrind
  * constant-time check can run on it.  Before including it define (PF_W word lists come from limbs.h):

@@ -1,0 +1,312 @@
+"""The wasm32 host-call build (docs/host-calls.md): ``<pkg>_host_calls.wasm`` under wasmtime with
+``generated.<pkg>.wasm_host`` as its host.
+
+* The same ABI calls (pairing, pairing check, G1/G2 multiplication and MSM, BLS verification,
+  Groth16 verification; the Edwards and Weierstrass multiplications and MSMs) give the same bytes
+  in pure-wasm mode, in host-call mode and natively, for BLS12-381, BLS12-377, BW6-761,
+  ed_on_bls12_377 and Bandersnatch.
+* Bad points (off the curve, outside the subgroup, bad flags) and short inputs give the pure
+  module's error codes; a guest that hands the host lengths past the end of its memory, counts
+  that do not match, scalars above r or a zero final exponentiation input gets error codes, and
+  the host (this process) goes on.
+* The boundary bytes are arkworks': py_arkworks_bls12381's points and scalars (BLS12-381) and the
+  ark-vrf vectors (Bandersnatch: gamma = [sk] H) pass through the host unchanged.
+
+Each module is built once per content hash (tests/wasm/test_wasm.py's cache).
+"""
+
+from __future__ import annotations
+
+import importlib
+import random
+from pathlib import Path
+
+import pytest
+from build_cache import file_lock
+from conftest import REPO_ROOT
+from test_wasm import CACHE, _point_outside_subgroup, _require, cached_wasm
+from vectors_util import read_vector_json
+
+from generator import wasm
+
+PAIRING = ("bls12_381", "bls12_377", "bw6_761")
+EDWARDS = ("bandersnatch", "ed_on_bls12_377")
+ARK_VRF = REPO_ROOT / "tests" / "vectors" / "edwards_companions" / "ark-vrf"
+
+
+def cached_host_calls_wasm(pkg_dir: Path) -> Path:
+    """The host-call module of a package, built once per content hash."""
+    _require()
+    digest = wasm.source_digest(pkg_dir, wasm.DEFAULT_LIMB_BITS, host_calls=True)
+    path = CACHE / f"{pkg_dir.name}-host-calls-{digest}.wasm"
+    if not path.is_file():
+        CACHE.mkdir(parents=True, exist_ok=True)
+        with file_lock(path.with_name(path.name + ".lock")):
+            if not path.is_file():
+                wasm.build_wasm(pkg_dir, path, host_calls=True)
+    return path
+
+
+def _modes(pkg: str, curve_module):
+    """(the compiled module, its host module, the pure module, the host-call module)"""
+    from generator.wasm_loader import WasmCurve, WasmEdwards
+
+    C = curve_module(pkg)
+    host = importlib.import_module(f"generated.{pkg}.wasm_host")
+    pkg_dir = REPO_ROOT / "generated" / pkg
+    if pkg in EDWARDS:
+        profiles = list(C.SERIALIZATION_PROFILES)
+        return C, host, WasmEdwards(cached_wasm(pkg_dir), profiles), WasmEdwards(cached_host_calls_wasm(pkg_dir), profiles,
+                                                                               host=host)
+    return C, host, WasmCurve(cached_wasm(pkg_dir)), WasmCurve(cached_host_calls_wasm(pkg_dir), host=host)
+
+
+def _code(fn) -> int | None:
+    from generator.wasm_loader import WasmAbiError
+
+    try:
+        fn()
+    except WasmAbiError as exc:
+        return exc.code
+    return None
+
+
+@pytest.mark.parametrize("pkg", PAIRING)
+def test_pairing_curve_three_modes(pkg: str, curve_module) -> None:
+    """Pairing, pairing check, multiplication and MSM (0, 1 and 12 points) of G1 and G2, BLS and
+    Groth16 verification where the curve carries them: the same bytes in the three modes."""
+    C, host, pure, hc = _modes(pkg, curve_module)
+    rng = random.Random(f"host-calls-{pkg}")
+    nr = len(C.Fr(0).to_bytes())
+    sc = lambda k: k.to_bytes(nr, "big")  # noqa: E731
+    P, Q = C.G1.generator() * rng.randrange(1, C.R), C.G2.generator() * rng.randrange(1, C.R)
+    native = C.pairing(P, Q).to_bytes()
+    for w in (pure, hc):
+        assert w.pairing(P.to_bytes(), Q.to_bytes()) == native
+        assert w.pairing_check([P.to_bytes(), (-P).to_bytes()], [Q.to_bytes(), Q.to_bytes()])
+        assert not w.pairing_check([P.to_bytes(), P.to_bytes()], [Q.to_bytes(), Q.to_bytes()])
+    for group, G in ((1, C.G1), (2, C.G2)):
+        k = rng.randrange(C.R)
+        X = G.generator() * rng.randrange(1, C.R)
+        for compressed in (True, False):
+            want = (X * k).to_bytes(compressed)
+            assert pure.mul(group, X.to_bytes(compressed), sc(k), compressed) == want
+            assert hc.mul(group, X.to_bytes(compressed), sc(k), compressed) == want
+        assert hc.mul(group, G.identity().to_bytes(), sc(k)) == G.identity().to_bytes()
+        for n in (0, 1, 12):
+            points = [G.generator() * rng.randrange(C.R) for _ in range(n)] + [G.identity()] * (n > 1)
+            ks = [rng.randrange(C.R) for _ in points]
+            want = G.msm(points, ks).to_bytes()
+            for w in (pure, hc):
+                assert w.msm(group, [p.to_bytes() for p in points], [sc(x) for x in ks]) == want
+    if hasattr(C, "bls"):
+        pop = C.bls.MinPk.Pop
+        sk = rng.randrange(1, C.R)
+        pk, sig = pop.sk_to_pk(sk), pop.sign(sk, b"msg")
+        assert pop.verify(pk, b"msg", sig)
+        for w in (pure, hc):
+            assert w.bls_verify("minpk", pk, b"msg", sig, pop.DST)
+            assert not w.bls_verify("minpk", pk, b"other", sig, pop.DST)
+    if hasattr(C, "groth16"):
+        from test_groth16 import WITNESSES, TestProver
+
+        prover = TestProver(C, 1)
+        x, z = WITNESSES[0]
+        proof, inputs = prover.prove(x, z)
+        assert C.groth16.verify(prover.vk, proof, inputs)
+        bad = [(inputs[0] + 1) % C.R, *inputs[1:]]
+        for w in (pure, hc):
+            assert w.groth16_verify(prover.vk.to_bytes(), proof.to_bytes(), [sc(v) for v in inputs])
+            assert not w.groth16_verify(prover.vk.to_bytes(), proof.to_bytes(), [sc(v) for v in bad])
+
+
+@pytest.mark.parametrize("pkg", EDWARDS)
+def test_edwards_three_modes(pkg: str, curve_module) -> None:
+    """Edwards multiplication (constant time and vartime) and MSM, and the same on the Weierstrass
+    model where the package has it: the same bytes in the three modes."""
+    C, host, pure, hc = _modes(pkg, curve_module)
+    rng = random.Random(f"host-calls-{pkg}")
+    sc = lambda k: k.to_bytes(len(C.Fr(0).to_bytes()), "little")  # noqa: E731
+    P, k = C.Point.generator() * rng.randrange(1, C.R), rng.randrange(C.R)
+    for w in (pure, hc):
+        assert w.mul(P.to_bytes(), sc(k)) == (P * k).to_bytes()
+        assert w.mul_vartime(P.to_bytes(), sc(k), compressed=False) == (P * k).to_bytes(False)
+    for n in (0, 1, 12):
+        points = [C.Point.generator() * rng.randrange(C.R) for _ in range(n)] + [C.Point.identity()] * (n > 1)
+        ks = [rng.randrange(C.R) for _ in points]
+        for w in (pure, hc):
+            assert w.msm([p.to_bytes() for p in points], [sc(x) for x in ks]) == C.Point.msm(points, ks).to_bytes()
+        if hasattr(C, "SWPoint"):
+            sw = [p.to_weierstrass() for p in points]
+            for w in (pure, hc):
+                assert w.sw_msm([p.to_bytes() for p in sw], [sc(x) for x in ks]) == C.SWPoint.msm(sw, ks).to_bytes()
+    if hasattr(C, "SWPoint"):
+        S = P.to_weierstrass()
+        for w in (pure, hc):
+            assert w.sw_mul(S.to_bytes(), sc(k)) == (S * k).to_bytes()
+            assert w.sw_mul_vartime(S.to_bytes(False), sc(k), compressed=False) == (S * k).to_bytes(False)
+        assert hc.sw_mul(C.SWPoint.identity().to_bytes(), sc(k)) == C.SWPoint.identity().to_bytes()
+
+
+@pytest.mark.parametrize("pkg", PAIRING)
+def test_pairing_bad_points_same_codes(pkg: str, curve_module) -> None:
+    """A point outside the subgroup (checked by the host in host-call mode), off the curve, or of a
+    short length: the host-call module answers the pure module's error code."""
+    C, host, pure, hc = _modes(pkg, curve_module)
+    nr = len(C.Fr(0).to_bytes())
+    for group, G in ((1, C.G1), (2, C.G2)):
+        P = G.generator()
+        bad = [P.to_bytes()[:-1], P.to_bytes(False)[:-1] + bytes([P.to_bytes(False)[-1] ^ 1])]
+        outside = _point_outside_subgroup(C, G)
+        if outside is not None:
+            bad.append(outside)
+        for data in bad:
+            want = _code(lambda d=data, g=group: pure.mul(g, d, bytes(nr)))
+            assert want is not None
+            assert _code(lambda d=data, g=group: hc.mul(g, d, bytes(nr))) == want
+            assert _code(lambda d=data, g=group: hc.msm(g, [d], [bytes(nr)])) == want
+        if outside is not None:
+            other = C.G2.generator().to_bytes() if group == 1 else C.G1.generator().to_bytes()
+            args = (outside, other) if group == 1 else (other, outside)
+            assert _code(lambda a=args: hc.pairing(*a)) == _code(lambda a=args: pure.pairing(*a)) == 9
+
+
+@pytest.mark.parametrize("pkg", EDWARDS)
+def test_edwards_bad_points_same_codes(pkg: str, curve_module) -> None:
+    C, host, pure, hc = _modes(pkg, curve_module)
+    sc = bytes(len(C.Fr(0).to_bytes()))
+    low = next(p for p in (C.Point.from_affine(0, -1 % C.P, check=False),) if not p.in_subgroup())
+    bad = [C.Point.generator().to_bytes()[:-1], low.to_bytes()]
+    for data in bad:
+        want = _code(lambda d=data: pure.mul(d, sc))
+        assert want is not None
+        assert _code(lambda d=data: hc.mul(d, sc)) == want
+        assert _code(lambda d=data: hc.mul_vartime(d, sc)) == want
+        assert _code(lambda d=data: hc.msm([d], [sc])) == _code(lambda d=data: pure.msm([d], [sc]))
+
+
+# --------------------------------------------------------------------------------------------
+# A hostile guest: a module of its own that calls the host's imports with any arguments
+
+
+def _caller(host, name: str, inputs: int):
+    """A tiny module importing ``name`` and exporting ``call`` (its arguments, as i32) and its
+    memory of one page; returns (store, call, memory)."""
+    import wasmtime
+
+    params = 2 if inputs == 0 else 2 * inputs + 2
+    sig = " ".join(["i32"] * params)
+    locals_ = " ".join(f"(local.get {i})" for i in range(params))
+    wat = (f'(module (import "pairforge_host" "{name}" (func $f (param {sig}) (result i32)))'
+           f' (memory (export "memory") 1)'
+           f' (func (export "call") (param {sig}) (result i32) (call $f {locals_})))')
+    engine = wasmtime.Engine()
+    linker = wasmtime.Linker(engine)
+    host.define(linker)
+    store = wasmtime.Store(engine)
+    instance = linker.instantiate(store, wasmtime.Module(engine, wasmtime.wat2wasm(wat)))
+    exports = instance.exports(store)
+    return store, exports["call"], exports["memory"]
+
+
+@pytest.mark.parametrize("pkg", ("bls12_381", "bandersnatch"))
+def test_hostile_guest_gets_codes(pkg: str, curve_module) -> None:
+    """Lengths past the end of memory, Vec counts that do not match, scalars of r, points off the
+    curve and a zero final exponentiation input: error codes, and this process goes on (no trap,
+    no exception)."""
+    C = curve_module(pkg)
+    host = importlib.import_module(f"generated.{pkg}.wasm_host")
+    msm = next(n for n in host.IMPORTS if n.endswith("_msm_g1") or n.endswith("_te_msm"))
+    size = host.G1_LEN if hasattr(host, "G1_LEN") else host.TE_LEN
+    profile = host.PROFILE if hasattr(host, "PROFILE") else "arkworks"
+    G = C.G1 if hasattr(C, "G1") else C.Point
+    store, call, memory = _caller(host, msm, 2)
+    page = 65536
+    point = G.generator().to_bytes(False, profile=profile)
+    bases = (1).to_bytes(8, "little") + point
+    scalars = (1).to_bytes(8, "little") + (5).to_bytes(host.FR_LEN, "little")
+    memory.write(store, bases, 0)
+    memory.write(store, scalars, 1024)
+    assert call(store, 0, len(bases), 1024, len(scalars), 2048, size) == 0
+    assert bytes(memory.read(store, 2048, 2048 + size)) == (G.generator() * 5).to_bytes(False, profile=profile)
+    cases = {
+        "past the end": (0, page + 1, 1024, len(scalars), 2048, size),
+        "pointer past the end": (page - 4, 8, 1024, len(scalars), 2048, size),
+        "output past the end": (0, len(bases), 1024, len(scalars), page - 4, size),
+        "pointer wraps": (0xFFFFFFF0, 32, 1024, len(scalars), 2048, size),
+        "short bases": (0, len(bases) - 1, 1024, len(scalars), 2048, size),
+        "short output": (0, len(bases), 1024, len(scalars), 2048, size - 1),
+        "counts differ": (0, len(bases), 1024, 8, 2048, size),
+    }
+    for why, args in cases.items():
+        assert call(store, *args) == host.PF_ERR_LENGTH, why
+    memory.write(store, (1).to_bytes(8, "little") + C.R.to_bytes(host.FR_LEN, "little"), 1024)
+    assert call(store, 0, len(bases), 1024, len(scalars), 2048, size) == host.PF_ERR_NONCANON
+    memory.write(store, scalars, 1024)
+    off = bytearray(point)
+    off[0 if profile == "zcash" else len(off) // 2 - 1] ^= 1   # a coordinate changed: off the curve
+    memory.write(store, (1).to_bytes(8, "little") + bytes(off), 0)
+    assert call(store, 0, len(bases), 1024, len(scalars), 2048, size) in (host.PF_ERR_OFF_CURVE, host.PF_ERR_NONCANON)
+    huge = (1 << 40).to_bytes(8, "little")
+    memory.write(store, huge, 0)
+    assert call(store, 0, len(bases), 1024, len(scalars), 2048, size) == host.PF_ERR_LENGTH
+    if hasattr(host, "final_exponentiation_in_place"):
+        name = next(n for n in host.IMPORTS if n.endswith("_final_exponentiation"))
+        store, call, memory = _caller(host, name, 0)
+        assert call(store, 0, host.GT_LEN) == host.PF_ERR_RANGE            # zero
+        assert call(store, 0, host.GT_LEN - 1) == host.PF_ERR_LENGTH
+        assert call(store, page - 8, host.GT_LEN) == host.PF_ERR_LENGTH
+
+
+# --------------------------------------------------------------------------------------------
+# The boundary bytes are arkworks'
+
+
+def test_boundary_matches_py_arkworks_bls12_381(curve_module) -> None:
+    """ark-bls12-381 writes its points in zcash's layout (py_arkworks_bls12381's to_compressed_bytes;
+    its uncompressed form, the host's, is x || y of the same layout: to_xy_bytes_be for G1's
+    generator) and its scalars as Fr little-endian (to_le_bytes).  arkworks' points and scalars go
+    into the host's MSM and multiplication, and the answers are arkworks' own results."""
+    ark = pytest.importorskip("py_arkworks_bls12381")
+    C = curve_module("bls12_381")
+    from generated.bls12_381 import wasm_host as host
+
+    assert ark.G1Point().to_xy_bytes_be() == C.G1.generator().to_bytes(False, profile=host.PROFILE)
+    rng = random.Random("host-calls-arkworks")
+    for G, A, msm, mul in ((C.G1, ark.G1Point, host.msm_g1, host.mul_g1), (C.G2, ark.G2Point, host.msm_g2, host.mul_g2)):
+        size = host.G1_LEN if G is C.G1 else host.G2_LEN
+        ks = [rng.randrange(C.R) for _ in range(5)]
+        points = [A() * ark.Scalar(rng.randrange(1, 1 << 64)) for _ in ks]
+        scalars = [ark.Scalar.from_le_bytes(k.to_bytes(32, "little")) for k in ks]
+        assert all(s.to_le_bytes() == k.to_bytes(32, "little") for s, k in zip(scalars, ks, strict=True))
+        uncompressed = [G.from_bytes(p.to_compressed_bytes(), profile=host.PROFILE).to_bytes(False, profile=host.PROFILE)
+                        for p in points]
+        bases = len(points).to_bytes(8, "little") + b"".join(uncompressed)
+        frs = len(ks).to_bytes(8, "little") + b"".join(s.to_le_bytes() for s in scalars)
+        out = msm(bases, frs, size)
+        want = A.multiexp_unchecked(points, scalars).to_compressed_bytes()
+        assert G.from_bytes(out, profile=host.PROFILE).to_bytes(profile=host.PROFILE) == want
+        words = (4).to_bytes(8, "little") + ks[0].to_bytes(32, "little")
+        out = mul(uncompressed[1], words, size)
+        assert G.from_bytes(out, profile=host.PROFILE).to_bytes(profile=host.PROFILE) == (points[1] * scalars[0]).to_compressed_bytes()
+
+
+def test_boundary_matches_ark_vrf_bandersnatch(curve_module) -> None:
+    """ark-vrf's Bandersnatch vectors: gamma = [sk] H, with H and gamma arkworks' compressed points;
+    H goes to the host's EdwardsAffine multiplication uncompressed (x || y) with sk as a BigInteger,
+    and the answer, compressed, is ark-vrf's gamma; pk = [sk] G likewise."""
+    C = curve_module("bandersnatch")
+    from generated.bandersnatch import wasm_host as host
+
+    files = sorted(ARK_VRF.glob("bandersnatch_*_ell2_tiny.json"))
+    assert files
+    for path in files:
+        for v in read_vector_json("edwards_companions", f"ark-vrf/{path.name}"):
+            sk = int.from_bytes(bytes.fromhex(v["sk"]), "little") % C.R
+            big = (4).to_bytes(8, "little") + sk.to_bytes(32, "little")
+            h = C.Point.from_bytes(bytes.fromhex(v["h"]), profile="arkworks").to_bytes(False, profile="arkworks")
+            out = host.te_mul(h, big, host.TE_LEN)
+            assert C.Point.from_bytes(out, profile="arkworks").to_bytes(profile="arkworks").hex() == v["gamma"]
+            g = C.Point.generator().to_bytes(False, profile="arkworks")
+            out = host.te_mul(g, big, host.TE_LEN)
+            assert C.Point.from_bytes(out, profile="arkworks").to_bytes(profile="arkworks").hex() == v["pk"]
