@@ -1,4 +1,4 @@
-"""Curve files of the pairing families (BN, BLS12, BLS24, BW6): parse and validate one into a
+"""Curve files of the pairing families (BN, BLS12, BLS24, BLS48, BW6): parse and validate one into a
 ``CurveSpec``.
 
 Only facts live in a curve file: the family and the seed, plus optional overrides that pick a
@@ -32,7 +32,7 @@ from .params_common import (
     read_curve_text,
 )
 
-FAMILIES = ("BN", "BLS12", "BLS24", "BW6")
+FAMILIES = ("BN", "BLS12", "BLS24", "BLS48", "BW6")
 # The protocol modules a curve file may ask for (``protocols = [...]``), by name.  Only the names
 # live here, so that parsing a curve file needs nothing downstream of it; generator/protocols holds
 # each protocol's templates and support check, resolved when the package is rendered (emit), and
@@ -42,7 +42,7 @@ PROTOCOL_NAMES = (
 )
 
 KNOWN_KEYS = {
-    "name", "family", "x", "b", "beta", "nu", "xi", "alpha", "ht", "hy", "g1", "g2",
+    "name", "family", "x", "b", "beta", "nu", "omega", "xi", "alpha", "ht", "hy", "g1", "g2",
     "published", "serialization", "protocols", "description", "hash_to_curve", "gt_exponent",
     "inner", "trace_case", "hard_part", "arkworks_points",
 }
@@ -51,6 +51,8 @@ KNOWN_KEYS = {
 BW6_INNER_FAMILIES = ("BLS12", "BLS24")
 BW6_TRACE_CASES = (0, 3)
 PUBLISHED_KEYS = {"p", "r"}
+# The number of Fp coefficients of xi, the twist's sextic non-residue in Fq = Fp^(k/6), per family.
+XI_LENGTHS = {"BLS24": (4,), "BLS48": (8,)}
 
 
 @dataclass(frozen=True)
@@ -151,7 +153,8 @@ class CurveSpec:
     source: str
     b: int | None = None
     beta: int | None = None
-    nu: tuple[int, ...] | None = None    # v^2 = nu in Fp2 (BLS24's Fp4)
+    nu: tuple[int, ...] | None = None    # v^2 = nu in Fp2 (BLS24's and BLS48's Fp4)
+    omega: tuple[int, ...] | None = None  # w^2 = omega in Fp4 (BLS48's Fp8)
     xi: tuple[int, ...] | None = None
     alpha: int | None = None
     ht: int | None = None
@@ -192,9 +195,9 @@ def _int_tuple(value: object, key: str, where: str, lengths: tuple[int, ...]) ->
 
 
 def _coordinate(value: object, key: str, where: str) -> tuple[int, ...]:
-    """A point coordinate: one integer (Fp) or a list of integers (extension field, c0 first)."""
+    """A point coordinate: one integer (Fp) or a list of 1 to 4 or 8 integers (extension field, c0 first)."""
     if isinstance(value, list):
-        return _int_tuple(value, key, where, (1, 2, 3, 4))
+        return _int_tuple(value, key, where, (1, 2, 3, 4, 8))
     return (parse_int(value, key, where),)
 
 
@@ -243,13 +246,16 @@ def parse_pairing(data: dict, source: str) -> CurveSpec:
     x = parse_int(data["x"], "x", source)
     if x == 0:
         raise CurveFileError(f"{source}: key 'x' must be non-zero")
-    towered = family in ("BN", "BLS12", "BLS24")
+    towered = family in ("BN", "BLS12", "BLS24", "BLS48")
     if towered and ("alpha" in data or "ht" in data or "hy" in data):
         raise CurveFileError(f"{source}: keys 'alpha', 'ht', 'hy' apply to the BW6 family only")
     if not towered and ("beta" in data or "xi" in data):
-        raise CurveFileError(f"{source}: keys 'beta' and 'xi' apply to the BN, BLS12 and BLS24 families only")
-    if family != "BLS24" and "nu" in data:
-        raise CurveFileError(f"{source}: key 'nu' (v^2 = nu, the Fp4 non-residue) applies to the BLS24 family only")
+        raise CurveFileError(f"{source}: keys 'beta' and 'xi' apply to the BN, BLS12, BLS24 and BLS48 families only")
+    if family not in ("BLS24", "BLS48") and "nu" in data:
+        raise CurveFileError(f"{source}: key 'nu' (v^2 = nu, the Fp4 non-residue) applies to the BLS24 and BLS48 "
+                             "families only")
+    if family != "BLS48" and "omega" in data:
+        raise CurveFileError(f"{source}: key 'omega' (w^2 = omega, the Fp8 non-residue) applies to the BLS48 family only")
     if family == "BW6" and ("ht" in data) != ("hy" in data):
         raise CurveFileError(f"{source}: keys 'ht' and 'hy' must be given together")
     published = data.get("published", {})
@@ -297,7 +303,8 @@ def parse_pairing(data: dict, source: str) -> CurveSpec:
         b=parse_int(data["b"], "b", source) if "b" in data else None,
         beta=parse_int(data["beta"], "beta", source) if "beta" in data else None,
         nu=_int_tuple(data["nu"], "nu", source, (2,)) if "nu" in data else None,
-        xi=_int_tuple(data["xi"], "xi", source, (4,) if family == "BLS24" else (2,)) if "xi" in data else None,
+        omega=_int_tuple(data["omega"], "omega", source, (4,)) if "omega" in data else None,
+        xi=_int_tuple(data["xi"], "xi", source, XI_LENGTHS.get(family, (2,))) if "xi" in data else None,
         alpha=parse_int(data["alpha"], "alpha", source) if "alpha" in data else None,
         ht=parse_int(data["ht"], "ht", source) if "ht" in data else None,
         hy=parse_int(data["hy"], "hy", source) if "hy" in data else None,

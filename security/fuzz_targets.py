@@ -20,7 +20,8 @@ sanitizer run share this table; seeds come from each target's ``seeds`` (valid e
 through the public API) and from the known-answer vectors in tests/vectors (security/fuzz_seeds.py).
 
 Adding an entry point (a decoder with a new ``profile=``, a precompile, signature verification)
-is one more ``@entry_point`` function here.
+is one more ``@entry_point`` function here.  The imports of the wasm32 host-call boundary have their
+own module, security/fuzz_host_calls.py, registered by the import at the end of this one.
 
 Layer: tools (security/), above the generator: imports the generator, the generated packages and
 security's own modules; the generator never imports it.
@@ -783,3 +784,7 @@ def eip4844_verify(C: ModuleType) -> Iterator[Target]:
     yield Target("eip4844.verify_blob_kzg_proof", run_blob, (len(blob) + 2 * gl,), (blob + commitment + blob_proof,))
     cell_seeds = tuple(commitment + i.to_bytes(2, "big") + cells[i] + cell_proofs[i] for i in (0, 5, len(cells) - 1))
     yield Target("eip4844.verify_cell_kzg_proof_batch", run_cell, (2 * gl + 2 + cl,), cell_seeds)
+
+
+# The wasm32 host-call boundary's entry point lives in a module of its own; importing it registers it.
+from security import fuzz_host_calls  # noqa: E402, F401

@@ -12,6 +12,8 @@ Fixtures:
                              temporary folder), e.g. vector_file("eip4844_kzg", "trusted_setup.txt")
   curve_module(pkg)          the compiled package ``generated.<pkg>``, e.g. curve_module("bls12_381")
   curve                      parametrized over every curve package in generated/
+  client                     a Dask client of a local cluster (two worker processes), per module
+                             (tests/protocols/test_distributed.py, test_bls24_protocols.py)
 
 An unbuilt curve module or a missing optional test dependency is a skip (with the reason) locally
 and a failure when the environment variable CI is set, so CI never passes by skipping.
@@ -60,13 +62,11 @@ STANDARD_CURVES = ("bn254", "bls12_381", "bls12_377", "bw6_761")
 # `import generated` and `import generator` from the checkout, however pytest was started.
 if str(REPO_ROOT) not in sys.path:
     sys.path.insert(0, str(REPO_ROOT))
-# The test files sit in sub-folders (derive/, emit/, targets/, wasm/, ...) and some import another's
-# helpers by its file name (test_wasm's cached_wasm, test_hash_to_curve's reference check), across
-# folders too: every sub-folder holding tests is importable, whichever file pytest was given. (So a
-# test file's name is unique across the folders, which pytest's default import mode needs anyway.)
-for _folder in sorted({path.parent for path in TESTS_DIR.glob("*/test_*.py")}):
-    if str(_folder) not in sys.path:
-        sys.path.append(str(_folder))
+# The test files sit in sub-folders (derive/, emit/, targets/, wasm/, ...) and never import each
+# other: what several of them share is a helper module here in tests/ (wasm_util.py, groth16_util.py,
+# build_cache.py, ...), importable by its name because pytest puts this folder (conftest.py's, which
+# has no __init__.py) on sys.path. (A test file's name is unique across the folders, which pytest's
+# default import mode needs.)
 
 
 def in_ci() -> bool:
@@ -102,6 +102,26 @@ def vector_file(tmp_path_factory: pytest.TempPathFactory) -> Callable[[str, str]
     into a temporary folder); a missing file fails the test."""
     scratch = tmp_path_factory.mktemp("vectors")
     return lambda set_name, relpath: vector_on_disk(set_name, relpath, scratch)
+
+
+# --------------------------------------------------------------------------------------------
+# A Dask cluster (the packages' distributed entry points)
+
+
+@pytest.fixture(scope="module")
+def client():
+    """A client of a local cluster of two worker processes (one thread each) that import the
+    checkout; closed after the module. Without dask and distributed: a skip (a failure under CI)."""
+    import_optional("dask", "pip install -e '.[distributed]'")
+    distributed = import_optional("distributed", "pip install -e '.[distributed]'")
+    cluster = distributed.LocalCluster(
+        processes=True, n_workers=2, threads_per_worker=1, dashboard_address=None,
+        env={"PYTHONPATH": os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")])},
+    )
+    client = distributed.Client(cluster)
+    yield client
+    client.close()
+    cluster.close()
 
 
 # --------------------------------------------------------------------------------------------

@@ -33,6 +33,7 @@ VECTOR_SETS = (  # the folders of tests/vectors (tests/pairings/test_vector_sets
     "bls12377_hash_to_curve_mmagician",
     "bls12381_serialization_zkcrypto",
     "bls12381_sig_ethereum_bls12-381-tests_v0.1.2",
+    "bls48_581_irtf",
     "edwards_companions",
     "eip196_197_bn254_precompiles_geth",
     "eip2333_bls_keygen",

@@ -1,11 +1,13 @@
-"""Small exact arithmetic for the derivations: Fp, its quadratic and quartic extensions, curve points.
+"""Small exact arithmetic for the derivations: Fp, its extensions of degree 2, 4 and 8, curve points.
 
 Derivations check themselves on numbers (random twist points, Frobenius constants, endomorphism
 eigenvalues); this module is the arithmetic they use. It is kept apart from
 ``generator/reference`` on purpose: the reference is the independent test oracle.
 
 Elements of Fq are tuples of ints: length 1 for Fp, length 2 for Fp[u]/(u^2 - beta), length 4 for
-Fp4 = Fp2[v]/(v^2 - nu), nu in Fp2, written (a0, a1, a2, a3) = (a0 + a1 u) + (a2 + a3 u) v.
+Fp4 = Fp2[v]/(v^2 - nu), nu in Fp2, written (a0, a1, a2, a3) = (a0 + a1 u) + (a2 + a3 u) v, length 8
+for Fp8 = Fp4[w]/(w^2 - omega), omega in Fp4, written (a0..a3) + (a4..a7) w: each level above Fp2
+is quadratic over the one below, so one set of formulas serves both.
 
 Layer: derive. Imports derive's own modules, the curve files and the leaves; never protocols, emit
 or the layers above, nor generator/reference (the test oracle).
@@ -50,20 +52,33 @@ def sqrt_fp(a: int, p: int) -> int | None:
 
 @dataclass(frozen=True)
 class Fq:
-    """Fp (degree 1), Fp2 = Fp[u]/(u^2 - beta) (degree 2) or Fp4 = Fp2[v]/(v^2 - nu) (degree 4)."""
+    """Fp (degree 1), Fp2 = Fp[u]/(u^2 - beta) (degree 2), Fp4 = Fp2[v]/(v^2 - nu) (degree 4) or
+    Fp8 = Fp4[w]/(w^2 - omega) (degree 8)."""
 
     p: int
     degree: int
     beta: int = 0
     nu: Elem = (0, 0)
+    omega: Elem = (0, 0, 0, 0)
 
     @property
     def fp2(self) -> "Fq":
         """The quadratic subfield Fp2 under Fp4."""
         return Fq(self.p, 2, self.beta)
 
+    @property
+    def subfield(self) -> "Fq":
+        """The field this one is quadratic over (degree 4 and 8): Fp2 under Fp4, Fp4 under Fp8."""
+        return Fq(self.p, self.degree // 2, self.beta, self.nu)
+
+    @property
+    def non_residue(self) -> Elem:
+        """The square of the adjoined root over ``subfield``: nu (Fp4) or omega (Fp8)."""
+        return self.nu if self.degree == 4 else self.omega
+
     def _halves(self, a: Elem) -> tuple[Elem, Elem]:
-        return a[:2], a[2:]
+        half = self.degree // 2
+        return a[:half], a[half:]
 
     def elem(self, *coeffs: int) -> Elem:
         values = [c % self.p for c in coeffs] + [0] * (self.degree - len(coeffs))
@@ -94,11 +109,11 @@ class Fq:
         p = self.p
         if self.degree == 1:
             return (a[0] * b[0] % p,)
-        if self.degree == 4:
-            F2 = self.fp2
+        if self.degree in (4, 8):
+            S = self.subfield
             (a0, a1), (b0, b1) = self._halves(a), self._halves(b)
-            c0 = F2.add(F2.mul(a0, b0), F2.mul(self.nu, F2.mul(a1, b1)))
-            c1 = F2.add(F2.mul(a0, b1), F2.mul(a1, b0))
+            c0 = S.add(S.mul(a0, b0), S.mul(self.non_residue, S.mul(a1, b1)))
+            c1 = S.add(S.mul(a0, b1), S.mul(a1, b0))
             return c0 + c1
         return ((a[0] * b[0] + self.beta * a[1] * b[1]) % p, (a[0] * b[1] + a[1] * b[0]) % p)
 
@@ -120,28 +135,29 @@ class Fq:
         p = self.p
         if self.degree == 1:
             return (int(gmpy2.invert(a[0], p)),)
-        if self.degree == 4:
-            F2 = self.fp2
+        if self.degree in (4, 8):
+            S = self.subfield
             a0, a1 = self._halves(a)
-            n_inv = F2.inv(F2.sub(F2.mul(a0, a0), F2.mul(self.nu, F2.mul(a1, a1))))
-            return F2.mul(a0, n_inv) + F2.neg(F2.mul(a1, n_inv))
+            n_inv = S.inv(S.sub(S.mul(a0, a0), S.mul(self.non_residue, S.mul(a1, a1))))
+            return S.mul(a0, n_inv) + S.neg(S.mul(a1, n_inv))
         norm = (a[0] * a[0] - self.beta * a[1] * a[1]) % p
         n_inv = int(gmpy2.invert(norm, p))
         return (a[0] * n_inv % p, -a[1] * n_inv % p)
 
     def conj(self, a: Elem) -> Elem:
-        """The p-power Frobenius: identity on Fp, u -> -u on Fp2 (for Fp4 use frobenius)."""
-        if self.degree == 4:
+        """The p-power Frobenius: identity on Fp, u -> -u on Fp2 (for Fp4 and Fp8 use frobenius)."""
+        if self.degree in (4, 8):
             return self.frobenius(a, 1)
         return a if self.degree == 1 else (a[0], -a[1] % self.p)
 
     def frobenius(self, a: Elem, n: int) -> Elem:
-        """a^(p^n); on Fp4, (a0 + a1 v)^(p^n) = frob^n(a0) + frob^n(a1) nu^((p^n - 1)/2) v."""
-        if self.degree == 4:
-            F2 = self.fp2
+        """a^(p^n); on Fp4, (a0 + a1 v)^(p^n) = frob^n(a0) + frob^n(a1) nu^((p^n - 1)/2) v, and
+        the same one level up on Fp8 with omega."""
+        if self.degree in (4, 8):
+            S = self.subfield
             a0, a1 = self._halves(a)
-            gamma = F2.pow(self.nu, (self.p**n - 1) // 2)
-            return F2.frobenius(a0, n) + F2.mul(F2.frobenius(a1, n), gamma)
+            gamma = S.pow(self.non_residue, (self.p**n - 1) // 2 % (S.order - 1))
+            return S.frobenius(a0, n) + S.mul(S.frobenius(a1, n), gamma)
         return self.conj(a) if n % 2 else a
 
     def is_square(self, a: Elem) -> bool:
@@ -153,8 +169,8 @@ class Fq:
         if self.degree == 1:
             root = sqrt_fp(a[0], p)
             return None if root is None else (root,)
-        if self.degree == 4:
-            return self._sqrt_quadratic_over_fp2(a)
+        if self.degree in (4, 8):
+            return self._sqrt_quadratic_over_sub(a)
         if a[1] == 0:
             root = sqrt_fp(a[0], p)
             if root is not None:
@@ -174,26 +190,27 @@ class Fq:
                     return candidate
         return None
 
-    def _sqrt_quadratic_over_fp2(self, a: Elem) -> Elem | None:
-        """The complex method one level up: a = a0 + a1 v, alpha^2 = a0^2 - nu a1^2 in Fp2,
-        x0^2 = (a0 +- alpha)/2, x1 = a1 / (2 x0); each candidate is squared to confirm."""
-        F2 = self.fp2
+    def _sqrt_quadratic_over_sub(self, a: Elem) -> Elem | None:
+        """The complex method one level up: a = a0 + a1 v, alpha^2 = a0^2 - nu a1^2 in the
+        subfield (nu: the level's non-residue), x0^2 = (a0 +- alpha)/2, x1 = a1 / (2 x0); each
+        candidate is squared to confirm."""
+        S, nr = self.subfield, self.non_residue
         a0, a1 = self._halves(a)
-        if a1 == F2.zero:
-            root = F2.sqrt(a0)
+        if a1 == S.zero:
+            root = S.sqrt(a0)
             if root is not None:
-                return root + F2.zero
-            root = F2.sqrt(F2.mul(a0, F2.inv(self.nu)))
-            return None if root is None else F2.zero + root
-        alpha = F2.sqrt(F2.sub(F2.mul(a0, a0), F2.mul(self.nu, F2.mul(a1, a1))))
+                return root + S.zero
+            root = S.sqrt(S.mul(a0, S.inv(nr)))
+            return None if root is None else S.zero + root
+        alpha = S.sqrt(S.sub(S.mul(a0, a0), S.mul(nr, S.mul(a1, a1))))
         if alpha is None:
             return None
-        half = F2.elem(int(gmpy2.invert(2, self.p)))
-        for delta in (F2.mul(F2.add(a0, alpha), half), F2.mul(F2.sub(a0, alpha), half)):
-            x0 = F2.sqrt(delta)
-            if x0 is None or x0 == F2.zero:
+        half = S.elem(int(gmpy2.invert(2, self.p)))
+        for delta in (S.mul(S.add(a0, alpha), half), S.mul(S.sub(a0, alpha), half)):
+            x0 = S.sqrt(delta)
+            if x0 is None or x0 == S.zero:
                 continue
-            candidate = x0 + F2.mul(a1, F2.inv(F2.scale(x0, 2)))
+            candidate = x0 + S.mul(a1, S.inv(S.scale(x0, 2)))
             if self.mul(candidate, candidate) == a:
                 return candidate
         return None

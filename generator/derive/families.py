@@ -1,7 +1,10 @@
-"""The BN, BLS12, BLS24 and BW6 families: p, r, t as polynomials in the seed, and their checks.
+"""The BN, BLS12, BLS24, BLS48 and BW6 families: p, r, t as polynomials in the seed, and their checks.
 
 BN (Barreto–Naehrig 2005) and BLS12 (Barreto–Lynn–Scott 2002) have k = 12; BLS24 has k = 24
-(r = Phi_24(x) = x^8 - x^4 + 1, p = (x - 1)^2 r / 3 + x, t = x + 1). BW6 (Brezing–Weng,
+(r = Phi_24(x) = x^8 - x^4 + 1, p = (x - 1)^2 r / 3 + x, t = x + 1) and BLS48 has k = 48 (r =
+Phi_48(x) = x^16 - x^8 + 1, the same p and t); for every BLS family #E(Fp) = (x - 1)^2 r / 3, so
+h1(x) = (x - 1)^2 / 3, and the sextic twist's cofactor h2(x) over Fp^(k/6) is derived from the
+family's polynomials (``twist_cofactor_polynomial``). BW6 (Brezing–Weng,
 El Housni–Guillevic eprint 2020/351 and 2021/1359) has k = 6 and is built over a BLS12 or BLS24
 curve of the same seed: its r is the inner curve's p, and t, y are lifted by (ht, hy) multiples of r.
 
@@ -39,6 +42,10 @@ BLS12_T = X + 1
 BLS24_P = (X - 1) ** 2 * (X**8 - X**4 + 1) / 3 + X
 BLS24_R = X**8 - X**4 + 1
 BLS24_T = X + 1
+BLS48_P = (X - 1) ** 2 * (X**16 - X**8 + 1) / 3 + X
+BLS48_R = X**16 - X**8 + 1
+BLS48_T = X + 1
+BLS_H1 = (X - 1) ** 2 / 3          # (p + 1 - t) / r for every BLS family
 BW6_T0 = X**5 - 3 * X**4 + 3 * X**3 - X + 3
 
 
@@ -60,6 +67,8 @@ class FamilyValues:
     inner: str | None = None                 # BW6: the inner family (BLS12 or BLS24)
     trace_case: int | None = None            # BW6: t0(0), the constant term of t(x) mod r(x): 0 or 3
     loop: tuple[sympy.Expr, sympy.Expr] | None = None  # BW6: (c0(x), c1(x)), f_{c0,Q} f_{c1,Q}^p
+    h1_poly: sympy.Expr | None = None        # BLS48: h1(x) = (x - 1)^2 / 3
+    h2_poly: sympy.Expr | None = None        # BLS48: #E'(Fp^(k/6)) / r as a polynomial in x
 
 
 INNER_FAMILIES = {"BLS12": (BLS12_P, BLS12_T), "BLS24": (BLS24_P, BLS24_T)}
@@ -147,7 +156,53 @@ def cyclotomic(k: int, p: int) -> int:
         return p**2 - p + 1
     if k == 24:
         return p**8 - p**4 + 1
+    if k == 48:
+        return p**16 - p**8 + 1
     raise ValueError(f"unsupported embedding degree {k}")
+
+
+def _qq(poly: sympy.Expr) -> sympy.Poly:
+    return sympy.Poly(sympy.expand(poly), X, domain="QQ")
+
+
+def _poly_sqrt(square: sympy.Poly) -> sympy.Poly | None:
+    """The square root with a positive leading coefficient of a perfect-square polynomial over Q,
+    found top down (each coefficient from the highest one not yet matched), or None."""
+    degree = square.degree()
+    lead = sympy.sqrt(square.LC())
+    if degree % 2 or not lead.is_rational:
+        return None
+    half = degree // 2
+    root = sympy.Poly(lead * X**half, X, domain="QQ")
+    for i in range(half - 1, -1, -1):
+        rest = square - root * root
+        if rest.is_zero or rest.degree() < half + i:
+            continue
+        coeff = rest.coeff_monomial(X ** (half + i)) / (2 * lead)
+        root += sympy.Poly(coeff * X**i, X, domain="QQ")
+    return root if (square - root * root).is_zero else None
+
+
+def twist_cofactor_polynomial(p_poly: sympy.Expr, r_poly: sympy.Expr, t_poly: sympy.Expr, k: int) -> sympy.Expr:
+    """h2(x) = #E'(Fq) / r(x) for the sextic twist over q = p^(k/6), as a polynomial in x.
+
+    The trace over Fq is t_q = t t_(q/p) - p t_(q/p^2) (t_0 = 2, t_1 = t); 4 q - t_q^2 = 3 f^2 with f a
+    polynomial (D = 3), and the sextic twists have the orders q + 1 - (+-t_q +- 3 f)/2: the one divisible
+    by r(x) is E', the curve r divides besides E(Fq) itself (whose order q + 1 - t_q is not it for
+    these families). The numeric twist derivation (twist.py) confirms the order on points."""
+    p, r, t = _qq(p_poly), _qq(r_poly), _qq(t_poly)
+    prev, cur = sympy.Poly(2, X, domain="QQ"), t
+    for _ in range(k // 6 - 1):
+        prev, cur = cur, t * cur - p * prev
+    q = p ** (k // 6)
+    f = _poly_sqrt(((4 * q - cur * cur) * sympy.Rational(1, 3)))
+    if f is None:
+        raise DerivationError(f"k = {k}: (4 q - t_q^2) / 3 is not a square polynomial")
+    orders = [q + 1 - (s1 * cur + s2 * 3 * f) * sympy.Rational(1, 2) for s1 in (1, -1) for s2 in (1, -1)]
+    divisible = [n for n in orders if n.rem(r).is_zero and n != q + 1 - cur]
+    if len(divisible) != 1:
+        raise DerivationError(f"k = {k}: {len(divisible)} sextic twist orders are divisible by r(x), not one")
+    return divisible[0].quo(r).as_expr()
 
 
 def _check(curve: str, k: int, p: int, r: int, t: int) -> None:
@@ -234,6 +289,10 @@ def derive_family(family: str, x: int, curve: str, ht: int | None = None, hy: in
         require(x % 3 == 1, curve, "BLS24 seed satisfies x = 1 mod 3 (p is integral)")
         polys = (BLS24_P, BLS24_R, BLS24_T)
         k = 24
+    elif family == "BLS48":
+        require(x % 3 == 1, curve, "BLS48 seed satisfies x = 1 mod 3 (p is integral)")
+        polys = (BLS48_P, BLS48_R, BLS48_T)
+        k = 48
     elif family == "BW6":
         require(inner in INNER_FAMILIES, curve, f"BW6 inner family {inner} is one of {', '.join(INNER_FAMILIES)}")
         require(x % 3 == 1, curve, f"BW6 seed is a {inner} seed: x = 1 mod 3")
@@ -247,8 +306,14 @@ def derive_family(family: str, x: int, curve: str, ht: int | None = None, hy: in
     p_poly, r_poly, t_poly = polys
     p, r, t = (_eval(poly, x) for poly in polys)
     _check(curve, k, p, r, t)
+    h1_poly = h2_poly = None
+    if family == "BLS48":
+        h1_poly = BLS_H1
+        h2_poly = twist_cofactor_polynomial(p_poly, r_poly, t_poly, k)
+        require(_eval(h1_poly, x) * r == p + 1 - t, curve, "h1(x) r(x) = p + 1 - t")
     return FamilyValues(k=k, p=p, r=r, t=t, h1=(p + 1 - t) // r, p_poly=sympy.expand(p_poly),
                         r_poly=sympy.expand(r_poly), ht=ht, hy=hy, t_poly=sympy.expand(t_poly),
                         y_poly=y_poly,
                         inner=inner if family == "BW6" else None,
-                        trace_case=trace_case if family == "BW6" else None, loop=loop)
+                        trace_case=trace_case if family == "BW6" else None, loop=loop,
+                        h1_poly=h1_poly, h2_poly=h2_poly)

@@ -182,7 +182,10 @@ def derive_miller_loop(family: str, x: int, p: int, r: int, tower: TowerModel, t
         formula = (f"BW6 optimal ate (El Housni–Guillevic 2020/351 eq. (1)): f_{{{t0},Q}} * f_{{{t1},Q}}^p, "
                    "with the p-power moved onto the point (pi(Q) = [p]Q) and one shared loop")
     else:
-        raise DerivationError(f"{curve}: unknown family {family}")
+        # a family params accepts (its fields, tower and twist derive) with no Miller loop yet
+        raise DerivationError(f"{curve}: the {family} family has no Miller loop derivation yet, so no code can be "
+                              "generated for it (its fields, tower and twist derive, and generator.reference "
+                              "computes its pairing)")
     for term in terms:
         require(_digits_value(term.digits) == term.scalar and term.digits[0] == 1, curve,
                 "Miller loop digits encode the loop scalar")

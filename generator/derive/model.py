@@ -117,7 +117,7 @@ def derive_core(spec: CurveSpec, progress: Progress | None = None) -> PairingCor
         b = spec.b
         check_b(fam.p, b, n1, curve)
     say("tower: non-residues and Frobenius coefficients")
-    tower = derive_tower(fam.k, fam.p, curve, spec.beta, spec.xi, spec.alpha, spec.nu)
+    tower = derive_tower(fam.k, fam.p, curve, spec.beta, spec.xi, spec.alpha, spec.nu, spec.omega)
     say("sextic twist: type and order on random points")
     twist = derive_twist(tower, fam.p, fam.t, fam.r, b, curve)
     say("generators")

@@ -58,7 +58,7 @@ def pairing_package_files(model: CurveModel, target: str, progress: Progress | N
     files["c/g1.h"] = render("c/group.h.j2", g="g1", F="fp", b_init=lit.fp(model.b), **group_common)
     files["c/g2.h"] = render("c/group.h.j2", g="g2", F=names["fq"], b_init=lit.fq(model.twist.b), **group_common)
     files["c/endomorphism.h"] = render("c/endomorphism.h.j2", **common)
-    # G1 (a = 0 in every pairing family) also gets the AVX-512 IFMA bucket kernel (c/_msm_ifma.j2)
+    # G1 (a = 0 in every pairing family) also gets the AVX-512 IFMA bucket kernel (c/msm/_ifma.j2)
     ifma = derive_ifma_field(model.fp.modulus, model.fp.limbs64, f"{model.name} ({model.source})")
     groups = [{"g": "g1", "F": "fp", "deg": 1, "ifma": ifma}, {"g": "g2", "F": names["fq"], "deg": model.fq_degree}]
     files["c/msm.h"] = render("c/msm.h.j2", groups=groups, fp_bits=model.p.bit_length(), **group_common)

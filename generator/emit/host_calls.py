@@ -23,8 +23,8 @@ def _class_name(c_name: str) -> str:
 
 def pairing_host_context(model: CurveModel, ser: SerializationModel) -> dict[str, object]:
     """hp: the profile arkworks writes G1 and G2 points in (the curve file's arkworks_points, usable
-    for this field); host_prefix: the imports' name prefix (the package name); py: the Python
-    classes the host uses; sizes: the bytes of each item at the boundary (arkworks' Fp is its
+    for this field); host_prefix: the imports' name prefix (the package name); py: the names the
+    host takes from the compiled module (classes, functions, p and r); sizes: the bytes of each item at the boundary (arkworks' Fp is its
     plain byte width, GT k of them, Fr its own width)."""
     profiles = {p.name: p for p in ser.profiles}
     hp = profiles.get(model.spec.arkworks_points)
@@ -34,7 +34,7 @@ def pairing_host_context(model: CurveModel, ser: SerializationModel) -> dict[str
     fp = model.fp.nbytes
     names = model.tower.names
     g2_field, gt_field = _class_name(names["fq"]), _class_name(names["fq6"])
-    imports = sorted({"R", "G1", "G2", "Fp", g2_field, gt_field, "final_exponentiation", "miller_loop"})
+    imports = sorted({"P", "R", "G1", "G2", "Fp", g2_field, gt_field, "final_exponentiation", "miller_loop"})
     sizes = {"g1": hp.width + hp.flagged_width, "g2": (2 * d2 - 1) * hp.width + hp.flagged_width, "fp": fp,
              "fq": d2 * fp, "fr": model.fr.nbytes, "gt": model.k * fp}
     return {"hp": hp, "host_prefix": model.package, "sizes": sizes,

@@ -1,4 +1,4 @@
-"""Reference optimal ate pairing for BN, BLS12, BLS24 and BW6 curves, built from explicit parameters.
+"""Reference optimal ate pairing for BN, BLS12, BLS24, BLS48 and BW6 curves, built from explicit parameters.
 
 This is the test oracle: everything happens in the full field Fp^k with affine points, so each
 step can be checked by hand against the textbook definitions.
@@ -6,6 +6,8 @@ step can be checked by hand against the textbook definitions.
 * Fields.  k = 12 (BN, BLS12): Fp2 = Fp[u]/(u^2 - beta), Fp12 = Fp2[w]/(w^6 - xi), xi in Fp2.
   k = 24 (BLS24): Fp2 = Fp[u]/(u^2 - beta), Fp4 = Fp2[v]/(v^2 - nu), nu in Fp2,
   Fp24 = Fp4[w]/(w^6 - xi), xi in Fp4.
+  k = 48 (BLS48): Fp2, Fp4 as for k = 24, Fp8 = Fp4[w8]/(w8^2 - omega), omega in Fp4,
+  Fp48 = Fp8[w]/(w^6 - xi), xi in Fp8 (w^2 spans the cubic level Fp24 = Fp8[w^2]).
   k = 6 (BW6): Fq = Fp, Fp6 = Fp[w]/(w^6 - alpha), xi = (alpha,).  "Fq" is the field of the
   sextic twist E': y^2 = x^3 + b' with b' = b/xi (D-type) or b*xi (M-type).
 * Untwist.  D: (x', y') -> (x' w^2, y' w^3); M: (x', y') -> (x' / w^2, y' / w^3).
@@ -13,11 +15,16 @@ step can be checked by hand against the textbook definitions.
     BN:    f_{6x+2,Q}(P) * l_{[6x+2]Q, pi(Q)}(P) * l_{[6x+2]Q + pi(Q), -pi^2(Q)}(P)
     BLS12: f_{x,Q}(P)
     BLS24: f_{x,Q}(P)                                        (x = p mod r)
+    BLS48: f_{x,Q}(P)                                        (x = p mod r)
     BW6:   f_{x+1,Q}(P) * f_{x^3-x^2-x,Q}(P)^p          (HG20 optimal ate, eprint 2020/351), or
            f_{c0,Q}(P) * f_{c1,Q}(P)^p for given c0 + p c1 = 0 mod r (the other trace case)
 * Final exponentiation: f^((p^k - 1)/r) as one plain power; for k = 24 as
   f^((p^12 - 1)(p^4 + 1)) (two Frobenius maps, one inversion) then the plain power Phi_24(p)/r,
-  since p^24 - 1 = (p^12 - 1)(p^4 + 1) Phi_24(p).
+  since p^24 - 1 = (p^12 - 1)(p^4 + 1) Phi_24(p). For k = 48 the plain power Phi_48(p)/r (8700
+  bits in Fp48) would take minutes here, so after the easy part f^((p^24 - 1)(p^8 + 1)) the hard
+  part is Barreto–Lynn–Scott's: 3 Phi_48(p)/r = 3 + (x - 1)^2 (x + p)(x^2 + p^2)(x^4 + p^4)(x^8 + p^8 - 1),
+  an identity of integers checked when the pairing is built, evaluated with exponentiations by x and
+  Frobenius powers; the cube this gives is undone by the power 3^-1 mod r (the value has order r).
 
 GT values are therefore e_opt-ate(P, Q) with exponent multiple 1; optimised implementations
 whose final exponentiation computes a multiple m of the exponent (a cheaper hard part) give e^m,
@@ -41,7 +48,7 @@ from .fields import ExtensionField, ExtensionFieldElement, FieldElement, PrimeFi
 
 __all__ = ["ReferencePairing", "FAMILIES"]
 
-FAMILIES = {"BN": 12, "BLS12": 12, "BLS24": 24, "BW6": 6}
+FAMILIES = {"BN": 12, "BLS12": 12, "BLS24": 24, "BLS48": 48, "BW6": 6}
 
 FqInts = Union[int, tuple[int, int]]
 TowerInts = tuple[tuple[FqInts, FqInts, FqInts], tuple[FqInts, FqInts, FqInts]]
@@ -51,7 +58,7 @@ class ReferencePairing:
     """Optimal ate pairing e: G1 x G2 -> GT for one curve, from explicit parameters.
 
     Attributes: ``family``, ``k``, ``x``, ``p``, ``r``, ``twist``; fields ``Fp``, ``Fq`` (Fp2 or
-    Fp), ``Fk`` (the full field), ``Fp2`` (k = 12 only, else None); ``xi`` (in Fq), ``w`` (the
+    Fp), ``Fk`` (the full field), ``Fp2`` (k = 12, 24, 48, else None); ``xi`` (in Fq), ``w`` (the
     generator of Fk over Fq, w^6 = xi); ``b`` (in Fp), ``b2`` (b' in Fq); curves ``E1`` (E over
     Fp), ``E2`` (E' over Fq) and ``Ek`` (E over Fk, where untwisted points live).
     """
@@ -68,6 +75,7 @@ class ReferencePairing:
         xi: tuple,
         nu: Optional[tuple[int, int]] = None,
         bw6_loop: Optional[tuple[int, int]] = None,
+        omega: Optional[tuple] = None,
     ) -> None:
         family = family.upper()
         if family not in FAMILIES:
@@ -91,7 +99,24 @@ class ReferencePairing:
 
         self.Fp = PrimeField(self.p)
         self.Fp4: Optional[ExtensionField] = None
-        if k == 24:
+        self.Fp8: Optional[ExtensionField] = None
+        if k == 48:
+            if beta is None or nu is None or omega is None or len(xi) != 2:
+                raise ValueError("k = 48 needs beta (u^2 = beta), nu in Fp2 (v^2 = nu), omega = ((c0, c1), (c2, c3)) "
+                                 "in Fp4 (w^2 = omega) and xi = (((c0, c1), (c2, c3)), ((c4, c5), (c6, c7))) in Fp8")
+            if self.Fp(beta).is_square():
+                raise ValueError("beta must be a non-square in Fp for Fp[u]/(u^2 - beta) to be a field")
+            self.Fp2 = ExtensionField(self.Fp, 2, beta, "Fp2")
+            if self.Fp2(tuple(nu)).is_square():
+                raise ValueError("nu must be a non-square in Fp2 for Fp2[v]/(v^2 - nu) to be a field")
+            self.Fp4 = ExtensionField(self.Fp2, 2, self.Fp2(tuple(nu)), "Fp4")
+            omega_elem = self.Fp4([tuple(c) for c in omega])
+            if omega_elem.is_square():
+                raise ValueError("omega must be a non-square in Fp4 for Fp4[w]/(w^2 - omega) to be a field")
+            self.Fp8 = ExtensionField(self.Fp4, 2, omega_elem, "Fp8")
+            self.Fq = self.Fp8
+            self.xi = self.Fq([[tuple(c) for c in half] for half in xi])
+        elif k == 24:
             if beta is None or nu is None or len(xi) != 2:
                 raise ValueError("k = 24 needs beta (u^2 = beta), nu = (c0, c1) in Fp2 (v^2 = nu) and "
                                  "xi = ((c0, c1), (c2, c3)) in Fp4")
@@ -224,7 +249,7 @@ class ReferencePairing:
             f = f * line
             line, T = self._line(T, Q2, Pk)
             return f * line
-        if self.family in ("BLS12", "BLS24"):
+        if self.family in ("BLS12", "BLS24", "BLS48"):
             f, _ = self._miller(x, Qk, Pk)
             return f
         # BW6: c0 + p c1 = 0 mod r; the joining line l_{[c1 p]Q, [c0]Q} is vertical because
@@ -242,9 +267,37 @@ class ReferencePairing:
         return f
 
     # -- final exponentiation and the pairing -----------------------------------------------
+    def _power_x(self, f: ExtensionFieldElement, n: int) -> ExtensionFieldElement:
+        """f^n for a signed n (a negative n inverts)."""
+        g = f ** abs(n)
+        return g.inverse() if n < 0 else g
+
+    def _bls48_hard_part(self, f: ExtensionFieldElement) -> ExtensionFieldElement:
+        """f^(Phi_48(p)/r) for f after the easy part: f^(3 + (x - 1)^2 (x + p)(x^2 + p^2)(x^4 + p^4)
+        (x^8 + p^8 - 1)) = f^(3 Phi_48(p)/r), then the power 3^-1 mod r (module docstring)."""
+        x, p, r = self.x, self.p, self.r
+        if 3 * ((p**16 - p**8 + 1) // r) != 3 + (x - 1) ** 2 * (x + p) * (x**2 + p**2) * (x**4 + p**4) * (x**8 + p**8 - 1):
+            raise ValueError("3 Phi_48(p)/r is not the BLS48 hard-part exponent: the curve is not a BLS48 curve")
+        a = self._power_x(self._power_x(f, x - 1), x - 1)
+        for n in (1, 2, 4):                       # a <- a^(x^n + p^n)
+            b = a
+            for _ in range(n):
+                b = self._power_x(b, x)
+            a = b * a.frobenius(n)
+        b = a
+        for _ in range(8):
+            b = self._power_x(b, x)
+        cube = b * a.frobenius(8) / a * f * f * f
+        return cube ** pow(3, -1, r)
+
     def final_exponentiation(self, f: Any) -> ExtensionFieldElement:
-        """f^((p^k - 1)/r) as one plain power (k = 24: the Frobenius maps of the easy part first)."""
+        """f^((p^k - 1)/r) as one plain power (k = 24: the Frobenius maps of the easy part first;
+        k = 48: the easy part, then the hard part of ``_bls48_hard_part``)."""
         f = self.Fk(f)
+        if self.k == 48:
+            f = f.frobenius(24) / f
+            f = f.frobenius(8) * f
+            return self._bls48_hard_part(f)
         if self.k == 24:
             f = f.frobenius(12) / f
             f = f.frobenius(4) * f
@@ -261,7 +314,7 @@ class ReferencePairing:
 
     # -- the C tower layout -----------------------------------------------------------------
     def _fq_to_ints(self, a: FieldElement) -> FqInts:
-        if self.k == 24:
+        if self.k in (24, 48):
             return a.to_ints()  # type: ignore[attr-defined,return-value]
         if self.k == 12:
             c0, c1 = a.coeffs  # type: ignore[attr-defined]
@@ -284,10 +337,15 @@ def reference_for_model(model: Any) -> ReferencePairing:
     """The reference pairing of a derived curve model (generator.derive.model.CurveModel): its
     family, seed, primes, b, twist and tower, as the model holds them. The twist field's
     non-residue xi is flat in the model and split into Fp2 halves when the twist field is Fp4
-    (k = 24, with v^2 = nu); a BW6 curve takes its derived loop pair (c0, c1)."""
+    (k = 24, with v^2 = nu) and into Fp4 halves of Fp2 pairs when it is Fp8 (k = 48, with w^2 = omega);
+    a BW6 curve takes its derived loop pair (c0, c1)."""
     tower = model.tower
     xi = tuple(tower.xi)
     if model.fq_degree == 4:
         xi = (xi[:2], xi[2:])
+    if model.fq_degree == 8:
+        xi = ((xi[0:2], xi[2:4]), (xi[4:6], xi[6:8]))
+    omega = getattr(tower, "omega", None)
     return ReferencePairing(model.family, model.x, model.p, model.r, model.b, model.twist.kind, tower.beta, xi,
-                            nu=tower.nu, bw6_loop=model.miller.signed_scalars if model.k == 6 else None)
+                            nu=tower.nu, bw6_loop=model.miller.signed_scalars if model.k == 6 else None,
+                            omega=None if omega is None else (omega[:2], omega[2:]))

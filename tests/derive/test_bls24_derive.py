@@ -12,14 +12,13 @@ import functools
 from dataclasses import replace
 
 import pytest
-from conftest import REPO_ROOT
+from bls24_util import CURVE_DIR, NAMES, core_of, endo_of, spec_of
 
 from generator.derive.algebra import Curve, Fq
 from generator.derive.checks import DerivationError
 from generator.derive.endomorphisms import (
     check_split,
     derive_decomposition,
-    derive_endomorphisms,
     derive_scalar_splits,
     euler_phi,
     poly_value,
@@ -28,25 +27,12 @@ from generator.derive.endomorphisms import (
 from generator.derive.families import derive_family
 from generator.derive.gt_program import MulGT, track_exponent
 from generator.derive.miller_loop import apply_psi
-from generator.derive.model import PairingCore, build_model, derive_core
+from generator.derive.model import build_model, derive_core
 from generator.derive.tower import derive_tower
 from generator.derive.twist import derive_generator, derive_twist, trace_over_extension
-from generator.params import CurveFileError, CurveSpec, load_curve_file, parse_curve_text
+from generator.params import CurveFileError, CurveSpec, parse_curve_text
 from generator.pipeline import render_package
 from generator.reference import ReferencePairing
-
-CURVE_DIR = REPO_ROOT / "curves"
-NAMES = ("bls24-315", "bls24-317")
-
-
-@functools.lru_cache(maxsize=None)
-def spec_of(name: str) -> CurveSpec:
-    return load_curve_file(CURVE_DIR / f"{name}.toml")
-
-
-@functools.lru_cache(maxsize=None)
-def core_of(name: str) -> PairingCore:
-    return derive_core(spec_of(name))
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -328,15 +314,6 @@ def test_altered_glv_eigenvalue_fails() -> None:
 
 # ------------------------------------------------------------------------------------------------
 # Subgroup tests and cofactor clearing (derive_endomorphisms, where the existing formulas generalize)
-
-
-@functools.lru_cache(maxsize=None)
-def endo_of(name: str):
-    core, spec = core_of(name), spec_of(name)
-    fam = core.family
-    return derive_endomorphisms(dict(family="BLS24", x=spec.x, p=fam.p, r=fam.r, t=fam.t, k=24, h1=fam.h1,
-                                     h2=core.twist.cofactor, E1=core.E1, E2=core.twist.curve, g1=core.g1,
-                                     g2=core.g2, psi=core.miller.psi), name)
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -8,39 +8,23 @@ against generator.reference and gnark's published generators and byte layout.
 from __future__ import annotations
 
 import random
-from functools import lru_cache
 
 import pytest
-from conftest import REPO_ROOT, load_curve_module
+from bls24_util import CURVE_DIR, built
+from hash_to_curve_util import check_against_reference
 from pairing_laws import check_pairing_laws
 
-from generator.derive.model import CurveModel, build_model
+from generator.derive.model import CurveModel
 from generator.params import load_curve_file
-from generator.reference import reference_for_model
 
-CURVE_DIR = REPO_ROOT / "curves"
 CURVE_FILE, INNER_FILE = "bw6-633.toml", "bls24-315.toml"
 
 pytestmark = pytest.mark.xdist_group("bw6-633")
 
 
-# The protocol modules the curve file carries (tests/protocols/test_bls24_protocols.py runs them, in this
-# file's xdist group): BW6-761's, without its EIP-3026 precompiles (defined for BW6-761).
-PROTOCOLS = ("groth16", "kzg")
-
-
-@lru_cache(maxsize=None)
-def built():
-    """(module, model, reference) of BW6-633: the installed package and the model of its curve file,
-    once per process."""
-    model = build_model(load_curve_file(CURVE_DIR / CURVE_FILE))
-    module = load_curve_module(model.package)
-    return module, model, reference_for_model(model)
-
-
 @pytest.fixture(scope="module")
 def bw6_633():
-    return built()
+    return built("bw6-633")
 
 
 def _g1(m: CurveModel, P) -> tuple[int, int] | None:
@@ -164,8 +148,6 @@ def test_pairing_bilinear_nondegenerate_and_multi(bw6_633) -> None:
 def test_hash_to_curve_svdw_matches_reference(bw6_633) -> None:
     """No suite is given for BW6-633: SVDW with the Z of RFC 9380 appendix H.1 on both groups,
     equal to the reference, in the subgroups (h_eff of the derived cofactor clearing)."""
-    from test_hash_to_curve import check_against_reference
-
     C, m, _ = bw6_633
     assert C.G1.HASH_MAP == C.G2.HASH_MAP == "svdw" and not C.G1.HASH_SUITE_IS_RFC
     check_against_reference(C, m, m.package, n_random=3, n_msgs=2)

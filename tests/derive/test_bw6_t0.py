@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 import sympy
+from hash_to_curve_util import check_against_reference
 
 from generator.derive import bw6_formulas, endomorphisms, families
 from generator.derive.checks import DerivationError
@@ -386,8 +387,6 @@ def test_pairing_matches_reference_and_laws(bw6_767) -> None:
 def test_hash_to_curve(bw6_767) -> None:
     """No suite is named: SVDW with RFC 9380 appendix H.1's Z on both groups, equal to the reference,
     cleared into the subgroups by the derived formulas."""
-    from test_hash_to_curve import check_against_reference
-
     C, m, _ = bw6_767
     assert C.G1.HASH_MAP == C.G2.HASH_MAP == "svdw"
     check_against_reference(C, m, m.package, n_random=2, n_msgs=2)

@@ -8,6 +8,7 @@ import random
 
 import pytest
 from build_cache import cached_test_curve, import_test_curve
+from hash_to_curve_util import check_against_reference
 
 from generator.derive.model import build_model
 from generator.params import parse_curve_text
@@ -114,9 +115,7 @@ def test_endomorphisms(custom) -> None:
 def test_hash_to_curve_svdw_matches_reference(custom) -> None:
     """A curve file without a hash-to-curve suite gets Shallue-van de Woestijne with the Z of
     RFC 9380 appendix H.1 on both groups: outputs on the curve, in the subgroup, equal to the
-    reference (tests/pairings/test_hash_to_curve.py), and never labelled an RFC suite."""
-    from test_hash_to_curve import check_against_reference
-
+    reference (tests/hash_to_curve_util.py), and never labelled an RFC suite."""
     C, m = custom
     assert C.G1.HASH_MAP == C.G2.HASH_MAP == "svdw"
     assert not C.G1.HASH_SUITE_IS_RFC and not C.G2.HASH_SUITE_IS_RFC

@@ -6,29 +6,19 @@ from __future__ import annotations
 
 import pickle
 import random
-from functools import lru_cache
 from types import ModuleType
 
 import pytest
-from conftest import REPO_ROOT, edwards_packages, load_curve_module
+from conftest import edwards_packages, load_curve_module
+from edwards_util import model, outside, pt
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.derive.edwards import EdwardsModel, build_edwards_model
-from generator.params import load_curve_file
+from generator.derive.edwards import EdwardsModel
 from generator.reference.edwards import EdwardsCurve
 
 PACKAGES = edwards_packages()
 FEW = settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-
-
-@lru_cache(maxsize=None)
-def model(pkg: str) -> EdwardsModel:
-    for path in sorted((REPO_ROOT / "curves").glob("*.toml")):
-        spec = load_curve_file(path)
-        if spec.family == "TwistedEdwards" and spec.package == pkg:
-            return build_edwards_model(spec)
-    raise LookupError(pkg)
 
 
 @pytest.fixture(scope="module", params=PACKAGES or [None])
@@ -49,15 +39,6 @@ def torsion(m: EdwardsModel, E: EdwardsCurve, seed: int) -> tuple[int, int]:
             return E.mul(E.random_point(rng), m.r)
         except ZeroDivisionError:
             continue
-
-
-def outside(m: EdwardsModel, E: EdwardsCurve, seed: int) -> tuple[int, int]:
-    """A random curve point, almost surely outside the subgroup."""
-    return E.random_point(random.Random(seed))
-
-
-def pt(C: ModuleType, P: tuple[int, int]):
-    return C.Point.from_affine(*P, check=False)
 
 
 # ---------------------------------------------------------------------------------------------

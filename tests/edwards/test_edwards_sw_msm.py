@@ -13,7 +13,7 @@ from types import ModuleType
 
 import pytest
 from conftest import edwards_packages, load_curve_module
-from test_edwards import model, outside, pt
+from edwards_util import model, outside, pt
 
 from generator.derive.edwards import EdwardsModel
 from generator.derive.edwards.algebra import to_weierstrass

@@ -2,7 +2,7 @@
 and above the register window: the instruction lists of the register-accumulator Montgomery
 kernels (up to 6 limbs), the memory forms (above 12 limbs, and AddressSanitizer builds), the modular
 and double-width sums in each of their forms, 3t +- 2x and the lazy tower's small-factor kernels,
-run in test_adx_window's model of the instructions against Python's integers, with outputs that
+run in tests/adx_util.py's model of the instructions against Python's integers, with outputs that
 alias inputs where the interface allows it. Then the header: which kernels a set of field shapes
 gets, and every operand an instruction names declared by its asm statement. test_field_c.py
 compiles and runs the rendered header on CPUs with ADX; this runs everywhere."""
@@ -13,7 +13,7 @@ import random
 import re
 
 import pytest
-from test_adx_window import MASK, Machine, inputs, modulus, value, wide_inputs, words
+from adx_util import MASK, Machine, inputs, modulus, value, wide_inputs, words
 
 from generator.derive.lazy_reduction import LazyReductionModel
 from generator.emit import adx_factors, adx_kernels, adx_products, adx_sums, adx_window

@@ -1,8 +1,9 @@
 """The templates only lay out code: none is longer than 800 lines or builds C text in a list
-(``lines.append``), partials are named with a leading underscore, no template branches on a curve's
-name, and the C that is computed from the curve comes ready from generator/emit (tower.py,
-pairing.py), whose helpers are tested here: their statements are run by a small interpreter over
-integers modulo p (or p R) and checked against the arithmetic they stand for."""
+(``lines.append``), partials (the templates generator/ does not render) are named with a leading
+underscore, no template branches on a curve's name, and the C that is computed from the curve
+comes ready from generator/emit (tower.py, pairing.py), whose helpers are tested here: their
+statements are run by a small interpreter over integers modulo p (or p R) and checked against the
+arithmetic they stand for."""
 
 from __future__ import annotations
 
@@ -45,35 +46,43 @@ def test_no_template_builds_lines_in_a_list() -> None:
     assert not offenders, f"C text built with lines.append (write it in generator/emit): {offenders}"
 
 
-# The folders whose partials carry the leading underscore (the top of cython/ and python/ keeps its
-# names for now; their sub-folders hold partials only).
-UNDERSCORED = ("c", "asm")
+# A template name in generator/ (a quoted "<folder>/...j2"; {...} stands for a part of the name that
+# the generator fills in, as asm/{asm}/kernels.h.j2).
+RENDER_NAME = re.compile(r"""["']((?:c|asm|cython|python|js|npm|project)/[\w./{}-]+\.j2)["']""")
 
 
-def underscored(name: str) -> bool:
-    """Whether the rule of partials holds for this template: c/ and asm/, and the sub-folders of
-    cython/ and python/ (the parts of one template, or of twins)."""
-    return name.split("/")[0] in UNDERSCORED or name.count("/") >= 2
+def rendered_templates() -> set[str]:
+    """The templates generator/ renders into a package's files: every one its code names."""
+    code = "\n".join(p.read_text(encoding="utf-8") for p in (REPO_ROOT / "generator").rglob("*.py"))
+    names = {rel(p) for p in template_files()}
+    rendered = set()
+    for named in set(RENDER_NAME.findall(code)):
+        pattern = re.compile(re.sub(r"\\\{\w+\\\}", "[^/]+", re.escape(named)))
+        matches = {name for name in names if pattern.fullmatch(name)}
+        assert matches, f"generator/ renders {named}, which is not a template"
+        rendered |= matches
+    return rendered
 
 
 def test_partials_are_underscored() -> None:
-    """A template of c/ or asm/ (or of a sub-folder of cython/ or python/) that only other templates
-    include or import is a partial (a leading underscore); one that generator/ renders is not;
-    every partial is included."""
-    included = {name for p in template_files() for name in INCLUDE.findall(p.read_text(encoding="utf-8"))}
+    """A template that generator/ does not render is a partial: other templates include or import
+    it, and its name starts with an underscore. A rendered one is included by no other template,
+    and carries a leading underscore only where its output file does (a private module such as
+    _core.pyx), so that the name says which templates make a file."""
     code = "\n".join(p.read_text(encoding="utf-8") for p in (REPO_ROOT / "generator").rglob("*.py"))
-    rendered = set(re.findall(r"""["']((?:c|asm)/[\w./{}-]+\.j2)["']""", code))
+    included = {name for p in template_files() for name in INCLUDE.findall(p.read_text(encoding="utf-8"))}
+    rendered = rendered_templates()
+    assert {"c/tower.h.j2", "cython/_core.pyx.j2", "python/kzg.py.j2", "asm/arm64/kernels.h.j2"} <= rendered
     for name in included:
         assert (TEMPLATES / name).is_file(), f"{name} is included but missing"
-        if underscored(name) and name not in rendered:
-            assert Path(name).name.startswith("_"), f"{name} is a partial: name it _{Path(name).name}"
-    for name in rendered:
-        assert not Path(name).name.startswith("_"), f"{name} is rendered by the generator: no leading underscore"
     for p in template_files():
-        name = rel(p)
-        if name.split("/")[0] in ("cython", "python") and name.count("/") >= 2:
-            assert Path(name).name.startswith("_"), f"{name} is a part of a sub-folder: name it _{Path(name).name}"
-        if underscored(name) and Path(name).name.startswith("_"):
+        name, base = rel(p), p.name
+        if name in rendered:
+            assert name not in included, f"{name} is rendered by the generator and included by a template"
+            if base.startswith("_"):
+                assert f'"{base[: -len(".j2")]}"' in code, f"{name} is rendered: name it without a leading underscore"
+        else:
+            assert base.startswith("_"), f"{name} is a partial (generator/ does not render it): name it _{base}"
             assert name in included, f"{name} is a partial that nothing includes"
 
 

@@ -5,19 +5,32 @@ program (about 2 s)."""
 
 from __future__ import annotations
 
+import ast
 import os
 from pathlib import Path
 
 import build_cache
 import cross_kat
 import pytest
-import test_cross
-import test_cross_edwards
-import test_wasm
+from conftest import TESTS_DIR
 
 from generator import build, cross_build
 
+# The test files that run the native known-answer program
+KAT_CALLERS = ("targets/test_cross.py", "edwards/test_cross_edwards.py", "wasm/test_wasm.py")
 BN254N = 'name = "BN254N"\nfamily = "BN"\nx = "-0x4080000000000001"\n'
+
+
+def takes_cached_kat_from_build_cache(path: Path) -> bool:
+    """Whether a test file imports cached_kat from build_cache and defines or assigns no other."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    imported = any(isinstance(node, ast.ImportFrom) and node.module == "build_cache"
+                   and any(alias.name == "cached_kat" and alias.asname is None for alias in node.names)
+                   for node in tree.body)
+    own = any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "cached_kat"
+              or isinstance(node, ast.Name) and node.id == "cached_kat" and isinstance(node.ctx, ast.Store)
+              for node in ast.walk(tree))
+    return imported and not own
 
 
 @pytest.fixture
@@ -44,25 +57,22 @@ def _counting(monkeypatch, owner, name: str) -> list:
 def test_cross_and_wasm_share_the_native_known_answer_program(
     cache: Path, tmp_path: Path, monkeypatch
 ) -> None:
-    """test_cross, test_cross_edwards and test_wasm take the native program from one cache entry:
-    the first call compiles it, the next ones (any caller) hit the cache and compile nothing."""
-    assert (
-        test_cross.cached_kat
-        is test_cross_edwards.cached_kat
-        is test_wasm.cached_kat
-        is build_cache.cached_kat
-    )
+    """test_cross, test_cross_edwards and test_wasm take the native program from one cache entry
+    (each takes cached_kat from build_cache and has none of its own): the first call compiles it,
+    the next ones (any caller) hit the cache and compile nothing."""
+    for caller in KAT_CALLERS:
+        assert takes_cached_kat_from_build_cache(TESTS_DIR / caller), caller
     pkg = tmp_path / "pkg"
     (pkg / "c").mkdir(parents=True)
     (pkg / "c" / "kat_main.c").write_text('#include <stdio.h>\nint main(void) { puts("kat"); return 0; }\n')
     builds = _counting(monkeypatch, cross_build, "build_kat")
-    first = test_cross.cached_kat(pkg, "native")
+    first = build_cache.cached_kat(pkg, "native")
     assert len(builds) == 1 and cross_kat.run_kat(first, "native", "") == ["kat"]
-    assert test_wasm.cached_kat(pkg, "native") == first and len(builds) == 1  # a cache hit
+    assert build_cache.cached_kat(pkg, "native") == first and len(builds) == 1  # a cache hit
     assert [p.name for p in cache.iterdir() if p.is_dir()] == [first.parent.name]
     # another content is another entry
     (pkg / "c" / "kat_main.c").write_text('#include <stdio.h>\nint main(void) { puts("other"); return 0; }\n')
-    second = test_cross_edwards.cached_kat(pkg, "native")
+    second = build_cache.cached_kat(pkg, "native")
     assert second != first and len(builds) == 2 and cross_kat.run_kat(second, "native", "") == ["other"]
 
 

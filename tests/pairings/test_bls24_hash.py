@@ -7,7 +7,7 @@ hash_to_field with m = 4 (section 5.2, L = 56 bytes per coefficient), and cofact
 endomorphism formulas ([1 - x] on G1, the psi formula of derive/psi_clearing.py on G2). The
 reference maps random field elements onto the curves, and the full hash lands in G1 and G2 and
 equals the psi formula's image. About 35 s of CPU (the derivations are shared with
-test_bls24_derive.py when both run in one process; the reference's Fp4 square roots are plain
+test_bls24_derive.py through tests/bls24_util.py when both run in one process; the reference's Fp4 square roots are plain
 Tonelli-Shanks powers, about 3 s a map).
 """
 
@@ -17,7 +17,7 @@ import functools
 import random
 
 import pytest
-from test_bls24_derive import NAMES, core_of, endo_of, spec_of
+from bls24_util import NAMES, core_of, endo_of, spec_of
 
 from generator.derive.checks import DerivationError
 from generator.derive.endomorphisms import Evaluator

@@ -5,8 +5,8 @@ flat tuples (c0.c0, c0.c1, c1.c0, c1.c1), gnark's (B0.A0, B0.A1, B1.A0, B1.A1).
 
 The C tower and pairing are checked operation by operation in tests/emit/test_bls24_tower_c.py; here the
 package: groups, endomorphisms, serialization, hash to curve and the pairing as Python sees them.
-Under xdist each curve is one group (CURVE_PARAMS, shared with tests/protocols/test_bls24_protocols.py), so
-its model is derived once, on one worker.
+Under xdist each curve is one group (tests/bls24_util.py's CURVE_PARAMS, which
+tests/protocols/test_bls24_protocols.py joins), so its model is derived once, on one worker.
 """
 
 from __future__ import annotations
@@ -14,21 +14,19 @@ from __future__ import annotations
 import random
 import shutil
 import subprocess
-from functools import lru_cache
 from pathlib import Path
 
 import pytest
+from bls24_util import CURVE_DIR, CURVE_PARAMS, built
 from build_cache import compiled
-from conftest import GENERATED_DIR, REPO_ROOT, TESTS_DIR, load_curve_module
+from conftest import GENERATED_DIR, TESTS_DIR
 from pairing_laws import check_pairing_laws
 
-from generator.derive.model import CurveModel, build_model
+from generator.derive.model import CurveModel
 from generator.params import load_curve_file
-from generator.reference import ReferencePairing, reference_for_model
+from generator.reference import ReferencePairing
 from generator.reference import hash_to_curve as ref_h2c
 
-CURVE_DIR = REPO_ROOT / "curves"
-CURVES = ("bls24-317", "bls24-315")
 SQRT_RATIO_HARNESS = TESTS_DIR / "c_harness" / "sqrt_ratio_fp4.c"
 CC = shutil.which("gcc") or shutil.which("cc")
 CFLAGS = ["-std=c99", "-O1", "-Wall", "-Wextra", "-Wshadow", "-Werror", "-Wno-unused-function"]
@@ -64,30 +62,14 @@ GNARK_GENERATORS = {
 }
 
 
-# The protocol modules the curve files carry (tests/protocols/test_bls24_protocols.py runs them; the curve file
-# is checked to list these).
-PROTOCOLS = ("groth16", "kzg", "bls_signatures")
-# One xdist group per curve, which tests/protocols/test_bls24_protocols.py joins: one worker derives each
-# curve (_built) for both files.
-CURVE_PARAMS = [pytest.param(name, marks=pytest.mark.xdist_group(name)) for name in CURVES]
-
-
 def _package_c(package: str) -> Path:
     """The C headers of the installed package (generated/<package>/c)."""
     return GENERATED_DIR / package / "c"
 
 
-@lru_cache(maxsize=None)
-def _built(name: str):
-    """(module, model, reference) of one curve: the installed package and its model, once per session."""
-    model = build_model(load_curve_file(CURVE_DIR / f"{name}.toml"))
-    module = load_curve_module(model.package)
-    return module, model, reference_for_model(model)
-
-
 @pytest.fixture(scope="module", params=CURVE_PARAMS)
 def bls24(request):
-    return _built(request.param)
+    return built(request.param)
 
 
 def _g1(P) -> tuple[int, int] | None:

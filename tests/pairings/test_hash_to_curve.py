@@ -14,13 +14,12 @@
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
-from types import ModuleType
 from typing import Any
 
 import pytest
 from conftest import REPO_ROOT, TESTS_DIR
+from hash_to_curve_util import check_against_reference, map_params, ref_ints, ref_point
 from vectors_util import read_vector_json
 
 from generator.derive.checks import DerivationError
@@ -54,23 +53,6 @@ def reference_of(m: CurveModel) -> ReferencePairing:
     return reference_for_model(m)
 
 
-def map_params(m: CurveModel, ref: ReferencePairing, group: str) -> tuple[ref_h2c.MapParams, Any]:
-    """The reference's view of one suite, built from the model's (checked) suite parameters."""
-    h = m.h2c[group]
-    F, E = (ref.Fp, ref.E1) if group == "g1" else (ref.Fq, ref.E2)
-
-    def conv(e: tuple[int, ...]) -> Any:
-        return list(e) if len(e) > 1 else e[0]
-
-    iso = h.isogeny
-    params = ref_h2c.MapParams(
-        field=F, b=E.b, method=h.method, z=conv(h.z), h_eff=h.h_eff, L=h.L,
-        a_iso=conv(iso.a) if iso else None, b_iso=conv(iso.b) if iso else None,
-        iso=tuple([conv(c) for c in poly] for poly in (iso.x_num, iso.x_den, iso.y_num, iso.y_den)) if iso else None,
-    )
-    return params, E
-
-
 def parse_elem(text: str) -> int | tuple[int, ...]:
     """A vector value: "0x.." (Fp) or "0x<c0>,0x<c1>" (Fp2)."""
     parts = tuple(int(x, 16) for x in text.split(","))
@@ -79,14 +61,6 @@ def parse_elem(text: str) -> int | tuple[int, ...]:
 
 def parse_point(d: dict[str, str]) -> tuple[Any, Any]:
     return (parse_elem(d["x"]), parse_elem(d["y"]))
-
-
-def ref_ints(a: Any) -> int | tuple[int, ...]:
-    return tuple(int(c) for c in a.coeffs) if hasattr(a, "coeffs") else int(a)
-
-
-def ref_point(P: Any) -> tuple[Any, Any] | None:
-    return None if P is None else (ref_ints(P[0]), ref_ints(P[1]))
 
 
 # --------------------------------------------------------------------------------------------
@@ -216,42 +190,6 @@ def test_rfc_labels_only_on_rfc_suites(curve) -> None:
 
 # --------------------------------------------------------------------------------------------
 # Every curve against the reference (SVDW curves have no outside vectors)
-
-
-def edge_and_random_u(m: CurveModel, group: str, rng: random.Random, n: int) -> list[Any]:
-    deg = m.h2c[group].degree
-    values = [0, 1, m.p - 1, 2, (m.p - 1) // 2]
-    out: list[Any] = []
-    for v in values:
-        out.append(v if deg == 1 else (v, 0))
-        if deg == 2:
-            out.append((0, v))
-    for _ in range(n):
-        out.append(rng.randrange(m.p) if deg == 1 else (rng.randrange(m.p), rng.randrange(m.p)))
-    return out
-
-
-def check_against_reference(C: ModuleType, m: CurveModel, seed: str, n_random: int = 6, n_msgs: int = 3) -> None:
-    """map_to_curve on edge and random u, and hash_to_curve / encode_to_curve on a few messages,
-    equal the reference; outputs are on the curve and, after clearing, in the subgroup."""
-    ref = reference_of(m)
-    rng = random.Random(seed)
-    for group, G in (("g1", C.G1), ("g2", C.G2)):
-        params, E = map_params(m, ref, group)
-        for u in edge_and_random_u(m, group, rng, n_random):
-            Q = G.map_to_curve(u)
-            assert Q.is_on_curve()
-            assert Q.to_affine() == ref_point(ref_h2c.map_to_curve(params, params.field(u)))
-        dst = f"PAIRFORGE-TEST-{m.package}-{group}".encode()
-        for i in range(n_msgs):
-            msg = bytes(rng.randrange(256) for _ in range(i * 17))
-            _, _, _, P = ref_h2c.hash_to_curve(params, E, msg, dst)
-            H = G.hash_to_curve(msg, dst)
-            assert H.is_on_curve() and H.in_subgroup() and not H.is_identity()
-            assert H.to_affine() == ref_point(P)
-            _, _, P = ref_h2c.encode_to_curve(params, E, msg, dst)
-            N = G.encode_to_curve(msg, dst)
-            assert N.in_subgroup() and N.to_affine() == ref_point(P)
 
 
 @pytest.mark.parametrize("pkg,curve_file", SVDW_PACKAGES, ids=[p for p, _ in SVDW_PACKAGES])

@@ -1,11 +1,12 @@
 """Multi-scalar multiplication (templates/c/msm.h.j2 through G1.msm / G2.msm / msm_bytes).
 
-The oracle: points with known discrete logs, P_i = s_i G, so that sum [k_i] P_i = [sum k_i s_i mod r] G
-is one constant-time scalar multiplication (checked against generator/reference in test_api.py);
-small cases are also checked against the sum of the scalar multiplications [k_i] P_i.  Sizes cover
-the direct method, Jacobian buckets and batch-affine buckets (a few hundred points for G2, from
-about 512 for G1, and one MSM of 2^12 points per group), with the affine special cases (a bucket
-plus the same point, plus its negative, many equal digits) placed inside batches.
+The oracle (tests/msm_util.py): points with known discrete logs, P_i = s_i G, so that sum [k_i] P_i
+= [sum k_i s_i mod r] G is one constant-time scalar multiplication (checked against
+generator/reference in test_api.py); small cases are also checked against the sum of the scalar
+multiplications [k_i] P_i. Sizes cover the direct method, Jacobian buckets and batch-affine buckets
+(a few hundred points for G2, from about 512 for G1, and one MSM of 2^12 points per group), with the
+affine special cases (a bucket plus the same point, plus its negative, many equal digits) placed
+inside batches.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import random
 
 import pytest
 from conftest import STANDARD_CURVES
+from msm_util import expected, logs_points
 
 
 @pytest.fixture(params=STANDARD_CURVES)
@@ -28,27 +30,6 @@ def G(request, C):
 
 def nbr(C) -> int:
     return (C.R.bit_length() + 7) // 8
-
-
-def logs_points(G, C, n: int, rng: random.Random, step: bool = True):
-    """n points with their logs: random logs for small n, an arithmetic progression (one addition
-    per point) when step and n is large."""
-    g = G.generator()
-    if not step or n <= 64:
-        logs = [rng.randrange(1, C.R) for _ in range(n)]
-        return logs, [g * s for s in logs]
-    a, b = rng.randrange(1, C.R), rng.randrange(1, C.R)
-    P, B = g * a, g * b
-    logs, pts = [], []
-    for i in range(n):
-        logs.append((a + i * b) % C.R)
-        pts.append(P)
-        P = P + B
-    return logs, pts
-
-
-def expected(G, C, logs, scalars):
-    return G.generator() * (sum(int(k) * s for k, s in zip(scalars, logs, strict=True)) % C.R)
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 7, 40, 300])

@@ -20,24 +20,11 @@ from types import ModuleType
 
 import pytest
 from conftest import REPO_ROOT, STANDARD_CURVES, import_optional, load_curve_module
+from kzg_util import TAU, ptau_file
 
 pytestmark = pytest.mark.xdist_group("distributed")
 
 GROUPS = ("G1", "G2")
-
-
-@pytest.fixture(scope="module")
-def client():
-    import_optional("dask", "pip install -e '.[distributed]'")
-    distributed = import_optional("distributed", "pip install -e '.[distributed]'")
-    cluster = distributed.LocalCluster(
-        processes=True, n_workers=2, threads_per_worker=1, dashboard_address=None,
-        env={"PYTHONPATH": os.pathsep.join([str(REPO_ROOT), os.environ.get("PYTHONPATH", "")])},
-    )
-    client = distributed.Client(cluster)
-    yield client
-    client.close()
-    cluster.close()
 
 
 def _module(pkg: str, name: str) -> ModuleType:
@@ -354,9 +341,8 @@ def test_groth16_batch_verify(client, pkg: str) -> None:
 
 
 # ------------------------------------------------------------------------------------------------
-# KZG commitments with client=, and .ptau sections read by the workers
-
-KZG_TAU = 0x1234567890ABCDEF1234567890ABCDEF  # the known tau of the test setups (tests only)
+# KZG commitments with client=, and .ptau sections read by the workers (setups from
+# tests/kzg_util.py's known tau)
 
 
 def _bit_reversed(values: list) -> list:
@@ -369,16 +355,14 @@ def test_kzg_commit_equals_local(client, pkg: str, tmp_path: Path) -> None:
     """kzg.commit / commit_evaluations with a client equal the local calls and [p(tau)] G1; a
     setup loaded from a .ptau path is read by the workers (PtauFile), and PtauFile sections
     equal the local MSM of the points kzg.Setup.from_ptau loads from the same file."""
-    from test_kzg import _ptau
-
     C = load_curve_module(pkg)
     kzg = _module(pkg, "kzg")
     D = _module(pkg, "distributed")
     rng = random.Random(pkg)
-    setup = kzg.Setup.insecure_from_tau(KZG_TAU, 16)
+    setup = kzg.Setup.insecure_from_tau(TAU, 16)
     coeffs = [rng.randrange(C.R) for _ in range(11)]
     want = kzg.commit(setup, coeffs)
-    p_tau = sum(c * pow(KZG_TAU, i, C.R) for i, c in enumerate(coeffs)) % C.R
+    p_tau = sum(c * pow(TAU, i, C.R) for i, c in enumerate(coeffs)) % C.R
     assert want == C.G1.generator() * p_tau
     assert kzg.commit(setup, coeffs, client=client, chunk=4) == want
     assert kzg.commit(setup, [C.Fr(k) for k in coeffs], client=client) == want
@@ -388,9 +372,9 @@ def test_kzg_commit_equals_local(client, pkg: str, tmp_path: Path) -> None:
     assert kzg.commit_evaluations(setup, evals[:8], client=client) == kzg.commit_evaluations(setup, evals[:8])
 
     power = 2
-    big = kzg.Setup.insecure_from_tau(KZG_TAU, 2 * (1 << power) - 1, g2_count=1 << power, lagrange=False)
+    big = kzg.Setup.insecure_from_tau(TAU, 2 * (1 << power) - 1, g2_count=1 << power, lagrange=False)
     path = tmp_path / "setup.ptau"
-    path.write_bytes(_ptau(C, big.g1, big.g2, power))
+    path.write_bytes(ptau_file(C, big.g1, big.g2, power))
     loaded = kzg.Setup.from_ptau(path)
     assert loaded._files["g1"] == D.PtauFile(str(path), "tau_g1", count=1 << power)
     assert kzg.commit(loaded, coeffs[:4], client=client, chunk=1) == kzg.commit(loaded, coeffs[:4])
@@ -429,12 +413,10 @@ def test_kzg_commit_trusted_setup_file(client, vector_file) -> None:
 def test_kzg_commit_bad_input_same_error(client, tmp_path: Path) -> None:
     """Bad arguments raise the local call's ValueError; a bad point in a .ptau section is named by
     its index, with or without a client."""
-    from test_kzg import _ptau
-
     C = load_curve_module("bn254")
     kzg = _module("bn254", "kzg")
     D = _module("bn254", "distributed")
-    setup = kzg.Setup.insecure_from_tau(KZG_TAU, 8)
+    setup = kzg.Setup.insecure_from_tau(TAU, 8)
 
     def same_error(call, *args) -> None:
         with pytest.raises(ValueError) as expected:
@@ -451,8 +433,8 @@ def test_kzg_commit_bad_input_same_error(client, tmp_path: Path) -> None:
     with pytest.raises(TypeError):
         kzg.commit(setup, [1, "x"], client=client)
 
-    big = kzg.Setup.insecure_from_tau(KZG_TAU, 7, g2_count=4, lagrange=False)
-    data = bytearray(_ptau(C, big.g1, big.g2, 2))
+    big = kzg.Setup.insecure_from_tau(TAU, 7, g2_count=4, lagrange=False)
+    data = bytearray(ptau_file(C, big.g1, big.g2, 2))
     n8 = (C.P.bit_length() + 63) // 64 * 8
     tau_g1 = data.index(b"".join((v * (1 << (8 * n8)) % C.P).to_bytes(n8, "little") for v in big.g1[0].to_affine()))
     scalars = list(range(1, 8))

@@ -1,5 +1,5 @@
-"""G1's AVX-512 IFMA bucket kernel (templates/c/_msm_ifma.j2) against the portable method and the
-known-log oracle of test_msm.py.
+"""G1's AVX-512 IFMA bucket kernel (templates/c/msm/_ifma.j2) against the portable method and the
+known-log oracle of tests/msm_util.py.
 
 The kernel is compiled into the x86_64-adx module and runs where the CPU reports AVX-512F and
 IFMA, from G1_MSM_IFMA_MIN_POINTS = 1024 points in one bucket run (512 points and more through
@@ -14,7 +14,7 @@ import random
 
 import pytest
 from conftest import STANDARD_CURVES
-from test_msm import expected, logs_points
+from msm_util import expected, logs_points
 
 CURVES = STANDARD_CURVES + ("bls24_315", "bw6_633")
 

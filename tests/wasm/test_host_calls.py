@@ -12,7 +12,7 @@
 * The boundary bytes are arkworks': py_arkworks_bls12381's points and scalars (BLS12-381) and the
   ark-vrf vectors (Bandersnatch: gamma = [sk] H) pass through the host unchanged.
 
-Each module is built once per content hash (tests/wasm/test_wasm.py's cache).
+Each module is built once per content hash (tests/wasm_util.py's cache).
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ from pathlib import Path
 import pytest
 from build_cache import file_lock
 from conftest import REPO_ROOT
-from test_wasm import CACHE, _point_outside_subgroup, _require, cached_wasm
+from groth16_util import WITNESSES, TestProver
 from vectors_util import read_vector_json
+from wasm_util import CACHE, cached_wasm, point_outside_subgroup, require_wasm
 
 from generator import wasm
 
@@ -36,7 +37,7 @@ ARK_VRF = REPO_ROOT / "tests" / "vectors" / "edwards_companions" / "ark-vrf"
 
 def cached_host_calls_wasm(pkg_dir: Path) -> Path:
     """The host-call module of a package, built once per content hash."""
-    _require()
+    require_wasm()
     digest = wasm.source_digest(pkg_dir, wasm.DEFAULT_LIMB_BITS, host_calls=True)
     path = CACHE / f"{pkg_dir.name}-host-calls-{digest}.wasm"
     if not path.is_file():
@@ -108,8 +109,6 @@ def test_pairing_curve_three_modes(pkg: str, curve_module) -> None:
             assert w.bls_verify("minpk", pk, b"msg", sig, pop.DST)
             assert not w.bls_verify("minpk", pk, b"other", sig, pop.DST)
     if hasattr(C, "groth16"):
-        from test_groth16 import WITNESSES, TestProver
-
         prover = TestProver(C, 1)
         x, z = WITNESSES[0]
         proof, inputs = prover.prove(x, z)
@@ -157,7 +156,7 @@ def test_pairing_bad_points_same_codes(pkg: str, curve_module) -> None:
     for group, G in ((1, C.G1), (2, C.G2)):
         P = G.generator()
         bad = [P.to_bytes()[:-1], P.to_bytes(False)[:-1] + bytes([P.to_bytes(False)[-1] ^ 1])]
-        outside = _point_outside_subgroup(C, G)
+        outside = point_outside_subgroup(C, G)
         if outside is not None:
             bad.append(outside)
         for data in bad:

@@ -1,6 +1,6 @@
 """The wasm32 build as an npm package (``gen-curve <curve> --target wasm32 --npm DIR``,
 generator/emit/npm.py, templates/npm/): BLS12-381's and Bandersnatch's packages, made from their
-modules (built once, as in tests/wasm/test_wasm.py), go through ``npm pack`` and an offline
+modules (built once: tests/wasm_util.py's cached_wasm), go through ``npm pack`` and an offline
 ``npm install`` of the tarballs into a fresh project, where Node verifies a BLS signature made by
 the native module, ark-vrf's proofs and the READMEs' examples, and ``tsc --noEmit`` (strict)
 compiles a TypeScript file that uses the declarations (and refuses one that misuses them).
@@ -22,9 +22,8 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO_ROOT, skip_or_fail
-from test_wasm import cached_wasm
-from test_wasm_edwards import VRF_SUITES
 from vectors_util import read_vector_json
+from wasm_util import VRF_SUITES, cached_wasm, curve_file, require_wasm
 
 from generator import __version__
 from generator.cli import main as gen_curve
@@ -114,9 +113,7 @@ def test_npm_usage_errors(argv, words, tmp_path, capsys: pytest.CaptureFixture[s
 def test_gen_curve_npm_writes_the_package(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
     """gen-curve --npm end to end (one zig build of Bandersnatch): the package's files, the loader and
     declarations as generated/ has them, a module that loads, and generated/ left alone."""
-    from test_wasm import _require
-
-    _require()
+    require_wasm()
     before = sorted((GENERATED / "bandersnatch").rglob("*"))
     assert gen_curve(["bandersnatch", "--target", "wasm32", "--npm", str(tmp_path)]) == 0
     out = capsys.readouterr().out
@@ -158,13 +155,11 @@ def _run(cmd: list[str], cwd: Path, env: dict[str, str], ok: bool = True) -> sub
 
 def _write_npm_package(pkg: str, out: Path) -> Path:
     """gen-curve --npm's steps for generated/<pkg>, with the module from the test cache (no second zig build)."""
-    from test_wasm import _curve_file
-
     from generator import pipeline
     from generator.cli import write_npm_package
     from generator.emit.npm import npm_dir_name
 
-    model = pipeline.derive_model(_curve_file(pkg))
+    model = pipeline.derive_model(curve_file(pkg))
     files = pipeline.render_package(model, "wasm32")
     package_dir = out / npm_dir_name(model)
     write_npm_package(package_dir, pipeline.render_npm(model, files, cached_wasm(GENERATED / pkg).read_bytes(), __version__))

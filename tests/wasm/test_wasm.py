@@ -17,19 +17,28 @@ locally and fail under CI. The Node tests are in tests/wasm/test_wasm_node.py.
 from __future__ import annotations
 
 import random
-import tempfile
 from pathlib import Path
 
 import cross_kat
 import pytest
-from build_cache import cached_kat, file_lock
-from conftest import REPO_ROOT, generated_packages, skip_or_fail
+from build_cache import cached_kat
+from conftest import REPO_ROOT, generated_packages
 from fq4_curves import fq4_packages
 from vectors_util import read_vector_json, vector_files
+from wasm_util import (
+    ETH,
+    cached_wasm,
+    curve_file,
+    flag_bits,
+    hex_bytes,
+    point_outside_subgroup,
+    random_compressed,
+    require_wasm,
+    run_wasi,
+)
 
 from generator import wasm
 
-CACHE = REPO_ROOT / "build" / "wasm-cache"
 MAX_WASM_BYTES = 400 * 1024
 # G2 over Fp4 (BLS24, tests/fq4_curves.py): the Fp4 level under Fp12/Fp24, GT twice as wide and the
 # 8-dimensional GLS tables; measured 427.9 KB (BLS24-317) and 435.7 KB (BLS24-315), not yet reduced
@@ -37,63 +46,8 @@ MAX_WASM_BYTES_FQ4 = 448 * 1024
 CUSTOM_CURVE = 'name = "BN254N"\nfamily = "BN"\nx = "-0x4080000000000001"\n'
 
 
-def _require() -> None:
-    try:
-        import wasmtime  # noqa: F401
-        import ziglang  # noqa: F401
-    except ImportError as exc:
-        skip_or_fail(f"the wasm tests need ziglang and wasmtime (pip install -e '.[wasm]'): {exc}")
-
-
-def cached_wasm(pkg_dir: Path, limb_bits: int = wasm.DEFAULT_LIMB_BITS) -> Path:
-    """The ABI module of a package, built once per content hash (shared by the test modules)."""
-    _require()
-    path = CACHE / f"{pkg_dir.name}-{limb_bits}-{wasm.source_digest(pkg_dir, limb_bits)}.wasm"
-    if not path.is_file():
-        # under xdist the tests of one curve run on both workers at once: one builds, the other waits
-        CACHE.mkdir(parents=True, exist_ok=True)
-        with file_lock(path.with_name(path.name + ".lock")):
-            if not path.is_file():
-                wasm.build_wasm(pkg_dir, path, limb_bits)
-    return path
-
-
-def _curve_file(pkg: str) -> Path:
-    from generator.params import load_curve_file
-
-    for path in sorted((REPO_ROOT / "curves").glob("*.toml")):
-        if load_curve_file(path).package == pkg:
-            return path
-    raise LookupError(pkg)
-
-
 # --------------------------------------------------------------------------------------------
 # The known-answer program: wasm32 under wasmtime against the native build
-
-
-def run_wasi(binary: Path, requests: str) -> list[str]:
-    """Run a WASI command under wasmtime with requests on stdin; its stdout lines."""
-    import wasmtime
-
-    engine = wasmtime.Engine()
-    module = wasmtime.Module.from_file(engine, str(binary))
-    linker = wasmtime.Linker(engine)
-    linker.define_wasi()
-    store = wasmtime.Store(engine)
-    with tempfile.TemporaryDirectory(prefix="pairforge-wasi-") as tmp:
-        stdin, stdout = Path(tmp) / "in", Path(tmp) / "out"
-        stdin.write_text(requests)
-        config = wasmtime.WasiConfig()
-        config.stdin_file = str(stdin)
-        config.stdout_file = str(stdout)
-        config.inherit_stderr()
-        store.set_wasi(config)
-        instance = linker.instantiate(store, module)
-        try:
-            instance.exports(store)["_start"](store)
-        except wasmtime.ExitTrap as exc:
-            assert exc.code == 0, f"{binary.name} exited with {exc.code}"
-        return stdout.read_text().splitlines()
 
 
 def _kat_matches_native(pkg_dir: Path, model, out_dir: Path, limb_bits: int) -> None:
@@ -110,28 +64,28 @@ def _kat_matches_native(pkg_dir: Path, model, out_dir: Path, limb_bits: int) -> 
 @pytest.mark.parametrize("pkg", [pytest.param(p, marks=[pytest.mark.slow] if p in fq4_packages() else [])
                                  for p in generated_packages()])
 def test_kat_program_matches_native(pkg, tmp_path) -> None:
-    _require()
+    require_wasm()
     from generator.pipeline import derive_model
 
-    _kat_matches_native(REPO_ROOT / "generated" / pkg, derive_model(_curve_file(pkg)), tmp_path, wasm.DEFAULT_LIMB_BITS)
+    _kat_matches_native(REPO_ROOT / "generated" / pkg, derive_model(curve_file(pkg)), tmp_path, wasm.DEFAULT_LIMB_BITS)
 
 
 @pytest.mark.slow
 def test_kat_program_other_limb_width(tmp_path) -> None:
     """The limb width not chosen (32 bits) is correct too (bench/wasm.py compares the two);
     with --runslow (`nox -s wasm` passes it)."""
-    _require()
+    require_wasm()
     from generator.pipeline import derive_model
 
     other = 96 - wasm.DEFAULT_LIMB_BITS
-    _kat_matches_native(REPO_ROOT / "generated" / "bls12_381", derive_model(_curve_file("bls12_381")), tmp_path, other)
+    _kat_matches_native(REPO_ROOT / "generated" / "bls12_381", derive_model(curve_file("bls12_381")), tmp_path, other)
 
 
 @pytest.mark.slow  # builds a curve package and its wasm module of its own
 def test_params_curve(tmp_path) -> None:
     """A curve from --params: `gen-curve --target wasm32` builds its module, and its known-answer
     program matches native."""
-    _require()
+    require_wasm()
     from generator import cli
     from generator.pipeline import derive_model
 
@@ -212,27 +166,6 @@ def test_operations_match_the_python_module(abi) -> None:
     assert w.pairing_check([(P * 3).to_bytes(), P.to_bytes(), (-(P * 4)).to_bytes()], [Q.to_bytes()] * 3)
 
 
-def _flag_bits(C) -> int:
-    return 3 if C.DEFAULT_PROFILE == "zcash" else 2
-
-
-def _random_compressed(C, G, rng: random.Random) -> tuple[bytes, str]:
-    """A compressed encoding of a random x with the flags of a real point, and what the Python
-    module's unchecked decoder makes of it: "none" (no point), "outside" (a point outside the
-    subgroup) or "inside"."""
-    width = len(C.Fp(0).to_bytes())
-    template = G.generator().to_bytes()
-    data = bytearray(b"".join(rng.randrange(C.P).to_bytes(width, "big") for _ in range(len(template) // width)))
-    keep = 0xFF >> _flag_bits(C)
-    data[0] = (data[0] & keep) | (template[0] & ~keep & 0xFF)
-    try:
-        pt = G.from_bytes(bytes(data), check=False)
-    except ValueError as exc:
-        assert "not a square" in str(exc), exc
-        return bytes(data), "none"
-    return bytes(data), "inside" if pt.in_subgroup() else "outside"
-
-
 def _decode_errors(C, G) -> list[tuple[str, bytes, int]]:
     """(what, encoding, expected error code) for bad encodings of every kind."""
     from generator.wasm_loader import ERRORS
@@ -240,7 +173,7 @@ def _decode_errors(C, G) -> list[tuple[str, bytes, int]]:
     codes = {v: k for k, v in ERRORS.items()}
     P = G.generator() * 12345
     comp, unc = P.to_bytes(), P.to_bytes(False)
-    keep = 0xFF >> _flag_bits(C)
+    keep = 0xFF >> flag_bits(C)
     p_bytes = C.P.to_bytes(len(C.Fp(0).to_bytes()), "big")
     cases = [
         ("empty", b"", codes["length"]), ("one byte short", comp[:-1], codes["length"]),
@@ -260,22 +193,11 @@ def _decode_errors(C, G) -> list[tuple[str, bytes, int]]:
     cases.append(("off the curve", bytes(bad_y), codes["not on the curve"]))
     rng = random.Random(f"bad-{C.NAME}-{G.__name__}")
     for _ in range(400):
-        data, kind = _random_compressed(C, G, rng)
+        data, kind = random_compressed(C, G, rng)
         if kind == "none":
             cases.append(("x without a point", data, codes["not on the curve (x^3 + b is not a square)"]))
             break
     return cases
-
-
-def _point_outside_subgroup(C, G) -> bytes | None:
-    """A point on the curve outside the subgroup of order r (compressed); None when the cofactor
-    is 1 (the first point found is in the subgroup)."""
-    rng = random.Random(f"outside-{C.NAME}-{G.__name__}")
-    for _ in range(400):
-        data, kind = _random_compressed(C, G, rng)
-        if kind != "none":
-            return data if kind == "outside" else None
-    return None
 
 
 def test_bad_input_is_an_error_code(abi) -> None:
@@ -308,7 +230,7 @@ def test_bad_input_is_an_error_code(abi) -> None:
         assert err.value.code == 10
         # points outside the subgroup: from the Python module's unchecked decoder where the
         # cofactor is not 1 (G1 of BN254 has cofactor 1)
-        outside = _point_outside_subgroup(C, G)
+        outside = point_outside_subgroup(C, G)
         if outside is not None:
             for fn in (lambda d, g=g: w.decode(g, d), lambda d, g=g, good=good: w.add(g, d, good)):
                 with pytest.raises(WasmAbiError) as err:
@@ -328,13 +250,6 @@ def test_bad_input_is_an_error_code(abi) -> None:
 # Independent vectors through the ABI
 
 
-ETH = "bls12381_sig_ethereum_bls12-381-tests_v0.1.2"
-
-
-def _hex(s: str) -> bytes:
-    return bytes.fromhex(s[2:] if s.startswith("0x") else s)
-
-
 def test_bls_signature_vectors(curve_module) -> None:
     """Ethereum's verify vectors (MinPk, POP ciphersuite) through pf_bls_verify_minpk_vartime, and the
     MinSig variant on signatures made by the Python module; the RFC 9380 hash_to_G2 vectors."""
@@ -351,7 +266,7 @@ def test_bls_signature_vectors(curve_module) -> None:
         doc = read_vector_json(ETH, path)
         inp = doc["input"]
         try:
-            got = w.bls_verify("minpk", _hex(inp["pubkey"]), _hex(inp["message"]), _hex(inp["signature"]), pop.DST)
+            got = w.bls_verify("minpk", hex_bytes(inp["pubkey"]), hex_bytes(inp["message"]), hex_bytes(inp["signature"]), pop.DST)
         except WasmAbiError:
             got = False
         assert got is doc["output"], path
@@ -368,9 +283,9 @@ def test_bls_signature_vectors(curve_module) -> None:
     for path in fav:
         doc = read_vector_json(ETH, path)
         inp = doc["input"]
-        keys = [_hex(k) for k in inp["pubkeys"]]
+        keys = [hex_bytes(k) for k in inp["pubkeys"]]
         try:
-            got = w.bls_fast_aggregate_verify("minpk", keys, _hex(inp["message"]), _hex(inp["signature"]), pop.DST)
+            got = w.bls_fast_aggregate_verify("minpk", keys, hex_bytes(inp["message"]), hex_bytes(inp["signature"]), pop.DST)
         except WasmAbiError:
             got = False
         assert got is doc["output"], path
@@ -405,15 +320,15 @@ def test_eip196_197_vectors(curve_module) -> None:
     g1, g2 = w.g1_uncompressed, w.g2_uncompressed
     count = 0
     for case in _geth_cases(folder, "bn256Add.json"):
-        data = _hex(case["Input"]).ljust(2 * g1, b"\0")[: 2 * g1]
+        data = hex_bytes(case["Input"]).ljust(2 * g1, b"\0")[: 2 * g1]
         assert w.add(1, data[:g1], data[g1:], compressed=False).hex() == case["Expected"], case["Name"]
         count += 1
     for case in _geth_cases(folder, "bn256ScalarMul.json"):
-        data = _hex(case["Input"]).ljust(g1 + 32, b"\0")[: g1 + 32]
+        data = hex_bytes(case["Input"]).ljust(g1 + 32, b"\0")[: g1 + 32]
         assert w.mul(1, data[:g1], data[g1:], compressed=False).hex() == case["Expected"], case["Name"]
         count += 1
     for case in _geth_cases(folder, "bn256Pairing.json"):
-        data = _hex(case["Input"])
+        data = hex_bytes(case["Input"])
         n = len(data) // (g1 + g2)
         ps = [data[i * (g1 + g2) : i * (g1 + g2) + g1] for i in range(n)]
         qs = [data[i * (g1 + g2) + g1 : (i + 1) * (g1 + g2)] for i in range(n)]
@@ -484,7 +399,7 @@ def test_eip2537_vectors(curve_module) -> None:
     seen = {"ok": 0, "fail": 0, "outside": 0}
     for folder, name, op, g in EIP2537_FILES:
         for case in _geth_cases(folder, name):
-            data = _hex(case["Input"])
+            data = hex_bytes(case["Input"])
             expected = case.get("Expected")
             fails = name.startswith("fail-")
             try:

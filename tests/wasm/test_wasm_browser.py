@@ -21,7 +21,7 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from conftest import REPO_ROOT
-from test_wasm import cached_wasm
+from wasm_util import cached_wasm
 
 PAGE = """<!doctype html>
 <html><head><meta charset="utf-8"><title>pairforge wasm</title></head>

@@ -9,7 +9,7 @@ Python module's ValueError names, never a trap; ark-vrf's tiny and thin vectors
 (tests/vectors/edwards_companions/ark-vrf) pass through the module, and its proofs match the
 Python module's. The module imports nothing (no libc, no WASI) and stays under 160 KB.
 
-Each module is built once per content hash (tests/wasm/test_wasm.py's cached_wasm). Bandersnatch (GLV,
+Each module is built once per content hash (tests/wasm_util.py's cached_wasm). Bandersnatch (GLV,
 SWPoint, three VRF suites, SHAKE128) and ed_on_bw6_761 (6 limbs) run by default; the other
 curves with --runslow (`nox -s wasm` passes it). Needs ziglang and wasmtime (the `wasm` extra);
 without them these tests skip locally and fail under CI. The Node tests are in
@@ -25,40 +25,26 @@ import cross_kat
 import pytest
 from build_cache import cached_kat
 from conftest import REPO_ROOT, edwards_packages
-from test_wasm import _require, cached_wasm, run_wasi
+from vartime_util import SAYS_VARIABLE_TIME, documented_functions
 from vectors_util import read_vector_json
+from wasm_util import (
+    VRF_SUITES,
+    cached_wasm,
+    curve_file,
+    edwards_params,
+    require_wasm,
+    run_wasi,
+)
 
 from generator import wasm
 
 MAX_WASM_BYTES = 160 * 1024
-DEFAULT = ("bandersnatch", "ed_on_bw6_761")  # GLV, SWPoint, three VRF suites; 6 limbs
-# ark-vrf vector file prefix -> (package, suite)
-VRF_SUITES = {
-    "bandersnatch_sha-512_ell2": ("bandersnatch", "Bandersnatch-SHA512-ELL2-v1"),
-    "bandersnatch_shake128_ell2": ("bandersnatch", "Bandersnatch-SHAKE128-ELL2-v1"),
-    "bandersnatch_sw_sha-512_tai": ("bandersnatch", "Bandersnatch-SW-SHA512-TAI-v1"),
-    "jubjub_sha-512_tai": ("jubjub", "JubJub-SHA512-TAI-v1"),
-    "baby-jubjub_sha-512_tai": ("babyjubjub", "BabyJubJub-SHA512-TAI-v1"),
-}
-
-
-def _curve_file(pkg: str) -> Path:
-    from generator.params import load_curve_file
-
-    for path in sorted((REPO_ROOT / "curves").glob("*.toml")):
-        if load_curve_file(path).package == pkg:
-            return path
-    raise LookupError(pkg)
-
-
-def _params(packages) -> list:
-    return [pytest.param(p, marks=[] if p in DEFAULT else [pytest.mark.slow]) for p in sorted(packages)]
 
 
 def _with(path: str) -> list:
     """The cases of the packages that have the file ``path`` (``_weierstrass.py``: SWPoint;
     ``ecvrf.py``: ark-vrf's VRF)."""
-    return _params(p for p in edwards_packages() if (REPO_ROOT / "generated" / p / path).is_file())
+    return edwards_params(p for p in edwards_packages() if (REPO_ROOT / "generated" / p / path).is_file())
 
 
 # --------------------------------------------------------------------------------------------
@@ -76,21 +62,21 @@ def _kat_matches_native(pkg_dir: Path, model, out_dir: Path, limb_bits: int) -> 
     assert not bad, f"{model.name}: {len(bad)} mismatches, e.g.\n" + "\n".join(map(str, bad[:5]))
 
 
-@pytest.mark.parametrize("pkg", _params(edwards_packages()))
+@pytest.mark.parametrize("pkg", edwards_params(edwards_packages()))
 def test_kat_program_matches_native(pkg, tmp_path) -> None:
-    _require()
+    require_wasm()
     from generator.pipeline import derive_model
 
-    _kat_matches_native(REPO_ROOT / "generated" / pkg, derive_model(_curve_file(pkg)), tmp_path, wasm.DEFAULT_LIMB_BITS)
+    _kat_matches_native(REPO_ROOT / "generated" / pkg, derive_model(curve_file(pkg)), tmp_path, wasm.DEFAULT_LIMB_BITS)
 
 
 @pytest.mark.slow
 def test_kat_program_other_limb_width(tmp_path) -> None:
     """32-bit limbs (not the wasm32 build's choice) give the same answers too."""
-    _require()
+    require_wasm()
     from generator.pipeline import derive_model
 
-    _kat_matches_native(REPO_ROOT / "generated" / "bandersnatch", derive_model(_curve_file("bandersnatch")), tmp_path,
+    _kat_matches_native(REPO_ROOT / "generated" / "bandersnatch", derive_model(curve_file("bandersnatch")), tmp_path,
                         96 - wasm.DEFAULT_LIMB_BITS)
 
 
@@ -98,7 +84,7 @@ def test_kat_program_other_limb_width(tmp_path) -> None:
 def test_gen_curve_builds_the_module(tmp_path) -> None:
     """`gen-curve <edwards curve> --target wasm32` is no longer refused: it writes the .mjs and
     builds the .wasm, which loads and agrees with the committed package's."""
-    _require()
+    require_wasm()
     from generator import cli
     from generator.wasm_loader import WasmEdwards
 
@@ -132,7 +118,7 @@ class Abi:
         return k.to_bytes(self.nbr, "little")
 
 
-@pytest.fixture(scope="module", params=_params(edwards_packages()))
+@pytest.fixture(scope="module", params=edwards_params(edwards_packages()))
 def abi(request, curve_module) -> Abi:
     from generator.pipeline import derive_model
     from generator.wasm_loader import WasmEdwards
@@ -140,7 +126,7 @@ def abi(request, curve_module) -> Abi:
     C = curve_module(request.param)
     suites = list(C.ecvrf.SUITES) if hasattr(C, "ecvrf") else []
     w = WasmEdwards(cached_wasm(REPO_ROOT / "generated" / request.param), C.SERIALIZATION_PROFILES, suites)
-    return Abi(C, w, derive_model(_curve_file(request.param)))
+    return Abi(C, w, derive_model(curve_file(request.param)))
 
 
 def test_module_is_standalone(abi) -> None:
@@ -162,8 +148,6 @@ def test_module_is_standalone(abi) -> None:
     expected = {"memory", "__heap_base"} | te | (sw if hasattr(C, "SWPoint") else set()) | (vrf if hasattr(C, "ecvrf") else set())
     assert names == expected, (names - expected, expected - names)
     # the naming rule of tests/security/test_vartime_names.py, on this ABI
-    from test_vartime_names import SAYS_VARIABLE_TIME, documented_functions
-
     documented = documented_functions(Path(C.__file__).parent / "c" / "wasm_abi.c")
     one_liners = {n for n in names if n.startswith("pf_size") or n.startswith("pf_ecvrf_") and n.endswith("_size")}
     assert {name for name, _ in documented} >= names - {"memory", "__heap_base", "pf_te_default_profile"} - one_liners

@@ -1,6 +1,6 @@
 """The ES module loader of the twisted Edwards packages (generated/<pkg>/wasm/<pkg>.mjs,
 templates/js/edwards_wasm_loader.mjs.j2) under Node: `node --test` runs tests/js/wasm_edwards.test.mjs
-on each package's module (built once, as in tests/wasm/test_wasm_edwards.py): ark-vrf's tiny vectors of
+on each package's module (built once: tests/wasm_util.py's cached_wasm): ark-vrf's tiny vectors of
 every suite of the package (tests/vectors/edwards_companions/ark-vrf) through the loader's VRF
 functions, and add, mul, MSM, hash to curve and the serialization profiles against values made
 by the Python module, bad input as PairforgeError codes. Bandersnatch and ed_on_bw6_761 by default,
@@ -17,12 +17,11 @@ import subprocess
 
 import pytest
 from conftest import REPO_ROOT, TESTS_DIR, edwards_packages, skip_or_fail
-from test_wasm import cached_wasm
-from test_wasm_edwards import VRF_SUITES, _params
 from vectors_util import read_vector_json
+from wasm_util import VRF_SUITES, cached_wasm, edwards_params
 
 
-@pytest.mark.parametrize("pkg", _params(edwards_packages()))
+@pytest.mark.parametrize("pkg", edwards_params(edwards_packages()))
 def test_node_loader(pkg, curve_module, tmp_path) -> None:
     node = shutil.which("node")
     if node is None:

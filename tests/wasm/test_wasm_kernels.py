@@ -14,7 +14,8 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import REPO_ROOT, skip_or_fail
+from conftest import REPO_ROOT
+from wasm_util import require_wasm
 
 from generator import wasm
 
@@ -35,14 +36,6 @@ EXPORT(fp_sqr_x) void fp_sqr_x(fp_t *o, const fp_t *a) {{ fp_sqr(o, a); }}
 EXPORT(fr_mul_x) void fr_mul_x(fr_t *o, const fr_t *a, const fr_t *b) {{ fr_mul(o, a, b); }}
 EXPORT(fr_sqr_x) void fr_sqr_x(fr_t *o, const fr_t *a) {{ fr_sqr(o, a); }}
 """
-
-
-def _require() -> None:
-    try:
-        import wasmtime  # noqa: F401
-        import ziglang  # noqa: F401
-    except ImportError as exc:
-        skip_or_fail(f"the wasm tests need ziglang and wasmtime (pip install -e '.[wasm]'): {exc}")
 
 
 def _instantiate_driver(pkg: str, source: str, tmp_path: Path):
@@ -77,7 +70,7 @@ def edge_values(p: int, nl: int, rng: random.Random, n: int) -> list[int]:
 
 @pytest.mark.parametrize("pkg", PACKAGES)
 def test_kernels_match_integers(pkg: str, tmp_path: Path) -> None:
-    _require()
+    require_wasm()
 
     mod = importlib.import_module(f"generated.{pkg}")
     fields = {"fp": mod.P, "fr": mod.R}
@@ -133,7 +126,7 @@ def test_fp2_kernel_matches_integers(pkg: str, tmp_path: Path) -> None:
     """(a0 + a1 u)(b0 + b1 u) / R mod p against Python's integers, on edge values of each
     coordinate (the signed column sums at their extremes: a0 b0 - a1 b1 near -p^2 and near p^2)
     and random ones; with the output aliasing the first input too."""
-    _require()
+    require_wasm()
 
     mod = importlib.import_module(f"generated.{pkg}")
     p = mod.P

@@ -1,5 +1,5 @@
 """The ES module loader (generated/<pkg>/wasm/<pkg>.mjs) under Node: `node --test` runs
-tests/js/wasm.test.mjs on BLS12-381's module (built once, as in tests/wasm/test_wasm.py): a BLS
+tests/js/wasm.test.mjs on BLS12-381's module (built once: tests/wasm_util.py's cached_wasm): a BLS
 verification, a pairing check and rejected forgeries, and the protocol entry points (BLS sign,
 AggregateVerify, an EIP-2537 precompile, Groth16 verify), against values made by the Python module;
 and tests/js/wasm_curve.test.mjs (G2 arithmetic, hashing and the pairing, no protocols) on the curves
@@ -15,7 +15,8 @@ import subprocess
 import pytest
 from conftest import REPO_ROOT, TESTS_DIR, skip_or_fail
 from fq4_curves import fq4_packages
-from test_wasm import _point_outside_subgroup, cached_wasm
+from groth16_util import TestProver
+from wasm_util import cached_wasm, point_outside_subgroup
 
 
 def test_node_loader(curve_module, tmp_path) -> None:
@@ -36,13 +37,11 @@ def test_node_loader(curve_module, tmp_path) -> None:
         "pk": pop.sk_to_pk(sk).hex(), "sig": pop.sign(sk, message.encode()).hex(),
         "other_pk": pop.sk_to_pk(other).hex(), "forged_sig": pop.sign(other, message.encode()).hex(),
         "p": P.to_bytes().hex(), "neg_p": (-P).to_bytes().hex(), "q": Q.to_bytes().hex(),
-        "gt": C.pairing(P, Q).to_bytes().hex(), "outside_g1": _point_outside_subgroup(C, C.G1).hex(),
+        "gt": C.pairing(P, Q).to_bytes().hex(), "outside_g1": point_outside_subgroup(C, C.G1).hex(),
         "agg_pks": [pop.sk_to_pk(sk).hex(), pop.sk_to_pk(other).hex()],
         "agg_sig": pop.aggregate([pop.sign(sk, message.encode()), pop.sign(other, message.encode())]).hex(),
     }
     # the protocol entry points: distinct messages, a precompile input, a Groth16 proof
-    from test_groth16 import TestProver
-
     from generated.bls12_381 import eip2537
 
     agg_msgs = ["first", "second"]
@@ -79,7 +78,7 @@ def test_node_loader_fq4(pkg, curve_module, tmp_path) -> None:
     P, Q, Q2 = C.G1.generator() * 1234567, C.G2.generator() * 7654321, C.G2.generator() * 42
     k = 0xC0FFEE
     dst = "QUUX-V01-CS02-with-" + C.G2.HASH_SUITE
-    outside = _point_outside_subgroup(C, C.G2)
+    outside = point_outside_subgroup(C, C.G2)
     assert outside is not None  # G2's cofactor is not 1
     fixture = {
         "loader": (pkg_dir / "wasm" / f"{pkg}.mjs").as_uri(), "wasm": str(cached_wasm(pkg_dir)), "name": C.NAME,

@@ -3,10 +3,10 @@
 rendered where the curve carries them) on every vector file tests/protocols/test_evm_precompiles.py runs,
 with the same output bytes and, for failure cases, the error code of the same rule; the ABI
 against the Python module's precompiles on bad input of every kind; BLS sign and AggregateVerify
-on the Ethereum vectors; Groth16 verify on proofs made by tests/protocols/test_groth16.py's test prover,
+on the Ethereum vectors; Groth16 verify on proofs made by tests/groth16_util.py's test prover,
 and tampered ones.  Bad input is an error code, never a trap.
 
-Shares the .wasm cache of tests/wasm/test_wasm.py (build/wasm-cache/); needs ziglang and wasmtime.
+Shares the .wasm cache of the wasm tests (tests/wasm_util.py: build/wasm-cache/); needs ziglang and wasmtime.
 """
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ import random
 
 import pytest
 from conftest import REPO_ROOT, STANDARD_CURVES
-from test_evm_precompiles import ERROR_RULES, FILES, load
-from test_wasm import ETH, _hex, _point_outside_subgroup, cached_wasm
+from evm_util import ERROR_RULES, FILES, load
+from groth16_util import WITNESSES, TestProver
 from vectors_util import read_vector_json, vector_files
+from wasm_util import ETH, cached_wasm, hex_bytes, point_outside_subgroup
 
 # The rule a precompile breaks (generated.<pkg>.<eip>.PrecompileError.rule) -> the ABI's error code
 RULE_CODES = {"length": 1, "padding": 4, "field": 5, "curve": 8, "subgroup": 9}
@@ -84,7 +85,7 @@ def test_evm_vector_file(curve_module, folder, filename, pkg, module, precompile
 def _outside_subgroup(C, G):
     """A point on the curve outside the subgroup of order r; None where the first point found is
     in it (cofactor 1)."""
-    data = _point_outside_subgroup(C, G)
+    data = point_outside_subgroup(C, G)
     return None if data is None else G.from_bytes(data, check=False)
 
 
@@ -185,7 +186,7 @@ def test_bls_sign_and_aggregate_verify_vectors(curve_module) -> None:
         doc = read_vector_json(ETH, path)
         inp = doc["input"]
         try:
-            got = "0x" + w.bls_sign("minpk", _hex(inp["privkey"]), _hex(inp["message"]), pop.DST).hex()
+            got = "0x" + w.bls_sign("minpk", hex_bytes(inp["privkey"]), hex_bytes(inp["message"]), pop.DST).hex()
         except WasmAbiError as exc:
             assert exc.code == 13, path
             got = None
@@ -196,8 +197,8 @@ def test_bls_sign_and_aggregate_verify_vectors(curve_module) -> None:
         doc = read_vector_json(ETH, path)
         inp = doc["input"]
         try:
-            got = w.bls_aggregate_verify("minpk", [_hex(k) for k in inp["pubkeys"]], [_hex(m) for m in inp["messages"]],
-                                         _hex(inp["signature"]), pop.DST)
+            got = w.bls_aggregate_verify("minpk", [hex_bytes(k) for k in inp["pubkeys"]], [hex_bytes(m) for m in inp["messages"]],
+                                         hex_bytes(inp["signature"]), pop.DST)
         except WasmAbiError:
             got = False
         assert got is doc["output"], path
@@ -239,11 +240,9 @@ def test_bls_sign_and_aggregate_verify_vectors(curve_module) -> None:
 
 @pytest.mark.parametrize("pkg", STANDARD_CURVES)
 def test_groth16_verify(curve_module, pkg) -> None:
-    """Proofs of tests/protocols/test_groth16.py's test prover (made with the Python module) verify through
+    """Proofs of tests/groth16_util.py's test prover (made with the Python module) verify through
     pf_groth16_verify_vartime with the key and proof in both forms; tampered proofs, other public
     inputs and another key do not; bad input is an error code."""
-    from test_groth16 import WITNESSES, TestProver
-
     from generator.wasm_loader import WasmAbiError
 
     C = curve_module(pkg)
