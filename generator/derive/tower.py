@@ -130,6 +130,20 @@ def _quadratic_gammas(F: Fq, nr: Elem, p: int, count: int, curve: str, level: st
     return tuple(rows)
 
 
+def _beta(p: int, curve: str, beta: int | None) -> int:
+    """u^2 = beta in Fp2: the curve file's, or the first non-square found; checked."""
+    beta = _search_beta(p) if beta is None else beta
+    require(gmpy2.legendre(beta % p, p) == -1, curve, f"beta = {beta} is a non-square in Fp")
+    return beta
+
+
+def _nu(F2: Fq, curve: str, nu: tuple[int, ...] | None) -> Elem:
+    """v^2 = nu in Fp4: the curve file's, or the first non-square a + u found; checked."""
+    nu_elem = F2.elem(*nu) if nu is not None else _search_nu(F2)
+    require(not F2.is_square(nu_elem), curve, f"nu = {nu_elem} is a non-square in Fp2 (v^2 = nu)")
+    return nu_elem
+
+
 def _derive_tower_48(p: int, curve: str, beta: int | None, xi: tuple[int, ...] | None,
                      nu: tuple[int, ...] | None, omega: tuple[int, ...] | None) -> TowerModel:
     """k = 48: Fp2, Fp4, Fp8 by three square roots, then Fp24 and Fp48 by W^6 = xi over Fp8.
@@ -138,12 +152,9 @@ def _derive_tower_48(p: int, curve: str, beta: int | None, xi: tuple[int, ...] |
     in Fp24 since its norm to Fp8 is xi) are irreducible, and so is W^6 - xi. The Frobenius rows
     gamma[n] (n < 24) follow W^(p^(n+1)) = frob(gamma[n][1]) gamma[1][1] W, each checked on
     gamma[n][1]^6 xi = frob^n(xi)."""
-    if beta is None:
-        beta = _search_beta(p)
-    require(gmpy2.legendre(beta % p, p) == -1, curve, f"beta = {beta} is a non-square in Fp")
+    beta = _beta(p, curve, beta)
     F2 = Fq(p, 2, beta % p)
-    nu_elem = F2.elem(*nu) if nu is not None else _search_nu(F2)
-    require(not F2.is_square(nu_elem), curve, f"nu = {nu_elem} is a non-square in Fp2 (v^2 = nu)")
+    nu_elem = _nu(F2, curve, nu)
     F4 = Fq(p, 4, beta % p, nu_elem)
     omega_elem = F4.elem(*omega) if omega is not None else _search_omega(F4)
     require(not F4.is_square(omega_elem), curve, f"omega = {omega_elem} is a non-square in Fp4 (w^2 = omega)")
@@ -176,26 +187,14 @@ def derive_tower(k: int, p: int, curve: str, beta: int | None, xi: tuple[int, ..
     nu_elem: Elem | None = None
     nu_gamma: tuple[Elem, ...] = ()
     if k == 24:
-        if beta is None:
-            beta = _search_beta(p)
-        require(gmpy2.legendre(beta % p, p) == -1, curve, f"beta = {beta} is a non-square in Fp")
+        beta = _beta(p, curve, beta)
         F2 = Fq(p, 2, beta % p)
-        nu_elem = F2.elem(*nu) if nu is not None else _search_nu(F2)
-        require(not F2.is_square(nu_elem), curve, f"nu = {nu_elem} is a non-square in Fp2 (v^2 = nu)")
+        nu_elem = _nu(F2, curve, nu)
         F = Fq(p, 4, beta % p, nu_elem)
         xi_elem = F.elem(*xi) if xi is not None else _search_xi(F)
-        rows = []
-        for n in range(4):
-            g = F2.pow(nu_elem, (p**n - 1) // 2)
-            # Defining property: (v^(p^n))^2 = frob^n(nu), i.e. g^2 nu = frob^n(nu).
-            require(F2.mul(F2.mul(g, g), nu_elem) == F2.frobenius(nu_elem, n), curve,
-                    f"Fp4 Frobenius coefficient nu^((p^{n} - 1)/2)")
-            rows.append(g)
-        nu_gamma = tuple(rows)
+        nu_gamma = _quadratic_gammas(F2, nu_elem, p, 4, curve, "Fp4")
     elif k == 12:
-        if beta is None:
-            beta = _search_beta(p)
-        require(gmpy2.legendre(beta % p, p) == -1, curve, f"beta = {beta} is a non-square in Fp")
+        beta = _beta(p, curve, beta)
         F = Fq(p, 2, beta % p)
         xi_elem = F.elem(*xi) if xi is not None else _search_xi(F)
     else:

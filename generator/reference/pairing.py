@@ -98,50 +98,29 @@ class ReferencePairing:
             raise ValueError("the BW6 loop scalars must satisfy c0 + p c1 = 0 mod r")
 
         self.Fp = PrimeField(self.p)
+        # Fq = the twist's field, Fp itself (k = 6) or a tower of quadratic levels over Fp: Fp2 = Fp[u]/(u^2 -
+        # beta) (k >= 12), Fp4 = Fp2[v]/(v^2 - nu) (k >= 24), Fp8 = Fp4[w]/(w^2 - omega) (k = 48)
+        levels = {6: (), 12: ("beta",), 24: ("beta", "nu"), 48: ("beta", "nu", "omega")}[k]
+        given = {"beta": beta, "nu": nu, "omega": omega}
+        xi_shape = {6: "(alpha,) in Fp", 12: "(c0, c1) in Fp2", 24: "((c0, c1), (c2, c3)) in Fp4",
+                    48: "(((c0, c1), (c2, c3)), ((c4, c5), (c6, c7))) in Fp8"}[k]
+        if any(given[name] is None for name in levels) or len(xi) != (1 if k == 6 else 2) \
+                or (k == 6 and beta is not None):
+            roots = ", ".join(f"{name} (the non-square adjoined at level {2 ** (i + 1)})" for i, name in enumerate(levels))
+            raise ValueError(f"k = {k} takes {roots or 'beta = None'} and xi = {xi_shape}")
+        self.Fp2: Optional[ExtensionField] = None
         self.Fp4: Optional[ExtensionField] = None
         self.Fp8: Optional[ExtensionField] = None
-        if k == 48:
-            if beta is None or nu is None or omega is None or len(xi) != 2:
-                raise ValueError("k = 48 needs beta (u^2 = beta), nu in Fp2 (v^2 = nu), omega = ((c0, c1), (c2, c3)) "
-                                 "in Fp4 (w^2 = omega) and xi = (((c0, c1), (c2, c3)), ((c4, c5), (c6, c7))) in Fp8")
-            if self.Fp(beta).is_square():
-                raise ValueError("beta must be a non-square in Fp for Fp[u]/(u^2 - beta) to be a field")
-            self.Fp2 = ExtensionField(self.Fp, 2, beta, "Fp2")
-            if self.Fp2(tuple(nu)).is_square():
-                raise ValueError("nu must be a non-square in Fp2 for Fp2[v]/(v^2 - nu) to be a field")
-            self.Fp4 = ExtensionField(self.Fp2, 2, self.Fp2(tuple(nu)), "Fp4")
-            omega_elem = self.Fp4([tuple(c) for c in omega])
-            if omega_elem.is_square():
-                raise ValueError("omega must be a non-square in Fp4 for Fp4[w]/(w^2 - omega) to be a field")
-            self.Fp8 = ExtensionField(self.Fp4, 2, omega_elem, "Fp8")
-            self.Fq = self.Fp8
-            self.xi = self.Fq([[tuple(c) for c in half] for half in xi])
-        elif k == 24:
-            if beta is None or nu is None or len(xi) != 2:
-                raise ValueError("k = 24 needs beta (u^2 = beta), nu = (c0, c1) in Fp2 (v^2 = nu) and "
-                                 "xi = ((c0, c1), (c2, c3)) in Fp4")
-            if self.Fp(beta).is_square():
-                raise ValueError("beta must be a non-square in Fp for Fp[u]/(u^2 - beta) to be a field")
-            self.Fp2 = ExtensionField(self.Fp, 2, beta, "Fp2")
-            if self.Fp2(tuple(nu)).is_square():
-                raise ValueError("nu must be a non-square in Fp2 for Fp2[v]/(v^2 - nu) to be a field")
-            self.Fp4 = ExtensionField(self.Fp2, 2, self.Fp2(tuple(nu)), "Fp4")
-            self.Fq = self.Fp4
-            self.xi = self.Fq([tuple(c) for c in xi])
-        elif k == 12:
-            if beta is None or len(xi) != 2:
-                raise ValueError("k = 12 needs beta (u^2 = beta) and xi = (c0, c1) in Fp2")
-            if self.Fp(beta).is_square():
-                raise ValueError("beta must be a non-square in Fp for Fp[u]/(u^2 - beta) to be a field")
-            self.Fp2: Optional[ExtensionField] = ExtensionField(self.Fp, 2, beta, "Fp2")
-            self.Fq = self.Fp2
-            self.xi = self.Fq(tuple(xi))
-        else:
-            if beta is not None or len(xi) != 1:
-                raise ValueError("k = 6 takes beta = None and xi = (alpha,) in Fp")
-            self.Fp2 = None
-            self.Fq = self.Fp
-            self.xi = self.Fq(xi[0])
+        field: PrimeField | ExtensionField = self.Fp
+        for name in levels:
+            below = "Fp" if field.degree == 1 else f"Fp{field.degree}"
+            root = field(given[name])
+            if root.is_square():
+                raise ValueError(f"{name} must be a non-square in {below} for {below}[X]/(X^2 - {name}) to be a field")
+            field = ExtensionField(field, 2, root, f"Fp{2 * field.degree}")
+            setattr(self, field.name, field)
+        self.Fq = field
+        self.xi = self.Fq(xi[0] if k == 6 else xi)
         # X^6 - xi is irreducible over Fq iff xi is neither a square nor a cube (q = 1 mod 6).
         q = int(self.Fq.order)
         if (q - 1) % 6 or (self.xi ** ((q - 1) // 2)).is_one() or (self.xi ** ((q - 1) // 3)).is_one():
