@@ -119,6 +119,7 @@ def test_family_values_are_the_drafts() -> None:
     assert fam.h1 * r == p + 1 - fam.t
 
 
+@pytest.mark.slow  # derives curve models of its own (5 to 16 s each)
 def test_h2_polynomial_is_the_twist_order_and_the_drafts() -> None:
     """h2(x), derived from the family polynomials alone, equals #E'(Fp8)/r found on points of the
     twist (twist.py) and the draft's h'."""
@@ -200,6 +201,7 @@ def test_frobenius_coefficients_against_the_reference() -> None:
         assert w.frobenius(n) == w * R.Fp4([T.omega_gamma[n][:2], T.omega_gamma[n][2:]])
 
 
+@pytest.mark.slow  # derives curve models of its own (5 to 16 s each)
 def test_twist_is_the_drafts_d_type() -> None:
     """E': y^2 = x^3 - 1/w over Fp8, the D-type twist (b' = b / xi, xi = -w), and its order is the
     one r divides; the draft's BP' lies on it with order r."""

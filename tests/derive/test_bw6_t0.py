@@ -192,6 +192,7 @@ def test_bw6_767_model() -> None:
     assert m.miller.signed_scalars == (SEED**3 - SEED**2 - SEED, SEED + 1)
 
 
+@pytest.mark.slow  # derives curve models of its own (5 to 16 s each)
 def test_bw6_over_bls24_in_the_case_3_derives() -> None:
     """The fourth BW6 case (no published curve): over BLS24-317's seed in the trace case 3 the
     smallest lift is (2, 10) (a 639-bit p); El Housni–Guillevic's case-3 formulas at that lift
@@ -212,6 +213,7 @@ def test_bw6_over_bls24_in_the_case_3_derives() -> None:
     assert m.endo.g2.test is not None and m.endo.gt.coeffs is not None
 
 
+@pytest.mark.slow  # derives curve models of its own (5 to 16 s each)
 @pytest.mark.parametrize("group", ["G1", "G2"])
 def test_fallbacks_are_proven(group: str, monkeypatch) -> None:
     """With the published formula altered, the derived lattice combination is taken (and said so);

@@ -55,6 +55,7 @@ def test_levels_follow_the_tower(name: str) -> None:
             assert re.fullmatch(r"\w\^2 = \w", lv.rel) and lv.rel[-1] == levels[-2].var
 
 
+@pytest.mark.slow  # derives curve models of its own (5 to 16 s each)
 def test_gt_flip_is_gnarks_e24_only() -> None:
     for name, flipped in (("bls24-315", ["gnark"]), ("bls12-381", []), ("bw6-761", [])):
         m = model(name)
