@@ -109,14 +109,6 @@ def point_outside_subgroup(C, G) -> bytes | None:
     return None
 
 
-# Ethereum's BLS signature vectors (tests/vectors/<ETH>)
-ETH = "bls12381_sig_ethereum_bls12-381-tests_v0.1.2"
-
-
-def hex_bytes(s: str) -> bytes:
-    """The bytes of a hex string, with or without 0x."""
-    return bytes.fromhex(s[2:] if s.startswith("0x") else s)
-
 
 # The Edwards packages whose wasm tests run by default (GLV, SWPoint, three VRF suites; 6 limbs);
 # the others with --runslow

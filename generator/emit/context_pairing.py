@@ -80,7 +80,7 @@ def pairing_package_files(model: CurveModel, target: str, progress: Progress | N
     files[f"wasm/{model.package}.d.mts"] = render("js/wasm_loader.d.mts.j2", **wasm_common)  # its TypeScript declarations
     files["wasm_host.py"] = render("python/wasm_host.py.j2", **wasm_common)  # the host of the --host-calls build
     say("rendering the Python module")
-    core_pyx = render("cython/_core.pyx.j2", own_api_units=own_units(model.fp.limbs64), **common)
+    core_pyx = render("cython/_core.pyx.j2", own_api_units=own_units(model.fp.limbs64), flat_members=FQ_MEMBERS, **common)
     files.update(extension_files(common, core_pyx, "pairforge.h", "python/_core.pyi.j2",
                                  {"pairing": True, "groups": ("G1", "G2")}))
     # helpers shared by the Python modules, and the Dask entry points (every curve)

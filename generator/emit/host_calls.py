@@ -45,6 +45,6 @@ def edwards_host_context(model: EdwardsModel) -> dict[str, object]:
     """host_prefix and sizes (the Edwards points x || y, the Weierstrass ones with arkworks' flag
     byte where the field leaves no two spare bits) for the Edwards host."""
     fq = model.fq.nbytes
-    sw_flagged = (model.p.bit_length() + 2 + 7) // 8
+    sw_flagged = model.sw_compressed_bytes
     return {"host_prefix": model.package,
             "sizes": {"fq": fq, "fr": model.fr.nbytes, "te": 2 * fq, "sw": fq + sw_flagged}}

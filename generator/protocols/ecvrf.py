@@ -55,7 +55,7 @@ def _weierstrass_suite(model: EdwardsModel, spec, curve: str) -> dict[str, objec
     require(g != E.identity and E.mul(g, model.r) == E.identity, curve, "the generator has order r")
     return {"suite": spec.suite, "transcript": spec.transcript, "hash_to_curve": spec.hash_to_curve,
             "generator": g, "scale": 1, "form_a": model.a, "form_d": model.d, "model": "weierstrass",
-            "point_len": (p.bit_length() + 2 + 7) // 8}   # arkworks' SW compressed: x and two flags
+            "point_len": model.sw_compressed_bytes}
 
 
 def _suite(model: EdwardsModel, spec) -> dict[str, object]:

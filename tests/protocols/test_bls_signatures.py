@@ -14,18 +14,19 @@ import hashlib
 
 import pytest
 from bls_util import (
+    ETH,
     SCHEMES,
     VARIANTS,
     check_bad_bytes_return_false,
     check_batch_verify_rejects_one_bad_signature,
     check_round_trip_and_tampering,
     flip,
+    hex_bytes,
     keys,
 )
 from vectors_util import read_vector_json, vector_files
 
 PKG = "bls12_381"
-ETH = "bls12381_sig_ethereum_bls12-381-tests_v0.1.2"
 HANDLERS = ("sign", "verify", "aggregate", "aggregate_verify", "fast_aggregate_verify", "batch_verify",
             "deserialization_G1", "deserialization_G2", "hash_to_G2")  # fmt: skip
 
@@ -38,10 +39,6 @@ def C(curve_module):
 @pytest.fixture(scope="module")
 def bls(C):
     return C.bls
-
-
-def _hex(s: str) -> bytes:
-    return bytes.fromhex(s[2:] if s.startswith("0x") else s)
 
 
 def _cases() -> list[tuple[str, str]]:
@@ -62,39 +59,39 @@ def test_ethereum_vectors(C, bls) -> None:
         counts[handler] = counts.get(handler, 0) + 1
         where = f"{handler}/{path.rsplit('/', 1)[-1]}"
         if handler == "sign":
-            sk = int.from_bytes(_hex(inp["privkey"]), "big")
+            sk = int.from_bytes(hex_bytes(inp["privkey"]), "big")
             if out is None:
                 with pytest.raises(ValueError):
-                    pop.sign(sk, _hex(inp["message"]))
+                    pop.sign(sk, hex_bytes(inp["message"]))
             else:
-                sig = pop.sign(sk, _hex(inp["message"]))
-                assert sig == _hex(out), where
-                assert pop.verify(pop.sk_to_pk(sk), _hex(inp["message"]), sig), where
+                sig = pop.sign(sk, hex_bytes(inp["message"]))
+                assert sig == hex_bytes(out), where
+                assert pop.verify(pop.sk_to_pk(sk), hex_bytes(inp["message"]), sig), where
         elif handler == "verify":
-            assert pop.verify(_hex(inp["pubkey"]), _hex(inp["message"]), _hex(inp["signature"])) is out, where
+            assert pop.verify(hex_bytes(inp["pubkey"]), hex_bytes(inp["message"]), hex_bytes(inp["signature"])) is out, where
         elif handler == "aggregate":
-            sigs = [_hex(s) for s in inp]
+            sigs = [hex_bytes(s) for s in inp]
             if out is None:
                 with pytest.raises(ValueError):
                     pop.aggregate(sigs)
             else:
-                assert pop.aggregate(sigs) == _hex(out), where
+                assert pop.aggregate(sigs) == hex_bytes(out), where
         elif handler == "aggregate_verify":
-            got = pop.aggregate_verify([_hex(k) for k in inp["pubkeys"]], [_hex(m) for m in inp["messages"]],
-                                       _hex(inp["signature"]))  # fmt: skip
+            got = pop.aggregate_verify([hex_bytes(k) for k in inp["pubkeys"]], [hex_bytes(m) for m in inp["messages"]],
+                                       hex_bytes(inp["signature"]))  # fmt: skip
             assert got is out, where
         elif handler == "fast_aggregate_verify":
-            got = pop.fast_aggregate_verify([_hex(k) for k in inp["pubkeys"]], _hex(inp["message"]),
-                                            _hex(inp["signature"]))  # fmt: skip
+            got = pop.fast_aggregate_verify([hex_bytes(k) for k in inp["pubkeys"]], hex_bytes(inp["message"]),
+                                            hex_bytes(inp["signature"]))  # fmt: skip
             assert got is out, where
         elif handler == "batch_verify":
-            args = ([_hex(k) for k in inp["pubkeys"]], [_hex(m) for m in inp["messages"]],
-                    [_hex(s) for s in inp["signatures"]])  # fmt: skip
+            args = ([hex_bytes(k) for k in inp["pubkeys"]], [hex_bytes(m) for m in inp["messages"]],
+                    [hex_bytes(s) for s in inp["signatures"]])  # fmt: skip
             assert pop.batch_verify(*args) is out, where
             # the same answer as one verify per signature
             assert all(pop.verify(*t) for t in zip(*args, strict=True)) is out, where
         elif handler.startswith("deserialization_"):
-            G, data = (C.G1, _hex(inp["pubkey"])) if handler.endswith("G1") else (C.G2, _hex(inp["signature"]))
+            G, data = (C.G1, hex_bytes(inp["pubkey"])) if handler.endswith("G1") else (C.G2, hex_bytes(inp["signature"]))
             clen = len(G.generator().to_bytes())
             try:
                 ok = len(data) == clen and G.from_bytes(data, check=True) is not None
@@ -277,17 +274,17 @@ def test_eip2333_vectors(C) -> None:
     e = C.eip2333
     assert len(doc["cases"]) == 5
     for case in doc["cases"]:
-        seed = _hex(case["seed"])
+        seed = hex_bytes(case["seed"])
         master = e.derive_master_SK(seed)
         assert master == int(case["master_SK"]), case["name"]
         child = e.derive_child_SK(master, case["child_index"])
         assert child == int(case["child_SK"]), case["name"]
         if "compressed_lamport_PK" in case:
-            assert e.parent_SK_to_lamport_PK(master, case["child_index"]) == _hex(case["compressed_lamport_PK"])
+            assert e.parent_SK_to_lamport_PK(master, case["child_index"]) == hex_bytes(case["compressed_lamport_PK"])
             salt = case["child_index"].to_bytes(4, "big")
             ikm = master.to_bytes(32, "big")
-            assert e._ikm_to_lamport_sk(ikm, salt) == [_hex(x) for x in case["lamport_0"]]
-            assert e._ikm_to_lamport_sk(bytes(b ^ 0xFF for b in ikm), salt) == [_hex(x) for x in case["lamport_1"]]
+            assert e._ikm_to_lamport_sk(ikm, salt) == [hex_bytes(x) for x in case["lamport_0"]]
+            assert e._ikm_to_lamport_sk(bytes(b ^ 0xFF for b in ikm), salt) == [hex_bytes(x) for x in case["lamport_1"]]
         if "bip39_mnemonic" in case:
             bip39 = hashlib.pbkdf2_hmac("sha512", case["bip39_mnemonic"].encode(),
                                         b"mnemonic" + case["bip39_passphrase"].encode(), 2048)  # fmt: skip

@@ -102,6 +102,12 @@ class EdwardsModel:
         return self.h * self.r
 
     @property
+    def sw_compressed_bytes(self) -> int:
+        """The length of arkworks' compressed short-Weierstrass point (ark-vrf's too): x little-endian
+        with its two flag bits (infinity, sign) above the field's bits."""
+        return (self.p.bit_length() + 2 + 7) // 8
+
+    @property
     def a_small(self) -> int | None:
         """a as a small signed integer (|a| <= 16, a != -1): multiplications by a become a few
         additions in C; None otherwise."""
