@@ -427,6 +427,17 @@ def _looks_generated(pkg_dir: Path, names: set[str]) -> bool:
     return False
 
 
+def _write_atomic(dest: Path, data: bytes) -> None:
+    """Write ``dest`` through a temporary file beside it, so a reader never sees half a file."""
+    tmp = dest.with_name(f".{dest.name}.pf-tmp-{os.getpid()}")
+    try:
+        tmp.write_bytes(data)
+        os.replace(tmp, dest)
+    finally:
+        if tmp.exists():
+            tmp.unlink()
+
+
 def write_package(pkg_dir: Path, files: dict[str, str | bytes]) -> tuple[list[str], int, list[str]]:
     """Write a rendering into ``pkg_dir``; returns (written, unchanged count, removed).
 
@@ -470,13 +481,7 @@ def write_package(pkg_dir: Path, files: dict[str, str | bytes]) -> tuple[list[st
             unchanged += 1
             continue
         dest.parent.mkdir(parents=True, exist_ok=True)
-        tmp = dest.with_name(f".{dest.name}.pf-tmp-{os.getpid()}")
-        try:
-            tmp.write_bytes(data)
-            os.replace(tmp, dest)
-        finally:
-            if tmp.exists():
-                tmp.unlink()
+        _write_atomic(dest, data)
         written.append(rel)
     removed = sorted(stale)
     for rel in removed:
@@ -661,14 +666,7 @@ def write_npm_package(package_dir: Path, files: dict[str, str | bytes]) -> None:
     write_package(package_dir, {rel: data for rel, data in files.items() if not is_build_artefact(rel)})
     for rel, data in files.items():
         if is_build_artefact(rel):
-            dest = package_dir / rel
-            tmp = dest.with_name(f".{dest.name}.pf-tmp-{os.getpid()}")
-            try:
-                tmp.write_bytes(_data(data))
-                os.replace(tmp, dest)
-            finally:
-                if tmp.exists():
-                    tmp.unlink()
+            _write_atomic(package_dir / rel, _data(data))
 
 
 def _import_hint(job: Job) -> str:
