@@ -11,11 +11,6 @@ import hashlib
 import pytest
 
 SCHEMES = ("Basic", "Aug", "Pop")
-# the ethereum/bls12-381-tests vector set (tests/vectors/<ETH>/), read by the BLS tests of the module
-# and of the wasm32 ABI
-ETH = "bls12381_sig_ethereum_bls12-381-tests_v0.1.2"
-
-
 def hex_bytes(s: str) -> bytes:
     """The bytes of a hex string, with or without 0x."""
     return bytes.fromhex(s[2:] if s.startswith("0x") else s)

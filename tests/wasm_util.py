@@ -126,3 +126,7 @@ VRF_SUITES = {
 def edwards_params(packages) -> list:
     """pytest params of Edwards packages: those of EDWARDS_DEFAULT as they are, the others slow."""
     return [pytest.param(p, marks=[] if p in EDWARDS_DEFAULT else [pytest.mark.slow]) for p in sorted(packages)]
+
+
+# Ethereum's BLS signature vectors (tests/vectors/<ETH>)
+ETH = "bls12381_sig_ethereum_bls12-381-tests_v0.1.2"

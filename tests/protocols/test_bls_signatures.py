@@ -14,7 +14,6 @@ import hashlib
 
 import pytest
 from bls_util import (
-    ETH,
     SCHEMES,
     VARIANTS,
     check_bad_bytes_return_false,
@@ -27,6 +26,7 @@ from bls_util import (
 from vectors_util import read_vector_json, vector_files
 
 PKG = "bls12_381"
+ETH = "bls12381_sig_ethereum_bls12-381-tests_v0.1.2"
 HANDLERS = ("sign", "verify", "aggregate", "aggregate_verify", "fast_aggregate_verify", "batch_verify",
             "deserialization_G1", "deserialization_G2", "hash_to_G2")  # fmt: skip
 

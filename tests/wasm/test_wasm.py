@@ -21,6 +21,7 @@ from pathlib import Path
 
 import cross_kat
 import pytest
+from bls_util import hex_bytes
 from build_cache import cached_kat
 from conftest import REPO_ROOT, generated_packages
 from fq4_curves import fq4_packages
@@ -30,7 +31,6 @@ from wasm_util import (
     cached_wasm,
     curve_file,
     flag_bits,
-    hex_bytes,
     point_outside_subgroup,
     random_compressed,
     require_wasm,

@@ -15,12 +15,12 @@ import importlib
 import random
 
 import pytest
-from bls_util import ETH, hex_bytes
+from bls_util import hex_bytes
 from conftest import REPO_ROOT, STANDARD_CURVES
 from evm_util import ERROR_RULES, FILES, load
 from groth16_util import WITNESSES, TestProver
 from vectors_util import read_vector_json, vector_files
-from wasm_util import cached_wasm, point_outside_subgroup
+from wasm_util import ETH, cached_wasm, point_outside_subgroup
 
 # The rule a precompile breaks (generated.<pkg>.<eip>.PrecompileError.rule) -> the ABI's error code
 RULE_CODES = {"length": 1, "padding": 4, "field": 5, "curve": 8, "subgroup": 9}
