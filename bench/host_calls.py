@@ -17,17 +17,17 @@ modes on this machine:
 Every mode starts from the same bytes (uncompressed points, the ABI's scalars) and decodes them
 with every check (the subgroup included: the guest in pure mode, the host in host mode, from_bytes
 / msm_bytes(check=True) natively), so each row is one whole call.  MSMs run on one thread everywhere.
-The wasm rows include wasmtime-py's cost of calling into the guest from Python (tens of µs: the
-loader copies the inputs into the guest's memory, wasmtime-py converts and type-checks each
-argument, calls the export and copies the output back) and, in host mode, the Python host's (each
-import's callback, the copies out of and into the guest's memory, the ArkScale framing).
+The wasm rows include the cost of calling into the guest from Python (a few µs: the loader copies
+the inputs into the guest's memory, calls the export through wasmtime's unchecked call and copies
+the output back) and, in host mode, the Python host's (each import's callback, the copies out of
+and into the guest's memory, the ArkScale framing).
 Columns: boundary = host - native, what a call pays for crossing into the guest and back out to
 the host (the entry from Python, the guest's decoding and re-encoding, the host calls), in µs;
 entry = the same call refused by the guest at its first length check (its entry from Python
 alone, which the pure module pays too); (host - entry) / native, the ratio a guest already
-running in the runtime sees.  After the table, the cost of one host call beyond its native work
-(wasmtime-py's callback into Python and the host's entry wrapper), measured on an import whose
-native work is trivial.  The four calls of a row take turns, ``--repeats N`` rounds of them (the fastest of each
+running in the runtime sees.  After the table, the cost of one host call beyond its native work,
+through the host's unchecked imports (the default) and through wasmtime-py's callbacks, measured
+on an import whose native work is trivial.  The four calls of a row take turns, ``--repeats N`` rounds of them (the fastest of each
 counts).  Modules are
 built once per content hash into build/wasm-cache.
 
@@ -207,13 +207,15 @@ def edwards_rows(pkg: str, quick: bool) -> list[Row]:
     return rows
 
 
-def per_call_boundary(pkg: str, runs: int = 2000) -> tuple[float, float, float, float]:
-    """What one host call costs beyond its native work, in µs: (the whole boundary, wasmtime-py's
-    callback into Python, the entry wrapper's memory lookup, bounds checks and copies, the native
+def per_call_boundary(pkg: str, runs: int = 2000) -> tuple[float, float, float]:
+    """What one host call costs beyond its native work, in µs: (through the host's unchecked
+    imports, the default; through wasmtime-py's callbacks, ``define(raw_calls=False)``; the native
     work), from a guest of two functions with the same i32 arguments, one calling an import whose
-    native work is trivial (an MSM of no points), one returning at once; a second instance has a
-    no-op Python callback as the import, which splits the callback from the wrapper."""
+    native work is trivial (an MSM of no points), one returning at once.  Both are entered through
+    the loader's unchecked call, so that the difference is the host call alone."""
     import wasmtime
+
+    from generator.wasm_loader import _RawExport
 
     host = importlib.import_module(f"generated.{pkg}.wasm_host")
     name = next(n for n in host.IMPORTS if n.endswith(("_msm_g1", "_te_msm")))
@@ -225,33 +227,25 @@ def per_call_boundary(pkg: str, runs: int = 2000) -> tuple[float, float, float, 
            f' (func (export "plain") (param {sig}) (result i32) (i32.const 0)))')
     engine = wasmtime.Engine()
     module = wasmtime.Module(engine, wasmtime.wat2wasm(wat))
-
-    def instance(define: Callable[[wasmtime.Linker], None]) -> tuple[wasmtime.Store, dict]:
-        linker = wasmtime.Linker(engine)
-        define(linker)
-        store = wasmtime.Store(engine)
-        return store, linker.instantiate(store, module).exports(store)
-
-    def noop(linker: wasmtime.Linker) -> None:
-        ty = wasmtime.FuncType([wasmtime.ValType.i32()] * 6, [wasmtime.ValType.i32()])
-        linker.define_func(host.MODULE, name, ty, lambda caller, *a: 0, access_caller=True)
-
-    store, ex = instance(host.define)
-    bare, ex_noop = instance(noop)
     empty = bytes(8)
-    ex["memory"].write(store, empty, 0)
     args6 = (0, 8, 64, 8, 128, size)
-    assert ex["call"](store, *args6) == host.PF_OK
     fn = host.IMPORTS[name][0]
 
     def best(f: Callable[[], object]) -> float:
         return min(seconds(f, 1, 1.0) for _ in range(runs // 2 or 1)) * 1e6
 
-    t_plain = best(lambda: ex["plain"](store, *args6))
-    t_call = best(lambda: ex["call"](store, *args6))
-    t_noop = best(lambda: ex_noop["call"](bare, *args6))
     t_fn = best(lambda: fn(empty, empty, size))
-    return t_call - t_plain - t_fn, t_noop - t_plain, t_call - t_noop - t_fn, t_fn
+    costs = []
+    for raw_calls in (True, False):
+        linker = wasmtime.Linker(engine)
+        host.define(linker, raw_calls=raw_calls)
+        store = wasmtime.Store(engine)
+        ex = linker.instantiate(store, module).exports(store)
+        ex["memory"].write(store, empty, 0)
+        call, plain = _RawExport(wasmtime, store, ex["call"]), _RawExport(wasmtime, store, ex["plain"])
+        assert call(*args6) == host.PF_OK
+        costs.append(best(lambda call=call: call(*args6)) - best(lambda plain=plain: plain(*args6)) - t_fn)
+    return costs[0], costs[1], t_fn
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -279,11 +273,11 @@ def main(argv: list[str] | None = None) -> int:
                     f"| {t[1] - t[2]:.0f} | {t[3]:.0f} | {(t[1] - t[3]) / t[2]:.2f} |")
             lines.append(line)
             print(line, flush=True)
-        whole, callback, wrapper, work = per_call_boundary(pkg)
-        calls.append(f"| {pkg} | {whole:.1f} | {callback:.1f} | {wrapper:.1f} | {work:.1f} |")
+        unchecked, callbacks, work = per_call_boundary(pkg)
+        calls.append(f"| {pkg} | {unchecked:.1f} | {callbacks:.1f} | {work:.1f} |")
     lines += ["", "Per host call (an import of trivial native work, an MSM of no points, from a minimal guest):", "",
-              "| curve | boundary (µs) | wasmtime-py callback (µs) | entry wrapper (µs) | native work (µs) |",
-              "|---|---:|---:|---:|---:|", *calls]
+              "| curve | boundary, unchecked imports (µs) | boundary, wasmtime-py callbacks (µs) | native work (µs) |",
+              "|---|---:|---:|---:|", *calls]
     print("\n".join(lines[-len(calls) - 4:]))
     if args.out is not None:
         args.out.write_text("\n".join(lines) + "\n", encoding="utf-8")

@@ -2,8 +2,10 @@
 
     python bench/kzg.py [--batch 64] [--commit-log 20] [--setup FILE]
 
-Rows: blob_to_kzg_commitment, compute_blob_kzg_proof, verify_blob_kzg_proof and
-verify_blob_kzg_proof_batch (--batch blobs), compute_cells_and_kzg_proofs,
+Rows: blob_to_kzg_commitment and compute_blob_kzg_proof (with the fixed-base table of
+load_trusted_setup's default precompute, and again with precompute=0), verify_blob_kzg_proof and
+verify_blob_kzg_proof_batch (--batch blobs), compute_cells_and_kzg_proofs (with FK20's fixed-base
+tables of the default precompute, and again with precompute=0),
 recover_cells_and_kzg_proofs (half of the cells missing) and verify_cell_kzg_proof_batch (128
 cells) with mainnet's trusted setup, ours on one thread and
 threaded (every core) beside ckzg (one thread: its binding has no thread option); Fr.fft_bytes of
@@ -146,7 +148,8 @@ def bench(args: argparse.Namespace) -> int:
     row("load_trusted_setup", lambda t: E.load_trusted_setup(str(args.setup), threads=t),
         (lambda: ckzg.load_trusted_setup(str(args.setup), 0)) if ckzg else None, 2, 0)
     row("load + first compute_cells_and_kzg_proofs", ours_first, ckzg_first if ckzg else None, 2, 0)
-    ts = E.load_trusted_setup(str(args.setup))
+    ts = E.load_trusted_setup(str(args.setup))  # with the fixed-base table of the default precompute
+    plain = E.TrustedSetup(ts.setup, precompute=0)  # the same points without it
     blobs = [b"".join(rng.randrange(r).to_bytes(32, "big") for _ in range(E.FIELD_ELEMENTS_PER_BLOB))
              for _ in range(args.batch)]
     commitments = [E.blob_to_kzg_commitment(b, ts) for b in blobs]
@@ -157,6 +160,10 @@ def bench(args: argparse.Namespace) -> int:
         ("blob_to_kzg_commitment", lambda t: E.blob_to_kzg_commitment(blob, ts, threads=t),
          (lambda: ckzg.blob_to_kzg_commitment(blob, cts)) if ckzg else None),
         ("compute_blob_kzg_proof", lambda t: E.compute_blob_kzg_proof(blob, c, ts, threads=t),
+         (lambda: ckzg.compute_blob_kzg_proof(blob, c, cts)) if ckzg else None),
+        ("blob_to_kzg_commitment, precompute=0", lambda t: E.blob_to_kzg_commitment(blob, plain, threads=t),
+         (lambda: ckzg.blob_to_kzg_commitment(blob, cts)) if ckzg else None),
+        ("compute_blob_kzg_proof, precompute=0", lambda t: E.compute_blob_kzg_proof(blob, c, plain, threads=t),
          (lambda: ckzg.compute_blob_kzg_proof(blob, c, cts)) if ckzg else None),
         ("verify_blob_kzg_proof", lambda t: E.verify_blob_kzg_proof(blob, c, p, ts),
          (lambda: ckzg.verify_blob_kzg_proof(blob, c, p, cts)) if ckzg else None),
@@ -170,6 +177,8 @@ def bench(args: argparse.Namespace) -> int:
     all_idx = list(range(E.CELLS_PER_EXT_BLOB))
     slow_ops = [
         ("compute_cells_and_kzg_proofs", lambda t: E.compute_cells_and_kzg_proofs(blob, ts, threads=t),
+         (lambda: ckzg.compute_cells_and_kzg_proofs(blob, cts)) if ckzg else None),
+        ("compute_cells_and_kzg_proofs, precompute=0", lambda t: E.compute_cells_and_kzg_proofs(blob, plain, threads=t),
          (lambda: ckzg.compute_cells_and_kzg_proofs(blob, cts)) if ckzg else None),
         ("recover_cells_and_kzg_proofs (half missing)",
          lambda t: E.recover_cells_and_kzg_proofs(half, [cells[i] for i in half], ts, threads=t),

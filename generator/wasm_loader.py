@@ -4,14 +4,22 @@ of templates/c/edwards_wasm_abi.c.j2 (a twisted Edwards package: ``WasmEdwards``
 
 The module keeps no heap: every call copies its inputs into the module's memory above
 ``__heap_base`` (growing the memory when needed), calls the function and reads the output back.
-A call returns its output bytes, or raises ``WasmAbiError`` carrying the ABI's error code.
+A call returns its output bytes, or raises ``WasmAbiError`` carrying the ABI's error code.  The
+output buffer is zeroed and the scratch area is not: the ABI's functions never read scratch
+before writing it.
+
+Calls go through wasmtime's unchecked entry point (``_RawExport``) where the installed wasmtime
+has it: ``Func.__call__`` converts and type-checks every argument on every call, which costs more
+than the rest of a small operation's entry from Python.
 
 Layer: leaf. Imports the standard library only, no module of the generator.
 """
 
 from __future__ import annotations
 
+import ctypes
 from pathlib import Path
+from typing import Any
 
 # The ABI's error codes (templates/c/wasm_abi.c.j2), by name
 ERRORS = {
@@ -37,6 +45,50 @@ class WasmAbiError(ValueError):
         super().__init__(f"{function}: error {code} ({errors.get(code, 'unknown')})")
 
 
+class _RawExport:
+    """An export whose parameters and result are all i32, called through
+    ``wasmtime_func_call_unchecked`` with one argument array reused across calls.  ``Func.__call__``
+    builds a ``Val`` per argument and checks it against the function's type on every call (about
+    45 µs of a six-argument call on the development machine); this checks the type once, here, and
+    then only fills the array (about 2 µs).  Traps and errors are raised as ``Func.__call__`` raises
+    them."""
+
+    def __init__(self, wasmtime: Any, store: Any, func: Any) -> None:
+        from wasmtime import _ffi, _func
+
+        ty = func.type(store)
+        i32 = wasmtime.ValType.i32()
+        if any(t != i32 for t in ty.params) or [t for t in ty.results] != [i32]:
+            raise TypeError("only functions of i32 parameters and one i32 result")
+        self._ffi, self._enter = _ffi, _func.enter_wasm
+        self._store, self._func = store, ctypes.byref(func._func)
+        self._params = len(ty.params)
+        self._raw = (_ffi.wasmtime_val_raw_t * max(self._params, 1))()
+        self._error = wasmtime.WasmtimeError
+
+    def __call__(self, *args: int) -> int:
+        if len(args) != self._params:
+            raise TypeError(f"{self._params} arguments expected, {len(args)} given")
+        raw = self._raw
+        for i, value in enumerate(args):
+            raw[i].i32 = value if value < 1 << 31 else value - (1 << 32)
+        with self._enter(self._store) as trap:
+            error = self._ffi.wasmtime_func_call_unchecked(self._store._context(), self._func, raw, self._params, trap)
+            if error:
+                raise self._error._from_ptr(error)
+        return raw[0].i32
+
+
+def _raw_exports_available() -> bool:
+    """Whether this wasmtime has the unchecked call and the internals ``_RawExport`` reads."""
+    try:
+        from wasmtime import _ffi, _func
+    except ImportError:
+        return False
+    return all(hasattr(_ffi, n) for n in ("wasmtime_func_call_unchecked", "wasmtime_val_raw_t")) and hasattr(
+        _func, "enter_wasm")
+
+
 class _WasmModule:
     """One instance of a module of the byte-level ABI: its memory and the calling convention
     (output first, explicit lengths, integer parameters after the inputs, scratch last)."""
@@ -44,11 +96,13 @@ class _WasmModule:
     PAGE = 65536
     ERRORS = ERRORS
 
-    def __init__(self, path: Path | str, engine=None, fuel: int | None = None, host=None) -> None:
+    def __init__(self, path: Path | str, engine=None, fuel: int | None = None, host=None, raw_calls: bool = True) -> None:
         """``fuel``: meter the instance (one unit per executed wasm instruction, read back with
         ``fuel_used``) starting from that much; then ``engine`` must not be given.  ``host``: the
         host of a host-call build (``generated.<pkg>.wasm_host``, or any object whose
-        ``define(linker)`` defines the imports of docs/host-calls.md)."""
+        ``define(linker)`` defines the imports of docs/host-calls.md).  ``raw_calls``: call the ABI
+        through ``_RawExport`` (False: through ``Func.__call__``, the public and slower path, which
+        the tests compare it with)."""
         import wasmtime
 
         self._wt = wasmtime
@@ -73,6 +127,22 @@ class _WasmModule:
         self.exports = self.instance.exports(self.store)
         self.memory = self.exports["memory"]
         self.heap_base = self.exports["__heap_base"].value(self.store)
+        self._pages = self.memory.size(self.store)
+        self._raw_calls = raw_calls and _raw_exports_available()
+        self._calls: dict[str, Any] = {}
+
+    def _export(self, name: str) -> Any:
+        """The callable of ABI function ``name``, made once."""
+        fn = self._calls.get(name)
+        if fn is None:
+            func = self.exports[name]
+            if self._raw_calls:
+                fn = _RawExport(self._wt, self.store, func)
+            else:
+                def fn(*args: int, func=func) -> int:
+                    return func(self.store, *args)
+            self._calls[name] = fn
+        return fn
 
     def _size(self, name: str) -> int:
         return self.exports[name](self.store)
@@ -84,26 +154,37 @@ class _WasmModule:
         return self._fuel - self.store.get_fuel()
 
     # -- memory -------------------------------------------------------------------------------
-    def _place(self, chunks: list[bytes | int]) -> list[int]:
-        """Copy each bytes chunk (or reserve an int's worth of zeroed bytes) above __heap_base,
-        64-byte aligned; returns their addresses."""
+    def _base(self) -> int:
+        """The address of the memory's first byte (valid until the memory grows)."""
+        return ctypes.addressof(self.memory.data_ptr(self.store).contents)
+
+    def _place(self, chunks: list[bytes | int], zeroed: int | None = None) -> list[int]:
+        """Copy each bytes chunk (or reserve an int's worth of bytes) above __heap_base, 64-byte
+        aligned; returns their addresses.  A reserved chunk is zeroed when its index is below
+        ``zeroed`` (None: every one), and otherwise left as the memory holds it."""
         addrs, at = [], self.heap_base
         for chunk in chunks:
             at = (at + 63) & ~63
             addrs.append(at)
             at += chunk if isinstance(chunk, int) else len(chunk)
         need = -(-at // self.PAGE)
-        have = self.memory.size(self.store)
-        if need > have:
-            self.memory.grow(self.store, need - have)
-        for addr, chunk in zip(addrs, chunks, strict=True):
-            data = bytes(chunk) if isinstance(chunk, int) else chunk
-            if data:
-                self.memory.write(self.store, data, addr)
+        if need > self._pages:
+            # the count read again first: the guest may have grown its memory itself
+            self._pages = self.memory.size(self.store)
+            if need > self._pages:
+                self.memory.grow(self.store, need - self._pages)
+                self._pages = need
+        base = self._base()
+        for i, (addr, chunk) in enumerate(zip(addrs, chunks, strict=True)):
+            if isinstance(chunk, int):
+                if zeroed is None or i < zeroed:
+                    ctypes.memset(base + addr, 0, chunk)
+            elif chunk:
+                ctypes.memmove(base + addr, chunk, len(chunk))
         return addrs
 
     def _read(self, addr: int, n: int) -> bytes:
-        return bytes(self.memory.read(self.store, addr, addr + n))
+        return ctypes.string_at(self._base() + addr, n)
 
     def _invoke(self, name: str, out_len: int | None, inputs: tuple[bytes, ...], extra: tuple[int, ...] = (),
                 scratch: int = 0) -> bytes:
@@ -112,14 +193,14 @@ class _WasmModule:
         raises WasmAbiError on an error code."""
         size = 1 if out_len is None else out_len
         chunks: list[bytes | int] = [max(size, 1), *inputs] + ([scratch] if scratch else [])
-        addrs = self._place(chunks)
+        addrs = self._place(chunks, zeroed=1 + len(inputs))
         args: list[int] = [addrs[0]] if out_len is None else [addrs[0], out_len]
         for addr, data in zip(addrs[1 : 1 + len(inputs)], inputs, strict=True):
             args += [addr, len(data)]
         args += list(extra)
         if scratch:
             args += [addrs[-1], scratch]
-        code = self.exports[name](self.store, *args)
+        code = self._export(name)(*args)
         if code:
             raise WasmAbiError(name, code, self.ERRORS)
         return self._read(addrs[0], size)
@@ -136,8 +217,8 @@ class _WasmModule:
 class WasmCurve(_WasmModule):
     """One instance of a pairing curve's ``<pkg>.wasm``."""
 
-    def __init__(self, path: Path | str, engine=None, fuel: int | None = None, host=None) -> None:
-        super().__init__(path, engine, fuel, host)
+    def __init__(self, path: Path | str, engine=None, fuel: int | None = None, host=None, raw_calls: bool = True) -> None:
+        super().__init__(path, engine, fuel, host, raw_calls)
         size = self._size
         self.g1_compressed, self.g1_uncompressed = size("pf_size_g1_compressed"), size("pf_size_g1_uncompressed")
         self.g2_compressed, self.g2_uncompressed = size("pf_size_g2_compressed"), size("pf_size_g2_uncompressed")
@@ -184,7 +265,7 @@ class WasmCurve(_WasmModule):
         name = f"pf_bls_fast_aggregate_verify_{variant}_vartime"
         keys = b"".join(pks)
         result, a_keys, a_msg, a_sig, a_dst = self._place([1, keys, msg, sig, dst])
-        code = self.exports[name](self.store, result, a_keys, len(keys), len(pks), a_msg, len(msg), a_sig, len(sig),
+        code = self._export(name)(result, a_keys, len(keys), len(pks), a_msg, len(msg), a_sig, len(sig),
                                   a_dst, len(dst))
         if code:
             raise WasmAbiError(name, code)
@@ -202,8 +283,9 @@ class WasmCurve(_WasmModule):
         keys, text = b"".join(pks), b"".join(msgs)
         lens = b"".join(len(m).to_bytes(4, "little") for m in msgs)
         scratch = self.exports[f"pf_bls_aggregate_verify_{variant}_scratch_size"](self.store, n)
-        result, a_keys, a_msgs, a_lens, a_sig, a_dst, a_scratch = self._place([1, keys, text, lens, sig, dst, scratch])
-        code = self.exports[name](self.store, result, a_keys, len(keys), n, a_msgs, len(text), a_lens, len(lens), a_sig,
+        result, a_keys, a_msgs, a_lens, a_sig, a_dst, a_scratch = self._place([1, keys, text, lens, sig, dst, scratch],
+                                                                             zeroed=1)
+        code = self._export(name)(result, a_keys, len(keys), n, a_msgs, len(text), a_lens, len(lens), a_sig,
                                   len(sig), a_dst, len(dst), a_scratch, scratch)
         if code:
             raise WasmAbiError(name, code)
@@ -219,8 +301,8 @@ class WasmCurve(_WasmModule):
         out_len = self.exports[f"pf_{protocol}_output_size"](self.store, address)
         scratch = self.exports[f"pf_{protocol}_scratch_size"](self.store, address, len(data))
         name = f"pf_{protocol}_run_vartime"
-        out, a_in, a_scratch = self._place([max(out_len, 1), data, max(scratch, 1)])
-        code = self.exports[name](self.store, out, out_len, address, a_in, len(data), a_scratch, scratch)
+        out, a_in, a_scratch = self._place([max(out_len, 1), data, max(scratch, 1)], zeroed=1)
+        code = self._export(name)(out, out_len, address, a_in, len(data), a_scratch, scratch)
         if code:
             raise WasmAbiError(name, code)
         return self._read(out, out_len)
@@ -237,8 +319,8 @@ class WasmEdwards(_WasmModule):
     ERRORS = EDWARDS_ERRORS
 
     def __init__(self, path: Path | str, profiles: list[str] | tuple[str, ...], suites: list[str] | tuple[str, ...] = (),
-                 engine=None, fuel: int | None = None, host=None) -> None:
-        super().__init__(path, engine, fuel, host)
+                 engine=None, fuel: int | None = None, host=None, raw_calls: bool = True) -> None:
+        super().__init__(path, engine, fuel, host, raw_calls)
         size = self._size
         self.profiles, self.suites = list(profiles), list(suites)
         self.te_compressed, self.te_uncompressed = size("pf_size_te_compressed"), size("pf_size_te_uncompressed")

@@ -102,6 +102,7 @@ cdef extern from "c/api.h" nogil:
     void te_clear_cofactor(te_t *out, const te_t *a)
     bint te_msm_vartime(te_t *out, const te_affine_t *points, const limb_t *scalars, size_t n, size_t nthreads)
     bint te_msm_points_vartime(te_t *out, const te_t *points, const limb_t *scalars, size_t n, size_t nthreads)
+    int sw_msm_ifma_select(int on)
     void te_psi(te_t *out, const te_t *a)
     void te_mul_glv_ct(te_t *out, const te_t *a, const limb_t *k)
     void te_mul_glv_vartime(te_t *out, const te_t *a, const limb_t *k)
@@ -885,6 +886,14 @@ cdef size_t _threads(object threads, str what) except 0:
     if t < 1:
         raise ValueError(f"{what}: threads must be at least 1, got {t}")
     return min(t, 1 << 16)
+
+
+def _msm_ifma(on=None):
+    """Whether the MSM's batch-affine buckets on the Weierstrass model take the AVX-512 IFMA kernel
+    (only the x86_64-adx module has it, and it runs only where the CPU reports AVX-512F and IFMA).
+    ``on=False`` turns it off for this process, ``on=True`` back on where the CPU runs it; ``None``
+    only asks. Returns the state (always False where the MSM has no Weierstrass path)."""
+    return bool(sw_msm_ifma_select(-1 if on is None else int(bool(on))))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -186,6 +186,18 @@ cdef extern from "c/api.h" nogil:
                             size_t bits, void *scratch, size_t nthreads)  # unit: msm
     void g1_msm_glv_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
                                 size_t bits, void *scratch, size_t nthreads)  # unit: msm
+    size_t g1_msm_table_windows(size_t bits, size_t c)  # unit: msm
+    size_t g1_msm_table_width(size_t n)  # unit: msm
+    void g1_msm_table_build(g1_affine_t *table, const g1_affine_t *points, size_t n, size_t c, size_t tw,
+                                 g1_t *jac, fp_t *zs, size_t nthreads)  # unit: msm
+    size_t g1_msm_table_scratch_size(size_t n, size_t c, size_t tw, size_t nthreads)  # unit: msm
+    size_t g1_msm_table_form_bytes(size_t n, size_t tw)  # unit: msm
+    void g1_msm_table_form(void *form, const g1_affine_t *table, size_t n, size_t tw)  # unit: msm
+    void g1_msm_table_vartime(g1_t *out, const g1_affine_t *table, const void *form, size_t n_all,
+                                   const limb_t *scalars, size_t n, size_t c, size_t tw, void *scratch,
+                                   size_t nthreads)  # unit: msm
+    int g1_msm_table_form_vartime(g1_t *out, const void *form, size_t n_all, const limb_t *scalars,
+                                       size_t n, size_t c, size_t tw, size_t nthreads)  # unit: msm
     const fp2_t G2_B
     void g2_set_identity(g2_t *out)
     bint g2_is_identity(const g2_t *a)
@@ -211,6 +223,18 @@ cdef extern from "c/api.h" nogil:
                             size_t bits, void *scratch, size_t nthreads)  # unit: msm
     void g2_msm_glv_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n,
                                 size_t bits, void *scratch, size_t nthreads)  # unit: msm
+    size_t g2_msm_table_windows(size_t bits, size_t c)  # unit: msm
+    size_t g2_msm_table_width(size_t n)  # unit: msm
+    void g2_msm_table_build(g2_affine_t *table, const g2_affine_t *points, size_t n, size_t c, size_t tw,
+                                 g2_t *jac, fp2_t *zs, size_t nthreads)  # unit: msm
+    size_t g2_msm_table_scratch_size(size_t n, size_t c, size_t tw, size_t nthreads)  # unit: msm
+    size_t g2_msm_table_form_bytes(size_t n, size_t tw)  # unit: msm
+    void g2_msm_table_form(void *form, const g2_affine_t *table, size_t n, size_t tw)  # unit: msm
+    void g2_msm_table_vartime(g2_t *out, const g2_affine_t *table, const void *form, size_t n_all,
+                                   const limb_t *scalars, size_t n, size_t c, size_t tw, void *scratch,
+                                   size_t nthreads)  # unit: msm
+    int g2_msm_table_form_vartime(g2_t *out, const void *form, size_t n_all, const limb_t *scalars,
+                                       size_t n, size_t c, size_t tw, size_t nthreads)  # unit: msm
     int g1_msm_ifma_select(int on)  # unit: msm
     enum: FR_TWO_ADICITY
     const fr_t FR_COSET_SHIFT
@@ -222,6 +246,8 @@ cdef extern from "c/api.h" nogil:
     void fr_batch_inverse_vartime(fr_t *out, const fr_t *inp, size_t n, fr_t *scratch)
     void fr_eval_barycentric_vartime(fr_t *out, const fr_t *evals, const fr_t *roots, size_t n, const fr_t *z,
                                      fr_t *scratch)
+    size_t fr_eval_barycentric_be_vartime(fr_t *out, const uint8_t *data, const fr_t *roots, size_t n,
+                                          const fr_t *z, fr_t *scratch)
     bint pf_msm_scalar_below_r_vartime(const limb_t *k)
     size_t pf_msm_scalar_bits_vartime(const limb_t *scalars, size_t n, size_t nlimbs)
 
@@ -1010,6 +1036,34 @@ cdef int _fr_fft_logn(object n, str what) except -1:
     return k
 
 
+# The domain's roots w^i (natural and bit-reversed order) for sizes up to 2^16, made
+# on first use and kept for the process: barycentric evaluations at one size (a blob's, in a
+# batch check) then skip the n multiplications of the powers.
+cdef fr_t *_fr_roots_kept[2][17]
+
+
+cdef const fr_t *_fr_domain_roots(fr_t *buf, int logn, bint brev) except NULL:
+    """The 2^logn roots w^i of the domain (bit-reversed order when brev): kept ones for sizes up to
+    2^16, else written into buf (2^logn elements).  Called with the GIL (the cache)."""
+    cdef size_t n = (<size_t>1) << logn
+    cdef fr_t w, one
+    cdef fr_t *out = buf
+    if logn <= 16 and _fr_roots_kept[brev][logn] != NULL:
+        return _fr_roots_kept[brev][logn]
+    if logn <= 16:
+        out = <fr_t *>PyMem_Malloc(n * sizeof(fr_t))
+        if out == NULL:
+            raise MemoryError()
+    fr_root_of_unity(&w, <unsigned>logn)
+    fr_set_one(&one)
+    fr_powers(out, &one, &w, n)
+    if brev:
+        fr_bit_reverse(out, n)
+    if logn <= 16:
+        _fr_roots_kept[brev][logn] = out
+    return out
+
+
 cdef bint _fr_coset(object coset, fr_t *out, str what) except -1:
     """The coset argument: None/False (no shift), True (FR_COSET_SHIFT) or a non-zero shift."""
     if coset is None or coset is False:
@@ -1491,7 +1545,9 @@ cdef class Fr:
         cdef fr_t *v = NULL
         cdef fr_t *roots = NULL
         cdef fr_t *scratch = NULL
-        cdef fr_t zz, w, one
+        cdef const fr_t *domain
+        cdef size_t bad
+        cdef fr_t zz
         cdef const uint8_t[::1] dv
         cdef Fr r = _new_fr()
         cdef bint packed = isinstance(evals, (bytes, bytearray, memoryview))
@@ -1513,20 +1569,18 @@ cdef class Fr:
             scratch = <fr_t *>PyMem_Malloc(2 * n * sizeof(fr_t))
             if v == NULL or roots == NULL or scratch == NULL:
                 raise MemoryError()
-            if packed:
-                i = _fr_read_vector(v, &dv[0], n, True)
-                if i >= 0:
+            domain = _fr_domain_roots(roots, logn, brev)
+            if packed:  # read as it goes, the elements left as integers (c/fft.h)
+                with nogil:
+                    bad = fr_eval_barycentric_be_vartime(&r.v, &dv[0], domain, <size_t>n, &zz, scratch)
+                if bad < <size_t>n:
+                    i = <Py_ssize_t>bad
                     raise ValueError(f"Fr.eval_barycentric: element {i} is not canonical (>= r)")
-            else:
-                for i in range(n):
-                    _fr_from_obj(&v[i], evals[i], "Fr.eval_barycentric: evals")
+                return r
+            for i in range(n):
+                _fr_from_obj(&v[i], evals[i], "Fr.eval_barycentric: evals")
             with nogil:
-                fr_root_of_unity(&w, <unsigned>logn)
-                fr_set_one(&one)
-                fr_powers(roots, &one, &w, <size_t>n)
-                if brev:
-                    fr_bit_reverse(roots, <size_t>n)
-                fr_eval_barycentric_vartime(&r.v, v, roots, <size_t>n, &zz, scratch)
+                fr_eval_barycentric_vartime(&r.v, v, domain, <size_t>n, &zz, scratch)
             return r
         finally:
             PyMem_Free(v)
@@ -3579,6 +3633,313 @@ cdef class G2:
         with nogil:
             g2_map_to_curve(&r.v, &e)
         return r
+
+cdef class _G1MSMTable:
+    """Fixed bases P_0 .. P_(n-1) of G1 with their multiples 2^(c j) P_i (affine, j < tw, tw c >
+    the bit length of r): msm(scalars) is then one bucket pass over the n tw table points with c-bit
+    digits, without doublings between windows (c/msm.h, *_msm_table_vartime; variable time: for
+    public scalars).  Where a kernel with a form of its own runs (IFMA), only that form is kept,
+    with the n base points for the plain MSM where the kernel does not take a call (fewer scalars
+    than its least run, its memory not had, or the kernel turned off since): about half the
+    memory.  Private: the protocol modules build them per setup (eip4844's precompute)."""
+
+    cdef g1_affine_t *table
+    cdef g1_affine_t *bases   # the n base points, kept where table is dropped (else NULL)
+    cdef void *form     # the table in the form of the kernel that runs here (NULL: none)
+    cdef size_t n, c, tw, form_bytes
+
+    def __cinit__(self):
+        self.table = NULL
+        self.bases = NULL
+        self.form = NULL
+        self.n = 0
+        self.form_bytes = 0
+
+    def __dealloc__(self):
+        PyMem_Free(self.table)
+        PyMem_Free(self.bases)
+        PyMem_Free(self.form)
+
+    @staticmethod
+    def best_width(n):
+        """The digit width that the cost model of the kernel running here finds fastest for n
+        bases (in [4, 15])."""
+        return g1_msm_table_width(<size_t>max(1, n))
+
+    def __init__(self, points, width=None, threads=None):
+        """points: G1 points of the subgroup (identities allowed); width: c, the bits of a digit,
+        an int in [2, 16] (larger: a smaller table, more buckets), or None for best_width(n);
+        threads: threads sharing the build (None: every core)."""
+        cdef Py_ssize_t n, i
+        cdef g1_t *jac = NULL
+        cdef g1_affine_t *aff = NULL
+        cdef fp_t *zs = NULL
+        cdef size_t c, tw, cap, nt = _msm_threads(threads, "G1 MSM table")
+        points = list(points)
+        n = len(points)
+        if width is None:
+            width = g1_msm_table_width(<size_t>max(1, n))
+        if isinstance(width, bool) or not isinstance(width, int) or not 2 <= width <= 16:
+            raise ValueError(f"G1 MSM table: width must be an int in [2, 16], got {width!r}")
+        for i in range(n):
+            if type(points[i]) is not G1:
+                raise TypeError(f"G1 MSM table: points[{i}] is a {type(points[i]).__name__}, expected G1")
+            if not (<G1>points[i]).sub and not g1_in_subgroup_vartime(&(<G1>points[i]).v):
+                raise ValueError(f"G1 MSM table: points[{i}] is not in the subgroup of order r")
+        c = <size_t>width
+        tw = g1_msm_table_windows(255, c)
+        cap = max(<size_t>n * tw, 1)
+        nt = min(nt, 64)
+        try:
+            aff = <g1_affine_t *>PyMem_Malloc(max(<size_t>n, 1) * sizeof(g1_affine_t))
+            jac = <g1_t *>PyMem_Malloc(max(<size_t>n, nt * tw) * sizeof(g1_t))
+            zs = <fp_t *>PyMem_Malloc(max(<size_t>n, nt * tw) * sizeof(fp_t))
+            self.table = <g1_affine_t *>PyMem_Malloc(cap * sizeof(g1_affine_t))
+            if aff == NULL or jac == NULL or zs == NULL or self.table == NULL:
+                raise MemoryError()
+            for i in range(n):
+                jac[i] = (<G1>points[i]).v
+            with nogil:
+                g1_batch_to_affine(aff, jac, <size_t>n, zs)
+                g1_msm_table_build(self.table, aff, <size_t>n, c, tw, jac, zs, nt)
+            self.n = <size_t>n
+            self.c = c
+            self.tw = tw
+            self.form_bytes = g1_msm_table_form_bytes(<size_t>n, tw)
+            if self.form_bytes:
+                self.form = PyMem_Malloc(self.form_bytes)
+                if self.form == NULL:
+                    raise MemoryError()
+                with nogil:
+                    g1_msm_table_form(self.form, self.table, <size_t>n, tw)
+                # the form serves the kernel's calls, the base points the others
+                PyMem_Free(self.table)
+                self.table = NULL
+                self.bases = aff
+                aff = NULL
+        finally:
+            PyMem_Free(aff)
+            PyMem_Free(jac)
+            PyMem_Free(zs)
+
+    @property
+    def size(self):
+        """n, the number of bases."""
+        return self.n
+
+    @property
+    def width(self):
+        """c, the bits of a digit."""
+        return self.c
+
+    @property
+    def nbytes(self):
+        """Bytes of the table: n tw affine points, or where the IFMA kernel runs the same in its
+        form and the n base points."""
+        if self.table == NULL:
+            return self.n * sizeof(g1_affine_t) + self.form_bytes
+        return self.n * self.tw * sizeof(g1_affine_t)
+
+    def msm(self, scalars, threads=None):
+        """sum [scalars[i]] P_i for the first len(scalars) bases (ints reduced mod r, or Fr);
+        the same point as G1.msm on the bases.  threads as in G1.msm."""
+        cdef Py_ssize_t n, i
+        cdef size_t nt = _msm_threads(threads, "G1 MSM table")
+        cdef limb_t *sc = NULL
+        cdef void *scratch = NULL
+        cdef size_t nbytes, bits
+        cdef int done = 0
+        cdef G1 r = _new_g1()
+        scalars = list(scalars)
+        n = len(scalars)
+        if <size_t>n > self.n:
+            raise ValueError(f"G1 MSM table: {n} scalars, but the table has {self.n} bases")
+        r.sub = True
+        if n == 0:
+            return r
+        try:
+            sc = <limb_t *>PyMem_Malloc(n * FR_NLIMBS * sizeof(limb_t))
+            if sc == NULL:
+                raise MemoryError()
+            for i in range(n):
+                _msm_scalar(scalars[i], sc + i * FR_NLIMBS, i, "G1 MSM table")
+            if self.table == NULL:  # the kernel's form, else the plain MSM on the base points
+                with nogil:
+                    done = g1_msm_table_form_vartime(&r.v, self.form, self.n, sc, <size_t>n, self.c, self.tw, nt)
+                if done:
+                    return r
+                bits = pf_msm_scalar_bits_vartime(sc, <size_t>n, FR_NLIMBS)
+                nbytes = g1_msm_glv_scratch_size(<size_t>n, bits, nt)
+                scratch = PyMem_Malloc(nbytes if nbytes > 0 else 1)
+                if scratch == NULL:
+                    raise MemoryError()
+                with nogil:
+                    g1_msm_glv_vartime(&r.v, self.bases, sc, <size_t>n, bits, scratch, nt)
+                return r
+            nbytes = g1_msm_table_scratch_size(<size_t>n, self.c, self.tw, nt)
+            scratch = PyMem_Malloc(nbytes)
+            if scratch == NULL:
+                raise MemoryError()
+            with nogil:
+                g1_msm_table_vartime(&r.v, self.table, NULL, self.n, sc, <size_t>n, self.c, self.tw, scratch, nt)
+        finally:
+            PyMem_Free(sc)
+            PyMem_Free(scratch)
+        return r
+
+cdef class _G2MSMTable:
+    """Fixed bases P_0 .. P_(n-1) of G2 with their multiples 2^(c j) P_i (affine, j < tw, tw c >
+    the bit length of r): msm(scalars) is then one bucket pass over the n tw table points with c-bit
+    digits, without doublings between windows (c/msm.h, *_msm_table_vartime; variable time: for
+    public scalars).  Where a kernel with a form of its own runs (IFMA), only that form is kept,
+    with the n base points for the plain MSM where the kernel does not take a call (fewer scalars
+    than its least run, its memory not had, or the kernel turned off since): about half the
+    memory.  Private: the protocol modules build them per setup (eip4844's precompute)."""
+
+    cdef g2_affine_t *table
+    cdef g2_affine_t *bases   # the n base points, kept where table is dropped (else NULL)
+    cdef void *form     # the table in the form of the kernel that runs here (NULL: none)
+    cdef size_t n, c, tw, form_bytes
+
+    def __cinit__(self):
+        self.table = NULL
+        self.bases = NULL
+        self.form = NULL
+        self.n = 0
+        self.form_bytes = 0
+
+    def __dealloc__(self):
+        PyMem_Free(self.table)
+        PyMem_Free(self.bases)
+        PyMem_Free(self.form)
+
+    @staticmethod
+    def best_width(n):
+        """The digit width that the cost model of the kernel running here finds fastest for n
+        bases (in [4, 15])."""
+        return g2_msm_table_width(<size_t>max(1, n))
+
+    def __init__(self, points, width=None, threads=None):
+        """points: G2 points of the subgroup (identities allowed); width: c, the bits of a digit,
+        an int in [2, 16] (larger: a smaller table, more buckets), or None for best_width(n);
+        threads: threads sharing the build (None: every core)."""
+        cdef Py_ssize_t n, i
+        cdef g2_t *jac = NULL
+        cdef g2_affine_t *aff = NULL
+        cdef fp2_t *zs = NULL
+        cdef size_t c, tw, cap, nt = _msm_threads(threads, "G2 MSM table")
+        points = list(points)
+        n = len(points)
+        if width is None:
+            width = g2_msm_table_width(<size_t>max(1, n))
+        if isinstance(width, bool) or not isinstance(width, int) or not 2 <= width <= 16:
+            raise ValueError(f"G2 MSM table: width must be an int in [2, 16], got {width!r}")
+        for i in range(n):
+            if type(points[i]) is not G2:
+                raise TypeError(f"G2 MSM table: points[{i}] is a {type(points[i]).__name__}, expected G2")
+            if not (<G2>points[i]).sub and not g2_in_subgroup_vartime(&(<G2>points[i]).v):
+                raise ValueError(f"G2 MSM table: points[{i}] is not in the subgroup of order r")
+        c = <size_t>width
+        tw = g2_msm_table_windows(255, c)
+        cap = max(<size_t>n * tw, 1)
+        nt = min(nt, 64)
+        try:
+            aff = <g2_affine_t *>PyMem_Malloc(max(<size_t>n, 1) * sizeof(g2_affine_t))
+            jac = <g2_t *>PyMem_Malloc(max(<size_t>n, nt * tw) * sizeof(g2_t))
+            zs = <fp2_t *>PyMem_Malloc(max(<size_t>n, nt * tw) * sizeof(fp2_t))
+            self.table = <g2_affine_t *>PyMem_Malloc(cap * sizeof(g2_affine_t))
+            if aff == NULL or jac == NULL or zs == NULL or self.table == NULL:
+                raise MemoryError()
+            for i in range(n):
+                jac[i] = (<G2>points[i]).v
+            with nogil:
+                g2_batch_to_affine(aff, jac, <size_t>n, zs)
+                g2_msm_table_build(self.table, aff, <size_t>n, c, tw, jac, zs, nt)
+            self.n = <size_t>n
+            self.c = c
+            self.tw = tw
+            self.form_bytes = g2_msm_table_form_bytes(<size_t>n, tw)
+            if self.form_bytes:
+                self.form = PyMem_Malloc(self.form_bytes)
+                if self.form == NULL:
+                    raise MemoryError()
+                with nogil:
+                    g2_msm_table_form(self.form, self.table, <size_t>n, tw)
+                # the form serves the kernel's calls, the base points the others
+                PyMem_Free(self.table)
+                self.table = NULL
+                self.bases = aff
+                aff = NULL
+        finally:
+            PyMem_Free(aff)
+            PyMem_Free(jac)
+            PyMem_Free(zs)
+
+    @property
+    def size(self):
+        """n, the number of bases."""
+        return self.n
+
+    @property
+    def width(self):
+        """c, the bits of a digit."""
+        return self.c
+
+    @property
+    def nbytes(self):
+        """Bytes of the table: n tw affine points, or where the IFMA kernel runs the same in its
+        form and the n base points."""
+        if self.table == NULL:
+            return self.n * sizeof(g2_affine_t) + self.form_bytes
+        return self.n * self.tw * sizeof(g2_affine_t)
+
+    def msm(self, scalars, threads=None):
+        """sum [scalars[i]] P_i for the first len(scalars) bases (ints reduced mod r, or Fr);
+        the same point as G2.msm on the bases.  threads as in G2.msm."""
+        cdef Py_ssize_t n, i
+        cdef size_t nt = _msm_threads(threads, "G2 MSM table")
+        cdef limb_t *sc = NULL
+        cdef void *scratch = NULL
+        cdef size_t nbytes, bits
+        cdef int done = 0
+        cdef G2 r = _new_g2()
+        scalars = list(scalars)
+        n = len(scalars)
+        if <size_t>n > self.n:
+            raise ValueError(f"G2 MSM table: {n} scalars, but the table has {self.n} bases")
+        r.sub = True
+        if n == 0:
+            return r
+        try:
+            sc = <limb_t *>PyMem_Malloc(n * FR_NLIMBS * sizeof(limb_t))
+            if sc == NULL:
+                raise MemoryError()
+            for i in range(n):
+                _msm_scalar(scalars[i], sc + i * FR_NLIMBS, i, "G2 MSM table")
+            if self.table == NULL:  # the kernel's form, else the plain MSM on the base points
+                with nogil:
+                    done = g2_msm_table_form_vartime(&r.v, self.form, self.n, sc, <size_t>n, self.c, self.tw, nt)
+                if done:
+                    return r
+                bits = pf_msm_scalar_bits_vartime(sc, <size_t>n, FR_NLIMBS)
+                nbytes = g2_msm_glv_scratch_size(<size_t>n, bits, nt)
+                scratch = PyMem_Malloc(nbytes if nbytes > 0 else 1)
+                if scratch == NULL:
+                    raise MemoryError()
+                with nogil:
+                    g2_msm_glv_vartime(&r.v, self.bases, sc, <size_t>n, bits, scratch, nt)
+                return r
+            nbytes = g2_msm_table_scratch_size(<size_t>n, self.c, self.tw, nt)
+            scratch = PyMem_Malloc(nbytes)
+            if scratch == NULL:
+                raise MemoryError()
+            with nogil:
+                g2_msm_table_vartime(&r.v, self.table, NULL, self.n, sc, <size_t>n, self.c, self.tw, scratch, nt)
+        finally:
+            PyMem_Free(sc)
+            PyMem_Free(scratch)
+        return r
+
 
 # ---------------------------------------------------------------------------------------------
 # G1: bytes in every profile (the per-point work runs without the GIL)

@@ -9,6 +9,7 @@ or a proof is a 48-byte compressed G1 point (ZCash format).
 
     setup = load_trusted_setup()                             # Ethereum's mainnet setup, built in
     setup = load_trusted_setup("trusted_setup.txt")          # or a file in c-kzg's layout
+    setup = load_trusted_setup(precompute=0)                 # without the fixed-base table
     commitment = blob_to_kzg_commitment(blob, setup)
     proof, y = compute_kzg_proof(blob, z, setup)               # z, y: 32 bytes
     verify_kzg_proof(commitment, z, y, proof, setup)
@@ -24,11 +25,14 @@ Batch arguments take ckzg's concatenated bytes or lists of byte strings.  Every 
 wrong length, a field element >= r, a point off the curve or outside G1, mismatched batch
 lengths) raises ValueError (ckzg raises RuntimeError for some of these); a verification that
 fails returns False.  Setup loading checks every point and that the points are powers of one tau
-(kzg.Setup).  EIP-7594 follows fulu/polynomial-commitments-sampling.md: the cells are the
+(kzg.Setup), and by default builds a fixed-base table of the Lagrange points (``precompute``, see
+load_trusted_setup): a commitment and a blob proof are then one bucket pass over multiples of the
+points, with no doublings.  EIP-7594 follows fulu/polynomial-commitments-sampling.md: the cells are the
 extension of the blob to 8192 values (bit-reversed order) cut in 128 cells of 64; the cell proofs
 are FK20's (c-kzg's method): G1 FFTs of the setup's Toeplitz columns, precomputed once per setup
-on first use or at load (fk20=True; about 2 s of CPU, shared among the threads), then per blob
-64 Fr FFTs, 128 MSMs of 64 points (shared among the threads) and two G1 FFTs of size 128;
+on first use or at load (fk20=True; about 2 s of CPU, shared among the threads) with a
+fixed-base table per MSM where the setup has ``precompute``, then per blob 64 Fr FFTs, 128 MSMs
+of 64 points (shared among the threads) and two G1 FFTs of size 128;
 recovery divides by the vanishing polynomial of the missing cells on the coset 7 H; batch
 verification is the spec's universal equation with random weights from `secrets`.
 """
@@ -45,6 +49,7 @@ from collections.abc import Iterable, Sequence
 from typing import Union
 
 from . import G1, G2, Fr, R, pairing_check
+from . import _impl as _core
 from ._runtime import in_threads as _in_threads
 from ._runtime import slices as _slices
 from ._runtime import threads_arg as _threads
@@ -95,9 +100,13 @@ class TrustedSetup:
     Args:
         setup: a kzg.Setup of FIELD_ELEMENTS_PER_BLOB G1 powers with their Lagrange basis, whose
             first powers are the generators.
+        precompute: the fixed-base tables (the Lagrange points' and FK20's), as in
+            load_trusted_setup (0, the default here: none).
+        threads: threads sharing the table's construction (None: every core).
 
     Raises:
-        ValueError: a setup of another size, without a Lagrange basis, or with other first powers.
+        ValueError: a setup of another size, without a Lagrange basis, or with other first
+            powers; a bad precompute.
         TypeError: setup is not a kzg.Setup.
 
     Example:
@@ -106,9 +115,12 @@ class TrustedSetup:
         True
     """
 
-    __slots__ = ("setup", "g1_lagrange_brp", "roots_brp", "_root_index", "_fk20")
+    __slots__ = ("setup", "g1_lagrange_brp", "roots_brp", "precompute", "_root_index", "_fk20", "_table",
+                 "_fk20_width", "_fk20_tables")
 
-    def __init__(self, setup: Setup) -> None:
+    def __init__(self, setup: Setup, precompute: int | None = 0, threads: int | None = None) -> None:
+        width = _precompute_width(precompute, "TrustedSetup")
+        nt = _threads(threads, "TrustedSetup")
         if not isinstance(setup, Setup):
             raise TypeError(f"TrustedSetup: expected a kzg.Setup, not {type(setup).__name__}")
         if setup.size != FIELD_ELEMENTS_PER_BLOB or setup.g1_lagrange is None:
@@ -123,12 +135,59 @@ class TrustedSetup:
         object.__setattr__(self, "roots_brp", tuple(roots))
         object.__setattr__(self, "_root_index", {w: i for i, w in enumerate(roots)})
         object.__setattr__(self, "_fk20", None)  # FK20's precomputed points, made on first use
+        # the fixed-base table of the Lagrange points (bit-reversed order) for commitments and blob
+        # proofs: 2^(c j) L_i for digits of c = precompute bits (a class of the extension module
+        # that the package selected for this CPU)
+        object.__setattr__(self, "precompute", width)
+        object.__setattr__(self, "_table", _core._G1MSMTable(self.g1_lagrange_brp, width, threads=nt) if width else None)
+        # FK20's tables (one per Toeplitz MSM of FIELD_ELEMENTS_PER_CELL points), made with its points
+        object.__setattr__(self, "_fk20_width", _fk20_width(precompute))
+        object.__setattr__(self, "_fk20_tables", None)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("TrustedSetup is immutable")
 
     def __repr__(self) -> str:
-        return f"<eip4844.TrustedSetup: {self.setup.size} G1 powers, {len(self.setup.g2)} G2 powers>"
+        table = f", a fixed-base table of {self.precompute}-bit digits" if self.precompute else ""
+        return f"<eip4844.TrustedSetup: {self.setup.size} G1 powers, {len(self.setup.g2)} G2 powers{table}>"
+
+    @property
+    def table_bytes(self) -> int:
+        """Bytes of the fixed-base tables (0 without them): the commitment table, and FK20's once
+        made (by the first cell-proof call, or at load with fk20=True).
+
+        Example:
+            >>> load_trusted_setup(precompute=0).table_bytes
+            0
+        """
+        tables = ([] if self._table is None else [self._table]) + list(self._fk20_tables or ())
+        return sum(t.nbytes for t in tables)
+
+
+# Digit widths a fixed-base table accepts: narrower digits make larger tables (4 bits: 64 points
+# per Lagrange point) and gain nothing past the kernel's best width.
+PRECOMPUTE_WIDTHS = range(4, 16)
+
+
+def _precompute_width(precompute: object, what: str) -> int:
+    """The table's digit width for a precompute argument: 0 (no table), a width in
+    PRECOMPUTE_WIDTHS, or None for the width the MSM's cost model picks on this CPU."""
+    if precompute is None:
+        return int(_core._G1MSMTable.best_width(FIELD_ELEMENTS_PER_BLOB))
+    if isinstance(precompute, bool) or not isinstance(precompute, int) or not (
+            precompute == 0 or precompute in PRECOMPUTE_WIDTHS):
+        raise ValueError(f"{what}: precompute must be None, 0 (no table) or an int in "
+                         f"[{PRECOMPUTE_WIDTHS.start}, {PRECOMPUTE_WIDTHS.stop - 1}], got {precompute!r}")
+    return precompute
+
+
+def _fk20_width(precompute: object) -> int:
+    """The digit width of FK20's tables for a (checked) precompute argument: 0 (no tables), the
+    same width as the commitment table's, or for None the width the cost model picks for MSMs of
+    FIELD_ELEMENTS_PER_CELL points (narrower than the commitment's: few bases, few buckets)."""
+    if precompute is None:
+        return int(_core._G1MSMTable.best_width(FIELD_ELEMENTS_PER_CELL))
+    return int(precompute)
 
 
 @functools.lru_cache(maxsize=None)
@@ -139,38 +198,59 @@ def _bit_reversal(n: int) -> tuple[int, ...]:
 
 
 # The file in this package that holds Ethereum's mainnet setup (c-kzg-4844's trusted_setup.txt,
-# xz-compressed), and the setup once loaded from it: loading checks every point (about a second).
+# xz-compressed), and the setup once loaded from it: loading checks every point (about a second);
+# one TrustedSetup per table width, sharing the checked points.
 MAINNET_TRUSTED_SETUP = "trusted_setup.txt.xz"
-_mainnet: TrustedSetup | None = None
+_mainnet: dict[tuple[int, int], TrustedSetup] = {}
+_mainnet_points: Setup | None = None
 _mainnet_lock = threading.Lock()
 
 
-def _mainnet_setup(threads: int | None) -> TrustedSetup:
-    global _mainnet
+def _mainnet_setup(precompute: int | None, threads: int | None) -> TrustedSetup:
+    global _mainnet_points
+    key = (_precompute_width(precompute, "load_trusted_setup"), _fk20_width(precompute))
     with _mainnet_lock:
-        if _mainnet is None:
-            packed = importlib.resources.files(__package__).joinpath(MAINNET_TRUSTED_SETUP).read_bytes()
-            _mainnet = TrustedSetup(Setup.from_trusted_setup(lzma.decompress(packed), threads=threads))
-        return _mainnet
+        if key not in _mainnet:
+            if _mainnet_points is None:
+                packed = importlib.resources.files(__package__).joinpath(MAINNET_TRUSTED_SETUP).read_bytes()
+                _mainnet_points = Setup.from_trusted_setup(lzma.decompress(packed), threads=threads)
+            _mainnet[key] = TrustedSetup(_mainnet_points, precompute, threads=threads)
+        return _mainnet[key]
 
 
-def load_trusted_setup(file: str | os.PathLike[str] | None = None, precompute: int = 0, threads: int | None = None,
-                       fk20: bool = False) -> TrustedSetup:
+def load_trusted_setup(file: str | os.PathLike[str] | None = None, precompute: int | None = None,
+                       threads: int | None = None, fk20: bool = False) -> TrustedSetup:
     """A trusted setup: Ethereum's mainnet one without ``file``, else one read from ``file``.
 
     The built-in setup is the mainnet ceremony's output, the same points as c-kzg-4844's
     trusted_setup.txt (shipped compressed in this package as MAINNET_TRUSTED_SETUP); it is checked
-    on the first call, as a file is, and the same object is returned after that.
+    on the first call, as a file is, and the same object is returned after that (one per table
+    width).
+
+    ``precompute`` sets the fixed-base tables (c-kzg and constantine take the same argument for
+    theirs; the values differ).  The table of the 4096 Lagrange points serves commitments and blob
+    proofs: with c-bit digits it holds the multiples 2^(c j) L_i for j < ceil(256 / c), so an MSM
+    is one bucket pass over 4096 ceil(256 / c) points, without doublings and with one bucket
+    reduction.  FK20's tables do the same for the 128 MSMs of 64 points of each cell-proof call
+    (compute_cells_and_kzg_proofs, recover_cells_and_kzg_proofs); they are made with FK20's
+    points (on the first such call, or at load with fk20=True).  Larger c: smaller tables, more
+    buckets.  None picks, for each, the c that the MSM's cost model finds fastest on this CPU:
+    where the AVX-512 IFMA kernel runs, 10 for the Lagrange table (13.5 MiB, the points in the
+    kernel's form) and 7 for FK20's (38.2 MiB), 51.7 MiB in all; elsewhere 13 (7.5 MiB) and 9
+    (21.8 MiB), 29.3 MiB.  The Lagrange table is made at load (about 0.4 s of CPU without IFMA,
+    1 s with it), FK20's tables add about 0.7 s to FK20's 1.2 s (CPU, shared among the threads).
+    The result bytes are the same with any tables or none.
 
     Args:
         file: a file in c-kzg's trusted_setup.txt layout (4096 Lagrange G1 points, 65 G2 points,
             4096 monomial G1 points), or None for the built-in mainnet setup.
-        precompute: ckzg's FK20 table width, accepted for compatibility (an int in [0, 15]) and
-            unused here.
-        threads: threads for the point checks and the FK20 table (None: every core).
-        fk20: make FK20's table of points now (as ckzg does at every load) instead of on the first
-            cell-proof call (compute_cells_and_kzg_proofs, recover_cells_and_kzg_proofs); about
-            2 s of CPU, shared among the threads.
+        precompute: None (the default: the fastest widths here), 0 (no tables: each MSM a plain
+            one) or the digit width c of every table, an int in [4, 15] (at c = 4, the largest:
+            98 MiB where the IFMA kernel runs, 72 MiB elsewhere).
+        threads: threads for the point checks, the fixed-base tables and FK20's points (None:
+            every core).
+        fk20: make FK20's points (and tables) now, as ckzg does at every load, instead of on the
+            first cell-proof call; about 2 s of CPU, shared among the threads.
 
     Returns:
         The checked TrustedSetup.
@@ -182,16 +262,15 @@ def load_trusted_setup(file: str | os.PathLike[str] | None = None, precompute: i
 
     Example:
         >>> ts = load_trusted_setup()
-        >>> ts.setup.size, len(ts.setup.g2), load_trusted_setup() is ts
-        (4096, 65, True)
+        >>> ts.setup.size, len(ts.setup.g2), load_trusted_setup() is ts, ts.precompute > 0
+        (4096, 65, True, True)
     """
-    if isinstance(precompute, bool) or not isinstance(precompute, int) or not 0 <= precompute <= 15:
-        raise ValueError(f"load_trusted_setup: precompute must be an int in [0, 15], got {precompute!r}")
+    _precompute_width(precompute, "load_trusted_setup")
     nt = _threads(threads, "load_trusted_setup")
     if file is None:
-        ts = _mainnet_setup(threads)
+        ts = _mainnet_setup(precompute, threads)
     else:
-        ts = TrustedSetup(Setup.from_trusted_setup(file, threads=threads))
+        ts = TrustedSetup(Setup.from_trusted_setup(file, threads=threads), precompute, threads=threads)
     if fk20:
         _fk20_points(ts, nt)
     return ts
@@ -222,6 +301,17 @@ def _blob(blob: object, what: str) -> list[Fr]:
         return Fr.vector_from_bytes(data)
     except ValueError as exc:
         raise ValueError(f"{what}: {exc}") from None
+
+
+def _blob_eval(blob: bytes, z: Fr, what: str) -> Fr:
+    """The blob's polynomial at z, from its BYTES_PER_BLOB bytes (checked by the caller): the
+    barycentric evaluation reads the packed elements itself; a non-canonical one is _blob's
+    ValueError."""
+    try:
+        return Fr.eval_barycentric(blob, z, bit_reversed=True)
+    except ValueError:
+        _blob(blob, what)
+        raise
 
 
 def _field(data: object, what: str) -> Fr:
@@ -303,7 +393,11 @@ def _challenge(blob: bytes, commitment: bytes) -> Fr:
 
 
 def _commit(poly: list[Fr], ts: TrustedSetup, threads: int | None) -> G1:
-    return G1.msm(ts.g1_lagrange_brp, poly, threads=_threads(threads, "eip4844"))
+    """sum poly[i] L_i (bit-reversed order): the fixed-base table where the setup has one."""
+    nt = _threads(threads, "eip4844")
+    if ts._table is not None:
+        return ts._table.msm(poly, threads=nt)
+    return G1.msm(ts.g1_lagrange_brp, poly, threads=nt)
 
 
 def _proof(poly: list[Fr], z: Fr, ts: TrustedSetup, threads: int | None) -> tuple[G1, Fr]:
@@ -524,14 +618,14 @@ def verify_blob_kzg_proof_batch(blobs: object, commitments: object, proofs: obje
         raise ValueError(f"verify_blob_kzg_proof_batch: {n} blobs, {len(cs)} commitments and {len(ps)} proofs")
     if n == 0:
         return True
-    Cs, pis, zs, ys = [], [], [], []
+    # the blobs are evaluated from their bytes (no Fr objects); the points decoded in one call each
+    zs, ys = [], []
     for i in range(n):
-        poly = _blob(bl[i], f"verify_blob_kzg_proof_batch: blobs[{i}]")
-        Cs.append(_g1(cs[i], f"verify_blob_kzg_proof_batch: commitments[{i}]"))
-        pis.append(_g1(ps[i], f"verify_blob_kzg_proof_batch: proofs[{i}]"))
         z = _challenge(bl[i], cs[i])
         zs.append(z)
-        ys.append(Fr.eval_barycentric(poly, z, bit_reversed=True))
+        ys.append(_blob_eval(bl[i], z, f"verify_blob_kzg_proof_batch: blobs[{i}]"))
+    Cs = _g1_batch(cs, "verify_blob_kzg_proof_batch: commitments")
+    pis = _g1_batch(ps, "verify_blob_kzg_proof_batch: proofs")
     data = [RANDOM_CHALLENGE_KZG_BATCH_DOMAIN, FIELD_ELEMENTS_PER_BLOB.to_bytes(8, "big"), n.to_bytes(8, "big")]
     for i in range(n):
         data += [cs[i], zs[i].to_bytes(), ys[i].to_bytes(), ps[i]]
@@ -634,25 +728,42 @@ def _fk20_points(ts: TrustedSetup, nt: int = 1) -> list[list[G1]]:
     (64) and, for each offset j < 64, the circulant column X_j of size 2k (X_j[t] =
     [tau^((2k-1-t) 64 + j)] G1 for t >= k, the identity below), the 2k lists table[f] =
     [FFT(X_j)[f] for j < 64] (a G1 FFT over the 2k-th roots).  The 64 column FFTs are shared
-    among nt threads (their scalar multiplications release the GIL)."""
+    among nt threads (their scalar multiplications release the GIL).  With the setup's precompute,
+    also a fixed-base table of each list (_fk20_tables)."""
     table = ts._fk20
-    if table is not None:
-        return table
-    m = FIELD_ELEMENTS_PER_CELL
-    k = FIELD_ELEMENTS_PER_BLOB // m
-    g1 = ts.setup.g1
-    w = Fr.root_of_unity(2 * k)
-    zero = G1.identity()
+    if table is None:
+        m = FIELD_ELEMENTS_PER_CELL
+        k = FIELD_ELEMENTS_PER_BLOB // m
+        g1 = ts.setup.g1
+        w = Fr.root_of_unity(2 * k)
+        zero = G1.identity()
 
-    def column_ffts(part: slice) -> list[list[G1]]:
-        return [_g1_fft([zero] * k + [g1[(2 * k - 1 - t) * m + j] for t in range(k, 2 * k)], w)
-                for j in range(part.start, part.stop)]
+        def column_ffts(part: slice) -> list[list[G1]]:
+            return [_g1_fft([zero] * k + [g1[(2 * k - 1 - t) * m + j] for t in range(k, 2 * k)], w)
+                    for j in range(part.start, part.stop)]
 
-    columns = [col for part in _in_threads([lambda part=part: column_ffts(part) for part in _slices(m, nt)])
-               for col in part]
-    table = [[col[f] for col in columns] for f in range(2 * k)]
+        columns = [col for part in _in_threads([lambda part=part: column_ffts(part) for part in _slices(m, nt)])
+                   for col in part]
+        table = [[col[f] for col in columns] for f in range(2 * k)]
+    _fk20_tables(ts, table, nt)
     object.__setattr__(ts, "_fk20", table)
     return table
+
+
+def _fk20_tables(ts: TrustedSetup, table: list[list[G1]], nt: int) -> None:
+    """The fixed-base table of each of FK20's point lists, at the setup's FK20 width (none for
+    precompute=0): 2k tables of FIELD_ELEMENTS_PER_CELL bases, built by nt threads (each build
+    releases the GIL)."""
+    width = ts._fk20_width
+    if not width or ts._fk20_tables is not None:
+        return
+
+    def tables(part: slice) -> list[object]:
+        return [_core._G1MSMTable(table[f], width, threads=1) for f in range(part.start, part.stop)]
+
+    built = [t for part in _in_threads([lambda part=part: tables(part) for part in _slices(len(table), nt)])
+             for t in part]
+    object.__setattr__(ts, "_fk20_tables", built)
 
 
 def _cell_proofs(coeffs: list[Fr], ts: TrustedSetup, threads: int | None) -> list[G1]:
@@ -674,9 +785,13 @@ def _cell_proofs(coeffs: list[Fr], ts: TrustedSetup, threads: int | None) -> lis
     pad = [Fr(0)] * k
     spectra = [Fr.fft(scaled[j::m] + pad, threads=1) for j in range(m)]
     # each MSM (64 points) on one thread: splitting one costs more than it saves (measured); the
-    # 2k MSMs are shared among the threads instead
+    # 2k MSMs are shared among the threads instead.  With the setup's precompute each is one
+    # bucket pass over its fixed-base table (about 4x faster at 64 points), else a plain MSM.
+    fixed = ts._fk20_tables
 
     def msms(part: slice) -> list[G1]:
+        if fixed is not None:
+            return [fixed[f].msm([col[f] for col in spectra], threads=1) for f in range(part.start, part.stop)]
         return [G1.msm(table[f], [col[f] for col in spectra], threads=1)
                 for f in range(part.start, part.stop)]
 

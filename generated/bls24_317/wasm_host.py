@@ -15,8 +15,10 @@ scalar below r; a bad input answers the ABI's error code, never a trap.
 from __future__ import annotations
 
 import ctypes
+import functools
+import inspect
 import sys
-from typing import Callable
+from typing import Any, Callable
 
 import wasmtime
 
@@ -107,63 +109,151 @@ def exact(data: bytes, n: int) -> bytes:
     return data
 
 
+def _serve(fn: Callable[..., bytes], inputs: int, in_out: bool, base: int, size: int, args: list[int]) -> int:
+    """One host call over the guest memory at ``base`` (``size`` bytes): (in_1, len_1, ..., out,
+    out_len) -> code (or (buf, len) -> code for in_out).  Every input is copied out of the guest's
+    memory before ``fn`` runs and its result copied in after; no reference to the memory outlives
+    the call, and nothing raised reaches the guest (a trap): every failure is a code.  ``base`` is
+    valid for the call: the guest does not run, so its memory neither grows nor moves, until the
+    call returns."""
+    try:
+        spans = [(args[2 * i] & 0xFFFFFFFF, args[2 * i + 1] & 0xFFFFFFFF) for i in range(len(args) // 2)]
+        for ptr, n in spans:
+            if ptr + n > size:
+                return PF_ERR_LENGTH
+        data = [ctypes.string_at(base + ptr, n) for ptr, n in spans[:inputs]]
+        out_ptr, out_len = spans[-1]
+        result = fn(*data) if in_out else fn(*data, out_len)
+        if len(result) != out_len:
+            return PF_ERR_LENGTH
+        ctypes.memmove(base + out_ptr, result, out_len)
+        return PF_OK
+    except Exception as exc:  # noqa: BLE001 - a host call answers every failure with a code
+        return _code_of(exc)
+
+
 def _entry(fn: Callable[..., bytes], inputs: int, in_out: bool = False) -> Callable[..., int]:
-    """The wasmtime callback of an import: (caller, in_1, len_1, ..., out, out_len) -> code (or
-    (caller, buf, len) -> code for in_out).  Every input is copied out of the guest's memory
-    before ``fn`` runs and its result copied in after; no reference to the memory outlives the
-    call, and nothing raised reaches the guest (a trap): every failure is a code.  The copies go
-    through the memory's base address (ctypes.string_at and memmove: one copy each way, a few µs
-    less per call than Memory.read and write), taken after the bounds check and valid for the
-    call: the guest does not run, so its memory neither grows nor moves, until the call returns."""
+    """The import as a wasmtime-py callback (``Linker.define_func``): (caller, *args) -> code."""
 
     def call(caller: wasmtime.Caller, *args: int) -> int:
         try:
             memory = caller["memory"]
             if not isinstance(memory, wasmtime.Memory):
                 return PF_ERR_UNKNOWN
-            size = memory.data_len(caller)
-            spans = [(args[2 * i] & 0xFFFFFFFF, args[2 * i + 1] & 0xFFFFFFFF) for i in range(len(args) // 2)]
-            for ptr, n in spans:
-                if ptr + n > size:
-                    return PF_ERR_LENGTH
             base = ctypes.addressof(memory.data_ptr(caller).contents)
-            data = [ctypes.string_at(base + ptr, n) for ptr, n in spans[:inputs]]
-            out_ptr, out_len = spans[-1]
-            result = fn(*data) if in_out else fn(*data, out_len)
-            if len(result) != out_len:
-                return PF_ERR_LENGTH
-            ctypes.memmove(base + out_ptr, result, out_len)
-            return PF_OK
-        except Exception as exc:  # noqa: BLE001 - a host call answers every failure with a code
-            return _code_of(exc)
+            size = memory.data_len(caller)
+        except Exception:  # noqa: BLE001 - no memory export: a code, not a trap
+            return PF_ERR_UNKNOWN
+        return _serve(fn, inputs, in_out, base, size, list(args))
 
     return call
 
 
-def define(linker: wasmtime.Linker, threads: int | None = 1) -> None:
+class _RawApi:
+    """The few functions of wasmtime's C API that the unchecked imports call, bound from the
+    library wasmtime-py loads (``wasmtime._ffi.dll``) with plain pointer arguments: wasmtime-py's
+    own bindings build a ctypes pointer object per argument and result, a few µs per call."""
+
+    def __init__(self, ffi: Any) -> None:
+        p, size, dll = ctypes.c_void_p, ctypes.c_size_t, ffi.dll
+        # the callback: (env, caller, args_and_results, count) -> trap (NULL: none)
+        self.callback_t = ctypes.CFUNCTYPE(p, p, p, p, size)
+        self.export_get = ctypes.PYFUNCTYPE(ctypes.c_bool, p, ctypes.c_char_p, size, p)(("wasmtime_caller_export_get", dll))
+        self.context = ctypes.PYFUNCTYPE(p, p)(("wasmtime_caller_context", dll))
+        self.data = ctypes.PYFUNCTYPE(p, p, p)(("wasmtime_memory_data", dll))
+        self.data_size = ctypes.PYFUNCTYPE(size, p, p)(("wasmtime_memory_data_size", dll))
+        self.define = ctypes.PYFUNCTYPE(p, p, ctypes.c_char_p, size, ctypes.c_char_p, size, p, self.callback_t, p, p)(
+            ("wasmtime_linker_define_func_unchecked", dll))
+        self.extern_t = ffi.wasmtime_extern_t
+        self.extern_of = ffi.wasmtime_extern_t.of.offset
+        self.memory_kind = ffi.WASMTIME_EXTERN_MEMORY.value
+        self.raw_size = ctypes.sizeof(ffi.wasmtime_val_raw_t)
+        self.error_t = ffi.wasmtime_error_t
+
+
+def _raw_api() -> _RawApi | None:
+    """The functions ``_raw_entry`` calls, where this wasmtime-py's library and bindings have them,
+    else None; bound once."""
+    if not _API:
+        try:
+            from wasmtime import _ffi
+
+            _API.append(_RawApi(_ffi))
+        except (ImportError, AttributeError):
+            _API.append(None)
+    return _API[0]
+
+
+_API: list[_RawApi | None] = []
+
+
+def _raw_entry(api: _RawApi, fn: Callable[..., bytes], params: int, inputs: int, in_out: bool) -> Any:
+    """The import as wasmtime's unchecked host function: the arguments and the result in one
+    array of raw values (each ``raw_size`` bytes, an i32 in its first four), the guest's memory
+    found through the caller.  wasmtime-py's own callback (``_entry``) wraps the caller and
+    converts every argument to a ``Val`` and back, about 11 µs of each call on the development
+    machine; this does neither."""
+    stride = api.raw_size // 4
+    slots = ctypes.c_int32 * (stride * params)
+
+    def call(env: int | None, caller: int, raw: int, count: int) -> None:
+        values = slots.from_address(raw)
+        try:
+            extern = api.extern_t()
+            at = ctypes.addressof(extern)
+            if not api.export_get(caller, b"memory", 6, at) or extern.kind != api.memory_kind:
+                values[0] = PF_ERR_UNKNOWN
+                return None
+            context = api.context(caller)
+            base, size = api.data(context, at + api.extern_of), api.data_size(context, at + api.extern_of)
+            values[0] = _serve(fn, inputs, in_out, base, size, values[0:stride * params:stride])
+        except BaseException:  # noqa: BLE001 - nothing may unwind into wasmtime
+            values[0] = PF_ERR_UNKNOWN
+        return None
+
+    return api.callback_t(call)
+
+
+# the unchecked callbacks defined so far, kept alive as long as the module (wasmtime holds only
+# their addresses): one per import and MSM thread count, shared by every linker
+_RAW_CALLBACKS: dict[tuple[str, int | None], Any] = {}
+
+
+def define(linker: wasmtime.Linker, threads: int | None = 1, raw_calls: bool = True) -> None:
     """Define every import of the host-call guest on ``linker`` (module "pairforge_host").
-    ``threads``: the threads of an MSM (None: every core)."""
-    _THREADS[0] = threads
+    ``threads``: the threads of an MSM (None: every core).  ``raw_calls``: through wasmtime's
+    unchecked host functions where this wasmtime-py exposes them (False: wasmtime-py's
+    ``Linker.define_func``, the public and slower path, which the tests compare it with)."""
+    api = _raw_api() if raw_calls else None
     for name, (fn, inputs) in IMPORTS.items():
+        if "threads" in inspect.signature(fn).parameters:
+            fn = functools.partial(fn, threads=threads)
         in_out = inputs == 0
-        params = [wasmtime.ValType.i32()] * (2 if in_out else 2 * inputs + 2)
-        ty = wasmtime.FuncType(params, [wasmtime.ValType.i32()])
-        linker.define_func(MODULE, name, ty, _entry(fn, 1 if in_out else inputs, in_out), access_caller=True)
+        params = 2 if in_out else 2 * inputs + 2
+        ty = wasmtime.FuncType([wasmtime.ValType.i32()] * params, [wasmtime.ValType.i32()])
+        if api is None:
+            linker.define_func(MODULE, name, ty, _entry(fn, 1 if in_out else inputs, in_out), access_caller=True)
+            continue
+        callback = _RAW_CALLBACKS.get((name, threads))
+        if callback is None:
+            callback = _RAW_CALLBACKS[(name, threads)] = _raw_entry(api, fn, params, 1 if in_out else inputs, in_out)
+        module, func = MODULE.encode(), name.encode()
+        error = api.define(ctypes.cast(linker.ptr(), ctypes.c_void_p), module, len(module), func, len(func),
+                           ctypes.cast(ty.ptr(), ctypes.c_void_p), callback, None, None)
+        if error:
+            raise wasmtime.WasmtimeError._from_ptr(ctypes.cast(error, ctypes.POINTER(api.error_t)))
 
 
-def instantiate(path: str, engine: wasmtime.Engine | None = None,
-                threads: int | None = 1) -> tuple[wasmtime.Store, wasmtime.Instance]:
+def instantiate(path: str, engine: wasmtime.Engine | None = None, threads: int | None = 1,
+                raw_calls: bool = True) -> tuple[wasmtime.Store, wasmtime.Instance]:
     """Load the host-call guest at ``path`` (``<pkg>/wasm/<pkg>_host_calls.wasm``) with this
     module as its host; returns its store and instance (exports: the ABI, its memory)."""
     engine = engine or wasmtime.Engine()
     linker = wasmtime.Linker(engine)
-    define(linker, threads)
+    define(linker, threads, raw_calls)
     store = wasmtime.Store(engine)
     return store, linker.instantiate(store, wasmtime.Module.from_file(engine, path))
 
-
-# the MSM threads of define(), read by the MSM imports
-_THREADS: list[int | None] = [1]
 
 
 def _points(cls: type, data: bytes, n: int) -> list:
@@ -209,14 +299,14 @@ def final_exponentiation_in_place(f: bytes) -> bytes:
     return _flip(final_exponentiation(x).value().to_bytes())
 
 
-def msm_g1(bases: bytes, scalars: bytes, out_len: int) -> bytes:
+def msm_g1(bases: bytes, scalars: bytes, out_len: int, threads: int | None = 1) -> bytes:
     """Vec<G1Affine>, Vec<Fr> -> G1Affine: sum [k_i] P_i."""
     n, points = vec(bases, G1_LEN)
     count, ks = vec(scalars, FR_LEN)
     if count != n or out_len != G1_LEN:
         raise HostCallError(PF_ERR_LENGTH, "point and scalar counts differ, or the output is not one point")
     scalars_below(ks, n, FR_LEN, R)
-    total = G1.msm_bytes(points, ks, endian="little", threads=_THREADS[0], check=True, profile=PROFILE) if n else G1.identity()
+    total = G1.msm_bytes(points, ks, endian="little", threads=threads, check=True, profile=PROFILE) if n else G1.identity()
     return total.to_bytes(False, profile=PROFILE)
 
 
@@ -252,14 +342,14 @@ def mul_projective_g1(base: bytes, scalar: bytes, out_len: int) -> bytes:
     return _coordinate_bytes(affine[0]) + _coordinate_bytes(affine[1]) + _ONE_BYTES_1
 
 
-def msm_g2(bases: bytes, scalars: bytes, out_len: int) -> bytes:
+def msm_g2(bases: bytes, scalars: bytes, out_len: int, threads: int | None = 1) -> bytes:
     """Vec<G2Affine>, Vec<Fr> -> G2Affine: sum [k_i] P_i."""
     n, points = vec(bases, G2_LEN)
     count, ks = vec(scalars, FR_LEN)
     if count != n or out_len != G2_LEN:
         raise HostCallError(PF_ERR_LENGTH, "point and scalar counts differ, or the output is not one point")
     scalars_below(ks, n, FR_LEN, R)
-    total = G2.msm_bytes(points, ks, endian="little", threads=_THREADS[0], check=True, profile=PROFILE) if n else G2.identity()
+    total = G2.msm_bytes(points, ks, endian="little", threads=threads, check=True, profile=PROFILE) if n else G2.identity()
     return total.to_bytes(False, profile=PROFILE)
 
 

@@ -15,6 +15,9 @@ Cofactor clearing (per family, the literature's formulas):
 * BLS24 G2: [x^4 - x^3 - 1] + psi o [x^3 - x^2] + psi^2 o [x^2 - x] + psi^3 o [x - 1] + psi^4 o [2],
   Budroni–Pintore's method carried to k = 24 (found by generator/derive/psi_clearing.py, which
   also finds the BLS12 formula above), equal to [3 (x^4 - 1) h2];
+* BLS48 G1: [1 - x]; G2: [x^8 - x^7 - 1] + psi o [x^7 - x^6] + ... + psi^7 o [x - 1] + psi^8 o [2],
+  the same search at k = 48 (about two minutes, so kept here as data and re-found by a slow test),
+  its h_eff the scalar it is proven to equal in Z[psi] (psi_formula_scalar);
 * BN G1: the cofactor is 1; BN G2: [x] + psi o [3x] + psi^2 o [x] + psi^3 (Fuentes-Castañeda,
   Knapp, Rodríguez-Henríquez 2011), equal to [-(18x^3 + 12x^2 + 3x + 1) h2] (gnark-crypto's
   ClearCofactor, which its hash to G2 uses);
@@ -70,7 +73,7 @@ from .bw6_formulas import (
 from .checks import require
 from .families import cyclotomic
 from .miller_loop import apply_psi, lightest_digits
-from .psi_clearing import psi_formula_equals
+from .psi_clearing import psi_formula_equals, psi_formula_scalar
 
 Coeffs = tuple[tuple[int, ...], ...]   # coeffs[i][j]: coefficient of e^i o [x^j]
 
@@ -226,6 +229,11 @@ CLEAR = {
     ("BLS24", "G2"): (((-1, 0, 0, -1, 1), (0, 0, -1, 1), (0, -1, 1), (-1, 1), (2,)),
                       "[x^4 - x^3 - 1] + psi o [x^3 - x^2] + psi^2 o [x^2 - x] + psi^3 o [x - 1] + psi^4 o [2] "
                       "(Budroni–Pintore 2017/419 for k = 24; derive/psi_clearing.py)"),
+    ("BLS48", "G1"): (((1, -1),), "[1 - x] (Wahby–Boneh 2019/403; h1 = (x - 1)^2 / 3 as for BLS12)"),
+    ("BLS48", "G2"): (((-1, 0, 0, 0, 0, 0, 0, -1, 1), (0, 0, 0, 0, 0, 0, -1, 1), (0, 0, 0, 0, 0, -1, 1),
+                       (0, 0, 0, 0, -1, 1), (0, 0, 0, -1, 1), (0, 0, -1, 1), (0, -1, 1), (-1, 1), (2,)),
+                      "[x^8 - x^7 - 1] + psi o [x^7 - x^6] + ... + psi^7 o [x - 1] + psi^8 o [2] "
+                      "(Budroni–Pintore 2017/419 for k = 48; derive/psi_clearing.py)"),
     # BW6: written in the curve's lift and trace case (bw6_formulas.published_clearing)
 }
 
@@ -234,6 +242,8 @@ TESTS = {
     ("BLS12", "G2"): [(((0, -1), (1,)), "psi(P) == [x] P (Scott 2021/1130; HGP 2022/352)")],
     ("BLS24", "G1"): [(((1, 0, 0, 0, -1), (1,)), "phi(P) == [x^4 - 1] P (Scott 2021/1130, for k = 24)")],
     ("BLS24", "G2"): [(((0, -1), (1,)), "psi(P) == [x] P (Scott 2021/1130; HGP 2022/352)")],
+    ("BLS48", "G1"): [(((1, 0, 0, 0, 0, 0, 0, 0, -1), (1,)), "phi(P) == [x^8 - 1] P (Scott 2021/1130, for k = 48)")],
+    ("BLS48", "G2"): [(((0, -1), (1,)), "psi(P) == [x] P (Scott 2021/1130; HGP 2022/352)")],
     ("BN", "G2"): [(((1, 1), (0, 1), (0, 1), (0, -2)),
                     "[x+1] P + psi([x] P) + psi^2([x] P) == psi^3([2x] P) (eprint 2022/348)")],
     ("BW6/BLS12", "G1"): [(((1, 1), (1, 0, -1, 1)), "[x+1] P + phi([x^3 - x^2 + 1] P) == O (HGP 2022/352)")],
@@ -245,6 +255,7 @@ TESTS = {
 GT_TESTS = {
     "BLS12": [(((0, -1), (1,)), "f^p == f^x (Scott 2021/1130)")],
     "BLS24": [(((0, -1), (1,)), "f^p == f^x (Scott 2021/1130)")],
+    "BLS48": [(((0, -1), (1,)), "f^p == f^x (Scott 2021/1130)")],
     "BN": [(((0, 0, -6), (1,)), "f^p == f^(6x^2) (Scott 2021/1130)")],
     "BW6/BLS12": [(((1, 1), (), (1, 0, -1, 1)), "f^(x+1) (f^(p^2))^(x^3 - x^2 + 1) == 1 (HGP 2022/352, in GT)")],
     # phi acts on GT as p^2 or p^4 (the two cube roots of unity): both are tried, gcd(e, Phi_6(p)) = r decides
@@ -367,7 +378,7 @@ def derive_group(family: str, group: str, E: Curve, G: Point, r: int, h: int, x:
         note = (f"{text}; proven: N(alpha) ({N.bit_length()} bits) is prime to h, except small primes l "
                 f"for which alpha is injective on E(Fq)[l] (checked on its points)")
         break
-    dim = 2 if kind == "phi" else len(psi)      # psi: phi(k) = k/3 for k = 12, 24
+    dim = 2 if kind == "phi" else len(psi)      # psi: phi(k) = k/3 for k = 12, 24, 48
     glv = derive_decomposition(lam, r, dim, curve, group)
     # the decomposition on the generator: sum [k_i] e^i(G) = [k] G
     k = (r * 2) // 3 + 12345
@@ -393,10 +404,12 @@ def _prove_clearing(coeffs: Coeffs, formula: str, kind: str, ev: Evaluator, E: C
         if len(coeffs) == 1:
             h_eff = poly_value(coeffs, x, 0)
         elif kind == "psi":
+            k = 6 * E.F.degree               # a sextic twist over Fq = F_(p^(k/6))
             h_eff = _psi_h_eff(family, x, h)
+            if h_eff is None:                # no published value: the scalar the formula equals
+                h_eff = psi_formula_scalar(coeffs, x, k, t, p, r, h)
             if h_eff is not None:
                 _require_psi_relations(ev, E, rng, curve, group)
-                k = 6 * E.F.degree           # a sextic twist over Fq = F_(p^(k/6))
                 require(psi_formula_equals(coeffs, x, k, t, p, n, h_eff), curve,
                         f"{group}: cofactor clearing {formula} equals [h_eff] on E'(Fq): proven in "
                         "Z[psi] / (Phi_k(psi), #E'(Fq))")
@@ -525,7 +538,7 @@ def _kernel_prime_to(ev: Evaluator, alpha: Coeffs, N: int, h: int, n: int, rng: 
 def _require_psi_relations(ev: Evaluator, E: Curve, rng: random.Random, curve: str, group: str) -> None:
     """Phi_k(psi) = Phi_6(psi^(k/6)) = 0 on random points of E'(Fq): the relation that the proof of
     a psi formula's h_eff rests on (psi_clearing.py; psi^2 - t psi + p = 0 is checked above)."""
-    d = E.F.degree                    # k/6: 2 (k = 12, Fq = Fp2) or 4 (k = 24, Fq = Fp4)
+    d = E.F.degree                    # k/6: 2 (k = 12, Fq = Fp2), 4 (k = 24, Fq = Fp4), 8 (k = 48, Fp8)
     for _ in range(RANDOM_POINTS):
         P = E.random_point(rng)
         A = ev.endo(P, d)
@@ -536,7 +549,8 @@ def _require_psi_relations(ev: Evaluator, E: Curve, rng: random.Random, curve: s
 def _psi_h_eff(family: str, x: int, h: int) -> int | None:
     """The multiple of h2 the psi formulas equal (proven by the caller in Z[psi], and checked on
     random points): 3 (x^2 - 1) h2 for BLS12 (RFC 9380), 3 (x^4 - 1) h2 for BLS24 (derived:
-    psi_clearing.py), -(18x^3 + 12x^2 + 3x + 1) h2 for BN."""
+    psi_clearing.py), -(18x^3 + 12x^2 + 3x + 1) h2 for BN; None elsewhere (BLS48), where the caller
+    takes the scalar the formula is proven to equal (psi_clearing.psi_formula_scalar)."""
     if family == "BLS12":
         return 3 * (x * x - 1) * h
     if family == "BLS24":

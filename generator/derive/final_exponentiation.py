@@ -1,8 +1,10 @@
 """The final exponentiation as a program, derived from the family polynomials and proved by
 exponent tracking.
 
-Easy part (k = 12: q = p^2; k = 6: q = p): f <- f^((q^3 - 1)(q + 1)) = frob_q(conj(f)/f) * (conj(f)/f);
-k = 24: f <- f^((p^12 - 1)(p^4 + 1)), since p^24 - 1 = (p^12 - 1)(p^4 + 1) Phi_24(p).
+Easy part: f <- f^((p^(k/2) - 1)(p^e + 1)) = frob^e(conj(f)/f) * (conj(f)/f), conj = frob^(k/2),
+with e derived (``derive_easy_part``) as the n for which (P^(k/2) - 1)(P^n + 1) Phi_k(P) = P^k - 1
+holds as polynomials: e = k/6 for every k = 2^a 3^b here, since Phi_k(P) = P^(k/3) - P^(k/6) + 1
+(k = 6: p + 1; k = 12: p^2 + 1; k = 24: p^4 + 1; k = 48: p^8 + 1).
 After it f lies in the cyclotomic subgroup, where conj is the inverse and squaring is cheap.
 
 Hard part: m * Phi_k(p) / r is expanded in base p as polynomials in x,
@@ -25,8 +27,10 @@ as blst computes it): the same five exponentiations by x and 7 multiplications. 
 every grouping of the irreducible factors and keeps the cheapest program by the cost model below;
 the program is proved by the same exponent tracking. For BLS24 (k = 24) the search finds m = 3 and
 3 + (x - 1)^2 (x + p) (x^2 + p^2) (x^4 + p^4 - 1), the k = 24 analogue of the BLS12 form: nine
-exponentiations by x. The irreducible factorizations over Q[x] (sympy, about a minute for the
-degree-72 quotients of k = 24) are cached in ``poly_factor_cache/`` and re-verified on load: the
+exponentiations by x. For BLS48 (k = 48) it finds m = 3 and
+3 + (x - 1)^2 (x + p) (x^2 + p^2) (x^4 + p^4) (x^8 + p^8 - 1): seventeen. The irreducible
+factorizations over Q[x] (sympy, about a minute for the degree-72 quotients of k = 24, about four
+for the 25 degree-272 ones of k = 48) are cached in ``poly_factor_cache/`` and re-verified on load: the
 cached factors must multiply back to the polynomial, so a corrupted cache cannot change a result
 (it can only make the search miss a grouping).
 
@@ -50,7 +54,7 @@ import sympy
 from sympy.utilities.iterables import multiset_partitions
 
 from .chains import Chain, chain_for
-from .checks import require
+from .checks import DerivationError, require
 from .families import X, cyclotomic
 from .gt_program import (
     CYCLOTOMIC_SQR_COST,
@@ -94,6 +98,8 @@ class FinalExpModel:
     form: str = ""
     # m as a polynomial in x (the curve's gt_exponent, or the cheapest constant), e.g. "2*x*(6*x^2 + 3*x + 1)".
     m_poly: str = ""
+    # The easy part f^((p^(k/2) - 1)(p^e + 1)): e (derive_easy_part).
+    easy_frobenius: int = 0
 
     @property
     def exp_by_x_decompressed(self) -> int:
@@ -303,6 +309,24 @@ def factor_list_cached(poly: sympy.Poly) -> tuple[sympy.Expr, list[tuple[sympy.E
     return content, irreducible
 
 
+def derive_easy_part(k: int, p: int, r: int, curve: str) -> int:
+    """The e of the easy part f^((p^(k/2) - 1)(p^e + 1)): the n | k/2 for which
+    (P^(k/2) - 1)(P^n + 1) Phi_k(P) = P^k - 1 over Z[P], so that the easy part followed by
+    the hard part's Phi_k(p)/r is the whole (p^k - 1)/r; checked again on the integers at p, and
+    r must not divide the easy exponent's second factor (the easy part keeps the r-torsion)."""
+    P = sympy.Symbol("P")
+    half = k // 2
+    whole = sympy.expand(P**k - 1)
+    for n in sorted(n for n in range(1, half + 1) if half % n == 0):
+        if sympy.expand((P**half - 1) * (P**n + 1) * cyclotomic(k, P)) == whole:
+            require((p**half - 1) * (p**n + 1) * cyclotomic(k, p) == p**k - 1, curve,
+                    f"(p^{half} - 1)(p^{n} + 1) Phi_{k}(p) = p^{k} - 1 (easy part)")
+            require((p**n + 1) % r != 0 and (p**half - 1) % r != 0, curve,
+                    f"r divides neither p^{half} - 1 nor p^{n} + 1 (easy part)")
+            return n
+    raise DerivationError(f"{curve}: no easy part (p^{half} - 1)(p^n + 1) with Phi_{k}(p) as the hard part")
+
+
 def derive_final_exponentiation(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int, x: int, p: int, r: int,
                                 curve: str, m_poly: sympy.Expr | None = None,
                                 hard_part: str | None = None) -> FinalExpModel:
@@ -349,7 +373,8 @@ def derive_final_exponentiation(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int, 
             op.chain.verify()
     tracked = track_exponent(tuple(ops), nregs, result, x, p, phi)
     require(tracked == m * (phi // r) % phi, curve, "exponent tracking: the program computes f^(m Phi_k(p)/r)")
-    return FinalExpModel(m=m, m_poly=str(sympy.factor(m_poly)).replace("**", "^"), lambdas=tuple(tuple(c) for c in lambdas), ops=tuple(ops), nregs=nregs,
+    easy = derive_easy_part(k, p, r, curve)
+    return FinalExpModel(easy_frobenius=easy, m=m, m_poly=str(sympy.factor(m_poly)).replace("**", "^"), lambdas=tuple(tuple(c) for c in lambdas), ops=tuple(ops), nregs=nregs,
                          result=result, exp_by_x_chain=exp_chain, x_negative=x < 0,
                          exp_by_x_compressed=compressed, form=form)
 

@@ -6,7 +6,8 @@ later (its T_i is set to Q_i at its top digit).
 
 * BN (Vercauteren 2010): one term c = 6x + 2 (NAF), then the two Frobenius correction lines
   l_{T, psi(Q)} and l_{T + psi(Q), -psi^2(Q)}.
-* BLS12 and BLS24: one term c = |x| (binary or NAF, whichever has fewer non-zero digits).
+* BLS12, BLS24 and BLS48: one term c = |x| (binary or NAF, whichever has fewer non-zero digits),
+  since x = p mod r; the lines are those of the sextic twist over Fp^(k/6) (Fp2, Fp4, Fp8).
 * BW6 (El Housni–Guillevic, eprint 2020/351, optimal ate eq. (1)):
   f = f_{x+1,Q}(P) * f_{x^3-x^2-x,Q}(P)^p over BLS12 (trace case 3); in general f_{c0,Q} f_{c1,Q}^p
   with (c0, c1) from the family derivation (BW6-633 over BLS24-315: (x^5-x^4-x, x+1)). The p-power is moved onto the point:
@@ -51,7 +52,7 @@ class MillerLoopModel:
     terms: tuple[MillerTerm, ...]
     negative: bool              # the loop scalars are negative: conjugate f, negate T
     frobenius_corrections: bool  # BN: the two extra lines with psi(Q) and -psi^2(Q)
-    psi: tuple[tuple[Elem, Elem], ...]  # (c_x, c_y) of psi^n, n = 0..3 (k = 12), 0..7 (k = 24); else empty
+    psi: tuple[tuple[Elem, Elem], ...]  # (c_x, c_y) of psi^n, n = 0..k/3 - 1 (k = 12, 24, 48); else empty
     formula: str
     shared_accumulator: bool = False  # several terms, one T doubled once per step (joint loop)
 
@@ -100,7 +101,8 @@ def _digits_value(digits: tuple[int, ...]) -> int:
 
 def psi_coefficients(tower: TowerModel, twist_kind: str, p: int) -> tuple[tuple[Elem, Elem], ...]:
     """psi^n(x, y) = (frob^n(x) c_x, frob^n(y) c_y) for n = 0 .. k/3 - 1 (untwist-Frobenius-twist):
-    n = 0..3 for k = 12, 0..7 for k = 24 (psi has order k/3 on G2's eigenvalue p)."""
+    n = 0..3 for k = 12, 0..7 for k = 24, 0..15 for k = 48: k/3 = phi(k) powers, a basis of Z[psi]
+    acting on G2, where p has order k."""
     F = tower.fq
     base = tower.xi if twist_kind == "D" else F.inv(tower.xi)
     order = F.order - 1
@@ -146,7 +148,7 @@ def derive_miller_loop(family: str, x: int, p: int, r: int, tower: TowerModel, t
     """The loop terms of the family's optimal ate pairing; loop: BW6's (c0(x), c1(x)) from the
     family derivation (f_{c0,Q} f_{c1,Q}^p; default (x + 1, x^3 - x^2 - x), BW6 over BLS12)."""
     psi: tuple[tuple[Elem, Elem], ...] = ()
-    if tower.k in (12, 24):
+    if tower.k in (12, 24, 48):
         psi = psi_coefficients(tower, twist_kind, p)
         require(apply_psi(E2, psi, G2, 1) == E2.mul(G2, p % r), curve, "psi(G2) = [p mod r] G2")
         require(apply_psi(E2, psi, G2, 2) == E2.mul(G2, p * p % r), curve, "psi^2(G2) = [p^2 mod r] G2")
@@ -161,11 +163,11 @@ def derive_miller_loop(family: str, x: int, p: int, r: int, tower: TowerModel, t
         terms = (MillerTerm(abs(x), lightest_digits(abs(x)), None, 1),)
         negative, corrections = x < 0, False
         formula = "BLS12 optimal ate: f_{|x|,Q}, conjugated when x < 0"
-    elif family == "BLS24":
+    elif family in ("BLS24", "BLS48"):
         require((x - p) % r == 0, curve, "x = p mod r (optimal ate with one term)")
         terms = (MillerTerm(abs(x), lightest_digits(abs(x)), None, 1),)
         negative, corrections = x < 0, False
-        formula = "BLS24 optimal ate: f_{|x|,Q}, conjugated (f^(p^12)) when x < 0"
+        formula = f"{family} optimal ate: f_{{|x|,Q}}, conjugated (f^(p^{tower.k // 2})) when x < 0"
     elif family == "BW6":
         polys = loop if loop is not None else (X + 1, X**3 - X**2 - X)
         c0, c1 = (int(sympy.Poly(poly, X).eval(x)) for poly in polys)

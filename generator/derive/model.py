@@ -148,7 +148,7 @@ def derive_hash_maps(spec: CurveSpec, core: PairingCore, endo: EndomorphismModel
 
 # Embedding degrees whose packages the templates render (generator/emit/context_pairing.pairing_package_files refuses
 # the others).
-RENDERED_EMBEDDING_DEGREES = (6, 12, 24)
+RENDERED_EMBEDDING_DEGREES = (6, 12, 24, 48)
 
 
 def xi_small_factors(p: int, k: int, tower: TowerModel) -> tuple[int, ...]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..derive.checks import require
 from ..derive.edwards import EdwardsModel
 from ..derive.edwards.hash_to_curve import Elligator2Model, derive_elligator2
+from ..derive.ifma import derive_ifma_field, ifma_constant
 from ..protocols import PROTOCOLS
 from .context import (
     FieldLiterals,
@@ -63,17 +64,20 @@ def sw_map_constants(model: EdwardsModel) -> dict[str, int]:
 def sw_msm_files(model: EdwardsModel, common: dict) -> dict[str, str]:
     """The short Weierstrass group (group.h.j2, with a_init where a != 0) and its batch-affine MSM
     (msm.h.j2), where the derived Weierstrass model has b != 0 (so (0, 0), the identity marker of
-    group.h, is not on it); empty otherwise, and the MSM stays in extended Edwards coordinates."""
+    group.h, is not on it); empty otherwise, and the MSM stays in extended Edwards coordinates.
+    The MSM also gets the AVX-512 IFMA bucket kernel (c/msm/_ifma.j2), as the pairing curves' G1:
+    Fq in 52-bit limbs, with a in the kernel's form for its doubling where a != 0."""
     W, p = model.weierstrass, model.p
     if sw_msm_min_n(model) is None:
         return {}
     lit = common["lit"]
     group = {"order_limbs": lit.fr_int(model.r), "order_bits": model.r.bit_length(), "header": common["header"]}
+    ifma = derive_ifma_field(p, model.fq.limbs64, f"{model.name} ({source_path(model)})")
+    sw = {"g": "sw", "F": "fq", "deg": 1, "a_nonzero": W.a % p != 0, "ifma": ifma, "ifma_a": ifma_constant(ifma, W.a)}
     return {
         "c/sw.h": render("c/group.h.j2", g="sw", F="fq", b_init=lit.fq(W.b),
                          a_init=lit.fq(W.a) if W.a % p else None, **group),
-        "c/sw_msm.h": render("c/msm.h.j2", groups=[{"g": "sw", "F": "fq", "deg": 1, "a_nonzero": W.a % p != 0}],
-                             fp_bits=p.bit_length(), **group),
+        "c/sw_msm.h": render("c/msm.h.j2", groups=[sw], fp_bits=p.bit_length(), **group),
     }
 
 
@@ -145,7 +149,7 @@ def edwards_package_files(model: EdwardsModel, target: str, progress: Progress |
     files.update(wasm_files(model, common, common["e"], bool(msm), sw_point))
     if model.published_weierstrass is not None:   # the curve file's [weierstrass]: SWPoint
         files["_weierstrass.py"] = render("python/edwards_weierstrass.py.j2", **common)
-    core_pyx = render("cython/edwards_core.pyx.j2", **common)
+    core_pyx = render("cython/edwards_core.pyx.j2", sw_msm=bool(msm), **common)
     files.update(extension_files(common, core_pyx, "edwards_core.h", "python/edwards_core.pyi.j2",
                                  {"pairing": False, "groups": ("Point",)}))
     # ark-vrf's VRF where the curve file lists "ecvrf"

@@ -29,12 +29,13 @@ class Literals(FieldLiterals):
         return self.mont(self.model.fp, value)
 
     def fq(self, elem: Elem) -> str:
-        """An element of the twist field (Fp4, Fp2 or Fp); Fp4's flat (c0.c0, c0.c1, c1.c0, c1.c1)
-        nests as two Fp2 initializers."""
+        """An element of the twist field (Fp8, Fp4, Fp2 or Fp); Fp4's flat (c0.c0, c0.c1, c1.c0, c1.c1)
+        nests as two Fp2 initializers, Fp8's as two Fp4 ones."""
         if len(elem) == 1:
             return self.fp(elem[0])
-        if len(elem) == 4:
-            return "{ " + self.fq(elem[:2]) + ", " + self.fq(elem[2:]) + " }"
+        if len(elem) in (4, 8):
+            half = len(elem) // 2
+            return "{ " + self.fq(elem[:half]) + ", " + self.fq(elem[half:]) + " }"
         return "{ " + ", ".join(self.fp(c) for c in elem) + " }"
 
 
@@ -66,8 +67,8 @@ def pairing_package_files(model: CurveModel, target: str, progress: Progress | N
     say("rendering C: pairing")
     files["c/pairing.h"] = render("c/pairing.h.j2", **common)
     say("rendering C: hash to curve")
-    files["c/hash_to_curve.h"] = render("c/hash_to_curve.h.j2", **common)
     fq_members = FQ_MEMBERS[model.fq_degree]
+    files["c/hash_to_curve.h"] = render("c/hash_to_curve.h.j2", fq_members=fq_members, **common)
     files["c/expand_message.h"] = render("c/expand_message.h.j2", fq_members=fq_members, **common)
     files["c/pairforge.h"] = render("c/pairforge.h.j2", **common)
     # the known-answer test program of the cross-target tests
@@ -97,7 +98,8 @@ def pairing_package_files(model: CurveModel, target: str, progress: Progress | N
 # byte-level programs (c/kat_main.c, c/wasm_abi.c) read and write G2 coordinates through it; the
 # protocol modules take any degree, and each protocol's own ``unsupported`` refuses what its
 # definition does not cover.
-FQ_MEMBERS: dict[int, tuple[str, ...]] = {1: ("",), 2: ("c0", "c1"), 4: ("c0.c0", "c0.c1", "c1.c0", "c1.c1")}
+FQ_MEMBERS: dict[int, tuple[str, ...]] = {1: ("",), 2: ("c0", "c1"), 4: ("c0.c0", "c0.c1", "c1.c0", "c1.c1"),
+                                           8: tuple(f"c{i}.c{j}.c{k}" for i in (0, 1) for j in (0, 1) for k in (0, 1))}
 
 
 def evm_sets(model: CurveModel, ser: SerializationModel) -> list[dict[str, object]]:

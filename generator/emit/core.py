@@ -88,8 +88,28 @@ def _relations(m: CurveModel) -> list[tuple[str, str, int, str, str, bool]]:
                 (fq, "fp2", 2, "v", f"v^2 = nu = {nu[0]} + {nu[1]} u", True),
                 (fq3, fq, 3, "w", f"w^3 = xi = ({xi[0]} + {xi[1]} u) + ({xi[2]} + {xi[3]} u) v", False),
                 (fq6, fq3, 2, "z", "z^2 = w", False)]
+    if m.fq_degree == 8:
+        assert tw.nu is not None and tw.omega is not None
+        nu = [signed(v, p) for v in tw.nu]
+        omega = [signed(v, p) for v in tw.omega]
+        return [("fp2", "fp", 2, "u", f"u^2 = {tw.beta}", True),
+                ("fp4", "fp2", 2, "v", f"v^2 = nu = {nu[0]} + {nu[1]} u", True),
+                (fq, "fp4", 2, "w", f"w^2 = omega = {_nested(omega, 'uv')}", True),
+                (fq3, fq, 3, "z", f"z^3 = xi = {_nested(xi, 'uvw')}", False),
+                (fq6, fq3, 2, "W", "W^2 = z", False)]
     return [(fq3, fq, 3, "u", f"u^3 = alpha = {xi[0]}", False),
             (fq6, fq3, 2, "v", "v^2 = u", False)]
+
+
+def _nested(c: list[int], variables: str) -> str:
+    """A flat element over the quadratic levels as text, its halves nested: ``(c0 + c1 u) + (c2 + c3 u) v``."""
+    if len(c) == 1:
+        return str(c[0])
+    half = len(c) // 2
+    low, high = _nested(c[:half], variables[:-1]), _nested(c[half:], variables[:-1])
+    if half > 1:
+        low, high = f"({low})", f"({high})"
+    return f"{low} + {high} {variables[-1]}"
 
 
 def extension_levels(m: CurveModel) -> tuple[ExtensionLevel, ...]:

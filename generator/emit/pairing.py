@@ -72,7 +72,8 @@ def twist_b3_small(m: CurveModel) -> TwistB3Small | None:
 
 
 # The C members of an element of Fq over Fp, by Fq's degree.
-FQ_COEFFICIENTS = {1: ("",), 2: ("c0", "c1"), 4: ("c0.c0", "c0.c1", "c1.c0", "c1.c1")}
+FQ_COEFFICIENTS = {1: ("",), 2: ("c0", "c1"), 4: ("c0.c0", "c0.c1", "c1.c0", "c1.c1"),
+                   8: tuple(f"c{i}.c{j}.c{k}" for i in (0, 1) for j in (0, 1) for k in (0, 1))}
 
 
 @dataclass(frozen=True)

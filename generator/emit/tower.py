@@ -540,6 +540,34 @@ class TowerEmit:
         """fp2w_sub_plain where Fp4's Karatsuba differences are plain (fp4_plain_karatsuba)."""
         return "sub_plain" if self.lazy.fp4_plain_karatsuba else "sub"
 
+    # the octic level Fp8 (k = 48) ------------------------------------------------------------
+
+    @cached_property
+    def fp8_level(self) -> QuadraticLevel:
+        return QuadraticLevel(name="fp8", base="fp4", mul_by_nonresidue="fp4_mul_by_omega", base_sqrt="fp4_sqrt",
+                              base_sqrt_vartime="fp4_sqrt_vartime", half="fp4_mul_by_fp",
+                              norm=f"{INDENT}fp8_norm(&n, a);")
+
+    def _monomial_sign(self, elem: tuple[int, ...], index: int) -> int:
+        """+1 or -1 where ``elem`` (flat over Fp) is that sign times the basis monomial at ``index``,
+        else 0: the multiplication by it is then a shift of the halves."""
+        want = [0] * len(elem)
+        for sign in (1, -1):
+            want[index] = sign % self.m.p
+            if list(elem) == want:
+                return sign
+        return 0
+
+    @cached_property
+    def omega_v_sign(self) -> int:
+        """omega = +-v (w^2 = omega in Fp8): fp4_mul_by_omega by a shift, else 0 (a product)."""
+        return self._monomial_sign(self.m.tower.omega, 2)
+
+    @cached_property
+    def xi_w_sign(self) -> int:
+        """xi = +-w in Fp8: fp8_mul_by_xi by a shift, else 0 (a product)."""
+        return self._monomial_sign(self.m.tower.xi, 4) if self.m.fq_degree == 8 else 0
+
     # the twist field Fp (k = 6) ----------------------------------------------------------------
 
     @cached_property

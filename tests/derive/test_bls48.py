@@ -1,12 +1,21 @@
 """The BLS48 family (k = 48) in generator/derive and in the reference oracle, on BLS48-581 of the IRTF
 pairing-friendly-curves draft: family values and cofactor polynomials, the tower Fp2 -> Fp4 -> Fp8 ->
 Fp24 -> Fp48 with the draft's non-residues, the D-type sextic twist over Fp8, the draft's generators,
-its point encodings and its pairing value.
+its point encodings and its pairing value; the derived Miller loop, final exponentiation,
+endomorphisms (cofactor clearing, subgroup tests, GLV/GLS) and serialization; and the package
+gen-curve --params renders and compiles from the curve file (tower Fp8 = Fp4[w]/(w^2 - omega) in C),
+whose pairing is the draft's value.
 
-The curve file is tests/derive/curves/bls48-581.toml (a test curve: no package is generated for
-k = 48 yet); the draft's numbers are in tests/vectors/bls48_581_irtf/. One reference pairing at
-k = 48 takes about 15 s here (a Miller loop in Fp48, the easy part, the BLS hard part and a power
-3^-1 mod r), so the pairings are cached per session and the tests that need one are marked slow.
+The curve file is tests/derive/curves/bls48-581.toml (a test curve, not in curves/); the draft's
+numbers are in tests/vectors/bls48_581_irtf/. One reference pairing at k = 48 takes about 15 s here
+(a Miller loop in Fp48, the easy part, the BLS hard part and a power 3^-1 mod r), so the pairings
+are cached per session and the tests that need one are marked slow.
+
+The derived pairing core (generator.derive.model.derive_core: the optimal ate loop on |x|, psi over
+Fp8, the easy part and the hard-part program proved by exponent tracking) is run here on numbers,
+its program step by step in the reference's Fp48 (``model_pairing``), against the reference pairing
+and the draft's printed value; the core takes about a minute (the degree-272 factorizations of the
+hard-part search come from generator/derive/poly_factor_cache/), so those tests are slow too.
 
 Basis map for the draft's pairing value: the draft writes Fp48 = Fp24[s]/(s^2 + z), Fp24 =
 Fp8[z]/(z^3 + w); the reference writes Fp48 = Fp8[W]/(W^6 - xi) with xi = -w and W = u s (the
@@ -19,15 +28,27 @@ from __future__ import annotations
 
 import functools
 import random
+import shutil
+import subprocess
+from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 import pytest
 from conftest import REPO_ROOT
 from vectors_util import load_json
 
-from generator.derive.algebra import Curve, Fq, lex_largest
+from generator.derive.algebra import Curve, Elem, Fq, Point, lex_largest
 from generator.derive.checks import DerivationError
+from generator.derive.endomorphisms import CLEAR, EndomorphismModel, Evaluator, derive_endomorphisms
 from generator.derive.families import _eval, derive_family
+from generator.derive.fields import derive_field
+from generator.derive.final_exponentiation import derive_easy_part, derive_final_exponentiation
+from generator.derive.gt_program import Conj, ExpByX, Frob, MulGT, PowKarabina, PowSmall, track_exponent
+from generator.derive.miller_loop import apply_psi, derive_miller_loop
+from generator.derive.model import PairingCore, derive_core
+from generator.derive.psi_clearing import find_psi_clearing, psi_formula_equals, psi_formula_scalar
+from generator.derive.serialization import INF, LARGE, SMALL, derive_serialization
 from generator.derive.tower import TowerModel, derive_tower
 from generator.derive.twist import TwistModel, check_b, derive_generator, derive_twist
 from generator.params import CurveSpec, load_curve_file, parse_curve_text
@@ -238,6 +259,35 @@ def _compressed(p: int, x: list[int], y: list[int]) -> bytes:
     return bytes(out)
 
 
+def test_derived_serialization_gives_the_drafts_encodings() -> None:
+    """The default profile derived from Fp and Fr (581 bits in 73 bytes: three spare bits, so the
+    zcash flags fit in byte 0) writes the draft's compressed BP and BP' and its identities: G1 in
+    73 bytes, G2 (eight Fp coefficients, the highest first) in 584."""
+    fam = derive_family("BLS48", spec().x, "BLS48-581")
+    ser = derive_serialization(derive_field("fp", fam.p, "BLS48-581"), derive_field("fr", fam.r, "BLS48-581"))
+    prof = ser.default_profile
+    assert prof.name == "zcash" and prof.usable and not prof.little and prof.high_first
+    assert (prof.width, prof.pad, prof.flagged_width) == (73, 0, 73)
+    v = vectors()
+
+    def compressed(x: tuple[int, ...], y: tuple[int, ...]) -> bytes:
+        coeffs = reversed(x) if prof.high_first else iter(x)
+        out = bytearray(b"".join(c.to_bytes(prof.width, "big") for c in coeffs))
+        sign = LARGE if lex_largest(Fq(fam.p, len(y)), y) else SMALL
+        out[0] |= prof.code_for(sign, True) << prof.flag_shift
+        return bytes(out)
+
+    def identity(n: int) -> bytes:
+        return bytes([prof.code_for(INF, True) << prof.flag_shift]) + bytes(n * prof.width - 1)
+
+    P, Q = (int(v["P"]["x"], 16), int(v["P"]["y"], 16)), (tuple(ints(v["Q"]["x"])), tuple(ints(v["Q"]["y"])))
+    g1, g2 = compressed((P[0],), (P[1],)), compressed(Q[0], Q[1])
+    assert (len(g1), len(g2)) == (73, 584)
+    assert (g1.hex(), g2.hex()) == (v["serialization"]["g1_compressed"], v["serialization"]["g2_compressed"])
+    assert identity(1).hex() == v["serialization"]["g1_identity_compressed"]
+    assert identity(8).hex() == v["serialization"]["g2_identity_compressed"]
+
+
 def test_point_encodings_are_the_drafts() -> None:
     v, p = vectors(), reference().p
     P, _ = points()
@@ -270,3 +320,312 @@ def test_pairing_is_bilinear() -> None:
     a, b = rng.randrange(2, 2**16), rng.randrange(2, 2**16)
     P, Q = points()
     assert R.pairing(R.E1.mul(P, a), R.E2.mul(Q, b)) == e ** (a * b)
+
+
+# ------------------------------------------------------------------------------------------------
+# The derived Miller loop and final exponentiation, run on numbers
+
+
+@functools.lru_cache(maxsize=None)
+def core() -> PairingCore:
+    return derive_core(spec())
+
+
+def _fk(R: ReferencePairing, coeffs: dict[int, Elem]) -> Any:
+    """sum c_i W^i in the reference's Fp48 from flat Fp8 tuples (the derive side's elements)."""
+    return R.Fk([R.Fq(fp8_nested(coeffs[i])) if i in coeffs else R.Fq(0) for i in range(6)])
+
+
+def _line(E2: Curve, T: Point, S: Point, P: tuple[int, int], R: ReferencePairing) -> tuple[Any, Point]:
+    """(l_{T,S}(P), T + S) for T, S on the D-type twist, the line in its sparse form
+    y_P - lambda' x_P W + (lambda' x_T - y_T) W^3 (lambda' the slope on the twist; untwisting by
+    (x W^2, y W^3) turns it into the line through the untwisted points, slope lambda' W)."""
+    F = E2.F
+    assert T is not None and S is not None
+    if T == S:
+        lam = F.mul(F.scale(F.mul(T[0], T[0]), 3), F.inv(F.scale(T[1], 2)))
+    else:
+        lam = F.mul(F.sub(S[1], T[1]), F.inv(F.sub(S[0], T[0])))
+    line = {0: F.elem(P[1]), 1: F.neg(F.scale(lam, P[0])), 3: F.sub(F.mul(lam, T[0]), T[1])}
+    return _fk(R, line), E2.add(T, S)
+
+
+def model_miller_loop(c: PairingCore, P: tuple[int, int], Q: Point, R: ReferencePairing) -> Any:
+    """The derived loop: one term, its digits most significant first; f conjugated (f^(p^24)) when
+    the loop scalar is negative."""
+    ml, E2 = c.miller, c.twist.curve
+    assert not ml.frobenius_corrections and len(ml.terms) == 1 and ml.terms[0].zeta is None
+    f, T = R.Fk.one(), Q
+    for digit in ml.terms[0].digits[1:]:
+        line, T = _line(E2, T, T, P, R)
+        f = f.square() * line
+        if digit:
+            line, T = _line(E2, T, Q if digit == 1 else E2.neg(Q), P, R)
+            f = f * line
+    return f.frobenius(c.tower.k // 2) if ml.negative else f
+
+
+def model_final_exponentiation(c: PairingCore, f: Any) -> Any:
+    """The derived easy part, then the hard-part program op by op (conj = f^(p^(k/2)))."""
+    fe, half = c.final_exp, c.tower.k // 2
+    g = f.frobenius(half) / f
+    g = g.frobenius(fe.easy_frobenius) * g
+    regs: list[Any] = [None] * fe.nregs
+    regs[0] = g
+    x = spec().x
+    for op in fe.ops:
+        if isinstance(op, ExpByX):
+            a = regs[op.src] ** abs(x)
+            regs[op.dst] = a.frobenius(half) if fe.x_negative else a
+        elif isinstance(op, PowSmall):
+            regs[op.dst] = regs[op.src] ** op.chain.exponent
+        elif isinstance(op, PowKarabina):
+            a = regs[op.src] ** abs(op.exponent)
+            regs[op.dst] = a.frobenius(half) if op.exponent < 0 else a
+        elif isinstance(op, Conj):
+            regs[op.dst] = regs[op.src].frobenius(half)
+        elif isinstance(op, MulGT):
+            regs[op.dst] = regs[op.a] * regs[op.b]
+        else:
+            assert isinstance(op, Frob)
+            regs[op.dst] = regs[op.src].frobenius(op.n)
+    return regs[fe.result]
+
+
+@pytest.mark.slow  # the derived core: about a minute, once per session
+def test_derived_miller_loop_and_psi() -> None:
+    """One term on |x| (x = p mod r), binary or NAF digits of |x|, negative; psi^n acts on G2 as
+    [p^n mod r] for n = 0..15 (p has order 48 mod r: psi^16 is not [1]); an altered seed fails."""
+    c, s = core(), spec()
+    ml, fam = c.miller, c.family
+    assert ml.negative and len(ml.terms) == 1 and not ml.frobenius_corrections
+    value = 0
+    for d in ml.terms[0].digits:
+        value = 2 * value + d
+    assert value == abs(s.x) == ml.terms[0].scalar
+    assert sum(1 for d in ml.terms[0].digits if d) == 5         # -1 + 2^7 - 2^10 - 2^30 - 2^32
+    E2 = c.twist.curve
+    assert len(ml.psi) == 16
+    for n in (1, 2, 3, 8, 15):
+        assert apply_psi(E2, ml.psi, c.g2, n) == E2.mul(c.g2, pow(fam.p, n, fam.r))
+    assert pow(fam.p, 16, fam.r) != 1 and pow(fam.p, 24, fam.r) == fam.r - 1
+    with pytest.raises(DerivationError, match="x = p mod r"):
+        derive_miller_loop("BLS48", s.x + 3, fam.p, fam.r, c.tower, c.twist.kind, E2, c.g2, "altered")
+
+
+@pytest.mark.slow  # the derived core: about a minute, once per session
+def test_altered_psi_coefficient_fails() -> None:
+    """A psi coefficient doubled no longer acts as [p] on G2 (the check derive_miller_loop makes)."""
+    c = core()
+    psi = list(c.miller.psi)
+    F = c.twist.curve.F
+    psi[1] = (F.mul(psi[1][0], F.elem(2)), psi[1][1])
+    assert apply_psi(c.twist.curve, tuple(psi), c.g2, 1) != c.twist.curve.mul(c.g2, c.family.p % c.family.r)
+
+
+@pytest.mark.slow  # the derived core: about a minute, once per session
+def test_derived_final_exponentiation() -> None:
+    """Easy part (p^24 - 1)(p^8 + 1), m = 3 and the factored BLS form
+    3 + (x - 1)^2 (x + p)(x^2 + p^2)(x^4 + p^4)(x^8 + p^8 - 1) = 3 Phi_48(p)/r (the k = 48 analogue
+    of BLS12's and BLS24's), 17 exponentiations by x (or by x - 1), proved again by exponent tracking; a changed
+    program and a changed easy part are refused."""
+    c, s = core(), spec()
+    fe, fam = c.final_exp, c.family
+    x, p, r = s.x, fam.p, fam.r
+    phi = p**16 - p**8 + 1
+    assert fe.easy_frobenius == 8 == derive_easy_part(48, p, r, "BLS48-581")
+    assert (p**24 - 1) * (p**8 + 1) * phi == p**48 - 1
+    assert fe.m == 3 and fe.exp_by_x_count + fe.karabina_count == 17
+    assert 3 + (x - 1) ** 2 * (x + p) * (x**2 + p**2) * (x**4 + p**4) * (x**8 + p**8 - 1) == 3 * (phi // r)
+    assert fe.form.startswith("3 + ")
+    for factor in ("(x + p)", "(x^2 + p^2)", "(x^4 + p^4)", "(-1 + x^8 + p^8)"):
+        assert factor in fe.form
+    assert track_exponent(fe.ops, fe.nregs, fe.result, x, p, phi) == 3 * (phi // r) % phi
+    k = next(i for i, op in enumerate(fe.ops) if isinstance(op, MulGT))
+    changed = fe.ops[:k] + (replace(fe.ops[k], b=fe.ops[k].a),) + fe.ops[k + 1:]
+    assert track_exponent(changed, fe.nregs, fe.result, x, p, phi) != 3 * (phi // r) % phi
+    with pytest.raises(DerivationError, match="easy part"):
+        derive_easy_part(48, p, (p**8 + 1) // 2, "altered")
+
+
+@pytest.mark.slow
+def test_stated_hard_part_with_a_wrong_factor_fails() -> None:
+    """A hard_part program in the curve file is proved before use: the BLS form with x^8 + p^8 + 1
+    in place of x^8 + p^8 - 1 is refused."""
+    fam, s = derive_family("BLS48", spec().x, "BLS48-581"), spec()
+    wrong = "\n".join([
+        "a = (f ** (x - 1)) ** (x - 1)",
+        "a = a ** x * frob(a, 1)",
+        "a = (a ** x) ** x * frob(a, 2)",
+        "a = (((a ** x) ** x) ** x) ** x * frob(a, 4)",
+        "b = (((((((a ** x) ** x) ** x) ** x) ** x) ** x) ** x) ** x * frob(a, 8) * a",
+        "out = b * f * f * f",
+    ])
+    with pytest.raises(DerivationError, match="hard_part computes"):
+        derive_final_exponentiation(fam.p_poly, fam.r_poly, 48, s.x, fam.p, fam.r, "altered", hard_part=wrong)
+
+
+@pytest.mark.slow
+def test_derived_pairing_is_the_reference_and_the_drafts() -> None:
+    """The derived Miller loop and final exponentiation on BP, BP', run in Fp48, give e^3 (m = 3):
+    the reference pairing cubed and the draft's printed value itself."""
+    c, R, e = core(), reference(), base_pairing()
+    P, Q = points()
+    g2 = spec().g2
+    assert g2 is not None and c.g2 == g2
+    value = model_final_exponentiation(c, model_miller_loop(c, P, c.g2, R))
+    assert value == e * e * e and value != e
+    assert value == from_draft_basis(R, ints(vectors()["pairing"]["master"]))
+
+
+@pytest.mark.slow
+def test_altered_loop_digit_changes_the_pairing() -> None:
+    """A flipped digit of the derived loop no longer gives a value the final exponentiation maps to
+    the reference's: the loop digits are what the agreement above rests on."""
+    c, R, e = core(), reference(), base_pairing()
+    P, _ = points()
+    ml = c.miller
+    digits = list(ml.terms[0].digits)
+    i = digits.index(0, 1)
+    digits[i] = 1
+    altered = replace(c, miller=replace(ml, terms=(replace(ml.terms[0], digits=tuple(digits)),)))
+    assert model_final_exponentiation(altered, model_miller_loop(altered, P, c.g2, R)) != e * e * e
+
+
+# ------------------------------------------------------------------------------------------------
+# Endomorphisms: cofactor clearing, subgroup tests, GLV on G1 and GLS on G2
+
+
+@functools.lru_cache(maxsize=None)
+def endo() -> EndomorphismModel:
+    c, s = core(), spec()
+    fam = c.family
+    return derive_endomorphisms(dict(family="BLS48", x=s.x, p=fam.p, r=fam.r, t=fam.t, k=48, h1=fam.h1,
+                                     h2=c.twist.cofactor, E1=c.E1, E2=c.twist.curve, g1=c.g1, g2=c.g2,
+                                     psi=c.miller.psi), "BLS48-581")
+
+
+@pytest.mark.slow  # the derived core and its endomorphisms: about two minutes
+def test_derived_endomorphisms() -> None:
+    """G1: [1 - x] clears (h_eff = 1 - x), phi(P) == [x^8 - 1] P tests, proven; G2: the k = 48
+    psi formula clears with h_eff = 3 (x^8 - 1) h2, the scalar it is proven to equal in Z[psi],
+    psi(P) == [x] P tests; GT: f^p == f^x; GLV of dimension 2, GLS and the GT split of dimension
+    phi(48) = 16."""
+    e, c, x = endo(), core(), spec().x
+    g1, g2 = e.g1, e.g2
+    assert (g1.kind, g1.clear, g1.h_eff) == ("phi", ((1, -1),), 1 - x)
+    assert g1.test is not None and "x^8 - 1" in g1.test_note and "proven" in g1.test_note
+    assert g2.kind == "psi" and g2.clear == CLEAR[("BLS48", "G2")][0]
+    assert g2.h_eff == 3 * (x**8 - 1) * c.twist.cofactor
+    assert g2.test == ((0, -1), (1,)) and "proven" in g2.test_note
+    assert e.gt.coeffs == ((0, -1), (1,)) and "proven" in e.gt.note
+    assert (g1.glv.dim, g2.glv.dim, e.gt_glv.dim) == (2, 16, 16)
+    assert g2.glv.bits <= (c.family.r.bit_length() + 15) // 16 + 4
+    rng = random.Random(481)
+    E2 = c.twist.curve
+    P = E2.random_point(rng)
+    Q = Evaluator(E2, "psi", None, c.miller.psi, x).formula(g2.clear, P)
+    assert Q == E2.mul(P, g2.h_eff) and Q is not None and E2.mul(Q, c.family.r) is None
+
+
+@pytest.mark.slow
+def test_altered_g2_clearing_is_refused() -> None:
+    """The proof in Z[psi] / (Phi_48(psi), #E'(Fp8)) rejects another h_eff and a changed formula."""
+    e, c, s = endo(), core(), spec()
+    fam, x = c.family, s.x
+    n = c.twist.order
+    g2 = e.g2
+    assert g2.clear is not None and g2.h_eff is not None
+    assert psi_formula_equals(g2.clear, x, 48, fam.t, fam.p, n, g2.h_eff)
+    assert not psi_formula_equals(g2.clear, x, 48, fam.t, fam.p, n, g2.h_eff + c.twist.cofactor)
+    changed = g2.clear[:-1] + ((3,),)
+    assert psi_formula_scalar(changed, x, 48, fam.t, fam.p, fam.r, c.twist.cofactor) != g2.h_eff
+
+
+@pytest.mark.slow  # the weak Popov reduction of a 16 x 16 lattice over Q[x]: about two minutes
+def test_search_finds_the_g2_clearing_formula() -> None:
+    """From p(x), t(x) and the family's h2(x) alone the psi search (psi_clearing.py) finds the
+    formula endomorphisms.CLEAR holds for BLS48 G2."""
+    fam = derive_family("BLS48", spec().x, "BLS48-581")
+    assert fam.h2_poly is not None and fam.t_poly is not None
+    assert find_psi_clearing(fam.p_poly, fam.t_poly, fam.h2_poly, 48) == CLEAR[("BLS48", "G2")][0]
+
+
+# ------------------------------------------------------------------------------------------------
+# The generated package (gen-curve --params, built into the test cache)
+
+
+@pytest.fixture(scope="module")
+def package():
+    """The compiled module of the test curve, rendered and built by gen-curve --params into the test
+    cache (the derivation takes a few minutes the first time)."""
+    from build_cache import cached_test_curve, import_test_curve
+
+    root = cached_test_curve("BLS48-581 (k = 48)", CURVE_FILE.read_text(), CURVE_FILE.name)
+    (pkg,) = [d.name for d in (root / "out").iterdir() if (d / "__init__.py").is_file()]
+    return import_test_curve(root / "out", pkg)
+
+
+def _flat8(a: Any) -> tuple[int, ...]:
+    """The reference's nested Fp8 tuple as the package's flat coordinate (c0 + c1 u + ... + c7 u v w)."""
+    return tuple(c for half in a for pair in half for c in pair)
+
+
+@pytest.mark.slow  # builds the package (several minutes the first time) and one reference pairing
+def test_package_pairing_is_the_reference_and_the_drafts(package) -> None:
+    """The compiled pairing on the draft's generators BP, BP' equals the draft's printed value (the
+    module docstring's basis map) and the reference pairing cubed, as tuples of the tower's Fp
+    coefficients; it is not the reference pairing itself (m = 3 is not undone)."""
+    C, R, e = package, reference(), base_pairing()
+    P, Q = points()
+    assert C.G1.generator().to_affine() == P
+    assert C.G2.generator().to_affine() == (_flat8(Q[0]), _flat8(Q[1]))
+    value = C.pairing(C.G1.generator(), C.G2.generator()).to_tuple()
+    assert value == R.to_tower(from_draft_basis(R, ints(vectors()["pairing"]["master"])))
+    assert value == R.to_tower(e * e * e) and value != R.to_tower(e)
+
+
+@pytest.mark.slow  # builds the package (several minutes the first time)
+def test_package_pairing_laws(package) -> None:
+    """Bilinearity, non-degeneracy, e^r = 1, the identities and the multi-pairing of the compiled
+    module (tests/pairing_laws.py), on random multiples of the generators."""
+    from pairing_laws import check_pairing_laws
+
+    check_pairing_laws(package, reference().r, random.Random(4848))
+
+
+def _flatten(x: Any) -> list[int]:
+    return [x] if isinstance(x, int) else [c for part in x for c in _flatten(part)]
+
+
+@pytest.mark.slow  # builds the package (several minutes the first time) and two known-answer programs
+def test_package_kat_program_limb_widths(package) -> None:
+    """The package's known-answer program (c/kat_main.c), compiled with 64-bit and with 32-bit limbs
+    (the portable C of generic64 and of generic32: the same rendered files), answers the pairing,
+    the Miller loop and Fp8 products, inverses and square roots with the same bytes, and its
+    pairing of BP, BP' is the draft's printed value."""
+    from build_cache import compiled
+
+    R, (P, Q) = reference(), points()
+    pkg_c = Path(package.__file__).parent / "c"
+    cc = shutil.which("gcc") or shutil.which("cc")
+    assert cc is not None
+    nbytes = (R.p.bit_length() + 7) // 8
+
+    def hx(values: list[int]) -> str:
+        return "".join(v.to_bytes(nbytes, "big").hex() for v in values)
+
+    rng = random.Random(4832)
+    pair = hx([*P, *_flat8(Q[0]), *_flat8(Q[1])])
+    fq = [hx([rng.randrange(R.p) for _ in range(8)]) for _ in range(3)]
+    requests = [f"pairing {pair}", f"miller_loop {pair}", f"fq_mul {fq[0]}{fq[1]}", f"fq_inv {fq[2]}",
+                f"fq_sqrt {fq[0]}", f"fq_sqr {fq[1]}"]
+    answers = []
+    for bits in (64, 32):
+        exe = compiled([cc, "-std=c99", "-O1", "-Wall", "-Wno-unused-function", f"-DPF_LIMB_BITS={bits}",
+                        f"-I{pkg_c}", str(pkg_c / "kat_main.c")], inputs=[pkg_c], name=f"kat{bits}")
+        run = subprocess.run([str(exe)], input="\n".join(requests) + "\n", capture_output=True, text=True, check=True)
+        answers.append(run.stdout.split())
+    assert answers[0] == answers[1] and len(answers[0]) == len(requests)
+    master = R.to_tower(from_draft_basis(R, ints(vectors()["pairing"]["master"])))
+    assert answers[0][0] == hx(_flatten(master))

@@ -291,6 +291,29 @@ def test_tower_emit_k24_and_k6() -> None:
     assert [k.name for k in t6.karabina_powers] == [f"gt_pow_karabina_{e}" for e, _ in m6.final_exp.karabina_powers]
 
 
+def test_tower_emit_k48_shifts() -> None:
+    """The Fp8 level (k = 48) multiplies by omega and xi with shifts exactly where the tower gives
+    omega = +-v and xi = +-w (the other values take a product by the constant), read from a
+    stand-in of the model's tower: deriving a k = 48 model takes minutes."""
+    from types import SimpleNamespace
+
+    from generator.emit.core import _nested
+
+    p = 101
+
+    def emit(omega: tuple[int, ...], xi: tuple[int, ...]) -> tower.TowerEmit:
+        t = SimpleNamespace(names={"fq": "fp8", "fq3": "fp24", "fq6": "fp48"}, omega=omega, xi=xi)
+        return tower.TowerEmit(SimpleNamespace(p=p, lazy=None, tower=t, fq_degree=8))  # type: ignore[arg-type]
+
+    w = (0, 0, 0, 0, 1, 0, 0, 0)
+    assert (emit((0, 0, p - 1, 0), tuple(-c % p for c in w)).omega_v_sign, emit((0, 0, p - 1, 0), w).xi_w_sign) == (-1, 1)
+    assert emit((0, 0, 1, 0), w).omega_v_sign == 1 and emit((0, 0, 2, 0), w).omega_v_sign == 0
+    assert emit((1, 0, 1, 0), w).omega_v_sign == 0 and emit((0, 0, 1, 0), (0, 0, 0, 0, 1, 1, 0, 0)).xi_w_sign == 0
+    assert tower.TowerEmit(model("bls24-315")).xi_w_sign == 0
+    assert _nested([0, 0, -1, 0], "uv") == "(0 + 0 u) + (-1 + 0 u) v"
+    assert _nested(list(range(8)), "uvw") == "((0 + 1 u) + (2 + 3 u) v) + ((4 + 5 u) + (6 + 7 u) v) w"
+
+
 def test_pairing_twist_b3() -> None:
     for name in ("bls12-381", "bw6-761"):
         m = model(name)

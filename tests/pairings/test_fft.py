@@ -136,6 +136,19 @@ def test_barycentric(curve):
         # z on the domain: the value there
         w = Fr.root_of_unity(n)
         assert Fr.eval_barycentric(evals, w ** 1 if n > 1 else 1) == evals[1 % n]
+        # packed bytes (read as integers, the domain's roots kept after the first call): the
+        # same values, on the domain too, with 0 and r - 1 among the elements
+        edge = list(evals)
+        edge[0] = Fr(r - 1)
+        edge[-1] = Fr(0)
+        for z in (rng.randrange(r), w ** (n - 1), 1):
+            assert Fr.eval_barycentric(Fr.vector_to_bytes(edge), z) == Fr.eval_barycentric(edge, z)
+            assert (Fr.eval_barycentric(Fr.vector_to_bytes(edge), z, bit_reversed=True)
+                    == Fr.eval_barycentric(edge, z, bit_reversed=True))
+        if n > 1:
+            bad = Fr.vector_to_bytes(edge[:-1]) + r.to_bytes(len(Fr(0).to_bytes()), "big")
+            with pytest.raises(ValueError, match=f"element {n - 1} is not canonical"):
+                Fr.eval_barycentric(bad, 1)
 
 
 def test_batch_inverse(curve):

@@ -235,3 +235,40 @@ def test_msm_bytes_subgroup_check(C):
     assert C.G1.msm_bytes(enc, one) == P  # not checked by default
     with pytest.raises(ValueError, match="point 0 is not in the subgroup"):
         C.G1.msm_bytes(enc, one, check=True)
+
+
+@pytest.mark.parametrize("group", ["G1", "G2"])
+def test_msm_table(curve_module, group):
+    """The fixed-base table (c/msm/_table.j2 through the private _G1MSMTable / _G2MSMTable that
+    eip4844's precompute builds) gives the oracle's point: widths 4, 9 and 13 and the cost model's,
+    all the bases or a prefix, identity bases, zero, one and r - 1 scalars, on one and three threads,
+    with the IFMA kernel and without it (G1, where the module has it: enough table points for it).
+    BLS12-381 only (the curve that ships the table's user)."""
+    C = curve_module("bls12_381")
+    core = C._impl
+    G = getattr(C, group)
+    Table = getattr(core, f"_{group}MSMTable")
+    rng = random.Random(f"table-{group}")
+    n = 100 if group == "G1" else 24
+    logs, pts = logs_points(G, C, n, rng, step=False)
+    logs[5], pts[5] = 0, G.identity()
+    ks = [rng.randrange(C.R) for _ in range(n)]
+    ks[:3] = [0, 1, C.R - 1]
+    with pytest.raises(ValueError, match="width must be an int in"):
+        Table(pts, 1)
+    was_on = core._msm_ifma()
+    try:
+        for width in (4, 9, 13, None):
+            table = Table(pts, width, threads=2)
+            assert table.size == n and table.width == (width or Table.best_width(n)) and table.nbytes > 0
+            for ifma in sorted({was_on, False}):
+                core._msm_ifma(ifma)
+                for threads in (1, 3):
+                    assert table.msm(ks, threads=threads) == expected(G, C, logs, ks), (width, ifma, threads)
+                    assert table.msm(ks[:17], threads=threads) == expected(G, C, logs[:17], ks[:17])
+                assert table.msm([]) == G.identity()
+                core._msm_ifma(was_on)
+            with pytest.raises(ValueError, match="scalars, but the table has"):
+                table.msm(ks + [1])
+    finally:
+        core._msm_ifma(was_on)

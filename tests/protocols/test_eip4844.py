@@ -41,6 +41,12 @@ def trusted_setup(eip4844, setup_file):
 
 
 @pytest.fixture(scope="session")
+def plain_setup(eip4844, trusted_setup):
+    """The same points without the fixed-base table (precompute=0): every MSM a plain one."""
+    return eip4844.TrustedSetup(trusted_setup.setup, precompute=0)
+
+
+@pytest.fixture(scope="session")
 def cases() -> dict[str, list[tuple[str, Any]]]:
     """{function: [(case name, parsed data.yaml)]} for the EIP-4844 functions, from the archive."""
     start = time.perf_counter()
@@ -73,9 +79,26 @@ def _call(E, ts, function: str, inp: dict[str, Any]) -> Any:
     raise AssertionError(function)
 
 
+# the functions whose MSM takes the fixed-base table where the setup has one
+MSM_FUNCTIONS = ("blob_to_kzg_commitment", "compute_kzg_proof", "compute_blob_kzg_proof")
+
+
 @pytest.mark.parametrize("function", sorted(EIP4844_FUNCTIONS))
 def test_reference_vectors(eip4844, trusted_setup, cases, function):
-    """Every case: the output byte for byte, or ValueError where the expected output is null."""
+    """Every case: the output byte for byte, or ValueError where the expected output is null (the
+    setup of load_trusted_setup's default, with its fixed-base table)."""
+    assert trusted_setup.precompute > 0 and trusted_setup.table_bytes > 0
+    _check_vectors(eip4844, trusted_setup, cases, function)
+
+
+@pytest.mark.parametrize("function", MSM_FUNCTIONS)
+def test_reference_vectors_without_table(eip4844, plain_setup, cases, function):
+    """The cases of the functions with an MSM also hold with precompute=0 (plain MSMs)."""
+    assert plain_setup.precompute == 0 and plain_setup.table_bytes == 0
+    _check_vectors(eip4844, plain_setup, cases, function)
+
+
+def _check_vectors(eip4844, trusted_setup, cases, function: str) -> None:
     found = cases[function]
     assert len(found) == EIP4844_FUNCTIONS[function]
     failures = []
@@ -193,3 +216,63 @@ def test_the_built_in_setup_is_c_kzgs_file(eip4844, trusted_setup, vector_file) 
     assert eip4844.blob_to_kzg_commitment(blob, built_in) == eip4844.blob_to_kzg_commitment(blob, trusted_setup)
     with pytest.raises(ValueError, match="precompute"):
         eip4844.load_trusted_setup(precompute=16)
+    assert eip4844.load_trusted_setup(precompute=0) is eip4844.load_trusted_setup(precompute=0) is not built_in
+    assert eip4844.load_trusted_setup(precompute=0).setup is built_in.setup  # the points checked once
+
+
+@pytest.mark.parametrize("bad", [1, 2, 3, 16, -1, True, 8.0, "8"])
+def test_bad_precompute_refused(eip4844, trusted_setup, bad):
+    """A precompute outside None, 0 and [4, 15] (or not an int) is a ValueError that names it, from
+    load_trusted_setup (before the file is read) and from TrustedSetup."""
+    with pytest.raises(ValueError, match=r"precompute must be None, 0 \(no table\) or an int in \[4, 15\], got"):
+        eip4844.load_trusted_setup("no such file", precompute=bad)
+    with pytest.raises(ValueError, match="TrustedSetup: precompute"):
+        eip4844.TrustedSetup(trusted_setup.setup, precompute=bad)
+
+
+def _blobs(E, seed: int) -> list[bytes]:
+    """A random blob, the zero blob, and a blob of small values with zeros among them."""
+    rng = random.Random(seed)
+    r = E.R
+    full = b"".join(rng.randrange(r).to_bytes(32, "big") for _ in range(E.FIELD_ELEMENTS_PER_BLOB))
+    small = b"".join((rng.randrange(3) * rng.randrange(1 << 20)).to_bytes(32, "big") for _ in range(E.FIELD_ELEMENTS_PER_BLOB))
+    return [full, bytes(E.BYTES_PER_BLOB), small]
+
+
+@pytest.mark.parametrize("width", [13, None])
+def test_precomputed_table_matches_plain_msm(curve_module, eip4844, trusted_setup, plain_setup, setup_file, width):
+    """Commitments and proofs with a fixed-base table (the width the cost model picks here, and
+    13) equal those without one, on one and three threads, with the IFMA kernel and without it
+    (where the module has it), and equal ckzg's bytes where it installs."""
+    E = eip4844
+    core = curve_module("bls12_381")._impl
+    ts = trusted_setup if width is None else E.TrustedSetup(trusted_setup.setup, precompute=width, threads=2)
+    assert ts.precompute == (width or core._G1MSMTable.best_width(E.FIELD_ELEMENTS_PER_BLOB))
+    blobs = _blobs(E, 7594 + (width or 0))
+    expected = []
+    for blob in blobs:
+        c = E.blob_to_kzg_commitment(blob, plain_setup, threads=1)
+        z = E.compute_challenge(blob, c)
+        expected.append((c, E.compute_blob_kzg_proof(blob, c, plain_setup), E.compute_kzg_proof(blob, z, plain_setup)))
+    ckzg = None
+    try:
+        import ckzg
+    except ImportError:
+        pass
+    if ckzg is not None:
+        cts = ckzg.load_trusted_setup(str(setup_file), 0)
+        for blob, (c, p, (pz, y)) in zip(blobs, expected, strict=True):
+            assert c == ckzg.blob_to_kzg_commitment(blob, cts)
+            assert p == ckzg.compute_blob_kzg_proof(blob, c, cts)
+            assert (pz, y) == tuple(ckzg.compute_kzg_proof(blob, E.compute_challenge(blob, c), cts))
+    was_on = core._msm_ifma()
+    try:
+        for ifma in sorted({was_on, False}):
+            core._msm_ifma(ifma)
+            for threads in (1, 3):
+                for blob, (c, p, (pz, y)) in zip(blobs, expected, strict=True):
+                    assert E.blob_to_kzg_commitment(blob, ts, threads=threads) == c, (ifma, threads)
+                    assert E.compute_blob_kzg_proof(blob, c, ts, threads=threads) == p, (ifma, threads)
+                    assert E.compute_kzg_proof(blob, E.compute_challenge(blob, c), ts, threads=threads) == (pz, y)
+    finally:
+        core._msm_ifma(was_on)

@@ -174,3 +174,62 @@ def test_fk20_table_at_load_and_in_threads(eip4844, setup_file, trusted_setup):
     blob = b"".join(rng.randrange(E.R).to_bytes(32, "big") for _ in range(E.FIELD_ELEMENTS_PER_BLOB))
     lazy = E.compute_cells_and_kzg_proofs(blob, trusted_setup, threads=1)
     assert E.compute_cells_and_kzg_proofs(blob, eager, threads=2) == lazy
+
+
+def test_fk20_tables_match_plain_msms(eip4844, trusted_setup, curve_module):
+    """With load_trusted_setup's default precompute the setup holds a fixed-base table per FK20
+    MSM, at the width the cost model picks for 64 bases; each gives the plain MSM's point on its
+    bases (all scalars, fewer scalars than bases, zero and r - 1 among them), on one and two
+    threads, with the IFMA kernel and without it; and the setup's tables stay within 64 MiB."""
+    E = eip4844
+    core = curve_module("bls12_381")._impl
+    G1 = E.G1
+    points = E._fk20_points(trusted_setup, 1)
+    tables = trusted_setup._fk20_tables
+    m = E.FIELD_ELEMENTS_PER_CELL
+    assert tables is not None and len(tables) == len(points) == 2 * (E.FIELD_ELEMENTS_PER_BLOB // m)
+    assert {(t.size, t.width) for t in tables} == {(m, core._G1MSMTable.best_width(m))}
+    assert trusted_setup.table_bytes == trusted_setup._table.nbytes + sum(t.nbytes for t in tables)
+    assert trusted_setup.table_bytes <= 64 << 20
+    rng = random.Random(64)
+    was_on = core._msm_ifma()
+    try:
+        for ifma in sorted({was_on, False}):
+            core._msm_ifma(ifma)
+            for f in (0, 1, 77, 127):
+                for count in (m, 17, 1):
+                    scalars = [rng.randrange(E.R) for _ in range(count)]
+                    scalars[0] = E.R - 1
+                    if count > 1:
+                        scalars[1] = 0
+                    expected = G1.msm(points[f][:count], scalars, threads=1)
+                    for threads in (1, 2):
+                        assert tables[f].msm(scalars, threads=threads) == expected, (ifma, f, count, threads)
+    finally:
+        core._msm_ifma(was_on)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("precompute", [0, 9])
+def test_cell_proofs_with_and_without_fk20_tables(eip4844, trusted_setup, precompute, curve_module):
+    """The cells and proofs (and a recovery) of a setup without FK20 tables (precompute=0) and of
+    one with 9-bit tables equal those of the default setup, with the IFMA kernel and without it
+    (a new setup makes its own FK20 points: about 2 s)."""
+    E = eip4844
+    core = curve_module("bls12_381")._impl
+    other = E.TrustedSetup(trusted_setup.setup, precompute=precompute, threads=2)
+    rng = random.Random(7594 + precompute)
+    blob = b"".join(rng.randrange(E.R).to_bytes(32, "big") for _ in range(E.FIELD_ELEMENTS_PER_BLOB))
+    expected = E.compute_cells_and_kzg_proofs(blob, trusted_setup, threads=2)
+    got = E.compute_cells_and_kzg_proofs(blob, other, threads=2)
+    assert (other._fk20_tables is None) == (precompute == 0)
+    assert precompute == 0 or {t.width for t in other._fk20_tables} == {precompute}
+    assert got == expected
+    was_on = core._msm_ifma()
+    try:
+        core._msm_ifma(False)
+        assert E.compute_cells_and_kzg_proofs(blob, other, threads=1) == expected
+    finally:
+        core._msm_ifma(was_on)
+    idx = list(range(0, E.CELLS_PER_EXT_BLOB, 2))
+    assert E.recover_cells_and_kzg_proofs(idx, [expected[0][i] for i in idx], other, threads=2) == expected

@@ -14,7 +14,7 @@ import random
 
 import pytest
 from conftest import STANDARD_CURVES
-from msm_util import expected, logs_points
+from msm_util import assert_ifma_switch_follows_the_cpu, expected, logs_points
 
 CURVES = STANDARD_CURVES + ("bls24_315", "bw6_633")
 
@@ -76,19 +76,8 @@ def test_ifma_degenerate_runs(C):
 
 @pytest.mark.parametrize("name", CURVES)
 def test_ifma_switch_follows_the_cpu(curve_module, name):
-    """The kernel is on exactly where the x86_64-adx module runs on a CPU whose flags (Linux's
-    /proc/cpuinfo) include avx512f and avx512ifma; off turns it off, on turns it back on only there."""
-    C = curve_module(name)
-    try:
-        with open("/proc/cpuinfo", encoding="ascii", errors="replace") as f:
-            flags = next(line for line in f if line.startswith("flags")).split()
-    except (OSError, StopIteration):
-        pytest.skip("no /proc/cpuinfo flags to compare with")
-    runs = C.TARGET == "x86_64-adx" and "avx512f" in flags and "avx512ifma" in flags
-    assert C._impl._msm_ifma() is runs
-    assert C._impl._msm_ifma(False) is False
-    assert C._impl._msm_ifma() is False
-    assert C._impl._msm_ifma(True) is runs
+    """The IFMA switch follows the CPU flags (msm_util.assert_ifma_switch_follows_the_cpu)."""
+    assert_ifma_switch_follows_the_cpu(curve_module(name))
 
 
 @pytest.mark.parametrize("name", CURVES)

@@ -17,6 +17,7 @@ Each module is built once per content hash (tests/wasm_util.py's cache).
 
 from __future__ import annotations
 
+import ctypes
 import importlib
 import random
 from pathlib import Path
@@ -188,9 +189,10 @@ def test_edwards_bad_points_same_codes(pkg: str, curve_module) -> None:
 # A hostile guest: a module of its own that calls the host's imports with any arguments
 
 
-def _caller(host, name: str, inputs: int):
+def _caller(host, name: str, inputs: int, raw_calls: bool = True):
     """A tiny module importing ``name`` and exporting ``call`` (its arguments, as i32) and its
-    memory of one page; returns (store, call, memory)."""
+    memory of one page; returns (store, call, memory).  ``raw_calls``: the host's imports as
+    wasmtime's unchecked host functions (False: through wasmtime-py's callbacks)."""
     import wasmtime
 
     params = 2 if inputs == 0 else 2 * inputs + 2
@@ -201,25 +203,26 @@ def _caller(host, name: str, inputs: int):
            f' (func (export "call") (param {sig}) (result i32) (call $f {locals_})))')
     engine = wasmtime.Engine()
     linker = wasmtime.Linker(engine)
-    host.define(linker)
+    host.define(linker, raw_calls=raw_calls)
     store = wasmtime.Store(engine)
     instance = linker.instantiate(store, wasmtime.Module(engine, wasmtime.wat2wasm(wat)))
     exports = instance.exports(store)
     return store, exports["call"], exports["memory"]
 
 
+@pytest.mark.parametrize("raw_calls", (True, False), ids=("unchecked", "wasmtime-py"))
 @pytest.mark.parametrize("pkg", ("bls12_381", "bandersnatch"))
-def test_hostile_guest_gets_codes(pkg: str, curve_module) -> None:
+def test_hostile_guest_gets_codes(pkg: str, raw_calls: bool, curve_module) -> None:
     """Lengths past the end of memory, Vec counts that do not match, scalars of r, points off the
     curve and a zero final exponentiation input: error codes, and this process goes on (no trap,
-    no exception)."""
+    no exception); through both ways of defining the imports."""
     C = curve_module(pkg)
     host = importlib.import_module(f"generated.{pkg}.wasm_host")
     msm = next(n for n in host.IMPORTS if n.endswith("_msm_g1") or n.endswith("_te_msm"))
     size = host.G1_LEN if hasattr(host, "G1_LEN") else host.TE_LEN
     profile = host.PROFILE if hasattr(host, "PROFILE") else "arkworks"
     G = C.G1 if hasattr(C, "G1") else C.Point
-    store, call, memory = _caller(host, msm, 2)
+    store, call, memory = _caller(host, msm, 2, raw_calls)
     page = 65536
     point = G.generator().to_bytes(False, profile=profile)
     bases = (1).to_bytes(8, "little") + point
@@ -251,10 +254,61 @@ def test_hostile_guest_gets_codes(pkg: str, curve_module) -> None:
     assert call(store, 0, len(bases), 1024, len(scalars), 2048, size) == host.PF_ERR_LENGTH
     if hasattr(host, "final_exponentiation_in_place"):
         name = next(n for n in host.IMPORTS if n.endswith("_final_exponentiation"))
-        store, call, memory = _caller(host, name, 0)
+        store, call, memory = _caller(host, name, 0, raw_calls)
         assert call(store, 0, host.GT_LEN) == host.PF_ERR_RANGE            # zero
         assert call(store, 0, host.GT_LEN - 1) == host.PF_ERR_LENGTH
         assert call(store, page - 8, host.GT_LEN) == host.PF_ERR_LENGTH
+
+
+class _PublicHost:
+    """A host module's imports defined through wasmtime-py's own callbacks."""
+
+    def __init__(self, host) -> None:
+        self.host = host
+
+    def define(self, linker) -> None:
+        self.host.define(linker, raw_calls=False)
+
+
+def _fill_with_junk(w) -> None:
+    """Grow the module's memory and write 0xA5 over all of it above __heap_base."""
+    w.memory.grow(w.store, 64)
+    ctypes.memset(w._base() + w.heap_base, 0xA5, w.memory.data_len(w.store) - w.heap_base)
+
+
+def test_fast_paths_are_taken_and_agree(curve_module) -> None:
+    """The loader's unchecked calls and the host's unchecked imports are what this wasmtime runs
+    (a wasmtime-py that dropped them would silently fall back to the slow path), and they give
+    the bytes of the public paths (Func.__call__, Linker.define_func), with the memory above
+    __heap_base full of junk before each call: the ABI never reads its scratch before writing it,
+    so the loader leaves scratch as it finds it."""
+    from generator.wasm_loader import WasmCurve, _raw_exports_available
+
+    C = curve_module("bls12_381")
+    host = importlib.import_module("generated.bls12_381.wasm_host")
+    assert _raw_exports_available() and host._raw_api() is not None
+    path = cached_host_calls_wasm(REPO_ROOT / "generated" / "bls12_381")
+    pure_path = cached_wasm(REPO_ROOT / "generated" / "bls12_381")
+    modes = [WasmCurve(path, host=host), WasmCurve(path, host=_PublicHost(host), raw_calls=False),
+             WasmCurve(pure_path), WasmCurve(pure_path, raw_calls=False)]
+    assert modes[0]._raw_calls and not modes[1]._raw_calls
+    rng = random.Random("host-calls-fast-paths")
+    P, Q = C.G1.generator() * rng.randrange(1, C.R), C.G2.generator() * rng.randrange(1, C.R)
+    points = [C.G2.generator() * rng.randrange(C.R) for _ in range(9)]
+    ks = [rng.randrange(C.R) for _ in points]
+    k = rng.randrange(C.R)
+    want = (C.pairing(P, Q).to_bytes(), (P * k).to_bytes(False), C.G2.msm(points, ks).to_bytes(),
+            [True, False])
+    for w in modes:
+        got = []
+        for call in (lambda w: w.pairing(P.to_bytes(), Q.to_bytes()),
+                     lambda w: w.mul(1, P.to_bytes(False), k.to_bytes(32, "big"), False),
+                     lambda w: w.msm(2, [p.to_bytes() for p in points], [x.to_bytes(32, "big") for x in ks]),
+                     lambda w: [w.pairing_check([P.to_bytes(), (-P).to_bytes()], [Q.to_bytes(), Q.to_bytes()]),
+                                w.pairing_check([P.to_bytes(), P.to_bytes()], [Q.to_bytes(), Q.to_bytes()])]):
+            _fill_with_junk(w)
+            got.append(call(w))
+        assert tuple(got) == want
 
 
 # --------------------------------------------------------------------------------------------

@@ -331,6 +331,8 @@ typedef struct {
     size_t n;
     pf_msm_plan_t plan;
     size_t w0, w1;      /* windows [w0, w1) */
+    size_t tw;          /* 0, or a fixed-base table (_table.j2): points i tw .. i tw + tw - 1 are
+                           2^(c j) P_i, one window of width c takes digit j of scalar i */
     sw_t *sums;      /* the sum of every window */
     void *area;         /* this thread's scratch */
 } sw_msm_job_t;
@@ -631,7 +633,7 @@ static void sw_msm_windows_vartime(const sw_msm_job_t *job)
     const pf_msm_plan_t *plan = &job->plan;
     size_t nb = (size_t)1 << (plan->c - 1), batch = plan->batch, w, i;
     unsigned char *p = (unsigned char *)job->area;
-    size_t width, start;
+    size_t width, start, k, j;
     sw_msm_work_t wk;
 
     wk.jac = (sw_t *)p;
@@ -665,9 +667,16 @@ static void sw_msm_windows_vartime(const sw_msm_job_t *job)
         batch = plan->batch ? pf_msm_batch(width) : 0;
         memset(wk.state, 0, nb);
         wk.nbatch = wk.nqueue = 0;
-        for (i = 0; i < job->n; i++) {
-            long d = pf_msm_digit_vartime(job->scalars + i * plan->nlimbs, plan->nlimbs, start, width);
+        for (i = 0, k = 0, j = 0; i < job->n; i++) {
+            /* a table's point i is 2^(c j) P_k: digit j of scalar k */
+            long d = pf_msm_digit_vartime(job->scalars + (job->tw ? k : i) * plan->nlimbs, plan->nlimbs,
+                                          job->tw ? j * width : start, width);
             size_t b, op;
+
+            if (job->tw && ++j == job->tw) {
+                j = 0;
+                k++;
+            }
 
             if (d == 0 || sw_affine_is_identity(&job->points[i]))
                 continue;
@@ -727,8 +736,1325 @@ static void sw_msm_sum_windows_vartime(sw_t *out, const sw_t *sums, size_t nwin,
     *out = acc;
 }
 
+/* ---- sw: the bucket method on AVX-512 IFMA ---------------------------------------------- */
+/*
+ * Eight lanes of 64 bits, each one element of Fp in 5 limbs of 52 bits (vpmadd52luq/huq multiply
+ * the low 52 bits of every lane), in a Montgomery form of its own, x R52 with R52 = 2^260.  Every
+ * stored value is below 2p with limbs below 2^52; the Montgomery product of two such values is
+ * below 4p^2 / R52 + p <= 2p (generator/derive/ifma.py checks 4p <= R52).
+ *
+ * The n points are dealt to the eight lanes in contiguous slices, and every lane runs the bucket
+ * method on its slice with buckets of its own, so the eight additions of one step never meet in a
+ * bucket.  Buckets are affine, as in the portable method: each lane fills a batch of additions into
+ * distinct buckets (a point whose bucket is already in the batch waits for the next one), and the
+ * batch costs 6 products per step of eight additions plus one inversion in fq for all of them
+ * (Montgomery's trick over the steps, then over the lanes).  What a batch cannot take (a full wait
+ * queue, or a bucket holding the same x: a doubling or the identity) goes to XYZZ buckets
+ * (x = X / ZZ, y = Y / ZZZ; every case handled, 8M + 2S per mixed addition).  Each window ends with
+ * the running sums of every lane's buckets in XYZZ, eight lanes at a time; the lanes' sums are added
+ * in sw_t.  Compiled only into the x86_64-adx module (gcc's target pragma, no -m flag: the module
+ * still loads on CPUs without AVX-512) and taken only where the CPU reports AVX-512F and IFMA
+ * (sw_msm_ifma_select).
+ */
+#if !defined(PF_MSM_IFMA_OFF) && defined(PF_TARGET_X86_64_ADX) && PF_LIMB_BITS == 64 && defined(__GNUC__) \
+    && !defined(__clang__) && defined(__x86_64__)
+#define SW_MSM_IFMA 1
+#include <immintrin.h>
+#include <stdlib.h>
+
+#define SW_V8_NLIMBS 5
+#define SW_V8_MASK 0xfffffffffffffULL /* 2^52 - 1 */
+#define SW_V8_N0 0x1f593efffffffULL /* -p^-1 mod 2^52 */
+static const uint64_t SW_V8_P[5] = { 0x1f593f0000001ULL, 0x4879b9709143eULL, 0x181585d2833e8ULL, 0xa029b85045b68ULL, 0x030644e72e131ULL };
+static const uint64_t SW_V8_2P[5] = { 0x3eb27e0000002ULL, 0x90f372e12287cULL, 0x302b0ba5067d0ULL, 0x405370a08b6d0ULL, 0x060c89ce5c263ULL };
+static const uint64_t SW_V8_ONE[5] = { 0xb6b753fffffacULL, 0x380f271055b9dULL, 0x18f016ecef7c8ULL, 0x724f85a9201d8ULL, 0x01f16424e1bb7ULL };  /* R52 mod p */
+static const uint64_t SW_V8_TO[5] = { 0x31f8c9ffffab6ULL, 0xac31329faef6eULL, 0x9e2a3495d7570ULL, 0xe357276f48b70ULL, 0x00d791464ef86ULL };   /* R52^2 / R64 mod p */
+static const uint64_t SW_V8_FROM[5] = { 0x6341c4ffffffbULL, 0x959f60cd29ac9ULL, 0x879462e36fc76ULL, 0xdf2f666ea36f7ULL, 0x00e0a77c19a07ULL }; /* R64 mod p */
+static const uint64_t SW_V8_A[5] = { 0x04e967e014b72ULL, 0x33b47d285f0bfULL, 0x01c929458e288ULL, 0xe216c4f52a650ULL, 0x00e350235af08ULL };   /* a R52 mod p */
+
+/* Limbs of the kernel's form per point (x, then y) and per bucket (X, Y, ZZ, ZZZ). */
+#define SW_V8_POINT_LIMBS (2 * SW_V8_NLIMBS)
+#define SW_V8_BUCKET_LIMBS (4 * SW_V8_NLIMBS)
+
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512ifma")
+
+/* Eight elements of Fp: l[i] holds limb i of each, one per lane. */
+typedef struct { __m512i l[SW_V8_NLIMBS]; } sw_v8fp_t;
+/* Eight points in XYZZ coordinates; ZZ = 0 is the identity. */
+typedef struct { sw_v8fp_t x, y, zz, zzz; } sw_v8xyzz_t;
+
+/* out = a b / R52 mod p, below 2p for a, b below 2p: operand scanning, one 52-bit Montgomery step
+ * per limb of a; the columns gather unreduced in 64-bit lanes and are carried once at the end.
+ * Inlined at this few limbs (generator/derive/ifma.py: measured faster than a call). */
+static inline __attribute__((always_inline)) void sw_v8fp_mul(sw_v8fp_t *out, const sw_v8fp_t *a,
+                                                                    const sw_v8fp_t *b)
+{
+    const __m512i zero = _mm512_setzero_si512(), n0 = _mm512_set1_epi64((long long)SW_V8_N0);
+    __m512i t[SW_V8_NLIMBS + 1], m, carry;
+    size_t i, j;
+
+#pragma GCC unroll 32
+    for (j = 0; j <= SW_V8_NLIMBS; j++)
+        t[j] = zero;
+#pragma GCC unroll 32
+    for (i = 0; i < SW_V8_NLIMBS; i++) {
+        const __m512i ai = a->l[i];
+
+#pragma GCC unroll 32
+        for (j = 0; j < SW_V8_NLIMBS; j++) {
+            t[j] = _mm512_madd52lo_epu64(t[j], ai, b->l[j]);
+            t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], ai, b->l[j]);
+        }
+        m = _mm512_madd52lo_epu64(zero, t[0], n0); /* the low 52 bits of t[0] -p^-1 */
+#pragma GCC unroll 32
+        for (j = 0; j < SW_V8_NLIMBS; j++) {
+            const __m512i pj = _mm512_set1_epi64((long long)SW_V8_P[j]);
+
+            t[j] = _mm512_madd52lo_epu64(t[j], m, pj);
+            t[j + 1] = _mm512_madd52hi_epu64(t[j + 1], m, pj);
+        }
+        carry = _mm512_srli_epi64(t[0], 52); /* t[0] is now 0 mod 2^52 */
+#pragma GCC unroll 32
+        for (j = 0; j < SW_V8_NLIMBS; j++)
+            t[j] = t[j + 1];
+        t[0] = _mm512_add_epi64(t[0], carry);
+        t[SW_V8_NLIMBS] = zero;
+    }
+#pragma GCC unroll 32
+    for (j = 0; j + 1 < SW_V8_NLIMBS; j++) {
+        t[j + 1] = _mm512_add_epi64(t[j + 1], _mm512_srli_epi64(t[j], 52));
+        out->l[j] = _mm512_and_si512(t[j], _mm512_set1_epi64((long long)SW_V8_MASK));
+    }
+    out->l[SW_V8_NLIMBS - 1] = t[SW_V8_NLIMBS - 1];
+}
+
+/* Carry signed limbs into 52 bits each; the top limb keeps the sign. */
+static inline __attribute__((always_inline)) void sw_v8fp_carry_signed(__m512i *t)
+{
+    size_t j;
+
+#pragma GCC unroll 32
+    for (j = 0; j + 1 < SW_V8_NLIMBS; j++) {
+        t[j + 1] = _mm512_add_epi64(t[j + 1], _mm512_srai_epi64(t[j], 52));
+        t[j] = _mm512_and_si512(t[j], _mm512_set1_epi64((long long)SW_V8_MASK));
+    }
+}
+
+/* t = t + 2p in the lanes of neg (t negative there, above -2p), carried */
+static inline __attribute__((always_inline)) void sw_v8fp_add_2p(__m512i *t, __mmask8 neg)
+{
+    size_t j;
+
+#pragma GCC unroll 32
+    for (j = 0; j < SW_V8_NLIMBS; j++)
+        t[j] = _mm512_mask_add_epi64(t[j], neg, t[j], _mm512_set1_epi64((long long)SW_V8_2P[j]));
+    sw_v8fp_carry_signed(t);
+}
+
+/* out = a - b mod p, below 2p for a, b below 2p */
+static inline __attribute__((always_inline)) void sw_v8fp_sub(sw_v8fp_t *out, const sw_v8fp_t *a,
+                                                                 const sw_v8fp_t *b)
+{
+    __m512i t[SW_V8_NLIMBS];
+    size_t j;
+
+#pragma GCC unroll 32
+    for (j = 0; j < SW_V8_NLIMBS; j++)
+        t[j] = _mm512_sub_epi64(a->l[j], b->l[j]);
+    sw_v8fp_carry_signed(t);
+    sw_v8fp_add_2p(t, _mm512_cmplt_epi64_mask(t[SW_V8_NLIMBS - 1], _mm512_setzero_si512()));
+#pragma GCC unroll 32
+    for (j = 0; j < SW_V8_NLIMBS; j++)
+        out->l[j] = t[j];
+}
+
+/* out = a + b mod p, below 2p for a, b below 2p */
+static inline __attribute__((always_inline)) void sw_v8fp_add(sw_v8fp_t *out, const sw_v8fp_t *a,
+                                                                 const sw_v8fp_t *b)
+{
+    __m512i s[SW_V8_NLIMBS], t[SW_V8_NLIMBS];
+    __mmask8 below;
+    size_t j;
+
+#pragma GCC unroll 32
+    for (j = 0; j < SW_V8_NLIMBS; j++)
+        s[j] = _mm512_add_epi64(a->l[j], b->l[j]);
+    sw_v8fp_carry_signed(s); /* below 4p, non-negative */
+#pragma GCC unroll 32
+    for (j = 0; j < SW_V8_NLIMBS; j++)
+        t[j] = _mm512_sub_epi64(s[j], _mm512_set1_epi64((long long)SW_V8_2P[j]));
+    sw_v8fp_carry_signed(t);
+    below = _mm512_cmplt_epi64_mask(t[SW_V8_NLIMBS - 1], _mm512_setzero_si512()); /* a + b < 2p */
+#pragma GCC unroll 32
+    for (j = 0; j < SW_V8_NLIMBS; j++)
+        out->l[j] = _mm512_mask_blend_epi64(below, t[j], s[j]);
+}
+
+/* The lanes where a (below 2p) is 0 mod p: a = 0 or a = p. */
+static inline __attribute__((always_inline)) __mmask8 sw_v8fp_is_zero(const sw_v8fp_t *a)
+{
+    __mmask8 zero = 0xff, p = 0xff;
+    size_t j;
+
+#pragma GCC unroll 32
+    for (j = 0; j < SW_V8_NLIMBS; j++) {
+        zero &= _mm512_cmpeq_epi64_mask(a->l[j], _mm512_setzero_si512());
+        p &= _mm512_cmpeq_epi64_mask(a->l[j], _mm512_set1_epi64((long long)SW_V8_P[j]));
+    }
+    return zero | p;
+}
+
+/* out = mask ? b : a, lane by lane */
+static inline __attribute__((always_inline)) void sw_v8fp_blend(sw_v8fp_t *out, __mmask8 mask,
+                                                                   const sw_v8fp_t *a, const sw_v8fp_t *b)
+{
+    size_t j;
+
+#pragma GCC unroll 32
+    for (j = 0; j < SW_V8_NLIMBS; j++)
+        out->l[j] = _mm512_mask_blend_epi64(mask, a->l[j], b->l[j]);
+}
+
+static inline void sw_v8fp_const(sw_v8fp_t *out, const uint64_t *limbs)
+{
+    size_t j;
+
+    for (j = 0; j < SW_V8_NLIMBS; j++)
+        out->l[j] = _mm512_set1_epi64((long long)limbs[j]);
+}
+
+/* out = 2 p1 in XYZZ (dbl-2008-s-1): U = 2Y, V = U^2, W = U V, S = X V, M = 3 X^2 + a ZZ^2,
+ * X3 = M^2 - 2S, Y3 = M (S - X3) - W Y, ZZ3 = V ZZ, ZZZ3 = W ZZZ.  Y = 0 gives ZZ3 = 0, the identity. */
+static void sw_v8_dbl_vartime(sw_v8xyzz_t *out, const sw_v8xyzz_t *p1)
+{
+    sw_v8fp_t u, vv, w, s, m, t, s2;
+
+    sw_v8fp_add(&u, &p1->y, &p1->y);
+    sw_v8fp_mul(&vv, &u, &u);
+    sw_v8fp_mul(&w, &u, &vv);
+    sw_v8fp_mul(&s, &p1->x, &vv);
+    sw_v8fp_mul(&t, &p1->x, &p1->x);
+    sw_v8fp_add(&m, &t, &t);
+    sw_v8fp_add(&m, &m, &t);
+    sw_v8fp_mul(&t, &p1->zz, &p1->zz);
+    sw_v8fp_const(&s2, SW_V8_A);
+    sw_v8fp_mul(&t, &t, &s2);
+    sw_v8fp_add(&m, &m, &t);             /* + a ZZ^2 */
+    sw_v8fp_mul(&t, &m, &m);
+    sw_v8fp_sub(&t, &t, &s);
+    sw_v8fp_sub(&t, &t, &s);             /* X3 */
+    sw_v8fp_sub(&s, &s, &t);
+    sw_v8fp_mul(&m, &m, &s);
+    sw_v8fp_mul(&s, &w, &p1->y);
+    sw_v8fp_sub(&out->y, &m, &s);
+    out->x = t;
+    sw_v8fp_mul(&out->zz, &vv, &p1->zz);
+    sw_v8fp_mul(&out->zzz, &w, &p1->zzz);
+}
+
+/* The lanes of eq (where p1 and p2 have the same x): 2 p1 where also the y agree, else the
+ * identity; other lanes of out are left as they are.  Rare (repeated or opposite points). */
+static void sw_v8_equal_x_vartime(sw_v8xyzz_t *out, const sw_v8xyzz_t *p1, __mmask8 eq, __mmask8 same_y)
+{
+    sw_v8xyzz_t d;
+    sw_v8fp_t zero;
+
+    memset(&zero, 0, sizeof(zero));
+    if (eq & same_y) {
+        sw_v8_dbl_vartime(&d, p1);
+        sw_v8fp_blend(&out->x, eq & same_y, &out->x, &d.x);
+        sw_v8fp_blend(&out->y, eq & same_y, &out->y, &d.y);
+        sw_v8fp_blend(&out->zz, eq & same_y, &out->zz, &d.zz);
+        sw_v8fp_blend(&out->zzz, eq & same_y, &out->zzz, &d.zzz);
+    }
+    sw_v8fp_blend(&out->zz, eq & (__mmask8)~same_y, &out->zz, &zero);
+    sw_v8fp_blend(&out->zzz, eq & (__mmask8)~same_y, &out->zzz, &zero);
+}
+
+/* out = p1 + (x2, y2), an affine point that is not the identity (add-madd-2008-s, a = 0):
+ * U2 = x2 ZZ1, S2 = y2 ZZZ1, P = U2 - X1, R = S2 - Y1, PP = P^2, PPP = P PP, Q = X1 PP,
+ * X3 = R^2 - PPP - 2Q, Y3 = R (Q - X3) - Y1 PPP, ZZ3 = ZZ1 PP, ZZZ3 = ZZZ1 PPP.  Lanes where p1 is
+ * the identity take (x2, y2, 1, 1); equal x: see sw_v8_equal_x_vartime.  out may be p1. */
+static void sw_v8_add_affine_vartime(sw_v8xyzz_t *out, const sw_v8xyzz_t *p1, const sw_v8fp_t *x2,
+                                      const sw_v8fp_t *y2)
+{
+    sw_v8fp_t u2, s2, pd, r, pp, ppp, q, x3, one;
+    sw_v8xyzz_t res, a2;
+    __mmask8 inf = sw_v8fp_is_zero(&p1->zz), eq, same_y;
+
+    sw_v8fp_mul(&u2, x2, &p1->zz);
+    sw_v8fp_mul(&s2, y2, &p1->zzz);
+    sw_v8fp_sub(&pd, &u2, &p1->x);
+    sw_v8fp_sub(&r, &s2, &p1->y);
+    sw_v8fp_mul(&pp, &pd, &pd);
+    sw_v8fp_mul(&ppp, &pd, &pp);
+    sw_v8fp_mul(&q, &p1->x, &pp);
+    sw_v8fp_mul(&x3, &r, &r);
+    sw_v8fp_sub(&x3, &x3, &ppp);
+    sw_v8fp_sub(&x3, &x3, &q);
+    sw_v8fp_sub(&x3, &x3, &q);
+    sw_v8fp_sub(&q, &q, &x3);
+    sw_v8fp_mul(&q, &q, &r);
+    sw_v8fp_mul(&s2, &p1->y, &ppp);
+    sw_v8fp_sub(&res.y, &q, &s2);
+    res.x = x3;
+    sw_v8fp_mul(&res.zz, &p1->zz, &pp);
+    sw_v8fp_mul(&res.zzz, &p1->zzz, &ppp);
+    eq = sw_v8fp_is_zero(&pd) & (__mmask8)~inf;
+    if (eq) {
+        sw_v8fp_const(&one, SW_V8_ONE);
+        a2.x = *x2;
+        a2.y = *y2;
+        a2.zz = one;
+        a2.zzz = one;
+        same_y = sw_v8fp_is_zero(&r);
+        sw_v8_equal_x_vartime(&res, &a2, eq, same_y);
+    }
+    if (inf) {
+        sw_v8fp_const(&one, SW_V8_ONE);
+        sw_v8fp_blend(&res.x, inf, &res.x, x2);
+        sw_v8fp_blend(&res.y, inf, &res.y, y2);
+        sw_v8fp_blend(&res.zz, inf, &res.zz, &one);
+        sw_v8fp_blend(&res.zzz, inf, &res.zzz, &one);
+    }
+    *out = res;
+}
+
+/* out = p1 + p2 (add-2008-s, a = 0): U1 = X1 ZZ2, U2 = X2 ZZ1, S1 = Y1 ZZZ2, S2 = Y2 ZZZ1,
+ * P = U2 - U1, R = S2 - S1, PP = P^2, PPP = P PP, Q = U1 PP, X3 = R^2 - PPP - 2Q,
+ * Y3 = R (Q - X3) - S1 PPP, ZZ3 = ZZ1 ZZ2 PP, ZZZ3 = ZZZ1 ZZZ2 PPP.  Either side may be the
+ * identity in any lane; out may be p1 or p2. */
+static void sw_v8_add_vartime(sw_v8xyzz_t *out, const sw_v8xyzz_t *p1, const sw_v8xyzz_t *p2)
+{
+    sw_v8fp_t u1, u2, s1, s2, pd, r, pp, ppp, q, x3;
+    sw_v8xyzz_t res;
+    __mmask8 inf1 = sw_v8fp_is_zero(&p1->zz), inf2 = sw_v8fp_is_zero(&p2->zz), eq;
+
+    sw_v8fp_mul(&u1, &p1->x, &p2->zz);
+    sw_v8fp_mul(&u2, &p2->x, &p1->zz);
+    sw_v8fp_mul(&s1, &p1->y, &p2->zzz);
+    sw_v8fp_mul(&s2, &p2->y, &p1->zzz);
+    sw_v8fp_sub(&pd, &u2, &u1);
+    sw_v8fp_sub(&r, &s2, &s1);
+    sw_v8fp_mul(&pp, &pd, &pd);
+    sw_v8fp_mul(&ppp, &pd, &pp);
+    sw_v8fp_mul(&q, &u1, &pp);
+    sw_v8fp_mul(&x3, &r, &r);
+    sw_v8fp_sub(&x3, &x3, &ppp);
+    sw_v8fp_sub(&x3, &x3, &q);
+    sw_v8fp_sub(&x3, &x3, &q);
+    sw_v8fp_sub(&q, &q, &x3);
+    sw_v8fp_mul(&q, &q, &r);
+    sw_v8fp_mul(&s1, &s1, &ppp);
+    sw_v8fp_sub(&res.y, &q, &s1);
+    res.x = x3;
+    sw_v8fp_mul(&res.zz, &p1->zz, &p2->zz);
+    sw_v8fp_mul(&res.zz, &res.zz, &pp);
+    sw_v8fp_mul(&res.zzz, &p1->zzz, &p2->zzz);
+    sw_v8fp_mul(&res.zzz, &res.zzz, &ppp);
+    eq = sw_v8fp_is_zero(&pd) & (__mmask8)~(inf1 | inf2);
+    if (eq)
+        sw_v8_equal_x_vartime(&res, p1, eq, sw_v8fp_is_zero(&r));
+    if (inf1 | inf2) {
+        sw_v8fp_blend(&res.x, inf1, &res.x, &p2->x);
+        sw_v8fp_blend(&res.y, inf1, &res.y, &p2->y);
+        sw_v8fp_blend(&res.zz, inf1, &res.zz, &p2->zz);
+        sw_v8fp_blend(&res.zzz, inf1, &res.zzz, &p2->zzz);
+        sw_v8fp_blend(&res.x, inf2, &res.x, &p1->x);
+        sw_v8fp_blend(&res.y, inf2, &res.y, &p1->y);
+        sw_v8fp_blend(&res.zz, inf2, &res.zz, &p1->zz);
+        sw_v8fp_blend(&res.zzz, inf2, &res.zzz, &p1->zzz);
+    }
+    *out = res;
+}
+
+/* Transpose the 8 x 8 matrix of 64-bit words whose row i is r[i], in place (r[j] then holds word j
+ * of every former row, row i in lane i): three rounds of eight two-source shuffles. */
+static inline __attribute__((always_inline)) void sw_v8_transpose(__m512i r[8])
+{
+    const __m512i even = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
+    const __m512i odd = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+    __m512i a[8], b[8];
+    size_t i;
+
+#pragma GCC unroll 8
+    for (i = 0; i < 8; i += 2) { /* a[i]: words 0 2 4 6 of rows i, i + 1 interleaved; a[i + 1]: 1 3 5 7 */
+        a[i] = _mm512_unpacklo_epi64(r[i], r[i + 1]);
+        a[i + 1] = _mm512_unpackhi_epi64(r[i], r[i + 1]);
+    }
+#pragma GCC unroll 8
+    for (i = 0; i < 8; i += 4) { /* b[i + w]: words w, w + 4 (w = 0 1 2 3) of rows i .. i + 3 */
+        b[i] = _mm512_permutex2var_epi64(a[i], even, a[i + 2]);
+        b[i + 2] = _mm512_permutex2var_epi64(a[i], odd, a[i + 2]);
+        b[i + 1] = _mm512_permutex2var_epi64(a[i + 1], even, a[i + 3]);
+        b[i + 3] = _mm512_permutex2var_epi64(a[i + 1], odd, a[i + 3]);
+    }
+#pragma GCC unroll 8
+    for (i = 0; i < 4; i++) { /* word i from the low halves of rows 0-3 and 4-7, word i + 4 from the high */
+        r[i] = _mm512_shuffle_i64x2(b[i], b[i + 4], 0x44);
+        r[i + 4] = _mm512_shuffle_i64x2(b[i], b[i + 4], 0xee);
+    }
+}
+
+/* col[j] = word j of the rows of `words` words at limb offset off[i] of base, row i in lane i:
+ * contiguous loads of the rows and an in-register transpose, eight words at a time (the last group
+ * masked; a last group of two words: one 128-bit load per row, two shuffles); faster than
+ * vpgatherqq, one per word, here. */
+static inline __attribute__((always_inline)) void sw_v8_load_rows(__m512i *col, const uint64_t *base,
+                                                                     const long long off[8], size_t words)
+{
+    const __m512i even = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
+    const __m512i odd = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
+    __m512i r[8], lo, hi;
+    size_t k, i, j;
+
+#pragma GCC unroll 8
+    for (k = 0; k < words; k += 8) {
+        const size_t rest = words - k;
+        const __mmask8 m = rest >= 8 ? (__mmask8)0xff : (__mmask8)((1u << rest) - 1);
+
+        if (rest == 2) { /* rows 0-3 (lo) and 4-7 (hi) two words each, then even and odd words */
+            lo = hi = _mm512_setzero_si512();
+#pragma GCC unroll 4
+            for (i = 0; i < 4; i++) {
+                lo = _mm512_mask_broadcast_i32x4(lo, (__mmask16)(0xfu << 4 * i),
+                                                 _mm_loadu_si128((const __m128i *)(base + off[i] + k)));
+                hi = _mm512_mask_broadcast_i32x4(hi, (__mmask16)(0xfu << 4 * i),
+                                                 _mm_loadu_si128((const __m128i *)(base + off[i + 4] + k)));
+            }
+            col[k] = _mm512_permutex2var_epi64(lo, even, hi);
+            col[k + 1] = _mm512_permutex2var_epi64(lo, odd, hi);
+            break;
+        }
+#pragma GCC unroll 8
+        for (i = 0; i < 8; i++)
+            r[i] = _mm512_maskz_loadu_epi64(m, (const void *)(base + off[i] + k));
+        sw_v8_transpose(r);
+#pragma GCC unroll 8
+        for (j = 0; j < 8 && k + j < words; j++)
+            col[k + j] = r[j];
+    }
+}
+
+/* The inverse of sw_v8_load_rows for the lanes in `lanes`: transpose, then one (masked) store
+ * per lane and group of eight words. */
+static inline __attribute__((always_inline)) void sw_v8_store_rows(uint64_t *base, __mmask8 lanes,
+                                                                      const long long off[8], const __m512i *col,
+                                                                      size_t words)
+{
+    const __m512i first = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
+    const __m512i second = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
+    __m512i r[8];
+    __m128i q[8];
+    size_t k, i, j;
+
+#pragma GCC unroll 8
+    for (k = 0; k < words; k += 8) {
+        const size_t rest = words - k;
+        const __mmask8 m = rest >= 8 ? (__mmask8)0xff : (__mmask8)((1u << rest) - 1);
+
+        if (rest == 2) { /* words k, k + 1 of rows 0-3 and 4-7 interleaved, then 128 bits per row */
+            r[0] = _mm512_permutex2var_epi64(col[k], first, col[k + 1]);
+            r[1] = _mm512_permutex2var_epi64(col[k], second, col[k + 1]);
+            q[0] = _mm512_castsi512_si128(r[0]);
+            q[1] = _mm512_extracti32x4_epi32(r[0], 1);
+            q[2] = _mm512_extracti32x4_epi32(r[0], 2);
+            q[3] = _mm512_extracti32x4_epi32(r[0], 3);
+            q[4] = _mm512_castsi512_si128(r[1]);
+            q[5] = _mm512_extracti32x4_epi32(r[1], 1);
+            q[6] = _mm512_extracti32x4_epi32(r[1], 2);
+            q[7] = _mm512_extracti32x4_epi32(r[1], 3);
+#pragma GCC unroll 8
+            for (i = 0; i < 8; i++)
+                if (lanes >> i & 1)
+                    _mm_storeu_si128((__m128i *)(base + off[i] + k), q[i]);
+            break;
+        }
+#pragma GCC unroll 8
+        for (j = 0; j < 8; j++)
+            r[j] = k + j < words ? col[k + j] : _mm512_setzero_si512();
+        sw_v8_transpose(r);
+#pragma GCC unroll 8
+        for (i = 0; i < 8; i++)
+            if (lanes >> i & 1)
+                _mm512_mask_storeu_epi64((void *)(base + off[i] + k), m, r[i]);
+    }
+}
+
+/* Load eight affine points (x, then y), lane i at limb offset off[i] of base. */
+static inline __attribute__((always_inline)) void sw_v8_load_affine(sw_v8fp_t *x, sw_v8fp_t *y,
+                                                                       const uint64_t *base, const long long off[8])
+{
+    __m512i col[SW_V8_POINT_LIMBS];
+    size_t j;
+
+    sw_v8_load_rows(col, base, off, SW_V8_POINT_LIMBS);
+#pragma GCC unroll 32
+    for (j = 0; j < SW_V8_NLIMBS; j++) {
+        x->l[j] = col[j];
+        y->l[j] = col[SW_V8_NLIMBS + j];
+    }
+}
+
+/* Store the lanes in `lanes` of eight affine points (x, y), lane i at limb offset off[i] of base. */
+static inline __attribute__((always_inline)) void sw_v8_store_affine(uint64_t *base, __mmask8 lanes,
+                                                                        const long long off[8], const sw_v8fp_t *x,
+                                                                        const sw_v8fp_t *y)
+{
+    __m512i col[SW_V8_POINT_LIMBS];
+    size_t j;
+
+#pragma GCC unroll 32
+    for (j = 0; j < SW_V8_NLIMBS; j++) {
+        col[j] = x->l[j];
+        col[SW_V8_NLIMBS + j] = y->l[j];
+    }
+    sw_v8_store_rows(base, lanes, off, col, SW_V8_POINT_LIMBS);
+}
+
+/* Load eight XYZZ buckets (X, Y, ZZ, ZZZ), lane i at limb offset off[i] of base. */
+static inline void sw_v8_load_xyzz(sw_v8xyzz_t *out, const uint64_t *base, const long long off[8])
+{
+    __m512i col[SW_V8_BUCKET_LIMBS];
+    size_t j;
+
+    sw_v8_load_rows(col, base, off, SW_V8_BUCKET_LIMBS);
+#pragma GCC unroll 32
+    for (j = 0; j < SW_V8_NLIMBS; j++) {
+        out->x.l[j] = col[j];
+        out->y.l[j] = col[SW_V8_NLIMBS + j];
+        out->zz.l[j] = col[2 * SW_V8_NLIMBS + j];
+        out->zzz.l[j] = col[3 * SW_V8_NLIMBS + j];
+    }
+}
+
+/* Store the lanes in `lanes` of eight XYZZ buckets, lane i at limb offset off[i] of base. */
+static inline void sw_v8_store_xyzz(uint64_t *base, __mmask8 lanes, const long long off[8],
+                                      const sw_v8xyzz_t *p)
+{
+    __m512i col[SW_V8_BUCKET_LIMBS];
+    size_t j;
+
+#pragma GCC unroll 32
+    for (j = 0; j < SW_V8_NLIMBS; j++) {
+        col[j] = p->x.l[j];
+        col[SW_V8_NLIMBS + j] = p->y.l[j];
+        col[2 * SW_V8_NLIMBS + j] = p->zz.l[j];
+        col[3 * SW_V8_NLIMBS + j] = p->zzz.l[j];
+    }
+    sw_v8_store_rows(base, lanes, off, col, SW_V8_BUCKET_LIMBS);
+}
+
+/* One step of the running sums: acc = acc + run, then run = run + (x2, y2) in the lanes of has.
+ * The two additions are independent: their products alternate here, so that the two chains of
+ * dependent products overlap (at a few limbs one product is bound by its latency).  Where a lane
+ * of acc or run is the identity, or an addition has equal x, the step runs the general additions. */
+static void sw_v8_sum_step_vartime(sw_v8xyzz_t *acc, sw_v8xyzz_t *run, const sw_v8fp_t *x2,
+                                    const sw_v8fp_t *y2, __mmask8 has)
+{
+    sw_v8fp_t u1, u2, s1, s2, pd, r, pp, ppp, q, x3, zz, zzz;     /* acc + run */
+    sw_v8fp_t mu, ms, mpd, mr, mpp, mppp, mq, mx3, my3, mzz, mzzz; /* run + (x2, y2) */
+    sw_v8xyzz_t with;
+
+    if (sw_v8fp_is_zero(&acc->zz) | sw_v8fp_is_zero(&run->zz))
+        goto general;
+    sw_v8fp_mul(&u1, &acc->x, &run->zz);
+    sw_v8fp_mul(&mu, x2, &run->zz);
+    sw_v8fp_mul(&u2, &run->x, &acc->zz);
+    sw_v8fp_mul(&ms, y2, &run->zzz);
+    sw_v8fp_mul(&s1, &acc->y, &run->zzz);
+    sw_v8fp_sub(&mpd, &mu, &run->x);
+    sw_v8fp_sub(&mr, &ms, &run->y);
+    sw_v8fp_mul(&s2, &run->y, &acc->zzz);
+    sw_v8fp_mul(&mpp, &mpd, &mpd);
+    sw_v8fp_sub(&pd, &u2, &u1);
+    sw_v8fp_sub(&r, &s2, &s1);
+    if ((sw_v8fp_is_zero(&mpd) & has) | sw_v8fp_is_zero(&pd))
+        goto general;
+    sw_v8fp_mul(&pp, &pd, &pd);
+    sw_v8fp_mul(&mppp, &mpd, &mpp);
+    sw_v8fp_mul(&ppp, &pd, &pp);
+    sw_v8fp_mul(&mq, &run->x, &mpp);
+    sw_v8fp_mul(&q, &u1, &pp);
+    sw_v8fp_mul(&mx3, &mr, &mr);
+    sw_v8fp_mul(&x3, &r, &r);
+    sw_v8fp_mul(&zz, &acc->zz, &run->zz);
+    sw_v8fp_sub(&mx3, &mx3, &mppp);
+    sw_v8fp_sub(&mx3, &mx3, &mq);
+    sw_v8fp_sub(&mx3, &mx3, &mq);
+    sw_v8fp_sub(&mq, &mq, &mx3);
+    sw_v8fp_sub(&x3, &x3, &ppp);
+    sw_v8fp_sub(&x3, &x3, &q);
+    sw_v8fp_sub(&x3, &x3, &q);
+    sw_v8fp_sub(&q, &q, &x3);
+    sw_v8fp_mul(&mq, &mq, &mr);
+    sw_v8fp_mul(&q, &q, &r);
+    sw_v8fp_mul(&my3, &run->y, &mppp);
+    sw_v8fp_mul(&s1, &s1, &ppp);
+    sw_v8fp_mul(&mzz, &run->zz, &mpp);
+    sw_v8fp_mul(&zzz, &acc->zzz, &run->zzz);
+    sw_v8fp_mul(&mzzz, &run->zzz, &mppp);
+    sw_v8fp_mul(&zz, &zz, &pp);
+    sw_v8fp_mul(&zzz, &zzz, &ppp);
+    sw_v8fp_sub(&my3, &mq, &my3);
+    sw_v8fp_sub(&acc->y, &q, &s1);
+    acc->x = x3;
+    acc->zz = zz;
+    acc->zzz = zzz;
+    sw_v8fp_blend(&run->x, has, &run->x, &mx3);
+    sw_v8fp_blend(&run->y, has, &run->y, &my3);
+    sw_v8fp_blend(&run->zz, has, &run->zz, &mzz);
+    sw_v8fp_blend(&run->zzz, has, &run->zzz, &mzzz);
+    return;
+general:
+    sw_v8_add_vartime(acc, acc, run);
+    sw_v8_add_affine_vartime(&with, run, x2, y2);
+    sw_v8fp_blend(&run->x, has, &run->x, &with.x);
+    sw_v8fp_blend(&run->y, has, &run->y, &with.y);
+    sw_v8fp_blend(&run->zz, has, &run->zz, &with.zz);
+    sw_v8fp_blend(&run->zzz, has, &run->zzz, &with.zzz);
+}
+
+/* out = a mod p, the canonical form (a below 2p): equal elements have equal limbs. */
+static inline __attribute__((always_inline)) void sw_v8fp_canonical(sw_v8fp_t *out, const sw_v8fp_t *a)
+{
+    __m512i t[SW_V8_NLIMBS];
+    __mmask8 below;
+    size_t j;
+
+#pragma GCC unroll 32
+    for (j = 0; j < SW_V8_NLIMBS; j++)
+        t[j] = _mm512_sub_epi64(a->l[j], _mm512_set1_epi64((long long)SW_V8_P[j]));
+    sw_v8fp_carry_signed(t);
+    below = _mm512_cmplt_epi64_mask(t[SW_V8_NLIMBS - 1], _mm512_setzero_si512()); /* a < p */
+#pragma GCC unroll 32
+    for (j = 0; j < SW_V8_NLIMBS; j++)
+        out->l[j] = _mm512_mask_blend_epi64(below, t[j], a->l[j]);
+}
+
+/* Eight elements x R64 (canonical fq, lane i from in[i]) to the kernel's canonical form x R52. */
+static void sw_v8fp_load(sw_v8fp_t *out, const fq_t *const in[8])
+{
+    uint64_t limbs[SW_V8_NLIMBS][8];
+    sw_v8fp_t to;
+    size_t lane, j, i, bits;
+
+    for (lane = 0; lane < 8; lane++) {
+        unsigned __int128 acc = 0;
+
+        for (i = 0, j = 0, bits = 0; j < SW_V8_NLIMBS; j++) {
+            while (bits < 52 && i < FQ_NLIMBS) {
+                acc |= (unsigned __int128)in[lane]->l[i++] << bits;
+                bits += 64;
+            }
+            limbs[j][lane] = (uint64_t)acc & SW_V8_MASK;
+            acc >>= 52;
+            bits = bits > 52 ? bits - 52 : 0;
+        }
+    }
+    for (j = 0; j < SW_V8_NLIMBS; j++)
+        out->l[j] = _mm512_loadu_si512((const void *)limbs[j]);
+    sw_v8fp_const(&to, SW_V8_TO);
+    sw_v8fp_mul(out, out, &to);
+    sw_v8fp_canonical(out, out);
+}
+
+/* The lanes of a, lane i to out + i * stride (limbs in order). */
+static void sw_v8fp_spill(uint64_t *out, size_t stride, const sw_v8fp_t *a)
+{
+    uint64_t limbs[SW_V8_NLIMBS][8];
+    size_t lane, j;
+
+    for (j = 0; j < SW_V8_NLIMBS; j++)
+        _mm512_storeu_si512((void *)limbs[j], a->l[j]);
+    for (lane = 0; lane < 8; lane++)
+        for (j = 0; j < SW_V8_NLIMBS; j++)
+            out[lane * stride + j] = limbs[j][lane];
+}
+
+/* The eight lanes of a (the kernel's form, below 2p) as canonical x R64 in fq. */
+static void sw_v8fp_store(fq_t out[8], const sw_v8fp_t *a)
+{
+    uint64_t limbs[SW_V8_NLIMBS][8];
+    sw_v8fp_t v, from;
+    size_t lane, j, i, bits;
+
+    sw_v8fp_const(&from, SW_V8_FROM);
+    sw_v8fp_mul(&v, a, &from);
+    for (j = 0; j < SW_V8_NLIMBS; j++)
+        _mm512_storeu_si512((void *)limbs[j], v.l[j]);
+    for (lane = 0; lane < 8; lane++) {
+        unsigned __int128 acc = 0;
+        limb_t t[FQ_NLIMBS], d[FQ_NLIMBS], borrow = 0;
+
+        for (i = 0, j = 0, bits = 0; i < FQ_NLIMBS; i++) {
+            while (bits < 64 && j < SW_V8_NLIMBS) {
+                acc |= (unsigned __int128)limbs[j++][lane] << bits;
+                bits += 52;
+            }
+            t[i] = (limb_t)acc;
+            acc >>= 64;
+            bits = bits > 64 ? bits - 64 : 0;
+        }
+        for (i = 0; i < FQ_NLIMBS; i++) /* below 2p: one subtraction of p at most */
+            d[i] = pf_subb(t[i], FQ_P[i], &borrow);
+        for (i = 0; i < FQ_NLIMBS; i++)
+            out[lane].l[i] = borrow ? t[i] : d[i];
+    }
+}
+
+/* The eight lanes of p (XYZZ, kernel form) as points of sw_t: Z = ZZ ZZZ, X = X ZZ ZZZ^2, Y = Y ZZ^3 ZZZ^2. */
+static void sw_v8_store(sw_t out[8], const sw_v8xyzz_t *p)
+{
+    fq_t x[8], y[8], zz[8], zzz[8], t, u;
+    size_t lane;
+
+    sw_v8fp_store(x, &p->x);
+    sw_v8fp_store(y, &p->y);
+    sw_v8fp_store(zz, &p->zz);
+    sw_v8fp_store(zzz, &p->zzz);
+    for (lane = 0; lane < 8; lane++) {
+        if (fq_is_zero(&zz[lane])) {
+            sw_set_identity(&out[lane]);
+            continue;
+        }
+        fq_mul(&out[lane].z, &zz[lane], &zzz[lane]);
+        fq_sqr(&t, &zzz[lane]);                  /* ZZZ^2 */
+        fq_mul(&out[lane].x, &x[lane], &zz[lane]);
+        fq_mul(&out[lane].x, &out[lane].x, &t);
+        fq_sqr(&u, &zz[lane]);
+        fq_mul(&u, &u, &zz[lane]);               /* ZZ^3 */
+        fq_mul(&u, &u, &t);
+        fq_mul(&out[lane].y, &y[lane], &u);
+    }
+}
+
+/* Batches of affine additions per lane: at most this many, and at most an eighth of the buckets
+ * (a point whose bucket is already in the batch goes to the XYZZ buckets instead). */
+#define SW_V8_MAX_BATCH 64
+/* Points ahead in a lane's slice whose bucket the fill loop prefetches */
+#define SW_V8_PREFETCH 4
+/* Bucket state bits */
+#define SW_V8_HAS 1  /* the affine bucket holds a point */
+#define SW_V8_BUSY 2 /* ... and is the target of an addition in the current batch */
+#define SW_V8_XYZZ 4 /* the XYZZ bucket of the same digit holds a point */
+
+/* One thread's share: windows [w0, w1) of width c over all points, the eight lanes on slices. */
+typedef struct {
+    const uint64_t *points;   /* n points in the kernel's canonical form, SW_V8_POINT_LIMBS limbs each */
+    const limb_t *scalars;
+    size_t n, nlimbs, c, w0, w1, batch;
+    size_t tw;                /* 0, or a fixed-base table of tw windows per base point (as sw_msm_job_t) */
+    size_t wtop, copies;      /* the top window, whose digits d (0 <= d <= nb / copies) have `copies` buckets each */
+    sw_t *sums;             /* the sum of every window */
+    const unsigned char *skip; /* 1 for the identity points */
+    /* scratch of this thread */
+    uint64_t *affine;         /* 8 lanes x 2^(c-1) affine buckets (x canonical, y below 2p) */
+    unsigned char *state;     /* 8 lanes x 2^(c-1) SW_V8_* bits */
+    uint64_t *xyzz;           /* 8 lanes x 2^(c-1) XYZZ buckets for the additions a batch cannot take */
+    int32_t *digits;          /* the n digits of the current window */
+    size_t *spill;            /* 8 lanes x ceil(n / 8): the points of those additions */
+    size_t *queue;            /* 8 lanes x batch: points waiting for a bucket of the batch */
+    size_t *slots;            /* 8 lanes x batch: the points of the batch */
+    sw_v8fp_t *vec;       /* 6 x (batch + 1): x1, y1, x2, y2, the prefix products and the denominators */
+} sw_msm_ifma_job_t;
+
+/* out = the inverse of every lane of a (none 0 mod p): one inversion in fq for the eight
+ * (Montgomery's trick across the lanes), in the kernel's canonical form. */
+static void sw_v8fp_inv_vartime(sw_v8fp_t *out, const sw_v8fp_t *a)
+{
+    fq_t v[8], prefix[8], inv[8], t;
+    const fq_t *in[8];
+    size_t lane;
+
+    sw_v8fp_store(v, a);
+    prefix[0] = v[0];
+    for (lane = 1; lane < 8; lane++)
+        fq_mul(&prefix[lane], &prefix[lane - 1], &v[lane]);
+    fq_inv_vartime(&t, &prefix[7]);
+    for (lane = 7; lane > 0; lane--) {
+        fq_mul(&inv[lane], &t, &prefix[lane - 1]);
+        fq_mul(&t, &t, &v[lane]);
+    }
+    inv[0] = t;
+    for (lane = 0; lane < 8; lane++)
+        in[lane] = &inv[lane];
+    sw_v8fp_load(out, in);
+}
+
+/* Point i (digit != 0) of lane's slice to the XYZZ bucket of its digit, after the batches. */
+static inline void sw_msm_ifma_spill(const sw_msm_ifma_job_t *job, size_t lane, size_t i, size_t count[8])
+{
+    long d = job->digits[i];
+
+    job->spill[lane * ((job->n + 7) / 8) + count[lane]++] = i;
+    job->state[lane * ((size_t)1 << (job->c - 1)) + (size_t)(d < 0 ? -d : d) - 1] |= SW_V8_XYZZ;
+}
+
+/* Carry out one batch: slots[lane * batch + s], s below fill[lane], is a point's index; its digit
+ * gives the lane's affine bucket and the sign.  An addition whose bucket holds the same x (a doubling
+ * or the identity) leaves the batch for the XYZZ buckets (found here, on the loaded vectors, so that
+ * filling the batch never reads a bucket).  One inversion for all of them.  The steps run in
+ * pairs on two chains of prefix products (even and odd steps), so that the two steps of a pair
+ * share no product and their multiplications overlap (at a few limbs one product is bound by its
+ * latency, not by the multiplier); an odd depth gets one more step with every lane idle. */
+static void sw_msm_ifma_flush_vartime(const sw_msm_ifma_job_t *job, const size_t fill[8], size_t depth,
+                                         size_t count[8])
+{
+    const size_t nb = (size_t)1 << (job->c - 1), batch = job->batch + 1;
+    sw_v8fp_t *x1 = job->vec, *y1 = x1 + batch, *x2 = y1 + batch, *y2 = x2 + batch, *prefix = y2 + batch;
+    sw_v8fp_t *den = prefix + batch, acc[2], inv[2], all, lam[2], t[2], res[2][2], one, zero;
+    long long bidx[SW_V8_MAX_BATCH + 1][8], pidx[8];
+    __mmask8 active[SW_V8_MAX_BATCH + 1], neg, same;
+    size_t s, lane, top, j;
+
+    sw_v8fp_const(&one, SW_V8_ONE);
+    memset(&zero, 0, sizeof(zero));
+    acc[0] = acc[1] = one;
+    depth += depth & 1;
+    for (s = 0; s < depth; s++) {
+        active[s] = neg = 0;
+        for (lane = 0; lane < 8; lane++) {
+            size_t i;
+            long d;
+
+            if (s >= fill[lane]) { /* a valid address; the lane's result is not stored */
+                bidx[s][lane] = (long long)(lane * nb * SW_V8_POINT_LIMBS);
+                pidx[lane] = 0;
+                continue;
+            }
+            i = job->slots[lane * job->batch + s];
+            d = job->digits[i];
+            active[s] |= (__mmask8)(1u << lane);
+            neg |= (__mmask8)((d < 0) << lane);
+            bidx[s][lane] = (long long)((lane * nb + (size_t)(d < 0 ? -d : d) - 1) * SW_V8_POINT_LIMBS);
+            pidx[lane] = (long long)(i * SW_V8_POINT_LIMBS);
+        }
+        sw_v8_load_affine(&x1[s], &y1[s], job->affine, bidx[s]);
+        sw_v8_load_affine(&x2[s], &y2[s], job->points, pidx);
+        same = active[s];
+        for (j = 0; j < SW_V8_NLIMBS; j++) /* x canonical in buckets and points */
+            same &= _mm512_cmpeq_epi64_mask(x1[s].l[j], x2[s].l[j]);
+        if (same) {
+            for (lane = 0; lane < 8; lane++)
+                if (same >> lane & 1) {
+                    sw_msm_ifma_spill(job, lane, job->slots[lane * job->batch + s], count);
+                    job->state[bidx[s][lane] / SW_V8_POINT_LIMBS] &= (unsigned char)~SW_V8_BUSY;
+                }
+            active[s] &= (__mmask8)~same;
+        }
+        if (neg) {
+            sw_v8fp_sub(&t[0], &zero, &y2[s]);
+            sw_v8fp_blend(&y2[s], neg, &y2[s], &t[0]);
+        }
+        sw_v8fp_sub(&den[s], &x2[s], &x1[s]);
+        sw_v8fp_blend(&den[s], (__mmask8)~active[s], &den[s], &one); /* idle lanes multiply by 1 */
+        prefix[s] = acc[s & 1];
+        sw_v8fp_mul(&acc[s & 1], &acc[s & 1], &den[s]);
+    }
+    sw_v8fp_mul(&all, &acc[0], &acc[1]);
+    sw_v8fp_inv_vartime(&all, &all);
+    sw_v8fp_mul(&inv[0], &all, &acc[1]);     /* 1 / acc[0] */
+    sw_v8fp_mul(&inv[1], &all, &acc[0]);     /* 1 / acc[1] */
+    for (top = depth; top > 0; top -= 2) { /* steps top - 1 (j = 0) and top - 2 (j = 1) */
+#pragma GCC unroll 2
+        for (j = 0; j < 2; j++) {
+            s = top - 1 - j;
+            sw_v8fp_mul(&t[j], &inv[s & 1], &prefix[s]); /* 1 / den */
+            sw_v8fp_mul(&inv[s & 1], &inv[s & 1], &den[s]);
+        }
+#pragma GCC unroll 2
+        for (j = 0; j < 2; j++) {
+            s = top - 1 - j;
+            sw_v8fp_sub(&lam[j], &y2[s], &y1[s]);
+            sw_v8fp_mul(&lam[j], &lam[j], &t[j]);    /* (y2 - y1) / (x2 - x1) */
+        }
+#pragma GCC unroll 2
+        for (j = 0; j < 2; j++) {
+            s = top - 1 - j;
+            sw_v8fp_mul(&t[j], &lam[j], &lam[j]);
+            sw_v8fp_sub(&t[j], &t[j], &x1[s]);
+            sw_v8fp_sub(&res[j][0], &t[j], &x2[s]);  /* x3 = lam^2 - x1 - x2 */
+            sw_v8fp_sub(&t[j], &x1[s], &res[j][0]);
+        }
+#pragma GCC unroll 2
+        for (j = 0; j < 2; j++) {
+            s = top - 1 - j;
+            sw_v8fp_mul(&t[j], &t[j], &lam[j]);
+            sw_v8fp_sub(&res[j][1], &t[j], &y1[s]);  /* y3 = lam (x1 - x3) - y1 */
+            sw_v8fp_canonical(&res[j][0], &res[j][0]); /* x canonical: place compares it; y below 2p */
+        }
+        for (j = 0; j < 2; j++) {
+            s = top - 1 - j;
+            sw_v8_store_affine(job->affine, active[s], bidx[s], &res[j][0], &res[j][1]);
+            for (lane = 0; lane < 8; lane++)
+                if (active[s] >> lane & 1)
+                    job->state[bidx[s][lane] / SW_V8_POINT_LIMBS] &= (unsigned char)~SW_V8_BUSY;
+        }
+    }
+}
+
+/* The additions the batches could not take (their bucket was in the batch, or held the same x),
+ * eight lanes at a time into the XYZZ buckets, which take every case. */
+static void sw_msm_ifma_spilled_vartime(const sw_msm_ifma_job_t *job, const size_t count[8])
+{
+    const size_t nb = (size_t)1 << (job->c - 1), per = (job->n + 7) / 8;
+    sw_v8xyzz_t bk;
+    sw_v8fp_t x2, y2, ny2, zero;
+    long long bidx[8], pidx[8];
+    size_t k, lane, most = 0;
+    __mmask8 active, neg;
+
+    memset(&zero, 0, sizeof(zero));
+    for (lane = 0; lane < 8; lane++)
+        most = count[lane] > most ? count[lane] : most;
+    for (k = 0; k < most; k++) {
+        active = neg = 0;
+        for (lane = 0; lane < 8; lane++) {
+            size_t i;
+            long d;
+
+            if (k >= count[lane]) {
+                bidx[lane] = (long long)(lane * nb * SW_V8_BUCKET_LIMBS);
+                pidx[lane] = 0;
+                continue;
+            }
+            i = job->spill[lane * per + k];
+            d = job->digits[i];
+            active |= (__mmask8)(1u << lane);
+            neg |= (__mmask8)((d < 0) << lane);
+            bidx[lane] = (long long)((lane * nb + (size_t)(d < 0 ? -d : d) - 1) * SW_V8_BUCKET_LIMBS);
+            pidx[lane] = (long long)(i * SW_V8_POINT_LIMBS);
+        }
+        sw_v8_load_affine(&x2, &y2, job->points, pidx);
+        if (neg) {
+            sw_v8fp_sub(&ny2, &zero, &y2);
+            sw_v8fp_blend(&y2, neg, &y2, &ny2);
+        }
+        sw_v8_load_xyzz(&bk, job->xyzz, bidx);
+        sw_v8_add_affine_vartime(&bk, &bk, &x2, &y2);
+        sw_v8_store_xyzz(job->xyzz, active, bidx, &bk);
+    }
+}
+
+/* y = -y mod p on the canonical limbs of one point's y (0 stays 0). */
+static inline void sw_v8_neg_limbs(uint64_t *y)
+{
+    uint64_t any = 0, borrow = 0, t;
+    size_t j;
+
+    for (j = 0; j < SW_V8_NLIMBS; j++)
+        any |= y[j];
+    if (!any)
+        return;
+    for (j = 0; j < SW_V8_NLIMBS; j++) {
+        t = SW_V8_P[j] - y[j] - borrow;
+        borrow = t >> 63;
+        y[j] = t & SW_V8_MASK;
+    }
+}
+
+/* Point i (digit != 0) of lane's slice into the batch: straight into an empty bucket, to the queue
+ * where its bucket is already in the batch (to the XYZZ bucket when the queue is full), else into a
+ * slot (the flush sends it on to the XYZZ bucket where the bucket holds the same x). */
+static inline void sw_msm_ifma_place(const sw_msm_ifma_job_t *job, size_t lane, size_t i, size_t fill[8],
+                                      size_t nqueue[8], size_t count[8])
+{
+    const size_t nb = (size_t)1 << (job->c - 1);
+    long d = job->digits[i];
+    size_t at = lane * nb + (size_t)(d < 0 ? -d : d) - 1;
+    unsigned char *st = &job->state[at];
+    uint64_t *bucket = job->affine + at * SW_V8_POINT_LIMBS;
+    const uint64_t *pt = job->points + i * SW_V8_POINT_LIMBS;
+
+    if (!(*st & SW_V8_HAS)) {
+        memcpy(bucket, pt, SW_V8_POINT_LIMBS * sizeof(uint64_t));
+        if (d < 0)
+            sw_v8_neg_limbs(bucket + SW_V8_NLIMBS);
+        *st |= SW_V8_HAS;
+    } else if (*st & SW_V8_BUSY) {
+        if (nqueue[lane] < job->batch)
+            job->queue[lane * job->batch + nqueue[lane]++] = i;
+        else
+            sw_msm_ifma_spill(job, lane, i, count);
+    } else {
+        job->slots[lane * job->batch + fill[lane]++] = i;
+        *st |= SW_V8_BUSY;
+    }
+}
+
+static void sw_msm_ifma_windows_vartime(const sw_msm_ifma_job_t *job)
+{
+    const size_t nb = (size_t)1 << (job->c - 1), per = (job->n + 7) / 8, batch = job->batch;
+    sw_v8xyzz_t bk, run, acc;
+    sw_v8fp_t x2, y2, one;
+    sw_t lane_sums[8], sum;
+    size_t w, lane, cur[8], end[8], fill[8], count[8], nqueue[8], depth, b;
+    long long bidx[8], aidx[8];
+    __mmask8 has;
+
+    sw_v8fp_const(&one, SW_V8_ONE);
+    for (w = job->w0; w < job->w1; w++) {
+        size_t start = w * job->c, k, j, copies = w == job->wtop ? job->copies : 1;
+
+        memset(job->state, 0, 8 * nb);
+        for (b = 0, k = 0, j = 0; b < job->n; b++) { /* this window's digits; 0 for the identity */
+            /* a table's point b is 2^(c j) P_k: digit j of scalar k */
+            long d = job->skip[b] ? 0
+                                  : pf_msm_digit_vartime(job->scalars + (job->tw ? k : b) * job->nlimbs, job->nlimbs,
+                                                         job->tw ? j * job->c : start, job->c);
+
+            /* a narrow top window: digit d to bucket (d - 1) copies + (b mod copies), so that its few
+             * digits do not queue behind each other in the batches (the running sums weigh it by d) */
+            if (copies > 1 && d > 0)
+                d = (d - 1) * (long)copies + (long)(b & (copies - 1)) + 1;
+            job->digits[b] = (int32_t)d;
+            if (job->tw && ++j == job->tw) {
+                j = 0;
+                k++;
+            }
+        }
+        for (lane = 0; lane < 8; lane++) {
+            cur[lane] = lane * per < job->n ? lane * per : job->n;
+            end[lane] = cur[lane] + per < job->n ? cur[lane] + per : job->n;
+            count[lane] = 0;
+            nqueue[lane] = 0;
+        }
+        do { /* fill a batch from every lane's waiting points and slice, then carry it out */
+            depth = 0;
+            for (lane = 0; lane < 8; lane++) {
+                size_t *queue = job->queue + lane * batch, waiting = nqueue[lane], k;
+
+                fill[lane] = 0;
+                nqueue[lane] = 0;
+                for (k = 0; k < waiting; k++) /* those whose bucket is free go first */
+                    sw_msm_ifma_place(job, lane, queue[k], fill, nqueue, count);
+                while (fill[lane] < batch && cur[lane] < end[lane]) {
+                    size_t i = cur[lane]++;
+
+                    if (i + SW_V8_PREFETCH < end[lane]) { /* the bucket of a point further on */
+                        long d = job->digits[i + SW_V8_PREFETCH];
+
+                        if (d != 0)
+                            __builtin_prefetch(job->affine + (lane * nb + (size_t)(d < 0 ? -d : d) - 1)
+                                                                 * SW_V8_POINT_LIMBS);
+                    }
+                    if (job->digits[i] != 0)
+                        sw_msm_ifma_place(job, lane, i, fill, nqueue, count);
+                }
+                depth = fill[lane] > depth ? fill[lane] : depth;
+            }
+            if (depth)
+                sw_msm_ifma_flush_vartime(job, fill, depth, count);
+        } while (depth);
+        for (lane = 0; lane < 8; lane++) /* still waiting at the end: the XYZZ buckets */
+            for (b = 0; b < nqueue[lane]; b++)
+                sw_msm_ifma_spill(job, lane, job->queue[lane * batch + b], count);
+        sw_msm_ifma_spilled_vartime(job, count);
+        /* every lane: sum_b (b + 1) B_b = the sum over b of run_b = B_b + ... + B_(nb - 1), by running
+         * sums from the top bucket down, B_b the sum of the affine and the XYZZ bucket (the latter
+         * mostly empty: added only where a lane has one); acc takes run_(b + 1) in step b, run_0 last */
+        memset(&run, 0, sizeof(run));
+        memset(&acc, 0, sizeof(acc));
+        /* bucket b weighs (b + 1) / copies rounded up: acc takes run_(b + 1) where copies divides b + 1 */
+        for (b = nb; b-- > 0;) {
+            const bool sum = ((b + 1) & (copies - 1)) == 0;
+            __mmask8 xyzz = 0;
+
+            has = 0;
+            for (lane = 0; lane < 8; lane++) {
+                unsigned st = job->state[lane * nb + b];
+
+                bidx[lane] = (long long)((lane * nb + b) * SW_V8_BUCKET_LIMBS);
+                aidx[lane] = (long long)((lane * nb + b) * SW_V8_POINT_LIMBS);
+                has |= (__mmask8)((st & SW_V8_HAS) << lane);
+                xyzz |= (__mmask8)(((st & SW_V8_XYZZ) != 0) << lane);
+            }
+            if (has && sum) { /* acc += run (the sum of the buckets above b), then run += the affine bucket */
+                sw_v8_load_affine(&x2, &y2, job->affine, aidx);
+                sw_v8_sum_step_vartime(&acc, &run, &x2, &y2, has);
+            } else if (has) {
+                sw_v8xyzz_t with;
+
+                sw_v8_load_affine(&x2, &y2, job->affine, aidx);
+                sw_v8_add_affine_vartime(&with, &run, &x2, &y2);
+                sw_v8fp_blend(&run.x, has, &run.x, &with.x);
+                sw_v8fp_blend(&run.y, has, &run.y, &with.y);
+                sw_v8fp_blend(&run.zz, has, &run.zz, &with.zz);
+                sw_v8fp_blend(&run.zzz, has, &run.zzz, &with.zzz);
+            } else if (sum) {
+                sw_v8_add_vartime(&acc, &acc, &run);
+            }
+            if (xyzz) {
+                sw_v8_load_xyzz(&bk, job->xyzz, bidx);
+                sw_v8_add_vartime(&run, &run, &bk); /* lanes without one hold ZZ = 0 there */
+                for (lane = 0; lane < 8; lane++) /* empty again for the next window */
+                    if (xyzz >> lane & 1)
+                        memset(job->xyzz + bidx[lane], 0, SW_V8_BUCKET_LIMBS * sizeof(uint64_t));
+            }
+        }
+        sw_v8_add_vartime(&acc, &acc, &run); /* the sum of every bucket */
+        sw_v8_store(lane_sums, &acc);
+        sum = lane_sums[0];
+        for (lane = 1; lane < 8; lane++)
+            sw_add_vartime(&sum, &sum, &lane_sums[lane]);
+        job->sums[w] = sum;
+    }
+}
+#pragma GCC pop_options
+
+#ifndef PF_MSM_NO_THREADS
+static void *sw_msm_ifma_thread_vartime(void *arg)
+{
+    sw_msm_ifma_windows_vartime((const sw_msm_ifma_job_t *)arg);
+    return NULL;
+}
+#endif
+
+/* Whether this CPU (and its OS) runs AVX-512F and IFMA; gcc's CPU model checks the OS state. */
+static inline bool sw_msm_ifma_cpu(void)
+{
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512ifma");
+}
+
+/* Additions per lane in one batch for 2^(c-1) buckets per lane. */
+static inline size_t sw_msm_ifma_batch(size_t c)
+{
+    size_t b = ((size_t)1 << (c - 1)) / 8;
+
+    return b < 1 ? 1 : b > SW_V8_MAX_BATCH ? SW_V8_MAX_BATCH : b;
+}
+
+/* Width of the IFMA windows for n points with scalars below 2^bits: the least estimate, in vector
+ * multiplications, of nwin windows of n / 8 steps of eight affine additions (6.5 each and an
+ * inversion of about 50 per batch) plus the running sums over 2^(c-1) buckets (31 each). */
+static inline size_t sw_msm_ifma_width(size_t n, size_t bits)
+{
+    double cost, best = 1e300, per = (double)((n + 7) / 8), nb, batch;
+    size_t c, width = 2;
+
+    for (c = 2; c <= 20; c++) {
+        nb = (double)((size_t)1 << (c - 1));
+        batch = (double)sw_msm_ifma_batch(c);
+        cost = (double)pf_msm_nwin(bits, c) * (per * (6.5 + 50.0 / batch) + nb * 31.0);
+        if (cost < best) {
+            best = cost;
+            width = c;
+        }
+    }
+    return width;
+}
+
+/* Fewest points in one bucket run for which the kernel runs: below, its windows' running sums over
+ * eight lanes of buckets cost more than the portable method saves (measured on Zen 4 with
+ * G1_MSM_IFMA_MIN_POINTS = 64, points through the GLV split: 800 run points 0.80-1.06 of the portable
+ * time over the shipped curves of 254- to 761-bit p, 1600 0.67-0.92, 3200 0.67-0.91). */
+#define SW_MSM_IFMA_MIN_POINTS 1024
+
+/* The IFMA kernel's switch: -1 until the CPU is asked, then 1 where it runs, 0 where it does not or
+ * where sw_msm_ifma_select(0) turned it off (a process-wide dispatch choice, as for the ADX module). */
+static int sw_msm_ifma_state = -1;
+
+/* Whether the bucket method takes the IFMA kernel; on = 0 turns it off, on = 1 back on where the CPU
+ * runs it, on = -1 only asks.  Returns the state after the call. */
+static inline int sw_msm_ifma_select(int on)
+{
+    if (sw_msm_ifma_state < 0 || on == 1)
+        sw_msm_ifma_state = sw_msm_ifma_cpu();
+    if (on == 0)
+        sw_msm_ifma_state = 0;
+    return sw_msm_ifma_state;
+}
+
+/* Bytes of n points in the kernel's form (sw_msm_ifma_form). */
+static inline size_t sw_msm_ifma_form_bytes(size_t n)
+{
+    return pf_msm_align((n + 8) * SW_V8_POINT_LIMBS * sizeof(uint64_t)) + pf_msm_align(n);
+}
+
+/* The n points in the kernel's canonical form, eight at a time (the last group padded with 0),
+ * then their identity flags: sw_msm_ifma_form_bytes(n) bytes at out, on a cache line. */
+static void sw_msm_ifma_form(unsigned char *out, const sw_affine_t *points, size_t n)
+{
+    uint64_t *pts = (uint64_t *)out;
+    unsigned char *skip = out + pf_msm_align((n + 8) * SW_V8_POINT_LIMBS * sizeof(uint64_t));
+    const fq_t *in[8];
+    sw_v8fp_t v;
+    fq_t zero;
+    size_t i, lane;
+
+    for (i = 0; i < n; i++)
+        skip[i] = (unsigned char)sw_affine_is_identity(&points[i]);
+    fq_set_zero(&zero);
+    for (i = 0; i < n; i += 8) {
+        for (lane = 0; lane < 8; lane++)
+            in[lane] = i + lane < n ? &points[i + lane].x : &zero;
+        sw_v8fp_load(&v, in);
+        sw_v8fp_spill(pts + i * SW_V8_POINT_LIMBS, SW_V8_POINT_LIMBS, &v);
+        for (lane = 0; lane < 8; lane++)
+            in[lane] = i + lane < n ? &points[i + lane].y : &zero;
+        sw_v8fp_load(&v, in);
+        sw_v8fp_spill(pts + i * SW_V8_POINT_LIMBS + SW_V8_NLIMBS, SW_V8_POINT_LIMBS, &v);
+    }
+}
+
+/* The IFMA kernel on n points: with tw = 0 the windows of width c over bits + 1 bits, shared among
+ * nt threads; with tw != 0 a fixed-base table (n / tw base points, one window of width c, the base
+ * points shared among nt threads).  form and flags: the points in the kernel's form and their
+ * identity flags (sw_msm_ifma_form, at least n), or NULL to convert them here.  false (out untouched) where its memory cannot be had. */
+static bool sw_msm_ifma_run_vartime(sw_t *out, const sw_affine_t *points, const uint64_t *form, const unsigned char *flags,
+                                       const limb_t *scalars, size_t n, size_t nlimbs, size_t bits, size_t c, size_t tw,
+                                       size_t nt)
+{
+    sw_msm_ifma_job_t jobs[PF_MSM_MAX_THREADS];
+    void *area[PF_MSM_MAX_THREADS + 1];
+    sw_t *sums;
+    const uint64_t *pts;
+    const unsigned char *skip;
+    unsigned char *p;
+    size_t nwin, i, per, start, nb, batch, shared, own, nbase, most;
+    bool ok = true;
+#ifndef PF_MSM_NO_THREADS
+    pthread_t tid[PF_MSM_MAX_THREADS];
+    int started[PF_MSM_MAX_THREADS];
+#endif
+
+    nbase = tw ? n / tw : 0;
+    nwin = tw ? nt : pf_msm_nwin(bits, c); /* with a table: one sum per thread */
+    nb = (size_t)1 << (c - 1);
+    batch = sw_msm_ifma_batch(c);
+    most = tw ? (nbase / nt + (nbase % nt != 0)) * tw : n; /* points of the largest job */
+    per = (most + 7) / 8;
+    /* shared: the points in the kernel's form (eight more for the last group), the identity flags,
+     * the window sums; each thread: its buckets, batch and lists (see sw_msm_ifma_job_t) */
+    shared = (form == NULL ? sw_msm_ifma_form_bytes(n) : 0) + pf_msm_align(nwin * sizeof(sw_t));
+    own = pf_msm_align(6 * (batch + 1) * sizeof(sw_v8fp_t)) + pf_msm_align(8 * nb * SW_V8_POINT_LIMBS * sizeof(uint64_t))
+          + pf_msm_align(8 * nb * SW_V8_BUCKET_LIMBS * sizeof(uint64_t)) + pf_msm_align(8 * nb)
+          + pf_msm_align(most * sizeof(int32_t)) + pf_msm_align(8 * per * sizeof(size_t))
+          + 2 * pf_msm_align(8 * batch * sizeof(size_t));
+    for (i = 0; i <= nt; i++)
+        if (posix_memalign(&area[i], 64, i == nt ? shared : own) != 0)
+            area[i] = NULL;
+    for (i = 0; i <= nt; i++)
+        ok = ok && area[i] != NULL;
+    if (!ok) {
+        for (i = 0; i <= nt; i++)
+            free(area[i]);
+        return false;
+    }
+    p = (unsigned char *)area[nt];
+    if (form == NULL) { /* the points to the kernel's form here */
+        sw_msm_ifma_form(p, points, n);
+        form = (const uint64_t *)p;
+        flags = p + pf_msm_align((n + 8) * SW_V8_POINT_LIMBS * sizeof(uint64_t));
+        p += sw_msm_ifma_form_bytes(n);
+    }
+    pts = form;
+    skip = flags;
+    sums = (sw_t *)p;
+    for (i = 0, start = 0; i < nt; i++) {
+        jobs[i].points = pts;
+        jobs[i].skip = skip;
+        jobs[i].scalars = scalars;
+        jobs[i].n = n;
+        jobs[i].nlimbs = nlimbs;
+        jobs[i].c = c;
+        jobs[i].batch = batch;
+        jobs[i].tw = tw;
+        /* the top window's digits are at most 2^(t - 1) for its t = bits + 1 - c (nwin - 1) bits: each
+         * gets 2^(c - t) of the window's 2^(c - 1) buckets (no table: its top windows are mixed in) */
+        jobs[i].wtop = tw ? SIZE_MAX : nwin - 1;
+        jobs[i].copies = tw ? 1 : (size_t)1 << (c - (bits + 1 - c * (nwin - 1)));
+        jobs[i].sums = sums;
+        if (tw) { /* base points [start, start + count) in window 0, its sum in sums[i] */
+            size_t count = nbase / nt + (i < nbase % nt);
+
+            jobs[i].points = pts + start * tw * SW_V8_POINT_LIMBS;
+            jobs[i].skip = skip + start * tw;
+            jobs[i].scalars = scalars + start * nlimbs;
+            jobs[i].n = count * tw;
+            jobs[i].w0 = 0;
+            jobs[i].w1 = 1;
+            jobs[i].sums = sums + i;
+            start += count;
+        } else {
+            jobs[i].w0 = start;
+            start += nwin / nt + (i < nwin % nt);
+            jobs[i].w1 = start;
+        }
+        p = (unsigned char *)area[i];
+        jobs[i].vec = (sw_v8fp_t *)p;
+        p += pf_msm_align(6 * (batch + 1) * sizeof(sw_v8fp_t));
+        jobs[i].affine = (uint64_t *)p;
+        p += pf_msm_align(8 * nb * SW_V8_POINT_LIMBS * sizeof(uint64_t));
+        jobs[i].xyzz = (uint64_t *)p; /* ZZ = 0: empty; the running sums empty what they read */
+        memset(p, 0, 8 * nb * SW_V8_BUCKET_LIMBS * sizeof(uint64_t));
+        p += pf_msm_align(8 * nb * SW_V8_BUCKET_LIMBS * sizeof(uint64_t));
+        jobs[i].state = p;
+        p += pf_msm_align(8 * nb);
+        jobs[i].digits = (int32_t *)p;
+        p += pf_msm_align(most * sizeof(int32_t));
+        jobs[i].spill = (size_t *)p;
+        p += pf_msm_align(8 * per * sizeof(size_t));
+        jobs[i].slots = (size_t *)p;
+        p += pf_msm_align(8 * batch * sizeof(size_t));
+        jobs[i].queue = (size_t *)p;
+    }
+#ifndef PF_MSM_NO_THREADS
+    for (i = 1; i < nt; i++)
+        started[i] = pthread_create(&tid[i], NULL, sw_msm_ifma_thread_vartime, &jobs[i]) == 0;
+    sw_msm_ifma_windows_vartime(&jobs[0]);
+    for (i = 1; i < nt; i++) {
+        if (started[i])
+            pthread_join(tid[i], NULL);
+        else
+            sw_msm_ifma_windows_vartime(&jobs[i]);
+    }
+#else
+    for (i = 0; i < nt; i++)
+        sw_msm_ifma_windows_vartime(&jobs[i]);
+#endif
+    if (tw) {
+        *out = sums[0];
+        for (i = 1; i < nt; i++)
+            sw_add_vartime(out, out, &sums[i]);
+    } else {
+        sw_msm_sum_windows_vartime(out, sums, nwin, c, 0);
+    }
+    for (i = 0; i <= nt; i++)
+        free(area[i]);
+    return true;
+}
+
+/* out = sum [scalars_i] points_i by the IFMA kernel, with plan's scalars and threads; false (out
+ * untouched) where the kernel is off or its memory cannot be had: the caller then runs the portable
+ * bucket method. */
+static bool sw_msm_ifma_vartime(sw_t *out, const sw_affine_t *points, const limb_t *scalars, size_t n,
+                                   const pf_msm_plan_t *plan)
+{
+    size_t c;
+
+    if (sw_msm_ifma_select(-1) != 1 || n < SW_MSM_IFMA_MIN_POINTS)
+        return false;
+    c = sw_msm_ifma_width(n, plan->bits);
+    return sw_msm_ifma_run_vartime(out, points, NULL, NULL, scalars, n, plan->nlimbs, plan->bits, c, 0,
+                                        pf_msm_threads(plan->threads, pf_msm_nwin(plan->bits, c)));
+}
+#endif /* SW_MSM_IFMA */
+#ifndef SW_MSM_IFMA
+/* Without the IFMA kernel (another target or compiler) the switch stays off. */
+static inline int sw_msm_ifma_select(int on)
+{
+    (void)on;
+    return 0;
+}
+#endif
+
 /* The bucket method under plan (plan->c != 0) on n points with scalars of plan->nlimbs limbs;
- * area: sw_msm_area_bytes(plan) bytes starting on a cache line. */
+ * area: sw_msm_area_bytes(plan) bytes starting on a cache line.  Where the
+ * IFMA kernel runs (SW_MSM_IFMA), it takes the call and the area goes unused. */
 static void sw_msm_run_vartime(sw_t *out, const sw_affine_t *points, const limb_t *scalars, size_t n,
                           const pf_msm_plan_t *plan, unsigned char *area)
 {
@@ -740,6 +2066,10 @@ static void sw_msm_run_vartime(sw_t *out, const sw_affine_t *points, const limb_
     int started[PF_MSM_MAX_THREADS];
 #endif
 
+#ifdef SW_MSM_IFMA
+    if (sw_msm_ifma_vartime(out, points, scalars, n, plan))
+        return;
+#endif
     sums = (sw_t *)area;
     area += pf_msm_align(plan->nwin * sizeof(sw_t));
     thread_bytes = sw_msm_thread_bytes(plan);
@@ -753,6 +2083,7 @@ static void sw_msm_run_vartime(sw_t *out, const sw_affine_t *points, const limb_
         jobs[i].w0 = start;
         start += per + (i < extra);
         jobs[i].w1 = start;
+        jobs[i].tw = 0;
         jobs[i].sums = sums;
         jobs[i].area = area + i * thread_bytes;
     }
@@ -816,4 +2147,254 @@ static inline void sw_msm_vartime(sw_t *out, const sw_affine_t *points, const li
 }
 
 
+/* ---- sw: fixed bases, precomputed tables ----------------------------------------------- */
+/*
+ * For points P_0 .. P_(n-1) known in advance (a KZG setup), the table holds T[i tw + j] = 2^(c j) P_i
+ * (affine) for j < tw = ceil((bits + 1) / c).  With the Booth digits d_ij of k_i (the c-bit window
+ * at bit c j, as in the bucket method), sum [k_i] P_i = sum_ij d_ij T[i tw + j]: one window of
+ * width c over the n tw table points, with no doublings between windows and one bucket reduction
+ * in all, in place of W(c) windows and their reductions.  The bases are shared among the threads,
+ * each with buckets of its own; their sums are added at the end.
+ */
+/* Table points per base point for scalars below 2^bits and digits of c bits. */
+static inline size_t sw_msm_table_windows(size_t bits, size_t c)
+{
+    return pf_msm_nwin(bits, c);
+}
+
+/* One thread's part of a table: bases [i0, i1), with tw points and tw elements of scratch. */
+typedef struct {
+    sw_affine_t *table;
+    const sw_affine_t *points;
+    size_t i0, i1, c, tw;
+    sw_t *jac;
+    fq_t *zs;
+} sw_msm_table_job_t;
+
+static void *sw_msm_table_part(void *arg)
+{
+    const sw_msm_table_job_t *job = (const sw_msm_table_job_t *)arg;
+    size_t i, j, k;
+
+    for (i = job->i0; i < job->i1; i++) {
+        sw_from_affine(&job->jac[0], &job->points[i]);
+        for (j = 1; j < job->tw; j++) {
+            job->jac[j] = job->jac[j - 1];
+            for (k = 0; k < job->c; k++)
+                sw_dbl(&job->jac[j], &job->jac[j]);
+        }
+        sw_batch_to_affine(job->table + i * job->tw, job->jac, job->tw, job->zs); /* one inversion per base */
+    }
+    return NULL;
+}
+
+/* table[i tw + j] = 2^(c j) points[i] for i < n and j < tw (identities stay (0, 0)), the bases
+ * shared among nthreads threads (at most PF_MSM_MAX_THREADS; 0 counts as 1).  jac and zs: scratch
+ * of nthreads tw points and elements. */
+static inline void sw_msm_table_build(sw_affine_t *table, const sw_affine_t *points, size_t n, size_t c, size_t tw,
+                                          sw_t *jac, fq_t *zs, size_t nthreads)
+{
+    sw_msm_table_job_t jobs[PF_MSM_MAX_THREADS];
+    size_t i, start, nt = pf_msm_threads(nthreads, n == 0 ? 1 : n);
+#ifndef PF_MSM_NO_THREADS
+    pthread_t tid[PF_MSM_MAX_THREADS];
+    int started[PF_MSM_MAX_THREADS];
+#endif
+
+    for (i = 0, start = 0; i < nt; i++) {
+        jobs[i].table = table;
+        jobs[i].points = points;
+        jobs[i].c = c;
+        jobs[i].tw = tw;
+        jobs[i].jac = jac + i * tw;
+        jobs[i].zs = zs + i * tw;
+        jobs[i].i0 = start;
+        start += n / nt + (i < n % nt);
+        jobs[i].i1 = start;
+    }
+#ifndef PF_MSM_NO_THREADS
+    for (i = 1; i < nt; i++)
+        started[i] = pthread_create(&tid[i], NULL, sw_msm_table_part, &jobs[i]) == 0;
+    sw_msm_table_part(&jobs[0]);
+    for (i = 1; i < nt; i++) {
+        if (started[i])
+            pthread_join(tid[i], NULL);
+        else
+            sw_msm_table_part(&jobs[i]);
+    }
+#else
+    for (i = 0; i < nt; i++)
+        sw_msm_table_part(&jobs[i]);
+#endif
+}
+
+/* Bytes of the table's points in the form of the kernel that runs here (0: the portable method's
+ * affine points serve, no other form). */
+static inline size_t sw_msm_table_form_bytes(size_t n, size_t tw)
+{
+#ifdef SW_MSM_IFMA
+    if (sw_msm_ifma_select(-1) == 1 && n * tw >= SW_MSM_IFMA_MIN_POINTS)
+        return 64 + sw_msm_ifma_form_bytes(n * tw);
+#endif
+    (void)n;
+    (void)tw;
+    return 0;
+}
+
+/* The table in that form, once, into sw_msm_table_form_bytes(n, tw) bytes at form (when not 0). */
+static inline void sw_msm_table_form(void *form, const sw_affine_t *table, size_t n, size_t tw)
+{
+#ifdef SW_MSM_IFMA
+    sw_msm_ifma_form(sw_msm_align_area(form), table, n * tw);
+    return;
+#endif
+    (void)form;
+    (void)table;
+    (void)n;
+    (void)tw;
+}
+
+/* The digit width of least cost for a table of n bases here, by the cost model of the kernel
+ * that runs (the IFMA kernel's, else the portable method's with batch-affine buckets and the
+ * two-level reduction), over widths 4 .. 15. */
+static inline size_t sw_msm_table_width(size_t n)
+{
+    unsigned long long cost, best = ~0ULL, nb, tw;
+    size_t c, width = 4;
+
+    for (c = 4; c <= 15; c++) {
+        tw = sw_msm_table_windows(PF_MSM_SCALAR_BITS, c);
+        nb = 1ULL << (c - 1);
+#ifdef SW_MSM_IFMA
+        if (sw_msm_ifma_select(-1) == 1 && n * tw >= SW_MSM_IFMA_MIN_POINTS) {
+            /* in 1/16 vector multiplications, as sw_msm_ifma_width */
+            cost = (n * tw + 7) / 8 * (104 + 800 / sw_msm_ifma_batch(c)) + nb * 16 * 31;
+            if (cost < best) {
+                best = cost;
+                width = c;
+            }
+            continue;
+        }
+#endif
+        /* in M / 16, as pf_msm_plan */
+        cost = n * tw * (16 * 6 + 16 * SW_MSM_INV_COST / pf_msm_batch(c))
+               + pf_msm_reduce_cost(c, SW_MSM_INV_COST, pf_msm_batch(c), NULL);
+        if (cost < best) {
+            best = cost;
+            width = c;
+        }
+        (void)nb;
+    }
+    return width;
+}
+
+/* The plan of the portable method on a table of n base points (tw windows of width c each). */
+static inline pf_msm_plan_t sw_msm_table_plan(size_t n, size_t c, size_t tw, size_t nthreads)
+{
+    pf_msm_plan_t plan = { tw * c - 1, FR_NLIMBS, 0, c, 1, 0, pf_msm_batch(c), 1, SW_MSM_INV_COST };
+
+    plan.threads = pf_msm_threads(nthreads, n == 0 ? 1 : n);
+    return plan;
+}
+
+/* Bytes of scratch that sw_msm_table_vartime needs (the same n, c, tw and nthreads). */
+static inline size_t sw_msm_table_scratch_size(size_t n, size_t c, size_t tw, size_t nthreads)
+{
+    pf_msm_plan_t plan = sw_msm_table_plan(n, c, tw, nthreads);
+
+    return 64 + pf_msm_align(plan.threads * sizeof(sw_t)) + plan.threads * sw_msm_thread_bytes(&plan);
+}
+
+/* out = sum [scalars_i] P_i (variable time) from the kernel's form alone (form = sw_msm_table_form(form,
+ * table, n_all, tw), scalars as in sw_msm_table_vartime): 1 where that kernel runs for these n
+ * scalars here and its memory could be had, else 0 with out untouched (the caller then takes
+ * another way, e.g. the plain MSM on the base points; a holder of the form may so drop the affine
+ * table).  nthreads as in sw_msm_table_vartime. */
+static inline int sw_msm_table_form_vartime(sw_t *out, const void *form, size_t n_all, const limb_t *scalars,
+                                                size_t n, size_t c, size_t tw, size_t nthreads)
+{
+#ifdef SW_MSM_IFMA
+    if (n > 0 && n <= n_all && sw_msm_ifma_select(-1) == 1 && n * tw >= SW_MSM_IFMA_MIN_POINTS)
+        return sw_msm_ifma_run_vartime(out, NULL, (const uint64_t *)sw_msm_align_area((void *)form),
+                                          sw_msm_align_area((void *)form)
+                                              + pf_msm_align((n_all * tw + 8) * SW_V8_POINT_LIMBS * sizeof(uint64_t)),
+                                          scalars, n * tw, FR_NLIMBS, tw * c - 1, c, tw,
+                                          pf_msm_threads(nthreads, n));
+#endif
+    (void)out;
+    (void)form;
+    (void)n_all;
+    (void)scalars;
+    (void)n;
+    (void)c;
+    (void)tw;
+    (void)nthreads;
+    return 0;
+}
+
+/* out = sum [scalars_i] P_i (variable time) for table = sw_msm_table_build(.., n_all, c, tw, ..)
+ * (its first n bases; n <= n_all).  form: NULL, or sw_msm_table_form(form, table, n_all, tw)
+ * where that has bytes (the kernel's form, made once for the whole table).  scalars: n integers of FR_NLIMBS limbs
+ * below 2^(tw c - 1).  scratch: sw_msm_table_scratch_size(n, c, tw, nthreads) bytes.  The
+ * point does not depend on nthreads or on the kernel that runs. */
+static inline void sw_msm_table_vartime(sw_t *out, const sw_affine_t *table, const void *form, size_t n_all,
+                                            const limb_t *scalars, size_t n, size_t c, size_t tw, void *scratch,
+                                            size_t nthreads)
+{
+    pf_msm_plan_t plan = sw_msm_table_plan(n, c, tw, nthreads);
+    sw_msm_job_t jobs[PF_MSM_MAX_THREADS];
+    unsigned char *area = sw_msm_align_area(scratch);
+    sw_t *sums;
+    size_t i, start, count, nt = plan.threads, thread_bytes;
+#ifndef PF_MSM_NO_THREADS
+    pthread_t tid[PF_MSM_MAX_THREADS];
+    int started[PF_MSM_MAX_THREADS];
+#endif
+
+    if (n == 0) {
+        sw_set_identity(out);
+        return;
+    }
+    if (form != NULL && sw_msm_table_form_vartime(out, form, n_all, scalars, n, c, tw, nt))
+        return;
+#ifdef SW_MSM_IFMA
+    if (sw_msm_ifma_select(-1) == 1 && n * tw >= SW_MSM_IFMA_MIN_POINTS
+        && sw_msm_ifma_run_vartime(out, table, NULL, NULL, scalars, n * tw, FR_NLIMBS, plan.bits, c, tw, nt))
+        return;
+#endif
+    (void)n_all;
+    sums = (sw_t *)area;
+    area += pf_msm_align(nt * sizeof(sw_t));
+    thread_bytes = sw_msm_thread_bytes(&plan);
+    for (i = 0, start = 0; i < nt; i++) {
+        count = n / nt + (i < n % nt);
+        jobs[i].points = table + start * tw;
+        jobs[i].scalars = scalars + start * FR_NLIMBS;
+        jobs[i].n = count * tw;
+        jobs[i].plan = plan;
+        jobs[i].w0 = 0;
+        jobs[i].w1 = 1;
+        jobs[i].tw = tw;
+        jobs[i].sums = sums + i;
+        jobs[i].area = area + i * thread_bytes;
+        start += count;
+    }
+#ifndef PF_MSM_NO_THREADS
+    for (i = 1; i < nt; i++)
+        started[i] = pthread_create(&tid[i], NULL, sw_msm_thread_vartime, &jobs[i]) == 0;
+    sw_msm_windows_vartime(&jobs[0]);
+    for (i = 1; i < nt; i++) {
+        if (started[i])
+            pthread_join(tid[i], NULL);
+        else
+            sw_msm_windows_vartime(&jobs[i]);
+    }
+#else
+    for (i = 0; i < nt; i++)
+        sw_msm_windows_vartime(&jobs[i]);
+#endif
+    *out = sums[0];
+    for (i = 1; i < nt; i++)
+        sw_add_vartime(out, out, &sums[i]);
+}
 #endif /* PF_MSM_H */

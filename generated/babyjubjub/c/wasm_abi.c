@@ -363,6 +363,18 @@ static int pf_abi_te_decode_vartime(te_t *out, const uint8_t *in, size_t len, un
     return PF_OK;
 }
 
+/* The affine form of a point of public data, copied where Z = 1 (every decoded point, and every
+ * point a host returns) instead of inverted.  Variable time. */
+static void pf_abi_te_to_affine_vartime(te_affine_t *a, const te_t *p)
+{
+    if (fq_is_one(&p->z)) {
+        a->x = p->x;
+        a->y = p->y;
+    } else {
+        te_to_affine(a, p);
+    }
+}
+
 /* Write a finite point (z != 0) in profile, the form chosen by len (compressed, or uncompressed
  * where the profile has it). */
 static int pf_abi_te_encode(uint8_t *out, size_t len, const te_t *p, unsigned profile)
@@ -375,7 +387,13 @@ static int pf_abi_te_encode(uint8_t *out, size_t len, const te_t *p, unsigned pr
         return PF_ERR_LENGTH;
     if (fq_is_zero(&p->z))          /* a point at infinity of the Edwards model: never in the subgroup */
         return PF_ERR_SUBGROUP;
+#if PF_HOST_CALLS
+    /* the points written here come from decoding, from public work, or from the host (Z = 1):
+     * the guest does no secret scalar multiplication */
+    pf_abi_te_to_affine_vartime(&a, p);
+#else
     te_to_affine(&a, p);
+#endif
     if (len == TE_UNCOMPRESSED) {
         pf_abi_fq_to_le(out, &a.x);
         pf_abi_fq_to_le(out + FQ_NBYTES, &a.y);
@@ -611,7 +629,7 @@ int pf_te_msm_vartime(uint8_t *out, size_t out_len, const uint8_t *points, size_
     for (i = 0; i < n; i++) {
         if ((err = pf_abi_te_decode_vartime(&acc, points + i * stride, stride, PF_TE_DEFAULT, true)))
             return err;
-        te_to_affine(&aff[i], &acc);
+        pf_abi_te_to_affine_vartime(&aff[i], &acc);
         pf_abi_read_scalar(k + i * FR_NLIMBS, scalars + i * FR_NBYTES);
     }
     if (n >= TE_MSM_SW_MIN_N) {

@@ -584,6 +584,11 @@ PF_API void pf_api_fr_eval_barycentric_vartime(fr_t *out, const fr_t *evals, con
     fr_eval_barycentric_vartime(out, evals, roots, n, z, scratch);
 }
 
+PF_API size_t pf_api_fr_eval_barycentric_be_vartime(fr_t *out, const uint8_t *data, const fr_t *roots, size_t n, const fr_t *z, fr_t *scratch)
+{
+    return fr_eval_barycentric_be_vartime(out, data, roots, n, z, scratch);
+}
+
 PF_API int pf_api_msm_scalar_below_r_vartime(const limb_t *k)
 {
     return pf_msm_scalar_below_r_vartime(k);

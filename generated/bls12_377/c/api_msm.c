@@ -14,6 +14,46 @@ PF_API void pf_api_g1_msm_glv_vartime(g1_t *out, const g1_affine_t *points, cons
     g1_msm_glv_vartime(out, points, scalars, n, bits, scratch, nthreads);
 }
 
+PF_API size_t pf_api_g1_msm_table_windows(size_t bits, size_t c)
+{
+    return g1_msm_table_windows(bits, c);
+}
+
+PF_API size_t pf_api_g1_msm_table_width(size_t n)
+{
+    return g1_msm_table_width(n);
+}
+
+PF_API void pf_api_g1_msm_table_build(g1_affine_t *table, const g1_affine_t *points, size_t n, size_t c, size_t tw, g1_t *jac, fp_t *zs, size_t nthreads)
+{
+    g1_msm_table_build(table, points, n, c, tw, jac, zs, nthreads);
+}
+
+PF_API size_t pf_api_g1_msm_table_scratch_size(size_t n, size_t c, size_t tw, size_t nthreads)
+{
+    return g1_msm_table_scratch_size(n, c, tw, nthreads);
+}
+
+PF_API size_t pf_api_g1_msm_table_form_bytes(size_t n, size_t tw)
+{
+    return g1_msm_table_form_bytes(n, tw);
+}
+
+PF_API void pf_api_g1_msm_table_form(void *form, const g1_affine_t *table, size_t n, size_t tw)
+{
+    g1_msm_table_form(form, table, n, tw);
+}
+
+PF_API void pf_api_g1_msm_table_vartime(g1_t *out, const g1_affine_t *table, const void *form, size_t n_all, const limb_t *scalars, size_t n, size_t c, size_t tw, void *scratch, size_t nthreads)
+{
+    g1_msm_table_vartime(out, table, form, n_all, scalars, n, c, tw, scratch, nthreads);
+}
+
+PF_API int pf_api_g1_msm_table_form_vartime(g1_t *out, const void *form, size_t n_all, const limb_t *scalars, size_t n, size_t c, size_t tw, size_t nthreads)
+{
+    return g1_msm_table_form_vartime(out, form, n_all, scalars, n, c, tw, nthreads);
+}
+
 PF_API void pf_api_g2_msm_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n, size_t bits, void *scratch, size_t nthreads)
 {
     g2_msm_vartime(out, points, scalars, n, bits, scratch, nthreads);
@@ -22,6 +62,46 @@ PF_API void pf_api_g2_msm_vartime(g2_t *out, const g2_affine_t *points, const li
 PF_API void pf_api_g2_msm_glv_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n, size_t bits, void *scratch, size_t nthreads)
 {
     g2_msm_glv_vartime(out, points, scalars, n, bits, scratch, nthreads);
+}
+
+PF_API size_t pf_api_g2_msm_table_windows(size_t bits, size_t c)
+{
+    return g2_msm_table_windows(bits, c);
+}
+
+PF_API size_t pf_api_g2_msm_table_width(size_t n)
+{
+    return g2_msm_table_width(n);
+}
+
+PF_API void pf_api_g2_msm_table_build(g2_affine_t *table, const g2_affine_t *points, size_t n, size_t c, size_t tw, g2_t *jac, fp2_t *zs, size_t nthreads)
+{
+    g2_msm_table_build(table, points, n, c, tw, jac, zs, nthreads);
+}
+
+PF_API size_t pf_api_g2_msm_table_scratch_size(size_t n, size_t c, size_t tw, size_t nthreads)
+{
+    return g2_msm_table_scratch_size(n, c, tw, nthreads);
+}
+
+PF_API size_t pf_api_g2_msm_table_form_bytes(size_t n, size_t tw)
+{
+    return g2_msm_table_form_bytes(n, tw);
+}
+
+PF_API void pf_api_g2_msm_table_form(void *form, const g2_affine_t *table, size_t n, size_t tw)
+{
+    g2_msm_table_form(form, table, n, tw);
+}
+
+PF_API void pf_api_g2_msm_table_vartime(g2_t *out, const g2_affine_t *table, const void *form, size_t n_all, const limb_t *scalars, size_t n, size_t c, size_t tw, void *scratch, size_t nthreads)
+{
+    g2_msm_table_vartime(out, table, form, n_all, scalars, n, c, tw, scratch, nthreads);
+}
+
+PF_API int pf_api_g2_msm_table_form_vartime(g2_t *out, const void *form, size_t n_all, const limb_t *scalars, size_t n, size_t c, size_t tw, size_t nthreads)
+{
+    return g2_msm_table_form_vartime(out, form, n_all, scalars, n, c, tw, nthreads);
 }
 
 PF_API int pf_api_g1_msm_ifma_select(int on)

@@ -331,6 +331,8 @@ typedef struct {
     size_t n;
     pf_msm_plan_t plan;
     size_t w0, w1;      /* windows [w0, w1) */
+    size_t tw;          /* 0, or a fixed-base table (_table.j2): points i tw .. i tw + tw - 1 are
+                           2^(c j) P_i, one window of width c takes digit j of scalar i */
     g1_t *sums;      /* the sum of every window */
     void *area;         /* this thread's scratch */
 } g1_msm_job_t;
@@ -630,7 +632,7 @@ static void g1_msm_windows_vartime(const g1_msm_job_t *job)
     const pf_msm_plan_t *plan = &job->plan;
     size_t nb = (size_t)1 << (plan->c - 1), batch = plan->batch, w, i;
     unsigned char *p = (unsigned char *)job->area;
-    size_t width, start;
+    size_t width, start, k, j;
     g1_msm_work_t wk;
 
     wk.jac = (g1_t *)p;
@@ -664,9 +666,16 @@ static void g1_msm_windows_vartime(const g1_msm_job_t *job)
         batch = plan->batch ? pf_msm_batch(width) : 0;
         memset(wk.state, 0, nb);
         wk.nbatch = wk.nqueue = 0;
-        for (i = 0; i < job->n; i++) {
-            long d = pf_msm_digit_vartime(job->scalars + i * plan->nlimbs, plan->nlimbs, start, width);
+        for (i = 0, k = 0, j = 0; i < job->n; i++) {
+            /* a table's point i is 2^(c j) P_k: digit j of scalar k */
+            long d = pf_msm_digit_vartime(job->scalars + (job->tw ? k : i) * plan->nlimbs, plan->nlimbs,
+                                          job->tw ? j * width : start, width);
             size_t b, op;
+
+            if (job->tw && ++j == job->tw) {
+                j = 0;
+                k++;
+            }
 
             if (d == 0 || g1_affine_is_identity(&job->points[i]))
                 continue;
@@ -1055,6 +1064,253 @@ static void g1_v8_add_vartime(g1_v8xyzz_t *out, const g1_v8xyzz_t *p1, const g1_
     *out = res;
 }
 
+/* Transpose the 8 x 8 matrix of 64-bit words whose row i is r[i], in place (r[j] then holds word j
+ * of every former row, row i in lane i): three rounds of eight two-source shuffles. */
+static inline __attribute__((always_inline)) void g1_v8_transpose(__m512i r[8])
+{
+    const __m512i even = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
+    const __m512i odd = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+    __m512i a[8], b[8];
+    size_t i;
+
+#pragma GCC unroll 8
+    for (i = 0; i < 8; i += 2) { /* a[i]: words 0 2 4 6 of rows i, i + 1 interleaved; a[i + 1]: 1 3 5 7 */
+        a[i] = _mm512_unpacklo_epi64(r[i], r[i + 1]);
+        a[i + 1] = _mm512_unpackhi_epi64(r[i], r[i + 1]);
+    }
+#pragma GCC unroll 8
+    for (i = 0; i < 8; i += 4) { /* b[i + w]: words w, w + 4 (w = 0 1 2 3) of rows i .. i + 3 */
+        b[i] = _mm512_permutex2var_epi64(a[i], even, a[i + 2]);
+        b[i + 2] = _mm512_permutex2var_epi64(a[i], odd, a[i + 2]);
+        b[i + 1] = _mm512_permutex2var_epi64(a[i + 1], even, a[i + 3]);
+        b[i + 3] = _mm512_permutex2var_epi64(a[i + 1], odd, a[i + 3]);
+    }
+#pragma GCC unroll 8
+    for (i = 0; i < 4; i++) { /* word i from the low halves of rows 0-3 and 4-7, word i + 4 from the high */
+        r[i] = _mm512_shuffle_i64x2(b[i], b[i + 4], 0x44);
+        r[i + 4] = _mm512_shuffle_i64x2(b[i], b[i + 4], 0xee);
+    }
+}
+
+/* col[j] = word j of the rows of `words` words at limb offset off[i] of base, row i in lane i:
+ * contiguous loads of the rows and an in-register transpose, eight words at a time (the last group
+ * masked; a last group of two words: one 128-bit load per row, two shuffles); faster than
+ * vpgatherqq, one per word, here. */
+static inline __attribute__((always_inline)) void g1_v8_load_rows(__m512i *col, const uint64_t *base,
+                                                                     const long long off[8], size_t words)
+{
+    const __m512i even = _mm512_set_epi64(14, 12, 10, 8, 6, 4, 2, 0);
+    const __m512i odd = _mm512_set_epi64(15, 13, 11, 9, 7, 5, 3, 1);
+    __m512i r[8], lo, hi;
+    size_t k, i, j;
+
+#pragma GCC unroll 8
+    for (k = 0; k < words; k += 8) {
+        const size_t rest = words - k;
+        const __mmask8 m = rest >= 8 ? (__mmask8)0xff : (__mmask8)((1u << rest) - 1);
+
+        if (rest == 2) { /* rows 0-3 (lo) and 4-7 (hi) two words each, then even and odd words */
+            lo = hi = _mm512_setzero_si512();
+#pragma GCC unroll 4
+            for (i = 0; i < 4; i++) {
+                lo = _mm512_mask_broadcast_i32x4(lo, (__mmask16)(0xfu << 4 * i),
+                                                 _mm_loadu_si128((const __m128i *)(base + off[i] + k)));
+                hi = _mm512_mask_broadcast_i32x4(hi, (__mmask16)(0xfu << 4 * i),
+                                                 _mm_loadu_si128((const __m128i *)(base + off[i + 4] + k)));
+            }
+            col[k] = _mm512_permutex2var_epi64(lo, even, hi);
+            col[k + 1] = _mm512_permutex2var_epi64(lo, odd, hi);
+            break;
+        }
+#pragma GCC unroll 8
+        for (i = 0; i < 8; i++)
+            r[i] = _mm512_maskz_loadu_epi64(m, (const void *)(base + off[i] + k));
+        g1_v8_transpose(r);
+#pragma GCC unroll 8
+        for (j = 0; j < 8 && k + j < words; j++)
+            col[k + j] = r[j];
+    }
+}
+
+/* The inverse of g1_v8_load_rows for the lanes in `lanes`: transpose, then one (masked) store
+ * per lane and group of eight words. */
+static inline __attribute__((always_inline)) void g1_v8_store_rows(uint64_t *base, __mmask8 lanes,
+                                                                      const long long off[8], const __m512i *col,
+                                                                      size_t words)
+{
+    const __m512i first = _mm512_set_epi64(11, 3, 10, 2, 9, 1, 8, 0);
+    const __m512i second = _mm512_set_epi64(15, 7, 14, 6, 13, 5, 12, 4);
+    __m512i r[8];
+    __m128i q[8];
+    size_t k, i, j;
+
+#pragma GCC unroll 8
+    for (k = 0; k < words; k += 8) {
+        const size_t rest = words - k;
+        const __mmask8 m = rest >= 8 ? (__mmask8)0xff : (__mmask8)((1u << rest) - 1);
+
+        if (rest == 2) { /* words k, k + 1 of rows 0-3 and 4-7 interleaved, then 128 bits per row */
+            r[0] = _mm512_permutex2var_epi64(col[k], first, col[k + 1]);
+            r[1] = _mm512_permutex2var_epi64(col[k], second, col[k + 1]);
+            q[0] = _mm512_castsi512_si128(r[0]);
+            q[1] = _mm512_extracti32x4_epi32(r[0], 1);
+            q[2] = _mm512_extracti32x4_epi32(r[0], 2);
+            q[3] = _mm512_extracti32x4_epi32(r[0], 3);
+            q[4] = _mm512_castsi512_si128(r[1]);
+            q[5] = _mm512_extracti32x4_epi32(r[1], 1);
+            q[6] = _mm512_extracti32x4_epi32(r[1], 2);
+            q[7] = _mm512_extracti32x4_epi32(r[1], 3);
+#pragma GCC unroll 8
+            for (i = 0; i < 8; i++)
+                if (lanes >> i & 1)
+                    _mm_storeu_si128((__m128i *)(base + off[i] + k), q[i]);
+            break;
+        }
+#pragma GCC unroll 8
+        for (j = 0; j < 8; j++)
+            r[j] = k + j < words ? col[k + j] : _mm512_setzero_si512();
+        g1_v8_transpose(r);
+#pragma GCC unroll 8
+        for (i = 0; i < 8; i++)
+            if (lanes >> i & 1)
+                _mm512_mask_storeu_epi64((void *)(base + off[i] + k), m, r[i]);
+    }
+}
+
+/* Load eight affine points (x, then y), lane i at limb offset off[i] of base. */
+static inline __attribute__((always_inline)) void g1_v8_load_affine(g1_v8fp_t *x, g1_v8fp_t *y,
+                                                                       const uint64_t *base, const long long off[8])
+{
+    __m512i col[G1_V8_POINT_LIMBS];
+    size_t j;
+
+    g1_v8_load_rows(col, base, off, G1_V8_POINT_LIMBS);
+#pragma GCC unroll 32
+    for (j = 0; j < G1_V8_NLIMBS; j++) {
+        x->l[j] = col[j];
+        y->l[j] = col[G1_V8_NLIMBS + j];
+    }
+}
+
+/* Store the lanes in `lanes` of eight affine points (x, y), lane i at limb offset off[i] of base. */
+static inline __attribute__((always_inline)) void g1_v8_store_affine(uint64_t *base, __mmask8 lanes,
+                                                                        const long long off[8], const g1_v8fp_t *x,
+                                                                        const g1_v8fp_t *y)
+{
+    __m512i col[G1_V8_POINT_LIMBS];
+    size_t j;
+
+#pragma GCC unroll 32
+    for (j = 0; j < G1_V8_NLIMBS; j++) {
+        col[j] = x->l[j];
+        col[G1_V8_NLIMBS + j] = y->l[j];
+    }
+    g1_v8_store_rows(base, lanes, off, col, G1_V8_POINT_LIMBS);
+}
+
+/* Load eight XYZZ buckets (X, Y, ZZ, ZZZ), lane i at limb offset off[i] of base. */
+static inline void g1_v8_load_xyzz(g1_v8xyzz_t *out, const uint64_t *base, const long long off[8])
+{
+    __m512i col[G1_V8_BUCKET_LIMBS];
+    size_t j;
+
+    g1_v8_load_rows(col, base, off, G1_V8_BUCKET_LIMBS);
+#pragma GCC unroll 32
+    for (j = 0; j < G1_V8_NLIMBS; j++) {
+        out->x.l[j] = col[j];
+        out->y.l[j] = col[G1_V8_NLIMBS + j];
+        out->zz.l[j] = col[2 * G1_V8_NLIMBS + j];
+        out->zzz.l[j] = col[3 * G1_V8_NLIMBS + j];
+    }
+}
+
+/* Store the lanes in `lanes` of eight XYZZ buckets, lane i at limb offset off[i] of base. */
+static inline void g1_v8_store_xyzz(uint64_t *base, __mmask8 lanes, const long long off[8],
+                                      const g1_v8xyzz_t *p)
+{
+    __m512i col[G1_V8_BUCKET_LIMBS];
+    size_t j;
+
+#pragma GCC unroll 32
+    for (j = 0; j < G1_V8_NLIMBS; j++) {
+        col[j] = p->x.l[j];
+        col[G1_V8_NLIMBS + j] = p->y.l[j];
+        col[2 * G1_V8_NLIMBS + j] = p->zz.l[j];
+        col[3 * G1_V8_NLIMBS + j] = p->zzz.l[j];
+    }
+    g1_v8_store_rows(base, lanes, off, col, G1_V8_BUCKET_LIMBS);
+}
+
+/* One step of the running sums: acc = acc + run, then run = run + (x2, y2) in the lanes of has.
+ * The two additions are independent: their products alternate here, so that the two chains of
+ * dependent products overlap (at a few limbs one product is bound by its latency).  Where a lane
+ * of acc or run is the identity, or an addition has equal x, the step runs the general additions. */
+static void g1_v8_sum_step_vartime(g1_v8xyzz_t *acc, g1_v8xyzz_t *run, const g1_v8fp_t *x2,
+                                    const g1_v8fp_t *y2, __mmask8 has)
+{
+    g1_v8fp_t u1, u2, s1, s2, pd, r, pp, ppp, q, x3, zz, zzz;     /* acc + run */
+    g1_v8fp_t mu, ms, mpd, mr, mpp, mppp, mq, mx3, my3, mzz, mzzz; /* run + (x2, y2) */
+    g1_v8xyzz_t with;
+
+    if (g1_v8fp_is_zero(&acc->zz) | g1_v8fp_is_zero(&run->zz))
+        goto general;
+    g1_v8fp_mul(&u1, &acc->x, &run->zz);
+    g1_v8fp_mul(&mu, x2, &run->zz);
+    g1_v8fp_mul(&u2, &run->x, &acc->zz);
+    g1_v8fp_mul(&ms, y2, &run->zzz);
+    g1_v8fp_mul(&s1, &acc->y, &run->zzz);
+    g1_v8fp_sub(&mpd, &mu, &run->x);
+    g1_v8fp_sub(&mr, &ms, &run->y);
+    g1_v8fp_mul(&s2, &run->y, &acc->zzz);
+    g1_v8fp_mul(&mpp, &mpd, &mpd);
+    g1_v8fp_sub(&pd, &u2, &u1);
+    g1_v8fp_sub(&r, &s2, &s1);
+    if ((g1_v8fp_is_zero(&mpd) & has) | g1_v8fp_is_zero(&pd))
+        goto general;
+    g1_v8fp_mul(&pp, &pd, &pd);
+    g1_v8fp_mul(&mppp, &mpd, &mpp);
+    g1_v8fp_mul(&ppp, &pd, &pp);
+    g1_v8fp_mul(&mq, &run->x, &mpp);
+    g1_v8fp_mul(&q, &u1, &pp);
+    g1_v8fp_mul(&mx3, &mr, &mr);
+    g1_v8fp_mul(&x3, &r, &r);
+    g1_v8fp_mul(&zz, &acc->zz, &run->zz);
+    g1_v8fp_sub(&mx3, &mx3, &mppp);
+    g1_v8fp_sub(&mx3, &mx3, &mq);
+    g1_v8fp_sub(&mx3, &mx3, &mq);
+    g1_v8fp_sub(&mq, &mq, &mx3);
+    g1_v8fp_sub(&x3, &x3, &ppp);
+    g1_v8fp_sub(&x3, &x3, &q);
+    g1_v8fp_sub(&x3, &x3, &q);
+    g1_v8fp_sub(&q, &q, &x3);
+    g1_v8fp_mul(&mq, &mq, &mr);
+    g1_v8fp_mul(&q, &q, &r);
+    g1_v8fp_mul(&my3, &run->y, &mppp);
+    g1_v8fp_mul(&s1, &s1, &ppp);
+    g1_v8fp_mul(&mzz, &run->zz, &mpp);
+    g1_v8fp_mul(&zzz, &acc->zzz, &run->zzz);
+    g1_v8fp_mul(&mzzz, &run->zzz, &mppp);
+    g1_v8fp_mul(&zz, &zz, &pp);
+    g1_v8fp_mul(&zzz, &zzz, &ppp);
+    g1_v8fp_sub(&my3, &mq, &my3);
+    g1_v8fp_sub(&acc->y, &q, &s1);
+    acc->x = x3;
+    acc->zz = zz;
+    acc->zzz = zzz;
+    g1_v8fp_blend(&run->x, has, &run->x, &mx3);
+    g1_v8fp_blend(&run->y, has, &run->y, &my3);
+    g1_v8fp_blend(&run->zz, has, &run->zz, &mzz);
+    g1_v8fp_blend(&run->zzz, has, &run->zzz, &mzzz);
+    return;
+general:
+    g1_v8_add_vartime(acc, acc, run);
+    g1_v8_add_affine_vartime(&with, run, x2, y2);
+    g1_v8fp_blend(&run->x, has, &run->x, &with.x);
+    g1_v8fp_blend(&run->y, has, &run->y, &with.y);
+    g1_v8fp_blend(&run->zz, has, &run->zz, &with.zz);
+    g1_v8fp_blend(&run->zzz, has, &run->zzz, &with.zzz);
+}
+
 /* out = a mod p, the canonical form (a below 2p): equal elements have equal limbs. */
 static inline __attribute__((always_inline)) void g1_v8fp_canonical(g1_v8fp_t *out, const g1_v8fp_t *a)
 {
@@ -1184,64 +1440,20 @@ typedef struct {
     const uint64_t *points;   /* n points in the kernel's canonical form, G1_V8_POINT_LIMBS limbs each */
     const limb_t *scalars;
     size_t n, nlimbs, c, w0, w1, batch;
+    size_t tw;                /* 0, or a fixed-base table of tw windows per base point (as g1_msm_job_t) */
+    size_t wtop, copies;      /* the top window, whose digits d (0 <= d <= nb / copies) have `copies` buckets each */
     g1_t *sums;             /* the sum of every window */
     const unsigned char *skip; /* 1 for the identity points */
     /* scratch of this thread */
-    uint64_t *affine;         /* 8 lanes x 2^(c-1) affine buckets (canonical x, y) */
+    uint64_t *affine;         /* 8 lanes x 2^(c-1) affine buckets (x canonical, y below 2p) */
     unsigned char *state;     /* 8 lanes x 2^(c-1) G1_V8_* bits */
     uint64_t *xyzz;           /* 8 lanes x 2^(c-1) XYZZ buckets for the additions a batch cannot take */
     int32_t *digits;          /* the n digits of the current window */
     size_t *spill;            /* 8 lanes x ceil(n / 8): the points of those additions */
     size_t *queue;            /* 8 lanes x batch: points waiting for a bucket of the batch */
     size_t *slots;            /* 8 lanes x batch: the points of the batch */
-    g1_v8fp_t *vec;       /* 5 x batch: x1, y1, x2, y2 and the prefix products of the batch */
+    g1_v8fp_t *vec;       /* 6 x (batch + 1): x1, y1, x2, y2, the prefix products and the denominators */
 } g1_msm_ifma_job_t;
-
-/* Load (gather) eight XYZZ buckets, lane i from limb offset idx[i] of base. */
-static inline void g1_v8_gather(g1_v8xyzz_t *out, const uint64_t *base, __m512i idx)
-{
-    size_t j;
-
-    for (j = 0; j < G1_V8_NLIMBS; j++) {
-        out->x.l[j] = _mm512_i64gather_epi64(idx, (const void *)(base + j), 8);
-        out->y.l[j] = _mm512_i64gather_epi64(idx, (const void *)(base + G1_V8_NLIMBS + j), 8);
-        out->zz.l[j] = _mm512_i64gather_epi64(idx, (const void *)(base + 2 * G1_V8_NLIMBS + j), 8);
-        out->zzz.l[j] = _mm512_i64gather_epi64(idx, (const void *)(base + 3 * G1_V8_NLIMBS + j), 8);
-    }
-}
-
-/* Load (gather) eight affine points, lane i from limb offset idx[i] of base. */
-static inline void g1_v8_gather_affine(g1_v8fp_t *x, g1_v8fp_t *y, const uint64_t *base, __m512i idx)
-{
-    size_t j;
-
-    for (j = 0; j < G1_V8_NLIMBS; j++) {
-        x->l[j] = _mm512_i64gather_epi64(idx, (const void *)(base + j), 8);
-        y->l[j] = _mm512_i64gather_epi64(idx, (const void *)(base + G1_V8_NLIMBS + j), 8);
-    }
-}
-
-/* Store the lanes of `count` coordinates (consecutive in src) that are in `lanes`, lane i at limb
- * offset off[i] of base: through a buffer in lane order and scalar copies, which runs faster than
- * vpscatterqq here. */
-static inline void g1_v8_scatter(uint64_t *base, __mmask8 lanes, const long long off[8], const g1_v8fp_t *src,
-                                  size_t count)
-{
-    uint64_t tmp[G1_V8_BUCKET_LIMBS][8] __attribute__((aligned(64)));
-    size_t c, j, lane;
-
-    for (c = 0; c < count; c++)
-        for (j = 0; j < G1_V8_NLIMBS; j++)
-            _mm512_store_si512((void *)tmp[c * G1_V8_NLIMBS + j], src[c].l[j]);
-    for (lane = 0; lane < 8; lane++) {
-        uint64_t *d = base + off[lane];
-
-        if (!(lanes >> lane & 1))
-            continue;
-        for (j = 0; j < count * G1_V8_NLIMBS; j++)
-            d[j] = tmp[j][lane];
-    }
-}
 
 /* out = the inverse of every lane of a (none 0 mod p): one inversion in fp for the eight
  * (Montgomery's trick across the lanes), in the kernel's canonical form. */
@@ -1266,83 +1478,115 @@ static void g1_v8fp_inv_vartime(g1_v8fp_t *out, const g1_v8fp_t *a)
     g1_v8fp_load(out, in);
 }
 
-/* Carry out one batch: slots[lane * batch + s], s below fill[lane], is a point's index; its digit
- * gives the lane's affine bucket and the sign.  One inversion for all of them. */
-static void g1_msm_ifma_flush_vartime(const g1_msm_ifma_job_t *job, const size_t fill[8], size_t depth)
+/* Point i (digit != 0) of lane's slice to the XYZZ bucket of its digit, after the batches. */
+static inline void g1_msm_ifma_spill(const g1_msm_ifma_job_t *job, size_t lane, size_t i, size_t count[8])
 {
-    const size_t nb = (size_t)1 << (job->c - 1), batch = job->batch;
+    long d = job->digits[i];
+
+    job->spill[lane * ((job->n + 7) / 8) + count[lane]++] = i;
+    job->state[lane * ((size_t)1 << (job->c - 1)) + (size_t)(d < 0 ? -d : d) - 1] |= G1_V8_XYZZ;
+}
+
+/* Carry out one batch: slots[lane * batch + s], s below fill[lane], is a point's index; its digit
+ * gives the lane's affine bucket and the sign.  An addition whose bucket holds the same x (a doubling
+ * or the identity) leaves the batch for the XYZZ buckets (found here, on the loaded vectors, so that
+ * filling the batch never reads a bucket).  One inversion for all of them.  The steps run in
+ * pairs on two chains of prefix products (even and odd steps), so that the two steps of a pair
+ * share no product and their multiplications overlap (at a few limbs one product is bound by its
+ * latency, not by the multiplier); an odd depth gets one more step with every lane idle. */
+static void g1_msm_ifma_flush_vartime(const g1_msm_ifma_job_t *job, const size_t fill[8], size_t depth,
+                                         size_t count[8])
+{
+    const size_t nb = (size_t)1 << (job->c - 1), batch = job->batch + 1;
     g1_v8fp_t *x1 = job->vec, *y1 = x1 + batch, *x2 = y1 + batch, *y2 = x2 + batch, *prefix = y2 + batch;
-    g1_v8fp_t acc, inv, den, lam, t, res[2], one, zero;
-    long long bidx[8], pidx[8];
-    __mmask8 active, neg;
-    size_t s, lane;
+    g1_v8fp_t *den = prefix + batch, acc[2], inv[2], all, lam[2], t[2], res[2][2], one, zero;
+    long long bidx[G1_V8_MAX_BATCH + 1][8], pidx[8];
+    __mmask8 active[G1_V8_MAX_BATCH + 1], neg, same;
+    size_t s, lane, top, j;
 
     g1_v8fp_const(&one, G1_V8_ONE);
     memset(&zero, 0, sizeof(zero));
-    acc = one;
+    acc[0] = acc[1] = one;
+    depth += depth & 1;
     for (s = 0; s < depth; s++) {
-        active = neg = 0;
+        active[s] = neg = 0;
         for (lane = 0; lane < 8; lane++) {
             size_t i;
             long d;
 
             if (s >= fill[lane]) { /* a valid address; the lane's result is not stored */
-                bidx[lane] = (long long)(lane * nb * G1_V8_POINT_LIMBS);
+                bidx[s][lane] = (long long)(lane * nb * G1_V8_POINT_LIMBS);
                 pidx[lane] = 0;
                 continue;
             }
-            i = job->slots[lane * batch + s];
+            i = job->slots[lane * job->batch + s];
             d = job->digits[i];
-            active |= (__mmask8)(1u << lane);
+            active[s] |= (__mmask8)(1u << lane);
             neg |= (__mmask8)((d < 0) << lane);
-            bidx[lane] = (long long)((lane * nb + (size_t)(d < 0 ? -d : d) - 1) * G1_V8_POINT_LIMBS);
+            bidx[s][lane] = (long long)((lane * nb + (size_t)(d < 0 ? -d : d) - 1) * G1_V8_POINT_LIMBS);
             pidx[lane] = (long long)(i * G1_V8_POINT_LIMBS);
         }
-        g1_v8_gather_affine(&x1[s], &y1[s], job->affine, _mm512_loadu_si512((const void *)bidx));
-        g1_v8_gather_affine(&x2[s], &y2[s], job->points, _mm512_loadu_si512((const void *)pidx));
+        g1_v8_load_affine(&x1[s], &y1[s], job->affine, bidx[s]);
+        g1_v8_load_affine(&x2[s], &y2[s], job->points, pidx);
+        same = active[s];
+        for (j = 0; j < G1_V8_NLIMBS; j++) /* x canonical in buckets and points */
+            same &= _mm512_cmpeq_epi64_mask(x1[s].l[j], x2[s].l[j]);
+        if (same) {
+            for (lane = 0; lane < 8; lane++)
+                if (same >> lane & 1) {
+                    g1_msm_ifma_spill(job, lane, job->slots[lane * job->batch + s], count);
+                    job->state[bidx[s][lane] / G1_V8_POINT_LIMBS] &= (unsigned char)~G1_V8_BUSY;
+                }
+            active[s] &= (__mmask8)~same;
+        }
         if (neg) {
-            g1_v8fp_sub(&t, &zero, &y2[s]);
-            g1_v8fp_blend(&y2[s], neg, &y2[s], &t);
+            g1_v8fp_sub(&t[0], &zero, &y2[s]);
+            g1_v8fp_blend(&y2[s], neg, &y2[s], &t[0]);
         }
-        g1_v8fp_sub(&den, &x2[s], &x1[s]);
-        g1_v8fp_blend(&den, (__mmask8)~active, &den, &one); /* idle lanes multiply by 1 */
-        prefix[s] = acc;
-        g1_v8fp_mul(&acc, &acc, &den);
+        g1_v8fp_sub(&den[s], &x2[s], &x1[s]);
+        g1_v8fp_blend(&den[s], (__mmask8)~active[s], &den[s], &one); /* idle lanes multiply by 1 */
+        prefix[s] = acc[s & 1];
+        g1_v8fp_mul(&acc[s & 1], &acc[s & 1], &den[s]);
     }
-    g1_v8fp_inv_vartime(&inv, &acc);
-    for (s = depth; s-- > 0;) {
-        active = 0;
-        for (lane = 0; lane < 8; lane++) {
-            size_t i;
-            long d;
-
-            if (s >= fill[lane]) {
-                bidx[lane] = 0;
-                continue;
-            }
-            i = job->slots[lane * batch + s];
-            d = job->digits[i];
-            active |= (__mmask8)(1u << lane);
-            bidx[lane] = (long long)((lane * nb + (size_t)(d < 0 ? -d : d) - 1) * G1_V8_POINT_LIMBS);
+    g1_v8fp_mul(&all, &acc[0], &acc[1]);
+    g1_v8fp_inv_vartime(&all, &all);
+    g1_v8fp_mul(&inv[0], &all, &acc[1]);     /* 1 / acc[0] */
+    g1_v8fp_mul(&inv[1], &all, &acc[0]);     /* 1 / acc[1] */
+    for (top = depth; top > 0; top -= 2) { /* steps top - 1 (j = 0) and top - 2 (j = 1) */
+#pragma GCC unroll 2
+        for (j = 0; j < 2; j++) {
+            s = top - 1 - j;
+            g1_v8fp_mul(&t[j], &inv[s & 1], &prefix[s]); /* 1 / den */
+            g1_v8fp_mul(&inv[s & 1], &inv[s & 1], &den[s]);
         }
-        g1_v8fp_sub(&den, &x2[s], &x1[s]);
-        g1_v8fp_blend(&den, (__mmask8)~active, &den, &one);
-        g1_v8fp_mul(&t, &inv, &prefix[s]);    /* 1 / den */
-        g1_v8fp_mul(&inv, &inv, &den);
-        g1_v8fp_sub(&lam, &y2[s], &y1[s]);
-        g1_v8fp_mul(&lam, &lam, &t);          /* (y2 - y1) / (x2 - x1) */
-        g1_v8fp_mul(&t, &lam, &lam);
-        g1_v8fp_sub(&t, &t, &x1[s]);
-        g1_v8fp_sub(&res[0], &t, &x2[s]);     /* x3 = lam^2 - x1 - x2 */
-        g1_v8fp_sub(&t, &x1[s], &res[0]);
-        g1_v8fp_mul(&t, &t, &lam);
-        g1_v8fp_sub(&res[1], &t, &y1[s]);     /* y3 = lam (x1 - x3) - y1 */
-        g1_v8fp_canonical(&res[0], &res[0]);
-        g1_v8fp_canonical(&res[1], &res[1]);
-        g1_v8_scatter(job->affine, active, bidx, res, 2);
-        for (lane = 0; lane < 8; lane++)
-            if (active >> lane & 1)
-                job->state[bidx[lane] / G1_V8_POINT_LIMBS] &= (unsigned char)~G1_V8_BUSY;
+#pragma GCC unroll 2
+        for (j = 0; j < 2; j++) {
+            s = top - 1 - j;
+            g1_v8fp_sub(&lam[j], &y2[s], &y1[s]);
+            g1_v8fp_mul(&lam[j], &lam[j], &t[j]);    /* (y2 - y1) / (x2 - x1) */
+        }
+#pragma GCC unroll 2
+        for (j = 0; j < 2; j++) {
+            s = top - 1 - j;
+            g1_v8fp_mul(&t[j], &lam[j], &lam[j]);
+            g1_v8fp_sub(&t[j], &t[j], &x1[s]);
+            g1_v8fp_sub(&res[j][0], &t[j], &x2[s]);  /* x3 = lam^2 - x1 - x2 */
+            g1_v8fp_sub(&t[j], &x1[s], &res[j][0]);
+        }
+#pragma GCC unroll 2
+        for (j = 0; j < 2; j++) {
+            s = top - 1 - j;
+            g1_v8fp_mul(&t[j], &t[j], &lam[j]);
+            g1_v8fp_sub(&res[j][1], &t[j], &y1[s]);  /* y3 = lam (x1 - x3) - y1 */
+            g1_v8fp_canonical(&res[j][0], &res[j][0]); /* x canonical: place compares it; y below 2p */
+        }
+        for (j = 0; j < 2; j++) {
+            s = top - 1 - j;
+            g1_v8_store_affine(job->affine, active[s], bidx[s], &res[j][0], &res[j][1]);
+            for (lane = 0; lane < 8; lane++)
+                if (active[s] >> lane & 1)
+                    job->state[bidx[s][lane] / G1_V8_POINT_LIMBS] &= (unsigned char)~G1_V8_BUSY;
+        }
     }
 }
 
@@ -1378,14 +1622,14 @@ static void g1_msm_ifma_spilled_vartime(const g1_msm_ifma_job_t *job, const size
             bidx[lane] = (long long)((lane * nb + (size_t)(d < 0 ? -d : d) - 1) * G1_V8_BUCKET_LIMBS);
             pidx[lane] = (long long)(i * G1_V8_POINT_LIMBS);
         }
-        g1_v8_gather_affine(&x2, &y2, job->points, _mm512_loadu_si512((const void *)pidx));
+        g1_v8_load_affine(&x2, &y2, job->points, pidx);
         if (neg) {
             g1_v8fp_sub(&ny2, &zero, &y2);
             g1_v8fp_blend(&y2, neg, &y2, &ny2);
         }
-        g1_v8_gather(&bk, job->xyzz, _mm512_loadu_si512((const void *)bidx));
+        g1_v8_load_xyzz(&bk, job->xyzz, bidx);
         g1_v8_add_affine_vartime(&bk, &bk, &x2, &y2);
-        g1_v8_scatter(job->xyzz, active, bidx, &bk.x, 4);
+        g1_v8_store_xyzz(job->xyzz, active, bidx, &bk);
     }
 }
 
@@ -1406,18 +1650,9 @@ static inline void g1_v8_neg_limbs(uint64_t *y)
     }
 }
 
-/* Point i (digit != 0) of lane's slice to the XYZZ bucket of its digit, after the batches. */
-static inline void g1_msm_ifma_spill(const g1_msm_ifma_job_t *job, size_t lane, size_t i, size_t count[8])
-{
-    long d = job->digits[i];
-
-    job->spill[lane * ((job->n + 7) / 8) + count[lane]++] = i;
-    job->state[lane * ((size_t)1 << (job->c - 1)) + (size_t)(d < 0 ? -d : d) - 1] |= G1_V8_XYZZ;
-}
-
 /* Point i (digit != 0) of lane's slice into the batch: straight into an empty bucket, to the queue
- * where its bucket is already in the batch (to the XYZZ bucket when the queue is full), to the XYZZ
- * bucket where the bucket holds the same x (a doubling or the identity), else into a slot. */
+ * where its bucket is already in the batch (to the XYZZ bucket when the queue is full), else into a
+ * slot (the flush sends it on to the XYZZ bucket where the bucket holds the same x). */
 static inline void g1_msm_ifma_place(const g1_msm_ifma_job_t *job, size_t lane, size_t i, size_t fill[8],
                                       size_t nqueue[8], size_t count[8])
 {
@@ -1438,8 +1673,6 @@ static inline void g1_msm_ifma_place(const g1_msm_ifma_job_t *job, size_t lane, 
             job->queue[lane * job->batch + nqueue[lane]++] = i;
         else
             g1_msm_ifma_spill(job, lane, i, count);
-    } else if (bucket[0] == pt[0] && !memcmp(bucket, pt, G1_V8_NLIMBS * sizeof(uint64_t))) {
-        g1_msm_ifma_spill(job, lane, i, count);
     } else {
         job->slots[lane * job->batch + fill[lane]++] = i;
         *st |= G1_V8_BUSY;
@@ -1458,13 +1691,25 @@ static void g1_msm_ifma_windows_vartime(const g1_msm_ifma_job_t *job)
 
     g1_v8fp_const(&one, G1_V8_ONE);
     for (w = job->w0; w < job->w1; w++) {
-        size_t start = w * job->c;
+        size_t start = w * job->c, k, j, copies = w == job->wtop ? job->copies : 1;
 
         memset(job->state, 0, 8 * nb);
-        for (b = 0; b < job->n; b++) /* this window's digits; 0 for the identity */
-            job->digits[b] = job->skip[b] ? 0
-                                          : (int32_t)pf_msm_digit_vartime(job->scalars + b * job->nlimbs, job->nlimbs,
-                                                                          start, job->c);
+        for (b = 0, k = 0, j = 0; b < job->n; b++) { /* this window's digits; 0 for the identity */
+            /* a table's point b is 2^(c j) P_k: digit j of scalar k */
+            long d = job->skip[b] ? 0
+                                  : pf_msm_digit_vartime(job->scalars + (job->tw ? k : b) * job->nlimbs, job->nlimbs,
+                                                         job->tw ? j * job->c : start, job->c);
+
+            /* a narrow top window: digit d to bucket (d - 1) copies + (b mod copies), so that its few
+             * digits do not queue behind each other in the batches (the running sums weigh it by d) */
+            if (copies > 1 && d > 0)
+                d = (d - 1) * (long)copies + (long)(b & (copies - 1)) + 1;
+            job->digits[b] = (int32_t)d;
+            if (job->tw && ++j == job->tw) {
+                j = 0;
+                k++;
+            }
+        }
         for (lane = 0; lane < 8; lane++) {
             cur[lane] = lane * per < job->n ? lane * per : job->n;
             end[lane] = cur[lane] + per < job->n ? cur[lane] + per : job->n;
@@ -1496,17 +1741,20 @@ static void g1_msm_ifma_windows_vartime(const g1_msm_ifma_job_t *job)
                 depth = fill[lane] > depth ? fill[lane] : depth;
             }
             if (depth)
-                g1_msm_ifma_flush_vartime(job, fill, depth);
+                g1_msm_ifma_flush_vartime(job, fill, depth, count);
         } while (depth);
         for (lane = 0; lane < 8; lane++) /* still waiting at the end: the XYZZ buckets */
             for (b = 0; b < nqueue[lane]; b++)
                 g1_msm_ifma_spill(job, lane, job->queue[lane * batch + b], count);
         g1_msm_ifma_spilled_vartime(job, count);
-        /* every lane: sum_b (b + 1) B_b by running sums from the top bucket down, B_b the sum of
-         * the affine and the XYZZ bucket (the latter mostly empty: added only where a lane has one) */
+        /* every lane: sum_b (b + 1) B_b = the sum over b of run_b = B_b + ... + B_(nb - 1), by running
+         * sums from the top bucket down, B_b the sum of the affine and the XYZZ bucket (the latter
+         * mostly empty: added only where a lane has one); acc takes run_(b + 1) in step b, run_0 last */
         memset(&run, 0, sizeof(run));
         memset(&acc, 0, sizeof(acc));
+        /* bucket b weighs (b + 1) / copies rounded up: acc takes run_(b + 1) where copies divides b + 1 */
         for (b = nb; b-- > 0;) {
+            const bool sum = ((b + 1) & (copies - 1)) == 0;
             __mmask8 xyzz = 0;
 
             has = 0;
@@ -1518,25 +1766,30 @@ static void g1_msm_ifma_windows_vartime(const g1_msm_ifma_job_t *job)
                 has |= (__mmask8)((st & G1_V8_HAS) << lane);
                 xyzz |= (__mmask8)(((st & G1_V8_XYZZ) != 0) << lane);
             }
-            if (has) {
+            if (has && sum) { /* acc += run (the sum of the buckets above b), then run += the affine bucket */
+                g1_v8_load_affine(&x2, &y2, job->affine, aidx);
+                g1_v8_sum_step_vartime(&acc, &run, &x2, &y2, has);
+            } else if (has) {
                 g1_v8xyzz_t with;
 
-                g1_v8_gather_affine(&x2, &y2, job->affine, _mm512_loadu_si512((const void *)aidx));
+                g1_v8_load_affine(&x2, &y2, job->affine, aidx);
                 g1_v8_add_affine_vartime(&with, &run, &x2, &y2);
                 g1_v8fp_blend(&run.x, has, &run.x, &with.x);
                 g1_v8fp_blend(&run.y, has, &run.y, &with.y);
                 g1_v8fp_blend(&run.zz, has, &run.zz, &with.zz);
                 g1_v8fp_blend(&run.zzz, has, &run.zzz, &with.zzz);
+            } else if (sum) {
+                g1_v8_add_vartime(&acc, &acc, &run);
             }
             if (xyzz) {
-                g1_v8_gather(&bk, job->xyzz, _mm512_loadu_si512((const void *)bidx));
+                g1_v8_load_xyzz(&bk, job->xyzz, bidx);
                 g1_v8_add_vartime(&run, &run, &bk); /* lanes without one hold ZZ = 0 there */
                 for (lane = 0; lane < 8; lane++) /* empty again for the next window */
                     if (xyzz >> lane & 1)
                         memset(job->xyzz + bidx[lane], 0, G1_V8_BUCKET_LIMBS * sizeof(uint64_t));
             }
-            g1_v8_add_vartime(&acc, &acc, &run);
         }
+        g1_v8_add_vartime(&acc, &acc, &run); /* the sum of every bucket */
         g1_v8_store(lane_sums, &acc);
         sum = lane_sums[0];
         for (lane = 1; lane < 8; lane++)
@@ -1610,42 +1863,71 @@ static inline int g1_msm_ifma_select(int on)
     return g1_msm_ifma_state;
 }
 
-/* out = sum [scalars_i] points_i by the IFMA kernel, with plan's scalars and threads; false (out
- * untouched) where the kernel is off or its memory cannot be had: the caller then runs the portable
- * bucket method. */
-static bool g1_msm_ifma_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
-                                   const pf_msm_plan_t *plan)
+/* Bytes of n points in the kernel's form (g1_msm_ifma_form). */
+static inline size_t g1_msm_ifma_form_bytes(size_t n)
 {
-    g1_msm_ifma_job_t jobs[PF_MSM_MAX_THREADS];
-    void *area[PF_MSM_MAX_THREADS + 1];
+    return pf_msm_align((n + 8) * G1_V8_POINT_LIMBS * sizeof(uint64_t)) + pf_msm_align(n);
+}
+
+/* The n points in the kernel's canonical form, eight at a time (the last group padded with 0),
+ * then their identity flags: g1_msm_ifma_form_bytes(n) bytes at out, on a cache line. */
+static void g1_msm_ifma_form(unsigned char *out, const g1_affine_t *points, size_t n)
+{
+    uint64_t *pts = (uint64_t *)out;
+    unsigned char *skip = out + pf_msm_align((n + 8) * G1_V8_POINT_LIMBS * sizeof(uint64_t));
     const fp_t *in[8];
     g1_v8fp_t v;
     fp_t zero;
+    size_t i, lane;
+
+    for (i = 0; i < n; i++)
+        skip[i] = (unsigned char)g1_affine_is_identity(&points[i]);
+    fp_set_zero(&zero);
+    for (i = 0; i < n; i += 8) {
+        for (lane = 0; lane < 8; lane++)
+            in[lane] = i + lane < n ? &points[i + lane].x : &zero;
+        g1_v8fp_load(&v, in);
+        g1_v8fp_spill(pts + i * G1_V8_POINT_LIMBS, G1_V8_POINT_LIMBS, &v);
+        for (lane = 0; lane < 8; lane++)
+            in[lane] = i + lane < n ? &points[i + lane].y : &zero;
+        g1_v8fp_load(&v, in);
+        g1_v8fp_spill(pts + i * G1_V8_POINT_LIMBS + G1_V8_NLIMBS, G1_V8_POINT_LIMBS, &v);
+    }
+}
+
+/* The IFMA kernel on n points: with tw = 0 the windows of width c over bits + 1 bits, shared among
+ * nt threads; with tw != 0 a fixed-base table (n / tw base points, one window of width c, the base
+ * points shared among nt threads).  form and flags: the points in the kernel's form and their
+ * identity flags (g1_msm_ifma_form, at least n), or NULL to convert them here.  false (out untouched) where its memory cannot be had. */
+static bool g1_msm_ifma_run_vartime(g1_t *out, const g1_affine_t *points, const uint64_t *form, const unsigned char *flags,
+                                       const limb_t *scalars, size_t n, size_t nlimbs, size_t bits, size_t c, size_t tw,
+                                       size_t nt)
+{
+    g1_msm_ifma_job_t jobs[PF_MSM_MAX_THREADS];
+    void *area[PF_MSM_MAX_THREADS + 1];
     g1_t *sums;
-    uint64_t *pts;
-    unsigned char *skip, *p;
-    size_t c, nwin, nt, i, lane, per, start, nb, batch, shared, own;
+    const uint64_t *pts;
+    const unsigned char *skip;
+    unsigned char *p;
+    size_t nwin, i, per, start, nb, batch, shared, own, nbase, most;
     bool ok = true;
 #ifndef PF_MSM_NO_THREADS
     pthread_t tid[PF_MSM_MAX_THREADS];
     int started[PF_MSM_MAX_THREADS];
 #endif
 
-    if (g1_msm_ifma_select(-1) != 1 || n < G1_MSM_IFMA_MIN_POINTS)
-        return false;
-    c = g1_msm_ifma_width(n, plan->bits);
-    nwin = pf_msm_nwin(plan->bits, c);
-    nt = pf_msm_threads(plan->threads, nwin);
+    nbase = tw ? n / tw : 0;
+    nwin = tw ? nt : pf_msm_nwin(bits, c); /* with a table: one sum per thread */
     nb = (size_t)1 << (c - 1);
     batch = g1_msm_ifma_batch(c);
-    per = (n + 7) / 8;
+    most = tw ? (nbase / nt + (nbase % nt != 0)) * tw : n; /* points of the largest job */
+    per = (most + 7) / 8;
     /* shared: the points in the kernel's form (eight more for the last group), the identity flags,
      * the window sums; each thread: its buckets, batch and lists (see g1_msm_ifma_job_t) */
-    shared = pf_msm_align((n + 8) * G1_V8_POINT_LIMBS * sizeof(uint64_t)) + pf_msm_align(n)
-             + pf_msm_align(nwin * sizeof(g1_t));
-    own = pf_msm_align(5 * batch * sizeof(g1_v8fp_t)) + pf_msm_align(8 * nb * G1_V8_POINT_LIMBS * sizeof(uint64_t))
+    shared = (form == NULL ? g1_msm_ifma_form_bytes(n) : 0) + pf_msm_align(nwin * sizeof(g1_t));
+    own = pf_msm_align(6 * (batch + 1) * sizeof(g1_v8fp_t)) + pf_msm_align(8 * nb * G1_V8_POINT_LIMBS * sizeof(uint64_t))
           + pf_msm_align(8 * nb * G1_V8_BUCKET_LIMBS * sizeof(uint64_t)) + pf_msm_align(8 * nb)
-          + pf_msm_align(n * sizeof(int32_t)) + pf_msm_align(8 * per * sizeof(size_t))
+          + pf_msm_align(most * sizeof(int32_t)) + pf_msm_align(8 * per * sizeof(size_t))
           + 2 * pf_msm_align(8 * batch * sizeof(size_t));
     for (i = 0; i <= nt; i++)
         if (posix_memalign(&area[i], 64, i == nt ? shared : own) != 0)
@@ -1658,40 +1940,48 @@ static bool g1_msm_ifma_vartime(g1_t *out, const g1_affine_t *points, const limb
         return false;
     }
     p = (unsigned char *)area[nt];
-    pts = (uint64_t *)p;
-    p += pf_msm_align((n + 8) * G1_V8_POINT_LIMBS * sizeof(uint64_t));
-    skip = p;
-    p += pf_msm_align(n);
-    sums = (g1_t *)p;
-    for (i = 0; i < n; i++)
-        skip[i] = (unsigned char)g1_affine_is_identity(&points[i]);
-    /* the points to the kernel's canonical form, eight at a time (the last group padded with 0) */
-    fp_set_zero(&zero);
-    for (i = 0; i < n; i += 8) {
-        for (lane = 0; lane < 8; lane++)
-            in[lane] = i + lane < n ? &points[i + lane].x : &zero;
-        g1_v8fp_load(&v, in);
-        g1_v8fp_spill(pts + i * G1_V8_POINT_LIMBS, G1_V8_POINT_LIMBS, &v);
-        for (lane = 0; lane < 8; lane++)
-            in[lane] = i + lane < n ? &points[i + lane].y : &zero;
-        g1_v8fp_load(&v, in);
-        g1_v8fp_spill(pts + i * G1_V8_POINT_LIMBS + G1_V8_NLIMBS, G1_V8_POINT_LIMBS, &v);
+    if (form == NULL) { /* the points to the kernel's form here */
+        g1_msm_ifma_form(p, points, n);
+        form = (const uint64_t *)p;
+        flags = p + pf_msm_align((n + 8) * G1_V8_POINT_LIMBS * sizeof(uint64_t));
+        p += g1_msm_ifma_form_bytes(n);
     }
+    pts = form;
+    skip = flags;
+    sums = (g1_t *)p;
     for (i = 0, start = 0; i < nt; i++) {
         jobs[i].points = pts;
         jobs[i].skip = skip;
         jobs[i].scalars = scalars;
         jobs[i].n = n;
-        jobs[i].nlimbs = plan->nlimbs;
+        jobs[i].nlimbs = nlimbs;
         jobs[i].c = c;
         jobs[i].batch = batch;
-        jobs[i].w0 = start;
-        start += nwin / nt + (i < nwin % nt);
-        jobs[i].w1 = start;
+        jobs[i].tw = tw;
+        /* the top window's digits are at most 2^(t - 1) for its t = bits + 1 - c (nwin - 1) bits: each
+         * gets 2^(c - t) of the window's 2^(c - 1) buckets (no table: its top windows are mixed in) */
+        jobs[i].wtop = tw ? SIZE_MAX : nwin - 1;
+        jobs[i].copies = tw ? 1 : (size_t)1 << (c - (bits + 1 - c * (nwin - 1)));
         jobs[i].sums = sums;
+        if (tw) { /* base points [start, start + count) in window 0, its sum in sums[i] */
+            size_t count = nbase / nt + (i < nbase % nt);
+
+            jobs[i].points = pts + start * tw * G1_V8_POINT_LIMBS;
+            jobs[i].skip = skip + start * tw;
+            jobs[i].scalars = scalars + start * nlimbs;
+            jobs[i].n = count * tw;
+            jobs[i].w0 = 0;
+            jobs[i].w1 = 1;
+            jobs[i].sums = sums + i;
+            start += count;
+        } else {
+            jobs[i].w0 = start;
+            start += nwin / nt + (i < nwin % nt);
+            jobs[i].w1 = start;
+        }
         p = (unsigned char *)area[i];
         jobs[i].vec = (g1_v8fp_t *)p;
-        p += pf_msm_align(5 * batch * sizeof(g1_v8fp_t));
+        p += pf_msm_align(6 * (batch + 1) * sizeof(g1_v8fp_t));
         jobs[i].affine = (uint64_t *)p;
         p += pf_msm_align(8 * nb * G1_V8_POINT_LIMBS * sizeof(uint64_t));
         jobs[i].xyzz = (uint64_t *)p; /* ZZ = 0: empty; the running sums empty what they read */
@@ -1700,7 +1990,7 @@ static bool g1_msm_ifma_vartime(g1_t *out, const g1_affine_t *points, const limb
         jobs[i].state = p;
         p += pf_msm_align(8 * nb);
         jobs[i].digits = (int32_t *)p;
-        p += pf_msm_align(n * sizeof(int32_t));
+        p += pf_msm_align(most * sizeof(int32_t));
         jobs[i].spill = (size_t *)p;
         p += pf_msm_align(8 * per * sizeof(size_t));
         jobs[i].slots = (size_t *)p;
@@ -1721,10 +2011,31 @@ static bool g1_msm_ifma_vartime(g1_t *out, const g1_affine_t *points, const limb
     for (i = 0; i < nt; i++)
         g1_msm_ifma_windows_vartime(&jobs[i]);
 #endif
-    g1_msm_sum_windows_vartime(out, sums, nwin, c, 0);
+    if (tw) {
+        *out = sums[0];
+        for (i = 1; i < nt; i++)
+            g1_add_vartime(out, out, &sums[i]);
+    } else {
+        g1_msm_sum_windows_vartime(out, sums, nwin, c, 0);
+    }
     for (i = 0; i <= nt; i++)
         free(area[i]);
     return true;
+}
+
+/* out = sum [scalars_i] points_i by the IFMA kernel, with plan's scalars and threads; false (out
+ * untouched) where the kernel is off or its memory cannot be had: the caller then runs the portable
+ * bucket method. */
+static bool g1_msm_ifma_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n,
+                                   const pf_msm_plan_t *plan)
+{
+    size_t c;
+
+    if (g1_msm_ifma_select(-1) != 1 || n < G1_MSM_IFMA_MIN_POINTS)
+        return false;
+    c = g1_msm_ifma_width(n, plan->bits);
+    return g1_msm_ifma_run_vartime(out, points, NULL, NULL, scalars, n, plan->nlimbs, plan->bits, c, 0,
+                                        pf_msm_threads(plan->threads, pf_msm_nwin(plan->bits, c)));
 }
 #endif /* G1_MSM_IFMA */
 #ifndef G1_MSM_IFMA
@@ -1767,6 +2078,7 @@ static void g1_msm_run_vartime(g1_t *out, const g1_affine_t *points, const limb_
         jobs[i].w0 = start;
         start += per + (i < extra);
         jobs[i].w1 = start;
+        jobs[i].tw = 0;
         jobs[i].sums = sums;
         jobs[i].area = area + i * thread_bytes;
     }
@@ -1956,6 +2268,256 @@ static inline void g1_msm_glv_vartime(g1_t *out, const g1_affine_t *points, cons
     *out = acc;
 }
 
+/* ---- g1: fixed bases, precomputed tables ----------------------------------------------- */
+/*
+ * For points P_0 .. P_(n-1) known in advance (a KZG setup), the table holds T[i tw + j] = 2^(c j) P_i
+ * (affine) for j < tw = ceil((bits + 1) / c).  With the Booth digits d_ij of k_i (the c-bit window
+ * at bit c j, as in the bucket method), sum [k_i] P_i = sum_ij d_ij T[i tw + j]: one window of
+ * width c over the n tw table points, with no doublings between windows and one bucket reduction
+ * in all, in place of W(c) windows and their reductions.  The bases are shared among the threads,
+ * each with buckets of its own; their sums are added at the end.
+ */
+/* Table points per base point for scalars below 2^bits and digits of c bits. */
+static inline size_t g1_msm_table_windows(size_t bits, size_t c)
+{
+    return pf_msm_nwin(bits, c);
+}
+
+/* One thread's part of a table: bases [i0, i1), with tw points and tw elements of scratch. */
+typedef struct {
+    g1_affine_t *table;
+    const g1_affine_t *points;
+    size_t i0, i1, c, tw;
+    g1_t *jac;
+    fp_t *zs;
+} g1_msm_table_job_t;
+
+static void *g1_msm_table_part(void *arg)
+{
+    const g1_msm_table_job_t *job = (const g1_msm_table_job_t *)arg;
+    size_t i, j, k;
+
+    for (i = job->i0; i < job->i1; i++) {
+        g1_from_affine(&job->jac[0], &job->points[i]);
+        for (j = 1; j < job->tw; j++) {
+            job->jac[j] = job->jac[j - 1];
+            for (k = 0; k < job->c; k++)
+                g1_dbl(&job->jac[j], &job->jac[j]);
+        }
+        g1_batch_to_affine(job->table + i * job->tw, job->jac, job->tw, job->zs); /* one inversion per base */
+    }
+    return NULL;
+}
+
+/* table[i tw + j] = 2^(c j) points[i] for i < n and j < tw (identities stay (0, 0)), the bases
+ * shared among nthreads threads (at most PF_MSM_MAX_THREADS; 0 counts as 1).  jac and zs: scratch
+ * of nthreads tw points and elements. */
+static inline void g1_msm_table_build(g1_affine_t *table, const g1_affine_t *points, size_t n, size_t c, size_t tw,
+                                          g1_t *jac, fp_t *zs, size_t nthreads)
+{
+    g1_msm_table_job_t jobs[PF_MSM_MAX_THREADS];
+    size_t i, start, nt = pf_msm_threads(nthreads, n == 0 ? 1 : n);
+#ifndef PF_MSM_NO_THREADS
+    pthread_t tid[PF_MSM_MAX_THREADS];
+    int started[PF_MSM_MAX_THREADS];
+#endif
+
+    for (i = 0, start = 0; i < nt; i++) {
+        jobs[i].table = table;
+        jobs[i].points = points;
+        jobs[i].c = c;
+        jobs[i].tw = tw;
+        jobs[i].jac = jac + i * tw;
+        jobs[i].zs = zs + i * tw;
+        jobs[i].i0 = start;
+        start += n / nt + (i < n % nt);
+        jobs[i].i1 = start;
+    }
+#ifndef PF_MSM_NO_THREADS
+    for (i = 1; i < nt; i++)
+        started[i] = pthread_create(&tid[i], NULL, g1_msm_table_part, &jobs[i]) == 0;
+    g1_msm_table_part(&jobs[0]);
+    for (i = 1; i < nt; i++) {
+        if (started[i])
+            pthread_join(tid[i], NULL);
+        else
+            g1_msm_table_part(&jobs[i]);
+    }
+#else
+    for (i = 0; i < nt; i++)
+        g1_msm_table_part(&jobs[i]);
+#endif
+}
+
+/* Bytes of the table's points in the form of the kernel that runs here (0: the portable method's
+ * affine points serve, no other form). */
+static inline size_t g1_msm_table_form_bytes(size_t n, size_t tw)
+{
+#ifdef G1_MSM_IFMA
+    if (g1_msm_ifma_select(-1) == 1 && n * tw >= G1_MSM_IFMA_MIN_POINTS)
+        return 64 + g1_msm_ifma_form_bytes(n * tw);
+#endif
+    (void)n;
+    (void)tw;
+    return 0;
+}
+
+/* The table in that form, once, into g1_msm_table_form_bytes(n, tw) bytes at form (when not 0). */
+static inline void g1_msm_table_form(void *form, const g1_affine_t *table, size_t n, size_t tw)
+{
+#ifdef G1_MSM_IFMA
+    g1_msm_ifma_form(g1_msm_align_area(form), table, n * tw);
+    return;
+#endif
+    (void)form;
+    (void)table;
+    (void)n;
+    (void)tw;
+}
+
+/* The digit width of least cost for a table of n bases here, by the cost model of the kernel
+ * that runs (the IFMA kernel's, else the portable method's with batch-affine buckets and the
+ * two-level reduction), over widths 4 .. 15. */
+static inline size_t g1_msm_table_width(size_t n)
+{
+    unsigned long long cost, best = ~0ULL, nb, tw;
+    size_t c, width = 4;
+
+    for (c = 4; c <= 15; c++) {
+        tw = g1_msm_table_windows(PF_MSM_SCALAR_BITS, c);
+        nb = 1ULL << (c - 1);
+#ifdef G1_MSM_IFMA
+        if (g1_msm_ifma_select(-1) == 1 && n * tw >= G1_MSM_IFMA_MIN_POINTS) {
+            /* in 1/16 vector multiplications, as g1_msm_ifma_width */
+            cost = (n * tw + 7) / 8 * (104 + 800 / g1_msm_ifma_batch(c)) + nb * 16 * 31;
+            if (cost < best) {
+                best = cost;
+                width = c;
+            }
+            continue;
+        }
+#endif
+        /* in M / 16, as pf_msm_plan */
+        cost = n * tw * (16 * 6 + 16 * G1_MSM_INV_COST / pf_msm_batch(c))
+               + pf_msm_reduce_cost(c, G1_MSM_INV_COST, pf_msm_batch(c), NULL);
+        if (cost < best) {
+            best = cost;
+            width = c;
+        }
+        (void)nb;
+    }
+    return width;
+}
+
+/* The plan of the portable method on a table of n base points (tw windows of width c each). */
+static inline pf_msm_plan_t g1_msm_table_plan(size_t n, size_t c, size_t tw, size_t nthreads)
+{
+    pf_msm_plan_t plan = { tw * c - 1, FR_NLIMBS, 0, c, 1, 0, pf_msm_batch(c), 1, G1_MSM_INV_COST };
+
+    plan.threads = pf_msm_threads(nthreads, n == 0 ? 1 : n);
+    return plan;
+}
+
+/* Bytes of scratch that g1_msm_table_vartime needs (the same n, c, tw and nthreads). */
+static inline size_t g1_msm_table_scratch_size(size_t n, size_t c, size_t tw, size_t nthreads)
+{
+    pf_msm_plan_t plan = g1_msm_table_plan(n, c, tw, nthreads);
+
+    return 64 + pf_msm_align(plan.threads * sizeof(g1_t)) + plan.threads * g1_msm_thread_bytes(&plan);
+}
+
+/* out = sum [scalars_i] P_i (variable time) from the kernel's form alone (form = g1_msm_table_form(form,
+ * table, n_all, tw), scalars as in g1_msm_table_vartime): 1 where that kernel runs for these n
+ * scalars here and its memory could be had, else 0 with out untouched (the caller then takes
+ * another way, e.g. the plain MSM on the base points; a holder of the form may so drop the affine
+ * table).  nthreads as in g1_msm_table_vartime. */
+static inline int g1_msm_table_form_vartime(g1_t *out, const void *form, size_t n_all, const limb_t *scalars,
+                                                size_t n, size_t c, size_t tw, size_t nthreads)
+{
+#ifdef G1_MSM_IFMA
+    if (n > 0 && n <= n_all && g1_msm_ifma_select(-1) == 1 && n * tw >= G1_MSM_IFMA_MIN_POINTS)
+        return g1_msm_ifma_run_vartime(out, NULL, (const uint64_t *)g1_msm_align_area((void *)form),
+                                          g1_msm_align_area((void *)form)
+                                              + pf_msm_align((n_all * tw + 8) * G1_V8_POINT_LIMBS * sizeof(uint64_t)),
+                                          scalars, n * tw, FR_NLIMBS, tw * c - 1, c, tw,
+                                          pf_msm_threads(nthreads, n));
+#endif
+    (void)out;
+    (void)form;
+    (void)n_all;
+    (void)scalars;
+    (void)n;
+    (void)c;
+    (void)tw;
+    (void)nthreads;
+    return 0;
+}
+
+/* out = sum [scalars_i] P_i (variable time) for table = g1_msm_table_build(.., n_all, c, tw, ..)
+ * (its first n bases; n <= n_all).  form: NULL, or g1_msm_table_form(form, table, n_all, tw)
+ * where that has bytes (the kernel's form, made once for the whole table).  scalars: n integers of FR_NLIMBS limbs
+ * below 2^(tw c - 1).  scratch: g1_msm_table_scratch_size(n, c, tw, nthreads) bytes.  The
+ * point does not depend on nthreads or on the kernel that runs. */
+static inline void g1_msm_table_vartime(g1_t *out, const g1_affine_t *table, const void *form, size_t n_all,
+                                            const limb_t *scalars, size_t n, size_t c, size_t tw, void *scratch,
+                                            size_t nthreads)
+{
+    pf_msm_plan_t plan = g1_msm_table_plan(n, c, tw, nthreads);
+    g1_msm_job_t jobs[PF_MSM_MAX_THREADS];
+    unsigned char *area = g1_msm_align_area(scratch);
+    g1_t *sums;
+    size_t i, start, count, nt = plan.threads, thread_bytes;
+#ifndef PF_MSM_NO_THREADS
+    pthread_t tid[PF_MSM_MAX_THREADS];
+    int started[PF_MSM_MAX_THREADS];
+#endif
+
+    if (n == 0) {
+        g1_set_identity(out);
+        return;
+    }
+    if (form != NULL && g1_msm_table_form_vartime(out, form, n_all, scalars, n, c, tw, nt))
+        return;
+#ifdef G1_MSM_IFMA
+    if (g1_msm_ifma_select(-1) == 1 && n * tw >= G1_MSM_IFMA_MIN_POINTS
+        && g1_msm_ifma_run_vartime(out, table, NULL, NULL, scalars, n * tw, FR_NLIMBS, plan.bits, c, tw, nt))
+        return;
+#endif
+    (void)n_all;
+    sums = (g1_t *)area;
+    area += pf_msm_align(nt * sizeof(g1_t));
+    thread_bytes = g1_msm_thread_bytes(&plan);
+    for (i = 0, start = 0; i < nt; i++) {
+        count = n / nt + (i < n % nt);
+        jobs[i].points = table + start * tw;
+        jobs[i].scalars = scalars + start * FR_NLIMBS;
+        jobs[i].n = count * tw;
+        jobs[i].plan = plan;
+        jobs[i].w0 = 0;
+        jobs[i].w1 = 1;
+        jobs[i].tw = tw;
+        jobs[i].sums = sums + i;
+        jobs[i].area = area + i * thread_bytes;
+        start += count;
+    }
+#ifndef PF_MSM_NO_THREADS
+    for (i = 1; i < nt; i++)
+        started[i] = pthread_create(&tid[i], NULL, g1_msm_thread_vartime, &jobs[i]) == 0;
+    g1_msm_windows_vartime(&jobs[0]);
+    for (i = 1; i < nt; i++) {
+        if (started[i])
+            pthread_join(tid[i], NULL);
+        else
+            g1_msm_windows_vartime(&jobs[i]);
+    }
+#else
+    for (i = 0; i < nt; i++)
+        g1_msm_windows_vartime(&jobs[i]);
+#endif
+    *out = sums[0];
+    for (i = 1; i < nt; i++)
+        g1_add_vartime(out, out, &sums[i]);
+}
 /* ------------------------------------------------------------------------------------------ */
 /* g2                                                                                         */
 
@@ -1988,6 +2550,8 @@ typedef struct {
     size_t n;
     pf_msm_plan_t plan;
     size_t w0, w1;      /* windows [w0, w1) */
+    size_t tw;          /* 0, or a fixed-base table (_table.j2): points i tw .. i tw + tw - 1 are
+                           2^(c j) P_i, one window of width c takes digit j of scalar i */
     g2_t *sums;      /* the sum of every window */
     void *area;         /* this thread's scratch */
 } g2_msm_job_t;
@@ -2287,7 +2851,7 @@ static void g2_msm_windows_vartime(const g2_msm_job_t *job)
     const pf_msm_plan_t *plan = &job->plan;
     size_t nb = (size_t)1 << (plan->c - 1), batch = plan->batch, w, i;
     unsigned char *p = (unsigned char *)job->area;
-    size_t width, start;
+    size_t width, start, k, j;
     g2_msm_work_t wk;
 
     wk.jac = (g2_t *)p;
@@ -2321,9 +2885,16 @@ static void g2_msm_windows_vartime(const g2_msm_job_t *job)
         batch = plan->batch ? pf_msm_batch(width) : 0;
         memset(wk.state, 0, nb);
         wk.nbatch = wk.nqueue = 0;
-        for (i = 0; i < job->n; i++) {
-            long d = pf_msm_digit_vartime(job->scalars + i * plan->nlimbs, plan->nlimbs, start, width);
+        for (i = 0, k = 0, j = 0; i < job->n; i++) {
+            /* a table's point i is 2^(c j) P_k: digit j of scalar k */
+            long d = pf_msm_digit_vartime(job->scalars + (job->tw ? k : i) * plan->nlimbs, plan->nlimbs,
+                                          job->tw ? j * width : start, width);
             size_t b, op;
+
+            if (job->tw && ++j == job->tw) {
+                j = 0;
+                k++;
+            }
 
             if (d == 0 || g2_affine_is_identity(&job->points[i]))
                 continue;
@@ -2409,6 +2980,7 @@ static void g2_msm_run_vartime(g2_t *out, const g2_affine_t *points, const limb_
         jobs[i].w0 = start;
         start += per + (i < extra);
         jobs[i].w1 = start;
+        jobs[i].tw = 0;
         jobs[i].sums = sums;
         jobs[i].area = area + i * thread_bytes;
     }
@@ -2598,4 +3170,222 @@ static inline void g2_msm_glv_vartime(g2_t *out, const g2_affine_t *points, cons
     *out = acc;
 }
 
+/* ---- g2: fixed bases, precomputed tables ----------------------------------------------- */
+/*
+ * For points P_0 .. P_(n-1) known in advance (a KZG setup), the table holds T[i tw + j] = 2^(c j) P_i
+ * (affine) for j < tw = ceil((bits + 1) / c).  With the Booth digits d_ij of k_i (the c-bit window
+ * at bit c j, as in the bucket method), sum [k_i] P_i = sum_ij d_ij T[i tw + j]: one window of
+ * width c over the n tw table points, with no doublings between windows and one bucket reduction
+ * in all, in place of W(c) windows and their reductions.  The bases are shared among the threads,
+ * each with buckets of its own; their sums are added at the end.
+ */
+/* Table points per base point for scalars below 2^bits and digits of c bits. */
+static inline size_t g2_msm_table_windows(size_t bits, size_t c)
+{
+    return pf_msm_nwin(bits, c);
+}
+
+/* One thread's part of a table: bases [i0, i1), with tw points and tw elements of scratch. */
+typedef struct {
+    g2_affine_t *table;
+    const g2_affine_t *points;
+    size_t i0, i1, c, tw;
+    g2_t *jac;
+    fp2_t *zs;
+} g2_msm_table_job_t;
+
+static void *g2_msm_table_part(void *arg)
+{
+    const g2_msm_table_job_t *job = (const g2_msm_table_job_t *)arg;
+    size_t i, j, k;
+
+    for (i = job->i0; i < job->i1; i++) {
+        g2_from_affine(&job->jac[0], &job->points[i]);
+        for (j = 1; j < job->tw; j++) {
+            job->jac[j] = job->jac[j - 1];
+            for (k = 0; k < job->c; k++)
+                g2_dbl(&job->jac[j], &job->jac[j]);
+        }
+        g2_batch_to_affine(job->table + i * job->tw, job->jac, job->tw, job->zs); /* one inversion per base */
+    }
+    return NULL;
+}
+
+/* table[i tw + j] = 2^(c j) points[i] for i < n and j < tw (identities stay (0, 0)), the bases
+ * shared among nthreads threads (at most PF_MSM_MAX_THREADS; 0 counts as 1).  jac and zs: scratch
+ * of nthreads tw points and elements. */
+static inline void g2_msm_table_build(g2_affine_t *table, const g2_affine_t *points, size_t n, size_t c, size_t tw,
+                                          g2_t *jac, fp2_t *zs, size_t nthreads)
+{
+    g2_msm_table_job_t jobs[PF_MSM_MAX_THREADS];
+    size_t i, start, nt = pf_msm_threads(nthreads, n == 0 ? 1 : n);
+#ifndef PF_MSM_NO_THREADS
+    pthread_t tid[PF_MSM_MAX_THREADS];
+    int started[PF_MSM_MAX_THREADS];
+#endif
+
+    for (i = 0, start = 0; i < nt; i++) {
+        jobs[i].table = table;
+        jobs[i].points = points;
+        jobs[i].c = c;
+        jobs[i].tw = tw;
+        jobs[i].jac = jac + i * tw;
+        jobs[i].zs = zs + i * tw;
+        jobs[i].i0 = start;
+        start += n / nt + (i < n % nt);
+        jobs[i].i1 = start;
+    }
+#ifndef PF_MSM_NO_THREADS
+    for (i = 1; i < nt; i++)
+        started[i] = pthread_create(&tid[i], NULL, g2_msm_table_part, &jobs[i]) == 0;
+    g2_msm_table_part(&jobs[0]);
+    for (i = 1; i < nt; i++) {
+        if (started[i])
+            pthread_join(tid[i], NULL);
+        else
+            g2_msm_table_part(&jobs[i]);
+    }
+#else
+    for (i = 0; i < nt; i++)
+        g2_msm_table_part(&jobs[i]);
+#endif
+}
+
+/* Bytes of the table's points in the form of the kernel that runs here (0: the portable method's
+ * affine points serve, no other form). */
+static inline size_t g2_msm_table_form_bytes(size_t n, size_t tw)
+{
+    (void)n;
+    (void)tw;
+    return 0;
+}
+
+/* The table in that form, once, into g2_msm_table_form_bytes(n, tw) bytes at form (when not 0). */
+static inline void g2_msm_table_form(void *form, const g2_affine_t *table, size_t n, size_t tw)
+{
+    (void)form;
+    (void)table;
+    (void)n;
+    (void)tw;
+}
+
+/* The digit width of least cost for a table of n bases here, by the cost model of the kernel
+ * that runs (the IFMA kernel's, else the portable method's with batch-affine buckets and the
+ * two-level reduction), over widths 4 .. 15. */
+static inline size_t g2_msm_table_width(size_t n)
+{
+    unsigned long long cost, best = ~0ULL, nb, tw;
+    size_t c, width = 4;
+
+    for (c = 4; c <= 15; c++) {
+        tw = g2_msm_table_windows(PF_MSM_SCALAR_BITS, c);
+        nb = 1ULL << (c - 1);
+        /* in M / 16, as pf_msm_plan */
+        cost = n * tw * (16 * 6 + 16 * G2_MSM_INV_COST / pf_msm_batch(c))
+               + pf_msm_reduce_cost(c, G2_MSM_INV_COST, pf_msm_batch(c), NULL);
+        if (cost < best) {
+            best = cost;
+            width = c;
+        }
+        (void)nb;
+    }
+    return width;
+}
+
+/* The plan of the portable method on a table of n base points (tw windows of width c each). */
+static inline pf_msm_plan_t g2_msm_table_plan(size_t n, size_t c, size_t tw, size_t nthreads)
+{
+    pf_msm_plan_t plan = { tw * c - 1, FR_NLIMBS, 0, c, 1, 0, pf_msm_batch(c), 1, G2_MSM_INV_COST };
+
+    plan.threads = pf_msm_threads(nthreads, n == 0 ? 1 : n);
+    return plan;
+}
+
+/* Bytes of scratch that g2_msm_table_vartime needs (the same n, c, tw and nthreads). */
+static inline size_t g2_msm_table_scratch_size(size_t n, size_t c, size_t tw, size_t nthreads)
+{
+    pf_msm_plan_t plan = g2_msm_table_plan(n, c, tw, nthreads);
+
+    return 64 + pf_msm_align(plan.threads * sizeof(g2_t)) + plan.threads * g2_msm_thread_bytes(&plan);
+}
+
+/* out = sum [scalars_i] P_i (variable time) from the kernel's form alone (form = g2_msm_table_form(form,
+ * table, n_all, tw), scalars as in g2_msm_table_vartime): 1 where that kernel runs for these n
+ * scalars here and its memory could be had, else 0 with out untouched (the caller then takes
+ * another way, e.g. the plain MSM on the base points; a holder of the form may so drop the affine
+ * table).  nthreads as in g2_msm_table_vartime. */
+static inline int g2_msm_table_form_vartime(g2_t *out, const void *form, size_t n_all, const limb_t *scalars,
+                                                size_t n, size_t c, size_t tw, size_t nthreads)
+{
+    (void)out;
+    (void)form;
+    (void)n_all;
+    (void)scalars;
+    (void)n;
+    (void)c;
+    (void)tw;
+    (void)nthreads;
+    return 0;
+}
+
+/* out = sum [scalars_i] P_i (variable time) for table = g2_msm_table_build(.., n_all, c, tw, ..)
+ * (its first n bases; n <= n_all).  form: NULL, or g2_msm_table_form(form, table, n_all, tw)
+ * where that has bytes (the kernel's form, made once for the whole table).  scalars: n integers of FR_NLIMBS limbs
+ * below 2^(tw c - 1).  scratch: g2_msm_table_scratch_size(n, c, tw, nthreads) bytes.  The
+ * point does not depend on nthreads or on the kernel that runs. */
+static inline void g2_msm_table_vartime(g2_t *out, const g2_affine_t *table, const void *form, size_t n_all,
+                                            const limb_t *scalars, size_t n, size_t c, size_t tw, void *scratch,
+                                            size_t nthreads)
+{
+    pf_msm_plan_t plan = g2_msm_table_plan(n, c, tw, nthreads);
+    g2_msm_job_t jobs[PF_MSM_MAX_THREADS];
+    unsigned char *area = g2_msm_align_area(scratch);
+    g2_t *sums;
+    size_t i, start, count, nt = plan.threads, thread_bytes;
+#ifndef PF_MSM_NO_THREADS
+    pthread_t tid[PF_MSM_MAX_THREADS];
+    int started[PF_MSM_MAX_THREADS];
+#endif
+
+    if (n == 0) {
+        g2_set_identity(out);
+        return;
+    }
+    if (form != NULL && g2_msm_table_form_vartime(out, form, n_all, scalars, n, c, tw, nt))
+        return;
+    (void)n_all;
+    sums = (g2_t *)area;
+    area += pf_msm_align(nt * sizeof(g2_t));
+    thread_bytes = g2_msm_thread_bytes(&plan);
+    for (i = 0, start = 0; i < nt; i++) {
+        count = n / nt + (i < n % nt);
+        jobs[i].points = table + start * tw;
+        jobs[i].scalars = scalars + start * FR_NLIMBS;
+        jobs[i].n = count * tw;
+        jobs[i].plan = plan;
+        jobs[i].w0 = 0;
+        jobs[i].w1 = 1;
+        jobs[i].tw = tw;
+        jobs[i].sums = sums + i;
+        jobs[i].area = area + i * thread_bytes;
+        start += count;
+    }
+#ifndef PF_MSM_NO_THREADS
+    for (i = 1; i < nt; i++)
+        started[i] = pthread_create(&tid[i], NULL, g2_msm_thread_vartime, &jobs[i]) == 0;
+    g2_msm_windows_vartime(&jobs[0]);
+    for (i = 1; i < nt; i++) {
+        if (started[i])
+            pthread_join(tid[i], NULL);
+        else
+            g2_msm_windows_vartime(&jobs[i]);
+    }
+#else
+    for (i = 0; i < nt; i++)
+        g2_msm_windows_vartime(&jobs[i]);
+#endif
+    *out = sums[0];
+    for (i = 1; i < nt; i++)
+        g2_add_vartime(out, out, &sums[i]);
+}
 #endif /* PF_MSM_H */

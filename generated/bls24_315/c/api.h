@@ -132,6 +132,14 @@ PF_API void pf_api_g1_mul_vartime(g1_t *out, const g1_t *a, const limb_t *k, siz
 PF_API void pf_api_g1_clear_cofactor_vartime(g1_t *out, const g1_t *a);
 PF_API void pf_api_g1_msm_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n, size_t bits, void *scratch, size_t nthreads);
 PF_API void pf_api_g1_msm_glv_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n, size_t bits, void *scratch, size_t nthreads);
+PF_API size_t pf_api_g1_msm_table_windows(size_t bits, size_t c);
+PF_API size_t pf_api_g1_msm_table_width(size_t n);
+PF_API void pf_api_g1_msm_table_build(g1_affine_t *table, const g1_affine_t *points, size_t n, size_t c, size_t tw, g1_t *jac, fp_t *zs, size_t nthreads);
+PF_API size_t pf_api_g1_msm_table_scratch_size(size_t n, size_t c, size_t tw, size_t nthreads);
+PF_API size_t pf_api_g1_msm_table_form_bytes(size_t n, size_t tw);
+PF_API void pf_api_g1_msm_table_form(void *form, const g1_affine_t *table, size_t n, size_t tw);
+PF_API void pf_api_g1_msm_table_vartime(g1_t *out, const g1_affine_t *table, const void *form, size_t n_all, const limb_t *scalars, size_t n, size_t c, size_t tw, void *scratch, size_t nthreads);
+PF_API int pf_api_g1_msm_table_form_vartime(g1_t *out, const void *form, size_t n_all, const limb_t *scalars, size_t n, size_t c, size_t tw, size_t nthreads);
 PF_API void pf_api_g2_set_identity(g2_t *out);
 PF_API int pf_api_g2_is_identity(const g2_t *a);
 PF_API void pf_api_g2_from_affine(g2_t *out, const g2_affine_t *a);
@@ -154,6 +162,14 @@ PF_API void pf_api_g2_mul_vartime(g2_t *out, const g2_t *a, const limb_t *k, siz
 PF_API void pf_api_g2_clear_cofactor_vartime(g2_t *out, const g2_t *a);
 PF_API void pf_api_g2_msm_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n, size_t bits, void *scratch, size_t nthreads);
 PF_API void pf_api_g2_msm_glv_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n, size_t bits, void *scratch, size_t nthreads);
+PF_API size_t pf_api_g2_msm_table_windows(size_t bits, size_t c);
+PF_API size_t pf_api_g2_msm_table_width(size_t n);
+PF_API void pf_api_g2_msm_table_build(g2_affine_t *table, const g2_affine_t *points, size_t n, size_t c, size_t tw, g2_t *jac, fp4_t *zs, size_t nthreads);
+PF_API size_t pf_api_g2_msm_table_scratch_size(size_t n, size_t c, size_t tw, size_t nthreads);
+PF_API size_t pf_api_g2_msm_table_form_bytes(size_t n, size_t tw);
+PF_API void pf_api_g2_msm_table_form(void *form, const g2_affine_t *table, size_t n, size_t tw);
+PF_API void pf_api_g2_msm_table_vartime(g2_t *out, const g2_affine_t *table, const void *form, size_t n_all, const limb_t *scalars, size_t n, size_t c, size_t tw, void *scratch, size_t nthreads);
+PF_API int pf_api_g2_msm_table_form_vartime(g2_t *out, const void *form, size_t n_all, const limb_t *scalars, size_t n, size_t c, size_t tw, size_t nthreads);
 PF_API int pf_api_g1_msm_ifma_select(int on);
 PF_API void pf_api_fr_root_of_unity(fr_t *out, unsigned logn);
 PF_API void pf_api_fr_bit_reverse(fr_t *v, size_t n);
@@ -162,6 +178,7 @@ PF_API size_t pf_api_fr_fft_scratch_size(size_t n);
 PF_API void pf_api_fr_fft(fr_t *out, const fr_t *inp, size_t n, int inverse, const fr_t *shift, void *scratch, size_t nthreads);
 PF_API void pf_api_fr_batch_inverse_vartime(fr_t *out, const fr_t *inp, size_t n, fr_t *scratch);
 PF_API void pf_api_fr_eval_barycentric_vartime(fr_t *out, const fr_t *evals, const fr_t *roots, size_t n, const fr_t *z, fr_t *scratch);
+PF_API size_t pf_api_fr_eval_barycentric_be_vartime(fr_t *out, const uint8_t *data, const fr_t *roots, size_t n, const fr_t *z, fr_t *scratch);
 PF_API int pf_api_msm_scalar_below_r_vartime(const limb_t *k);
 PF_API size_t pf_api_msm_scalar_bits_vartime(const limb_t *scalars, size_t n, size_t nlimbs);
 PF_API void pf_api_miller_loop_vartime(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q, const pf_line_t *const *lines, size_t n, pf_miller_pair_t *scratch);
@@ -297,6 +314,14 @@ PF_API void pf_api_g2_hash_to_field(fp4_t *u, size_t count, const uint8_t *msg, 
 #define g1_clear_cofactor_vartime pf_api_g1_clear_cofactor_vartime
 #define g1_msm_vartime pf_api_g1_msm_vartime
 #define g1_msm_glv_vartime pf_api_g1_msm_glv_vartime
+#define g1_msm_table_windows pf_api_g1_msm_table_windows
+#define g1_msm_table_width pf_api_g1_msm_table_width
+#define g1_msm_table_build pf_api_g1_msm_table_build
+#define g1_msm_table_scratch_size pf_api_g1_msm_table_scratch_size
+#define g1_msm_table_form_bytes pf_api_g1_msm_table_form_bytes
+#define g1_msm_table_form pf_api_g1_msm_table_form
+#define g1_msm_table_vartime pf_api_g1_msm_table_vartime
+#define g1_msm_table_form_vartime pf_api_g1_msm_table_form_vartime
 #define g2_set_identity pf_api_g2_set_identity
 #define g2_is_identity pf_api_g2_is_identity
 #define g2_from_affine pf_api_g2_from_affine
@@ -319,6 +344,14 @@ PF_API void pf_api_g2_hash_to_field(fp4_t *u, size_t count, const uint8_t *msg, 
 #define g2_clear_cofactor_vartime pf_api_g2_clear_cofactor_vartime
 #define g2_msm_vartime pf_api_g2_msm_vartime
 #define g2_msm_glv_vartime pf_api_g2_msm_glv_vartime
+#define g2_msm_table_windows pf_api_g2_msm_table_windows
+#define g2_msm_table_width pf_api_g2_msm_table_width
+#define g2_msm_table_build pf_api_g2_msm_table_build
+#define g2_msm_table_scratch_size pf_api_g2_msm_table_scratch_size
+#define g2_msm_table_form_bytes pf_api_g2_msm_table_form_bytes
+#define g2_msm_table_form pf_api_g2_msm_table_form
+#define g2_msm_table_vartime pf_api_g2_msm_table_vartime
+#define g2_msm_table_form_vartime pf_api_g2_msm_table_form_vartime
 #define g1_msm_ifma_select pf_api_g1_msm_ifma_select
 #define fr_root_of_unity pf_api_fr_root_of_unity
 #define fr_bit_reverse pf_api_fr_bit_reverse
@@ -327,6 +360,7 @@ PF_API void pf_api_g2_hash_to_field(fp4_t *u, size_t count, const uint8_t *msg, 
 #define fr_fft pf_api_fr_fft
 #define fr_batch_inverse_vartime pf_api_fr_batch_inverse_vartime
 #define fr_eval_barycentric_vartime pf_api_fr_eval_barycentric_vartime
+#define fr_eval_barycentric_be_vartime pf_api_fr_eval_barycentric_be_vartime
 #define pf_msm_scalar_below_r_vartime pf_api_msm_scalar_below_r_vartime
 #define pf_msm_scalar_bits_vartime pf_api_msm_scalar_bits_vartime
 #define pf_miller_loop_vartime pf_api_miller_loop_vartime

@@ -175,6 +175,32 @@ static void pf_abi_put_gt(uint8_t *out, const gt_t *a)
     pf_abi_put_fq(out + 5 * FQ_NBYTES, &a->c1.c2);
 }
 
+/* -- affine forms of public points --------------------------------------------------------- */
+
+/* The affine form of a point of public data ((0, 0): the identity), copied where Z = 1 (every
+ * decoded point, and every point a host returns) instead of inverted.  Variable time. */
+static void pf_abi_g1_to_affine_vartime(g1_affine_t *a, const g1_t *p)
+{
+    if (fp_is_one(&p->z)) {
+        a->x = p->x;
+        a->y = p->y;
+    } else {
+        g1_to_affine(a, p);
+    }
+}
+
+/* The affine form of a point of public data ((0, 0): the identity), copied where Z = 1 (every
+ * decoded point, and every point a host returns) instead of inverted.  Variable time. */
+static void pf_abi_g2_to_affine_vartime(g2_affine_t *a, const g2_t *p)
+{
+    if (fp4_is_one(&p->z)) {
+        a->x = p->x;
+        a->y = p->y;
+    } else {
+        g2_to_affine(a, p);
+    }
+}
+
 #if PF_HOST_CALLS
 /* -- host calls: the imports and their byte format (docs/host-calls.md) -------------------- */
 
@@ -382,19 +408,6 @@ static int pf_hc_g1_get(g1_t *out, const uint8_t *in)
     return PF_OK;
 }
 
-/* The affine coordinates of a point decoded by pf_abi_g1_decode_vartime (Z = 1, or the identity),
- * without an inversion */
-static void pf_hc_g1_affine_of_decoded(g1_affine_t *a, const g1_t *p)
-{
-    if (g1_is_identity(p)) {
-        fp_set_zero(&a->x);
-        fp_set_zero(&a->y);
-    } else {
-        a->x = p->x;
-        a->y = p->y;
-    }
-}
-
 /* out = [k] P on the host (ArkScaleProjective: the Jacobian X || Y || Z as they are) */
 static int pf_hc_g1_mul_projective(g1_t *out, const g1_t *P, const limb_t *k)
 {
@@ -491,19 +504,6 @@ static int pf_hc_g2_get(g2_t *out, const uint8_t *in)
         return PF_ERR_OFF_CURVE;
     g2_from_affine(out, &a);
     return PF_OK;
-}
-
-/* The affine coordinates of a point decoded by pf_abi_g2_decode_vartime (Z = 1, or the identity),
- * without an inversion */
-static void pf_hc_g2_affine_of_decoded(g2_affine_t *a, const g2_t *p)
-{
-    if (g2_is_identity(p)) {
-        fp4_set_zero(&a->x);
-        fp4_set_zero(&a->y);
-    } else {
-        a->x = p->x;
-        a->y = p->y;
-    }
 }
 
 /* out = [k] P on the host (ArkScaleProjective: the Jacobian X || Y || Z as they are) */
@@ -686,7 +686,13 @@ static int pf_abi_g1_encode(uint8_t *out, size_t len, const g1_t *v)
             out[fb] |= (uint8_t)(code << (8 - PF_FLAG_BITS));
         return PF_OK;
     }
+#if PF_HOST_CALLS
+    /* the points written here come from decoding, from public work, or from the host (Z = 1):
+     * the guest does no secret scalar multiplication */
+    pf_abi_g1_to_affine_vartime(&a, v);
+#else
     g1_to_affine(&a, v);
+#endif
     pf_abi_g1_write_coord(out, &a.x, 0, n);
     if (!compressed)
         pf_abi_g1_write_coord(out, &a.y, 1, n);
@@ -815,7 +821,7 @@ int pf_g1_msm_vartime(uint8_t *out, size_t out_len, const uint8_t *points, size_
         for (i = 0; i < n; i++) {
             if ((err = pf_abi_g1_decode_vartime(&acc, points + i * stride, stride, false)))
                 return err;
-            pf_hc_g1_affine_of_decoded(&a, &acc);
+            pf_abi_g1_to_affine_vartime(&a, &acc);
             pf_hc_g1_put(bases + 8 + i * PF_HC_G1, &a);
             pf_abi_read_scalar(s, scalars + i * FR_NBYTES);
             pf_abi_reduce_scalar(s);
@@ -833,7 +839,7 @@ int pf_g1_msm_vartime(uint8_t *out, size_t out_len, const uint8_t *points, size_
     for (i = 0; i < n; i++) {
         if ((err = pf_abi_g1_decode_vartime(&acc, points + i * stride, stride, true)))
             return err;
-        g1_to_affine(&aff[i], &acc);
+        pf_abi_g1_to_affine_vartime(&aff[i], &acc);
         pf_abi_read_scalar(k + i * FR_NLIMBS, scalars + i * FR_NBYTES);
         pf_abi_reduce_scalar(k + i * FR_NLIMBS);
     }
@@ -961,7 +967,13 @@ static int pf_abi_g2_encode(uint8_t *out, size_t len, const g2_t *v)
             out[fb] |= (uint8_t)(code << (8 - PF_FLAG_BITS));
         return PF_OK;
     }
+#if PF_HOST_CALLS
+    /* the points written here come from decoding, from public work, or from the host (Z = 1):
+     * the guest does no secret scalar multiplication */
+    pf_abi_g2_to_affine_vartime(&a, v);
+#else
     g2_to_affine(&a, v);
+#endif
     pf_abi_g2_write_coord(out, &a.x, 0, n);
     if (!compressed)
         pf_abi_g2_write_coord(out, &a.y, 4, n);
@@ -1090,7 +1102,7 @@ int pf_g2_msm_vartime(uint8_t *out, size_t out_len, const uint8_t *points, size_
         for (i = 0; i < n; i++) {
             if ((err = pf_abi_g2_decode_vartime(&acc, points + i * stride, stride, false)))
                 return err;
-            pf_hc_g2_affine_of_decoded(&a, &acc);
+            pf_abi_g2_to_affine_vartime(&a, &acc);
             pf_hc_g2_put(bases + 8 + i * PF_HC_G2, &a);
             pf_abi_read_scalar(s, scalars + i * FR_NBYTES);
             pf_abi_reduce_scalar(s);
@@ -1108,7 +1120,7 @@ int pf_g2_msm_vartime(uint8_t *out, size_t out_len, const uint8_t *points, size_
     for (i = 0; i < n; i++) {
         if ((err = pf_abi_g2_decode_vartime(&acc, points + i * stride, stride, true)))
             return err;
-        g2_to_affine(&aff[i], &acc);
+        pf_abi_g2_to_affine_vartime(&aff[i], &acc);
         pf_abi_read_scalar(k + i * FR_NLIMBS, scalars + i * FR_NBYTES);
         pf_abi_reduce_scalar(k + i * FR_NLIMBS);
     }
@@ -1170,8 +1182,8 @@ int pf_pairing_vartime(uint8_t *out, size_t out_len, const uint8_t *p, size_t p_
     if ((err = pf_abi_g1_decode_vartime(&P, p, p_len, PF_ABI_CHECK))
         || (err = pf_abi_g2_decode_vartime(&Q, q, q_len, PF_ABI_CHECK)))
         return err;
-    g1_to_affine(&Pa, &P);
-    g2_to_affine(&Qa, &Q);
+    pf_abi_g1_to_affine_vartime(&Pa, &P);
+    pf_abi_g2_to_affine_vartime(&Qa, &Q);
     if ((err = pf_abi_pairing_small(&f, &Pa, &Qa, 1)))
         return err;
     pf_abi_put_gt(out, &f);
@@ -1219,8 +1231,8 @@ int pf_pairing_check_vartime(uint8_t *result, const uint8_t *ps, size_t ps_len, 
         if ((err = pf_abi_g1_decode_vartime(&a, ps + i * s1, s1, PF_ABI_CHECK))
             || (err = pf_abi_g2_decode_vartime(&b, qs + i * s2, s2, PF_ABI_CHECK)))
             return err;
-        g1_to_affine(&P[i], &a);
-        g2_to_affine(&Q[i], &b);
+        pf_abi_g1_to_affine_vartime(&P[i], &a);
+        pf_abi_g2_to_affine_vartime(&Q[i], &b);
     }
     if ((err = pf_abi_pairing_product(&f, P, Q, n, area)))
         return err;
@@ -1312,10 +1324,10 @@ static int pf_abi_core_verify_minpk_vartime(uint8_t *result, const g1_t *key, co
         return err;
     g1_from_affine(&kg, &PF_ABI_G1_GENERATOR);
     g1_neg(&kg, &kg);
-    g1_to_affine(&P[0], key);
-    g2_to_affine(&Q[0], &h);
-    g1_to_affine(&P[1], &kg);
-    g2_to_affine(&Q[1], s);
+    pf_abi_g1_to_affine_vartime(&P[0], key);
+    pf_abi_g2_to_affine_vartime(&Q[0], &h);
+    pf_abi_g1_to_affine_vartime(&P[1], &kg);
+    pf_abi_g2_to_affine_vartime(&Q[1], s);
     if ((err = pf_abi_pairing_small(&f, P, Q, 2)))
         return err;
     *result = fp24_is_one(&f);
@@ -1456,7 +1468,7 @@ int pf_bls_aggregate_verify_minpk_vartime(uint8_t *result, const uint8_t *pks, s
             return err;
         if (g1_is_identity(&key))
             return PF_ERR_IDENTITY;
-        g1_to_affine(&P[i], &key);
+        pf_abi_g1_to_affine_vartime(&P[i], &key);
     }
     if ((err = pf_abi_g2_decode_vartime(&s, sig, sig_len, true)))
         return err;
@@ -1467,14 +1479,14 @@ int pf_bls_aggregate_verify_minpk_vartime(uint8_t *result, const uint8_t *pks, s
         if ((err = pf_g2_hash_to_curve_vartime(hb, sizeof hb, msgs + at, len, dst, dst_len))
             || (err = pf_abi_g2_decode_vartime(&h, hb, sizeof hb, false)))
             return err;
-        g2_to_affine(&Q[i], &h);
+        pf_abi_g2_to_affine_vartime(&Q[i], &h);
         at += len;
     }
     /* the last pair: e(-g, sig) */
     g1_from_affine(&key, &PF_ABI_G1_GENERATOR);
     g1_neg(&key, &key);
-    g1_to_affine(&P[n], &key);
-    g2_to_affine(&Q[n], &s);
+    pf_abi_g1_to_affine_vartime(&P[n], &key);
+    pf_abi_g2_to_affine_vartime(&Q[n], &s);
     if ((err = pf_abi_pairing_product(&f, P, Q, n + 1, area)))
         return err;
     *result = fp24_is_one(&f);
@@ -1502,10 +1514,10 @@ static int pf_abi_core_verify_minsig_vartime(uint8_t *result, const g2_t *key, c
         return err;
     g2_from_affine(&kg, &PF_ABI_G2_GENERATOR);
     g2_neg(&kg, &kg);
-    g1_to_affine(&P[0], &h);
-    g2_to_affine(&Q[0], key);
-    g1_to_affine(&P[1], s);
-    g2_to_affine(&Q[1], &kg);
+    pf_abi_g1_to_affine_vartime(&P[0], &h);
+    pf_abi_g2_to_affine_vartime(&Q[0], key);
+    pf_abi_g1_to_affine_vartime(&P[1], s);
+    pf_abi_g2_to_affine_vartime(&Q[1], &kg);
     if ((err = pf_abi_pairing_small(&f, P, Q, 2)))
         return err;
     *result = fp24_is_one(&f);
@@ -1646,7 +1658,7 @@ int pf_bls_aggregate_verify_minsig_vartime(uint8_t *result, const uint8_t *pks, 
             return err;
         if (g2_is_identity(&key))
             return PF_ERR_IDENTITY;
-        g2_to_affine(&Q[i], &key);
+        pf_abi_g2_to_affine_vartime(&Q[i], &key);
     }
     if ((err = pf_abi_g1_decode_vartime(&s, sig, sig_len, true)))
         return err;
@@ -1657,14 +1669,14 @@ int pf_bls_aggregate_verify_minsig_vartime(uint8_t *result, const uint8_t *pks, 
         if ((err = pf_g1_hash_to_curve_vartime(hb, sizeof hb, msgs + at, len, dst, dst_len))
             || (err = pf_abi_g1_decode_vartime(&h, hb, sizeof hb, false)))
             return err;
-        g1_to_affine(&P[i], &h);
+        pf_abi_g1_to_affine_vartime(&P[i], &h);
         at += len;
     }
     /* the last pair: e(-g, sig) */
     g2_from_affine(&key, &PF_ABI_G2_GENERATOR);
     g2_neg(&key, &key);
-    g2_to_affine(&Q[n], &key);
-    g1_to_affine(&P[n], &s);
+    pf_abi_g2_to_affine_vartime(&Q[n], &key);
+    pf_abi_g1_to_affine_vartime(&P[n], &s);
     if ((err = pf_abi_pairing_product(&f, P, Q, n + 1, area)))
         return err;
     *result = fp24_is_one(&f);
@@ -1743,7 +1755,7 @@ int pf_groth16_verify_vartime(uint8_t *result, const uint8_t *vk, size_t vk_len,
         {
             g1_affine_t ta;
 
-            pf_hc_g1_affine_of_decoded(&ta, &t);
+            pf_abi_g1_to_affine_vartime(&ta, &t);
             if ((err = pf_hc_g1_mul_affine(&t, &ta, k)))
                 return err;
         }
@@ -1770,14 +1782,14 @@ int pf_groth16_verify_vartime(uint8_t *result, const uint8_t *vk, size_t vk_len,
     g1_neg(&alpha, &alpha);
     g2_neg(&gamma, &gamma);
     g2_neg(&delta, &delta);
-    g1_to_affine(&P[0], &A);
-    g2_to_affine(&Q[0], &B);
-    g1_to_affine(&P[1], &alpha);
-    g2_to_affine(&Q[1], &beta);
-    g1_to_affine(&P[2], &vk_x);
-    g2_to_affine(&Q[2], &gamma);
-    g1_to_affine(&P[3], &C);
-    g2_to_affine(&Q[3], &delta);
+    pf_abi_g1_to_affine_vartime(&P[0], &A);
+    pf_abi_g2_to_affine_vartime(&Q[0], &B);
+    pf_abi_g1_to_affine_vartime(&P[1], &alpha);
+    pf_abi_g2_to_affine_vartime(&Q[1], &beta);
+    pf_abi_g1_to_affine_vartime(&P[2], &vk_x);
+    pf_abi_g2_to_affine_vartime(&Q[2], &gamma);
+    pf_abi_g1_to_affine_vartime(&P[3], &C);
+    pf_abi_g2_to_affine_vartime(&Q[3], &delta);
     if ((err = pf_abi_pairing_small(&f, P, Q, 4)))
         return err;
     *result = fp24_is_one(&f);

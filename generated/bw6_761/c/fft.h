@@ -318,4 +318,74 @@ static void fr_eval_barycentric_vartime(fr_t *out, const fr_t *evals, const fr_t
     fr_mul(out, &sum, &t);
 }
 
+/* The canonical integer of an Fr element's bytes in big-endian order, as FR_NLIMBS limbs (not in
+ * Montgomery form); false when it is not below r. */
+static inline bool fr_fft_read_be(limb_t t[FR_NLIMBS], const uint8_t *in)
+{
+    limb_t borrow = 0, w;
+    size_t i, j, b;
+
+    for (i = 0; i < FR_NLIMBS; i++) {
+        w = 0;
+        for (j = 0; j < sizeof(limb_t); j++) {
+            b = i * sizeof(limb_t) + j; /* bytes from the little end */
+            if (b < FR_NBYTES)
+                w |= (limb_t)in[FR_NBYTES - 1 - b] << (8 * j);
+        }
+        t[i] = w;
+    }
+    for (i = 0; i < FR_NLIMBS; i++) {
+        dlimb_t s = (dlimb_t)t[i] - FR_P[i] - borrow;
+        borrow = (limb_t)(s >> PF_LIMB_BITS) & 1;
+    }
+    return borrow != 0;
+}
+
+/*
+ * fr_eval_barycentric_vartime on n packed big-endian elements (FR_NBYTES each) read here: each
+ * stays a plain integer e (the Montgomery product with it carries a factor 1/R, taken out once at
+ * the end by a product with R^2), which saves the conversion's product per element, and the
+ * backward pass of the batch inversion adds the terms as it goes.  Returns n, or the index of
+ * the first element that is not below r (out untouched).  scratch holds 2 n elements.
+ */
+static size_t fr_eval_barycentric_be_vartime(fr_t *out, const uint8_t *in, const fr_t *roots, size_t n,
+                                             const fr_t *z, fr_t *scratch)
+{
+    fr_t *raw = scratch, *pre = scratch + n, acc = FR_ONE, inv, sum, t, d, zn, one = FR_ONE;
+    size_t i, m;
+
+    for (i = 0; i < n; i++)
+        if (!fr_fft_read_be(raw[i].l, in + i * FR_NBYTES))
+            return i;
+    for (i = 0; i < n; i++) {
+        fr_sub(&d, z, &roots[i]);
+        if (fr_is_zero(&d)) { /* z = roots[i]: p(z) = e_i, to Montgomery form */
+            fr_mul(out, &raw[i], &FR_R2);
+            return n;
+        }
+        pre[i] = acc;
+        fr_mul(&acc, &acc, &d);
+    }
+    fr_inv(&inv, &acc);
+    fr_set_zero(&sum);
+    for (i = n; i-- > 0;) {
+        fr_mul(&t, &inv, &pre[i]); /* 1 / (z - roots[i]) */
+        fr_sub(&d, z, &roots[i]);
+        fr_mul(&inv, &inv, &d);
+        fr_mul(&t, &t, &roots[i]);
+        fr_mul(&t, &t, &raw[i]); /* e_i roots[i] / (z - roots[i]) / R */
+        fr_add(&sum, &sum, &t);
+    }
+    fr_mul(&sum, &sum, &FR_R2); /* the factor 1/R out */
+    zn = *z;
+    for (m = 1; m < n; m <<= 1)
+        fr_sqr(&zn, &zn);
+    fr_sub(&zn, &zn, &one);
+    fr_from_size(&t, n);
+    fr_inv(&t, &t);
+    fr_mul(&sum, &sum, &zn);
+    fr_mul(out, &sum, &t);
+    return n;
+}
+
 #endif /* PF_FFT_H */

@@ -268,3 +268,8 @@ PF_API int pf_api_te_msm_points_vartime(te_t *out, const te_t *points, const lim
 {
     return te_msm_points_vartime(out, points, scalars, n, nthreads);
 }
+
+PF_API int pf_api_sw_msm_ifma_select(int on)
+{
+    return sw_msm_ifma_select(on);
+}

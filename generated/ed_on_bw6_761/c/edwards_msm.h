@@ -43,8 +43,9 @@ static void te_msm_to_sw_vartime(sw_affine_t *out, const te_t *pts, size_t n, fq
         fq_mul(&acc, &acc, &out[i].x);
     }
     fq_inv(&inv, &acc);
+    fq_mul(&inv, &inv, &TE_SW_BINV);        /* 1 / (B den_0 ... den_(n-1)): every w below has 1 / B */
     for (i = n; i-- > 0;) {
-        fq_mul(&w, &inv, &prefix[i]);       /* 1 / den_i */
+        fq_mul(&w, &inv, &prefix[i]);       /* 1 / (B den_i) */
         fq_mul(&inv, &inv, &out[i].x);
         if (fq_is_zero(&pts[i].x)) {
             if (fq_equal(&pts[i].y, &pts[i].z)) { /* (0, 1): the identity */
@@ -56,7 +57,6 @@ static void te_msm_to_sw_vartime(sw_affine_t *out, const te_t *pts, size_t n, fq
             }
             continue;
         }
-        fq_mul(&w, &w, &TE_SW_BINV);
         fq_add(&t, &pts[i].z, &pts[i].y);
         fq_mul(&t, &t, &w);                 /* (Z + Y) / ((Z - Y) X B) */
         fq_mul(&out[i].y, &t, &pts[i].z);   /* y_w = v / B */
