@@ -26,6 +26,7 @@ import wasmtime
 _curve = sys.modules[__name__.rpartition(".")[0]]
 P, R, Fq, Point = _curve.P, _curve.R, _curve.Fq, _curve.Point
 
+PROFILE = "arkworks"    # EdwardsAffine (SWAffine has SWPoint's one layout)
 FQ_LEN = 32
 FR_LEN = 32
 TE_LEN = 64
@@ -215,12 +216,38 @@ def _raw_entry(api: _RawApi, fn: Callable[..., bytes], params: int, inputs: int,
 _RAW_CALLBACKS: dict[tuple[str, int | None], Any] = {}
 
 
+def compiled_imports() -> dict[str, int]:
+    """The imports the compiled module answers itself, by name: the addresses of its C functions
+    of wasmtime's unchecked signature (its ``_host_calls_setup``), which ``define`` registers with
+    no Python in the call; empty where the module or this wasmtime-py has none.  Set up once."""
+    if not _COMPILED:
+        api, setup = _raw_api(), getattr(getattr(_curve, "_impl", None), "_host_calls_setup", None)
+        found: dict[str, int] = {}
+        if api is not None and setup is not None and api.extern_t.kind.size == 1:
+            def address(fn: Any) -> int:
+                return ctypes.cast(fn, ctypes.c_void_p).value or 0
+
+            table = setup((address(api.export_get), address(api.context), address(api.data), address(api.data_size),
+                           ctypes.sizeof(api.extern_t), api.extern_of, api.extern_t.kind.offset, api.memory_kind,
+                           api.raw_size), globals().get("PROFILE"), lambda text: _code_of(ValueError(text)),
+                          (PF_OK, PF_ERR_LENGTH, PF_ERR_NONCANON, PF_ERR_OFF_CURVE, PF_ERR_UNKNOWN, MAX_WORDS))
+            found = {f"babyjubjub_{suffix}": at for suffix, at in (table or {}).items()}
+        _COMPILED.append(found)
+    return _COMPILED[0]
+
+
+_COMPILED: list[dict[str, int]] = []
+
+
 def define(linker: wasmtime.Linker, threads: int | None = 1, raw_calls: bool = True) -> None:
     """Define every import of the host-call guest on ``linker`` (module "pairforge_host").
     ``threads``: the threads of an MSM (None: every core).  ``raw_calls``: through wasmtime's
-    unchecked host functions where this wasmtime-py exposes them (False: wasmtime-py's
-    ``Linker.define_func``, the public and slower path, which the tests compare it with)."""
+    unchecked host functions where this wasmtime-py exposes them, the compiled module's own C
+    functions for the imports it answers (``compiled_imports``), Python callbacks for the rest
+    (False: wasmtime-py's ``Linker.define_func`` and Python for all, the public and slower path,
+    which the tests compare it with)."""
     api = _raw_api() if raw_calls else None
+    compiled = compiled_imports() if api is not None else {}
     for name, (fn, inputs) in IMPORTS.items():
         if "threads" in inspect.signature(fn).parameters:
             fn = functools.partial(fn, threads=threads)
@@ -231,7 +258,9 @@ def define(linker: wasmtime.Linker, threads: int | None = 1, raw_calls: bool = T
             linker.define_func(MODULE, name, ty, _entry(fn, 1 if in_out else inputs, in_out), access_caller=True)
             continue
         callback = _RAW_CALLBACKS.get((name, threads))
-        if callback is None:
+        if callback is None and name in compiled:
+            callback = _RAW_CALLBACKS[(name, threads)] = api.callback_t(compiled[name])
+        elif callback is None:
             callback = _RAW_CALLBACKS[(name, threads)] = _raw_entry(api, fn, params, 1 if in_out else inputs, in_out)
         module, func = MODULE.encode(), name.encode()
         error = api.define(ctypes.cast(linker.ptr(), ctypes.c_void_p), module, len(module), func, len(func),
@@ -281,16 +310,16 @@ def te_msm(bases: bytes, scalars: bytes, out_len: int, threads: int | None = 1) 
         raise HostCallError(PF_ERR_LENGTH, "point and scalar counts differ")
     _out(out_len, TE_LEN)
     scalars_below(ks, n, FR_LEN, R)
-    total = Point.msm_bytes(points, ks, endian="little", threads=threads, check=True, profile="arkworks",
+    total = Point.msm_bytes(points, ks, endian="little", threads=threads, check=True, profile=PROFILE,
                             compressed=False) if n else Point.identity()
-    return total.to_bytes(False, profile="arkworks")
+    return total.to_bytes(False, profile=PROFILE)
 
 
 def te_mul(base: bytes, scalar: bytes, out_len: int) -> bytes:
     """EdwardsAffine, BigInteger -> EdwardsAffine: [k] P."""
-    point = Point.from_bytes(exact(base, TE_LEN), check=True, profile="arkworks")
+    point = Point.from_bytes(exact(base, TE_LEN), check=True, profile=PROFILE)
     _out(out_len, TE_LEN)
-    return (point * bigint(scalar)).to_bytes(False, profile="arkworks")
+    return (point * bigint(scalar)).to_bytes(False, profile=PROFILE)
 
 
 def te_mul_projective(base: bytes, scalar: bytes, out_len: int) -> bytes:

@@ -4903,6 +4903,464 @@ cdef list _g2_batch_from_bytes(object data, bint check, object profile, object c
         PyMem_Free(codes)
         PyMem_Free(infs)
 
+# ---------------------------------------------------------------------------------------------
+# Host calls: [k]P for the wasm32 host-call guest, called by wasmtime without Python
+#
+# Each import has the signature of wasmtime's unchecked host function (env, caller, the raw
+# values of the arguments and the result, their count) -> trap, and answers exactly what the
+# host's Python function (wasm_host.py) answers: the same checks, codes and bytes.  wasmtime's C
+# functions come as addresses from _host_calls_setup, which wasm_host calls once.
+
+from libc.stdint cimport int32_t, uint32_t, uint64_t
+from libc.string cimport memset
+
+ctypedef bint (*_wt_export_get_t)(void *caller, const char *name, size_t n, void *item) noexcept nogil
+ctypedef void *(*_wt_context_t)(void *caller) noexcept nogil
+ctypedef uint8_t *(*_wt_data_t)(void *context, const void *memory) noexcept nogil
+ctypedef size_t (*_wt_data_size_t)(void *context, const void *memory) noexcept nogil
+
+cdef enum:
+    _HOST_EXTERN_WORDS = 8      # room for a wasmtime_extern_t, 8-byte aligned
+    _HOST_FLAG_CODES = 256
+
+cdef _wt_export_get_t _wt_export_get = NULL
+cdef _wt_context_t _wt_context = NULL
+cdef _wt_data_t _wt_data = NULL
+cdef _wt_data_size_t _wt_data_size = NULL
+cdef size_t _wt_extern_of = 0       # the offset of wasmtime_extern_t's union
+cdef size_t _wt_kind_of = 0         # and of its kind (one byte)
+cdef uint8_t _wt_memory_kind = 0
+cdef size_t _wt_raw_size = 0        # sizeof(wasmtime_val_raw_t): the stride of the raw values
+# the ABI's codes (from wasm_host): success, a bad length, a non-canonical coordinate, a point
+# off the curve, anything else (no memory); the most words of a BigInteger
+cdef int _PF_OK = 0
+cdef int _PF_LENGTH = 0
+cdef int _PF_NONCANON = 0
+cdef int _PF_OFF_CURVE = 0
+cdef int _PF_UNKNOWN = 0
+cdef size_t _PF_MAX_WORDS = 0
+
+ctypedef int (*_host_work_t)(const uint8_t *base, size_t blen, const uint8_t *scalar, size_t slen, uint8_t *out,
+                             size_t olen) noexcept nogil
+
+
+cdef uint8_t *_host_memory(void *caller, size_t *size) noexcept nogil:
+    """The guest's exported memory and its size, or NULL where it has none.  Valid for the call
+    only: the guest does not run, so its memory neither grows nor moves, until the call returns."""
+    cdef uint64_t item[_HOST_EXTERN_WORDS]
+    cdef uint8_t *at = <uint8_t *>item
+    cdef void *context
+    if not _wt_export_get(caller, "memory", 6, at) or at[_wt_kind_of] != _wt_memory_kind:
+        return NULL
+    context = _wt_context(caller)
+    size[0] = _wt_data_size(context, at + _wt_extern_of)
+    return _wt_data(context, at + _wt_extern_of)
+
+
+cdef inline uint32_t _host_arg(const uint8_t *raw, size_t i) noexcept nogil:
+    """The i-th argument, an i32 in the first four bytes of its raw value."""
+    cdef uint32_t v
+    memcpy(&v, raw + i * _wt_raw_size, 4)
+    return v
+
+
+cdef inline void _host_result(uint8_t *raw, int32_t code) noexcept nogil:
+    memcpy(raw, &code, 4)
+
+
+cdef int _host_scalar(limb_t *out, const uint8_t *data, size_t n) noexcept nogil:
+    """An ArkScale BigInteger (Vec<u64>: the count in 8 bytes, then the words, all little-endian)
+    of at most _PF_MAX_WORDS words, reduced mod r by Horner's rule in Fr: FR_NLIMBS limbs, or the
+    code of a malformed one."""
+    cdef uint8_t be[32]
+    cdef uint64_t words = 0
+    cdef size_t i, j
+    cdef fr_t acc, t, shift, u
+    if n < 8:
+        return _PF_LENGTH
+    for j in range(8):
+        words |= (<uint64_t>data[j]) << (8 * j)
+    if words > _PF_MAX_WORDS or n != 8 + 8 * words:
+        return _PF_LENGTH
+    memset(be, 0, 32)
+    fr_from_bytes_be(&acc, be)
+    be[23] = 1
+    fr_from_bytes_be(&shift, be)   # 2^64 (below r)
+    be[23] = 0
+    for i in range(<size_t>words, 0, -1):
+        for j in range(8):
+            be[31 - j] = data[8 * i + j]
+        fr_from_bytes_be(&t, be)
+        fr_mul(&u, &acc, &shift)
+        fr_add(&acc, &u, &t)
+    fr_to_int(out, &acc)
+    return _PF_OK
+
+
+cdef bint _host_read_base(fp_t *out, const uint8_t *src) noexcept nogil:
+    """One base field element of 40 bytes little-endian, False if not below p."""
+    cdef uint8_t be[40]
+    cdef size_t i
+    for i in range(40):
+        be[i] = src[39 - i]
+    return fp_from_bytes_be(out, be)
+
+
+cdef void _host_write_base(uint8_t *dst, const fp_t *a) noexcept nogil:
+    cdef uint8_t be[40]
+    cdef size_t i
+    fp_to_bytes_be(be, a)
+    for i in range(40):
+        dst[i] = be[39 - i]
+
+
+cdef bint _host_all_zero(const uint8_t *b, size_t n) noexcept nogil:
+    cdef size_t i
+    for i in range(n):
+        if b[i]:
+            return False
+    return True
+
+
+cdef void *_host_call(void *caller, void *raw, _host_work_t work) noexcept nogil:
+    """An import (base, base_len, scalar, scalar_len, out, out_len) -> code: the three spans
+    inside the guest's memory (32-bit offsets and lengths, no wrap), then ``work`` over them."""
+    cdef uint8_t *values = <uint8_t *>raw
+    cdef uint8_t *memory
+    cdef size_t size = 0, i
+    cdef uint32_t ptr[3]
+    cdef uint32_t n[3]
+    memory = _host_memory(caller, &size)
+    if memory == NULL:
+        _host_result(values, _PF_UNKNOWN)
+        return NULL
+    for i in range(3):
+        ptr[i] = _host_arg(values, 2 * i)
+        n[i] = _host_arg(values, 2 * i + 1)
+        if <uint64_t>ptr[i] + n[i] > size:
+            _host_result(values, _PF_LENGTH)
+            return NULL
+    _host_result(values, work(memory + ptr[0], n[0], memory + ptr[1], n[1], memory + ptr[2], n[2]))
+    return NULL
+
+
+cdef bint _host_api(tuple api, tuple codes):
+    """Take wasmtime's functions and layouts (_host_calls_setup's ``api``) and the ABI's codes;
+    False where the layouts do not fit."""
+    global _wt_export_get, _wt_context, _wt_data, _wt_data_size, _wt_extern_of, _wt_kind_of
+    global _wt_memory_kind, _wt_raw_size, _PF_OK, _PF_LENGTH, _PF_NONCANON, _PF_OFF_CURVE, _PF_UNKNOWN
+    global _PF_MAX_WORDS
+    export_get, context, data, data_size, extern_size, extern_of, kind_of, memory_kind, raw_size = api
+    if not (0 < extern_size <= 8 * _HOST_EXTERN_WORDS and kind_of < extern_size and extern_of < extern_size
+            and raw_size >= 4 and all((export_get, context, data, data_size))):
+        return False
+    _PF_OK, _PF_LENGTH, _PF_NONCANON, _PF_OFF_CURVE, _PF_UNKNOWN, _PF_MAX_WORDS = codes
+    _wt_export_get = <_wt_export_get_t><size_t>export_get
+    _wt_context = <_wt_context_t><size_t>context
+    _wt_data = <_wt_data_t><size_t>data
+    _wt_data_size = <_wt_data_size_t><size_t>data_size
+    _wt_extern_of, _wt_kind_of, _wt_memory_kind, _wt_raw_size = extern_of, kind_of, memory_kind, raw_size
+    return True
+
+cdef int _host_prof = 0             # the serialization profile of the points
+
+
+# -- G1 ----------------------------------------------------------------------------------------
+
+# the code of each decoding error (_SER_ERR_*) and of each invalid flag code, and of a point
+# off the curve or outside the subgroup given as coordinates (from_affine)
+cdef uint8_t _g1_host_codes[_SER_ERR_NONCANON + 1]
+cdef uint8_t _g1_host_flag_codes[_HOST_FLAG_CODES]
+cdef uint8_t _g1_host_off_curve = 0
+cdef uint8_t _g1_host_subgroup = 0
+
+
+cdef bint _g1_host_read(const uint8_t *src, fp_t *out) noexcept nogil:
+    """One coordinate as arkworks writes it: its 1 Fp coefficients, c0 first."""
+    return _host_read_base(out, src)
+
+
+cdef void _g1_host_write(uint8_t *dst, const fp_t *a) noexcept nogil:
+    _host_write_base(dst, a)
+
+
+cdef int _g1_host_checked(const g1_affine_t *a, g1_t *out) noexcept nogil:
+    """(x, y) as G1.from_affine(x, y, check=True) takes it: on the curve, not (0, 0), in the
+    subgroup."""
+    if not g1_affine_is_on_curve(a) or (fp_is_zero(&a.x) and fp_is_zero(&a.y)):
+        return _g1_host_off_curve
+    g1_from_affine(out, a)
+    if not g1_in_subgroup_vartime(out):
+        return _g1_host_subgroup
+    return _PF_OK
+
+
+cdef int _g1_host_mul(const uint8_t *base, size_t blen, const uint8_t *scalar, size_t slen,
+                         uint8_t *out, size_t olen) noexcept nogil:
+    """mul_g1: G1Affine, BigInteger -> G1Affine, [k] P (every input is read before out
+    is written: they may overlap)."""
+    cdef const _ser_profile_t *p = &_SER[_host_prof]
+    cdef size_t ulen = _g1_ser_ulen(p)
+    cdef uint8_t buf[2 * _SER_MAXW + 1]
+    cdef g1_affine_t a
+    cdef g1_t v, r
+    cdef limb_t s[FR_NLIMBS]
+    cdef bint inf
+    cdef int code, err
+    if blen != ulen:
+        return _PF_LENGTH
+    err = _g1_ser_decode(p, base, blen, &a, &inf, &code)
+    if err == _SER_ERR_FLAGS:
+        return _g1_host_flag_codes[code]
+    if err:
+        return _g1_host_codes[err]
+    if inf:
+        g1_set_identity(&v)
+    else:
+        g1_from_affine(&v, &a)
+        if not g1_in_subgroup_vartime(&v):
+            return _g1_host_codes[_SER_ERR_SUBGROUP]
+    if olen != ulen:
+        return _PF_LENGTH
+    err = _host_scalar(s, scalar, slen)
+    if err:
+        return err
+    g1_mul_endo_ct(&r, &v, s)
+    _g1_ser_encode(p, buf, &r, False)
+    memcpy(out, buf, ulen)
+    return _PF_OK
+
+
+cdef int _g1_host_mul_projective(const uint8_t *base, size_t blen, const uint8_t *scalar, size_t slen,
+                                    uint8_t *out, size_t olen) noexcept nogil:
+    """mul_projective_g1: Jacobian X || Y || Z, BigInteger -> the same, [k] P with Z = 1, or
+    (1, 1, 0) for the identity.  Z = 0 is the identity, any other Z != 1 is divided out."""
+    cdef uint8_t buf[120]
+    cdef g1_affine_t a
+    cdef g1_t v, r
+    cdef fp_t X, Y, Z, zi, t, u
+    cdef limb_t s[FR_NLIMBS]
+    cdef int err
+    if blen != 120 or olen != 120:
+        return _PF_LENGTH
+    if not (_g1_host_read(base, &X) and _g1_host_read(base + 40, &Y)
+            and _g1_host_read(base + 80, &Z)):
+        return _PF_NONCANON
+    if base[80] == 1 and _host_all_zero(base + 81, 39):
+        a.x = X
+        a.y = Y
+    elif _host_all_zero(base + 80, 40):
+        g1_set_identity(&v)
+    else:
+        fp_inv(&zi, &Z)
+        fp_sqr(&t, &zi)
+        fp_mul(&a.x, &X, &t)
+        fp_mul(&u, &t, &zi)
+        fp_mul(&a.y, &Y, &u)
+    if not _host_all_zero(base + 80, 40):
+        err = _g1_host_checked(&a, &v)
+        if err:
+            return err
+    err = _host_scalar(s, scalar, slen)
+    if err:
+        return err
+    g1_mul_endo_ct(&r, &v, s)
+    memset(buf, 0, 120)
+    if g1_is_identity(&r):
+        buf[0] = 1
+        buf[40] = 1
+    else:
+        g1_to_affine(&a, &r)
+        _g1_host_write(buf, &a.x)
+        _g1_host_write(buf + 40, &a.y)
+        buf[80] = 1
+    memcpy(out, buf, 120)
+    return _PF_OK
+
+
+cdef void *_g1_host_mul_entry(void *env, void *caller, void *raw, size_t count) noexcept nogil:
+    return _host_call(caller, raw, _g1_host_mul)
+
+
+cdef void *_g1_host_mul_projective_entry(void *env, void *caller, void *raw, size_t count) noexcept nogil:
+    return _host_call(caller, raw, _g1_host_mul_projective)
+
+
+# -- G2 ----------------------------------------------------------------------------------------
+
+# the code of each decoding error (_SER_ERR_*) and of each invalid flag code, and of a point
+# off the curve or outside the subgroup given as coordinates (from_affine)
+cdef uint8_t _g2_host_codes[_SER_ERR_NONCANON + 1]
+cdef uint8_t _g2_host_flag_codes[_HOST_FLAG_CODES]
+cdef uint8_t _g2_host_off_curve = 0
+cdef uint8_t _g2_host_subgroup = 0
+
+
+cdef bint _g2_host_read(const uint8_t *src, fp4_t *out) noexcept nogil:
+    """One coordinate as arkworks writes it: its 4 Fp coefficients, c0 first."""
+    if not _host_read_base(&out.c0.c0, src + 0):
+        return False
+    if not _host_read_base(&out.c0.c1, src + 40):
+        return False
+    if not _host_read_base(&out.c1.c0, src + 80):
+        return False
+    if not _host_read_base(&out.c1.c1, src + 120):
+        return False
+    return True
+
+
+cdef void _g2_host_write(uint8_t *dst, const fp4_t *a) noexcept nogil:
+    _host_write_base(dst + 0, &a.c0.c0)
+    _host_write_base(dst + 40, &a.c0.c1)
+    _host_write_base(dst + 80, &a.c1.c0)
+    _host_write_base(dst + 120, &a.c1.c1)
+
+
+cdef int _g2_host_checked(const g2_affine_t *a, g2_t *out) noexcept nogil:
+    """(x, y) as G2.from_affine(x, y, check=True) takes it: on the curve, not (0, 0), in the
+    subgroup."""
+    if not g2_affine_is_on_curve(a) or (fp4_is_zero(&a.x) and fp4_is_zero(&a.y)):
+        return _g2_host_off_curve
+    g2_from_affine(out, a)
+    if not g2_in_subgroup_vartime(out):
+        return _g2_host_subgroup
+    return _PF_OK
+
+
+cdef int _g2_host_mul(const uint8_t *base, size_t blen, const uint8_t *scalar, size_t slen,
+                         uint8_t *out, size_t olen) noexcept nogil:
+    """mul_g2: G2Affine, BigInteger -> G2Affine, [k] P (every input is read before out
+    is written: they may overlap)."""
+    cdef const _ser_profile_t *p = &_SER[_host_prof]
+    cdef size_t ulen = _g2_ser_ulen(p)
+    cdef uint8_t buf[8 * _SER_MAXW + 1]
+    cdef g2_affine_t a
+    cdef g2_t v, r
+    cdef limb_t s[FR_NLIMBS]
+    cdef bint inf
+    cdef int code, err
+    if blen != ulen:
+        return _PF_LENGTH
+    err = _g2_ser_decode(p, base, blen, &a, &inf, &code)
+    if err == _SER_ERR_FLAGS:
+        return _g2_host_flag_codes[code]
+    if err:
+        return _g2_host_codes[err]
+    if inf:
+        g2_set_identity(&v)
+    else:
+        g2_from_affine(&v, &a)
+        if not g2_in_subgroup_vartime(&v):
+            return _g2_host_codes[_SER_ERR_SUBGROUP]
+    if olen != ulen:
+        return _PF_LENGTH
+    err = _host_scalar(s, scalar, slen)
+    if err:
+        return err
+    g2_mul_endo_ct(&r, &v, s)
+    _g2_ser_encode(p, buf, &r, False)
+    memcpy(out, buf, ulen)
+    return _PF_OK
+
+
+cdef int _g2_host_mul_projective(const uint8_t *base, size_t blen, const uint8_t *scalar, size_t slen,
+                                    uint8_t *out, size_t olen) noexcept nogil:
+    """mul_projective_g2: Jacobian X || Y || Z, BigInteger -> the same, [k] P with Z = 1, or
+    (1, 1, 0) for the identity.  Z = 0 is the identity, any other Z != 1 is divided out."""
+    cdef uint8_t buf[480]
+    cdef g2_affine_t a
+    cdef g2_t v, r
+    cdef fp4_t X, Y, Z, zi, t, u
+    cdef limb_t s[FR_NLIMBS]
+    cdef int err
+    if blen != 480 or olen != 480:
+        return _PF_LENGTH
+    if not (_g2_host_read(base, &X) and _g2_host_read(base + 160, &Y)
+            and _g2_host_read(base + 320, &Z)):
+        return _PF_NONCANON
+    if base[320] == 1 and _host_all_zero(base + 321, 159):
+        a.x = X
+        a.y = Y
+    elif _host_all_zero(base + 320, 160):
+        g2_set_identity(&v)
+    else:
+        fp4_inv(&zi, &Z)
+        fp4_sqr(&t, &zi)
+        fp4_mul(&a.x, &X, &t)
+        fp4_mul(&u, &t, &zi)
+        fp4_mul(&a.y, &Y, &u)
+    if not _host_all_zero(base + 320, 160):
+        err = _g2_host_checked(&a, &v)
+        if err:
+            return err
+    err = _host_scalar(s, scalar, slen)
+    if err:
+        return err
+    g2_mul_endo_ct(&r, &v, s)
+    memset(buf, 0, 480)
+    if g2_is_identity(&r):
+        buf[0] = 1
+        buf[160] = 1
+    else:
+        g2_to_affine(&a, &r)
+        _g2_host_write(buf, &a.x)
+        _g2_host_write(buf + 160, &a.y)
+        buf[320] = 1
+    memcpy(out, buf, 480)
+    return _PF_OK
+
+
+cdef void *_g2_host_mul_entry(void *env, void *caller, void *raw, size_t count) noexcept nogil:
+    return _host_call(caller, raw, _g2_host_mul)
+
+
+cdef void *_g2_host_mul_projective_entry(void *env, void *caller, void *raw, size_t count) noexcept nogil:
+    return _host_call(caller, raw, _g2_host_mul_projective)
+
+
+def _host_calls_setup(tuple api, str profile, code_of, tuple codes):
+    """The addresses of the host functions above by import suffix ("mul_g1", ...), after taking
+    wasmtime's functions and layouts from ``api`` (the addresses of wasmtime_caller_export_get,
+    wasmtime_caller_context, wasmtime_memory_data and wasmtime_memory_data_size; then
+    sizeof(wasmtime_extern_t), the offsets of its union and kind, the memory kind and
+    sizeof(wasmtime_val_raw_t)), the points' profile, ``code_of`` (a ValueError's message -> the
+    ABI's code, as the Python host maps them) and ``codes`` (ok, length, non-canonical, off the
+    curve, unknown, the most words of a BigInteger).  None where the layouts do not fit."""
+    global _host_prof, _g1_host_off_curve, _g1_host_subgroup, _g2_host_off_curve, _g2_host_subgroup
+    cdef uint8_t buf[8 * _SER_MAXW + 1]
+    cdef const _ser_profile_t *p
+    cdef size_t ulen
+    _host_prof = _ser_profile(profile, "_host_calls_setup")
+    p = &_SER[_host_prof]
+    if not _host_api(api, codes):
+        return None
+    ulen = _g1_ser_ulen(p)
+    memset(buf, 0, ulen)
+    for err in range(1, _SER_ERR_NONCANON + 1):
+        _g1_host_codes[err] = code_of("G1.from_bytes: " + _g1_ser_message(err, _host_prof, buf, ulen))
+    for flags in range(1 << p.flag_bits if p.flag_bits else 0):
+        buf[ulen - 1 if p.flags_at_end else 0] = <uint8_t>(flags << (8 - p.flag_bits))
+        if _SER_FLAG_ERRORS[_host_prof][0][flags]:  # an invalid code (the valid ones have no message)
+            _g1_host_flag_codes[flags] = code_of("G1.from_bytes: " + _g1_ser_message(_SER_ERR_FLAGS, _host_prof, buf, ulen))
+    _g1_host_off_curve = code_of("G1.from_affine: the point is not on the curve")
+    _g1_host_subgroup = code_of("G1.from_affine: the point is not in the subgroup of order r")
+    ulen = _g2_ser_ulen(p)
+    memset(buf, 0, ulen)
+    for err in range(1, _SER_ERR_NONCANON + 1):
+        _g2_host_codes[err] = code_of("G2.from_bytes: " + _g2_ser_message(err, _host_prof, buf, ulen))
+    for flags in range(1 << p.flag_bits if p.flag_bits else 0):
+        buf[ulen - 1 if p.flags_at_end else 0] = <uint8_t>(flags << (8 - p.flag_bits))
+        if _SER_FLAG_ERRORS[_host_prof][0][flags]:  # an invalid code (the valid ones have no message)
+            _g2_host_flag_codes[flags] = code_of("G2.from_bytes: " + _g2_ser_message(_SER_ERR_FLAGS, _host_prof, buf, ulen))
+    _g2_host_off_curve = code_of("G2.from_affine: the point is not on the curve")
+    _g2_host_subgroup = code_of("G2.from_affine: the point is not in the subgroup of order r")
+    return {
+        "mul_g1": <size_t><void *>_g1_host_mul_entry,
+        "mul_projective_g1": <size_t><void *>_g1_host_mul_projective_entry,
+        "mul_g2": <size_t><void *>_g2_host_mul_entry,
+        "mul_projective_g2": <size_t><void *>_g2_host_mul_projective_entry,
+    }
+
 _G1_GENERATOR = G1.from_affine(0x325c2b065c4fac86d1140c27f7335cacb7d5c0542cae9e790b8a1290570a39ca25ffaef7f1da1f7,
                                0x32239cb1d737f2283ba0707d11b291df9ac9255df42134f7d5c9a6b3b4038e13b4544bdc6f7e333, check=False)
 _G2_GENERATOR = G2.from_affine((0x36a6220950c7870b9d42ff09cefe0520deab97207021685b35ba445849cd469d1be033f82e5f017,

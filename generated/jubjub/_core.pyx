@@ -1856,3 +1856,392 @@ cdef class SWPoint:
 
 _SW_GENERATOR = SWPoint.from_affine(*SW_GENERATOR)
 __all__ += ["SWPoint", "SW_GENERATOR", "SW_POINT_LEN", "SW_UNCOMPRESSED_LEN", "SW_SERIALIZATION_PROFILES"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Host calls: [k]P for the wasm32 host-call guest, called by wasmtime without Python
+#
+# Each import has the signature of wasmtime's unchecked host function (env, caller, the raw
+# values of the arguments and the result, their count) -> trap, and answers exactly what the
+# host's Python function (wasm_host.py) answers: the same checks, codes and bytes.  wasmtime's C
+# functions come as addresses from _host_calls_setup, which wasm_host calls once.
+
+from libc.stdint cimport int32_t, uint32_t, uint64_t
+from libc.string cimport memset
+
+ctypedef bint (*_wt_export_get_t)(void *caller, const char *name, size_t n, void *item) noexcept nogil
+ctypedef void *(*_wt_context_t)(void *caller) noexcept nogil
+ctypedef uint8_t *(*_wt_data_t)(void *context, const void *memory) noexcept nogil
+ctypedef size_t (*_wt_data_size_t)(void *context, const void *memory) noexcept nogil
+
+cdef enum:
+    _HOST_EXTERN_WORDS = 8      # room for a wasmtime_extern_t, 8-byte aligned
+    _HOST_FLAG_CODES = 256
+
+cdef _wt_export_get_t _wt_export_get = NULL
+cdef _wt_context_t _wt_context = NULL
+cdef _wt_data_t _wt_data = NULL
+cdef _wt_data_size_t _wt_data_size = NULL
+cdef size_t _wt_extern_of = 0       # the offset of wasmtime_extern_t's union
+cdef size_t _wt_kind_of = 0         # and of its kind (one byte)
+cdef uint8_t _wt_memory_kind = 0
+cdef size_t _wt_raw_size = 0        # sizeof(wasmtime_val_raw_t): the stride of the raw values
+# the ABI's codes (from wasm_host): success, a bad length, a non-canonical coordinate, a point
+# off the curve, anything else (no memory); the most words of a BigInteger
+cdef int _PF_OK = 0
+cdef int _PF_LENGTH = 0
+cdef int _PF_NONCANON = 0
+cdef int _PF_OFF_CURVE = 0
+cdef int _PF_UNKNOWN = 0
+cdef size_t _PF_MAX_WORDS = 0
+
+ctypedef int (*_host_work_t)(const uint8_t *base, size_t blen, const uint8_t *scalar, size_t slen, uint8_t *out,
+                             size_t olen) noexcept nogil
+
+
+cdef uint8_t *_host_memory(void *caller, size_t *size) noexcept nogil:
+    """The guest's exported memory and its size, or NULL where it has none.  Valid for the call
+    only: the guest does not run, so its memory neither grows nor moves, until the call returns."""
+    cdef uint64_t item[_HOST_EXTERN_WORDS]
+    cdef uint8_t *at = <uint8_t *>item
+    cdef void *context
+    if not _wt_export_get(caller, "memory", 6, at) or at[_wt_kind_of] != _wt_memory_kind:
+        return NULL
+    context = _wt_context(caller)
+    size[0] = _wt_data_size(context, at + _wt_extern_of)
+    return _wt_data(context, at + _wt_extern_of)
+
+
+cdef inline uint32_t _host_arg(const uint8_t *raw, size_t i) noexcept nogil:
+    """The i-th argument, an i32 in the first four bytes of its raw value."""
+    cdef uint32_t v
+    memcpy(&v, raw + i * _wt_raw_size, 4)
+    return v
+
+
+cdef inline void _host_result(uint8_t *raw, int32_t code) noexcept nogil:
+    memcpy(raw, &code, 4)
+
+
+cdef int _host_scalar(limb_t *out, const uint8_t *data, size_t n) noexcept nogil:
+    """An ArkScale BigInteger (Vec<u64>: the count in 8 bytes, then the words, all little-endian)
+    of at most _PF_MAX_WORDS words, reduced mod r by Horner's rule in Fr: FR_NLIMBS limbs, or the
+    code of a malformed one."""
+    cdef uint8_t be[32]
+    cdef uint64_t words = 0
+    cdef size_t i, j
+    cdef fr_t acc, t, shift, u
+    if n < 8:
+        return _PF_LENGTH
+    for j in range(8):
+        words |= (<uint64_t>data[j]) << (8 * j)
+    if words > _PF_MAX_WORDS or n != 8 + 8 * words:
+        return _PF_LENGTH
+    memset(be, 0, 32)
+    fr_from_bytes_be(&acc, be)
+    be[23] = 1
+    fr_from_bytes_be(&shift, be)   # 2^64 (below r)
+    be[23] = 0
+    for i in range(<size_t>words, 0, -1):
+        for j in range(8):
+            be[31 - j] = data[8 * i + j]
+        fr_from_bytes_be(&t, be)
+        fr_mul(&u, &acc, &shift)
+        fr_add(&acc, &u, &t)
+    fr_to_int(out, &acc)
+    return _PF_OK
+
+
+cdef bint _host_read_base(fq_t *out, const uint8_t *src) noexcept nogil:
+    """One base field element of 32 bytes little-endian, False if not below p."""
+    cdef uint8_t be[32]
+    cdef size_t i
+    for i in range(32):
+        be[i] = src[31 - i]
+    return fq_from_bytes_be(out, be)
+
+
+cdef void _host_write_base(uint8_t *dst, const fq_t *a) noexcept nogil:
+    cdef uint8_t be[32]
+    cdef size_t i
+    fq_to_bytes_be(be, a)
+    for i in range(32):
+        dst[i] = be[31 - i]
+
+
+cdef bint _host_all_zero(const uint8_t *b, size_t n) noexcept nogil:
+    cdef size_t i
+    for i in range(n):
+        if b[i]:
+            return False
+    return True
+
+
+cdef void *_host_call(void *caller, void *raw, _host_work_t work) noexcept nogil:
+    """An import (base, base_len, scalar, scalar_len, out, out_len) -> code: the three spans
+    inside the guest's memory (32-bit offsets and lengths, no wrap), then ``work`` over them."""
+    cdef uint8_t *values = <uint8_t *>raw
+    cdef uint8_t *memory
+    cdef size_t size = 0, i
+    cdef uint32_t ptr[3]
+    cdef uint32_t n[3]
+    memory = _host_memory(caller, &size)
+    if memory == NULL:
+        _host_result(values, _PF_UNKNOWN)
+        return NULL
+    for i in range(3):
+        ptr[i] = _host_arg(values, 2 * i)
+        n[i] = _host_arg(values, 2 * i + 1)
+        if <uint64_t>ptr[i] + n[i] > size:
+            _host_result(values, _PF_LENGTH)
+            return NULL
+    _host_result(values, work(memory + ptr[0], n[0], memory + ptr[1], n[1], memory + ptr[2], n[2]))
+    return NULL
+
+
+cdef bint _host_api(tuple api, tuple codes):
+    """Take wasmtime's functions and layouts (_host_calls_setup's ``api``) and the ABI's codes;
+    False where the layouts do not fit."""
+    global _wt_export_get, _wt_context, _wt_data, _wt_data_size, _wt_extern_of, _wt_kind_of
+    global _wt_memory_kind, _wt_raw_size, _PF_OK, _PF_LENGTH, _PF_NONCANON, _PF_OFF_CURVE, _PF_UNKNOWN
+    global _PF_MAX_WORDS
+    export_get, context, data, data_size, extern_size, extern_of, kind_of, memory_kind, raw_size = api
+    if not (0 < extern_size <= 8 * _HOST_EXTERN_WORDS and kind_of < extern_size and extern_of < extern_size
+            and raw_size >= 4 and all((export_get, context, data, data_size))):
+        return False
+    _PF_OK, _PF_LENGTH, _PF_NONCANON, _PF_OFF_CURVE, _PF_UNKNOWN, _PF_MAX_WORDS = codes
+    _wt_export_get = <_wt_export_get_t><size_t>export_get
+    _wt_context = <_wt_context_t><size_t>context
+    _wt_data = <_wt_data_t><size_t>data
+    _wt_data_size = <_wt_data_size_t><size_t>data_size
+    _wt_extern_of, _wt_kind_of, _wt_memory_kind, _wt_raw_size = extern_of, kind_of, memory_kind, raw_size
+    return True
+
+cdef bint _host_parity = False      # the points' profile's sign convention (_decode, _encode)
+# the codes of the Python host's ValueErrors: each decoding error of Point.from_bytes; a point
+# off the curve or outside the subgroup given as coordinates (from_affine); a result at infinity
+# of the Edwards model (to_bytes, to_affine)
+cdef uint8_t _te_host_codes[_E_SUBGROUP + 1]
+cdef uint8_t _te_host_off_curve = 0
+cdef uint8_t _te_host_subgroup = 0
+cdef uint8_t _te_host_no_encoding = 0
+cdef uint8_t _te_host_no_affine = 0
+
+
+cdef inline void _te_host_mul_ct(te_t *out, const te_t *a, const limb_t *k) noexcept nogil:
+    """Point * k for a point in the subgroup."""
+    te_mul_ct(out, a, k, FR_BITS)
+
+
+cdef int _te_host_mul(const uint8_t *base, size_t blen, const uint8_t *scalar, size_t slen,
+                      uint8_t *out, size_t olen) noexcept nogil:
+    """te_mul: EdwardsAffine, BigInteger -> EdwardsAffine, [k] P (every input is read before out
+    is written: they may overlap)."""
+    cdef uint8_t buf[64]
+    cdef te_affine_t a
+    cdef te_t v, r
+    cdef limb_t s[FR_NLIMBS]
+    cdef int err
+    if blen != 64:
+        return _PF_LENGTH
+    err = _decode(&a, base, False, _host_parity)
+    if err:
+        return _te_host_codes[err]
+    te_from_affine(&v, &a)
+    if not te_in_subgroup_vartime(&v):
+        return _te_host_codes[_E_SUBGROUP]
+    if olen != 64:
+        return _PF_LENGTH
+    err = _host_scalar(s, scalar, slen)
+    if err:
+        return err
+    _te_host_mul_ct(&r, &v, s)
+    if fq_is_zero(&r.z):
+        return _te_host_no_encoding
+    te_to_affine(&a, &r)
+    _encode(buf, &a, False, _host_parity)
+    memcpy(out, buf, 64)
+    return _PF_OK
+
+
+cdef int _te_host_mul_projective(const uint8_t *base, size_t blen, const uint8_t *scalar, size_t slen,
+                                 uint8_t *out, size_t olen) noexcept nogil:
+    """te_mul_projective: X || Y || T || Z (T Z = X Y), BigInteger -> the same, [k] P with Z = 1."""
+    cdef uint8_t buf[128]
+    cdef te_affine_t a
+    cdef te_t v, r
+    cdef fq_t X, Y, T, Z, zi, t, u
+    cdef limb_t s[FR_NLIMBS]
+    cdef int err
+    if blen != 128 or olen != 128:
+        return _PF_LENGTH
+    if not (_host_read_base(&X, base) and _host_read_base(&Y, base + 32) and _host_read_base(&T, base + 64)
+            and _host_read_base(&Z, base + 96)):
+        return _PF_NONCANON
+    fq_mul(&u, &X, &Y)
+    if base[96] == 1 and _host_all_zero(base + 97, 31):
+        if not fq_equal(&u, &T):
+            return _PF_OFF_CURVE
+        a.x = X
+        a.y = Y
+    else:
+        fq_mul(&t, &T, &Z)
+        if fq_is_zero(&Z) or not fq_equal(&t, &u):
+            return _PF_OFF_CURVE
+        fq_inv(&zi, &Z)
+        fq_mul(&a.x, &X, &zi)
+        fq_mul(&a.y, &Y, &zi)
+    if not te_affine_is_on_curve(&a):
+        return _te_host_off_curve
+    te_from_affine(&v, &a)
+    if not te_in_subgroup_vartime(&v):
+        return _te_host_subgroup
+    err = _host_scalar(s, scalar, slen)
+    if err:
+        return err
+    _te_host_mul_ct(&r, &v, s)
+    if fq_is_zero(&r.z):
+        return _te_host_no_affine
+    te_to_affine(&a, &r)
+    fq_mul(&t, &a.x, &a.y)
+    fq_set_one(&u)
+    _host_write_base(buf, &a.x)
+    _host_write_base(buf + 32, &a.y)
+    _host_write_base(buf + 64, &t)
+    _host_write_base(buf + 96, &u)
+    memcpy(out, buf, 128)
+    return _PF_OK
+
+
+# the codes of SWPoint's ValueErrors: each decoding error of from_bytes, and from_affine's checks
+cdef uint8_t _sw_host_codes[_E_SW_SIGN + 1]
+cdef uint8_t _sw_host_subgroup_bytes = 0
+cdef uint8_t _sw_host_off_curve = 0
+cdef uint8_t _sw_host_subgroup = 0
+
+
+cdef int _sw_host_mul(const uint8_t *base, size_t blen, const uint8_t *scalar, size_t slen,
+                      uint8_t *out, size_t olen) noexcept nogil:
+    """sw_mul: SWAffine, BigInteger -> SWAffine, [k] P."""
+    cdef uint8_t buf[65]
+    cdef sw_affine_t a
+    cdef sw_t v, r
+    cdef limb_t s[FR_NLIMBS]
+    cdef int err
+    if blen != 65:
+        return _PF_LENGTH
+    err = _sw_decode(&a, base, False)
+    if err == _SW_IDENTITY:
+        sw_set_identity(&v)
+    elif err:
+        return _sw_host_codes[err]
+    else:
+        sw_from_affine(&v, &a)
+        if not sw_in_subgroup_vartime(&v):
+            return _sw_host_subgroup_bytes
+    if olen != 65:
+        return _PF_LENGTH
+    err = _host_scalar(s, scalar, slen)
+    if err:
+        return err
+    sw_mul_subgroup_ct(&r, &v, s)
+    _sw_encode(buf, &r, False)
+    memcpy(out, buf, 65)
+    return _PF_OK
+
+
+cdef int _sw_host_mul_projective(const uint8_t *base, size_t blen, const uint8_t *scalar, size_t slen,
+                                 uint8_t *out, size_t olen) noexcept nogil:
+    """sw_mul_projective: Jacobian X || Y || Z, BigInteger -> the same, [k] P with Z = 1, or
+    (1, 1, 0) for the identity.  Z = 0 is the identity, any other Z != 1 is divided out."""
+    cdef uint8_t buf[96]
+    cdef sw_affine_t a
+    cdef sw_t v, r
+    cdef fq_t X, Y, Z, zi, t, u
+    cdef limb_t s[FR_NLIMBS]
+    cdef int err
+    if blen != 96 or olen != 96:
+        return _PF_LENGTH
+    if not (_host_read_base(&X, base) and _host_read_base(&Y, base + 32) and _host_read_base(&Z, base + 64)):
+        return _PF_NONCANON
+    if _host_all_zero(base + 64, 32):
+        sw_set_identity(&v)
+    else:
+        if base[64] == 1 and _host_all_zero(base + 65, 31):
+            a.x = X
+            a.y = Y
+        else:
+            fq_inv(&zi, &Z)
+            fq_sqr(&t, &zi)
+            fq_mul(&a.x, &X, &t)
+            fq_mul(&u, &t, &zi)
+            fq_mul(&a.y, &Y, &u)
+        if (fq_is_zero(&a.x) and fq_is_zero(&a.y)) or not sw_affine_is_on_curve(&a):
+            return _sw_host_off_curve
+        sw_from_affine(&v, &a)
+        if not sw_in_subgroup_vartime(&v):
+            return _sw_host_subgroup
+    err = _host_scalar(s, scalar, slen)
+    if err:
+        return err
+    sw_mul_subgroup_ct(&r, &v, s)
+    memset(buf, 0, 96)
+    if sw_is_identity(&r):
+        buf[0] = 1
+        buf[32] = 1
+    else:
+        sw_to_affine(&a, &r)
+        _host_write_base(buf, &a.x)
+        _host_write_base(buf + 32, &a.y)
+        buf[64] = 1
+    memcpy(out, buf, 96)
+    return _PF_OK
+
+
+cdef void *_te_host_mul_entry(void *env, void *caller, void *raw, size_t count) noexcept nogil:
+    return _host_call(caller, raw, _te_host_mul)
+
+
+cdef void *_te_host_mul_projective_entry(void *env, void *caller, void *raw, size_t count) noexcept nogil:
+    return _host_call(caller, raw, _te_host_mul_projective)
+
+
+cdef void *_sw_host_mul_entry(void *env, void *caller, void *raw, size_t count) noexcept nogil:
+    return _host_call(caller, raw, _sw_host_mul)
+
+
+cdef void *_sw_host_mul_projective_entry(void *env, void *caller, void *raw, size_t count) noexcept nogil:
+    return _host_call(caller, raw, _sw_host_mul_projective)
+
+
+def _host_calls_setup(tuple api, str profile, code_of, tuple codes):
+    """The addresses of the host functions above by import suffix ("te_mul", ...), after taking
+    wasmtime's functions and layouts from ``api`` (the addresses of wasmtime_caller_export_get,
+    wasmtime_caller_context, wasmtime_memory_data and wasmtime_memory_data_size; then
+    sizeof(wasmtime_extern_t), the offsets of its union and kind, the memory kind and
+    sizeof(wasmtime_val_raw_t)), the points' profile, ``code_of`` (a ValueError's message -> the
+    ABI's code, as the Python host maps them) and ``codes`` (ok, length, non-canonical, off the
+    curve, unknown, the most words of a BigInteger).  None where the layouts do not fit."""
+    global _host_parity, _te_host_off_curve, _te_host_subgroup, _te_host_no_encoding, _te_host_no_affine
+    global _sw_host_subgroup_bytes, _sw_host_off_curve, _sw_host_subgroup
+    parity, uncompressed = _profile(profile, "_host_calls_setup")
+    if not uncompressed or not _host_api(api, codes):
+        return None
+    _host_parity = parity
+    for err in range(1, _E_SUBGROUP + 1):
+        _te_host_codes[err] = code_of("Point.from_bytes: " + _ERRORS[err])
+    _te_host_off_curve = code_of("Point.from_affine: the point is not on the curve")
+    _te_host_subgroup = code_of("Point.from_affine: the point is not in the subgroup of order r")
+    _te_host_no_encoding = code_of("Point.to_bytes: a point at infinity of the Edwards model has no encoding")
+    _te_host_no_affine = code_of("Point.to_affine: a point at infinity of the Edwards model has no affine form")
+    for err in range(1, _E_SW_SIGN + 1):
+        _sw_host_codes[err] = code_of("SWPoint.from_bytes: " + _SW_ERRORS[err])
+    _sw_host_subgroup_bytes = code_of("SWPoint.from_bytes: the point is not in the subgroup of order r")
+    _sw_host_off_curve = code_of("SWPoint.from_affine: the point is not on the curve")
+    _sw_host_subgroup = code_of("SWPoint.from_affine: the point is not in the subgroup of order r")
+    return {
+        "te_mul": <size_t><void *>_te_host_mul_entry,
+        "te_mul_projective": <size_t><void *>_te_host_mul_projective_entry,
+        "sw_mul": <size_t><void *>_sw_host_mul_entry,
+        "sw_mul_projective": <size_t><void *>_sw_host_mul_projective_entry,
+    }

@@ -363,3 +363,160 @@ def test_boundary_matches_ark_vrf_bandersnatch(curve_module) -> None:
             g = C.Point.generator().to_bytes(False, profile="arkworks")
             out = host.te_mul(g, big, host.TE_LEN)
             assert C.Point.from_bytes(out, profile="arkworks").to_bytes(profile="arkworks").hex() == v["pk"]
+
+
+# --------------------------------------------------------------------------------------------
+# The compiled module's own host functions (no Python in the call) against the Python ones
+
+# the imports a package's compiled module answers in C, by suffix
+_COMPILED = ("_mul_g1", "_mul_g2", "_mul_projective_g1", "_mul_projective_g2", "_te_mul", "_te_mul_projective",
+             "_sw_mul", "_sw_mul_projective")
+
+
+def _coeffs(v) -> tuple[int, ...]:
+    """A coordinate (an int, a field element, or a tuple of ints) as its Fp coefficients, c0 first."""
+    if isinstance(v, tuple):
+        return v
+    return tuple(v.to_tuple()) if hasattr(v, "to_tuple") else (int(v),)
+
+
+def _le(size: int, *coords) -> bytes:
+    return b"".join(c.to_bytes(size, "little") for v in coords for c in _coeffs(v))
+
+
+def _jacobian_inputs(C, size: int, G, F, outside, rng) -> list[bytes]:
+    """Jacobian X || Y || Z in arkworks' bytes: Z = 1, Z = 0 (the identity, any X and Y), a random
+    Z, the identity as (1, 1, 0); and bad ones: off the curve, outside the subgroup (``outside``:
+    affine coordinates, or None), a coordinate not below p, each with Z = 1 and a random Z."""
+    deg = len(_coeffs(G.generator().to_affine()[0]))
+    one, zero = (1,) + (0,) * (deg - 1), (0,) * deg
+    rand = lambda: tuple(rng.randrange(C.P) for _ in range(deg))  # noqa: E731
+
+    def scaled(x, y) -> bytes:
+        z = F(*rand())
+        x, y = F(*_coeffs(x)), F(*_coeffs(y))
+        return _le(size, x * z * z, y * z * z * z, z)
+
+    x, y = (G.generator() * rng.randrange(1, C.R)).to_affine()
+    off = (_coeffs(x)[0] ^ 1,) + _coeffs(x)[1:]
+    out = [_le(size, x, y, one), _le(size, rand(), rand(), zero), scaled(x, y), _le(size, one, one, zero),
+           _le(size, zero, zero, zero), _le(size, off, y, one), scaled(off, y), _le(size, zero, zero, one)]
+    if outside is not None:
+        out += [_le(size, *outside, one), scaled(*outside)]
+    good = _le(size, x, y, one)
+    return out + [good[:size - 1] + b"\xff" + good[size:], good[:-1] + b"\xff", C.P.to_bytes(size, "little") + good[size:]]
+
+
+def _extended_inputs(C, size: int, outside, rng) -> list[bytes]:
+    """Extended Edwards X || Y || T || Z: Z = 1, a random Z, the identity; bad: T != X Y / Z, Z = 0,
+    off the curve, outside the subgroup, a coordinate not below p."""
+    p = C.P
+    x, y = (C.Point.generator() * rng.randrange(1, C.R)).to_affine()
+    z = rng.randrange(1, p)
+    out = [_le(size, x, y, x * y % p, 1), _le(size, x * z % p, y * z % p, x * y * z % p, z), _le(size, 0, 1, 0, 1),
+           _le(size, 0, z, 0, z), _le(size, x, y, x * y % p + 1, 1), _le(size, x, y, x * y % p, 0), _le(size, 0, 0, 0, 0),
+           _le(size, x ^ 1, y, (x ^ 1) * y % p, 1), _le(size, x ^ 1, y, (x ^ 1) * y % p * z % p, z)]
+    ox, oy = outside
+    out += [_le(size, ox, oy, ox * oy % p, 1), _le(size, ox * z % p, oy * z % p, ox * oy * z % p, z)]
+    good = out[0]
+    return out + [good[:-1] + b"\xff", p.to_bytes(size, "little") + good[size:]]
+
+
+def _point_inputs(point: bytes, identity: bytes, outside: bytes | None) -> list[bytes]:
+    """Uncompressed points: a random one, the identity; off the curve, outside the subgroup, the
+    first bytes all ones (bad flags or a coordinate not below p), every value of the three top bits
+    of the first and of the last byte (where the flags sit), on the point and on zeros."""
+    half = len(point) // 2
+    out = [point, identity, point[:half - 1] + bytes([point[half - 1] ^ 1]) + point[half:], b"\xff" * half + point[half:]]
+    out += [outside] if outside is not None else []
+    for flags in range(8):
+        for base in (point, bytes(len(point))):
+            out.append(base[:-1] + bytes([(base[-1] & 0x1F) | flags << 5]))
+            out.append(bytes([(base[0] & 0x1F) | flags << 5]) + base[1:])
+    return out
+
+
+def _bigints(C, rng) -> list[bytes]:
+    """ArkScale BigIntegers (a count, then u64 words): 0 (no word and one zero word), a random k
+    < r, r, r + 1, 2^4096 - 1 (the most words), a random many-word one; malformed: 65 words, a
+    count that does not match, shorter than a count."""
+    def words(k: int, n: int) -> bytes:
+        return n.to_bytes(8, "little") + k.to_bytes(8 * n, "little")
+
+    nw = (C.R.bit_length() + 63) // 64
+    return [words(0, 0), words(0, 1), words(rng.randrange(C.R), nw), words(C.R, nw), words(C.R + 1, nw),
+            words((1 << 4096) - 1, 64), words(rng.getrandbits(1500), 24), words(1, 65),
+            (3).to_bytes(8, "little") + bytes(16), bytes(7)]
+
+
+def _inputs(C, host, name: str, rng) -> tuple[list[bytes], set]:
+    """The points an import is tried on, and the codes among its answers (a tuple: one of them)."""
+    size = host.FP_LEN if hasattr(host, "FP_LEN") else host.FQ_LEN
+    codes = {host.PF_OK, host.PF_ERR_LENGTH, host.PF_ERR_OFF_CURVE}
+    if "_te_" in name or "_sw_" in name:
+        low = C.Point.from_affine(0, -1 % C.P, check=False)
+        if name.endswith("_te_mul_projective"):
+            return _extended_inputs(C, size, low.to_affine(), rng), codes | {host.PF_ERR_NONCANON, host.PF_ERR_SUBGROUP}
+        if name.endswith("_sw_mul_projective"):
+            return (_jacobian_inputs(C, size, C.SWPoint, C.Fq, low.to_weierstrass().to_affine(), rng),
+                    codes | {host.PF_ERR_NONCANON, host.PF_ERR_SUBGROUP})
+        if name.endswith("_te_mul"):
+            return (_point_inputs((C.Point.generator() * 7).to_bytes(False, profile=host.PROFILE),
+                                  C.Point.identity().to_bytes(False, profile=host.PROFILE),
+                                  low.to_bytes(False, profile=host.PROFILE)), codes | {host.PF_ERR_NONCANON})
+        return (_point_inputs((C.SWPoint.generator() * 7).to_bytes(False), C.SWPoint.identity().to_bytes(False),
+                              low.to_weierstrass().to_bytes(False)), codes | {host.PF_ERR_SUBGROUP})
+    g2 = name.endswith("g2")
+    G = C.G2 if g2 else C.G1
+    outside = point_outside_subgroup(C, G)
+    if outside is not None:
+        codes.add(host.PF_ERR_SUBGROUP)
+        outside = G.from_bytes(outside, check=False)
+    if "projective" in name:
+        F = C.Fp2 if g2 and len(_coeffs(C.G2.generator().to_affine()[0])) == 2 else C.Fp
+        return (_jacobian_inputs(C, size, G, F, outside and outside.to_affine(), rng), codes | {host.PF_ERR_NONCANON})
+    point = (G.generator() * 7).to_bytes(False, profile=host.PROFILE)
+    # a bad flag code reads as bad flags or as junk beside the infinity flag, by the profile
+    return (_point_inputs(point, G.identity().to_bytes(False, profile=host.PROFILE),
+                          outside and outside.to_bytes(False, profile=host.PROFILE)),
+            codes | {(host.PF_ERR_FLAGS, host.PF_ERR_INF_JUNK)})
+
+
+@pytest.mark.parametrize("pkg", PAIRING + EDWARDS)
+def test_compiled_host_calls_match_python(pkg: str, curve_module) -> None:
+    """The compiled module's C host functions are what define() registers for the scalar
+    multiplications, and on random, edge and bad inputs, and on spans past the end of memory,
+    wrapping, or with the output over the input, they answer the Python host functions' codes
+    and bytes exactly."""
+    C = curve_module(pkg)
+    host = importlib.import_module(f"generated.{pkg}.wasm_host")
+    compiled = host.compiled_imports()
+    names = sorted(n for n in host.IMPORTS if n.endswith(_COMPILED))
+    assert len(names) == (4 if pkg in PAIRING or hasattr(C, "SWPoint") else 2) and set(names) <= set(compiled)
+    rng = random.Random(f"compiled-host-{pkg}")
+    scalars = _bigints(C, rng)
+    page = 65536
+    for name in names:
+        fast, slow = (_caller(host, name, 2, raw_calls) for raw_calls in (True, False))
+        assert ctypes.cast(host._RAW_CALLBACKS[(name, 1)], ctypes.c_void_p).value == compiled[name]
+        bases, expected = _inputs(C, host, name, rng)
+        size = len(bases[0])
+        calls = [(b, s, (0, len(b), 4096, len(s), 8192, size)) for b in bases for s in scalars[:7]]
+        calls += [(bases[0], s, (0, size, 4096, len(s), 8192, size)) for s in scalars[7:]]
+        calls += [(bases[0], scalars[2], args) for args in (
+            (0, size, 4096, len(scalars[2]), 8192, size - 1), (0, size, 4096, len(scalars[2]), 8192, size + 1),
+            (0, page + 1, 4096, 8, 8192, size), (page - 4, size, 4096, 8, 8192, size),
+            (0, size, 4096, len(scalars[2]), page - 4, size), (0xFFFFFFF0, 32, 4096, 8, 8192, size),
+            (0, size, 0xFFFFFFFF, 2, 8192, size), (0, size, 4096, len(scalars[2]), 0xFFFFFF00, 0x200),
+            (0, size, 4096, len(scalars[2]), 0, size))]   # the output over the input
+        codes = set()
+        for base, scalar, args in calls:
+            got = []
+            for store, call, memory in (fast, slow):
+                memory.write(store, bytes(range(256)) * (page // 256), 0)
+                memory.write(store, base, 0)
+                memory.write(store, scalar, 4096)
+                got.append((call(store, *args), bytes(memory.read(store, 0, page))))
+            assert got[0] == got[1], (name, base.hex(), scalar.hex(), args)
+            codes.add(got[0][0])
+        assert all(codes & set(c if isinstance(c, tuple) else (c,)) for c in expected), (name, codes)
