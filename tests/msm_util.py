@@ -1,4 +1,5 @@
-"""The known-log oracle of the MSM tests (tests/pairings/test_msm.py, tests/targets/test_msm_ifma.py):
+"""The known-log oracle of the MSM tests (tests/pairings/test_msm.py, tests/targets/test_msm_ifma.py,
+tests/edwards/test_edwards_msm_ifma.py):
 points P_i = s_i G with known logs, so that sum [k_i] P_i = [sum k_i s_i mod r] G is one scalar
 multiplication; and the check that a module's AVX-512 IFMA MSM switch follows the CPU
 (tests/targets/test_msm_ifma.py, tests/edwards/test_edwards_msm_ifma.py)."""

@@ -23,7 +23,7 @@ from types import ModuleType
 import pytest
 from conftest import edwards_packages, load_curve_module
 from edwards_util import model, outside, pt
-from msm_util import assert_ifma_switch_follows_the_cpu
+from msm_util import assert_ifma_switch_follows_the_cpu, logs_points
 
 from generator.emit.context_edwards import sw_msm_min_n
 from generator.reference.edwards import EdwardsCurve
@@ -50,13 +50,7 @@ def inputs(C: ModuleType, n: int, rng: random.Random):
     (0, -1), a point outside the subgroup, zero scalars and scalars >= r."""
     m = model(C.__name__.rpartition(".")[2])
     G = C.Point.generator()
-    a0, step = rng.randrange(1, C.R), rng.randrange(1, C.R)
-    P, S = G * a0, G * step
-    pts, logs = [], []
-    for i in range(n):
-        pts.append(P)
-        logs.append((a0 + i * step) % C.R)
-        P = P + S
+    logs, pts = logs_points(C.Point, C, n, rng)
     ks = [rng.randrange(C.R) for _ in range(n)]
     extra = C.Point.identity()                # the part of the sum outside the known logs
     Q = pt(C, outside(m, EdwardsCurve(m.p, m.a, m.d), 11))
