@@ -48,7 +48,7 @@ import threading
 from collections.abc import Iterable, Sequence
 from typing import Union
 
-from . import G1, G2, Fr, R, pairing_check
+from . import G1, G2, Fr, G2Prepared, R, pairing_check
 from . import _impl as _core
 from ._runtime import in_threads as _in_threads
 from ._runtime import slices as _slices
@@ -116,7 +116,7 @@ class TrustedSetup:
     """
 
     __slots__ = ("setup", "g1_lagrange_brp", "roots_brp", "precompute", "_root_index", "_fk20", "_table",
-                 "_fk20_width", "_fk20_tables")
+                 "_fk20_width", "_fk20_tables", "_cell_g2")
 
     def __init__(self, setup: Setup, precompute: int | None = 0, threads: int | None = None) -> None:
         width = _precompute_width(precompute, "TrustedSetup")
@@ -143,6 +143,11 @@ class TrustedSetup:
         # FK20's tables (one per Toeplitz MSM of FIELD_ELEMENTS_PER_CELL points), made with its points
         object.__setattr__(self, "_fk20_width", _fk20_width(precompute))
         object.__setattr__(self, "_fk20_tables", None)
+        # the G2 points of the cell proofs' pairing check, G2 and [tau^FIELD_ELEMENTS_PER_CELL] G2, with
+        # their Miller loop lines made once
+        m = FIELD_ELEMENTS_PER_CELL
+        cell_g2 = (G2Prepared(setup.g2[0]), G2Prepared(setup.g2[m])) if len(setup.g2) > m else None
+        object.__setattr__(self, "_cell_g2", cell_g2)
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("TrustedSetup is immutable")
@@ -684,21 +689,6 @@ def _coset_shift_power(cell: int) -> Fr:
     return _coset_shift(cell) ** FIELD_ELEMENTS_PER_CELL
 
 
-@functools.lru_cache(maxsize=None)
-def _interpolation_scales(cell: int) -> tuple[Fr, ...]:
-    """The factors that turn the forward FFT F of cell i's values (natural order on its coset
-    h_i H, H the 64th roots) into the coefficients of their interpolant I_i: with J(X) = I_i(h_i X),
-    whose values on H are the cell's, coef_J[j] = F[-j mod 64] / 64 and coef_I[j] = h_i^-j
-    coef_J[j]; so scales[t] = h_i^-j / 64 for j = -t mod 64 multiplies F[t].  A forward FFT takes
-    no inversion, where the inverse coset FFT takes three per call; made once per cell index."""
-    m = FIELD_ELEMENTS_PER_CELL
-    hinv = _coset_shift(cell).inverse()
-    scale = [Fr(m).inverse()]
-    for _ in range(m - 1):
-        scale.append(scale[-1] * hinv)
-    return tuple(scale[-t % m] for t in range(m))
-
-
 def _g1_fft(points: list[G1], root: Fr) -> list[G1]:
     """sum_j points[j] root^(ij) for i < n = len(points) (a power of two; root of order n): radix-2
     decimation in time over the points, one variable-time scalar multiplication per butterfly
@@ -993,35 +983,40 @@ def verify_cell_kzg_proof_batch(commitments: object, cell_indices: Sequence[int]
     n = len(cs)
     if not len(idx) == len(cl) == len(ps) == n:
         raise ValueError(f"{what}: {n} commitments, {len(idx)} cell indices, {len(cl)} cells and {len(ps)} proofs")
+    if n == 0:
+        return True
     # each distinct commitment is decoded (and checked) once, and enters the MSM once with the sum
-    # of its weights, as c-kzg does: a batch holds the cells of few blobs
+    # of its weights, as c-kzg does: a batch holds the cells of few blobs.  The distinct
+    # commitments and the proofs are decoded in one call (the subgroup checks in C, eight points at
+    # a time where the IFMA kernel runs); the cells are read by the interpolation below.  On a bad
+    # item the arguments are decoded one by one in order (commitments, cells, proofs), so the
+    # ValueError names the first bad one.
     first: dict[bytes, int] = {}
     for k, c in enumerate(cs):
         first.setdefault(c, k)
-    unique = {c: _g1(c, f"{what}: commitments[{k}]") for c, k in first.items()}
-    values = [_cell(c, f"{what}: cells[{k}]") for k, c in enumerate(cl)]
-    pis = _g1_batch(ps, f"{what}: proofs")
-    if n == 0:
-        return True
-    if len(ts.setup.g2) <= FIELD_ELEMENTS_PER_CELL:
-        raise ValueError(f"{what}: the trusted setup needs [tau^{FIELD_ELEMENTS_PER_CELL}] G2")
-    weights = [Fr(w) for w in random_coefficients(n)]
+    weights = random_coefficients(n)
     m = FIELD_ELEMENTS_PER_CELL
-    perm = _bit_reversal(m)
-    # acc[t] = sum_k r_k scales_k[t] F_k[t]; the aggregated interpolant's coefficient j is acc[-j mod 64]
-    acc = [Fr(0)] * m
-    proof_weights = []
-    c_weights = dict.fromkeys(unique, Fr(0))
-    for k in range(n):
-        cell = values[k]
-        spectrum = Fr.fft([cell[j] for j in perm], threads=1)
-        w = weights[k]
-        acc = [a + w * (sc * f) for a, sc, f in zip(acc, _interpolation_scales(idx[k]), spectrum)]
-        proof_weights.append(w * _coset_shift_power(idx[k]))
-        c_weights[cs[k]] += w
-    interp = [acc[-j % m] for j in range(m)]
+    try:
+        points = G1.batch_from_bytes(list(first) + ps, compressed=True)
+        # sum_k r_k I_k, I_k the interpolant of cell k on its coset h_k H (values in bit-reversed
+        # order): one C call, one forward FFT per distinct cell index
+        interp = Fr.interpolate_cosets(b"".join(cl), [_coset_shift(i) for i in idx], weights, bit_reversed=True)
+    except ValueError:
+        for c, k in first.items():
+            _g1(c, f"{what}: commitments[{k}]")
+        for k, c in enumerate(cl):
+            _cell(c, f"{what}: cells[{k}]")
+        _g1_batch(ps, f"{what}: proofs")
+        raise
+    if ts._cell_g2 is None:
+        raise ValueError(f"{what}: the trusted setup needs [tau^{m}] G2")
+    unique, pis = points[: len(first)], points[len(first) :]
+    c_weights = dict.fromkeys(first, 0)
+    for c, w in zip(cs, weights, strict=True):
+        c_weights[c] += w
+    proof_weights = [w * _coset_shift_power(i) for w, i in zip(weights, idx, strict=True)]
     s = ts.setup
-    lhs = G1.msm(list(unique.values()) + pis + list(s.g1[:m]),
-                 list(c_weights.values()) + proof_weights + [-a for a in interp], threads=nt)
+    lhs = G1.msm(unique + pis + list(s.g1[:m]), list(c_weights.values()) + proof_weights + [-a for a in interp],
+                 threads=nt)
     rhs = G1.msm(pis, weights, threads=nt)
-    return pairing_check([lhs, -rhs], [s.g2[0], s.g2[m]])
+    return pairing_check([lhs, -rhs], ts._cell_g2)

@@ -494,6 +494,32 @@ class Fr:
             True
         """
     @staticmethod
+    def interpolate_cosets(data: _Bytes, shifts: Iterable[_Scalar], weights: Iterable[_Scalar] | None = None,
+                           bit_reversed: bool = False) -> list[Fr]:
+        """The coefficients of sum_k weights[k] I_k, I_k the polynomial of degree < n whose values on
+        the coset shifts[k] H (H the n-th roots of unity) are row k of data.
+
+        Args:
+            data: len(shifts) rows of n canonical big-endian elements back to back, n a power of two.
+            shifts: each row's coset shift (ints or Fr, not zero).
+            weights: one per row (ints or Fr); None: all 1.
+            bit_reversed: value t of a row is at shift * w^bitrev(t) (EIP-7594's cells), not at
+                shift * w^t.
+
+        Returns:
+            The n coefficients, lowest first.
+
+        Raises:
+            ValueError: no rows, a length that is not whole rows, n not a power of two, a zero
+                shift, a weight count other than the row count, or an element >= r (the first one
+                is named).
+
+        Example:
+            >>> data = Fr.vector_to_bytes([3 * x for x in Fr.roots_of_unity(4)])   # p(X) = X on 3 H
+            >>> Fr.interpolate_cosets(data, [3]) == [0, 1, 0, 0]
+            True
+        """
+    @staticmethod
     def vector_from_bytes(data: _Bytes, endian: str = "big") -> list[Fr]:
         """Unpack elements of 40 bytes each.
 

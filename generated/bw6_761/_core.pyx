@@ -156,6 +156,7 @@ cdef extern from "c/api.h" nogil:
     void g1_mul_ct(g1_t *out, const g1_t *a, const limb_t *k, size_t nbits)
     void g1_mul_window_vartime(g1_t *out, const g1_t *a, const limb_t *k, size_t nlimbs)
     bint g1_in_subgroup_vartime(const g1_t *a)
+    size_t g1_first_outside_subgroup_vartime(const g1_affine_t *a, const bint *skip, size_t n)
     bint g1_affine_is_identity(const g1_affine_t *a)
     size_t g1_msm_scratch_size(size_t n, size_t bits, size_t nthreads)
     size_t g1_msm_glv_scratch_size(size_t n, size_t bits, size_t nthreads)
@@ -193,6 +194,7 @@ cdef extern from "c/api.h" nogil:
     void g2_mul_ct(g2_t *out, const g2_t *a, const limb_t *k, size_t nbits)
     void g2_mul_window_vartime(g2_t *out, const g2_t *a, const limb_t *k, size_t nlimbs)
     bint g2_in_subgroup_vartime(const g2_t *a)
+    size_t g2_first_outside_subgroup_vartime(const g2_affine_t *a, const bint *skip, size_t n)
     bint g2_affine_is_identity(const g2_affine_t *a)
     size_t g2_msm_scratch_size(size_t n, size_t bits, size_t nthreads)
     size_t g2_msm_glv_scratch_size(size_t n, size_t bits, size_t nthreads)
@@ -228,6 +230,10 @@ cdef extern from "c/api.h" nogil:
                                      fr_t *scratch)
     size_t fr_eval_barycentric_be_vartime(fr_t *out, const uint8_t *data, const fr_t *roots, size_t n,
                                           const fr_t *z, fr_t *scratch)
+    size_t fr_cosets_interpolate_scratch_size(size_t n, size_t groups)
+    size_t fr_cosets_interpolate_vartime(fr_t *out, const uint8_t *data, size_t rows, size_t n, bint brev,
+                                         const size_t *group, const fr_t *shifts, size_t groups,
+                                         const fr_t *weights, void *scratch)
     bint pf_msm_scalar_below_r_vartime(const limb_t *k)
     size_t pf_msm_scalar_bits_vartime(const limb_t *scalars, size_t n, size_t nlimbs)
 
@@ -1565,6 +1571,79 @@ cdef class Fr:
         finally:
             PyMem_Free(v)
             PyMem_Free(roots)
+            PyMem_Free(scratch)
+
+    @staticmethod
+    def interpolate_cosets(data, shifts, weights=None, bit_reversed=False):
+        """The n coefficients of sum_k weights[k] I_k, where I_k is the polynomial of degree < n
+        whose values on the coset shifts[k] * H (H the n-th roots of unity, w = root_of_unity(n))
+        are row k of data: len(shifts) rows of n packed big-endian elements (48 bytes each,
+        canonical: ValueError naming the first that is not), n a power of two; value t of a row at
+        shift * w^t, or at shift * w^bitrev(t) when bit_reversed (EIP-7594's cells).  shifts:
+        non-zero ints (reduced mod r) or Fr; weights: one per row (None: all 1).  In C, the GIL
+        released; rows on one coset share one transform.  Returns a list of Fr."""
+        cdef const uint8_t[::1] dv
+        cdef Py_ssize_t rows, n, k
+        cdef size_t bad, groups
+        cdef fr_t t
+        cdef fr_t *sh = NULL
+        cdef fr_t *wt = NULL
+        cdef fr_t *res = NULL
+        cdef size_t *grp = NULL
+        cdef void *scratch = NULL
+        cdef dict seen = {}
+        cdef bint brev = bool(bit_reversed)
+        dv = _fr_buffer(data, "Fr.interpolate_cosets")
+        shifts = list(shifts)
+        rows = len(shifts)
+        if rows == 0:
+            raise ValueError("Fr.interpolate_cosets: no rows (shifts is empty)")
+        if dv.shape[0] % (rows * 48):
+            raise ValueError(f"Fr.interpolate_cosets: {dv.shape[0]} bytes is not {rows} rows of whole elements")
+        n = dv.shape[0] // (rows * 48)
+        _fr_fft_logn(n, "Fr.interpolate_cosets")
+        if weights is not None:
+            weights = list(weights)
+            if len(weights) != rows:
+                raise ValueError(f"Fr.interpolate_cosets: {rows} rows but {len(weights)} weights")
+        try:
+            sh = <fr_t *>PyMem_Malloc(rows * sizeof(fr_t))
+            wt = <fr_t *>PyMem_Malloc(rows * sizeof(fr_t))
+            grp = <size_t *>PyMem_Malloc(rows * sizeof(size_t))
+            res = <fr_t *>PyMem_Malloc(n * sizeof(fr_t))
+            if sh == NULL or wt == NULL or grp == NULL or res == NULL:
+                raise MemoryError()
+            for k in range(rows):  # the distinct shifts, each row's index among them
+                _fr_from_obj(&t, shifts[k], "Fr.interpolate_cosets: shifts")
+                if fr_is_zero(&t):
+                    raise ValueError(f"Fr.interpolate_cosets: shifts[{k}] is zero")
+                key = (<char *>&t)[:sizeof(fr_t)]
+                g = seen.get(key)
+                if g is None:
+                    g = len(seen)
+                    seen[key] = g
+                    sh[<Py_ssize_t>g] = t
+                grp[k] = <size_t>g
+                if weights is None:
+                    fr_set_one(&wt[k])
+                else:
+                    _fr_from_obj(&wt[k], weights[k], "Fr.interpolate_cosets: weights")
+            groups = len(seen)
+            scratch = PyMem_Malloc(fr_cosets_interpolate_scratch_size(<size_t>n, groups))
+            if scratch == NULL:
+                raise MemoryError()
+            with nogil:
+                bad = fr_cosets_interpolate_vartime(res, &dv[0], <size_t>rows, <size_t>n, brev, grp, sh, groups,
+                                                    wt, scratch)
+            if bad < <size_t>(rows * n):
+                raise ValueError(f"Fr.interpolate_cosets: row {bad // n} element {bad % n} is not canonical "
+                                 f"(>= r)")
+            return _fr_list(res, <size_t>n)
+        finally:
+            PyMem_Free(sh)
+            PyMem_Free(wt)
+            PyMem_Free(grp)
+            PyMem_Free(res)
             PyMem_Free(scratch)
 
     @staticmethod
@@ -3785,7 +3864,7 @@ cdef list _g1_batch_from_bytes(object data, bint check, object profile, object c
     cdef const _ser_profile_t *p = &_SER[i]
     cdef size_t clen = _g1_ser_clen(p)
     cdef size_t ulen = _g1_ser_ulen(p)
-    cdef size_t size, count, k, total
+    cdef size_t size, count, k, total, decoded
     cdef size_t *offs = NULL
     cdef size_t *lens = NULL
     cdef g1_affine_t *aff = NULL
@@ -3849,9 +3928,12 @@ cdef list _g1_batch_from_bytes(object data, bint check, object profile, object c
                     g1_set_identity(&pts[k])
                     continue
                 g1_from_affine(&pts[k], &aff[k])
-                if check and not g1_in_subgroup_vartime(&pts[k]):
+            decoded = k if errs[k] else count
+            # the subgroup checks of the points before the first bad encoding, many at a time
+            if check:
+                k = g1_first_outside_subgroup_vartime(aff, infs, decoded)
+                if k < decoded:
                     errs[k] = _SER_ERR_SUBGROUP
-                    break
         out = []
         for k in range(count):
             if errs[k]:
@@ -4080,7 +4162,7 @@ cdef list _g2_batch_from_bytes(object data, bint check, object profile, object c
     cdef const _ser_profile_t *p = &_SER[i]
     cdef size_t clen = _g2_ser_clen(p)
     cdef size_t ulen = _g2_ser_ulen(p)
-    cdef size_t size, count, k, total
+    cdef size_t size, count, k, total, decoded
     cdef size_t *offs = NULL
     cdef size_t *lens = NULL
     cdef g2_affine_t *aff = NULL
@@ -4144,9 +4226,12 @@ cdef list _g2_batch_from_bytes(object data, bint check, object profile, object c
                     g2_set_identity(&pts[k])
                     continue
                 g2_from_affine(&pts[k], &aff[k])
-                if check and not g2_in_subgroup_vartime(&pts[k]):
+            decoded = k if errs[k] else count
+            # the subgroup checks of the points before the first bad encoding, many at a time
+            if check:
+                k = g2_first_outside_subgroup_vartime(aff, infs, decoded)
+                if k < decoded:
                     errs[k] = _SER_ERR_SUBGROUP
-                    break
         out = []
         for k in range(count):
             if errs[k]:

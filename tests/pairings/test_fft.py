@@ -1,5 +1,6 @@
 """FFT over Fr (c/fft.h, Fr.fft and friends) on every curve: against a quadratic DFT, inverse and
-coset transforms, the derived roots of unity, barycentric evaluation, packed bytes, limits."""
+coset transforms, the derived roots of unity, barycentric evaluation, summed interpolation on cosets,
+packed bytes, limits."""
 
 from __future__ import annotations
 
@@ -159,6 +160,67 @@ def test_batch_inverse(curve):
     assert Fr.batch_inverse([]) == []
     with pytest.raises(ZeroDivisionError, match=r"values\[2\]"):
         Fr.batch_inverse([1, 2, 0, 4])
+
+
+def interpolant(C, values, xs):
+    """The coefficients of the polynomial of degree < n through (xs[i], values[i]) (Lagrange, in
+    Python integers mod r)."""
+    r, n = C.R, len(values)
+    coeffs = [0] * n
+    for i in range(n):
+        num, den = [1], 1
+        for j in range(n):
+            if j != i:
+                num = [(a - xs[j] * b) % r for a, b in zip([0, *num], [*num, 0], strict=True)]
+                den = den * (xs[i] - xs[j]) % r
+        f = values[i] * pow(den, -1, r) % r
+        coeffs = [(c + f * a) % r for c, a in zip(coeffs, num, strict=True)]
+    return coeffs
+
+
+@pytest.mark.parametrize("bit_reversed", [False, True])
+def test_interpolate_cosets(curve, bit_reversed):
+    """Fr.interpolate_cosets against Lagrange interpolation on each row's coset in Python
+    integers: several rows per size (some on one coset, summed before their transform; shifts 1
+    and r - 1 among them), weights 0, 1, r - 1 and random, elements 0 and r - 1; and its errors."""
+    rng = random.Random(17 + bit_reversed)
+    Fr, r = curve.Fr, curve.R
+    for logn in (0, 1, 2, 3, 4):
+        n = 1 << logn
+        w = int(Fr.root_of_unity(n))
+        order = [int(format(t, f"0{logn}b")[::-1], 2) if logn else 0 for t in range(n)] if bit_reversed else range(n)
+        pool = [1, r - 1, rng.randrange(2, r), rng.randrange(2, r)]
+        rows = 1 + logn + 2
+        shifts = [rng.choice(pool) for _ in range(rows)]
+        weights = [0, 1, r - 1, *(rng.randrange(r) for _ in range(rows - 3))][:rows]
+        data = [[rng.choice([0, r - 1, rng.randrange(r)]) for _ in range(n)] for _ in range(rows)]
+        expected = [0] * n
+        for shift, weight, values in zip(shifts, weights, data, strict=True):
+            xs = [shift * pow(w, t, r) % r for t in order]
+            expected = [(e + weight * c) % r for e, c in zip(expected, interpolant(curve, values, xs), strict=True)]
+        packed = b"".join(Fr.vector_to_bytes(v) for v in data)
+        got = Fr.interpolate_cosets(packed, [Fr(s) for s in shifts], weights, bit_reversed=bit_reversed)
+        assert [int(x) for x in got] == expected, n
+        unweighted = [0] * n  # weights=None: all 1, the shifts as ints
+        for shift, values in zip(shifts, data, strict=True):
+            xs = [shift * pow(w, t, r) % r for t in order]
+            unweighted = [(e + c) % r for e, c in zip(unweighted, interpolant(curve, values, xs), strict=True)]
+        assert [int(x) for x in Fr.interpolate_cosets(packed, shifts, bit_reversed=bit_reversed)] == unweighted
+    size = len(Fr(0).to_bytes())
+    good = Fr.vector_to_bytes([1, 2, 3, 4])
+    bad = good[: 3 * size] + r.to_bytes(size, "big")
+    with pytest.raises(ValueError, match="row 1 element 3 is not canonical"):
+        Fr.interpolate_cosets(good + bad, [1, 2])
+    with pytest.raises(ValueError, match=r"shifts\[1\] is zero"):
+        Fr.interpolate_cosets(good + good, [1, 0])
+    with pytest.raises(ValueError, match="power of two"):
+        Fr.interpolate_cosets(good[: 3 * size] * 2, [1, 2])
+    with pytest.raises(ValueError, match="whole elements"):
+        Fr.interpolate_cosets(good + good[:size], [1, 2])
+    with pytest.raises(ValueError, match="2 rows but 1 weights"):
+        Fr.interpolate_cosets(good + good, [1, 2], [5])
+    with pytest.raises(ValueError, match="no rows"):
+        Fr.interpolate_cosets(b"", [])
 
 
 def test_factor_cache_is_verified(tmp_path, monkeypatch):

@@ -124,18 +124,25 @@ def test_g1_fft_matches_the_quadratic_transform(eip4844):
         assert E._g1_fft(got, w.inverse()) == [P.mul_vartime(n) for P in points]
 
 
-def test_interpolation_scales_give_the_inverse_coset_fft(eip4844):
-    """The verifier's forward FFT times _interpolation_scales, read at -j mod 64, is the
-    interpolant's coefficient j: the inverse FFT over cell i's coset, for several cells."""
+def test_interpolate_cosets_gives_the_weighted_inverse_coset_ffts(eip4844):
+    """The verifier's aggregated interpolant (Fr.interpolate_cosets on cells in bit-reversed
+    order) is sum_k r_k times the inverse FFT over cell k's coset, for cells of several indices,
+    two of them on one index (summed before their transform)."""
     E = eip4844
     Fr = E.Fr
     rng = random.Random(7)
     m = E.FIELD_ELEMENTS_PER_CELL
-    for cell in (0, 1, 77, 127):
-        values = [Fr(rng.randrange(E.R)) for _ in range(m)]
-        spectrum = Fr.fft(values)
-        scaled = [s * f for s, f in zip(E._interpolation_scales(cell), spectrum, strict=True)]
-        assert [scaled[-j % m] for j in range(m)] == Fr.fft(values, inverse=True, coset=E._coset_shift(cell))
+    perm = E._bit_reversal(m)
+    cells = (0, 1, 77, 127, 77)
+    rows = [[Fr(rng.randrange(E.R)) for _ in range(m)] for _ in cells]
+    weights = [rng.randrange(1, 1 << 128) for _ in cells]
+    expected = [Fr(0)] * m
+    for cell, values, w in zip(cells, rows, weights, strict=True):
+        natural = [values[perm[j]] for j in range(m)]  # bit-reversed order inside the coset
+        coeffs = Fr.fft(natural, inverse=True, coset=E._coset_shift(cell))
+        expected = [e + w * c for e, c in zip(expected, coeffs, strict=True)]
+    data = b"".join(Fr.vector_to_bytes(values) for values in rows)
+    assert Fr.interpolate_cosets(data, [E._coset_shift(i) for i in cells], weights, bit_reversed=True) == expected
 
 
 def test_verify_cell_batch_names_the_bad_proof(eip4844, trusted_setup, curve_module):

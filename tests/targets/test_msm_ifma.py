@@ -74,6 +74,78 @@ def test_ifma_degenerate_runs(C):
     assert G.msm([P] * n, ks) == P * (ks[0] * n % C.R)
 
 
+def points_off_the_subgroup(C, count: int, rng: random.Random) -> list:
+    """Points of G1's curve outside the subgroup of order r (none where the cofactor is 1): random
+    x-coordinates in a subgroup point's compressed encoding, kept where they decode without the
+    subgroup check, and their multiples by r (whose order divides the cofactor)."""
+    G = C.G1
+    base = bytearray(G.generator().to_bytes())
+    found = []
+    for _ in range(400 * count):
+        raw = bytearray(base)
+        for i in range(len(raw) - 8, len(raw)):
+            raw[i] = rng.randrange(256)
+        try:
+            P = G.from_bytes(bytes(raw), check=False)
+        except ValueError:
+            continue
+        if not P.in_subgroup():
+            found.append(P)
+            Q = P * (C.R - 1) + P  # [r] P: in the cofactor's group
+            if Q != G.identity():
+                found.append(Q)
+        if len(found) >= count:
+            break
+    return found
+
+
+def test_batch_subgroup_checks_match_portable(C):
+    """G1.batch_from_bytes checks the subgroup eight points at a time on the IFMA kernel: the same
+    points, or the ValueError naming the same first bad item, as the portable one-by-one check,
+    for points off the subgroup in every lane, identities and a bad encoding among them."""
+    rng = random.Random(f"{C.NAME}-subgroup")
+    G = C.G1
+    inside = [G.generator() * rng.randrange(C.R) for _ in range(24)]
+    outside = points_off_the_subgroup(C, 8, rng)
+    ident = G.identity().to_bytes()
+    assert outside or C.H1 == 1  # a G1 of cofactor 1 is its whole curve
+
+    def decoded(items):
+        got = []
+        for on in (True, False):
+            assert C._impl._msm_ifma(on) is on
+            try:
+                got.append(("ok", G.batch_from_bytes(items)))
+            except ValueError as exc:
+                got.append(("error", str(exc)))
+        assert got[0] == got[1]
+        return got[0]
+
+    for P in outside:
+        for n in (1, 8, 9, 17):
+            for pos in range(n):
+                items = [rng.choice(inside).to_bytes() for _ in range(n)]
+                items[pos] = P.to_bytes()
+                assert decoded(items) == ("error", f"G1.batch_from_bytes: item {pos}: the point is not in the "
+                                                   "subgroup of order r"), (n, pos)
+    for _ in range(60):
+        n = rng.randrange(1, 40)
+        pts = [rng.choice(inside) for _ in range(n)]
+        items = [P.to_bytes() for P in pts]
+        for _ in range(rng.randrange(3)):
+            items[rng.randrange(n)] = ident
+        status, value = decoded(items)
+        assert status == "ok" and [P.to_bytes() for P in value] == items
+        if outside:
+            bad = sorted(rng.sample(range(n), min(n, rng.randrange(1, 4))))
+            for k in bad:
+                items[k] = rng.choice(outside).to_bytes()
+            assert decoded(items) == ("error", f"G1.batch_from_bytes: item {bad[0]}: the point is not in the "
+                                               "subgroup of order r")
+            assert decoded([*items[: bad[0]], b"\xff" * len(ident), *items[bad[0]:]])[1].startswith(
+                f"G1.batch_from_bytes: item {bad[0]}: ")  # a bad encoding first: its own error
+
+
 @pytest.mark.parametrize("name", CURVES)
 def test_ifma_switch_follows_the_cpu(curve_module, name):
     """The IFMA switch follows the CPU flags (msm_util.assert_ifma_switch_follows_the_cpu)."""

@@ -388,4 +388,87 @@ static size_t fr_eval_barycentric_be_vartime(fr_t *out, const uint8_t *in, const
     return n;
 }
 
+/* The scratch fr_cosets_interpolate_vartime needs: groups sums of n elements, three elements and a
+ * count per group, and the n / 2 twiddles. */
+static inline size_t fr_cosets_interpolate_scratch_size(size_t n, size_t groups)
+{
+    return (groups * (n + 3) + (n / 2 > 0 ? n / 2 : 1)) * sizeof(fr_t) + groups * sizeof(size_t);
+}
+
+/*
+ * out[j] (j < n) = the coefficients of sum_k weights[k] I_k, where I_k is the polynomial of degree
+ * < n that takes row k of in on the coset shifts[group[k]] * H (H the n-th roots of unity, each
+ * shift non-zero): the rows are n packed big-endian elements each (FR_NBYTES bytes), value t at
+ * shift * omega_n^t, or at shift * omega_n^bitrev(t) when brev.  The rows of one group (one
+ * coset) are summed with their weights first, so each group takes one transform: with F the
+ * forward FFT of its values in natural order on c H, the interpolant's coefficient j is
+ * c^-j F[-j mod n] / n (a forward transform: no inversion but the one batch inversion of the
+ * shifts).  The elements stay plain integers as read (fr_fft_read_be: a factor 1/R through these
+ * linear steps, taken out at the end by a product with R^2), and a group of one row takes its
+ * weight in the output's scale.  Returns rows * n, or the index row * n + t of the first element
+ * that is not below r (out untouched).  n = 2^k with k <= FR_TWO_ADICITY (checked by the caller);
+ * scratch: fr_cosets_interpolate_scratch_size(n, groups) bytes.  Variable time in which rows
+ * share a coset (public data).
+ */
+static size_t fr_cosets_interpolate_vartime(fr_t *out, const uint8_t *in, size_t rows, size_t n, bool brev,
+                                            const size_t *group, const fr_t *shifts, size_t groups,
+                                            const fr_t *weights, void *scratch)
+{
+    fr_t *sums = (fr_t *)scratch, *scale = sums + groups * n, *inv = scale + groups, *tmp = inv + groups;
+    fr_t *tw = tmp + groups;
+    fr_t w, t, acc, ninv, one = FR_ONE;
+    size_t *count = (size_t *)(tw + (n / 2 > 0 ? n / 2 : 1));
+    size_t g, k, j;
+    int logn = fr_fft_log2(n);
+
+    for (g = 0; g < groups; g++)
+        count[g] = 0;
+    for (k = 0; k < rows; k++)
+        count[group[k]]++;
+    for (g = 0; g < groups; g++) {
+        scale[g] = one;
+        for (j = 0; j < n; j++)
+            fr_set_zero(&sums[g * n + j]);
+    }
+    for (k = 0; k < rows; k++) {
+        fr_t *sum = &sums[group[k] * n];
+        for (j = 0; j < n; j++) {
+            if (!fr_fft_read_be(t.l, in + (k * n + j) * FR_NBYTES))
+                return k * n + j;
+            if (count[group[k]] == 1) {
+                sum[j] = t;
+                continue;
+            }
+            fr_mul(&t, &t, &weights[k]);
+            fr_add(&sum[j], &sum[j], &t);
+        }
+        if (count[group[k]] == 1)
+            scale[group[k]] = weights[k];
+    }
+    fr_batch_inverse_vartime(inv, shifts, groups, tmp);
+    fr_root_of_unity(&w, (unsigned)logn);
+    fr_powers(tw, &one, &w, n / 2);
+    fr_from_size(&ninv, n);
+    fr_inv(&ninv, &ninv);
+    for (j = 0; j < n; j++)
+        fr_set_zero(&out[j]);
+    for (g = 0; g < groups; g++) {
+        fr_t *f = &sums[g * n];
+        if (count[g] == 0)
+            continue;
+        if (!brev) /* the butterflies want the values in bit-reversed order */
+            fr_bit_reverse(f, n);
+        fr_fft_core(f, n, tw, 1);
+        fr_mul(&acc, &scale[g], &ninv);
+        for (j = 0; j < n; j++) { /* coefficient j: c^-j F[-j mod n] / n */
+            fr_mul(&t, &acc, &f[(n - j) & (n - 1)]);
+            fr_add(&out[j], &out[j], &t);
+            fr_mul(&acc, &acc, &inv[g]);
+        }
+    }
+    for (j = 0; j < n; j++)
+        fr_mul(&out[j], &out[j], &FR_R2); /* the factor 1/R out */
+    return rows * n;
+}
+
 #endif /* PF_FFT_H */

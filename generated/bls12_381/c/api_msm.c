@@ -4,6 +4,11 @@
 #define PF_API_DEFINITIONS
 #include "api.h"
 
+PF_API size_t pf_api_g1_first_outside_subgroup_vartime(const g1_affine_t *a, const int *skip, size_t n)
+{
+    return g1_first_outside_subgroup_vartime(a, skip, n);
+}
+
 PF_API void pf_api_g1_msm_vartime(g1_t *out, const g1_affine_t *points, const limb_t *scalars, size_t n, size_t bits, void *scratch, size_t nthreads)
 {
     g1_msm_vartime(out, points, scalars, n, bits, scratch, nthreads);
@@ -52,6 +57,11 @@ PF_API void pf_api_g1_msm_table_vartime(g1_t *out, const g1_affine_t *table, con
 PF_API int pf_api_g1_msm_table_form_vartime(g1_t *out, const void *form, size_t n_all, const limb_t *scalars, size_t n, size_t c, size_t tw, size_t nthreads)
 {
     return g1_msm_table_form_vartime(out, form, n_all, scalars, n, c, tw, nthreads);
+}
+
+PF_API size_t pf_api_g2_first_outside_subgroup_vartime(const g2_affine_t *a, const int *skip, size_t n)
+{
+    return g2_first_outside_subgroup_vartime(a, skip, n);
 }
 
 PF_API void pf_api_g2_msm_vartime(g2_t *out, const g2_affine_t *points, const limb_t *scalars, size_t n, size_t bits, void *scratch, size_t nthreads)

@@ -2518,6 +2518,130 @@ static inline void g1_msm_table_vartime(g1_t *out, const g1_affine_t *table, con
     for (i = 1; i < nt; i++)
         g1_add_vartime(out, out, &sums[i]);
 }
+#ifdef G1_MSM_IFMA
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512ifma")
+
+/* out = [x] base over eight lanes (G1_SEED_DIGITS, as g1_mul_by_seed_vartime; any points of
+ * the curve): base in XYZZ, or the affine points (bx, by) when bx is not NULL. */
+static void g1_v8_mul_by_seed_vartime(g1_v8xyzz_t *out, const g1_v8xyzz_t *base,
+                                      const g1_v8fp_t *bx, const g1_v8fp_t *by)
+{
+    g1_v8xyzz_t acc, neg;
+    g1_v8fp_t zero, ny;
+    size_t i;
+
+    memset(&zero, 0, sizeof(zero));
+    if (bx != NULL) {
+        g1_v8fp_sub(&ny, &zero, by);
+        acc.x = *bx;
+        acc.y = *by;
+        g1_v8fp_const(&acc.zz, G1_V8_ONE);
+        acc.zzz = acc.zz;
+    } else {
+        acc = *base;
+        neg = *base;
+        g1_v8fp_sub(&neg.y, &zero, &base->y);
+    }
+    for (i = 1; i < sizeof(G1_SEED_DIGITS); i++) {
+        g1_v8_dbl_vartime(&acc, &acc);
+        if (G1_SEED_DIGITS[i] == 0)
+            continue;
+        if (bx != NULL)
+            g1_v8_add_affine_vartime(&acc, &acc, bx, G1_SEED_DIGITS[i] > 0 ? by : &ny);
+        else
+            g1_v8_add_vartime(&acc, &acc, G1_SEED_DIGITS[i] > 0 ? base : &neg);
+    }
+    g1_v8fp_sub(&acc.y, &zero, &acc.y);
+    *out = acc;
+}
+
+/* The lanes of the eight affine points a[0..8) (points of the curve, not the identity) in the
+ * subgroup: g1_in_subgroup_formula over eight lanes. */
+static __mmask8 g1_v8_in_subgroup_vartime(const g1_affine_t *const a[8])
+{
+    const fp_t *in[8];
+    g1_v8fp_t x, y, zero;
+    g1_v8xyzz_t xp[3], s, t, acc;
+    size_t lane;
+    g1_v8fp_t zeta[2];
+    const fp_t *zi[8];
+
+    memset(&zero, 0, sizeof(zero));
+    for (lane = 0; lane < 8; lane++)
+        in[lane] = &a[lane]->x;
+    g1_v8fp_load(&x, in);
+    for (lane = 0; lane < 8; lane++)
+        in[lane] = &a[lane]->y;
+    g1_v8fp_load(&y, in);
+    for (lane = 0; lane < 8; lane++)
+        zi[lane] = &G1_ZETA[0];
+    g1_v8fp_load(&zeta[0], zi);
+    for (lane = 0; lane < 8; lane++)
+        zi[lane] = &G1_ZETA[1];
+    g1_v8fp_load(&zeta[1], zi);
+    xp[0].x = x;
+    xp[0].y = y;
+    g1_v8fp_const(&xp[0].zz, G1_V8_ONE);
+    xp[0].zzz = xp[0].zz;
+    g1_v8_mul_by_seed_vartime(&xp[1], &xp[0], &x, &y);
+    g1_v8_mul_by_seed_vartime(&xp[2], &xp[1], NULL, NULL);
+    (void)t;
+    memset(&acc, 0, sizeof(acc)); /* ZZ = 0: the identity */
+    memset(&s, 0, sizeof(s));
+    g1_v8_add_vartime(&s, &s, &xp[2]);
+    g1_v8_add_vartime(&acc, &acc, &s);
+    memset(&s, 0, sizeof(s));
+    g1_v8_add_vartime(&s, &s, &xp[0]);
+    g1_v8fp_mul(&s.x, &s.x, &zeta[0]); /* phi^1: x -> zeta^1 x */
+    g1_v8_add_vartime(&acc, &acc, &s);
+    return g1_v8fp_is_zero(&acc.zz);
+}
+
+#pragma GCC pop_options
+#endif /* G1_MSM_IFMA */
+
+/* The index of the first of the n affine points a (points of the curve; those with skip[k] set
+ * are the identity and left out) outside the subgroup of order r, or n.  Variable time (public
+ * points). Eight at a time through the IFMA kernel where it runs (g1_msm_ifma_select). */
+static size_t g1_first_outside_subgroup_vartime(const g1_affine_t *a, const int *skip, size_t n)
+{
+    g1_t t;
+    size_t k = 0;
+#ifdef G1_MSM_IFMA
+    if (g1_msm_ifma_select(-1) == 1) {
+        const g1_affine_t *batch[8];
+        size_t at[8], fill = 0, lane;
+        __mmask8 ok;
+
+        for (k = 0; k <= n; k++) {
+            if (k < n && skip[k])
+                continue;
+            if (k < n)
+                at[fill++] = k;
+            if (fill == 8 || (k == n && fill > 0)) {
+                for (lane = 0; lane < 8; lane++)
+                    batch[lane] = &a[at[lane < fill ? lane : 0]];
+                ok = g1_v8_in_subgroup_vartime(batch);
+                for (lane = 0; lane < fill; lane++)
+                    if (!(ok >> lane & 1))
+                        return at[lane];
+                fill = 0;
+            }
+        }
+        return n;
+    }
+#endif
+    for (k = 0; k < n; k++) {
+        if (skip[k])
+            continue;
+        g1_from_affine(&t, &a[k]);
+        if (!g1_in_subgroup_vartime(&t))
+            return k;
+    }
+    return n;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* g2                                                                                         */
 
@@ -3388,4 +3512,21 @@ static inline void g2_msm_table_vartime(g2_t *out, const g2_affine_t *table, con
     for (i = 1; i < nt; i++)
         g2_add_vartime(out, out, &sums[i]);
 }
+/* The index of the first of the n affine points a (points of the curve; those with skip[k] set
+ * are the identity and left out) outside the subgroup of order r, or n.  Variable time (public
+ * points). */
+static size_t g2_first_outside_subgroup_vartime(const g2_affine_t *a, const int *skip, size_t n)
+{
+    g2_t t;
+    size_t k = 0;
+    for (k = 0; k < n; k++) {
+        if (skip[k])
+            continue;
+        g2_from_affine(&t, &a[k]);
+        if (!g2_in_subgroup_vartime(&t))
+            return k;
+    }
+    return n;
+}
+
 #endif /* PF_MSM_H */

@@ -674,6 +674,16 @@ PF_API size_t pf_api_fr_eval_barycentric_be_vartime(fr_t *out, const uint8_t *da
     return fr_eval_barycentric_be_vartime(out, data, roots, n, z, scratch);
 }
 
+PF_API size_t pf_api_fr_cosets_interpolate_scratch_size(size_t n, size_t groups)
+{
+    return fr_cosets_interpolate_scratch_size(n, groups);
+}
+
+PF_API size_t pf_api_fr_cosets_interpolate_vartime(fr_t *out, const uint8_t *data, size_t rows, size_t n, int brev, const size_t *group, const fr_t *shifts, size_t groups, const fr_t *weights, void *scratch)
+{
+    return fr_cosets_interpolate_vartime(out, data, rows, n, brev, group, shifts, groups, weights, scratch);
+}
+
 PF_API int pf_api_msm_scalar_below_r_vartime(const limb_t *k)
 {
     return pf_msm_scalar_below_r_vartime(k);

@@ -2517,6 +2517,23 @@ static inline void g1_msm_table_vartime(g1_t *out, const g1_affine_t *table, con
     for (i = 1; i < nt; i++)
         g1_add_vartime(out, out, &sums[i]);
 }
+/* The index of the first of the n affine points a (points of the curve; those with skip[k] set
+ * are the identity and left out) outside the subgroup of order r, or n.  Variable time (public
+ * points). */
+static size_t g1_first_outside_subgroup_vartime(const g1_affine_t *a, const int *skip, size_t n)
+{
+    g1_t t;
+    size_t k = 0;
+    for (k = 0; k < n; k++) {
+        if (skip[k])
+            continue;
+        g1_from_affine(&t, &a[k]);
+        if (!g1_in_subgroup_vartime(&t))
+            return k;
+    }
+    return n;
+}
+
 /* ------------------------------------------------------------------------------------------ */
 /* g2                                                                                         */
 
@@ -3387,4 +3404,21 @@ static inline void g2_msm_table_vartime(g2_t *out, const g2_affine_t *table, con
     for (i = 1; i < nt; i++)
         g2_add_vartime(out, out, &sums[i]);
 }
+/* The index of the first of the n affine points a (points of the curve; those with skip[k] set
+ * are the identity and left out) outside the subgroup of order r, or n.  Variable time (public
+ * points). */
+static size_t g2_first_outside_subgroup_vartime(const g2_affine_t *a, const int *skip, size_t n)
+{
+    g2_t t;
+    size_t k = 0;
+    for (k = 0; k < n; k++) {
+        if (skip[k])
+            continue;
+        g2_from_affine(&t, &a[k]);
+        if (!g2_in_subgroup_vartime(&t))
+            return k;
+    }
+    return n;
+}
+
 #endif /* PF_MSM_H */

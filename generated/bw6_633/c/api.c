@@ -389,6 +389,11 @@ PF_API int pf_api_g1_in_subgroup_vartime(const g1_t *a)
     return g1_in_subgroup_vartime(a);
 }
 
+PF_API size_t pf_api_g1_first_outside_subgroup_vartime(const g1_affine_t *a, const int *skip, size_t n)
+{
+    return g1_first_outside_subgroup_vartime(a, skip, n);
+}
+
 PF_API int pf_api_g1_affine_is_identity(const g1_affine_t *a)
 {
     return g1_affine_is_identity(a);
@@ -539,6 +544,11 @@ PF_API int pf_api_g2_in_subgroup_vartime(const g2_t *a)
     return g2_in_subgroup_vartime(a);
 }
 
+PF_API size_t pf_api_g2_first_outside_subgroup_vartime(const g2_affine_t *a, const int *skip, size_t n)
+{
+    return g2_first_outside_subgroup_vartime(a, skip, n);
+}
+
 PF_API int pf_api_g2_affine_is_identity(const g2_affine_t *a)
 {
     return g2_affine_is_identity(a);
@@ -662,6 +672,16 @@ PF_API void pf_api_fr_eval_barycentric_vartime(fr_t *out, const fr_t *evals, con
 PF_API size_t pf_api_fr_eval_barycentric_be_vartime(fr_t *out, const uint8_t *data, const fr_t *roots, size_t n, const fr_t *z, fr_t *scratch)
 {
     return fr_eval_barycentric_be_vartime(out, data, roots, n, z, scratch);
+}
+
+PF_API size_t pf_api_fr_cosets_interpolate_scratch_size(size_t n, size_t groups)
+{
+    return fr_cosets_interpolate_scratch_size(n, groups);
+}
+
+PF_API size_t pf_api_fr_cosets_interpolate_vartime(fr_t *out, const uint8_t *data, size_t rows, size_t n, int brev, const size_t *group, const fr_t *shifts, size_t groups, const fr_t *weights, void *scratch)
+{
+    return fr_cosets_interpolate_vartime(out, data, rows, n, brev, group, shifts, groups, weights, scratch);
 }
 
 PF_API int pf_api_msm_scalar_below_r_vartime(const limb_t *k)

@@ -90,6 +90,7 @@ PF_API int pf_api_g1_affine_is_on_curve(const g1_affine_t *a);
 PF_API void pf_api_g1_mul_ct(g1_t *out, const g1_t *a, const limb_t *k, size_t nbits);
 PF_API void pf_api_g1_mul_window_vartime(g1_t *out, const g1_t *a, const limb_t *k, size_t nlimbs);
 PF_API int pf_api_g1_in_subgroup_vartime(const g1_t *a);
+PF_API size_t pf_api_g1_first_outside_subgroup_vartime(const g1_affine_t *a, const int *skip, size_t n);
 PF_API int pf_api_g1_affine_is_identity(const g1_affine_t *a);
 PF_API size_t pf_api_g1_msm_scratch_size(size_t n, size_t bits, size_t nthreads);
 PF_API size_t pf_api_g1_msm_glv_scratch_size(size_t n, size_t bits, size_t nthreads);
@@ -120,6 +121,7 @@ PF_API int pf_api_g2_affine_is_on_curve(const g2_affine_t *a);
 PF_API void pf_api_g2_mul_ct(g2_t *out, const g2_t *a, const limb_t *k, size_t nbits);
 PF_API void pf_api_g2_mul_window_vartime(g2_t *out, const g2_t *a, const limb_t *k, size_t nlimbs);
 PF_API int pf_api_g2_in_subgroup_vartime(const g2_t *a);
+PF_API size_t pf_api_g2_first_outside_subgroup_vartime(const g2_affine_t *a, const int *skip, size_t n);
 PF_API int pf_api_g2_affine_is_identity(const g2_affine_t *a);
 PF_API size_t pf_api_g2_msm_scratch_size(size_t n, size_t bits, size_t nthreads);
 PF_API size_t pf_api_g2_msm_glv_scratch_size(size_t n, size_t bits, size_t nthreads);
@@ -145,6 +147,8 @@ PF_API void pf_api_fr_fft(fr_t *out, const fr_t *inp, size_t n, int inverse, con
 PF_API void pf_api_fr_batch_inverse_vartime(fr_t *out, const fr_t *inp, size_t n, fr_t *scratch);
 PF_API void pf_api_fr_eval_barycentric_vartime(fr_t *out, const fr_t *evals, const fr_t *roots, size_t n, const fr_t *z, fr_t *scratch);
 PF_API size_t pf_api_fr_eval_barycentric_be_vartime(fr_t *out, const uint8_t *data, const fr_t *roots, size_t n, const fr_t *z, fr_t *scratch);
+PF_API size_t pf_api_fr_cosets_interpolate_scratch_size(size_t n, size_t groups);
+PF_API size_t pf_api_fr_cosets_interpolate_vartime(fr_t *out, const uint8_t *data, size_t rows, size_t n, int brev, const size_t *group, const fr_t *shifts, size_t groups, const fr_t *weights, void *scratch);
 PF_API int pf_api_msm_scalar_below_r_vartime(const limb_t *k);
 PF_API size_t pf_api_msm_scalar_bits_vartime(const limb_t *scalars, size_t n, size_t nlimbs);
 PF_API void pf_api_miller_loop_vartime(gt_t *out, const g1_affine_t *P, const g2_affine_t *Q, const pf_line_t *const *lines, size_t n, pf_miller_pair_t *scratch);
@@ -238,6 +242,7 @@ PF_API void pf_api_g2_hash_to_field(fp_t *u, size_t count, const uint8_t *msg, s
 #define g1_mul_ct pf_api_g1_mul_ct
 #define g1_mul_window_vartime pf_api_g1_mul_window_vartime
 #define g1_in_subgroup_vartime pf_api_g1_in_subgroup_vartime
+#define g1_first_outside_subgroup_vartime pf_api_g1_first_outside_subgroup_vartime
 #define g1_affine_is_identity pf_api_g1_affine_is_identity
 #define g1_msm_scratch_size pf_api_g1_msm_scratch_size
 #define g1_msm_glv_scratch_size pf_api_g1_msm_glv_scratch_size
@@ -268,6 +273,7 @@ PF_API void pf_api_g2_hash_to_field(fp_t *u, size_t count, const uint8_t *msg, s
 #define g2_mul_ct pf_api_g2_mul_ct
 #define g2_mul_window_vartime pf_api_g2_mul_window_vartime
 #define g2_in_subgroup_vartime pf_api_g2_in_subgroup_vartime
+#define g2_first_outside_subgroup_vartime pf_api_g2_first_outside_subgroup_vartime
 #define g2_affine_is_identity pf_api_g2_affine_is_identity
 #define g2_msm_scratch_size pf_api_g2_msm_scratch_size
 #define g2_msm_glv_scratch_size pf_api_g2_msm_glv_scratch_size
@@ -293,6 +299,8 @@ PF_API void pf_api_g2_hash_to_field(fp_t *u, size_t count, const uint8_t *msg, s
 #define fr_batch_inverse_vartime pf_api_fr_batch_inverse_vartime
 #define fr_eval_barycentric_vartime pf_api_fr_eval_barycentric_vartime
 #define fr_eval_barycentric_be_vartime pf_api_fr_eval_barycentric_be_vartime
+#define fr_cosets_interpolate_scratch_size pf_api_fr_cosets_interpolate_scratch_size
+#define fr_cosets_interpolate_vartime pf_api_fr_cosets_interpolate_vartime
 #define pf_msm_scalar_below_r_vartime pf_api_msm_scalar_below_r_vartime
 #define pf_msm_scalar_bits_vartime pf_api_msm_scalar_bits_vartime
 #define pf_miller_loop_vartime pf_api_miller_loop_vartime
