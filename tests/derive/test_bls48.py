@@ -598,13 +598,20 @@ def _flatten(x: Any) -> list[int]:
     return [x] if isinstance(x, int) else [c for part in x for c in _flatten(part)]
 
 
-@pytest.mark.slow  # builds the package (several minutes the first time) and two known-answer programs
-def test_package_kat_program_limb_widths(package) -> None:
-    """The package's known-answer program (c/kat_main.c), compiled with 64-bit and with 32-bit limbs
-    (the portable C of generic64 and of generic32: the same rendered files), answers the pairing,
-    the Miller loop and Fp8 products, inverses and square roots with the same bytes, and its
+@pytest.mark.slow  # builds the package (several minutes the first time) and six known-answer programs
+def test_package_kat_program_every_target(package, tmp_path) -> None:
+    """The package's known-answer program (c/kat_main.c) answers the pairing, the Miller loop and Fp8
+    products, inverses and square roots with the same bytes on every C target: compiled here with
+    64-bit and with 32-bit limbs (the portable C of generic64 and of generic32: the same rendered
+    files), by generator/cross_build.py for arm64 (MUL/UMULH kernels), arm32 (UMAAL kernels) and
+    generic32, run under qemu, and by generator/wasm.py for wasm32-wasi, run under wasmtime; its
     pairing of BP, BP' is the draft's printed value."""
-    from build_cache import compiled
+    import cross_kat
+    from build_cache import cached_kat, compiled
+    from conftest import skip_or_fail
+    from wasm_util import require_wasm, run_wasi
+
+    from generator import cross_build, wasm
 
     R, (P, Q) = reference(), points()
     pkg_c = Path(package.__file__).parent / "c"
@@ -620,12 +627,48 @@ def test_package_kat_program_limb_widths(package) -> None:
     fq = [hx([rng.randrange(R.p) for _ in range(8)]) for _ in range(3)]
     requests = [f"pairing {pair}", f"miller_loop {pair}", f"fq_mul {fq[0]}{fq[1]}", f"fq_inv {fq[2]}",
                 f"fq_sqrt {fq[0]}", f"fq_sqr {fq[1]}"]
-    answers = []
+    answers = {}
     for bits in (64, 32):
         exe = compiled([cc, "-std=c99", "-O1", "-Wall", "-Wno-unused-function", f"-DPF_LIMB_BITS={bits}",
                         f"-I{pkg_c}", str(pkg_c / "kat_main.c")], inputs=[pkg_c], name=f"kat{bits}")
         run = subprocess.run([str(exe)], input="\n".join(requests) + "\n", capture_output=True, text=True, check=True)
-        answers.append(run.stdout.split())
-    assert answers[0] == answers[1] and len(answers[0]) == len(requests)
+        answers[f"gcc, {bits}-bit limbs"] = run.stdout.split()
+    cross = ("arm64", "arm32", "generic32")
+    missing = sorted({tool for t in cross for tool in cross_build.TARGETS[t].missing_tools()})
+    if missing:
+        skip_or_fail(f"cross tools missing: {', '.join(missing)} (apt-get install gcc-aarch64-linux-gnu "
+                     "gcc-arm-linux-gnueabihf qemu-user)")
+    for target in cross:
+        binary = cached_kat(pkg_c.parent, target)
+        answers[target] = " ".join(cross_kat.run_kat(binary, target, "\n".join(requests) + "\n")).split()
+        instruction = cross_build.TARGETS[target].kernel_instruction
+        if instruction is not None:     # the field multiplications run the target's assembly kernels
+            kernels = cross_kat.kernel_instructions(binary, target)
+            assert any(counts[instruction] for counts in kernels.values()), (target, sorted(kernels))
+    require_wasm()
+    kat_wasm = wasm.build_kat_wasm(pkg_c.parent, tmp_path, wasm.DEFAULT_LIMB_BITS)
+    answers["wasm32"] = " ".join(run_wasi(kat_wasm, "\n".join(requests) + "\n")).split()
+    first = answers["gcc, 64-bit limbs"]
+    assert len(first) == len(requests)
+    for name, got in answers.items():
+        assert got == first, name
     master = R.to_tower(from_draft_basis(R, ints(vectors()["pairing"]["master"])))
-    assert answers[0][0] == hx(_flatten(master))
+    assert first[0] == hx(_flatten(master))
+
+
+@pytest.mark.slow  # builds the package (several minutes the first time) and its WebAssembly module
+def test_package_wasm_module_pairing(package) -> None:
+    """The package's wasm32 module (c/wasm_abi.c built by generator/wasm.py, the module gen-curve
+    --target wasm32 writes) decodes the generators from the compiled module's encodings and gives
+    the same pairing bytes, and its pairing check accepts e(aP, Q) e(-P, aQ) = 1."""
+    from wasm_util import cached_wasm
+
+    from generator.wasm_loader import WasmCurve
+
+    C = package
+    P, Q = C.G1.generator(), C.G2.generator()
+    module = WasmCurve(cached_wasm(Path(C.__file__).parent))
+    assert module.pairing(P.to_bytes(), Q.to_bytes()) == C.pairing(P, Q).to_bytes()
+    a = random.Random(4849).randrange(1, C.R)
+    assert module.pairing_check([(P * a).to_bytes(), (-P).to_bytes()], [Q.to_bytes(), (Q * a).to_bytes()])
+    assert not module.pairing_check([(P * a).to_bytes(), (-P).to_bytes()], [Q.to_bytes(), (Q * (a + 1)).to_bytes()])
