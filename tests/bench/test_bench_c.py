@@ -11,7 +11,7 @@ from bench.ops import C_KERNELS
 from generator.cli import main as gen_curve
 
 # the module-scoped builds are shared by every test here: one worker under xdist
-pytestmark = pytest.mark.xdist_group("bench_c")
+pytestmark = [pytest.mark.xdist_group("bench_c"), pytest.mark.slow]  # renders and compiles the microbenchmark
 CUSTOM = 'name = "BLS12-461"\nfamily = "BLS12"\nx = "-0x1ffffffbfffe00000000"\n'
 
 

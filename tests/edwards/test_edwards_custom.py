@@ -35,6 +35,7 @@ def custom():
     return module, build_edwards_model(parse_curve_text(PARAMS, str(params)))
 
 
+@pytest.mark.slow  # derives and builds a curve of its own
 def test_derived_generator_and_arithmetic(custom) -> None:
     C, m = custom
     E = EdwardsCurve(m.p, m.a, m.d)
@@ -50,6 +51,7 @@ def test_derived_generator_and_arithmetic(custom) -> None:
         assert C.Point.from_affine(*U, check=False).clear_cofactor().to_affine() == E.mul(U, 8)
 
 
+@pytest.mark.slow  # derives and builds a curve of its own
 def test_ark_vrf_vectors_decode_natively(custom) -> None:
     C, m = custom
     gen = read_vector_json("edwards_companions", "curves.json")["curves"]["babyjubjub"]["forms"]["arkworks_a_1"]["generator"]

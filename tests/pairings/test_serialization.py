@@ -618,6 +618,7 @@ def one_spare_bit():
     return import_test_curve(root / "out", "bls12_383s")
 
 
+@pytest.mark.slow  # derives and builds a curve of its own (about 20 s)
 def test_one_spare_bit_profiles(one_spare_bit):
     C = one_spare_bit
     assert C.P.bit_length() == 383

@@ -30,6 +30,7 @@ def collected(*args: str, env: dict[str, str] | None = None) -> list[str]:
     return [line for line in proc.stdout.splitlines() if "::" in line]
 
 
+@pytest.mark.slow  # collects the whole suite in subprocesses (about 8 s)
 def test_xdist_runs_what_a_serial_run_collects() -> None:
     """Two workers run every test a serial run collects, each once."""
     env = {"CI": ""}
@@ -42,6 +43,7 @@ def test_xdist_runs_what_a_serial_run_collects() -> None:
     assert sum(counts.values()) == len(serial), proc.stdout[-2000:]
 
 
+@pytest.mark.slow  # collects the whole suite in subprocesses (about 11 s)
 def test_every_worker_collects_the_same_suite() -> None:
     """xdist requires every worker to collect the same tests in the same order; workers are
     separate interpreters with their own hash seeds, so collect the whole suite under two seeds."""
