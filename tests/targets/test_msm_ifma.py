@@ -15,6 +15,7 @@ import random
 import pytest
 from conftest import STANDARD_CURVES
 from msm_util import assert_ifma_switch_follows_the_cpu, expected, logs_points
+from wasm_util import random_compressed
 
 CURVES = STANDARD_CURVES + ("bls24_315", "bw6_633")
 
@@ -76,20 +77,14 @@ def test_ifma_degenerate_runs(C):
 
 def points_off_the_subgroup(C, count: int, rng: random.Random) -> list:
     """Points of G1's curve outside the subgroup of order r (none where the cofactor is 1): random
-    x-coordinates in a subgroup point's compressed encoding, kept where they decode without the
-    subgroup check, and their multiples by r (whose order divides the cofactor)."""
+    compressed encodings (wasm_util.random_compressed) that decode to points outside it, and their
+    multiples by r (whose order divides the cofactor)."""
     G = C.G1
-    base = bytearray(G.generator().to_bytes())
     found = []
     for _ in range(400 * count):
-        raw = bytearray(base)
-        for i in range(len(raw) - 8, len(raw)):
-            raw[i] = rng.randrange(256)
-        try:
-            P = G.from_bytes(bytes(raw), check=False)
-        except ValueError:
-            continue
-        if not P.in_subgroup():
+        data, kind = random_compressed(C, G, rng)
+        if kind == "outside":
+            P = G.from_bytes(data, check=False)
             found.append(P)
             Q = P * (C.R - 1) + P  # [r] P: in the cofactor's group
             if Q != G.identity():
