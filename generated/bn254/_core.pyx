@@ -4740,8 +4740,11 @@ cdef void *_host_call(void *caller, void *raw, _host_work_t work) noexcept nogil
 
 
 cdef bint _host_api(tuple api, tuple codes):
-    """Take wasmtime's functions and layouts (_host_calls_setup's ``api``) and the ABI's codes;
-    False where the layouts do not fit."""
+    """Take wasmtime's functions and layouts, ``api``: the addresses of wasmtime_caller_export_get,
+    wasmtime_caller_context, wasmtime_memory_data and wasmtime_memory_data_size; then
+    sizeof(wasmtime_extern_t), the offsets of its union and kind, the memory kind and
+    sizeof(wasmtime_val_raw_t).  And the ABI's ``codes``: ok, length, non-canonical, off the curve,
+    unknown, the most words of a BigInteger.  False where the layouts do not fit."""
     global _wt_export_get, _wt_context, _wt_data, _wt_data_size, _wt_extern_of, _wt_kind_of
     global _wt_memory_kind, _wt_raw_size, _PF_OK, _PF_LENGTH, _PF_NONCANON, _PF_OFF_CURVE, _PF_UNKNOWN
     global _PF_MAX_WORDS
@@ -5009,12 +5012,9 @@ cdef void *_g2_host_mul_projective_entry(void *env, void *caller, void *raw, siz
 
 def _host_calls_setup(tuple api, str profile, code_of, tuple codes):
     """The addresses of the host functions above by import suffix ("mul_g1", ...), after taking
-    wasmtime's functions and layouts from ``api`` (the addresses of wasmtime_caller_export_get,
-    wasmtime_caller_context, wasmtime_memory_data and wasmtime_memory_data_size; then
-    sizeof(wasmtime_extern_t), the offsets of its union and kind, the memory kind and
-    sizeof(wasmtime_val_raw_t)), the points' profile, ``code_of`` (a ValueError's message -> the
-    ABI's code, as the Python host maps them) and ``codes`` (ok, length, non-canonical, off the
-    curve, unknown, the most words of a BigInteger).  None where the layouts do not fit."""
+    wasmtime's functions and layouts from ``api`` and the ABI's ``codes`` (both as _host_api
+    reads them), the points' profile and ``code_of`` (a ValueError's message -> the ABI's code, as
+    the Python host maps them).  None where the layouts do not fit."""
     global _host_prof, _g1_host_off_curve, _g1_host_subgroup, _g2_host_off_curve, _g2_host_subgroup
     cdef uint8_t buf[4 * _SER_MAXW + 1]
     cdef const _ser_profile_t *p

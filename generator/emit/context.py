@@ -100,9 +100,10 @@ def wide_products(model: Model, name: str) -> bool:
 
 
 def field_files(model: Model, common: dict[str, object]) -> dict[str, str]:
-    """c/limbs.h, the field kernels of every assembly target (c/asm_<target>.h, for the shapes of the
-    model's fields) and one header per field (c/fp.h or c/fq.h, and c/fr.h)."""
-    files = {"c/limbs.h": render("c/limbs.h.j2", **common)}
+    """c/limbs.h, c/threads.h (the threads' fan-out), the field kernels of every assembly target
+    (c/asm_<target>.h, for the shapes of the model's fields) and one header per field (c/fp.h or
+    c/fq.h, and c/fr.h)."""
+    files = {"c/limbs.h": render("c/limbs.h.j2", **common), "c/threads.h": render("c/threads.h.j2", **common)}
     kernels = field_kernels(model)
     for asm in ASM_TARGETS:
         files[f"c/asm_{asm}.h"] = render(f"asm/{asm}/kernels.h.j2", kernels=kernels, **common)

@@ -9,7 +9,7 @@ context.py (what every package shares), api.py and render.py; never generator/re
 from __future__ import annotations
 
 from ..derive.algebra import Elem
-from ..derive.ifma import derive_ifma_field
+from ..derive.ifma import derive_ifma_field, ifma_constant
 from ..derive.model import RENDERED_EMBEDDING_DEGREES, CurveModel
 from ..derive.serialization import SerializationModel, derive_serialization
 from ..params import CurveFileError
@@ -61,7 +61,11 @@ def pairing_package_files(model: CurveModel, target: str, progress: Progress | N
     files["c/endomorphism.h"] = render("c/endomorphism.h.j2", **common)
     # G1 (a = 0 in every pairing family) also gets the AVX-512 IFMA bucket kernel (c/msm/_ifma.j2)
     ifma = derive_ifma_field(model.fp.modulus, model.fp.limbs64, f"{model.name} ({model.source})")
-    groups = [{"g": "g1", "F": "fp", "deg": 1, "ifma": ifma}, {"g": "g2", "F": names["fq"], "deg": model.fq_degree}]
+    g1 = {"g": "g1", "F": "fp", "deg": 1, "ifma": ifma}
+    if model.endo.g1.kind == "phi":  # zeta and zeta^2 for the batch subgroup test (c/msm/_subgroup.j2)
+        zeta = model.endo.g1.zeta[0]
+        g1["ifma_zeta"] = (ifma_constant(ifma, zeta), ifma_constant(ifma, zeta * zeta % model.p))
+    groups = [g1, {"g": "g2", "F": names["fq"], "deg": model.fq_degree}]
     files["c/msm.h"] = render("c/msm.h.j2", groups=groups, fp_bits=model.p.bit_length(), **group_common)
     files["c/fft.h"] = render("c/fft.h.j2", **common)
     say("rendering C: pairing")

@@ -53,9 +53,7 @@
 #include "limbs.h"
 #include <stdlib.h>
 #include <string.h>
-#ifndef PF_MSM_NO_THREADS
-#include <pthread.h>
-#endif
+#include "threads.h"
 
 /* Scalars are FR_NLIMBS little-endian limbs below 2^PF_MSM_SCALAR_BITS (the bit length of r). */
 #define PF_MSM_SCALAR_BITS 253
@@ -64,7 +62,7 @@
 /* Largest batch of affine additions sharing one inversion, and the wait queue of conflicts. */
 #define PF_MSM_MAX_BATCH 256
 /* At most this many threads per call */
-#define PF_MSM_MAX_THREADS 64
+#define PF_MSM_MAX_THREADS PF_MAX_THREADS
 /* Bucket state bits */
 #define PF_MSM_AFFINE 1 /* the affine bucket holds a point */
 #define PF_MSM_BUSY 2   /* the affine bucket is the target of an addition in the current batch */
@@ -711,13 +709,12 @@ static void sw_msm_windows_vartime(const sw_msm_job_t *job)
     }
 }
 
-#ifndef PF_MSM_NO_THREADS
+/* One job of pf_run_parts. */
 static void *sw_msm_thread_vartime(void *arg)
 {
     sw_msm_windows_vartime((const sw_msm_job_t *)arg);
     return NULL;
 }
-#endif
 
 /* out = sum_w 2^(start of w) S_w over nwin windows of width c, the lowest `narrow` of width c - 1
  * (Horner from the top window down). */
@@ -1804,13 +1801,12 @@ static void sw_msm_ifma_windows_vartime(const sw_msm_ifma_job_t *job)
 }
 #pragma GCC pop_options
 
-#ifndef PF_MSM_NO_THREADS
+/* One job of pf_run_parts. */
 static void *sw_msm_ifma_thread_vartime(void *arg)
 {
     sw_msm_ifma_windows_vartime((const sw_msm_ifma_job_t *)arg);
     return NULL;
 }
-#endif
 
 /* Whether this CPU (and its OS) runs AVX-512F and IFMA; gcc's CPU model checks the OS state. */
 static inline bool sw_msm_ifma_cpu(void)
@@ -1916,10 +1912,6 @@ static bool sw_msm_ifma_run_vartime(sw_t *out, const sw_affine_t *points, const 
     unsigned char *p;
     size_t nwin, i, per, start, nb, batch, shared, own, nbase, most;
     bool ok = true;
-#ifndef PF_MSM_NO_THREADS
-    pthread_t tid[PF_MSM_MAX_THREADS];
-    int started[PF_MSM_MAX_THREADS];
-#endif
 
     nbase = tw ? n / tw : 0;
     nwin = tw ? nt : pf_msm_nwin(bits, c); /* with a table: one sum per thread */
@@ -2002,20 +1994,7 @@ static bool sw_msm_ifma_run_vartime(sw_t *out, const sw_affine_t *points, const 
         p += pf_msm_align(8 * batch * sizeof(size_t));
         jobs[i].queue = (size_t *)p;
     }
-#ifndef PF_MSM_NO_THREADS
-    for (i = 1; i < nt; i++)
-        started[i] = pthread_create(&tid[i], NULL, sw_msm_ifma_thread_vartime, &jobs[i]) == 0;
-    sw_msm_ifma_windows_vartime(&jobs[0]);
-    for (i = 1; i < nt; i++) {
-        if (started[i])
-            pthread_join(tid[i], NULL);
-        else
-            sw_msm_ifma_windows_vartime(&jobs[i]);
-    }
-#else
-    for (i = 0; i < nt; i++)
-        sw_msm_ifma_windows_vartime(&jobs[i]);
-#endif
+    pf_run_parts(sw_msm_ifma_thread_vartime, jobs, sizeof(jobs[0]), nt);
     if (tw) {
         *out = sums[0];
         for (i = 1; i < nt; i++)
@@ -2061,10 +2040,6 @@ static void sw_msm_run_vartime(sw_t *out, const sw_affine_t *points, const limb_
     sw_msm_job_t jobs[PF_MSM_MAX_THREADS];
     sw_t *sums;
     size_t i, nt = plan->threads, per, extra, start, thread_bytes;
-#ifndef PF_MSM_NO_THREADS
-    pthread_t tid[PF_MSM_MAX_THREADS];
-    int started[PF_MSM_MAX_THREADS];
-#endif
 
 #ifdef SW_MSM_IFMA
     if (sw_msm_ifma_vartime(out, points, scalars, n, plan))
@@ -2087,20 +2062,7 @@ static void sw_msm_run_vartime(sw_t *out, const sw_affine_t *points, const limb_
         jobs[i].sums = sums;
         jobs[i].area = area + i * thread_bytes;
     }
-#ifndef PF_MSM_NO_THREADS
-    for (i = 1; i < nt; i++)
-        started[i] = pthread_create(&tid[i], NULL, sw_msm_thread_vartime, &jobs[i]) == 0;
-    sw_msm_windows_vartime(&jobs[0]);
-    for (i = 1; i < nt; i++) {
-        if (started[i])
-            pthread_join(tid[i], NULL);
-        else
-            sw_msm_windows_vartime(&jobs[i]);
-    }
-#else
-    for (i = 0; i < nt; i++)
-        sw_msm_windows_vartime(&jobs[i]);
-#endif
+    pf_run_parts(sw_msm_thread_vartime, jobs, sizeof(jobs[0]), nt);
     sw_msm_sum_windows_vartime(out, sums, plan->nwin, plan->c, plan->narrow);
 }
 
@@ -2196,10 +2158,6 @@ static inline void sw_msm_table_build(sw_affine_t *table, const sw_affine_t *poi
 {
     sw_msm_table_job_t jobs[PF_MSM_MAX_THREADS];
     size_t i, start, nt = pf_msm_threads(nthreads, n == 0 ? 1 : n);
-#ifndef PF_MSM_NO_THREADS
-    pthread_t tid[PF_MSM_MAX_THREADS];
-    int started[PF_MSM_MAX_THREADS];
-#endif
 
     for (i = 0, start = 0; i < nt; i++) {
         jobs[i].table = table;
@@ -2212,20 +2170,7 @@ static inline void sw_msm_table_build(sw_affine_t *table, const sw_affine_t *poi
         start += n / nt + (i < n % nt);
         jobs[i].i1 = start;
     }
-#ifndef PF_MSM_NO_THREADS
-    for (i = 1; i < nt; i++)
-        started[i] = pthread_create(&tid[i], NULL, sw_msm_table_part, &jobs[i]) == 0;
-    sw_msm_table_part(&jobs[0]);
-    for (i = 1; i < nt; i++) {
-        if (started[i])
-            pthread_join(tid[i], NULL);
-        else
-            sw_msm_table_part(&jobs[i]);
-    }
-#else
-    for (i = 0; i < nt; i++)
-        sw_msm_table_part(&jobs[i]);
-#endif
+    pf_run_parts(sw_msm_table_part, jobs, sizeof(jobs[0]), nt);
 }
 
 /* Bytes of the table's points in the form of the kernel that runs here (0: the portable method's
@@ -2346,10 +2291,6 @@ static inline void sw_msm_table_vartime(sw_t *out, const sw_affine_t *table, con
     unsigned char *area = sw_msm_align_area(scratch);
     sw_t *sums;
     size_t i, start, count, nt = plan.threads, thread_bytes;
-#ifndef PF_MSM_NO_THREADS
-    pthread_t tid[PF_MSM_MAX_THREADS];
-    int started[PF_MSM_MAX_THREADS];
-#endif
 
     if (n == 0) {
         sw_set_identity(out);
@@ -2379,20 +2320,7 @@ static inline void sw_msm_table_vartime(sw_t *out, const sw_affine_t *table, con
         jobs[i].area = area + i * thread_bytes;
         start += count;
     }
-#ifndef PF_MSM_NO_THREADS
-    for (i = 1; i < nt; i++)
-        started[i] = pthread_create(&tid[i], NULL, sw_msm_thread_vartime, &jobs[i]) == 0;
-    sw_msm_windows_vartime(&jobs[0]);
-    for (i = 1; i < nt; i++) {
-        if (started[i])
-            pthread_join(tid[i], NULL);
-        else
-            sw_msm_windows_vartime(&jobs[i]);
-    }
-#else
-    for (i = 0; i < nt; i++)
-        sw_msm_windows_vartime(&jobs[i]);
-#endif
+    pf_run_parts(sw_msm_thread_vartime, jobs, sizeof(jobs[0]), nt);
     *out = sums[0];
     for (i = 1; i < nt; i++)
         sw_add_vartime(out, out, &sums[i]);

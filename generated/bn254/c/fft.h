@@ -21,12 +21,10 @@
 #include "limbs.h"
 #include <stdlib.h>
 #include <string.h>
-#ifndef PF_MSM_NO_THREADS
-#include <pthread.h>
-#endif
+#include "threads.h"
 
 #define FR_TWO_ADICITY 28
-#define PF_FFT_MAX_THREADS 64
+#define PF_FFT_MAX_THREADS PF_MAX_THREADS
 /* Sizes below this run on one thread */
 #define PF_FFT_THREAD_MIN 4096
 
@@ -138,27 +136,6 @@ static void *fr_fft_thread(void *arg)
     return NULL;
 }
 
-/* Run jobs[0 .. t) (on t threads, the caller taking the last one). */
-static void fr_fft_run(fr_fft_job_t *jobs, size_t t)
-{
-#ifndef PF_MSM_NO_THREADS
-    pthread_t tid[PF_FFT_MAX_THREADS];
-    bool started[PF_FFT_MAX_THREADS];
-    for (size_t i = 0; i + 1 < t; i++)
-        started[i] = pthread_create(&tid[i], NULL, fr_fft_thread, &jobs[i]) == 0;
-    fr_fft_thread(&jobs[t - 1]);
-    for (size_t i = 0; i + 1 < t; i++) {
-        if (started[i])
-            pthread_join(tid[i], NULL);
-        else
-            fr_fft_thread(&jobs[i]);
-    }
-#else
-    for (size_t i = 0; i < t; i++)
-        fr_fft_thread(&jobs[i]);
-#endif
-}
-
 /* The transform of v (bit-reversed already) in place, with twiddles tw, on up to nthreads threads. */
 static void fr_fft_core(fr_t *v, size_t n, const fr_t *tw, size_t nthreads)
 {
@@ -175,12 +152,12 @@ static void fr_fft_core(fr_t *v, size_t n, const fr_t *tw, size_t nthreads)
     /* stages with 2h <= n / t: each thread its own block of n / t elements */
     for (size_t i = 0; i < t; i++)
         jobs[i] = (fr_fft_job_t){ v, tw, n, i * (n / t), (i + 1) * (n / t), 1, n / t };
-    fr_fft_run(jobs, t);
+    pf_run_parts(fr_fft_thread, jobs, sizeof(jobs[0]), t);
     /* the last log2(t) stages: n / 2 butterflies each, split evenly */
     for (size_t h = n / t; h < n; h <<= 1) {
         for (size_t i = 0; i < t; i++)
             jobs[i] = (fr_fft_job_t){ v, tw, n, i * (n / 2 / t), (i + 1) * (n / 2 / t), h, 0 };
-        fr_fft_run(jobs, t);
+        pf_run_parts(fr_fft_thread, jobs, sizeof(jobs[0]), t);
     }
 }
 
@@ -283,6 +260,20 @@ static void fr_batch_inverse_vartime(fr_t *out, const fr_t *in, size_t n, fr_t *
     }
 }
 
+/* out = sum (z^n - 1) / n: the factor of the barycentric formula outside its sum. */
+static void fr_barycentric_scale(fr_t *out, const fr_t *sum, const fr_t *z, size_t n)
+{
+    fr_t zn = *z, ninv, one = FR_ONE;
+
+    for (size_t m = 1; m < n; m <<= 1)
+        fr_sqr(&zn, &zn);
+    fr_sub(&zn, &zn, &one);
+    fr_from_size(&ninv, n);
+    fr_inv(&ninv, &ninv);
+    fr_mul(out, sum, &zn);
+    fr_mul(out, out, &ninv);
+}
+
 /*
  * out = p(z) for the polynomial p of degree < n with p(roots[i]) = evals[i], where roots is the
  * domain of the n-th roots of unity in any order (natural or bit-reversed):
@@ -293,7 +284,7 @@ static void fr_batch_inverse_vartime(fr_t *out, const fr_t *in, size_t n, fr_t *
 static void fr_eval_barycentric_vartime(fr_t *out, const fr_t *evals, const fr_t *roots, size_t n, const fr_t *z,
                                         fr_t *scratch)
 {
-    fr_t *den = scratch, *tmp = scratch + n, sum, t, zn, one = FR_ONE;
+    fr_t *den = scratch, *tmp = scratch + n, sum, t;
     for (size_t i = 0; i < n; i++) {
         if (fr_equal(z, &roots[i])) {
             *out = evals[i];
@@ -308,14 +299,7 @@ static void fr_eval_barycentric_vartime(fr_t *out, const fr_t *evals, const fr_t
         fr_mul(&t, &t, &den[i]);
         fr_add(&sum, &sum, &t);
     }
-    zn = *z;
-    for (size_t m = 1; m < n; m <<= 1)
-        fr_sqr(&zn, &zn);
-    fr_sub(&zn, &zn, &one);
-    fr_from_size(&t, n);
-    fr_inv(&t, &t);
-    fr_mul(&sum, &sum, &zn);
-    fr_mul(out, &sum, &t);
+    fr_barycentric_scale(out, &sum, z, n);
 }
 
 /* The canonical integer of an Fr element's bytes in big-endian order, as FR_NLIMBS limbs (not in
@@ -351,8 +335,8 @@ static inline bool fr_fft_read_be(limb_t t[FR_NLIMBS], const uint8_t *in)
 static size_t fr_eval_barycentric_be_vartime(fr_t *out, const uint8_t *in, const fr_t *roots, size_t n,
                                              const fr_t *z, fr_t *scratch)
 {
-    fr_t *raw = scratch, *pre = scratch + n, acc = FR_ONE, inv, sum, t, d, zn, one = FR_ONE;
-    size_t i, m;
+    fr_t *raw = scratch, *pre = scratch + n, acc = FR_ONE, inv, sum, t, d;
+    size_t i;
 
     for (i = 0; i < n; i++)
         if (!fr_fft_read_be(raw[i].l, in + i * FR_NBYTES))
@@ -377,14 +361,7 @@ static size_t fr_eval_barycentric_be_vartime(fr_t *out, const uint8_t *in, const
         fr_add(&sum, &sum, &t);
     }
     fr_mul(&sum, &sum, &FR_R2); /* the factor 1/R out */
-    zn = *z;
-    for (m = 1; m < n; m <<= 1)
-        fr_sqr(&zn, &zn);
-    fr_sub(&zn, &zn, &one);
-    fr_from_size(&t, n);
-    fr_inv(&t, &t);
-    fr_mul(&sum, &sum, &zn);
-    fr_mul(out, &sum, &t);
+    fr_barycentric_scale(out, &sum, z, n);
     return n;
 }
 

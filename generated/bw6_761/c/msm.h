@@ -53,9 +53,7 @@
 #include "limbs.h"
 #include <stdlib.h>
 #include <string.h>
-#ifndef PF_MSM_NO_THREADS
-#include <pthread.h>
-#endif
+#include "threads.h"
 
 /* Scalars are FR_NLIMBS little-endian limbs below 2^PF_MSM_SCALAR_BITS (the bit length of r). */
 #define PF_MSM_SCALAR_BITS 377
@@ -64,7 +62,7 @@
 /* Largest batch of affine additions sharing one inversion, and the wait queue of conflicts. */
 #define PF_MSM_MAX_BATCH 256
 /* At most this many threads per call */
-#define PF_MSM_MAX_THREADS 64
+#define PF_MSM_MAX_THREADS PF_MAX_THREADS
 /* Bucket state bits */
 #define PF_MSM_AFFINE 1 /* the affine bucket holds a point */
 #define PF_MSM_BUSY 2   /* the affine bucket is the target of an addition in the current batch */
@@ -710,13 +708,12 @@ static void g1_msm_windows_vartime(const g1_msm_job_t *job)
     }
 }
 
-#ifndef PF_MSM_NO_THREADS
+/* One job of pf_run_parts. */
 static void *g1_msm_thread_vartime(void *arg)
 {
     g1_msm_windows_vartime((const g1_msm_job_t *)arg);
     return NULL;
 }
-#endif
 
 /* out = sum_w 2^(start of w) S_w over nwin windows of width c, the lowest `narrow` of width c - 1
  * (Horner from the top window down). */
@@ -1799,13 +1796,12 @@ static void g1_msm_ifma_windows_vartime(const g1_msm_ifma_job_t *job)
 }
 #pragma GCC pop_options
 
-#ifndef PF_MSM_NO_THREADS
+/* One job of pf_run_parts. */
 static void *g1_msm_ifma_thread_vartime(void *arg)
 {
     g1_msm_ifma_windows_vartime((const g1_msm_ifma_job_t *)arg);
     return NULL;
 }
-#endif
 
 /* Whether this CPU (and its OS) runs AVX-512F and IFMA; gcc's CPU model checks the OS state. */
 static inline bool g1_msm_ifma_cpu(void)
@@ -1911,10 +1907,6 @@ static bool g1_msm_ifma_run_vartime(g1_t *out, const g1_affine_t *points, const 
     unsigned char *p;
     size_t nwin, i, per, start, nb, batch, shared, own, nbase, most;
     bool ok = true;
-#ifndef PF_MSM_NO_THREADS
-    pthread_t tid[PF_MSM_MAX_THREADS];
-    int started[PF_MSM_MAX_THREADS];
-#endif
 
     nbase = tw ? n / tw : 0;
     nwin = tw ? nt : pf_msm_nwin(bits, c); /* with a table: one sum per thread */
@@ -1997,20 +1989,7 @@ static bool g1_msm_ifma_run_vartime(g1_t *out, const g1_affine_t *points, const 
         p += pf_msm_align(8 * batch * sizeof(size_t));
         jobs[i].queue = (size_t *)p;
     }
-#ifndef PF_MSM_NO_THREADS
-    for (i = 1; i < nt; i++)
-        started[i] = pthread_create(&tid[i], NULL, g1_msm_ifma_thread_vartime, &jobs[i]) == 0;
-    g1_msm_ifma_windows_vartime(&jobs[0]);
-    for (i = 1; i < nt; i++) {
-        if (started[i])
-            pthread_join(tid[i], NULL);
-        else
-            g1_msm_ifma_windows_vartime(&jobs[i]);
-    }
-#else
-    for (i = 0; i < nt; i++)
-        g1_msm_ifma_windows_vartime(&jobs[i]);
-#endif
+    pf_run_parts(g1_msm_ifma_thread_vartime, jobs, sizeof(jobs[0]), nt);
     if (tw) {
         *out = sums[0];
         for (i = 1; i < nt; i++)
@@ -2056,10 +2035,6 @@ static void g1_msm_run_vartime(g1_t *out, const g1_affine_t *points, const limb_
     g1_msm_job_t jobs[PF_MSM_MAX_THREADS];
     g1_t *sums;
     size_t i, nt = plan->threads, per, extra, start, thread_bytes;
-#ifndef PF_MSM_NO_THREADS
-    pthread_t tid[PF_MSM_MAX_THREADS];
-    int started[PF_MSM_MAX_THREADS];
-#endif
 
 #ifdef G1_MSM_IFMA
     if (g1_msm_ifma_vartime(out, points, scalars, n, plan))
@@ -2082,20 +2057,7 @@ static void g1_msm_run_vartime(g1_t *out, const g1_affine_t *points, const limb_
         jobs[i].sums = sums;
         jobs[i].area = area + i * thread_bytes;
     }
-#ifndef PF_MSM_NO_THREADS
-    for (i = 1; i < nt; i++)
-        started[i] = pthread_create(&tid[i], NULL, g1_msm_thread_vartime, &jobs[i]) == 0;
-    g1_msm_windows_vartime(&jobs[0]);
-    for (i = 1; i < nt; i++) {
-        if (started[i])
-            pthread_join(tid[i], NULL);
-        else
-            g1_msm_windows_vartime(&jobs[i]);
-    }
-#else
-    for (i = 0; i < nt; i++)
-        g1_msm_windows_vartime(&jobs[i]);
-#endif
+    pf_run_parts(g1_msm_thread_vartime, jobs, sizeof(jobs[0]), nt);
     g1_msm_sum_windows_vartime(out, sums, plan->nwin, plan->c, plan->narrow);
 }
 
@@ -2317,10 +2279,6 @@ static inline void g1_msm_table_build(g1_affine_t *table, const g1_affine_t *poi
 {
     g1_msm_table_job_t jobs[PF_MSM_MAX_THREADS];
     size_t i, start, nt = pf_msm_threads(nthreads, n == 0 ? 1 : n);
-#ifndef PF_MSM_NO_THREADS
-    pthread_t tid[PF_MSM_MAX_THREADS];
-    int started[PF_MSM_MAX_THREADS];
-#endif
 
     for (i = 0, start = 0; i < nt; i++) {
         jobs[i].table = table;
@@ -2333,20 +2291,7 @@ static inline void g1_msm_table_build(g1_affine_t *table, const g1_affine_t *poi
         start += n / nt + (i < n % nt);
         jobs[i].i1 = start;
     }
-#ifndef PF_MSM_NO_THREADS
-    for (i = 1; i < nt; i++)
-        started[i] = pthread_create(&tid[i], NULL, g1_msm_table_part, &jobs[i]) == 0;
-    g1_msm_table_part(&jobs[0]);
-    for (i = 1; i < nt; i++) {
-        if (started[i])
-            pthread_join(tid[i], NULL);
-        else
-            g1_msm_table_part(&jobs[i]);
-    }
-#else
-    for (i = 0; i < nt; i++)
-        g1_msm_table_part(&jobs[i]);
-#endif
+    pf_run_parts(g1_msm_table_part, jobs, sizeof(jobs[0]), nt);
 }
 
 /* Bytes of the table's points in the form of the kernel that runs here (0: the portable method's
@@ -2467,10 +2412,6 @@ static inline void g1_msm_table_vartime(g1_t *out, const g1_affine_t *table, con
     unsigned char *area = g1_msm_align_area(scratch);
     g1_t *sums;
     size_t i, start, count, nt = plan.threads, thread_bytes;
-#ifndef PF_MSM_NO_THREADS
-    pthread_t tid[PF_MSM_MAX_THREADS];
-    int started[PF_MSM_MAX_THREADS];
-#endif
 
     if (n == 0) {
         g1_set_identity(out);
@@ -2500,20 +2441,7 @@ static inline void g1_msm_table_vartime(g1_t *out, const g1_affine_t *table, con
         jobs[i].area = area + i * thread_bytes;
         start += count;
     }
-#ifndef PF_MSM_NO_THREADS
-    for (i = 1; i < nt; i++)
-        started[i] = pthread_create(&tid[i], NULL, g1_msm_thread_vartime, &jobs[i]) == 0;
-    g1_msm_windows_vartime(&jobs[0]);
-    for (i = 1; i < nt; i++) {
-        if (started[i])
-            pthread_join(tid[i], NULL);
-        else
-            g1_msm_windows_vartime(&jobs[i]);
-    }
-#else
-    for (i = 0; i < nt; i++)
-        g1_msm_windows_vartime(&jobs[i]);
-#endif
+    pf_run_parts(g1_msm_thread_vartime, jobs, sizeof(jobs[0]), nt);
     *out = sums[0];
     for (i = 1; i < nt; i++)
         g1_add_vartime(out, out, &sums[i]);
@@ -2521,6 +2449,12 @@ static inline void g1_msm_table_vartime(g1_t *out, const g1_affine_t *table, con
 #ifdef G1_MSM_IFMA
 #pragma GCC push_options
 #pragma GCC target("avx512f,avx512ifma")
+
+/* zeta and zeta^2 (G1_ZETA) in the kernel's form */
+static const uint64_t G1_V8_ZETA[2][G1_V8_NLIMBS] = {
+    { 0x3427bfb58b2b3ULL, 0x6395c98df3a9eULL, 0x8841189c7c450ULL, 0x9860c7427426dULL, 0xd52a552e11904ULL, 0x35e6822d5c3ffULL, 0x09023dd53f3cfULL, 0x9c2db6cf0ea1bULL, 0x1c06b869d6d40ULL, 0x1dea770526befULL, 0xbc1cf3912f1dcULL, 0x701bde3fb71bcULL, 0x484af37c9ef27ULL, 0x5620594234dc4ULL, 0x000011dee2bcaULL },
+    { 0x0bd840c4c70f9ULL, 0x36316a5144bb1ULL, 0x373953dddb626ULL, 0x1df9346c498e1ULL, 0x534d251becb33ULL, 0x42e71ffccf50cULL, 0x8d50abeed7fbdULL, 0xd1b00d9211137ULL, 0xa9a14d08afd1aULL, 0x2cd563af62bb2ULL, 0x3d2bdbc357d81ULL, 0x9265469fd0c36ULL, 0xb9e1b6b19d838ULL, 0x506b0665082edULL, 0x000010a69c176ULL }
+};
 
 /* out = [x] base over eight lanes (G1_SEED_DIGITS, as g1_mul_by_seed_vartime; any points of
  * the curve): base in XYZZ, or the affine points (bx, by) when bx is not NULL. */
@@ -2564,7 +2498,6 @@ static __mmask8 g1_v8_in_subgroup_vartime(const g1_affine_t *const a[8])
     g1_v8xyzz_t xp[4], s, t, acc;
     size_t lane;
     g1_v8fp_t zeta[2];
-    const fp_t *zi[8];
 
     memset(&zero, 0, sizeof(zero));
     for (lane = 0; lane < 8; lane++)
@@ -2573,12 +2506,8 @@ static __mmask8 g1_v8_in_subgroup_vartime(const g1_affine_t *const a[8])
     for (lane = 0; lane < 8; lane++)
         in[lane] = &a[lane]->y;
     g1_v8fp_load(&y, in);
-    for (lane = 0; lane < 8; lane++)
-        zi[lane] = &G1_ZETA[0];
-    g1_v8fp_load(&zeta[0], zi);
-    for (lane = 0; lane < 8; lane++)
-        zi[lane] = &G1_ZETA[1];
-    g1_v8fp_load(&zeta[1], zi);
+    g1_v8fp_const(&zeta[0], G1_V8_ZETA[0]);
+    g1_v8fp_const(&zeta[1], G1_V8_ZETA[1]);
     xp[0].x = x;
     xp[0].y = y;
     g1_v8fp_const(&xp[0].zz, G1_V8_ONE);
@@ -3057,13 +2986,12 @@ static void g2_msm_windows_vartime(const g2_msm_job_t *job)
     }
 }
 
-#ifndef PF_MSM_NO_THREADS
+/* One job of pf_run_parts. */
 static void *g2_msm_thread_vartime(void *arg)
 {
     g2_msm_windows_vartime((const g2_msm_job_t *)arg);
     return NULL;
 }
-#endif
 
 /* out = sum_w 2^(start of w) S_w over nwin windows of width c, the lowest `narrow` of width c - 1
  * (Horner from the top window down). */
@@ -3090,10 +3018,6 @@ static void g2_msm_run_vartime(g2_t *out, const g2_affine_t *points, const limb_
     g2_msm_job_t jobs[PF_MSM_MAX_THREADS];
     g2_t *sums;
     size_t i, nt = plan->threads, per, extra, start, thread_bytes;
-#ifndef PF_MSM_NO_THREADS
-    pthread_t tid[PF_MSM_MAX_THREADS];
-    int started[PF_MSM_MAX_THREADS];
-#endif
 
     sums = (g2_t *)area;
     area += pf_msm_align(plan->nwin * sizeof(g2_t));
@@ -3112,20 +3036,7 @@ static void g2_msm_run_vartime(g2_t *out, const g2_affine_t *points, const limb_
         jobs[i].sums = sums;
         jobs[i].area = area + i * thread_bytes;
     }
-#ifndef PF_MSM_NO_THREADS
-    for (i = 1; i < nt; i++)
-        started[i] = pthread_create(&tid[i], NULL, g2_msm_thread_vartime, &jobs[i]) == 0;
-    g2_msm_windows_vartime(&jobs[0]);
-    for (i = 1; i < nt; i++) {
-        if (started[i])
-            pthread_join(tid[i], NULL);
-        else
-            g2_msm_windows_vartime(&jobs[i]);
-    }
-#else
-    for (i = 0; i < nt; i++)
-        g2_msm_windows_vartime(&jobs[i]);
-#endif
+    pf_run_parts(g2_msm_thread_vartime, jobs, sizeof(jobs[0]), nt);
     g2_msm_sum_windows_vartime(out, sums, plan->nwin, plan->c, plan->narrow);
 }
 
@@ -3347,10 +3258,6 @@ static inline void g2_msm_table_build(g2_affine_t *table, const g2_affine_t *poi
 {
     g2_msm_table_job_t jobs[PF_MSM_MAX_THREADS];
     size_t i, start, nt = pf_msm_threads(nthreads, n == 0 ? 1 : n);
-#ifndef PF_MSM_NO_THREADS
-    pthread_t tid[PF_MSM_MAX_THREADS];
-    int started[PF_MSM_MAX_THREADS];
-#endif
 
     for (i = 0, start = 0; i < nt; i++) {
         jobs[i].table = table;
@@ -3363,20 +3270,7 @@ static inline void g2_msm_table_build(g2_affine_t *table, const g2_affine_t *poi
         start += n / nt + (i < n % nt);
         jobs[i].i1 = start;
     }
-#ifndef PF_MSM_NO_THREADS
-    for (i = 1; i < nt; i++)
-        started[i] = pthread_create(&tid[i], NULL, g2_msm_table_part, &jobs[i]) == 0;
-    g2_msm_table_part(&jobs[0]);
-    for (i = 1; i < nt; i++) {
-        if (started[i])
-            pthread_join(tid[i], NULL);
-        else
-            g2_msm_table_part(&jobs[i]);
-    }
-#else
-    for (i = 0; i < nt; i++)
-        g2_msm_table_part(&jobs[i]);
-#endif
+    pf_run_parts(g2_msm_table_part, jobs, sizeof(jobs[0]), nt);
 }
 
 /* Bytes of the table's points in the form of the kernel that runs here (0: the portable method's
@@ -3470,10 +3364,6 @@ static inline void g2_msm_table_vartime(g2_t *out, const g2_affine_t *table, con
     unsigned char *area = g2_msm_align_area(scratch);
     g2_t *sums;
     size_t i, start, count, nt = plan.threads, thread_bytes;
-#ifndef PF_MSM_NO_THREADS
-    pthread_t tid[PF_MSM_MAX_THREADS];
-    int started[PF_MSM_MAX_THREADS];
-#endif
 
     if (n == 0) {
         g2_set_identity(out);
@@ -3498,20 +3388,7 @@ static inline void g2_msm_table_vartime(g2_t *out, const g2_affine_t *table, con
         jobs[i].area = area + i * thread_bytes;
         start += count;
     }
-#ifndef PF_MSM_NO_THREADS
-    for (i = 1; i < nt; i++)
-        started[i] = pthread_create(&tid[i], NULL, g2_msm_thread_vartime, &jobs[i]) == 0;
-    g2_msm_windows_vartime(&jobs[0]);
-    for (i = 1; i < nt; i++) {
-        if (started[i])
-            pthread_join(tid[i], NULL);
-        else
-            g2_msm_windows_vartime(&jobs[i]);
-    }
-#else
-    for (i = 0; i < nt; i++)
-        g2_msm_windows_vartime(&jobs[i]);
-#endif
+    pf_run_parts(g2_msm_thread_vartime, jobs, sizeof(jobs[0]), nt);
     *out = sums[0];
     for (i = 1; i < nt; i++)
         g2_add_vartime(out, out, &sums[i]);
