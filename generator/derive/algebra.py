@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from functools import cached_property
 
 import gmpy2
 
@@ -61,12 +62,13 @@ class Fq:
     nu: Elem = (0, 0)
     omega: Elem = (0, 0, 0, 0)
 
-    @property
+    # cached: the derivations ask for them on every operation of the levels above
+    @cached_property
     def fp2(self) -> "Fq":
         """The quadratic subfield Fp2 under Fp4."""
         return Fq(self.p, 2, self.beta)
 
-    @property
+    @cached_property
     def subfield(self) -> "Fq":
         """The field this one is quadratic over (degree 4 and 8): Fp2 under Fp4, Fp4 under Fp8."""
         return Fq(self.p, self.degree // 2, self.beta, self.nu)
@@ -109,13 +111,23 @@ class Fq:
         p = self.p
         if self.degree == 1:
             return (a[0] * b[0] % p,)
-        if self.degree in (4, 8):
-            S = self.subfield
-            (a0, a1), (b0, b1) = self._halves(a), self._halves(b)
-            c0 = S.add(S.mul(a0, b0), S.mul(self.non_residue, S.mul(a1, b1)))
-            c1 = S.add(S.mul(a0, b1), S.mul(a1, b0))
-            return c0 + c1
-        return ((a[0] * b[0] + self.beta * a[1] * b[1]) % p, (a[0] * b[1] + a[1] * b[0]) % p)
+        return tuple(c % p for c in self._mul_unreduced(a, b))
+
+    def _mul_unreduced(self, a: Elem, b: Elem) -> Elem:
+        """a b with integer coefficients congruent to the product's, reduced by the caller: one
+        reduction per coefficient instead of one per level, and Karatsuba at each quadratic level
+        (the derivations of the k = 48 family spend most of their time here)."""
+        if self.degree == 2:
+            p0, p1 = a[0] * b[0], a[1] * b[1]
+            return (p0 + self.beta * p1, (a[0] + a[1]) * (b[0] + b[1]) - p0 - p1)
+        S, half = self.subfield, self.degree // 2
+        a0, a1, b0, b1 = a[:half], a[half:], b[:half], b[half:]
+        t0, t1 = S._mul_unreduced(a0, b0), S._mul_unreduced(a1, b1)
+        t2 = S._mul_unreduced(tuple(x + y for x, y in zip(a0, a1, strict=True)),
+                              tuple(x + y for x, y in zip(b0, b1, strict=True)))
+        nr_t1 = S._mul_unreduced(self.non_residue, tuple(x % self.p for x in t1))
+        return (tuple(x + y for x, y in zip(t0, nr_t1, strict=True))
+                + tuple(z - x - y for x, y, z in zip(t0, t1, t2, strict=True)))
 
     def scale(self, a: Elem, k: int) -> Elem:
         return tuple(x * k % self.p for x in a)
@@ -138,11 +150,10 @@ class Fq:
         if self.degree in (4, 8):
             S = self.subfield
             a0, a1 = self._halves(a)
-            n_inv = S.inv(S.sub(S.mul(a0, a0), S.mul(self.non_residue, S.mul(a1, a1))))
+            n_inv = S.inv(self.norm(a))
             return S.mul(a0, n_inv) + S.neg(S.mul(a1, n_inv))
-        norm = (a[0] * a[0] - self.beta * a[1] * a[1]) % p
-        n_inv = int(gmpy2.invert(norm, p))
-        return (a[0] * n_inv % p, -a[1] * n_inv % p)
+        inverse = int(gmpy2.invert(self.norm(a)[0], p))
+        return (a[0] * inverse % p, -a[1] * inverse % p)
 
     def conj(self, a: Elem) -> Elem:
         """The p-power Frobenius: identity on Fp, u -> -u on Fp2 (for Fp4 and Fp8 use frobenius)."""
@@ -156,12 +167,38 @@ class Fq:
         if self.degree in (4, 8):
             S = self.subfield
             a0, a1 = self._halves(a)
-            gamma = S.pow(self.non_residue, (self.p**n - 1) // 2 % (S.order - 1))
-            return S.frobenius(a0, n) + S.mul(S.frobenius(a1, n), gamma)
+            return S.frobenius(a0, n) + S.mul(S.frobenius(a1, n), self._frobenius_gamma(n))
         return self.conj(a) if n % 2 else a
 
+    def _frobenius_gamma(self, n: int) -> Elem:
+        """non_residue^((p^n - 1) / 2), the constant of frobenius(., n) on degrees 4 and 8 (cached:
+        an exponentiation with an exponent of degree times p's size)."""
+        cache: dict[int, Elem] = self.__dict__.setdefault("_gammas", {})
+        n %= self.degree
+        if n not in cache:
+            S = self.subfield
+            cache[n] = S.pow(self.non_residue, (self.p**n - 1) // 2 % (S.order - 1))
+        return cache[n]
+
+    def norm(self, a: Elem) -> Elem:
+        """The norm to the subfield this one is quadratic over (a times its conjugate): a0^2 - nr a1^2
+        in Fp for Fp2, in ``subfield`` for degrees 4 and 8."""
+        if self.degree == 2:
+            return ((a[0] * a[0] - self.beta * a[1] * a[1]) % self.p,)
+        S = self.subfield
+        a0, a1 = self._halves(a)
+        return S.sub(S.mul(a0, a0), S.mul(self.non_residue, S.mul(a1, a1)))
+
     def is_square(self, a: Elem) -> bool:
-        return a == self.zero or self.pow(a, (self.order - 1) // 2) == self.one
+        """Euler's criterion through the norms: for a quadratic extension L of K with |K| = q,
+        a^((q^2 - 1)/2) = (a^(q + 1))^((q - 1)/2) = N(a)^((q - 1)/2), so a is a square in L exactly when
+        its norm is one in K, down to Legendre's symbol in Fp."""
+        if a == self.zero:
+            return True
+        if self.degree == 1:
+            return gmpy2.legendre(a[0], self.p) == 1
+        sub = self.subfield if self.degree in (4, 8) else Fq(self.p, 1)
+        return sub.is_square(self.norm(a))
 
     def sqrt(self, a: Elem) -> Elem | None:
         """A square root in Fq, or None (the complex method for degree 2)."""

@@ -261,17 +261,24 @@ def factored_forms(p_poly: sympy.Expr, r_poly: sympy.Expr, k: int, m: sympy.Expr
         if rest.is_zero:
             continue
         content, irreducible = factor_list_cached(rest)
-        items = [f for f, mult in irreducible for _ in range(mult)]
+        items = [sympy.Poly(f, X, domain="QQ") for f, mult in irreducible for _ in range(mult)]
         if len(items) < 2:
             continue
+        # a block (a set of factors) recurs in many partitions: its lambdas are computed once
+        blocks: dict[tuple[int, ...], tuple[Fraction, list[list[int]]]] = {}
         for partition in multiset_partitions(list(range(len(items)))):
             total = Fraction(int(sympy.Rational(content).p), int(sympy.Rational(content).q))
             lambdas = []
             for block in partition:
-                poly = sympy.Poly(sympy.Mul(*(items[i] for i in block)), X, domain="QQ")
-                factor_content, factor_lambdas = _primitive_lambdas(_base_p_digits(poly, p_p))
+                key = tuple(block)
+                if key not in blocks:
+                    poly = items[block[0]]
+                    for i in block[1:]:
+                        poly = poly * items[i]
+                    blocks[key] = _primitive_lambdas(_base_p_digits(poly, p_p))
+                factor_content, factor_lambdas = blocks[key]
                 total *= factor_content
-                lambdas.append(factor_lambdas)
+                lambdas.append([list(d) for d in factor_lambdas])
             if total == -1:
                 lambdas[0] = [[-c for c in d] for d in lambdas[0]]
             elif total != 1:

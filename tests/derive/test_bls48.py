@@ -14,7 +14,7 @@ are cached per session and the tests that need one are marked slow.
 The derived pairing core (generator.derive.model.derive_core: the optimal ate loop on |x|, psi over
 Fp8, the easy part and the hard-part program proved by exponent tracking) is run here on numbers,
 its program step by step in the reference's Fp48 (``model_pairing``), against the reference pairing
-and the draft's printed value; the core takes about a minute (the degree-272 factorizations of the
+and the draft's printed value; the core takes about 25 s (the degree-272 factorizations of the
 hard-part search come from generator/derive/poly_factor_cache/), so those tests are slow too.
 
 Basis map for the draft's pairing value: the draft writes Fp48 = Fp24[s]/(s^2 + z), Fp24 =
@@ -392,7 +392,7 @@ def model_final_exponentiation(c: PairingCore, f: Any) -> Any:
     return regs[fe.result]
 
 
-@pytest.mark.slow  # the derived core: about a minute, once per session
+@pytest.mark.slow  # the derived core: about 25 s, once per session
 def test_derived_miller_loop_and_psi() -> None:
     """One term on |x| (x = p mod r), binary or NAF digits of |x|, negative; psi^n acts on G2 as
     [p^n mod r] for n = 0..15 (p has order 48 mod r: psi^16 is not [1]); an altered seed fails."""
@@ -413,7 +413,7 @@ def test_derived_miller_loop_and_psi() -> None:
         derive_miller_loop("BLS48", s.x + 3, fam.p, fam.r, c.tower, c.twist.kind, E2, c.g2, "altered")
 
 
-@pytest.mark.slow  # the derived core: about a minute, once per session
+@pytest.mark.slow  # the derived core: about 25 s, once per session
 def test_altered_psi_coefficient_fails() -> None:
     """A psi coefficient doubled no longer acts as [p] on G2 (the check derive_miller_loop makes)."""
     c = core()
@@ -423,7 +423,7 @@ def test_altered_psi_coefficient_fails() -> None:
     assert apply_psi(c.twist.curve, tuple(psi), c.g2, 1) != c.twist.curve.mul(c.g2, c.family.p % c.family.r)
 
 
-@pytest.mark.slow  # the derived core: about a minute, once per session
+@pytest.mark.slow  # the derived core: about 25 s, once per session
 def test_derived_final_exponentiation() -> None:
     """Easy part (p^24 - 1)(p^8 + 1), m = 3 and the factored BLS form
     3 + (x - 1)^2 (x + p)(x^2 + p^2)(x^4 + p^4)(x^8 + p^8 - 1) = 3 Phi_48(p)/r (the k = 48 analogue
@@ -505,7 +505,7 @@ def endo() -> EndomorphismModel:
                                      psi=c.miller.psi), "BLS48-581")
 
 
-@pytest.mark.slow  # the derived core and its endomorphisms: about two minutes
+@pytest.mark.slow  # the derived core and its endomorphisms: about 30 s
 def test_derived_endomorphisms() -> None:
     """G1: [1 - x] clears (h_eff = 1 - x), phi(P) == [x^8 - 1] P tests, proven; G2: the k = 48
     psi formula clears with h_eff = 3 (x^8 - 1) h2, the scalar it is proven to equal in Z[psi],
