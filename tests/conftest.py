@@ -254,6 +254,7 @@ ONE_CASE_BY_DEFAULT = frozenset({
     "test_fp2_sqrt.py", "test_fuzz_targets.py", "test_generic32.py", "test_group_c.py",
     "test_line_products.py", "test_mac_small.py", "test_targets.py", "test_vartime_names.py",
     "test_wasm.py", "test_wide_small.py", "test_host_calls.py", "test_core_emit.py", "test_wasm_node.py",
+    "test_wasm_edwards.py",
 })
 # The case kept: the first one on this curve where a function has one (4 limbs, the quickest to
 # compile, and one portable module shared by the files that compare targets), else the first case.

@@ -62,7 +62,7 @@ def pairing_package_files(model: CurveModel, target: str, progress: Progress | N
     # G1 (a = 0 in every pairing family) also gets the AVX-512 IFMA bucket kernel (c/msm/_ifma.j2)
     ifma = derive_ifma_field(model.fp.modulus, model.fp.limbs64, f"{model.name} ({model.source})")
     g1 = {"g": "g1", "F": "fp", "deg": 1, "ifma": ifma}
-    if model.endo.g1.kind == "phi":  # zeta and zeta^2 for the batch subgroup test (c/msm/_subgroup.j2)
+    if model.endo.g1.zeta is not None:  # phi's zeta and zeta^2 for the batch subgroup test (c/msm/_subgroup.j2)
         zeta = model.endo.g1.zeta[0]
         g1["ifma_zeta"] = (ifma_constant(ifma, zeta), ifma_constant(ifma, zeta * zeta % model.p))
     groups = [g1, {"g": "g2", "F": names["fq"], "deg": model.fq_degree}]
