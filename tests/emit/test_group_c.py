@@ -260,6 +260,7 @@ def prepare(tmp: Path, curve: str, bits: int, backend: str):
     fr64 = (r.bit_length() + 63) // 64
     cfg = f"#define HARNESS_FR_LIMBS64 {fr64}\n" + ("#define HARNESS_G2_FP 1\n" if G2_DEG[curve] == 1 else "")
     (inc / "limbs.h").write_text(render("c/limbs.h.j2", header="limbs (test build)"))
+    (inc / "threads.h").write_text(render("c/threads.h.j2", header="threads (test build)"))
     if backend == "mock":
         R = 1 << (64 * limbs64)
         (inc / "harness_cfg.h").write_text(
