@@ -214,16 +214,17 @@ def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve:
                           small_factors: tuple[int, ...] = (), fp4_shift_xi: bool = False,
                           nu: tuple[int, int] | None = None) -> LazyReductionModel:
     """Derive (and check) which lazy-reduction shapes fit below p R for this p; small_factors are
-    the signed factors the multiplication by xi applies in double width. fp4_shift_xi (k = 24): the
-    Fp4 level's nu has small coefficients and xi = v, so the double-width Fp4 level multiplies by
-    nu and xi with sums (tower.h's fp2w_mul_by_nu, fp4w_mul_by_xi); nu (signed) decides whether the
+    the signed factors the multiplication by xi applies in double width. fp4_shift_xi (k = 24, 48): the
+    Fp4 level's nu has small coefficients and xi = v (k = 24; omega = +-v and xi = +-w at k = 48), so
+    the double-width levels multiply by nu, omega and xi with sums (tower.h's fp2w_mul_by_nu,
+    fp4w_mul_by_xi, fp4w_mul_by_omega, fp8w_mul_by_xi); nu (signed) decides whether the
     Fp4 product's a0 b0 + nu a1 b1 is a plain sum (fp4_nu_plain)."""
     R = 2 ** (64 * limbs64)
     require(p < R, curve, "p fits its limbs")
     headroom = R // p
     fp2_mul = False
     beta_k = beta_add = None
-    if k in (12, 24) and beta is not None and beta < 0 and -beta <= 16:
+    if k in (12, 24, 48) and beta is not None and beta < 0 and -beta <= 16:
         kk = -beta
         # the unreduced operand sums (< 2p) need 4p^2 < p R; k a1 b1 < k p^2 must be below p R
         fp2_mul = max(4, kk) * p < R
@@ -244,11 +245,12 @@ def derive_lazy_reduction(p: int, limbs64: int, k: int, beta: int | None, curve:
             _check_fp2_products_positive(p, R, beta, curve)
     # The tower on top of Fp (k = 6), of the lazy Fp2 product (k = 12), or of the double-width Fp4
     # level over it (k = 24, both signs of beta: the Fp2 products are in [0, p R), and the Fp4 level
-    # combines them by sums and differences modulo p R only): every stored double-width value is in
-    # [0, p R); a modular sum's high half (< 2p) must fit in n words.
+    # combines them by sums and differences modulo p R only; k = 48 adds the Fp8 level, which does
+    # the same over the Fp4 level's values): every stored double-width value is in [0, p R); a
+    # modular sum's high half (< 2p) must fit in n words.
     if k == 12:
         tower = beta_k is not None
-    elif k == 24:
+    elif k in (24, 48):
         tower = fp2_mul and fp4_shift_xi
     else:
         tower = k == 6

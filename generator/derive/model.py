@@ -153,12 +153,12 @@ RENDERED_EMBEDDING_DEGREES = (6, 12, 24, 48)
 
 def xi_small_factors(p: int, k: int, tower: TowerModel) -> tuple[int, ...]:
     """The signed factors the multiplication by xi applies to coefficients (tower.h's
-    fp2w_mul_by_xi, fpw_mul_by_xi): xi0 and xi1 and xi1 beta in Fp2, xi itself over Fp; at k = 24,
-    where xi = v is a shift, nu0, nu1 and nu1 beta (fp2w_mul_by_nu)."""
+    fp2w_mul_by_xi, fpw_mul_by_xi): xi0 and xi1 and xi1 beta in Fp2, xi itself over Fp; at k = 24
+    and 48, where xi (and omega) are shifts, nu0, nu1 and nu1 beta (fp2w_mul_by_nu)."""
     def signed(v: int) -> int:
         return v if v <= p // 2 else v - p
     xi = tuple(tower.xi)
-    if k == 24:
+    if k in (24, 48):
         return (signed(tower.nu[0]), signed(tower.nu[1]), signed(tower.nu[1]) * tower.beta)
     if k == 12:
         return (signed(xi[0]), signed(xi[1]), signed(xi[1]) * tower.beta)
@@ -166,12 +166,18 @@ def xi_small_factors(p: int, k: int, tower: TowerModel) -> tuple[int, ...]:
 
 
 def fp4_shift_xi(p: int, k: int, tower: TowerModel) -> bool:
-    """k = 24: whether tower.h's double-width Fp4 level applies, xi = v (a shift) and nu with the
-    small coefficients that fp2_mul_by_nu and fp2w_mul_by_nu take as sums (|nu_i|, |beta nu_1| <= 64)."""
-    if k != 24:
+    """Whether tower.h's double-width levels above Fp2 apply: nu with the small coefficients that
+    fp2_mul_by_nu and fp2w_mul_by_nu take as sums (|nu_i|, |beta nu_1| <= 64), and every product by
+    a level's non-residue a shift: xi = v (k = 24), or omega = +-v and xi = +-w (k = 48)."""
+    if k not in (24, 48):
         return False
     small = [v if v <= p // 2 else v - p for v in tower.nu]
-    return tuple(tower.xi) == (0, 0, 1, 0) and all(abs(v) <= 64 for v in (*small, small[1] * tower.beta))
+    if not all(abs(v) <= 64 for v in (*small, small[1] * tower.beta)):
+        return False
+    if k == 24:
+        return tuple(tower.xi) == (0, 0, 1, 0)
+    return tuple(tower.omega) in ((0, 0, 1, 0), (0, 0, p - 1, 0)) \
+        and tuple(tower.xi) in ((0, 0, 0, 0, 1, 0, 0, 0), (0, 0, 0, 0, p - 1, 0, 0, 0))
 
 
 def bw6_data(fam: FamilyValues) -> BW6Data | None:

@@ -45,8 +45,9 @@ from generator.derive.families import _eval, derive_family
 from generator.derive.fields import derive_field
 from generator.derive.final_exponentiation import derive_easy_part, derive_final_exponentiation
 from generator.derive.gt_program import Conj, ExpByX, Frob, MulGT, PowKarabina, PowSmall, track_exponent
+from generator.derive.lazy_reduction import derive_lazy_reduction
 from generator.derive.miller_loop import apply_psi, derive_miller_loop
-from generator.derive.model import PairingCore, derive_core
+from generator.derive.model import PairingCore, derive_core, fp4_shift_xi, xi_small_factors
 from generator.derive.psi_clearing import find_psi_clearing, psi_formula_equals, psi_formula_scalar
 from generator.derive.serialization import INF, LARGE, SMALL, derive_serialization
 from generator.derive.tower import TowerModel, derive_tower
@@ -183,6 +184,24 @@ def test_tower_is_the_drafts() -> None:
     assert len(T.gamma) == 24 and len(T.nu_gamma) == 8 and len(T.omega_gamma) == 8
     searched = derive_tower(48, p, "searched", None, None, None)
     assert (searched.nu, searched.omega, searched.xi) == ((1, 1), (0, 0, 1, 0), (0, 0, 0, 0, 1, 0, 0, 0))
+
+
+def test_lazy_tower_where_every_non_residue_is_a_shift() -> None:
+    """tower.h's double-width levels (the Fp8 one in templates/c/tower/_octic_wide.j2) are taken at
+    k = 48 where every product by a non-residue is a shift over a small nu: the draft's omega = -v and
+    xi = -w, the searched tower's +v and +w; not where omega or xi is another element (the flags
+    derive_lazy_reduction takes then leave the tower's values reduced per product)."""
+    T = tower()
+    p = T.fq.p
+    searched = derive_tower(48, p, "searched", None, None, None)
+    assert fp4_shift_xi(p, 48, T) and fp4_shift_xi(p, 48, searched)
+    for altered in (replace(T, xi=(0, 0, 0, 0, 2, 0, 0, 0)), replace(T, xi=(1, 0, 0, 0, p - 1, 0, 0, 0)),
+                    replace(T, omega=(0, 0, 2, 0)), replace(T, omega=(1, 0, 1, 0)), replace(T, nu=(p - 100, p - 1))):
+        assert not fp4_shift_xi(p, 48, altered), altered
+    limbs64 = (p.bit_length() + 63) // 64
+    lazy = derive_lazy_reduction(p, limbs64, 48, T.beta, "test", xi_small_factors(p, 48, T), True)
+    assert lazy.tower and lazy.fp2_mul and lazy.beta_k == 1 and lazy.wide_small == ()
+    assert not derive_lazy_reduction(p, limbs64, 48, T.beta, "test", xi_small_factors(p, 48, T), False).tower
 
 
 @pytest.mark.parametrize("nu, omega, xi, fragment", [
@@ -566,6 +585,31 @@ def package():
     return import_test_curve(root / "out", pkg)
 
 
+def searched_tower_text() -> str:
+    """The test curve file without the draft's tower (nu, omega, xi) and its G2 generator, under a
+    name of its own: the generator's search then takes nu = 1 + u, omega = v and xi = w
+    (test_tower_is_the_drafts) and derives G2's generator in that basis."""
+    kept, inside_g2 = [], False
+    for line in CURVE_FILE.read_text().splitlines():
+        inside_g2 = inside_g2 or line.startswith("g2 = [")
+        if not inside_g2 and not line.startswith(("name =", "nu =", "omega =", "xi =")):
+            kept.append(line)
+        inside_g2 = inside_g2 and line != "]"
+    return 'name = "BLS48-581-searched"\n' + "\n".join(kept) + "\n"
+
+
+@pytest.fixture(scope="module")
+def searched_tower_package():
+    """The compiled module of searched_tower_text(): its products by omega and xi are shifts with a
+    plus sign, the other branch of tower.h's Fp8 levels (the draft's tower has omega = -v, xi = -w)."""
+    from build_cache import cached_test_curve, import_test_curve
+
+    text = searched_tower_text()
+    root = cached_test_curve("BLS48-581, searched tower (k = 48)", text, "bls48-581-searched.toml")
+    (pkg,) = [d.name for d in (root / "out").iterdir() if (d / "__init__.py").is_file()]
+    return import_test_curve(root / "out", pkg)
+
+
 def _flat8(a: Any) -> tuple[int, ...]:
     """The reference's nested Fp8 tuple as the package's flat coordinate (c0 + c1 u + ... + c7 u v w)."""
     return tuple(c for half in a for pair in half for c in pair)
@@ -592,6 +636,19 @@ def test_package_pairing_laws(package) -> None:
     from pairing_laws import check_pairing_laws
 
     check_pairing_laws(package, reference().r, random.Random(4848))
+
+
+@pytest.mark.slow  # builds a second package (a few minutes the first time)
+def test_searched_tower_package_pairing_laws(searched_tower_package) -> None:
+    """The pairing laws on the package of the searched tower (nu = 1 + u, omega = v, xi = w), whose
+    G2 generator the generator derived in that basis: not the draft's coordinates."""
+    from pairing_laws import check_pairing_laws
+
+    C = searched_tower_package
+    assert C.NAME == "BLS48-581-searched"
+    draft_q = points()[1]
+    assert C.G2.generator().to_affine() != (_flat8(draft_q[0]), _flat8(draft_q[1]))
+    check_pairing_laws(C, reference().r, random.Random(4849))
 
 
 def _flatten(x: Any) -> list[int]:
