@@ -170,15 +170,19 @@ class Fq:
             return S.frobenius(a0, n) + S.mul(S.frobenius(a1, n), self._frobenius_gamma(n))
         return self.conj(a) if n % 2 else a
 
+    @cached_property
+    def _gammas(self) -> dict[int, Elem]:
+        """_frobenius_gamma's values by n mod degree."""
+        return {}
+
     def _frobenius_gamma(self, n: int) -> Elem:
         """non_residue^((p^n - 1) / 2), the constant of frobenius(., n) on degrees 4 and 8 (cached:
         an exponentiation with an exponent of degree times p's size)."""
-        cache: dict[int, Elem] = self.__dict__.setdefault("_gammas", {})
         n %= self.degree
-        if n not in cache:
+        if n not in self._gammas:
             S = self.subfield
-            cache[n] = S.pow(self.non_residue, (self.p**n - 1) // 2 % (S.order - 1))
-        return cache[n]
+            self._gammas[n] = S.pow(self.non_residue, (self.p**n - 1) // 2 % (S.order - 1))
+        return self._gammas[n]
 
     def norm(self, a: Elem) -> Elem:
         """The norm to the subfield this one is quadratic over (a times its conjugate): a0^2 - nr a1^2
@@ -197,8 +201,9 @@ class Fq:
             return True
         if self.degree == 1:
             return gmpy2.legendre(a[0], self.p) == 1
-        sub = self.subfield if self.degree in (4, 8) else Fq(self.p, 1)
-        return sub.is_square(self.norm(a))
+        if self.degree == 2:
+            return gmpy2.legendre(self.norm(a)[0], self.p) == 1
+        return self.subfield.is_square(self.norm(a))
 
     def sqrt(self, a: Elem) -> Elem | None:
         """A square root in Fq, or None (the complex method for degree 2)."""
