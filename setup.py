@@ -23,7 +23,9 @@ Builds are parallel and incremental: each module is cythonized and compiled in i
 toolchain) is not compiled again. A second `pip install -e '.[test]'` compiles nothing.
 
 Environment:
-  PAIRFORGE_CURVES=bls12_381,bn254   build only these packages (default: every one in generated/)
+  PAIRFORGE_CURVES=bls12_381,bn254   build only these packages (default: every one in generated/ but
+                                     the opt-in ones, whose curve file says install = "opt-in";
+                                     PAIRFORGE_CURVES=all builds those too)
   PAIRFORGE_LIMB_BITS=32   build the generic32 variant (32-bit limbs) instead of generic64
   PAIRFORGE_CFLAGS="..."   extra compiler flags (e.g. sanitizers)
   PAIRFORGE_BUILD_JOBS=N   compile N modules in parallel (default: the number of CPUs)
@@ -60,10 +62,15 @@ def _load_build_module():
 pfb = _load_build_module()
 
 
+def _selected_packages() -> list[Path]:
+    """The packages to build: PAIRFORGE_CURVES's, or every one but the opt-in ones."""
+    return pfb.select_packages(pfb.discover_packages(ROOT / "generated"))
+
+
 def curve_extensions(every_target: bool = False):
     """One Extension per module to build (not cythonized: BuildCurves builds them itself): the
     module(s) this CPU loads (host_modules), or with ``every_target`` both where x86-64 has two."""
-    packages = pfb.select_packages(pfb.discover_packages(ROOT / "generated"))
+    packages = _selected_packages()
     limb_bits = pfb.limb_bits_from_env()
     extensions = []
     for pkg in packages:
@@ -176,15 +183,30 @@ GENERATOR_DATA = {"templates": "templates", "curves": "curves", "LICENSE-MIT": "
 
 
 class BuildPy(build_py):
-    """build_py of a wheel: without the curve packages' sources, with the generator's data."""
+    """build_py of a wheel: without the curve packages' sources, with the generator's data, and
+    without the opt-in curve packages that PAIRFORGE_CURVES does not name (it compiles none of
+    their modules)."""
 
     def _wheel(self) -> bool:
         return not getattr(self, "editable_mode", False)
+
+    def _left_out(self, package: str) -> bool:
+        """A package of an opt-in curve that this wheel does not build (pfb.select_packages)."""
+        parts = package.split(".")
+        if not (self._wheel() and parts[0] == "generated" and len(parts) > 1):
+            return False
+        pkg_dir = ROOT / "generated" / parts[1]
+        return pfb.is_opt_in(pkg_dir) and pkg_dir.resolve() not in [p.resolve() for p in _selected_packages()]
+
+    def find_package_modules(self, package, package_dir):
+        return [] if self._left_out(package) else super().find_package_modules(package, package_dir)
 
     def find_data_files(self, package, src_dir):
         files = super().find_data_files(package, src_dir)
         if not (self._wheel() and package.startswith("generated.")):
             return files
+        if self._left_out(package):
+            return []
         return [f for f in files if not self._source_only(Path(f).resolve().relative_to(ROOT / "generated"))]
 
     @staticmethod

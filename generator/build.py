@@ -90,7 +90,11 @@ WRAPPER_CFLAGS_ENV = "PAIRFORGE_WRAPPER_CFLAGS"
 LIMB_BITS_ENV = "PAIRFORGE_LIMB_BITS"
 
 # Limit `pip install -e .` / `setup.py build_ext` to some packages: PAIRFORGE_CURVES=bls12_381,bn254.
+# Unset, it selects every package but the opt-in ones; ALL_CURVES selects every package.
 CURVES_ENV = "PAIRFORGE_CURVES"
+ALL_CURVES = "all"
+# The file a rendered package carries when its curve file says install = "opt-in".
+OPT_IN_FILE = "opt-in.txt"
 # Which modules of each package an install or gen-curve compiles on x86-64 (see host_modules):
 # "host" (default) the one this CPU loads, "all" the portable and the x86_64-adx module.
 BUILD_TARGETS_ENV = "PAIRFORGE_BUILD_TARGETS"
@@ -172,22 +176,30 @@ def discover_packages(generated_dir: Path) -> list[Path]:
     return sorted(p.parent for p in generated_dir.glob(f"*/{EXTENSION_STEM}.pyx"))
 
 
+def is_opt_in(pkg_dir: Path) -> bool:
+    """Whether a rendered package is built only when named (its curve file's install = "opt-in")."""
+    return (Path(pkg_dir) / OPT_IN_FILE).is_file()
+
+
 def select_packages(packages: list[Path], names: str | None = None) -> list[Path]:
     """The packages named in ``names`` (default: the ``PAIRFORGE_CURVES`` variable), in order.
 
     Names are package names (``bls12_381``) or curve names (``bls12-381``), comma separated; an
-    empty or unset value selects every package. An unknown name is an error naming the known ones.
+    empty or unset value selects every package but the opt-in ones (``is_opt_in``), ``all`` every
+    package. An unknown name is an error naming the known ones.
     """
     value = os.environ.get(CURVES_ENV, "") if names is None else names
     wanted = [n.strip().lower().replace("-", "_") for n in value.split(",") if n.strip()]
     if not wanted:
+        return [p for p in packages if not is_opt_in(p)]
+    if wanted == [ALL_CURVES]:
         return list(packages)
     known = {p.name: p for p in packages}
     unknown = [n for n in wanted if n not in known]
     if unknown:
         raise BuildError(
             f"{CURVES_ENV}={value!r}: no package {', '.join(unknown)} in generated/ "
-            f"(available: {', '.join(sorted(known)) or 'none'})"
+            f"(available: {', '.join(sorted(known)) or 'none'}, or {ALL_CURVES!r})"
         )
     return [known[n] for n in dict.fromkeys(wanted)]
 

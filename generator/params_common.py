@@ -70,6 +70,21 @@ def parse_int(value: object, key: str, where: str) -> int:
     raise CurveFileError(f"{where}: key '{key}' must be an integer or an integer string, got {value!r}")
 
 
+# What `pip install` does with a curve's package (the curve file's ``install`` key): "default"
+# compiles it; "opt-in" only when PAIRFORGE_CURVES names it (a package that takes minutes to build
+# and test, e.g. k = 48's).
+INSTALL_MODES = ("default", "opt-in")
+
+
+def parse_install(data: dict, source: str) -> str:
+    """The curve file's ``install`` key (default "default"), one of INSTALL_MODES."""
+    install = data.get("install", "default")
+    if install not in INSTALL_MODES:
+        raise CurveFileError(f"{source}: key 'install' must be one of {', '.join(map(repr, INSTALL_MODES))}, "
+                             f"got {install!r}")
+    return install
+
+
 def parse_polynomial_in_x(text: object, key: str, where: str) -> sympy.Expr:
     """A curve-file polynomial in the seed x (``^`` or ``**`` for powers, rational coefficients),
     as a sympy expression in ``X``; CurveFileError when it is not one."""

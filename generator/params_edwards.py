@@ -27,14 +27,21 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .params_common import EDWARDS_FAMILY, CurveFileError, parse_int, parse_toml, read_curve_text
+from .params_common import (
+    EDWARDS_FAMILY,
+    CurveFileError,
+    parse_install,
+    parse_int,
+    parse_toml,
+    read_curve_text,
+)
 from .params_pairing import parse_pairing
 from .resources import CURVES_DIR
 
 FAMILY = EDWARDS_FAMILY
 KNOWN_KEYS = {
     "name", "family", "p", "over", "a", "d", "r", "cofactor", "generators", "weierstrass",
-    "serialization", "description", "protocols", "ecvrf", "glv",
+    "serialization", "description", "protocols", "ecvrf", "glv", "install",
 }
 # The protocols a twisted Edwards package can carry (generator/protocols), and the keys of one
 # ``[[ecvrf]]`` suite table (generator/protocols/ecvrf.py says what each means).
@@ -96,6 +103,7 @@ class EdwardsSpec:
     family: str = FAMILY
     published: dict[str, int] = field(default_factory=dict)
     glv_lambda: int | None = None      # the eigenvalue libraries publish; derived and checked all the same
+    install: str = "default"           # one of params_common.INSTALL_MODES
 
     @property
     def package(self) -> str:
@@ -226,6 +234,7 @@ def parse_edwards(data: dict, source: str) -> EdwardsSpec:
         name=name, source=source, p=p, over=over, a=a, d=d, r=r, cofactor=cofactor, generators=generators,
         default_generator=default, weierstrass=weierstrass, serialization=serialization,
         description=str(data.get("description", "")), protocols=tuple(protocols), ecvrf=ecvrf,
+        install=parse_install(data, source),
     )
 
 

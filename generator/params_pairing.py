@@ -26,6 +26,7 @@ from pathlib import Path
 from .params_common import (
     EDWARDS_FAMILY,
     CurveFileError,
+    parse_install,
     parse_int,
     parse_polynomial_in_x,
     parse_toml,
@@ -44,8 +45,11 @@ PROTOCOL_NAMES = (
 KNOWN_KEYS = {
     "name", "family", "x", "b", "beta", "nu", "omega", "xi", "alpha", "ht", "hy", "g1", "g2",
     "published", "serialization", "protocols", "description", "hash_to_curve", "gt_exponent",
-    "inner", "trace_case", "hard_part", "arkworks_points",
+    "inner", "trace_case", "hard_part", "arkworks_points", "install", "security_bits",
 }
+# The security levels k (RFC 9380 section 5) a curve file may give its hash-to-curve suites, and the
+# hash each takes (b >= 2k bits of digest: SHA-256 at 128, SHA-512 at 256).
+SECURITY_LEVELS = {128: "sha256", 256: "sha512"}
 # The families a BW6 curve can be built over (its r is their p), and its two trace cases: the
 # constant term of t(x) mod r(x) (generator/derive/families.py).
 BW6_INNER_FAMILIES = ("BLS12", "BLS24")
@@ -89,7 +93,7 @@ RFC9380_SUITES = {
 }
 HASH_TO_CURVE_KEYS = {"suite", "rfc", "z", "h_eff", "isogeny"}
 ISOGENY_KEYS = ("a", "b", "x_num", "x_den", "y_num", "y_den")
-SUITE_ID = re.compile(r"[A-Z0-9]+G[12]_XMD:SHA-256_(SSWU|SVDW)_RO_")
+SUITE_ID = re.compile(r"[A-Z0-9]+G[12]_XMD:SHA-(?:256|512)_(SSWU|SVDW)_RO_")
 def _coefficients(value: object, key: str, where: str) -> tuple[tuple[int, ...], ...]:
     if not isinstance(value, list) or not value:
         raise CurveFileError(f"{where}: key '{key}' must be a non-empty list of field elements (degree 0 first)")
@@ -114,7 +118,7 @@ def _hash_to_curve(value: object, source: str) -> dict[str, HashToCurveSpec]:
         match = SUITE_ID.fullmatch(suite)
         if match is None or f"{group.upper()}_XMD" not in suite:
             raise CurveFileError(f"{where}: key 'suite' must look like 'CURVE{group.upper()}_XMD:SHA-256_SSWU_RO_' "
-                                 f"(or _SVDW_RO_), got {suite!r}")
+                                 f"(SHA-256 or SHA-512, SSWU or SVDW), got {suite!r}")
         rfc = table.get("rfc", False)
         if not isinstance(rfc, bool):
             raise CurveFileError(f"{where}: key 'rfc' must be true or false")
@@ -169,6 +173,9 @@ class CurveSpec:
     arkworks_points: str = "arkworks"
     protocols: tuple[str, ...] = ()
     description: str = ""
+    install: str = "default"  # one of params_common.INSTALL_MODES
+    # k of RFC 9380 for the derived hash-to-curve suites (a key of SECURITY_LEVELS): L and the hash
+    security_bits: int = 128
     hash_to_curve: dict[str, HashToCurveSpec] = field(default_factory=dict)
     # BW6: the inner curve's family (its file named by the key 'inner'; BLS12 when absent) and the
     # trace case (0 or 3; None: the first that gives a curve, 3 then 0).
@@ -237,6 +244,11 @@ def parse_pairing(data: dict, source: str) -> CurveSpec:
     if trace_case is not None and (isinstance(trace_case, bool) or trace_case not in BW6_TRACE_CASES):
         raise CurveFileError(f"{source}: key 'trace_case' must be 0 or 3 (the constant term of t(x) mod r(x)), "
                              f"got {trace_case!r}")
+    install = parse_install(data, source)
+    security_bits = data.get("security_bits", 128)
+    if isinstance(security_bits, bool) or security_bits not in SECURITY_LEVELS:
+        raise CurveFileError(f"{source}: key 'security_bits' must be one of "
+                             f"{', '.join(map(str, SECURITY_LEVELS))} (RFC 9380's k), got {security_bits!r}")
     name = data["name"]
     if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z][A-Za-z0-9_\- ]*", name):
         raise CurveFileError(f"{source}: key 'name' must start with a letter and hold letters, digits, '-', '_'")
@@ -315,6 +327,8 @@ def parse_pairing(data: dict, source: str) -> CurveSpec:
         arkworks_points=arkworks_points,
         protocols=tuple(protocols),
         description=str(data.get("description", "")),
+        install=install,
+        security_bits=security_bits,
         hash_to_curve=_hash_to_curve(data["hash_to_curve"], source) if "hash_to_curve" in data else {},
         gt_exponent=gt_exponent,
         hard_part=hard_part,

@@ -131,6 +131,8 @@ def main(argv: list[str] | None = None) -> int:
     probe = "import importlib, sys; [importlib.import_module(f'generated.{p}._core') for p in sys.argv[1:]]"
     subprocess.run([sys.executable, "-c", probe, *pkgs], cwd=dest, env=env, check=True)
     print(f"sanitize: {', '.join(pkgs)} import with the sanitizer runtime", flush=True)
+    # the tests cover every package built here, the opt-in ones included (tests/conftest.py)
+    env["PAIRFORGE_CURVES"] = ",".join(pkgs)
     if args.curves or args.adx_curves is not None:
         # the packages or x86_64-adx modules left out are missing on purpose: their tests skip
         # (every package that was built imports, checked above)

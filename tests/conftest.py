@@ -128,20 +128,34 @@ def client():
 # Compiled curve modules
 
 
+def _installed_by_default(pkg_dir: Path) -> bool:
+    """Whether a package's tests run: every package but the opt-in ones (the curve file's install =
+    "opt-in"), and those too where PAIRFORGE_CURVES names them (or is "all"), as `pip install` does."""
+    from generator import build
+
+    if not build.is_opt_in(pkg_dir):
+        return True
+    names = os.environ.get(build.CURVES_ENV, "")
+    return bool(names.strip()) and pkg_dir in build.select_packages(build.discover_packages(GENERATED_DIR), names)
+
+
 def generated_packages() -> list[str]:
-    """Pairing-curve packages rendered into generated/ (whether built or not), sorted."""
+    """Pairing-curve packages rendered into generated/ (whether built or not), sorted; an opt-in
+    package only where PAIRFORGE_CURVES names it (_installed_by_default)."""
     if not GENERATED_DIR.is_dir():
         return []
     return sorted(p.parent.name for p in GENERATED_DIR.glob("*/_core.pyx")
-                  if (p.parent / "__init__.py").is_file() and not (p.parent / "c" / "edwards_core.h").is_file())
+                  if (p.parent / "__init__.py").is_file() and not (p.parent / "c" / "edwards_core.h").is_file()
+                  and _installed_by_default(p.parent))
 
 
 def edwards_packages() -> list[str]:
-    """Twisted Edwards companion-curve packages rendered into generated/, sorted."""
+    """Twisted Edwards companion-curve packages rendered into generated/, sorted (opt-in ones as in
+    generated_packages)."""
     if not GENERATED_DIR.is_dir():
         return []
     return sorted(p.parent.parent.name for p in GENERATED_DIR.glob("*/c/edwards_core.h")
-                  if (p.parent.parent / "__init__.py").is_file())
+                  if (p.parent.parent / "__init__.py").is_file() and _installed_by_default(p.parent.parent))
 
 
 _modules: dict[str, ModuleType | str] = {}

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Union
 
+from ..build import OPT_IN_FILE
 from ..derive.edwards import EdwardsModel
 from ..derive.fields import FieldModel
 from ..derive.model import CurveModel
@@ -129,12 +130,15 @@ def extension_files(common: dict[str, object], core_pyx: str, core_header: str, 
 def package_init_files(model: Model, common: dict[str, object], say: Progress, init: str,
                        **init_context: object) -> dict[str, str | bytes]:
     """The protocol modules the curve file asks for (with their data files), the package's
-    ``__init__`` (the template ``init``, told the public protocol modules and ``init_context``) and
-    the PEP 561 marker: the package ships its types (the .pyi stub, annotated modules)."""
+    ``__init__`` (the template ``init``, told the public protocol modules and ``init_context``), the
+    PEP 561 marker (the package ships its types: the .pyi stub, annotated modules) and, for a curve
+    file with install = "opt-in", the marker that keeps the package out of a default install."""
     files = protocol_files(model, common, say)
     modules = sorted(path[: -len(".py")] for path in files if path.endswith(".py") and "/" not in path and not path.startswith("_"))
     files["__init__.py"] = render(init, protocol_modules=modules, **init_context, **common)
     files["py.typed"] = PY_TYPED
+    if model.spec.install == "opt-in":
+        files[OPT_IN_FILE] = render("python/opt-in.txt.j2", **common)
     return files
 
 

@@ -146,6 +146,21 @@ def test_select_packages(tmp_path: Path, monkeypatch) -> None:
     assert build.select_packages(pkgs) == pkgs
 
 
+def test_opt_in_packages_are_built_only_when_named(tmp_path: Path, monkeypatch) -> None:
+    """A package with the opt-in marker is left out of the default selection, in when named or 'all'."""
+    pkgs = [tmp_path / n for n in ("bls12_381", "bls48_581", "bn254")]
+    for pkg in pkgs:
+        pkg.mkdir()
+    (pkgs[1] / build.OPT_IN_FILE).write_text("opt-in\n")
+    monkeypatch.delenv(build.CURVES_ENV, raising=False)
+    assert build.select_packages(pkgs) == [pkgs[0], pkgs[2]]
+    assert build.select_packages(pkgs, "bls48-581") == [pkgs[1]]
+    assert build.select_packages(pkgs, "bn254,bls48_581") == [pkgs[2], pkgs[1]]
+    assert build.select_packages(pkgs, "ALL") == pkgs
+    with pytest.raises(build.BuildError, match=r"no package all2 .*or 'all'"):
+        build.select_packages(pkgs, "all2")
+
+
 def test_setup_py_builds_only_the_selected_curves() -> None:
     """setup.py's extension list follows PAIRFORGE_CURVES (nothing is compiled: --name only)."""
     code = (
