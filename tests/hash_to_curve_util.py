@@ -24,7 +24,7 @@ def map_params(m: CurveModel, ref: ReferencePairing, group: str) -> tuple[ref_h2
 
     iso = h.isogeny
     params = ref_h2c.MapParams(
-        field=F, b=E.b, method=h.method, z=conv(h.z), h_eff=h.h_eff, L=h.L,
+        field=F, b=E.b, method=h.method, z=conv(h.z), h_eff=h.h_eff, L=h.L, hash_name=h.hash,
         a_iso=conv(iso.a) if iso else None, b_iso=conv(iso.b) if iso else None,
         iso=tuple([conv(c) for c in poly] for poly in (iso.x_num, iso.x_den, iso.y_num, iso.y_den)) if iso else None,
     )

@@ -1416,7 +1416,7 @@ class G1:
     HASH_MAP: str
     @classmethod
     def hash_to_field(cls, msg: _Bytes, dst: _Bytes, count: int = 2) -> list[int]:
-        """RFC 9380 hash_to_field with expand_message_xmd (SHA-256) onto the coordinate field.
+        """RFC 9380 hash_to_field with expand_message_xmd (the suite's hash) onto the coordinate field.
 
         Args:
             msg: the message.
@@ -1753,7 +1753,7 @@ class G2:
     HASH_MAP: str
     @classmethod
     def hash_to_field(cls, msg: _Bytes, dst: _Bytes, count: int = 2) -> list[tuple[int, int]]:
-        """RFC 9380 hash_to_field with expand_message_xmd (SHA-256) onto the coordinate field.
+        """RFC 9380 hash_to_field with expand_message_xmd (the suite's hash) onto the coordinate field.
 
         Args:
             msg: the message.
@@ -2125,7 +2125,7 @@ def expand_message_xmd(msg: _Bytes, dst: _Bytes, length: int, hash: str = "sha25
         msg: the message.
         dst: the domain separation tag.
         length: the output length, in [1, 255 * the hash's size].
-        hash: "sha256" (the curve's suites) or "sha512".
+        hash: "sha256" (the default) or "sha512" (the hash of a curve's suites is its HASH_SUITE's).
 
     Returns:
         length uniform bytes.

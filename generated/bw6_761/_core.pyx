@@ -2427,7 +2427,7 @@ cdef int _coord_from_obj_fp(fp_t *out, object x, str what) except -1:
 
 
 # ---------------------------------------------------------------------------------------------
-# Hash to curve (RFC 9380): expand_message_xmd (SHA-256) and hash_to_field
+# Hash to curve (RFC 9380): expand_message_xmd (SHA-256 or SHA-512) and hash_to_field
 
 cdef extern from "c/api.h" nogil:
     void g1_map_to_curve(g1_t *out, const fp_t *u)
@@ -2443,7 +2443,7 @@ import hashlib as _hashlib
 
 cdef object _sha256 = _hashlib.sha256
 # The hash functions expand_message_xmd accepts (RFC 9380 section 5.3.1 needs a Merkle-Damgard hash
-# with b-byte output and s-byte blocks); the curves' suites use SHA-256.
+# with b-byte output and s-byte blocks); a curve's suites use SHA-256, or SHA-512 at k = 256.
 _XMD_HASHES = {"sha256": _hashlib.sha256, "sha512": _hashlib.sha512}
 
 
@@ -2477,8 +2477,8 @@ cdef bytes _xmd(bytes msg, bytes dst, Py_ssize_t length, object H=_sha256):
 
 def expand_message_xmd(msg, dst, length, hash="sha256"):
     """RFC 9380 expand_message_xmd: ``length`` uniform bytes from msg and the domain separation tag
-    dst (a dst over 255 bytes is first hashed, as section 5.3.3 says), with SHA-256 (the default,
-    the hash of this curve's suites) or ``hash="sha512"``."""
+    dst (a dst over 255 bytes is first hashed, as section 5.3.3 says), with SHA-256 (the default)
+    or ``hash="sha512"``."""
     cdef bytes m = _as_bytes(msg, "expand_message_xmd: msg")
     cdef bytes d = _as_bytes(dst, "expand_message_xmd: dst")
     n = _int_or_none(length)
@@ -2492,17 +2492,19 @@ def expand_message_xmd(msg, dst, length, hash="sha256"):
     return _xmd(m, d, n, H)
 
 
-cdef list _hash_to_field_ints(object msg, object dst, Py_ssize_t count, Py_ssize_t degree, Py_ssize_t L, str what):
-    """RFC 9380 section 5.2: count elements, each of ``degree`` coefficients in Fp, as ints."""
+cdef list _hash_to_field_ints(object msg, object dst, Py_ssize_t count, Py_ssize_t degree, Py_ssize_t L, str what,
+                              object H):
+    """RFC 9380 section 5.2: count elements, each of ``degree`` coefficients in Fp, as ints, from
+    expand_message_xmd with the suite's hash H."""
     cdef bytes m = _as_bytes(msg, what + ": msg")
     cdef bytes d = _as_bytes(dst, what + ": dst")
-    cdef bytes data = _xmd(m, d, count * degree * L)
+    cdef bytes data = _xmd(m, d, count * degree * L, H)
     cdef Py_ssize_t i
     return [int.from_bytes(data[i * L:(i + 1) * L], "big") % _P for i in range(count * degree)]
 
 
 cdef int _h2c_field_g1(fp_t *u, size_t count, object msg, object dst, str what) except -1:
-    """hash_to_field for the encodings (count 1 or 2) in C: expand_message_xmd with SHA-256 and the
+    """hash_to_field for the encodings (count 1 or 2) in C: expand_message_xmd with the suite's hash and the
     reduction mod p, without Python ints (the C is expand_message.h's, shared with the wasm ABI)."""
     cdef bytes m = _as_bytes(msg, what + ": msg")
     cdef bytes d = _as_bytes(dst, what + ": dst")
@@ -2515,7 +2517,7 @@ cdef int _h2c_field_g1(fp_t *u, size_t count, object msg, object dst, str what) 
     return 0
 
 cdef int _h2c_field_g2(fp_t *u, size_t count, object msg, object dst, str what) except -1:
-    """hash_to_field for the encodings (count 1 or 2) in C: expand_message_xmd with SHA-256 and the
+    """hash_to_field for the encodings (count 1 or 2) in C: expand_message_xmd with the suite's hash and the
     reduction mod p, without Python ints (the C is expand_message.h's, shared with the wasm ABI)."""
     cdef bytes m = _as_bytes(msg, what + ": msg")
     cdef bytes d = _as_bytes(dst, what + ": dst")
@@ -2899,7 +2901,7 @@ cdef class G1:
         n = _int_or_none(count)
         if n is None or n < 1:
             raise ValueError("G1.hash_to_field: count must be a positive int")
-        c = _hash_to_field_ints(msg, dst, n, 1, 112, "G1.hash_to_field")
+        c = _hash_to_field_ints(msg, dst, n, 1, 112, "G1.hash_to_field", _XMD_HASHES["sha256"])
         return c
 
     @classmethod
@@ -3309,7 +3311,7 @@ cdef class G2:
         n = _int_or_none(count)
         if n is None or n < 1:
             raise ValueError("G2.hash_to_field: count must be a positive int")
-        c = _hash_to_field_ints(msg, dst, n, 1, 112, "G2.hash_to_field")
+        c = _hash_to_field_ints(msg, dst, n, 1, 112, "G2.hash_to_field", _XMD_HASHES["sha256"])
         return c
 
     @classmethod

@@ -21,12 +21,13 @@ import re
 from dataclasses import dataclass
 from math import gcd
 
-from ..params_pairing import HashToCurveSpec, IsogenySpec
+from ..params_pairing import SECURITY_LEVELS, HashToCurveSpec, IsogenySpec
 from .algebra import Curve, Elem, Fq
 from .checks import DerivationError, require
 from .sqrt_ratio import SqrtRatioModel, derive_sqrt_ratio
 
-SECURITY_BITS = 128  # k in RFC 9380 section 5: the suites here target 128-bit security
+# The digest sizes of expand_message_xmd's hashes: RFC 9380 section 5.3.1 asks b >= 2k bits.
+HASH_BITS = {"sha256": 256, "sha512": 512}
 RANDOM_CHECKS = 4
 
 Poly = tuple[Elem, ...]  # coefficients from degree 0 up
@@ -60,6 +61,7 @@ class HashToCurveModel:
     """Everything hash_to_curve / encode_to_curve / map_to_curve of one group needs."""
 
     group: str              # "g1" or "g2"
+    hash: str               # expand_message_xmd's hash: "sha256" or "sha512"
     suite_ro: str           # the hash_to_curve suite ID
     suite_nu: str           # the encode_to_curve suite ID
     rfc: bool               # one of RFC 9380's suites (checked against its list when parsing)
@@ -314,19 +316,25 @@ def suite_prefix(name: str) -> str:
 
 def derive_hash_to_curve(group: str, name: str, E: Curve, order: int, cofactor: int, r: int,
                          spec: HashToCurveSpec | None, curve: str,
-                         endo_h_eff: int | None = None) -> HashToCurveModel:
+                         endo_h_eff: int | None = None, security_bits: int = 128) -> HashToCurveModel:
     """The map of one group (E over its coordinate field, #E = order = cofactor * r).
 
     ``endo_h_eff`` is the multiple the group's endomorphism-based cofactor clearing computes, if
     there is one: a suite without a recorded h_eff uses it, and a suite whose h_eff gives the same
-    map (or its negative) on random points of E clears with it."""
+    map (or its negative) on random points of E clears with it. ``security_bits`` is RFC 9380's k:
+    it sets L and, for a derived suite, the hash (params_pairing.SECURITY_LEVELS)."""
     F = E.F
     what = f"hash to {group.upper()}"
     p = F.p
-    L = -(-(p.bit_length() + SECURITY_BITS) // 8)  # ceil((ceil(log2 p) + k) / 8); p is not a power of 2
+    L = -(-(p.bit_length() + security_bits) // 8)  # ceil((ceil(log2 p) + k) / 8); p is not a power of 2
     if spec is None:
-        suite = f"{suite_prefix(name)}{group.upper()}_XMD:SHA-256_SVDW_RO_"
+        hash_name = SECURITY_LEVELS[security_bits]
+        suite = f"{suite_prefix(name)}{group.upper()}_XMD:SHA-{hash_name[3:]}_SVDW_RO_"
         spec = HashToCurveSpec(suite=suite)
+    hash_name = "sha512" if "_XMD:SHA-512_" in spec.suite else "sha256"
+    require(HASH_BITS[hash_name] >= 2 * security_bits, curve,
+            f"{what}: the suite's hash has a {HASH_BITS[hash_name]}-bit digest, below 2k = {2 * security_bits} "
+            f"(RFC 9380 section 5.3.1; security_bits = {security_bits})")
     method = "sswu" if spec.isogeny is not None else "svdw"
     if method == "sswu":
         iso = check_isogeny(F, spec.isogeny, E, order, curve, what)
@@ -375,7 +383,7 @@ def derive_hash_to_curve(group: str, name: str, E: Curve, order: int, cofactor: 
         elif [E.neg(Q) for Q in endo_images] == images:
             clear = "endo_neg"
     return HashToCurveModel(
-        group=group, suite_ro=spec.suite, suite_nu=spec.suite[:-3] + "NU_", rfc=spec.rfc, method=method,
+        group=group, hash=hash_name, suite_ro=spec.suite, suite_nu=spec.suite[:-3] + "NU_", rfc=spec.rfc, method=method,
         degree=F.degree, L=L, z=z, z_by_rule=z == z_rule, a=a, b=b, isogeny=iso, svdw=svdw, sqrt_ratio=sr,
         h_eff=h_eff, clear=clear,
     )

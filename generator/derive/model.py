@@ -140,7 +140,7 @@ def derive_hash_maps(spec: CurveSpec, core: PairingCore, endo: EndomorphismModel
     curve = f"{spec.name} ({spec.source})"
     return {
         group: derive_hash_to_curve(group, spec.name, E, order, h, fam.r, spec.hash_to_curve.get(group), curve,
-                                    endo_h_eff=ge.h_eff)
+                                    endo_h_eff=ge.h_eff, security_bits=spec.security_bits)
         for group, E, order, h, ge in (("g1", core.E1, fam.p + 1 - fam.t, fam.h1, endo.g1),
                                        ("g2", twist.curve, twist.order, twist.cofactor, endo.g2))
     }

@@ -42,11 +42,12 @@ def expand_message_xmd(msg: bytes, dst: bytes, length: int, hash_name: str = "sh
     return b"".join(blocks)[:length]
 
 
-def hash_to_field(field: Field, msg: bytes, dst: bytes, count: int, L: int) -> list[FieldElement]:
+def hash_to_field(field: Field, msg: bytes, dst: bytes, count: int, L: int,
+                  hash_name: str = "sha256") -> list[FieldElement]:
     """RFC 9380 section 5.2: count elements of ``field`` (degree m over Fp), L bytes per coefficient."""
     p = int(field.characteristic)
     m = field.degree
-    data = expand_message_xmd(msg, dst, count * m * L)
+    data = expand_message_xmd(msg, dst, count * m * L, hash_name)
     out = []
     for i in range(count):
         coeffs = [int.from_bytes(data[L * (j + i * m): L * (j + 1 + i * m)], "big") % p for j in range(m)]
@@ -92,6 +93,7 @@ class MapParams:
     h_eff: int
     L: int
     a_iso: Any = None
+    hash_name: str = "sha256"  # expand_message_xmd's hash
     b_iso: Any = None
     iso: tuple[Sequence[Any], Sequence[Any], Sequence[Any], Sequence[Any]] | None = None
 
@@ -177,13 +179,13 @@ def map_to_curve(P: MapParams, u: FieldElement) -> Point:
 
 def hash_to_curve(P: MapParams, E: Any, msg: bytes, dst: bytes) -> tuple[list[FieldElement], Point, Point, Point]:
     """The random-oracle encoding: (u, Q0, Q1, P) with P = [h_eff](Q0 + Q1)."""
-    u = hash_to_field(P.field, msg, dst, 2, P.L)
+    u = hash_to_field(P.field, msg, dst, 2, P.L, P.hash_name)
     Q0, Q1 = map_to_curve(P, u[0]), map_to_curve(P, u[1])
     return u, Q0, Q1, E.mul(E.add(Q0, Q1), P.h_eff)
 
 
 def encode_to_curve(P: MapParams, E: Any, msg: bytes, dst: bytes) -> tuple[list[FieldElement], Point, Point]:
     """The non-uniform encoding: (u, Q, P) with P = [h_eff] Q."""
-    u = hash_to_field(P.field, msg, dst, 1, P.L)
+    u = hash_to_field(P.field, msg, dst, 1, P.L, P.hash_name)
     Q = map_to_curve(P, u[0])
     return u, Q, E.mul(Q, P.h_eff)

@@ -229,7 +229,7 @@ def test_curve_file_validation() -> None:
     bad = {
         "[hash_to_curve.g3]\nsuite = 'TG1_XMD:SHA-256_SVDW_RO_'\n": "may only hold",
         "[hash_to_curve.g1]\nrfc = false\n": "'suite'",
-        "[hash_to_curve.g1]\nsuite = 'TG1_XMD:SHA-512_SVDW_RO_'\n": "must look like",
+        "[hash_to_curve.g1]\nsuite = 'TG1_XMD:SHA-384_SVDW_RO_'\n": "must look like",
         "[hash_to_curve.g1]\nsuite = 'TG2_XMD:SHA-256_SVDW_RO_'\n": "must look like",
         "[hash_to_curve.g1]\nsuite = 'TG1_XMD:SHA-256_SVDW_RO_'\nrfc = true\n": "not an RFC 9380 suite",
         "[hash_to_curve.g1]\nsuite = 'TG1_XMD:SHA-256_SSWU_RO_'\n": "needs the table 'isogeny'",

@@ -706,7 +706,7 @@ static inline uint64_t pf_rotr64(uint64_t x, unsigned n)
     return (x >> n) | (x << (64 - n));
 }
 
-static void pf_sha512_init(pf_sha512_t *s)
+static inline void pf_sha512_init(pf_sha512_t *s)
 {
     static const uint64_t iv[8] = {
         UINT64_C(0x6a09e667f3bcc908), UINT64_C(0xbb67ae8584caa73b), UINT64_C(0x3c6ef372fe94f82b),
@@ -721,7 +721,7 @@ static void pf_sha512_init(pf_sha512_t *s)
     s->bytes = 0;
 }
 
-static void pf_sha512_block(uint64_t h[8], const uint8_t *p)
+static inline void pf_sha512_block(uint64_t h[8], const uint8_t *p)
 {
     uint64_t w[80], a, b, c, d, e, f, g, hh, t1, t2;
     size_t i, j;
@@ -746,7 +746,7 @@ static void pf_sha512_block(uint64_t h[8], const uint8_t *p)
     h[0] += a, h[1] += b, h[2] += c, h[3] += d, h[4] += e, h[5] += f, h[6] += g, h[7] += hh;
 }
 
-static void pf_sha512_update(pf_sha512_t *s, const uint8_t *data, size_t n)
+static inline void pf_sha512_update(pf_sha512_t *s, const uint8_t *data, size_t n)
 {
     s->bytes += n;
     while (n > 0) {
@@ -764,7 +764,7 @@ static void pf_sha512_update(pf_sha512_t *s, const uint8_t *data, size_t n)
 }
 
 /* The digest of what s absorbed; s itself is left as it is (a transcript squeezes from it again). */
-static void pf_sha512_final(uint8_t out[64], const pf_sha512_t *s)
+static inline void pf_sha512_final(uint8_t out[64], const pf_sha512_t *s)
 {
     pf_sha512_t t = *s;
     uint64_t bits = t.bytes * 8;
@@ -786,7 +786,7 @@ static void pf_sha512_final(uint8_t out[64], const pf_sha512_t *s)
         out[i] = (uint8_t)(t.h[i / 8] >> (56 - 8 * (i % 8)));
 }
 
-static void pf_sha512(uint8_t out[64], const uint8_t *data, size_t n)
+static inline void pf_sha512(uint8_t out[64], const uint8_t *data, size_t n)
 {
     pf_sha512_t s;
 
@@ -795,15 +795,11 @@ static void pf_sha512(uint8_t out[64], const uint8_t *data, size_t n)
     pf_sha512_final(out, &s);
 }
 
-/* -- hash to curve (RFC 9380): expand_message_xmd with SHA-512, Elligator 2 ----------------------- */
-
-#define PF_H2C_L 48        /* bytes per field element: ceil((bits(p) + 128) / 8) */
-
 /* expand_message_xmd (RFC 9380 section 5.3.1) with SHA-512 into len <= 255 * 64 bytes; Z_pad is
  * zero_pad zero bytes (the RFC's: 128, SHA-512's block; arkworks' field hasher, ark-vrf's: L).
  * A DST over 255 bytes is hashed first (section 5.3.3). */
-static void pf_abi_expand_xmd(uint8_t *out, size_t len, const uint8_t *msg, size_t msg_len, const uint8_t *dst,
-                              size_t dst_len, size_t zero_pad)
+static inline void pf_expand_message_xmd_sha512(uint8_t *out, size_t len, const uint8_t *msg, size_t msg_len,
+                                                const uint8_t *dst, size_t dst_len, size_t zero_pad)
 {
     static const uint8_t oversize[] = "H2C-OVERSIZE-DST-";
     uint8_t short_dst[64], b0[64], bi[64], mixed[64], tail[3], dst_len_byte;
@@ -846,6 +842,10 @@ static void pf_abi_expand_xmd(uint8_t *out, size_t len, const uint8_t *msg, size
             out[done++] = bi[j];
     }
 }
+
+/* -- hash to curve (RFC 9380): expand_message_xmd with SHA-512, Elligator 2 ----------------------- */
+
+#define PF_H2C_L 48        /* bytes per field element: ceil((bits(p) + 128) / 8) */
 
 /* Elligator 2 on K t^2 = s^3 + J s^2 + s (Z = 5), then (s, t) -> (s / t, (s - 1) / (s + 1)), the
  * identity where t = 0 or s = -1: the package's _hash_to_curve.map_to_curve_vartime step by step
@@ -933,7 +933,7 @@ static int pf_abi_te_hash_vartime(uint8_t *out, size_t out_len, const uint8_t *m
         return PF_ERR_LENGTH;
     if (dst_len == 0)
         return PF_ERR_DST;
-    pf_abi_expand_xmd(uniform, count * PF_H2C_L, msg, msg_len, dst, dst_len, 128);
+    pf_expand_message_xmd_sha512(uniform, count * PF_H2C_L, msg, msg_len, dst, dst_len, 128);
     if ((err = pf_abi_h2c_from_uniform_vartime(&r, uniform, count)))
         return err;
     return pf_abi_te_encode(out, out_len, &r, PF_TE_DEFAULT);
@@ -1779,7 +1779,7 @@ static int pf_vrf_hash_to_curve_vartime(te_t *out, const pf_vrf_suite_t *s, cons
         pf_shake128_squeeze(uniform, 2 * PF_H2C_L, &x);
         return pf_abi_h2c_from_uniform_vartime(out, uniform, 2);
     }
-    pf_abi_expand_xmd(uniform, 2 * PF_H2C_L, alpha, alpha_len, dst, s->id_len + 1, PF_H2C_L);
+    pf_expand_message_xmd_sha512(uniform, 2 * PF_H2C_L, alpha, alpha_len, dst, s->id_len + 1, PF_H2C_L);
     return pf_abi_h2c_from_uniform_vartime(out, uniform, 2);
 }
 

@@ -110,7 +110,7 @@ export class Curve {
     const scratch = this.exports[`pf_${g}_msm_scratch_size`](n);
     return this._call(`pf_${g}_msm_vartime`, this._len(g, compressed), [concat(points), concat(scalars)], [n], scratch);
   }
-  /** RFC 9380 hash_to_curve (SHA-256 expand_message_xmd) with the caller's DST. */
+  /** RFC 9380 hash_to_curve (expand_message_xmd with the suite's hash) with the caller's DST. */
   hashToCurve(g, msg, dst, { compressed = true } = {}) {
     return this._call(`pf_${g}_hash_to_curve_vartime`, this._len(g, compressed), [msg, dst]);
   }
