@@ -111,18 +111,22 @@ class Oracle:
         return self.fq_tuple(v.to_ints() if self.d2 > 1 else v)
 
     def fq_ints(self, data: bytes) -> Any:
-        """Bytes -> an Fq value in the to_tower layout (an int, a pair, or a pair of pairs)."""
+        """Bytes -> an Fq value in the to_tower layout (an int, a pair, or pairs of pairs)."""
         ints = [int.from_bytes(data[i : i + self.nb], "big") for i in range(0, len(data), self.nb)]
         return self._nest(ints)
 
     def _nest(self, ints: list[int]) -> Any:
-        if self.d2 == 4:
-            return (tuple(ints[:2]), tuple(ints[2:]))
-        return tuple(ints) if self.d2 == 2 else ints[0]
+        """Flat Fp coefficients -> the to_tower layout: an int, or halves nested down to pairs."""
+        if len(ints) == 1:
+            return ints[0]
+        if len(ints) == 2:
+            return tuple(ints)
+        half = len(ints) // 2
+        return (self._nest(ints[:half]), self._nest(ints[half:]))
 
     def fq_tuple(self, v: Any) -> bytes:
-        """An Fq value in the to_tower layout (an int, a pair (c0, c1), or a pair of such pairs for
-        Fp4) -> bytes, depth first."""
+        """An Fq value in the to_tower layout (an int, a pair (c0, c1), or pairs of such pairs for
+        Fp4 and Fp8) -> bytes, depth first."""
         if isinstance(v, tuple):
             return b"".join(self.fq_tuple(c) for c in v)
         return self.fp(v)

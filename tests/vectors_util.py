@@ -34,6 +34,7 @@ VECTOR_SETS = (  # the folders of tests/vectors (tests/pairings/test_vector_sets
     "bls12381_serialization_zkcrypto",
     "bls12381_sig_ethereum_bls12-381-tests_v0.1.2",
     "bls48_581_irtf",
+    "bls48_581_miracl_h2c",
     "edwards_companions",
     "eip196_197_bn254_precompiles_geth",
     "eip2333_bls_keygen",

@@ -3,11 +3,11 @@ pairing-friendly-curves draft: family values and cofactor polynomials, the tower
 Fp24 -> Fp48 with the draft's non-residues, the D-type sextic twist over Fp8, the draft's generators,
 its point encodings and its pairing value; the derived Miller loop, final exponentiation,
 endomorphisms (cofactor clearing, subgroup tests, GLV/GLS) and serialization; and the package
-gen-curve --params renders and compiles from the curve file (tower Fp8 = Fp4[w]/(w^2 - omega) in C),
-whose pairing is the draft's value.
+generated/bls48_581 (tower Fp8 = Fp4[w]/(w^2 - omega) in C), whose pairing is the draft's value.
 
-The curve file is tests/derive/curves/bls48-581.toml (a test curve, not in curves/); the draft's
-numbers are in tests/vectors/bls48_581_irtf/. One reference pairing at k = 48 takes about 15 s here
+The curve file is curves/bls48-581.toml; the draft's numbers are in tests/vectors/bls48_581_irtf/.
+The package is opt-in (install = "opt-in"): the tests of the compiled package run where
+PAIRFORGE_CURVES names bls48_581 (CI's opt-in stage), as every other per-curve test of it does. One reference pairing at k = 48 takes about 15 s here
 (a Miller loop in Fp48, the easy part, the BLS hard part and a power 3^-1 mod r), so the pairings
 are cached per session and the tests that need one are marked slow.
 
@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO_ROOT
+from conftest import REPO_ROOT, generated_packages, load_curve_module
 from vectors_util import load_json
 
 from generator.derive.algebra import Curve, Elem, Fq, Point, lex_largest
@@ -55,7 +55,7 @@ from generator.derive.twist import TwistModel, check_b, derive_generator, derive
 from generator.params import CurveSpec, load_curve_file, parse_curve_text
 from generator.reference import ReferencePairing
 
-CURVE_FILE = REPO_ROOT / "tests" / "derive" / "curves" / "bls48-581.toml"
+CURVE_FILE = REPO_ROOT / "curves" / "bls48-581.toml"
 VECTORS = ("bls48_581_irtf", "bls48_581.json")
 
 
@@ -172,6 +172,37 @@ def test_altered_published_p_or_generator_fails() -> None:
         derive_generator(E1, fam.h1, fam.r, ((g1[0],), (g1[1] + 1,)), "altered", "G1")
     with pytest.raises(DerivationError, match="random points of y\\^2 = x\\^3 \\+ 2"):
         check_b(fam.p, 2, fam.p + 1 - fam.t, "altered")
+
+
+def test_install_and_security_keys() -> None:
+    """The curve file makes an opt-in package hashed at the 256-bit level; other values are refused."""
+    from generator.params import CurveFileError
+
+    text = CURVE_FILE.read_text()
+    assert (spec().install, spec().security_bits) == ("opt-in", 256)
+    for old, new, fragment in (('install = "opt-in"', 'install = "sometimes"', "key 'install' must be one of"),
+                               ("security_bits = 256", "security_bits = 192", "key 'security_bits' must be one of")):
+        assert old in text
+        with pytest.raises(CurveFileError, match=fragment):
+            parse_curve_text(text.replace(old, new, 1), "altered")
+
+
+@pytest.mark.parametrize("security_bits, hash_name, L", [(128, "sha256", 89), (256, "sha512", 105)])
+def test_derived_suite_follows_the_security_level(security_bits: int, hash_name: str, L: int) -> None:
+    """RFC 9380's k sets the derived suite's hash (b >= 2k) and L = ceil((581 + k) / 8); a recorded
+    SHA-256 suite at k = 256 is refused."""
+    from generator.derive.hash_to_curve import derive_hash_to_curve
+    from generator.params_pairing import HashToCurveSpec
+
+    fam = derive_family("BLS48", spec().x, "BLS48-581")
+    E1 = Curve(Fq(fam.p, 1), (1,))
+    h = derive_hash_to_curve("g1", "BLS48-581", E1, fam.p + 1 - fam.t, fam.h1, fam.r, None, "BLS48-581",
+                             endo_h_eff=1 - spec().x, security_bits=security_bits)
+    assert (h.hash, h.L, h.suite_ro) == (hash_name, L, f"BLS48581G1_XMD:SHA-{hash_name[3:]}_SVDW_RO_")
+    recorded = HashToCurveSpec(suite="BLS48581G1_XMD:SHA-256_SVDW_RO_")
+    with pytest.raises(DerivationError, match="below 2k = 512"):
+        derive_hash_to_curve("g1", "BLS48-581", E1, fam.p + 1 - fam.t, fam.h1, fam.r, recorded, "BLS48-581",
+                             endo_h_eff=1 - spec().x, security_bits=256)
 
 
 def test_tower_is_the_drafts() -> None:
@@ -574,15 +605,17 @@ def test_search_finds_the_g2_clearing_formula() -> None:
 # The generated package (gen-curve --params, built into the test cache)
 
 
-@pytest.fixture(scope="module")
-def package():
-    """The compiled module of the test curve, rendered and built by gen-curve --params into the test
-    cache (the derivation takes a few minutes the first time)."""
-    from build_cache import cached_test_curve, import_test_curve
+def _bls48_packages() -> list[str]:
+    """The generated packages of this curve file that the tests cover (conftest.generated_packages:
+    none unless PAIRFORGE_CURVES names the opt-in package)."""
+    package = load_curve_file(CURVE_FILE).package
+    return [p for p in generated_packages() if p == package]
 
-    root = cached_test_curve("BLS48-581 (k = 48)", CURVE_FILE.read_text(), CURVE_FILE.name)
-    (pkg,) = [d.name for d in (root / "out").iterdir() if (d / "__init__.py").is_file()]
-    return import_test_curve(root / "out", pkg)
+
+@pytest.fixture(scope="module", params=_bls48_packages())
+def package(request):
+    """The compiled generated/bls48_581 (built by `PAIRFORGE_CURVES=bls48_581 pip install -e .`)."""
+    return load_curve_module(request.param)
 
 
 def searched_tower_text() -> str:
@@ -615,7 +648,7 @@ def _flat8(a: Any) -> tuple[int, ...]:
     return tuple(c for half in a for pair in half for c in pair)
 
 
-@pytest.mark.slow  # builds the package (several minutes the first time) and one reference pairing
+@pytest.mark.slow  # one reference pairing (15 s)
 def test_package_pairing_is_the_reference_and_the_drafts(package) -> None:
     """The compiled pairing on the draft's generators BP, BP' equals the draft's printed value (the
     module docstring's basis map) and the reference pairing cubed, as tuples of the tower's Fp
@@ -629,7 +662,6 @@ def test_package_pairing_is_the_reference_and_the_drafts(package) -> None:
     assert value == R.to_tower(e * e * e) and value != R.to_tower(e)
 
 
-@pytest.mark.slow  # builds the package (several minutes the first time)
 def test_package_pairing_laws(package) -> None:
     """Bilinearity, non-degeneracy, e^r = 1, the identities and the multi-pairing of the compiled
     module (tests/pairing_laws.py), on random multiples of the generators."""
@@ -651,11 +683,59 @@ def test_searched_tower_package_pairing_laws(searched_tower_package) -> None:
     check_pairing_laws(C, reference().r, random.Random(4849))
 
 
+MIRACL_H2C = ("bls48_581_miracl_h2c", "h2c_vectors.json")
+MIRACL_L = 105  # MIRACL's L = ceil((581 + 256) / 8): its BLS48-581 hashes at the 256-bit level
+
+
+@pytest.mark.parametrize("group, cases", [("G1", 6), ("G2", 3)])
+def test_package_map_and_clearing_are_miracl_cores(package, group: str, cases: int) -> None:
+    """MIRACL core's hash to BLS48-581's G1 and G2 (tests/vectors/bls48_581_miracl_h2c): its u are RFC
+    9380's hash_to_field with SHA-512 and L = 105 (checked here from the package's expand_message_xmd);
+    the package's SVDW map sends each u to MIRACL's Q0 and Q1, and its cofactor clearing sends Q0 + Q1
+    to MIRACL's point (G1: [1 - x]; G2: Budroni-Pintore's h(psi), MIRACL's ECP8_cfp)."""
+    C = package
+    G = getattr(C, group)
+    m = 1 if group == "G1" else 8
+    chosen = [case for case in load_json(*MIRACL_H2C)["vectors"] if case["group"] == group]
+    assert len(chosen) == cases
+
+    def coords(point: list[list[str]]) -> tuple:
+        x, y = (tuple(int(c, 16) for c in coord) for coord in point)
+        return (x[0], y[0]) if m == 1 else (x, y)
+
+    for case in chosen:
+        uniform = C.expand_message_xmd(case["msg"].encode(), case["dst"].encode(), 2 * m * MIRACL_L, hash="sha512")
+        e = [int.from_bytes(uniform[MIRACL_L * j : MIRACL_L * (j + 1)], "big") % C.P for j in range(2 * m)]
+        assert [e[:m], e[m:]] == [[int(c, 16) for c in u] for u in case["u"]], case["msg"]
+        mapped = [G.map_to_curve(u[0] if m == 1 else tuple(u)) for u in (e[:m], e[m:])]
+        assert [Q.to_affine() for Q in mapped] == [coords(case["q0"]), coords(case["q1"])], case["msg"]
+        P = (mapped[0] + mapped[1]).clear_cofactor()
+        assert P.to_affine() == coords(case["p"]) and P.in_subgroup(), case["msg"]
+
+
+def test_package_hash_to_curve_is_miracl_cores(package) -> None:
+    """The curve file's security_bits = 256 makes the suites XMD:SHA-512 with L = 105: G1's
+    hash_to_curve gives MIRACL core's points for its own BLS signature DST and for the QUUX DST, G2's
+    the points of MIRACL's map and clearing on RFC 9380's hash_to_field (the vector set's README)."""
+    C = package
+    assert [G.HASH_SUITE for G in (C.G1, C.G2)] == ["BLS48581G1_XMD:SHA-512_SVDW_RO_", "BLS48581G2_XMD:SHA-512_SVDW_RO_"]
+    cases = load_json(*MIRACL_H2C)["vectors"]
+    assert len(cases) == 9
+    for case in cases:
+        G = getattr(C, case["group"])
+        msg, dst = case["msg"].encode(), case["dst"].encode()
+        x, y = (tuple(int(c, 16) for c in coord) for coord in case["p"])
+        want = (x[0], y[0]) if case["group"] == "G1" else (x, y)
+        assert G.hash_to_curve(msg, dst).to_affine() == want, (case["group"], case["dst"], case["msg"])
+        u = [tuple(int(c, 16) for c in e) for e in case["u"]]
+        assert G.hash_to_field(msg, dst) == ([e[0] for e in u] if case["group"] == "G1" else u)
+
+
 def _flatten(x: Any) -> list[int]:
     return [x] if isinstance(x, int) else [c for part in x for c in _flatten(part)]
 
 
-@pytest.mark.slow  # builds the package (several minutes the first time) and six known-answer programs
+@pytest.mark.slow  # builds six known-answer programs
 def test_package_kat_program_every_target(package, tmp_path) -> None:
     """The package's known-answer program (c/kat_main.c) answers the pairing, the Miller loop and Fp8
     products, inverses and square roots with the same bytes on every C target: compiled here with
@@ -713,7 +793,7 @@ def test_package_kat_program_every_target(package, tmp_path) -> None:
     assert first[0] == hx(_flatten(master))
 
 
-@pytest.mark.slow  # builds the package (several minutes the first time) and its WebAssembly module
+@pytest.mark.slow  # builds its WebAssembly module
 def test_package_wasm_module_pairing(package) -> None:
     """The package's wasm32 module (c/wasm_abi.c built by generator/wasm.py, the module gen-curve
     --target wasm32 writes) decodes the generators from the compiled module's encodings and gives

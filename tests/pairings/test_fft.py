@@ -13,9 +13,10 @@ from generator.derive.fft_domain import derive_fft_domain, factor
 # The 2-adicities the issue and the curves' literature give (gnark-crypto, arkworks)
 # BLS24: r - 1 = x^4 (x^4 - 1), so 4 v2(x) for an even seed (BLS24-317: x = 0xd9018000, 4 * 15) and
 # v2(x - 1) + v2(x + 1) + v2(x^2 + 1) for an odd one (BLS24-315: 20 + 1 + 1); BW6-633's r is
-# BLS24-315's p, which ends in 0x300001 (20)
+# BLS24-315's p, which ends in 0x300001 (20). BLS48: r - 1 = x^8 (x^8 - 1), and for BLS48-581's odd
+# seed v2(x - 1) + v2(x + 1) + v2(x^2 + 1) + v2(x^4 + 1) = 1 + 7 + 1 + 1 (x + 1 = -0x140000380)
 EXPECTED_TWO_ADICITY = {"bls12_381": 32, "bn254": 28, "bls12_377": 47, "bw6_761": 46,
-                        "bls24_315": 22, "bls24_317": 60, "bw6_633": 20}
+                        "bls24_315": 22, "bls24_317": 60, "bw6_633": 20, "bls48_581": 10}
 
 
 def dft(C, values, w, shift=1):
@@ -84,6 +85,10 @@ def test_fft_roundtrip_and_threads(curve, logn):
     Fr, r = curve.Fr, curve.R
     n = 1 << logn
     values = [Fr(rng.randrange(r)) for _ in range(n)]
+    if logn > Fr.TWO_ADICITY:  # BLS48-581's r - 1 has 2^10 only: the size is refused
+        with pytest.raises(ValueError, match=rf"2\^{logn} is past this curve's limit"):
+            Fr.fft(values, threads=4)
+        return
     one = Fr.fft(values, threads=1)
     assert Fr.fft(values, threads=4) == one  # 2^13 >= the threading threshold
     assert Fr.fft(one, inverse=True, threads=3) == values
