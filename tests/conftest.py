@@ -128,8 +128,8 @@ def client():
 # Compiled curve modules
 
 
-def _installed_by_default(pkg_dir: Path) -> bool:
-    """Whether a package's tests run: every package but the opt-in ones (the curve file's install =
+def _covered_by_tests(pkg_dir: Path) -> bool:
+    """Whether the tests cover a package: every package but the opt-in ones (the curve file's install =
     "opt-in"), and those too where PAIRFORGE_CURVES names them (or is "all"), as `pip install` does."""
     from generator import build
 
@@ -141,12 +141,12 @@ def _installed_by_default(pkg_dir: Path) -> bool:
 
 def generated_packages() -> list[str]:
     """Pairing-curve packages rendered into generated/ (whether built or not), sorted; an opt-in
-    package only where PAIRFORGE_CURVES names it (_installed_by_default)."""
+    package only where PAIRFORGE_CURVES names it (_covered_by_tests)."""
     if not GENERATED_DIR.is_dir():
         return []
     return sorted(p.parent.name for p in GENERATED_DIR.glob("*/_core.pyx")
                   if (p.parent / "__init__.py").is_file() and not (p.parent / "c" / "edwards_core.h").is_file()
-                  and _installed_by_default(p.parent))
+                  and _covered_by_tests(p.parent))
 
 
 def edwards_packages() -> list[str]:
@@ -155,7 +155,7 @@ def edwards_packages() -> list[str]:
     if not GENERATED_DIR.is_dir():
         return []
     return sorted(p.parent.parent.name for p in GENERATED_DIR.glob("*/c/edwards_core.h")
-                  if (p.parent.parent / "__init__.py").is_file() and _installed_by_default(p.parent.parent))
+                  if (p.parent.parent / "__init__.py").is_file() and _covered_by_tests(p.parent.parent))
 
 
 _modules: dict[str, ModuleType | str] = {}

@@ -328,10 +328,9 @@ def derive_hash_to_curve(group: str, name: str, E: Curve, order: int, cofactor: 
     p = F.p
     L = -(-(p.bit_length() + security_bits) // 8)  # ceil((ceil(log2 p) + k) / 8); p is not a power of 2
     if spec is None:
-        hash_name = SECURITY_LEVELS[security_bits]
-        suite = f"{suite_prefix(name)}{group.upper()}_XMD:SHA-{hash_name[3:]}_SVDW_RO_"
-        spec = HashToCurveSpec(suite=suite)
-    hash_name = "sha512" if "_XMD:SHA-512_" in spec.suite else "sha256"
+        digest_bits = SECURITY_LEVELS[security_bits][len("sha"):]
+        spec = HashToCurveSpec(suite=f"{suite_prefix(name)}{group.upper()}_XMD:SHA-{digest_bits}_SVDW_RO_")
+    hash_name = "sha512" if "_XMD:SHA-512_" in spec.suite else "sha256"  # the suite ID names it
     require(HASH_BITS[hash_name] >= 2 * security_bits, curve,
             f"{what}: the suite's hash has a {HASH_BITS[hash_name]}-bit digest, below 2k = {2 * security_bits} "
             f"(RFC 9380 section 5.3.1; security_bits = {security_bits})")
