@@ -121,7 +121,8 @@ def _build_portable(name, pkg_dir, why):
     if build is None:
         raise ImportError(
             f"{name} is not built ({why}), and pairforge's generator, which builds it, is not importable: "
-            f"run `PAIRFORGE_CURVES=bls48_581 PAIRFORGE_BUILD_TARGETS=all pip install -e .` in the pairforge checkout, or `gen-curve` with PAIRFORGE_BUILD_TARGETS=all"
+            f"run `PAIRFORGE_CURVES=bls48_581 PAIRFORGE_BUILD_TARGETS=all pip install -e .` in the pairforge checkout, "
+            f"or `gen-curve` with PAIRFORGE_BUILD_TARGETS=all"
         )
     say = lambda line: print(f"pairforge: {line}", file=sys.stderr, flush=True)  # noqa: E731
     with _lock(pkg_dir):  # one build at a time per package; the others find it built
