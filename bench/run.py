@@ -35,6 +35,7 @@ if str(REPO_ROOT) not in sys.path:
 from bench import cbench, check_peers, ours, peers, report  # noqa: E402
 from bench.ops import STANDARD_CURVES, package_name  # noqa: E402
 from bench.timing import Timing, format_ns, measure  # noqa: E402
+from generator import build  # noqa: E402
 
 RESULTS_DIR = REPO_ROOT / "bench" / "results"
 VERSIONED = ("pairforge", "Cython", "blspy", "chia_rs", "pymcl", "py_arkworks_bls12381", "zksnake", "py_ecc")
@@ -64,7 +65,8 @@ def _version(dist: str) -> str | None:
 def _curves(arg: str | None) -> list[str]:
     if arg:
         return list(dict.fromkeys(package_name(c) for c in arg.split(",") if c.strip()))
-    found = sorted(p.parent.name for p in (REPO_ROOT / "generated").glob("*/__init__.py"))
+    # the packages an install builds (PAIRFORGE_CURVES's, or every one but the opt-in ones)
+    found = [p.name for p in build.select_packages(build.discover_packages(REPO_ROOT / "generated"))]
     return list(dict.fromkeys([*STANDARD_CURVES, *found]))
 
 

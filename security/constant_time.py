@@ -24,7 +24,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.build import ADX_COMPILE_ARGS, ADX_DEFINE, builds_adx
+from generator.build import ADX_COMPILE_ARGS, ADX_DEFINE, builds_adx, discover_packages, select_packages
 
 ROOT = Path(__file__).resolve().parents[1]
 CT_SOURCE = Path(__file__).resolve().parent / "ct" / "ct_curve.c"
@@ -125,14 +125,14 @@ def main(argv: list[str] | None = None) -> int:
     import tempfile
 
     ap = argparse.ArgumentParser(description="constant-time checks of the generated curves under valgrind")
-    ap.add_argument("curves", nargs="*", help="packages (default: every one in generated/)")
+    ap.add_argument("curves", nargs="*", help="packages (default: those an install builds)")
     ap.add_argument("--bits", action="append", choices=("64", "32", "adx"),
                     help="a variant (limb width, or adx), repeatable (default: every one this host builds)")
     args = ap.parse_args(argv)
     if not have_memcheck():
         print("constant_time: needs valgrind and valgrind/memcheck.h", file=sys.stderr)
         return 2
-    curves = args.curves or sorted(p.parent.name for p in (ROOT / "generated").glob("*/_core.pyx"))
+    curves = args.curves or [p.name for p in select_packages(discover_packages(ROOT / "generated"))]
     failures = 0
     with tempfile.TemporaryDirectory(prefix="pairforge-ct-") as tmp:
         jobs = {}

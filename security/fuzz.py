@@ -34,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+from generator import build  # noqa: E402
 from security.fuzz_seeds import VECTORS_DIR, seeds_for  # noqa: E402
 from security.fuzz_targets import REJECTIONS, Target, targets_for  # noqa: E402
 
@@ -45,7 +46,8 @@ def vectors_dir() -> Path:
 
 
 def curve_packages() -> list[str]:
-    return sorted(p.parent.name for p in (ROOT / "generated").glob("*/_core.pyx"))
+    """The packages an install builds (PAIRFORGE_CURVES's, or every one but the opt-in ones)."""
+    return [p.name for p in build.select_packages(build.discover_packages(ROOT / "generated"))]
 
 
 def load_targets(curves: list[str]) -> list[Target]:
@@ -144,7 +146,7 @@ def fuzz(targets: list[Target], seconds: int, corpus: Path, extra: list[str]) ->
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--seconds", type=int, default=60, help="atheris time budget (default 60)")
-    ap.add_argument("--curves", nargs="*", default=None, help="curve packages (default: all in generated/)")
+    ap.add_argument("--curves", nargs="*", default=None, help="curve packages (default: those an install builds)")
     ap.add_argument(
         "--corpus", type=Path, default=None, help="corpus folder (default: a fresh temporary one)"
     )
