@@ -98,7 +98,7 @@ def _installed_packages(session: nox.Session) -> list[str]:
     """The packages of generated/ an install builds (PAIRFORGE_CURVES's, or all but the opt-in
     ones: generator/build.py's select_packages), asked of the session's Python."""
     code = ("from pathlib import Path; from generator import build; "
-            "print(' '.join(p.name for p in build.select_packages(build.discover_packages(Path('generated')))))")
+            "print(' '.join(p.name for p in build.installed_packages(Path('generated'))))")
     return str(session.run("python", "-c", code, silent=True)).split()
 
 

@@ -34,6 +34,7 @@ Environment:
 """
 
 import filecmp
+import functools
 import importlib.util
 import os
 import sys
@@ -62,9 +63,11 @@ def _load_build_module():
 pfb = _load_build_module()
 
 
-def _selected_packages() -> list[Path]:
-    """The packages to build: PAIRFORGE_CURVES's, or every one but the opt-in ones."""
-    return pfb.select_packages(pfb.discover_packages(ROOT / "generated"))
+@functools.cache
+def _selected_packages() -> tuple[Path, ...]:
+    """The packages to build: PAIRFORGE_CURVES's, or every one but the opt-in ones (resolved, once
+    per build: BuildPy asks for each package it copies)."""
+    return tuple(p.resolve() for p in pfb.installed_packages(ROOT / "generated"))
 
 
 def curve_extensions(every_target: bool = False):
@@ -196,7 +199,7 @@ class BuildPy(build_py):
         if not (self._wheel() and parts[0] == "generated" and len(parts) > 1):
             return False
         pkg_dir = ROOT / "generated" / parts[1]
-        return pfb.is_opt_in(pkg_dir) and pkg_dir.resolve() not in [p.resolve() for p in _selected_packages()]
+        return pfb.is_opt_in(pkg_dir) and pkg_dir.resolve() not in _selected_packages()
 
     def find_package_modules(self, package, package_dir):
         return [] if self._left_out(package) else super().find_package_modules(package, package_dir)

@@ -66,7 +66,7 @@ def _curves(arg: str | None) -> list[str]:
     if arg:
         return list(dict.fromkeys(package_name(c) for c in arg.split(",") if c.strip()))
     # the packages an install builds (PAIRFORGE_CURVES's, or every one but the opt-in ones)
-    found = [p.name for p in build.select_packages(build.discover_packages(REPO_ROOT / "generated"))]
+    found = [p.name for p in build.installed_packages(REPO_ROOT / "generated")]
     return list(dict.fromkeys([*STANDARD_CURVES, *found]))
 
 

@@ -204,6 +204,12 @@ def select_packages(packages: list[Path], names: str | None = None) -> list[Path
     return [known[n] for n in dict.fromkeys(wanted)]
 
 
+def installed_packages(generated_dir: Path, names: str | None = None) -> list[Path]:
+    """The rendered packages under ``generated_dir`` that an install builds: select_packages of
+    discover_packages (PAIRFORGE_CURVES's, or every one but the opt-in ones)."""
+    return select_packages(discover_packages(generated_dir), names)
+
+
 def limb_bits_from_env(default: int = 64) -> int:
     value = os.environ.get(LIMB_BITS_ENV, "").strip()
     if not value:

@@ -24,7 +24,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.build import ADX_COMPILE_ARGS, ADX_DEFINE, builds_adx, discover_packages, select_packages
+from generator.build import ADX_COMPILE_ARGS, ADX_DEFINE, builds_adx, installed_packages
 
 ROOT = Path(__file__).resolve().parents[1]
 CT_SOURCE = Path(__file__).resolve().parent / "ct" / "ct_curve.c"
@@ -132,7 +132,7 @@ def main(argv: list[str] | None = None) -> int:
     if not have_memcheck():
         print("constant_time: needs valgrind and valgrind/memcheck.h", file=sys.stderr)
         return 2
-    curves = args.curves or [p.name for p in select_packages(discover_packages(ROOT / "generated"))]
+    curves = args.curves or [p.name for p in installed_packages(ROOT / "generated")]
     failures = 0
     with tempfile.TemporaryDirectory(prefix="pairforge-ct-") as tmp:
         jobs = {}

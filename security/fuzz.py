@@ -47,7 +47,7 @@ def vectors_dir() -> Path:
 
 def curve_packages() -> list[str]:
     """The packages an install builds (PAIRFORGE_CURVES's, or every one but the opt-in ones)."""
-    return [p.name for p in build.select_packages(build.discover_packages(ROOT / "generated"))]
+    return [p.name for p in build.installed_packages(ROOT / "generated")]
 
 
 def load_targets(curves: list[str]) -> list[Target]:

@@ -136,7 +136,7 @@ def _covered_by_tests(pkg_dir: Path) -> bool:
     if not build.is_opt_in(pkg_dir):
         return True
     names = os.environ.get(build.CURVES_ENV, "")
-    return bool(names.strip()) and pkg_dir in build.select_packages(build.discover_packages(GENERATED_DIR), names)
+    return bool(names.strip()) and pkg_dir in build.installed_packages(GENERATED_DIR, names)
 
 
 def generated_packages() -> list[str]:

@@ -36,7 +36,7 @@ def packages() -> list[str]:
     sys.path.insert(0, str(REPO_ROOT))
     from generator import build
 
-    selected = {p.name for p in build.select_packages(build.discover_packages(GENERATED))}
+    selected = {p.name for p in build.installed_packages(GENERATED)}
     return sorted(p.parent.name for p in GENERATED.glob("*/_core.pyi")
                   if (p.parent / "__init__.py").is_file() and p.parent.name in selected)
 

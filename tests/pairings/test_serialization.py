@@ -387,15 +387,12 @@ def _off_curve_x(C, group: int):
 
 def _coordinate_field(C, group: int):
     """(F, gx, gy): the field class of the group's coordinates (Fp, Fp2, Fp4 or Fp8) and the
-    generator's coordinates in it (the flat coefficients of to_affine, nested into halves)."""
+    generator's coordinates in it (security/fuzz_targets.py's coord_field)."""
+    from security.fuzz_targets import coord_field
+
     d = degree(C, group)
-    F = C.Fp if d == 1 else getattr(C, f"Fp{d}")
-
-    def halves(v):
-        return v if len(v) == 2 else (halves(v[: len(v) // 2]), halves(v[len(v) // 2 :]))
-
-    g = G(C, group).generator().to_affine()
-    return (F, F(g[0]), F(g[1])) if d == 1 else (F, F(*halves(g[0])), F(*halves(g[1])))
+    gx, gy = (coord_field(C, c) for c in G(C, group).generator().to_affine())
+    return (C.Fp if d == 1 else getattr(C, f"Fp{d}")), gx, gy
 
 
 def _affine_coordinate(v):
