@@ -113,16 +113,16 @@ def coord_field(C: ModuleType, coord: Any) -> Any:
     if is_edwards(C):
         return C.Fq(coord)
     if isinstance(coord, tuple) and len(coord) in (4, 8):  # G2 over Fp4 (k = 24) or Fp8 (k = 48): flat, c0 first
-        return getattr(C, f"Fp{len(coord)}")(*_halves(coord))
+        return getattr(C, f"Fp{len(coord)}")(*nest_halves(coord))
     if isinstance(coord, tuple):
         return {2: C.Fp2, 3: getattr(C, "Fp3", None)}[len(coord)](*coord)
     return C.Fp(coord)
 
 
-def _halves(coord: tuple) -> tuple:
+def nest_halves(coord: tuple) -> tuple:
     """Flat coefficients (c0, c1, ...) of a tower element -> its two halves, nested down to pairs."""
     half = len(coord) // 2
-    return coord if half == 1 else (_halves(coord[:half]), _halves(coord[half:]))
+    return coord if half == 1 else (nest_halves(coord[:half]), nest_halves(coord[half:]))
 
 
 def curve_b(C: ModuleType, G: type) -> Any:

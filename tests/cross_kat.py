@@ -20,6 +20,7 @@ from typing import Any, Callable, Optional
 from generator.cross_build import TARGETS, CrossError
 from generator.derive.model import CurveModel
 from generator.reference import reference_for_model
+from security.fuzz_targets import nest_halves
 
 # the kernels' symbols, with the suffix of a GCC clone (".constprop.0", ".isra.0")
 KERNEL_SYMBOL = r"pf_((mul|sqr)_mont_\d+(_nc)?|mul_wide_\d+|redc_mont_\d+)(\..*)?"
@@ -116,13 +117,9 @@ class Oracle:
         return self._nest(ints)
 
     def _nest(self, ints: list[int]) -> Any:
-        """Flat Fp coefficients -> the to_tower layout: an int, or halves nested down to pairs."""
-        if len(ints) == 1:
-            return ints[0]
-        if len(ints) == 2:
-            return tuple(ints)
-        half = len(ints) // 2
-        return (self._nest(ints[:half]), self._nest(ints[half:]))
+        """Flat Fp coefficients -> the to_tower layout: an int, or halves nested down to pairs
+        (security/fuzz_targets.py's nest_halves)."""
+        return ints[0] if len(ints) == 1 else nest_halves(tuple(ints))
 
     def fq_tuple(self, v: Any) -> bytes:
         """An Fq value in the to_tower layout (an int, a pair (c0, c1), or pairs of such pairs for
