@@ -17,10 +17,12 @@ security's own modules; the generator never imports it.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import shutil
 import subprocess
 import sys
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -56,11 +58,60 @@ class MemcheckResult:
         return self.returncode == 0 and self.leaks == 0
 
 
+MEMCHECK = ("valgrind", "--tool=memcheck", "--error-exitcode=99", "-q", "--track-origins=no")
+# The marker lines a ct harness writes to stderr around each check (security/ct/ct_curve.c's main).
+CHECK_BEGIN = "ct-check begin "
+CHECK_END = "ct-check end "
+
+
 def memcheck(cmd: list[str], timeout: float = 300) -> MemcheckResult:
     """Run a command under valgrind memcheck (exit status 99 on any error)."""
-    full = ["valgrind", "--tool=memcheck", "--error-exitcode=99", "-q", "--track-origins=no", *cmd]
-    proc = subprocess.run(full, capture_output=True, text=True, timeout=timeout)
+    proc = subprocess.run([*MEMCHECK, *cmd], capture_output=True, text=True, timeout=timeout)
     return MemcheckResult(proc.returncode, proc.stdout + proc.stderr)
+
+
+def memcheck_checks(exe: Path, names: list[str], jobs: int | None = None,
+                    timeout: float = 3600) -> dict[str, MemcheckResult]:
+    """Run the named checks of a ct harness under memcheck, each valgrind process running a share of
+    them in turn, the shares in parallel (``jobs``, default one per CPU).
+
+    Valgrind's start-up (about 0.4 s) outweighs most single checks, so a process per check spent
+    most of the constant-time session starting valgrind. A check's result is what one process per
+    check would give: exit status 99 when memcheck counted an error during it (the count the
+    harness prints in its end marker), and its log the reports between its two markers. Reports
+    keep their whole call stack (--num-callers), so two checks never share one, and nothing caps
+    them (--error-limit=no)."""
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(names)))
+    shares = [names[i::jobs] for i in range(jobs)]
+    results: dict[str, MemcheckResult] = {}
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        for share_results in pool.map(lambda share: _memcheck_share(exe, share, timeout), shares):
+            results.update(share_results)
+    return {name: results[name] for name in names}
+
+
+def _memcheck_share(exe: Path, names: list[str], timeout: float) -> dict[str, MemcheckResult]:
+    cmd = [*MEMCHECK, "--error-limit=no", "--num-callers=64", str(exe), *names]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    results: dict[str, MemcheckResult] = {}
+    current: str | None = None
+    log: list[str] = []
+    for line in proc.stderr.splitlines(keepends=True):
+        if line.startswith(CHECK_BEGIN):
+            current, log = line[len(CHECK_BEGIN):].strip(), []
+        elif line.startswith(CHECK_END):
+            name, errors = line[len(CHECK_END):].split()
+            results[name] = MemcheckResult(99 if int(errors) else 0, "".join(log))
+            current = None
+        else:
+            log.append(line)
+    if current is not None:  # the harness stopped inside this check (a crash, say)
+        results[current] = MemcheckResult(proc.returncode or -1, "".join(log) + proc.stdout)
+    for name in names:
+        if name not in results:
+            results[name] = MemcheckResult(
+                -1, f"not run: the harness stopped first (exit {proc.returncode})\n{proc.stderr[-3000:]}")
+    return results
 
 
 def is_edwards(pkg_dir: Path) -> bool:
@@ -146,8 +197,10 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{pkg} {bits}: compilation failed\n{log}")
                 failures += 1
                 continue
-            for name, expect in list_checks(exe):
-                result = memcheck([str(exe), name])
+            checks = list_checks(exe)
+            results = memcheck_checks(exe, [name for name, _ in checks])
+            for name, expect in checks:
+                result = results[name]
                 problem = verdict(expect, result)
                 failures += problem is not None
                 state = "clean" if result.clean else f"flagged ({result.leaks} reports)"

@@ -1,8 +1,8 @@
 /* Constant-time checks of one generated curve under valgrind memcheck (the "ctgrind" method of
  * tests/c_harness/group/ct_check.inc, applied to the real generated C):
  *
- *     ct_curve --list          one line per check: NAME EXPECT (ct, vartime or may)
- *     ct_curve NAME            run one check
+ *     ct_curve --list              one line per check: NAME EXPECT (ct, vartime or may)
+ *     ct_curve NAME [NAME ...]     run checks in turn, each between marker lines on stderr
  *
  * A check marks its secret inputs undefined (VALGRIND_MAKE_MEM_UNDEFINED), calls the function and
  * marks the outputs defined again.  Memcheck then reports every branch ("Conditional jump or move
@@ -319,21 +319,43 @@ static int ends_with(const char *s, const char *suffix)
     return n >= m && !strcmp(s + n - m, suffix);
 }
 
+static int find_check(const char *name)
+{
+    int i;
+    for (i = 0; i < (int)(sizeof(CHECKS) / sizeof(CHECKS[0])); i++)
+        if (!strcmp(name, CHECKS[i].name))
+            return i;
+    return -1;
+}
+
+/* Run the named checks in order, each between two marker lines on stderr; the end marker carries
+ * the number of errors memcheck counted during the check (VALGRIND_COUNT_ERRORS counts repeats
+ * too), so one valgrind process runs many checks and still says which one leaked. */
 int main(int argc, char **argv)
 {
     size_t i;
-    if (argc != 2) {
-        fprintf(stderr, "usage: ct_curve --list | ct_curve NAME\n");
+    int a;
+    if (argc < 2) {
+        fprintf(stderr, "usage: ct_curve --list | ct_curve NAME [NAME ...]\n");
         return 2;
     }
-    for (i = 0; i < sizeof(CHECKS) / sizeof(CHECKS[0]); i++) {
-        if (!strcmp(argv[1], "--list"))
+    if (!strcmp(argv[1], "--list")) {
+        for (i = 0; i < sizeof(CHECKS) / sizeof(CHECKS[0]); i++)
             printf("%s %s\n", CHECKS[i].name,
                    CHECKS[i].control ? "vartime" : ends_with(CHECKS[i].name, "_vartime") ? "may" : "ct");
-        else if (!strcmp(argv[1], CHECKS[i].name)) {
-            CHECKS[i].run();
-            return 0;
-        }
+        return 0;
     }
-    return strcmp(argv[1], "--list") ? 2 : 0;
+    for (a = 1; a < argc; a++)
+        if (find_check(argv[a]) < 0) {
+            fprintf(stderr, "ct_curve: no check named %s\n", argv[a]);
+            return 2;
+        }
+    for (a = 1; a < argc; a++) {
+        unsigned before;
+        fprintf(stderr, "ct-check begin %s\n", argv[a]);
+        before = VALGRIND_COUNT_ERRORS;
+        CHECKS[find_check(argv[a])].run();
+        fprintf(stderr, "ct-check end %s %u\n", argv[a], (unsigned)VALGRIND_COUNT_ERRORS - before);
+    }
+    return 0;
 }

@@ -1,8 +1,8 @@
 /* Constant-time checks of one generated twisted Edwards curve (c/edwards_core.h) under valgrind
  * memcheck: the method, the command line and the expectations of ct_curve.c (see there):
  *
- *     ct_edwards --list          one line per check: NAME EXPECT (ct, vartime or may)
- *     ct_edwards NAME            run one check
+ *     ct_edwards --list              one line per check: NAME EXPECT (ct, vartime or may)
+ *     ct_edwards NAME [NAME ...]     run checks in turn, each between marker lines on stderr
  *
  * Secret paths: [k]P (te_mul_ct; te_mul_glv_ct and te_psi where the curve has an endomorphism;
  * SWPoint's sw_mul_subgroup_ct, sw_mul_any_ct, sw_mul_ct, the complete sw_add_ct and sw_dbl and the maps between
@@ -217,21 +217,43 @@ static int ends_with(const char *s, const char *suffix)
     return n >= m && !strcmp(s + n - m, suffix);
 }
 
+static int find_check(const char *name)
+{
+    int i;
+    for (i = 0; i < (int)(sizeof(CHECKS) / sizeof(CHECKS[0])); i++)
+        if (!strcmp(name, CHECKS[i].name))
+            return i;
+    return -1;
+}
+
+/* Run the named checks in order, each between two marker lines on stderr; the end marker carries
+ * the number of errors memcheck counted during the check (VALGRIND_COUNT_ERRORS counts repeats
+ * too), so one valgrind process runs many checks and still says which one leaked. */
 int main(int argc, char **argv)
 {
     size_t i;
-    if (argc != 2) {
-        fprintf(stderr, "usage: ct_edwards --list | ct_edwards NAME\n");
+    int a;
+    if (argc < 2) {
+        fprintf(stderr, "usage: ct_edwards --list | ct_edwards NAME [NAME ...]\n");
         return 2;
     }
-    for (i = 0; i < sizeof(CHECKS) / sizeof(CHECKS[0]); i++) {
-        if (!strcmp(argv[1], "--list"))
+    if (!strcmp(argv[1], "--list")) {
+        for (i = 0; i < sizeof(CHECKS) / sizeof(CHECKS[0]); i++)
             printf("%s %s\n", CHECKS[i].name,
                    CHECKS[i].control ? "vartime" : ends_with(CHECKS[i].name, "_vartime") ? "may" : "ct");
-        else if (!strcmp(argv[1], CHECKS[i].name)) {
-            CHECKS[i].run();
-            return 0;
-        }
+        return 0;
     }
-    return strcmp(argv[1], "--list") ? 2 : 0;
+    for (a = 1; a < argc; a++)
+        if (find_check(argv[a]) < 0) {
+            fprintf(stderr, "ct_edwards: no check named %s\n", argv[a]);
+            return 2;
+        }
+    for (a = 1; a < argc; a++) {
+        unsigned before;
+        fprintf(stderr, "ct-check begin %s\n", argv[a]);
+        before = VALGRIND_COUNT_ERRORS;
+        CHECKS[find_check(argv[a])].run();
+        fprintf(stderr, "ct-check end %s %u\n", argv[a], (unsigned)VALGRIND_COUNT_ERRORS - before);
+    }
+    return 0;
 }

@@ -5,20 +5,27 @@ and G2, complete addition, GT exponentiation, inversion and square root in Fp, F
 that the default module runs, signing and SkToPk, and the public-data
 operations that are constant time all the same: every checked function whose name does not end in
 _vartime must be clean.  The negative controls (variable-time multiplications, addition, the
-multi-pair Miller loop) must be flagged, so a clean result means something.  Slow (about 20 s of CPU per curve and limb width):
-run with --runslow, or `nox -s constant_time` (CI runs it).
+multi-pair Miller loop) must be flagged, so a clean result means something.  The checks of one
+binary share one valgrind process per CPU (security.constant_time.memcheck_checks).  Slow (about 10 s of
+CPU per curve and limb width, most of it compiling): run with --runslow, or `nox -s constant_time` (CI runs it).
 """
 
 from __future__ import annotations
 
-import os
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
 from conftest import GENERATED_DIR, generated_packages, skip_or_fail
 
-from security.constant_time import build_ct, ct_variants, have_memcheck, list_checks, memcheck, verdict
+from security.constant_time import (
+    build_ct,
+    ct_variants,
+    have_memcheck,
+    list_checks,
+    memcheck,
+    memcheck_checks,
+    verdict,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -57,12 +64,28 @@ def test_constant_time(binaries, pkg: str, bits: str) -> None:
     for required in ("g1_mul_ct", "g2_mul_ct", "fp_inv", "fr_inv", "fp_sqrt", "g1_mul_vartime"):
         assert required in names
     assert all((e == "ct") != n.endswith("_vartime") for n, e in checks), checks
-    required = checks
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        results = list(pool.map(lambda check: memcheck([str(exe), check[0]]), required))
+    results = memcheck_checks(exe, names)
     problems = []
-    for (name, expect), result in zip(required, results, strict=True):
+    for name, expect in checks:
+        result = results[name]
         problem = verdict(expect, result)
         if problem:
             problems.append(f"{name} ({expect}): {problem}\n{result.log[-3000:]}")
     assert not problems, "\n\n".join(problems)
+
+
+def test_shared_process_attributes_each_report_to_its_check(binaries) -> None:
+    """Checks run in one valgrind process report what each would alone: a flagged control, a check
+    that may branch, then clean ones, in that order in one process (so a report carried over
+    from an earlier check would show up), against one process per check."""
+    pkg = next((p for p in generated_packages() if (p, "64") in binaries), None)
+    if pkg is None:
+        skip_or_fail("no generated pairing package")
+    exe = built(binaries, pkg, "64")
+    names = ["g1_mul_vartime", "g1_add_vartime", "fp_inv", "g1_mul_ct", "pf_final_exp"]
+    shared = memcheck_checks(exe, names, jobs=1)
+    for name in names:
+        alone = memcheck([str(exe), name])
+        assert (shared[name].returncode, shared[name].leaks > 0) == (alone.returncode, alone.leaks > 0), name
+    assert shared["g1_mul_vartime"].returncode == 99 and shared["g1_mul_vartime"].leaks > 0
+    assert all(shared[name].clean for name in ("fp_inv", "g1_mul_ct", "pf_final_exp"))

@@ -2,17 +2,14 @@
 memcheck (security/ct/ct_edwards.c, the method of tests/security/test_constant_time.py): [k]P, the unified
 addition and doubling, SWPoint's [k]P, complete addition and maps where the curve has it, inversion and square roots, and the public-data operations that are
 constant time all the same; te_mul_vartime, the negative control, must be flagged. Slow (about
-10 s of CPU per curve and variant: 64- and 32-bit limbs, and the x86_64-adx kernels on x86-64): run with --runslow (CI runs it)."""
+5 s of CPU per curve and variant: 64- and 32-bit limbs, and the x86_64-adx kernels on x86-64): run with --runslow (CI runs it)."""
 
 from __future__ import annotations
-
-import os
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from conftest import GENERATED_DIR, edwards_packages, skip_or_fail
 
-from security.constant_time import build_ct, ct_variants, have_memcheck, list_checks, memcheck, verdict
+from security.constant_time import build_ct, ct_variants, have_memcheck, list_checks, memcheck_checks, verdict
 
 pytestmark = pytest.mark.slow
 
@@ -40,10 +37,10 @@ def test_edwards_constant_time(tmp_path, pkg: str, bits: str) -> None:
                      "sw_clear_cofactor_ct"):
             assert (name, "ct") in checks
         assert ("sw_mul_subgroup_vartime", "vartime") in checks
-    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
-        results = list(pool.map(lambda check: memcheck([str(exe), check[0]]), checks))
+    results = memcheck_checks(exe, names)
     problems = []
-    for (name, expect), result in zip(checks, results, strict=True):
+    for name, expect in checks:
+        result = results[name]
         problem = verdict(expect, result)
         if problem:
             problems.append(f"{name} ({expect}): {problem}")
