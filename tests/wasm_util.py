@@ -81,21 +81,39 @@ def flag_bits(C) -> int:
     return 3 if C.DEFAULT_PROFILE == "zcash" else 2
 
 
+def flag_index(C, encoding: bytes) -> int:
+    """Where the default profile keeps the flags of ``encoding``: byte 0 (zcash, gnark: big-endian)
+    or the last byte (arkworks: little-endian, the flags at the top of the last byte, in a byte of
+    their own when they do not fit)."""
+    return len(encoding) - 1 if C.DEFAULT_PROFILE == "arkworks" else 0
+
+
+def byte_order(C) -> str:
+    return "little" if C.DEFAULT_PROFILE == "arkworks" else "big"
+
+
+def with_flags_of(C, data: bytes, template: bytes) -> bytes:
+    """``data`` with the flag bits of ``template`` (the same length) in the flag byte."""
+    out, at = bytearray(data), flag_index(C, template)
+    keep = 0xFF >> flag_bits(C)
+    out[at] = (out[at] & keep) | (template[at] & ~keep & 0xFF)
+    return bytes(out)
+
+
 def random_compressed(C, G, rng: random.Random) -> tuple[bytes, str]:
     """A compressed encoding of a random x with the flags of a real point, and what the Python
     module's unchecked decoder makes of it: "none" (no point), "outside" (a point outside the
     subgroup) or "inside"."""
     width = len(C.Fp(0).to_bytes())
     template = G.generator().to_bytes()
-    data = bytearray(b"".join(rng.randrange(C.P).to_bytes(width, "big") for _ in range(len(template) // width)))
-    keep = 0xFF >> flag_bits(C)
-    data[0] = (data[0] & keep) | (template[0] & ~keep & 0xFF)
+    data = b"".join(rng.randrange(C.P).to_bytes(width, byte_order(C)) for _ in range(len(template) // width))
+    data = with_flags_of(C, data.ljust(len(template), b"\0"), template)
     try:
-        pt = G.from_bytes(bytes(data), check=False)
+        pt = G.from_bytes(data, check=False)
     except ValueError as exc:
         assert "not a square" in str(exc), exc
-        return bytes(data), "none"
-    return bytes(data), "inside" if pt.in_subgroup() else "outside"
+        return data, "none"
+    return data, "inside" if pt.in_subgroup() else "outside"
 
 
 def point_outside_subgroup(C, G) -> bytes | None:

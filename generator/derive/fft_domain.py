@@ -39,6 +39,12 @@ class FftDomainModel:
     root_of_unity: int      # g^((r-1)/2^s), of order exactly 2^s
     coset_shift: int        # the shift of coset FFTs (g)
 
+    @property
+    def example_size(self) -> int:
+        """The domain size of the docstring examples: 4 where the domain reaches it (BW6-767's
+        r - 1 has a single factor 2, so its largest domain has 2 elements)."""
+        return min(4, 1 << self.two_adicity)
+
 
 def cached_factorization(n: int) -> dict[int, int] | None:
     """The cached prime factorization of n, re-verified, or None."""

@@ -1,9 +1,10 @@
 """BW6 over BLS12 in the trace case t(x) mod r(x) = 0 mod x: BW6-767, the outer curve of the
 BLS12-381 two-chain as arkworks ships it, from a curve file with only name, family, x and the lift
 in the published convention; the lift conventions of both trace cases; the error for a lift given
-in the other sign convention; the derivation refusing altered constants; and the built package
-(tests/derive/curves/bw6-767.toml, a test-only curve): fields, groups, GLV, MSM, the endomorphism
-formulas, arkworks' byte layout, hash to curve and the pairing against generator.reference.
+in the other sign convention; the derivation refusing altered constants; and the package of
+curves/bw6-767.toml (opt-in: tested where PAIRFORGE_CURVES names bw6_767, as CI does): fields,
+groups, GLV, MSM, the endomorphism formulas, arkworks' byte layout, hash to curve and the pairing
+against generator.reference.
 
 arkworks' published values (arkworks-rs/algebra, crate ark-bw6-767): p from
 curves/bw6_767/src/fields/fq.rs (the modulus), r the BLS12-381 p (curves/bw6_767/src/fields/fr.rs),
@@ -20,6 +21,7 @@ from pathlib import Path
 
 import pytest
 import sympy
+from conftest import generated_packages, load_curve_module
 from hash_to_curve_util import check_against_reference
 
 from generator.derive import bw6_formulas, endomorphisms, families
@@ -35,10 +37,8 @@ from generator.derive.families import (
 from generator.derive.model import CurveModel, build_model, bw6_data, derive_core
 from generator.params import load_curve_file, parse_curve_text
 
-pytestmark = pytest.mark.xdist_group("bw6-767")  # the tests below share one build
-
-CURVE_FILE = Path(__file__).resolve().parent / "curves" / "bw6-767.toml"
 REPO_CURVES = Path(__file__).resolve().parents[2] / "curves"
+CURVE_FILE = REPO_CURVES / "bw6-767.toml"
 
 SEED = -0xD201000000010000
 ARK_P = int(
@@ -267,25 +267,29 @@ def test_altered_derived_constants_fail(monkeypatch) -> None:
 
 
 # ----------------------------------------------------------------------------------------------
-# The built package (once per content of the curve file, the generator and the toolchain)
+# The package (generated/bw6_767, built by `PAIRFORGE_CURVES=bw6_767 pip install -e .`)
 
-@pytest.fixture(scope="module")
-def bw6_767():
-    """(module, model, reference) of the test curve, built by gen-curve --params into the test cache."""
-    from build_cache import cached_test_curve, import_test_curve
 
+def _bw6_767_packages() -> list[str]:
+    """The generated packages of this curve file that the tests cover (conftest.generated_packages:
+    none unless PAIRFORGE_CURVES names the opt-in package)."""
+    package = load_curve_file(CURVE_FILE).package
+    return [p for p in generated_packages() if p == package]
+
+
+@pytest.fixture(scope="module", params=_bw6_767_packages())
+def bw6_767(request):
+    """(module, model, reference) of the package."""
     from generator.reference import reference_for_model
 
-    root = cached_test_curve("BW6-767 (trace case 0 over BLS12)", CURVE_FILE.read_text(), CURVE_FILE.name)
     m = model()
-    return import_test_curve(root / "out", m.package), m, reference_for_model(m)
+    return load_curve_module(request.param), m, reference_for_model(m)
 
 
 def _aff(P) -> tuple[int, int] | None:
     return None if P is None else (P[0][0], P[1][0])
 
 
-@pytest.mark.slow  # builds a curve package of its own (a few minutes)
 def test_package_fields_and_constants(bw6_767) -> None:
     C, m, _ = bw6_767
     assert (C.P, C.R, C.X) == (ARK_P, BLS12_381_P, SEED)
@@ -296,7 +300,6 @@ def test_package_fields_and_constants(bw6_767) -> None:
             assert int(C.Fp(a).sqrt()) ** 2 % m.p == a
 
 
-@pytest.mark.slow  # builds a curve package of its own (a few minutes)
 def test_groups_glv_msm(bw6_767) -> None:
     """Scalar multiplication (constant time and variable time, through the GLV split) against the
     derivation's exact arithmetic, and MSM against the sum of products."""
@@ -317,7 +320,6 @@ def test_groups_glv_msm(bw6_767) -> None:
         assert G.msm(points, scalars) == want
 
 
-@pytest.mark.slow  # builds a curve package of its own (a few minutes)
 def test_arkworks_layout(bw6_767) -> None:
     """arkworks' byte layout for its generators (ark-serialize, ark-ec short_weierstrass):
     little-endian x in ceil((767 + 2)/8) = 97 bytes with 0x80 in the last byte when y > -y, 0x40 for
@@ -347,7 +349,6 @@ def test_arkworks_layout(bw6_767) -> None:
                     assert G.from_bytes(data, profile=profile) == P
 
 
-@pytest.mark.slow  # builds a curve package of its own (a few minutes)
 def test_endomorphisms_on_the_whole_curves(bw6_767) -> None:
     """Cofactor clearing equals [h_eff] and lands in G; the subgroup tests reject random points and,
     on G1, G + T for T of order 3 (the point HGP's G1 formula would accept)."""
@@ -369,7 +370,6 @@ def test_endomorphisms_on_the_whole_curves(bw6_767) -> None:
     assert bad.is_on_curve() and not bad.in_subgroup()
 
 
-@pytest.mark.slow  # builds a curve package of its own (a few minutes)
 def test_pairing_matches_reference_and_laws(bw6_767) -> None:
     """The pairing equals the reference's (loop pair (x^3 - x^2 - x, x + 1), full final
     exponentiation) to the power m = 3(x + 1), and is bilinear and non-degenerate."""
@@ -385,7 +385,6 @@ def test_pairing_matches_reference_and_laws(bw6_767) -> None:
     check_pairing_laws(C, m.r, random.Random(4))
 
 
-@pytest.mark.slow  # builds a curve package of its own (a few minutes)
 def test_hash_to_curve(bw6_767) -> None:
     """No suite is named: SVDW with RFC 9380 appendix H.1's Z on both groups, equal to the reference,
     cleared into the subgroups by the derived formulas."""

@@ -28,13 +28,16 @@ from fq4_curves import fq4_packages
 from vectors_util import read_vector_json, vector_files
 from wasm_util import (
     ETH,
+    byte_order,
     cached_wasm,
     curve_file,
     flag_bits,
+    flag_index,
     point_outside_subgroup,
     random_compressed,
     require_wasm,
     run_wasi,
+    with_flags_of,
 )
 
 from generator import wasm
@@ -177,23 +180,30 @@ def _decode_errors(C, G) -> list[tuple[str, bytes, int]]:
     codes = {v: k for k, v in ERRORS.items()}
     P = G.generator() * 12345
     comp, unc = P.to_bytes(), P.to_bytes(False)
-    keep = 0xFF >> flag_bits(C)
-    p_bytes = C.P.to_bytes(len(C.Fp(0).to_bytes()), "big")
+    width = len(C.Fp(0).to_bytes())
+    p_bytes = C.P.to_bytes(width, byte_order(C))
+    at = flag_index(C, comp)
     cases = [
         ("empty", b"", codes["length"]), ("one byte short", comp[:-1], codes["length"]),
         ("one byte long", unc + b"\0", codes["length"]),
-        ("x = p", bytes([(comp[0] & ~keep & 0xFF) | p_bytes[0]]) + p_bytes[1:] + comp[len(p_bytes):],
-         codes["non-canonical coordinate"]),
-        ("compressed without flags", bytes([comp[0] & keep]) + comp[1:], codes["flags"]),
+        ("x = p", with_flags_of(C, p_bytes + comp[width:], comp), codes["non-canonical coordinate"]),
     ]
+    if C.DEFAULT_PROFILE in ("zcash", "gnark"):  # a compression flag (arkworks tells the forms by length)
+        keep = 0xFF >> flag_bits(C)
+        cases.append(("compressed without flags", bytes([comp[0] & keep]) + comp[1:], codes["flags"]))
     if C.DEFAULT_PROFILE == "zcash":
         cases += [
             ("uncompressed with the compression flag", bytes([unc[0] | 0x80]) + unc[1:], codes["flags"]),
             ("infinity with other bits", bytes([0xC0]) + bytes(len(comp) - 2) + b"\x01", codes["infinity with other bits"]),
             ("infinity with the sign flag", bytes([0xE0]) + bytes(len(comp) - 1), codes["flags"]),
         ]
+    if C.DEFAULT_PROFILE == "arkworks":
+        both = bytearray(comp)
+        both[at] |= 0xC0  # 'y negative' and 'infinity'
+        cases.append(("both flags", bytes(both), codes["flags"]))
     bad_y = bytearray(unc)
-    bad_y[-1] ^= 1  # y + 1 or y - 1: off the curve
+    # the least significant byte of y: the last (big-endian), or y's first (little-endian)
+    bad_y[-1 if byte_order(C) == "big" else (len(comp) // width) * width] ^= 1  # y + 1 or y - 1: off the curve
     cases.append(("off the curve", bytes(bad_y), codes["not on the curve"]))
     rng = random.Random(f"bad-{C.NAME}-{G.__name__}")
     for _ in range(400):
