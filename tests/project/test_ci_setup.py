@@ -52,6 +52,9 @@ def test_every_test_dependency_is_pinned() -> None:
     assert not missing, f"not pinned in constraints.txt: {missing}"
     # dask's distributed extra pairs the two releases; a mismatched pair does not import
     assert pins["dask"] == pins["distributed"]
+    # the isolated build of `pip install` and `python -m build` takes the pinned Cython too
+    build_requires = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())["build-system"]["requires"]
+    assert f"Cython=={pins['cython']}" in build_requires, build_requires
 
 
 def _nox_sessions() -> set[str]:
