@@ -149,6 +149,15 @@ def generated_packages() -> list[str]:
                   and _covered_by_tests(p.parent))
 
 
+def packages_of_curve_file(curve_file: Path) -> list[str]:
+    """The generated package of one curve file, as a list for ``params=``: empty where the tests do
+    not cover it (an opt-in package that PAIRFORGE_CURVES does not name, or one not rendered)."""
+    from generator.params import load_curve_file
+
+    package = load_curve_file(curve_file).package
+    return [p for p in generated_packages() if p == package]
+
+
 def edwards_packages() -> list[str]:
     """Twisted Edwards companion-curve packages rendered into generated/, sorted (opt-in ones as in
     generated_packages)."""

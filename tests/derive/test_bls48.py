@@ -35,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import REPO_ROOT, generated_packages, load_curve_module
+from conftest import REPO_ROOT, load_curve_module, packages_of_curve_file
 from vectors_util import load_json
 
 from generator.derive.algebra import Curve, Elem, Fq, Point, lex_largest
@@ -602,17 +602,10 @@ def test_search_finds_the_g2_clearing_formula() -> None:
 
 
 # ------------------------------------------------------------------------------------------------
-# The generated package (gen-curve --params, built into the test cache)
+# The package (generated/bls48_581, built where PAIRFORGE_CURVES names it)
 
 
-def _bls48_packages() -> list[str]:
-    """The generated packages of this curve file that the tests cover (conftest.generated_packages:
-    none unless PAIRFORGE_CURVES names the opt-in package)."""
-    package = load_curve_file(CURVE_FILE).package
-    return [p for p in generated_packages() if p == package]
-
-
-@pytest.fixture(scope="module", params=_bls48_packages())
+@pytest.fixture(scope="module", params=packages_of_curve_file(CURVE_FILE))
 def package(request):
     """The compiled generated/bls48_581 (built by `PAIRFORGE_CURVES=bls48_581 pip install -e .`)."""
     return load_curve_module(request.param)

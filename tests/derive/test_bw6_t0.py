@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 import sympy
-from conftest import generated_packages, load_curve_module
+from conftest import load_curve_module, packages_of_curve_file
 from hash_to_curve_util import check_against_reference
 
 from generator.derive import bw6_formulas, endomorphisms, families
@@ -270,14 +270,7 @@ def test_altered_derived_constants_fail(monkeypatch) -> None:
 # The package (generated/bw6_767, built by `PAIRFORGE_CURVES=bw6_767 pip install -e .`)
 
 
-def _bw6_767_packages() -> list[str]:
-    """The generated packages of this curve file that the tests cover (conftest.generated_packages:
-    none unless PAIRFORGE_CURVES names the opt-in package)."""
-    package = load_curve_file(CURVE_FILE).package
-    return [p for p in generated_packages() if p == package]
-
-
-@pytest.fixture(scope="module", params=_bw6_767_packages())
+@pytest.fixture(scope="module", params=packages_of_curve_file(CURVE_FILE))
 def bw6_767(request):
     """(module, model, reference) of the package."""
     from generator.reference import reference_for_model
