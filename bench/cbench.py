@@ -93,6 +93,8 @@ def inputs_header(model) -> str:
             f"#define BENCH_FQ {names['fq']}",
             f"#define BENCH_FK {names['fq6']}",
             f"#define BENCH_FQ_DEGREE {degree}",
+            # the compressed squaring is rendered where the final exponentiation uses it
+            f"#define BENCH_FK_COMPRESSED {int(bool(model.final_exp.exp_by_x_compressed or model.final_exp.karabina_powers))}",
             f"static const limb_t BENCH_G1[2][FP_NLIMBS] = {{ {_limbs(x1, n)}, {_limbs(y1, n)} }};",
             f"static const limb_t BENCH_G2[2][BENCH_FQ_DEGREE][FP_NLIMBS] = {{ {fq(x2)}, {fq(y2)} }};",
             "",

@@ -44,6 +44,8 @@ C_KERNELS = {
     "fq_sqr": "twist-field square (Fq)",
     "fk_mul": "GT-field mul",
     "fk_sqr": "GT-field square",
+    "fk_cyclotomic_sqr": "GT cyclotomic square (Granger–Scott)",
+    "fk_cyclotomic_sqr_compressed": "GT compressed cyclotomic square (Karabina)",
     "g1_add": "G1 add (Jacobian + Jacobian)",
     "g1_add_affine": "G1 mixed add (Jacobian + affine)",
     "g1_dbl": "G1 double",
