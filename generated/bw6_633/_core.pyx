@@ -218,6 +218,7 @@ cdef extern from "c/api.h" nogil:
     int g2_msm_table_form_vartime(g2_t *out, const void *form, size_t n_all, const limb_t *scalars,
                                        size_t n, size_t c, size_t tw, size_t nthreads)
     int g1_msm_ifma_select(int on)
+    int g1_msm_ifma_slices(int slices)
     enum: FR_TWO_ADICITY
     const fr_t FR_COSET_SHIFT
     void fr_root_of_unity(fr_t *out, unsigned logn)
@@ -302,6 +303,16 @@ def _msm_ifma(on=None):
     and it runs only where the CPU reports AVX-512F and IFMA). ``on=False`` turns it off for this
     process, ``on=True`` back on where the CPU runs it; ``None`` only asks. Returns the state."""
     return bool(g1_msm_ifma_select(-1 if on is None else int(bool(on))))
+
+
+def _msm_ifma_slices(slices=None):
+    """A test hook: the slices per window of G1's IFMA bucket kernel (the eight lanes of a round take
+    eight slices of one window, or one window each, or between). ``None`` only asks; 0 lets its
+    cost model choose (the default); 1, 2, 4 or 8 force that layout for this process. Returns the
+    setting; 0 where the module has no IFMA kernel."""
+    if slices is not None and slices not in (0, 1, 2, 4, 8):
+        raise ValueError(f"_msm_ifma_slices: slices must be 0, 1, 2, 4 or 8, not {slices!r}")
+    return int(g1_msm_ifma_slices(-1 if slices is None else slices))
 
 __all__ = [
     "NAME", "FAMILY", "K", "P", "R", "X", "H1", "H2",

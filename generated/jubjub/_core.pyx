@@ -103,6 +103,7 @@ cdef extern from "c/api.h" nogil:
     bint te_msm_vartime(te_t *out, const te_affine_t *points, const limb_t *scalars, size_t n, size_t nthreads)
     bint te_msm_points_vartime(te_t *out, const te_t *points, const limb_t *scalars, size_t n, size_t nthreads)
     int sw_msm_ifma_select(int on)
+    int sw_msm_ifma_slices(int slices)
     ctypedef struct sw_t:
         fq_t x
         fq_t y
@@ -893,6 +894,16 @@ def _msm_ifma(on=None):
     ``on=False`` turns it off for this process, ``on=True`` back on where the CPU runs it; ``None``
     only asks. Returns the state (always False where the MSM has no Weierstrass path)."""
     return bool(sw_msm_ifma_select(-1 if on is None else int(bool(on))))
+
+
+def _msm_ifma_slices(slices=None):
+    """A test hook: the slices per window of the Weierstrass MSM's IFMA bucket kernel (the eight lanes
+    of a round take eight slices of one window, or one window each, or between). ``None`` only asks;
+    0 lets its cost model choose (the default); 1, 2, 4 or 8 force that layout for this process.
+    Returns the setting; 0 where the module has no IFMA kernel."""
+    if slices is not None and slices not in (0, 1, 2, 4, 8):
+        raise ValueError(f"_msm_ifma_slices: slices must be 0, 1, 2, 4 or 8, not {slices!r}")
+    return int(sw_msm_ifma_slices(-1 if slices is None else slices))
 
 
 # ---------------------------------------------------------------------------------------------

@@ -87,6 +87,21 @@ def test_ifma_matches_fallback_and_oracle(C) -> None:
         assert C._impl._msm_ifma(True) is True
 
 
+@pytest.mark.parametrize("slices", (1, 2, 4, 8))
+def test_ifma_every_layout(C, slices: int) -> None:
+    """Every layout of the kernel's rounds, forced through its test hook (eight slices of one window
+    per round, one whole window per lane with the top window's spread buckets in one lane, and
+    between), on one to three threads."""
+    rng = random.Random(f"{C.NAME}-layout-{slices}")
+    pts, ks, want = inputs(C, 5000, rng)
+    assert C._impl._msm_ifma_slices(slices) == slices
+    try:
+        for threads in (1, 2, 3):
+            assert C.Point.msm(pts, ks, threads=threads) == want, threads
+    finally:
+        assert C._impl._msm_ifma_slices(0) == 0
+
+
 def test_ifma_degenerate_runs(C) -> None:
     """Every point the same, every scalar the same, and pairs that cancel: buckets that double,
     empty out and refill inside one lane (the kernel's XYZZ doubling, with a != 0 where the

@@ -63,6 +63,33 @@ def test_ifma_matches_portable_and_oracle(C):
     assert C._impl._msm_ifma(True) is True
 
 
+@pytest.mark.parametrize("slices", (1, 2, 4, 8))
+def test_ifma_every_layout(C, slices):
+    """Every layout of the kernel's rounds, forced through its test hook: eight slices of one window
+    per round (the lanes share the window's running sums), one whole window per lane (the top
+    window's spread buckets in one lane of a round, idle lanes in the last round), and between; on
+    one to three threads (rounds shared unevenly), with and without the GLV split."""
+    rng = random.Random(f"{C.NAME}-layout-{slices}")
+    logs, pts, ks = special_inputs(C, 3000, rng)
+    want = expected(C.G1, C, logs, ks)
+    unknown = [C.G1.from_bytes(P.to_bytes(), check=False) for P in pts]
+    assert C._impl._msm_ifma_slices(slices) == slices
+    try:
+        for threads in (1, 2, 3):
+            assert C.G1.msm(pts, ks, threads=threads) == want, threads
+        assert C.G1.msm(unknown, ks, threads=2) == want
+    finally:
+        assert C._impl._msm_ifma_slices(0) == 0
+
+
+def test_ifma_layout_hook_checks_its_argument(C):
+    assert C._impl._msm_ifma_slices() == 0
+    for bad in (3, -1, 16):
+        with pytest.raises(ValueError, match="slices must be 0, 1, 2, 4 or 8"):
+            C._impl._msm_ifma_slices(bad)
+    assert C._impl._msm_ifma_slices() == 0
+
+
 def test_ifma_degenerate_runs(C):
     """Every point the same, every scalar the same, and pairs that cancel: buckets that double,
     empty out and refill inside one lane."""

@@ -273,3 +273,8 @@ PF_API int pf_api_sw_msm_ifma_select(int on)
 {
     return sw_msm_ifma_select(on);
 }
+
+PF_API int pf_api_sw_msm_ifma_slices(int slices)
+{
+    return sw_msm_ifma_slices(slices);
+}

@@ -274,6 +274,11 @@ PF_API int pf_api_sw_msm_ifma_select(int on)
     return sw_msm_ifma_select(on);
 }
 
+PF_API int pf_api_sw_msm_ifma_slices(int slices)
+{
+    return sw_msm_ifma_slices(slices);
+}
+
 PF_API void pf_api_te_psi(te_t *out, const te_t *a)
 {
     te_psi(out, a);

@@ -67,6 +67,7 @@ PF_API void pf_api_te_clear_cofactor(te_t *out, const te_t *a);
 PF_API int pf_api_te_msm_vartime(te_t *out, const te_affine_t *points, const limb_t *scalars, size_t n, size_t nthreads);
 PF_API int pf_api_te_msm_points_vartime(te_t *out, const te_t *points, const limb_t *scalars, size_t n, size_t nthreads);
 PF_API int pf_api_sw_msm_ifma_select(int on);
+PF_API int pf_api_sw_msm_ifma_slices(int slices);
 PF_API void pf_api_te_psi(te_t *out, const te_t *a);
 PF_API void pf_api_te_mul_glv_ct(te_t *out, const te_t *a, const limb_t *k);
 PF_API void pf_api_te_mul_glv_vartime(te_t *out, const te_t *a, const limb_t *k);
@@ -146,6 +147,7 @@ PF_API int pf_api_sw_msm_points_vartime(sw_t *out, const sw_t *points, const lim
 #define te_msm_vartime pf_api_te_msm_vartime
 #define te_msm_points_vartime pf_api_te_msm_points_vartime
 #define sw_msm_ifma_select pf_api_sw_msm_ifma_select
+#define sw_msm_ifma_slices pf_api_sw_msm_ifma_slices
 #define te_psi pf_api_te_psi
 #define te_mul_glv_ct pf_api_te_mul_glv_ct
 #define te_mul_glv_vartime pf_api_te_mul_glv_vartime

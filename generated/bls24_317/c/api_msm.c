@@ -118,3 +118,8 @@ PF_API int pf_api_g1_msm_ifma_select(int on)
 {
     return g1_msm_ifma_select(on);
 }
+
+PF_API int pf_api_g1_msm_ifma_slices(int slices)
+{
+    return g1_msm_ifma_slices(slices);
+}

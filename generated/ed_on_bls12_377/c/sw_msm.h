@@ -913,6 +913,16 @@ static inline __attribute__((always_inline)) void sw_v8fp_blend(sw_v8fp_t *out, 
         out->l[j] = _mm512_mask_blend_epi64(mask, a->l[j], b->l[j]);
 }
 
+/* out = mask ? b : a for eight XYZZ points, lane by lane */
+static inline __attribute__((always_inline)) void sw_v8_blend(sw_v8xyzz_t *out, __mmask8 mask,
+                                                                 const sw_v8xyzz_t *a, const sw_v8xyzz_t *b)
+{
+    sw_v8fp_blend(&out->x, mask, &a->x, &b->x);
+    sw_v8fp_blend(&out->y, mask, &a->y, &b->y);
+    sw_v8fp_blend(&out->zz, mask, &a->zz, &b->zz);
+    sw_v8fp_blend(&out->zzz, mask, &a->zzz, &b->zzz);
+}
+
 static inline void sw_v8fp_const(sw_v8fp_t *out, const uint64_t *limbs)
 {
     size_t j;
@@ -1307,10 +1317,7 @@ static void sw_v8_sum_step_vartime(sw_v8xyzz_t *acc, sw_v8xyzz_t *run, const sw_
 general:
     sw_v8_add_vartime(acc, acc, run);
     sw_v8_add_affine_vartime(&with, run, x2, y2);
-    sw_v8fp_blend(&run->x, has, &run->x, &with.x);
-    sw_v8fp_blend(&run->y, has, &run->y, &with.y);
-    sw_v8fp_blend(&run->zz, has, &run->zz, &with.zz);
-    sw_v8fp_blend(&run->zzz, has, &run->zzz, &with.zzz);
+    sw_v8_blend(run, has, run, &with);
 }
 
 /* out = a mod p, the canonical form (a below 2p): equal elements have equal limbs. */
@@ -1437,21 +1444,33 @@ static void sw_v8_store(sw_t out[8], const sw_v8xyzz_t *p)
 #define SW_V8_BUSY 2 /* ... and is the target of an addition in the current batch */
 #define SW_V8_XYZZ 4 /* the XYZZ bucket of the same digit holds a point */
 
-/* One thread's share: windows [w0, w1) of width c over all points, the eight lanes on slices. */
+/* What one lane does in one round: the points [lo, hi) in window w (with a fixed-base table, the
+ * one window of the table), their digits d > 0 each spread over `copies` buckets (the top window's,
+ * whose few digits would otherwise queue behind each other in the batches).  lo = hi: an idle lane. */
+typedef struct {
+    size_t w, lo, hi, copies;
+} sw_msm_ifma_task_t;
+
+/* One thread's share: rounds [r0, r1).  In a round the eight lanes run the bucket method on eight
+ * tasks at once (tasks[8 r + lane]), each with buckets of its own: eight slices of one window, or
+ * one whole window each, or between (sw_msm_ifma_plan picks). */
 typedef struct {
     const uint64_t *points;   /* n points in the kernel's canonical form, SW_V8_POINT_LIMBS limbs each */
     const limb_t *scalars;
-    size_t n, nlimbs, c, w0, w1, batch;
+    size_t n, nlimbs, c, batch;
     size_t tw;                /* 0, or a fixed-base table of tw windows per base point (as sw_msm_job_t) */
-    size_t wtop, copies;      /* the top window, whose digits d (0 <= d <= nb / copies) have `copies` buckets each */
-    sw_t *sums;             /* the sum of every window */
+    const sw_msm_ifma_task_t *tasks; /* eight per round */
+    size_t r0, r1;
+    size_t per;               /* the points of the longest task: each lane's room in digits and spill */
+    sw_t *sums;             /* the sum of every task, in the order of tasks */
     const unsigned char *skip; /* 1 for the identity points */
     /* scratch of this thread */
     uint64_t *affine;         /* 8 lanes x 2^(c-1) affine buckets (x canonical, y below 2p) */
     unsigned char *state;     /* 8 lanes x 2^(c-1) SW_V8_* bits */
     uint64_t *xyzz;           /* 8 lanes x 2^(c-1) XYZZ buckets for the additions a batch cannot take */
-    int32_t *digits;          /* the n digits of the current window */
-    size_t *spill;            /* 8 lanes x ceil(n / 8): the points of those additions */
+    int32_t *digits;          /* 8 lanes x per: the digits of the lane's task, point lo + i at i */
+    size_t lo[8];             /* the first point of each lane's task in the current round */
+    size_t *spill;            /* 8 lanes x per: the points of those additions */
     size_t *queue;            /* 8 lanes x batch: points waiting for a bucket of the batch */
     size_t *slots;            /* 8 lanes x batch: the points of the batch */
     sw_v8fp_t *vec;       /* 6 x (batch + 1): x1, y1, x2, y2, the prefix products and the denominators */
@@ -1480,12 +1499,18 @@ static void sw_v8fp_inv_vartime(sw_v8fp_t *out, const sw_v8fp_t *a)
     sw_v8fp_load(out, in);
 }
 
-/* Point i (digit != 0) of lane's slice to the XYZZ bucket of its digit, after the batches. */
+/* The digit of point i in lane's task of the current round. */
+static inline long sw_msm_ifma_digit(const sw_msm_ifma_job_t *job, size_t lane, size_t i)
+{
+    return job->digits[lane * job->per + (i - job->lo[lane])];
+}
+
+/* Point i (digit != 0) of lane's task to the XYZZ bucket of its digit, after the batches. */
 static inline void sw_msm_ifma_spill(const sw_msm_ifma_job_t *job, size_t lane, size_t i, size_t count[8])
 {
-    long d = job->digits[i];
+    long d = sw_msm_ifma_digit(job, lane, i);
 
-    job->spill[lane * ((job->n + 7) / 8) + count[lane]++] = i;
+    job->spill[lane * job->per + count[lane]++] = i;
     job->state[lane * ((size_t)1 << (job->c - 1)) + (size_t)(d < 0 ? -d : d) - 1] |= SW_V8_XYZZ;
 }
 
@@ -1522,7 +1547,7 @@ static void sw_msm_ifma_flush_vartime(const sw_msm_ifma_job_t *job, const size_t
                 continue;
             }
             i = job->slots[lane * job->batch + s];
-            d = job->digits[i];
+            d = sw_msm_ifma_digit(job, lane, i);
             active[s] |= (__mmask8)(1u << lane);
             neg |= (__mmask8)((d < 0) << lane);
             bidx[s][lane] = (long long)((lane * nb + (size_t)(d < 0 ? -d : d) - 1) * SW_V8_POINT_LIMBS);
@@ -1596,7 +1621,7 @@ static void sw_msm_ifma_flush_vartime(const sw_msm_ifma_job_t *job, const size_t
  * eight lanes at a time into the XYZZ buckets, which take every case. */
 static void sw_msm_ifma_spilled_vartime(const sw_msm_ifma_job_t *job, const size_t count[8])
 {
-    const size_t nb = (size_t)1 << (job->c - 1), per = (job->n + 7) / 8;
+    const size_t nb = (size_t)1 << (job->c - 1), per = job->per;
     sw_v8xyzz_t bk;
     sw_v8fp_t x2, y2, ny2, zero;
     long long bidx[8], pidx[8];
@@ -1618,7 +1643,7 @@ static void sw_msm_ifma_spilled_vartime(const sw_msm_ifma_job_t *job, const size
                 continue;
             }
             i = job->spill[lane * per + k];
-            d = job->digits[i];
+            d = sw_msm_ifma_digit(job, lane, i);
             active |= (__mmask8)(1u << lane);
             neg |= (__mmask8)((d < 0) << lane);
             bidx[lane] = (long long)((lane * nb + (size_t)(d < 0 ? -d : d) - 1) * SW_V8_BUCKET_LIMBS);
@@ -1652,14 +1677,14 @@ static inline void sw_v8_neg_limbs(uint64_t *y)
     }
 }
 
-/* Point i (digit != 0) of lane's slice into the batch: straight into an empty bucket, to the queue
+/* Point i (digit != 0) of lane's task into the batch: straight into an empty bucket, to the queue
  * where its bucket is already in the batch (to the XYZZ bucket when the queue is full), else into a
  * slot (the flush sends it on to the XYZZ bucket where the bucket holds the same x). */
 static inline void sw_msm_ifma_place(const sw_msm_ifma_job_t *job, size_t lane, size_t i, size_t fill[8],
                                       size_t nqueue[8], size_t count[8])
 {
     const size_t nb = (size_t)1 << (job->c - 1);
-    long d = job->digits[i];
+    long d = sw_msm_ifma_digit(job, lane, i);
     size_t at = lane * nb + (size_t)(d < 0 ? -d : d) - 1;
     unsigned char *st = &job->state[at];
     uint64_t *bucket = job->affine + at * SW_V8_POINT_LIMBS;
@@ -1681,44 +1706,53 @@ static inline void sw_msm_ifma_place(const sw_msm_ifma_job_t *job, size_t lane, 
     }
 }
 
-static void sw_msm_ifma_windows_vartime(const sw_msm_ifma_job_t *job)
+/* The eight lanes' digits of round r (0 for the identity points), and their task bounds. */
+static void sw_msm_ifma_round_digits(sw_msm_ifma_job_t *job, size_t r)
 {
-    const size_t nb = (size_t)1 << (job->c - 1), per = (job->n + 7) / 8, batch = job->batch;
-    sw_v8xyzz_t bk, run, acc;
-    sw_v8fp_t x2, y2, one;
-    sw_t lane_sums[8], sum;
-    size_t w, lane, cur[8], end[8], fill[8], count[8], nqueue[8], depth, b;
+    size_t lane, i;
+
+    for (lane = 0; lane < 8; lane++) {
+        const sw_msm_ifma_task_t *task = &job->tasks[8 * r + lane];
+        int32_t *digits = job->digits + lane * job->per;
+
+        job->lo[lane] = task->lo;
+        for (i = task->lo; i < task->hi; i++) {
+            /* a table's point i is 2^(c j) P_k for j = i mod tw, k = i / tw: digit j of scalar k */
+            long d = job->skip[i] ? 0
+                     : job->tw    ? pf_msm_digit_vartime(job->scalars + i / job->tw * job->nlimbs, job->nlimbs,
+                                                         i % job->tw * job->c, job->c)
+                                  : pf_msm_digit_vartime(job->scalars + i * job->nlimbs, job->nlimbs,
+                                                         task->w * job->c, job->c);
+
+            /* digit d to bucket (d - 1) copies + (i mod copies): the running sums weigh it by d */
+            if (task->copies > 1 && d > 0)
+                d = (d - 1) * (long)task->copies + (long)(i & (task->copies - 1)) + 1;
+            digits[i - task->lo] = (int32_t)d;
+        }
+    }
+}
+
+static void sw_msm_ifma_rounds_vartime(sw_msm_ifma_job_t *job)
+{
+    const size_t nb = (size_t)1 << (job->c - 1), batch = job->batch;
+    sw_v8xyzz_t bk, run, acc, with;
+    sw_v8fp_t x2, y2;
+    size_t r, lane, cur[8], end[8], fill[8], count[8], nqueue[8], depth, b;
     long long bidx[8], aidx[8];
     __mmask8 has;
 
-    sw_v8fp_const(&one, SW_V8_ONE);
-    for (w = job->w0; w < job->w1; w++) {
-        size_t start = w * job->c, k, j, copies = w == job->wtop ? job->copies : 1;
+    for (r = job->r0; r < job->r1; r++) {
+        const sw_msm_ifma_task_t *tasks = &job->tasks[8 * r];
 
         memset(job->state, 0, 8 * nb);
-        for (b = 0, k = 0, j = 0; b < job->n; b++) { /* this window's digits; 0 for the identity */
-            /* a table's point b is 2^(c j) P_k: digit j of scalar k */
-            long d = job->skip[b] ? 0
-                                  : pf_msm_digit_vartime(job->scalars + (job->tw ? k : b) * job->nlimbs, job->nlimbs,
-                                                         job->tw ? j * job->c : start, job->c);
-
-            /* a narrow top window: digit d to bucket (d - 1) copies + (b mod copies), so that its few
-             * digits do not queue behind each other in the batches (the running sums weigh it by d) */
-            if (copies > 1 && d > 0)
-                d = (d - 1) * (long)copies + (long)(b & (copies - 1)) + 1;
-            job->digits[b] = (int32_t)d;
-            if (job->tw && ++j == job->tw) {
-                j = 0;
-                k++;
-            }
-        }
+        sw_msm_ifma_round_digits(job, r);
         for (lane = 0; lane < 8; lane++) {
-            cur[lane] = lane * per < job->n ? lane * per : job->n;
-            end[lane] = cur[lane] + per < job->n ? cur[lane] + per : job->n;
+            cur[lane] = tasks[lane].lo;
+            end[lane] = tasks[lane].hi;
             count[lane] = 0;
             nqueue[lane] = 0;
         }
-        do { /* fill a batch from every lane's waiting points and slice, then carry it out */
+        do { /* fill a batch from every lane's waiting points and task, then carry it out */
             depth = 0;
             for (lane = 0; lane < 8; lane++) {
                 size_t *queue = job->queue + lane * batch, waiting = nqueue[lane], k;
@@ -1731,13 +1765,13 @@ static void sw_msm_ifma_windows_vartime(const sw_msm_ifma_job_t *job)
                     size_t i = cur[lane]++;
 
                     if (i + SW_V8_PREFETCH < end[lane]) { /* the bucket of a point further on */
-                        long d = job->digits[i + SW_V8_PREFETCH];
+                        long d = sw_msm_ifma_digit(job, lane, i + SW_V8_PREFETCH);
 
                         if (d != 0)
                             __builtin_prefetch(job->affine + (lane * nb + (size_t)(d < 0 ? -d : d) - 1)
                                                                  * SW_V8_POINT_LIMBS);
                     }
-                    if (job->digits[i] != 0)
+                    if (sw_msm_ifma_digit(job, lane, i) != 0)
                         sw_msm_ifma_place(job, lane, i, fill, nqueue, count);
                 }
                 depth = fill[lane] > depth ? fill[lane] : depth;
@@ -1751,13 +1785,13 @@ static void sw_msm_ifma_windows_vartime(const sw_msm_ifma_job_t *job)
         sw_msm_ifma_spilled_vartime(job, count);
         /* every lane: sum_b (b + 1) B_b = the sum over b of run_b = B_b + ... + B_(nb - 1), by running
          * sums from the top bucket down, B_b the sum of the affine and the XYZZ bucket (the latter
-         * mostly empty: added only where a lane has one); acc takes run_(b + 1) in step b, run_0 last */
+         * mostly empty: added only where a lane has one); acc takes run_(b + 1) in step b, run_0 last.
+         * A lane whose task spreads its digits over `copies` buckets weighs bucket b by (b + 1) / copies
+         * rounded up: its acc takes run_(b + 1) only where copies divides b + 1. */
         memset(&run, 0, sizeof(run));
         memset(&acc, 0, sizeof(acc));
-        /* bucket b weighs (b + 1) / copies rounded up: acc takes run_(b + 1) where copies divides b + 1 */
         for (b = nb; b-- > 0;) {
-            const bool sum = ((b + 1) & (copies - 1)) == 0;
-            __mmask8 xyzz = 0;
+            __mmask8 xyzz = 0, sum = 0;
 
             has = 0;
             for (lane = 0; lane < 8; lane++) {
@@ -1767,36 +1801,34 @@ static void sw_msm_ifma_windows_vartime(const sw_msm_ifma_job_t *job)
                 aidx[lane] = (long long)((lane * nb + b) * SW_V8_POINT_LIMBS);
                 has |= (__mmask8)((st & SW_V8_HAS) << lane);
                 xyzz |= (__mmask8)(((st & SW_V8_XYZZ) != 0) << lane);
+                sum |= (__mmask8)((((b + 1) & (tasks[lane].copies - 1)) == 0) << lane);
             }
-            if (has && sum) { /* acc += run (the sum of the buckets above b), then run += the affine bucket */
+            if (has && sum == 0xff) { /* acc += run (the sum of the buckets above b), then run += the affine bucket */
                 sw_v8_load_affine(&x2, &y2, job->affine, aidx);
                 sw_v8_sum_step_vartime(&acc, &run, &x2, &y2, has);
-            } else if (has) {
-                sw_v8xyzz_t with;
-
-                sw_v8_load_affine(&x2, &y2, job->affine, aidx);
-                sw_v8_add_affine_vartime(&with, &run, &x2, &y2);
-                sw_v8fp_blend(&run.x, has, &run.x, &with.x);
-                sw_v8fp_blend(&run.y, has, &run.y, &with.y);
-                sw_v8fp_blend(&run.zz, has, &run.zz, &with.zz);
-                sw_v8fp_blend(&run.zzz, has, &run.zzz, &with.zzz);
-            } else if (sum) {
-                sw_v8_add_vartime(&acc, &acc, &run);
+            } else {
+                if (sum == 0xff) {
+                    sw_v8_add_vartime(&acc, &acc, &run);
+                } else if (sum) {
+                    sw_v8_add_vartime(&with, &acc, &run);
+                    sw_v8_blend(&acc, sum, &acc, &with);
+                }
+                if (has) {
+                    sw_v8_load_affine(&x2, &y2, job->affine, aidx);
+                    sw_v8_add_affine_vartime(&with, &run, &x2, &y2);
+                    sw_v8_blend(&run, has, &run, &with);
+                }
             }
             if (xyzz) {
                 sw_v8_load_xyzz(&bk, job->xyzz, bidx);
                 sw_v8_add_vartime(&run, &run, &bk); /* lanes without one hold ZZ = 0 there */
-                for (lane = 0; lane < 8; lane++) /* empty again for the next window */
+                for (lane = 0; lane < 8; lane++) /* empty again for the next round */
                     if (xyzz >> lane & 1)
                         memset(job->xyzz + bidx[lane], 0, SW_V8_BUCKET_LIMBS * sizeof(uint64_t));
             }
         }
         sw_v8_add_vartime(&acc, &acc, &run); /* the sum of every bucket */
-        sw_v8_store(lane_sums, &acc);
-        sum = lane_sums[0];
-        for (lane = 1; lane < 8; lane++)
-            sw_add_vartime(&sum, &sum, &lane_sums[lane]);
-        job->sums[w] = sum;
+        sw_v8_store(job->sums + 8 * r, &acc);
     }
 }
 #pragma GCC pop_options
@@ -1804,7 +1836,7 @@ static void sw_msm_ifma_windows_vartime(const sw_msm_ifma_job_t *job)
 /* One job of pf_run_parts. */
 static void *sw_msm_ifma_thread_vartime(void *arg)
 {
-    sw_msm_ifma_windows_vartime((const sw_msm_ifma_job_t *)arg);
+    sw_msm_ifma_rounds_vartime((sw_msm_ifma_job_t *)arg);
     return NULL;
 }
 
@@ -1823,24 +1855,59 @@ static inline size_t sw_msm_ifma_batch(size_t c)
     return b < 1 ? 1 : b > SW_V8_MAX_BATCH ? SW_V8_MAX_BATCH : b;
 }
 
-/* Width of the IFMA windows for n points with scalars below 2^bits: the least estimate, in vector
- * multiplications, of nwin windows of n / 8 steps of eight affine additions (6.5 each and an
- * inversion of about 50 per batch) plus the running sums over 2^(c-1) buckets (31 each). */
-static inline size_t sw_msm_ifma_width(size_t n, size_t bits)
+/* The most points one task of the plain MSM takes: a round holds each lane's digits (4 bytes) and
+ * spilled points (8 bytes) for that many points, so this bounds a thread's scratch at 12 MiB. */
+#define SW_MSM_IFMA_MAX_TASK ((size_t)1 << 17)
+
+/* The layout of the IFMA kernel's plain MSM: c bits per window, each window cut into `slices` tasks
+ * (1, 2, 4 or 8; a lane does one task of a round). */
+typedef struct {
+    size_t c, slices;
+} sw_msm_ifma_plan_t;
+
+/* The slices per window that the plain MSM takes: 0 for its cost model's choice, or 1, 2, 4 or 8
+ * where sw_msm_ifma_slices set them (a test hook: the tests run every layout). */
+static size_t sw_msm_ifma_forced_slices = 0;
+
+/* Set the slices per window of the plain MSM (1, 2, 4 or 8; 0: the cost model's); any other value
+ * only asks.  Returns the setting after the call.  Where a forced count would exceed
+ * SW_MSM_IFMA_MAX_TASK points per task, the cost model chooses. */
+static inline int sw_msm_ifma_slices(int slices)
 {
-    double cost, best = 1e300, per = (double)((n + 7) / 8), nb, batch;
-    size_t c, width = 2;
+    if (slices == 0 || slices == 1 || slices == 2 || slices == 4 || slices == 8)
+        sw_msm_ifma_forced_slices = (size_t)slices;
+    return (int)sw_msm_ifma_forced_slices;
+}
+
+/* The layout of least estimated cost, in vector multiplications, for n points with scalars below
+ * 2^bits on nt threads, with `only` slices per window (0: any): the busiest thread's rounds, each
+ * round ceil(n / slices) steps of eight affine additions (6.5 each and an inversion of about 50 per
+ * batch) plus the running sums over the lanes' 2^(c-1) buckets (31 each).  Eight slices of one
+ * window per round share each window's running sums among the lanes; whole windows per lane do not
+ * repeat them, but leave lanes idle where the tasks do not fill the last round. */
+static inline sw_msm_ifma_plan_t sw_msm_ifma_plan(size_t n, size_t bits, size_t nt, size_t only)
+{
+    sw_msm_ifma_plan_t plan = { 0, 0 };
+    double cost, best = 1e300, nb, batch;
+    size_t c, slices, rounds, per;
 
     for (c = 2; c <= 20; c++) {
         nb = (double)((size_t)1 << (c - 1));
         batch = (double)sw_msm_ifma_batch(c);
-        cost = (double)pf_msm_nwin(bits, c) * (per * (6.5 + 50.0 / batch) + nb * 31.0);
-        if (cost < best) {
-            best = cost;
-            width = c;
+        for (slices = 1; slices <= 8; slices *= 2) {
+            per = (n + slices - 1) / slices;
+            if ((only != 0 && slices != only) || (slices < 8 && per > SW_MSM_IFMA_MAX_TASK))
+                continue;
+            rounds = (pf_msm_nwin(bits, c) * slices + 7) / 8;
+            cost = (double)((rounds + nt - 1) / nt) * ((double)per * (6.5 + 50.0 / batch) + nb * 31.0);
+            if (cost < best) {
+                best = cost;
+                plan.c = c;
+                plan.slices = slices;
+            }
         }
     }
-    return width;
+    return plan;
 }
 
 /* Fewest points in one bucket run for which the kernel runs: below, its windows' running sums over
@@ -1896,35 +1963,89 @@ static void sw_msm_ifma_form(unsigned char *out, const sw_affine_t *points, size
     }
 }
 
-/* The IFMA kernel on n points: with tw = 0 the windows of width c over bits + 1 bits, shared among
- * nt threads; with tw != 0 a fixed-base table (n / tw base points, one window of width c, the base
- * points shared among nt threads).  form and flags: the points in the kernel's form and their
- * identity flags (sw_msm_ifma_form, at least n), or NULL to convert them here.  false (out untouched) where its memory cannot be had. */
+/* The tasks of the IFMA kernel, eight per round, and the rounds of each job.  Without a table: the
+ * windows of width c over bits + 1 bits, each cut into `slices` tasks, in window order, the last
+ * round padded with idle lanes; the rounds shared among the nt jobs.  With a table (tw != 0): job i
+ * takes base points [start, start + count) of n / tw, in one round of eight slices of window 0. */
+static size_t sw_msm_ifma_tasks(sw_msm_ifma_task_t *tasks, sw_msm_ifma_job_t *jobs, size_t n, size_t bits,
+                                   size_t c, size_t slices, size_t tw, size_t nt)
+{
+    size_t nwin = pf_msm_nwin(bits, c), nbase = tw ? n / tw : 0, rounds, per = 0, i, t, start;
+    /* the top window's digits are at most 2^(t - 1) for its t = bits + 1 - c (nwin - 1) bits: each
+     * gets 2^(c - t) of the window's 2^(c - 1) buckets */
+    size_t top_copies = (size_t)1 << (c - (bits + 1 - c * (nwin - 1)));
+
+    rounds = tw ? nt : (nwin * slices + 7) / 8;
+    for (t = 0; t < 8 * rounds; t++) {
+        sw_msm_ifma_task_t *task = &tasks[t];
+        size_t w = t / slices, part = t % slices, len;
+
+        task->w = task->lo = task->hi = 0;
+        task->copies = 1;
+        if (tw) { /* job t / 8 on its own base points: slice t mod 8 of them */
+            size_t count = nbase / nt + (t / 8 < nbase % nt), len8 = (count * tw + 7) / 8;
+
+            task->lo = (t % 8) * len8 < count * tw ? (t % 8) * len8 : count * tw;
+            task->hi = task->lo + len8 < count * tw ? task->lo + len8 : count * tw;
+        } else if (w < nwin) {
+            len = (n + slices - 1) / slices;
+            task->w = w;
+            task->lo = part * len < n ? part * len : n;
+            task->hi = task->lo + len < n ? task->lo + len : n;
+            task->copies = w == nwin - 1 ? top_copies : 1;
+        }
+        per = task->hi - task->lo > per ? task->hi - task->lo : per;
+    }
+    for (i = 0, start = 0; i < nt; i++) {
+        jobs[i].tasks = tasks;
+        jobs[i].per = per;
+        jobs[i].r0 = start;
+        start += rounds / nt + (i < rounds % nt);
+        jobs[i].r1 = start;
+    }
+    return rounds;
+}
+
+/* The IFMA kernel on n points: with tw = 0 the windows of width c over bits + 1 bits, each cut into
+ * `slices` tasks, the rounds shared among nt threads (at most one per round); with tw != 0 a
+ * fixed-base table (n / tw base points, one window of width c, the base points shared among nt
+ * threads, eight slices each).  form and flags: the points in the kernel's form and their identity
+ * flags (sw_msm_ifma_form, at least n), or NULL to convert them here.  false (out untouched)
+ * where its memory cannot be had. */
 static bool sw_msm_ifma_run_vartime(sw_t *out, const sw_affine_t *points, const uint64_t *form, const unsigned char *flags,
-                                       const limb_t *scalars, size_t n, size_t nlimbs, size_t bits, size_t c, size_t tw,
-                                       size_t nt)
+                                       const limb_t *scalars, size_t n, size_t nlimbs, size_t bits, size_t c, size_t slices,
+                                       size_t tw, size_t nt)
 {
     sw_msm_ifma_job_t jobs[PF_MSM_MAX_THREADS];
     void *area[PF_MSM_MAX_THREADS + 1];
-    sw_t *sums;
+    sw_msm_ifma_task_t *tasks;
+    sw_t *sums, *window_sums;
     const uint64_t *pts;
     const unsigned char *skip;
     unsigned char *p;
-    size_t nwin, i, per, start, nb, batch, shared, own, nbase, most;
+    size_t nwin, i, start, nb, batch, shared, own, nbase, rounds, most, per;
     bool ok = true;
 
     nbase = tw ? n / tw : 0;
-    nwin = tw ? nt : pf_msm_nwin(bits, c); /* with a table: one sum per thread */
+    nwin = pf_msm_nwin(bits, c);
+    if (tw)
+        slices = 8;
+    rounds = tw ? nt : (nwin * slices + 7) / 8;
+    nt = nt > rounds ? rounds : nt;
+    if (tw)
+        rounds = nt;
     nb = (size_t)1 << (c - 1);
     batch = sw_msm_ifma_batch(c);
     most = tw ? (nbase / nt + (nbase % nt != 0)) * tw : n; /* points of the largest job */
-    per = (most + 7) / 8;
+    per = (most + slices - 1) / slices;                    /* at least the longest task */
     /* shared: the points in the kernel's form (eight more for the last group), the identity flags,
-     * the window sums; each thread: its buckets, batch and lists (see sw_msm_ifma_job_t) */
-    shared = (form == NULL ? sw_msm_ifma_form_bytes(n) : 0) + pf_msm_align(nwin * sizeof(sw_t));
+     * the tasks, their sums and the window sums; each thread: its buckets, batch and lists (see
+     * sw_msm_ifma_job_t) */
+    shared = (form == NULL ? sw_msm_ifma_form_bytes(n) : 0) + pf_msm_align(8 * rounds * sizeof(*tasks))
+             + pf_msm_align(8 * rounds * sizeof(sw_t)) + pf_msm_align(nwin * sizeof(sw_t));
     own = pf_msm_align(6 * (batch + 1) * sizeof(sw_v8fp_t)) + pf_msm_align(8 * nb * SW_V8_POINT_LIMBS * sizeof(uint64_t))
           + pf_msm_align(8 * nb * SW_V8_BUCKET_LIMBS * sizeof(uint64_t)) + pf_msm_align(8 * nb)
-          + pf_msm_align(most * sizeof(int32_t)) + pf_msm_align(8 * per * sizeof(size_t))
+          + pf_msm_align(8 * per * sizeof(int32_t)) + pf_msm_align(8 * per * sizeof(size_t))
           + 2 * pf_msm_align(8 * batch * sizeof(size_t));
     for (i = 0; i <= nt; i++)
         if (posix_memalign(&area[i], 64, i == nt ? shared : own) != 0)
@@ -1945,7 +2066,12 @@ static bool sw_msm_ifma_run_vartime(sw_t *out, const sw_affine_t *points, const 
     }
     pts = form;
     skip = flags;
+    tasks = (sw_msm_ifma_task_t *)p;
+    p += pf_msm_align(8 * rounds * sizeof(*tasks));
     sums = (sw_t *)p;
+    p += pf_msm_align(8 * rounds * sizeof(sw_t));
+    window_sums = (sw_t *)p;
+    sw_msm_ifma_tasks(tasks, jobs, n, bits, c, slices, tw, nt);
     for (i = 0, start = 0; i < nt; i++) {
         jobs[i].points = pts;
         jobs[i].skip = skip;
@@ -1955,26 +2081,15 @@ static bool sw_msm_ifma_run_vartime(sw_t *out, const sw_affine_t *points, const 
         jobs[i].c = c;
         jobs[i].batch = batch;
         jobs[i].tw = tw;
-        /* the top window's digits are at most 2^(t - 1) for its t = bits + 1 - c (nwin - 1) bits: each
-         * gets 2^(c - t) of the window's 2^(c - 1) buckets (no table: its top windows are mixed in) */
-        jobs[i].wtop = tw ? SIZE_MAX : nwin - 1;
-        jobs[i].copies = tw ? 1 : (size_t)1 << (c - (bits + 1 - c * (nwin - 1)));
         jobs[i].sums = sums;
-        if (tw) { /* base points [start, start + count) in window 0, its sum in sums[i] */
+        if (tw) { /* base points [start, start + count): the tasks count from the first */
             size_t count = nbase / nt + (i < nbase % nt);
 
             jobs[i].points = pts + start * tw * SW_V8_POINT_LIMBS;
             jobs[i].skip = skip + start * tw;
             jobs[i].scalars = scalars + start * nlimbs;
             jobs[i].n = count * tw;
-            jobs[i].w0 = 0;
-            jobs[i].w1 = 1;
-            jobs[i].sums = sums + i;
             start += count;
-        } else {
-            jobs[i].w0 = start;
-            start += nwin / nt + (i < nwin % nt);
-            jobs[i].w1 = start;
         }
         p = (unsigned char *)area[i];
         jobs[i].vec = (sw_v8fp_t *)p;
@@ -1987,7 +2102,7 @@ static bool sw_msm_ifma_run_vartime(sw_t *out, const sw_affine_t *points, const 
         jobs[i].state = p;
         p += pf_msm_align(8 * nb);
         jobs[i].digits = (int32_t *)p;
-        p += pf_msm_align(most * sizeof(int32_t));
+        p += pf_msm_align(8 * per * sizeof(int32_t));
         jobs[i].spill = (size_t *)p;
         p += pf_msm_align(8 * per * sizeof(size_t));
         jobs[i].slots = (size_t *)p;
@@ -1996,11 +2111,16 @@ static bool sw_msm_ifma_run_vartime(sw_t *out, const sw_affine_t *points, const 
     }
     pf_run_parts(sw_msm_ifma_thread_vartime, jobs, sizeof(jobs[0]), nt);
     if (tw) {
-        *out = sums[0];
-        for (i = 1; i < nt; i++)
+        sw_set_identity(out);
+        for (i = 0; i < 8 * rounds; i++)
             sw_add_vartime(out, out, &sums[i]);
     } else {
-        sw_msm_sum_windows_vartime(out, sums, nwin, c, 0);
+        for (i = 0; i < nwin; i++)
+            sw_set_identity(&window_sums[i]);
+        for (i = 0; i < 8 * rounds; i++)
+            if (tasks[i].lo < tasks[i].hi)
+                sw_add_vartime(&window_sums[tasks[i].w], &window_sums[tasks[i].w], &sums[i]);
+        sw_msm_sum_windows_vartime(out, window_sums, nwin, c, 0);
     }
     for (i = 0; i <= nt; i++)
         free(area[i]);
@@ -2013,13 +2133,17 @@ static bool sw_msm_ifma_run_vartime(sw_t *out, const sw_affine_t *points, const 
 static bool sw_msm_ifma_vartime(sw_t *out, const sw_affine_t *points, const limb_t *scalars, size_t n,
                                    const pf_msm_plan_t *plan)
 {
-    size_t c;
+    sw_msm_ifma_plan_t layout;
+    size_t nt;
 
     if (sw_msm_ifma_select(-1) != 1 || n < SW_MSM_IFMA_MIN_POINTS)
         return false;
-    c = sw_msm_ifma_width(n, plan->bits);
-    return sw_msm_ifma_run_vartime(out, points, NULL, NULL, scalars, n, plan->nlimbs, plan->bits, c, 0,
-                                        pf_msm_threads(plan->threads, pf_msm_nwin(plan->bits, c)));
+    nt = plan->threads == 0 ? 1 : plan->threads;
+    layout = sw_msm_ifma_plan(n, plan->bits, nt, sw_msm_ifma_forced_slices);
+    if (layout.c == 0) /* the forced slices would make too long tasks */
+        layout = sw_msm_ifma_plan(n, plan->bits, nt, 0);
+    return sw_msm_ifma_run_vartime(out, points, NULL, NULL, scalars, n, plan->nlimbs, plan->bits, layout.c,
+                                        layout.slices, 0, nt);
 }
 #endif /* SW_MSM_IFMA */
 #ifndef SW_MSM_IFMA
@@ -2027,6 +2151,12 @@ static bool sw_msm_ifma_vartime(sw_t *out, const sw_affine_t *points, const limb
 static inline int sw_msm_ifma_select(int on)
 {
     (void)on;
+    return 0;
+}
+
+static inline int sw_msm_ifma_slices(int slices)
+{
+    (void)slices;
     return 0;
 }
 #endif
@@ -2212,7 +2342,7 @@ static inline size_t sw_msm_table_width(size_t n)
         nb = 1ULL << (c - 1);
 #ifdef SW_MSM_IFMA
         if (sw_msm_ifma_select(-1) == 1 && n * tw >= SW_MSM_IFMA_MIN_POINTS) {
-            /* in 1/16 vector multiplications, as sw_msm_ifma_width */
+            /* in 1/16 vector multiplications, as sw_msm_ifma_plan with eight slices */
             cost = (n * tw + 7) / 8 * (104 + 800 / sw_msm_ifma_batch(c)) + nb * 16 * 31;
             if (cost < best) {
                 best = cost;
@@ -2263,7 +2393,7 @@ static inline int sw_msm_table_form_vartime(sw_t *out, const void *form, size_t 
         return sw_msm_ifma_run_vartime(out, NULL, (const uint64_t *)sw_msm_align_area((void *)form),
                                           sw_msm_align_area((void *)form)
                                               + pf_msm_align((n_all * tw + 8) * SW_V8_POINT_LIMBS * sizeof(uint64_t)),
-                                          scalars, n * tw, FR_NLIMBS, tw * c - 1, c, tw,
+                                          scalars, n * tw, FR_NLIMBS, tw * c - 1, c, 8, tw,
                                           pf_msm_threads(nthreads, n));
 #endif
     (void)out;
@@ -2300,7 +2430,7 @@ static inline void sw_msm_table_vartime(sw_t *out, const sw_affine_t *table, con
         return;
 #ifdef SW_MSM_IFMA
     if (sw_msm_ifma_select(-1) == 1 && n * tw >= SW_MSM_IFMA_MIN_POINTS
-        && sw_msm_ifma_run_vartime(out, table, NULL, NULL, scalars, n * tw, FR_NLIMBS, plan.bits, c, tw, nt))
+        && sw_msm_ifma_run_vartime(out, table, NULL, NULL, scalars, n * tw, FR_NLIMBS, plan.bits, c, 8, tw, nt))
         return;
 #endif
     (void)n_all;

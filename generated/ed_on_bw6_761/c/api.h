@@ -67,6 +67,7 @@ PF_API void pf_api_te_clear_cofactor(te_t *out, const te_t *a);
 PF_API int pf_api_te_msm_vartime(te_t *out, const te_affine_t *points, const limb_t *scalars, size_t n, size_t nthreads);
 PF_API int pf_api_te_msm_points_vartime(te_t *out, const te_t *points, const limb_t *scalars, size_t n, size_t nthreads);
 PF_API int pf_api_sw_msm_ifma_select(int on);
+PF_API int pf_api_sw_msm_ifma_slices(int slices);
 
 #ifndef PF_API_DEFINITIONS /* the wrapper: call the out-of-line copies */
 #define fq_set_zero pf_api_fq_set_zero
@@ -123,6 +124,7 @@ PF_API int pf_api_sw_msm_ifma_select(int on);
 #define te_msm_vartime pf_api_te_msm_vartime
 #define te_msm_points_vartime pf_api_te_msm_points_vartime
 #define sw_msm_ifma_select pf_api_sw_msm_ifma_select
+#define sw_msm_ifma_slices pf_api_sw_msm_ifma_slices
 #endif
 
 #endif /* PF_API_H */

@@ -67,6 +67,7 @@ PF_API void pf_api_te_clear_cofactor(te_t *out, const te_t *a);
 PF_API int pf_api_te_msm_vartime(te_t *out, const te_affine_t *points, const limb_t *scalars, size_t n, size_t nthreads);
 PF_API int pf_api_te_msm_points_vartime(te_t *out, const te_t *points, const limb_t *scalars, size_t n, size_t nthreads);
 PF_API int pf_api_sw_msm_ifma_select(int on);
+PF_API int pf_api_sw_msm_ifma_slices(int slices);
 PF_API void pf_api_sw_set_identity(sw_t *out);
 PF_API int pf_api_sw_is_identity(const sw_t *a);
 PF_API void pf_api_sw_from_affine(sw_t *out, const sw_affine_t *a);
@@ -143,6 +144,7 @@ PF_API int pf_api_sw_msm_points_vartime(sw_t *out, const sw_t *points, const lim
 #define te_msm_vartime pf_api_te_msm_vartime
 #define te_msm_points_vartime pf_api_te_msm_points_vartime
 #define sw_msm_ifma_select pf_api_sw_msm_ifma_select
+#define sw_msm_ifma_slices pf_api_sw_msm_ifma_slices
 #define sw_set_identity pf_api_sw_set_identity
 #define sw_is_identity pf_api_sw_is_identity
 #define sw_from_affine pf_api_sw_from_affine
