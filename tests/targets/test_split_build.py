@@ -244,17 +244,20 @@ _MUTABLE_STATIC = re.compile(r"^static (?!const\b|inline\b)[\w ]+?\b(\w+)\s*(?:\
 
 @pytest.mark.parametrize("pkg", PACKAGES)
 def test_shared_state_stays_in_one_unit(pkg: str) -> None:
-    """The C's only mutable statics are the IFMA switches of the MSMs (``<group>_msm_ifma_state``:
-    g1 in msm.h, sw in an Edwards package's sw_msm.h), each once per api unit: the function that
-    sets it (``<group>_msm_ifma_select``) must sit in the unit of the MSMs that read it, or turning
-    the kernel off from Python would change a copy that no MSM reads. A new mutable static fails
-    here until its functions are placed (templates/cython/_core.pyx.j2)."""
+    """The C's only mutable statics are the settings of the MSMs' IFMA kernel (g1 in msm.h, sw in
+    an Edwards package's sw_msm.h): its switch ``<group>_msm_ifma_state`` and the layout that the
+    tests force, ``<group>_msm_ifma_forced_slices``, each once per api unit. The function that sets
+    one (``<group>_msm_ifma_select``, ``<group>_msm_ifma_slices``) must sit in the unit of the MSMs
+    that read it, or setting it from Python would change a copy that no MSM reads. A new mutable
+    static fails here until its functions are placed (templates/cython/_core.pyx.j2)."""
+    setters = {"state": "select", "forced_slices": "slices"}
     statics = set()
     for header in (GENERATED / pkg / "c").glob("*.h"):
         statics |= set(_MUTABLE_STATIC.findall(header.read_text()))
-    assert all(re.fullmatch(r"[a-z0-9]+_msm_ifma_state", s) for s in statics), statics
+    assert all(re.fullmatch(r"[a-z0-9]+_msm_ifma_(state|forced_slices)", s) for s in statics), statics
     unit = {f.name: f.unit for f in api_functions((GENERATED / pkg / "_core.pyx").read_text())}
     msms = {name for name in unit if re.fullmatch(r"(?!pf_)[a-z0-9]+_msm\w*_vartime", name)}
     for state in statics:
-        select = state.replace("_state", "_select")
+        group, _, setting = state.partition("_msm_ifma_")
+        select = f"{group}_msm_ifma_{setters[setting]}"
         assert msms and {unit[name] for name in msms} == {unit[select]}, (select, {n: unit[n] for n in msms})
