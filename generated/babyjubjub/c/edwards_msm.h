@@ -94,17 +94,126 @@ static void te_msm_from_sw_vartime(te_t *out, const sw_t *s)
     fq_mul(&out->t, &u, &um);
 }
 
+#ifdef SW_MSM_IFMA
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512ifma")
+/* te_msm_to_sw_vartime in the eight lanes of the IFMA kernel, straight into its form (at form:
+ * sw_msm_ifma_form's layout, x and y canonical, then the identity flags).  Lane l maps the points
+ * i = l mod 8, with a chain of prefix products of its own; one inversion in fq serves the eight.
+ * scratch: 5 (n + 7) / 8 vectors (x, y, z, the denominators and the prefix products). */
+static void te_msm_to_sw_ifma_vartime(unsigned char *form, const te_t *pts, size_t n, sw_v8fp_t *scratch)
+{
+    const size_t steps = (n + 7) / 8;
+    sw_v8fp_t *x = scratch, *y = x + steps, *z = y + steps, *den = z + steps, *prefix = den + steps;
+    sw_v8fp_t acc, inv, w, t, xw, yw, one, zero, binv, k;
+    uint64_t *out = (uint64_t *)form;
+    unsigned char *skip = form + pf_msm_align((n + 8) * SW_V8_POINT_LIMBS * sizeof(uint64_t));
+    const fq_t *in[8];
+    fq_t fone, fzero;
+    __mmask8 live, special, ident;
+    size_t s, lane, j;
+
+    fq_set_one(&fone);
+    fq_set_zero(&fzero);
+    sw_v8fp_const(&one, SW_V8_ONE);
+    memset(&zero, 0, sizeof(zero));
+    for (lane = 0; lane < 8; lane++)
+        in[lane] = &TE_SW_BINV;
+    sw_v8fp_load(&binv, in);
+    for (lane = 0; lane < 8; lane++)
+        in[lane] = &TE_SW_K;
+    sw_v8fp_load(&k, in);
+    acc = one;
+    for (s = 0; s < steps; s++) { /* lanes past n take (1, 0, 1): a denominator of 1 */
+        for (lane = 0; lane < 8; lane++)
+            in[lane] = 8 * s + lane < n ? &pts[8 * s + lane].x : &fone;
+        sw_v8fp_load(&x[s], in);
+        for (lane = 0; lane < 8; lane++)
+            in[lane] = 8 * s + lane < n ? &pts[8 * s + lane].y : &fzero;
+        sw_v8fp_load(&y[s], in);
+        for (lane = 0; lane < 8; lane++)
+            in[lane] = 8 * s + lane < n ? &pts[8 * s + lane].z : &fone;
+        sw_v8fp_load(&z[s], in);
+        sw_v8fp_sub(&t, &z[s], &y[s]);
+        sw_v8fp_mul(&den[s], &t, &x[s]);    /* (Z - Y) X */
+        sw_v8fp_blend(&den[s], sw_v8fp_is_zero(&x[s]), &den[s], &one); /* X = 0: 1 in its place */
+        prefix[s] = acc;
+        sw_v8fp_mul(&acc, &acc, &den[s]);
+    }
+    sw_v8fp_inv_vartime(&inv, &acc);
+    sw_v8fp_mul(&inv, &inv, &binv);         /* 1 / (B den_0 ... den_s) in each lane */
+    for (s = steps; s-- > 0;) {
+        live = 8 * s + 8 <= n ? 0xff : (__mmask8)((1u << (n - 8 * s)) - 1);
+        sw_v8fp_mul(&w, &inv, &prefix[s]);  /* 1 / (B den_s) */
+        sw_v8fp_mul(&inv, &inv, &den[s]);
+        sw_v8fp_add(&t, &z[s], &y[s]);
+        sw_v8fp_mul(&t, &t, &w);            /* (Z + Y) / ((Z - Y) X B) */
+        sw_v8fp_mul(&yw, &t, &z[s]);        /* y_w = v / B */
+        sw_v8fp_mul(&xw, &t, &x[s]);
+        sw_v8fp_add(&xw, &xw, &k);          /* x_w = u / B + A / (3B) */
+        special = sw_v8fp_is_zero(&x[s]) & live;
+        ident = special;                    /* (0, 1): Y = Z, the identity; else (0, -1) */
+        for (j = 0; j < SW_V8_NLIMBS; j++)  /* y and z canonical */
+            ident &= _mm512_cmpeq_epi64_mask(y[s].l[j], z[s].l[j]);
+        sw_v8fp_blend(&xw, special, &xw, &k);       /* (0, -1) -> (A / (3B), 0) */
+        sw_v8fp_blend(&yw, special, &yw, &zero);
+        sw_v8fp_blend(&xw, ident | (__mmask8)~live, &xw, &zero); /* the identity and padding: (0, 0) */
+        sw_v8fp_blend(&yw, ident | (__mmask8)~live, &yw, &zero);
+        sw_v8fp_canonical(&xw, &xw);
+        sw_v8fp_canonical(&yw, &yw);
+        sw_v8fp_spill(out + 8 * s * SW_V8_POINT_LIMBS, SW_V8_POINT_LIMBS, &xw);
+        sw_v8fp_spill(out + 8 * s * SW_V8_POINT_LIMBS + SW_V8_NLIMBS, SW_V8_POINT_LIMBS, &yw);
+        for (lane = 0; lane < 8 && 8 * s + lane < n; lane++)
+            skip[8 * s + lane] = (unsigned char)(ident >> lane & 1);
+    }
+}
+#pragma GCC pop_options
+
+/* te_msm_sw_vartime on the IFMA kernel, the map in its lanes: false (out untouched) where the
+ * kernel is off, n is below its minimum or memory cannot be had. */
+static bool te_msm_sw_ifma_vartime(te_t *out, const te_t *points, const limb_t *scalars, size_t n, size_t bits,
+                                   size_t nthreads)
+{
+    size_t bytes = sw_msm_ifma_form_bytes(n);
+    void *form = NULL, *scratch = NULL;
+    sw_t sum;
+    bool ok;
+
+    if (sw_msm_ifma_select(-1) != 1 || n < SW_MSM_IFMA_MIN_POINTS)
+        return false;
+    ok = posix_memalign(&form, 64, bytes) == 0
+         && posix_memalign(&scratch, 64, 5 * ((n + 7) / 8) * sizeof(sw_v8fp_t)) == 0;
+    if (ok) {
+        te_msm_to_sw_ifma_vartime((unsigned char *)form, points, n, (sw_v8fp_t *)scratch);
+        free(scratch);
+        scratch = NULL;
+        ok = sw_msm_ifma_form_vartime(&sum, (const unsigned char *)form, scalars, n, bits, nthreads);
+    }
+    if (ok)
+        te_msm_from_sw_vartime(out, &sum);
+    free(form);
+    free(scratch);
+    return ok;
+}
+#endif
+
 /* te_msm_ext_vartime's contract for points in extended coordinates (finite: Z != 0), on the
  * Weierstrass model with batch-affine buckets. */
 static bool te_msm_sw_vartime(te_t *out, const te_t *points, const limb_t *scalars, size_t n, size_t nthreads)
 {
     size_t bits = pf_msm_scalar_bits_vartime(scalars, n, FR_NLIMBS), bytes;
-    sw_affine_t *sw = (sw_affine_t *)malloc((n ? n : 1) * sizeof(sw_affine_t));
-    fq_t *prefix = (fq_t *)malloc((n ? n : 1) * sizeof(fq_t));
+    sw_affine_t *sw;
+    fq_t *prefix;
     void *scratch = NULL;
     sw_t sum;
     bool ok;
 
+#ifdef SW_MSM_IFMA
+    if (bits != 0 && te_msm_sw_ifma_vartime(out, points, scalars, n, bits, nthreads))
+        return true;
+#endif
+    sw = (sw_affine_t *)malloc((n ? n : 1) * sizeof(sw_affine_t));
+    prefix = (fq_t *)malloc((n ? n : 1) * sizeof(fq_t));
     bytes = sw_msm_scratch_size(n, bits, nthreads);
     if (bytes != 0)
         scratch = malloc(bytes);

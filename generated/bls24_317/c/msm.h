@@ -2122,6 +2122,16 @@ static bool g1_msm_ifma_run_vartime(g1_t *out, const g1_affine_t *points, const 
     return true;
 }
 
+/* The plain MSM's layout: the cost model's, with the slices that g1_msm_ifma_slices forced. */
+static inline g1_msm_ifma_plan_t g1_msm_ifma_layout(size_t n, size_t bits, size_t nt)
+{
+    g1_msm_ifma_plan_t layout = g1_msm_ifma_plan(n, bits, nt, g1_msm_ifma_forced_slices);
+
+    if (layout.c == 0) /* the forced slices would make too long tasks */
+        layout = g1_msm_ifma_plan(n, bits, nt, 0);
+    return layout;
+}
+
 /* out = sum [scalars_i] points_i by the IFMA kernel, with plan's scalars and threads; false (out
  * untouched) where the kernel is off or its memory cannot be had: the caller then runs the portable
  * bucket method. */
@@ -2134,11 +2144,27 @@ static bool g1_msm_ifma_vartime(g1_t *out, const g1_affine_t *points, const limb
     if (g1_msm_ifma_select(-1) != 1 || n < G1_MSM_IFMA_MIN_POINTS)
         return false;
     nt = plan->threads == 0 ? 1 : plan->threads;
-    layout = g1_msm_ifma_plan(n, plan->bits, nt, g1_msm_ifma_forced_slices);
-    if (layout.c == 0) /* the forced slices would make too long tasks */
-        layout = g1_msm_ifma_plan(n, plan->bits, nt, 0);
+    layout = g1_msm_ifma_layout(n, plan->bits, nt);
     return g1_msm_ifma_run_vartime(out, points, NULL, NULL, scalars, n, plan->nlimbs, plan->bits, layout.c,
                                         layout.slices, 0, nt);
+}
+
+/* out = sum [scalars_i] P_i for n points already in the kernel's form (g1_msm_ifma_form's layout
+ * at form: the points, then their identity flags), scalars of FR_NLIMBS limbs below 2^bits (bits
+ * > 0), on up to nthreads threads; false (out untouched) where the kernel is off, n is below
+ * G1_MSM_IFMA_MIN_POINTS or its memory cannot be had. */
+static inline bool g1_msm_ifma_form_vartime(g1_t *out, const unsigned char *form, const limb_t *scalars, size_t n,
+                                               size_t bits, size_t nthreads)
+{
+    g1_msm_ifma_plan_t layout;
+    size_t nt = pf_msm_threads(nthreads, n);
+
+    if (g1_msm_ifma_select(-1) != 1 || n < G1_MSM_IFMA_MIN_POINTS)
+        return false;
+    layout = g1_msm_ifma_layout(n, bits, nt);
+    return g1_msm_ifma_run_vartime(out, NULL, (const uint64_t *)form,
+                                        form + pf_msm_align((n + 8) * G1_V8_POINT_LIMBS * sizeof(uint64_t)), scalars,
+                                        n, FR_NLIMBS, bits, layout.c, layout.slices, 0, nt);
 }
 #endif /* G1_MSM_IFMA */
 #ifndef G1_MSM_IFMA

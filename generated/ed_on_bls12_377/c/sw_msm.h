@@ -2127,6 +2127,16 @@ static bool sw_msm_ifma_run_vartime(sw_t *out, const sw_affine_t *points, const 
     return true;
 }
 
+/* The plain MSM's layout: the cost model's, with the slices that sw_msm_ifma_slices forced. */
+static inline sw_msm_ifma_plan_t sw_msm_ifma_layout(size_t n, size_t bits, size_t nt)
+{
+    sw_msm_ifma_plan_t layout = sw_msm_ifma_plan(n, bits, nt, sw_msm_ifma_forced_slices);
+
+    if (layout.c == 0) /* the forced slices would make too long tasks */
+        layout = sw_msm_ifma_plan(n, bits, nt, 0);
+    return layout;
+}
+
 /* out = sum [scalars_i] points_i by the IFMA kernel, with plan's scalars and threads; false (out
  * untouched) where the kernel is off or its memory cannot be had: the caller then runs the portable
  * bucket method. */
@@ -2139,11 +2149,27 @@ static bool sw_msm_ifma_vartime(sw_t *out, const sw_affine_t *points, const limb
     if (sw_msm_ifma_select(-1) != 1 || n < SW_MSM_IFMA_MIN_POINTS)
         return false;
     nt = plan->threads == 0 ? 1 : plan->threads;
-    layout = sw_msm_ifma_plan(n, plan->bits, nt, sw_msm_ifma_forced_slices);
-    if (layout.c == 0) /* the forced slices would make too long tasks */
-        layout = sw_msm_ifma_plan(n, plan->bits, nt, 0);
+    layout = sw_msm_ifma_layout(n, plan->bits, nt);
     return sw_msm_ifma_run_vartime(out, points, NULL, NULL, scalars, n, plan->nlimbs, plan->bits, layout.c,
                                         layout.slices, 0, nt);
+}
+
+/* out = sum [scalars_i] P_i for n points already in the kernel's form (sw_msm_ifma_form's layout
+ * at form: the points, then their identity flags), scalars of FR_NLIMBS limbs below 2^bits (bits
+ * > 0), on up to nthreads threads; false (out untouched) where the kernel is off, n is below
+ * SW_MSM_IFMA_MIN_POINTS or its memory cannot be had. */
+static inline bool sw_msm_ifma_form_vartime(sw_t *out, const unsigned char *form, const limb_t *scalars, size_t n,
+                                               size_t bits, size_t nthreads)
+{
+    sw_msm_ifma_plan_t layout;
+    size_t nt = pf_msm_threads(nthreads, n);
+
+    if (sw_msm_ifma_select(-1) != 1 || n < SW_MSM_IFMA_MIN_POINTS)
+        return false;
+    layout = sw_msm_ifma_layout(n, bits, nt);
+    return sw_msm_ifma_run_vartime(out, NULL, (const uint64_t *)form,
+                                        form + pf_msm_align((n + 8) * SW_V8_POINT_LIMBS * sizeof(uint64_t)), scalars,
+                                        n, FR_NLIMBS, bits, layout.c, layout.slices, 0, nt);
 }
 #endif /* SW_MSM_IFMA */
 #ifndef SW_MSM_IFMA
