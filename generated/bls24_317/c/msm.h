@@ -1958,19 +1958,19 @@ static void g1_msm_ifma_form(unsigned char *out, const g1_affine_t *points, size
     }
 }
 
-/* The tasks of the IFMA kernel, eight per round, and the rounds of each job.  Without a table: the
- * windows of width c over bits + 1 bits, each cut into `slices` tasks, in window order, the last
- * round padded with idle lanes; the rounds shared among the nt jobs.  With a table (tw != 0): job i
- * takes base points [start, start + count) of n / tw, in one round of eight slices of window 0. */
-static size_t g1_msm_ifma_tasks(g1_msm_ifma_task_t *tasks, g1_msm_ifma_job_t *jobs, size_t n, size_t bits,
-                                   size_t c, size_t slices, size_t tw, size_t nt)
+/* The tasks of the IFMA kernel, eight per round, and the rounds of each job (per: the longest
+ * task's points).  Without a table: the windows of width c over bits + 1 bits, each cut into
+ * `slices` tasks, in window order, the last round padded with idle lanes; the rounds shared among
+ * the nt jobs.  With a table (tw != 0, rounds = nt): job i takes base points [start, start + count)
+ * of n / tw, in one round of eight slices of window 0. */
+static void g1_msm_ifma_tasks(g1_msm_ifma_task_t *tasks, g1_msm_ifma_job_t *jobs, size_t n, size_t bits,
+                                 size_t c, size_t slices, size_t tw, size_t nt, size_t rounds, size_t per)
 {
-    size_t nwin = pf_msm_nwin(bits, c), nbase = tw ? n / tw : 0, rounds, per = 0, i, t, start;
+    size_t nwin = pf_msm_nwin(bits, c), nbase = tw ? n / tw : 0, i, t, start;
     /* the top window's digits are at most 2^(t - 1) for its t = bits + 1 - c (nwin - 1) bits: each
      * gets 2^(c - t) of the window's 2^(c - 1) buckets */
     size_t top_copies = (size_t)1 << (c - (bits + 1 - c * (nwin - 1)));
 
-    rounds = tw ? nt : (nwin * slices + 7) / 8;
     for (t = 0; t < 8 * rounds; t++) {
         g1_msm_ifma_task_t *task = &tasks[t];
         size_t w = t / slices, part = t % slices, len;
@@ -1989,7 +1989,6 @@ static size_t g1_msm_ifma_tasks(g1_msm_ifma_task_t *tasks, g1_msm_ifma_job_t *jo
             task->hi = task->lo + len < n ? task->lo + len : n;
             task->copies = w == nwin - 1 ? top_copies : 1;
         }
-        per = task->hi - task->lo > per ? task->hi - task->lo : per;
     }
     for (i = 0, start = 0; i < nt; i++) {
         jobs[i].tasks = tasks;
@@ -1998,7 +1997,6 @@ static size_t g1_msm_ifma_tasks(g1_msm_ifma_task_t *tasks, g1_msm_ifma_job_t *jo
         start += rounds / nt + (i < rounds % nt);
         jobs[i].r1 = start;
     }
-    return rounds;
 }
 
 /* The IFMA kernel on n points: with tw = 0 the windows of width c over bits + 1 bits, each cut into
@@ -2023,16 +2021,17 @@ static bool g1_msm_ifma_run_vartime(g1_t *out, const g1_affine_t *points, const 
 
     nbase = tw ? n / tw : 0;
     nwin = pf_msm_nwin(bits, c);
-    if (tw)
+    if (tw) { /* a round per thread */
         slices = 8;
-    rounds = tw ? nt : (nwin * slices + 7) / 8;
-    nt = nt > rounds ? rounds : nt;
-    if (tw)
         rounds = nt;
+    } else { /* a thread per round at most */
+        rounds = (nwin * slices + 7) / 8;
+        nt = nt > rounds ? rounds : nt;
+    }
     nb = (size_t)1 << (c - 1);
     batch = g1_msm_ifma_batch(c);
     most = tw ? (nbase / nt + (nbase % nt != 0)) * tw : n; /* points of the largest job */
-    per = (most + slices - 1) / slices;                    /* at least the longest task */
+    per = (most + slices - 1) / slices;                    /* the longest task */
     /* shared: the points in the kernel's form (eight more for the last group), the identity flags,
      * the tasks, their sums and the window sums; each thread: its buckets, batch and lists (see
      * g1_msm_ifma_job_t) */
@@ -2066,7 +2065,7 @@ static bool g1_msm_ifma_run_vartime(g1_t *out, const g1_affine_t *points, const 
     sums = (g1_t *)p;
     p += pf_msm_align(8 * rounds * sizeof(g1_t));
     window_sums = (g1_t *)p;
-    g1_msm_ifma_tasks(tasks, jobs, n, bits, c, slices, tw, nt);
+    g1_msm_ifma_tasks(tasks, jobs, n, bits, c, slices, tw, nt, rounds, per);
     for (i = 0, start = 0; i < nt; i++) {
         jobs[i].points = pts;
         jobs[i].skip = skip;
