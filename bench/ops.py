@@ -44,6 +44,8 @@ C_KERNELS = {
     "fq_sqr": "twist-field square (Fq)",
     "fk_mul": "GT-field mul",
     "fk_sqr": "GT-field square",
+    "fk_mul_limbs": "GT-field mul, the target's limb code (where fk_mul has an IFMA kernel)",
+    "fk_sqr_limbs": "GT-field square, the target's limb code (beside the IFMA one)",
     "fk_cyclotomic_sqr": "GT cyclotomic square (Granger–Scott)",
     "fk_cyclotomic_sqr_compressed": "GT compressed cyclotomic square (Karabina)",
     "g1_add": "G1 add (Jacobian + Jacobian)",

@@ -203,6 +203,11 @@ int main(void)
     pf_miller_loop_vartime(&e, &q1a, &q2a, NULL, 1, scratch);
     BENCH("fk_mul", FK(mul)(&f, &f, &e));
     BENCH("fk_sqr", FK(sqr)(&f, &f));
+#if BENCH_FK_LIMBS
+    /* where fk_mul and fk_sqr may run on AVX-512 IFMA: the target's limb versions beside them */
+    BENCH("fk_mul_limbs", FK(mul_limbs)(&f, &f, &e));
+    BENCH("fk_sqr_limbs", FK(sqr_limbs)(&f, &f));
+#endif
     /* the squaring of the final exponentiation's hard part: its formulas hold only on the
      * cyclotomic subgroup, but they cost the same on any input */
     BENCH("fk_cyclotomic_sqr", FK(cyclotomic_sqr)(&f, &f));

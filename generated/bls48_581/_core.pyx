@@ -279,6 +279,7 @@ cdef extern from "c/api.h" nogil:
                                        size_t n, size_t c, size_t tw, size_t nthreads)
     int g1_msm_ifma_select(int on)
     int g1_msm_ifma_slices(int slices)
+    int pf_tower_ifma()
     enum: FR_TWO_ADICITY
     const fr_t FR_COSET_SHIFT
     void fr_root_of_unity(fr_t *out, unsigned logn)
@@ -363,6 +364,12 @@ def _msm_ifma(on=None):
     and it runs only where the CPU reports AVX-512F and IFMA). ``on=False`` turns it off for this
     process, ``on=True`` back on where the CPU runs it; ``None`` only asks. Returns the state."""
     return bool(g1_msm_ifma_select(-1 if on is None else int(bool(on))))
+
+
+def _tower_ifma():
+    """Whether the GT field's multiplication and squaring run on AVX-512 IFMA: the x86_64-adx module
+    of a curve whose tower has the kernel's plan, on a CPU with AVX-512F, AVX-512DQ and IFMA."""
+    return bool(pf_tower_ifma())
 
 
 def _msm_ifma_slices(slices=None):

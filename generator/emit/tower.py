@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from ..derive.ifma_tower import IfmaKernelPlan, IfmaTowerPlan, PostTerm, derive_ifma_tower
 from ..derive.lazy_reduction import LazyReductionModel, wide_small_steps
 from ..derive.model import CurveModel
 from . import adx_window
@@ -335,6 +336,107 @@ class GtMembership:
 # One curve's tower
 # ---------------------------------------------------------------------------------------------
 
+@dataclass(frozen=True)
+class IfmaKernel:
+    """One operation of the GT field on AVX-512 IFMA, as templates/c/tower/_ifma.j2 lays it out."""
+
+    plan: IfmaKernelPlan
+    pre: str                    # the operand sums, one vector per element
+    operands: str               # A[k], B[k]: the operands of product k
+    post: str                   # the signed combinations of the products, double width
+    outputs: tuple[tuple[int, str], ...]  # (fp12_t coefficient index, C name of its combination)
+    reductions: int             # batches of eight outputs
+
+
+@dataclass(frozen=True)
+class IfmaTower:
+    """The AVX-512 IFMA kernels of the GT field (templates/c/tower/_ifma.j2), from their plans."""
+
+    plan: IfmaTowerPlan
+    halves: int                 # 512-bit vectors per double-width value (2n columns, 8 per vector)
+    mul: IfmaKernel
+    mul_by_line: IfmaKernel | None
+    cyclotomic_sqr: IfmaKernel | None
+    cyclotomic_sqr_compressed: IfmaKernel | None
+    compressed_chain: IfmaKernel | None
+    load_index: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+    store_index: tuple[tuple[int, ...], ...]  # three (limb of word, shift) row pairs: see _ifma.j2
+    word_mask: str              # the lanes of an element's 64-bit words, as a C mask
+
+
+def _ifma_value(name: str) -> str:
+    """A plan name in the kernel's C: inputs a<i> / b<i> are a[i] / b[i], products P<k> are P[k]."""
+    if name[0] in "ab" and name[1:].isdigit():
+        return f"{name[0]}[{name[1:]}]"
+    if name[0] == "P":
+        return f"P[{name[1:]}]"
+    return name
+
+
+def _ifma_combination(terms: tuple[PostTerm, ...], half: int) -> str:
+    """One half of a signed combination of double-width values, as vector adds and subtracts; a
+    coefficient of magnitude 2^j is a shift, any other a 64-bit product (AVX-512DQ)."""
+    expr = ""
+    for c, name in terms:
+        src = f"{_ifma_value(name)}[{half}]"
+        mag = abs(c)
+        if mag & (mag - 1) == 0 and mag > 1:
+            src = f"_mm512_slli_epi64({src}, {mag.bit_length() - 1})"
+        elif mag != 1:
+            src = f"_mm512_mullo_epi64({src}, _mm512_set1_epi64({mag}))"
+        if not expr:
+            expr = src if c > 0 else f"_mm512_sub_epi64(_mm512_setzero_si512(), {src})"
+        else:
+            expr = f"_mm512_{'add' if c > 0 else 'sub'}_epi64({expr}, {src})"
+    return expr
+
+
+def _ifma_kernel(plan: IfmaKernelPlan, halves: int) -> IfmaKernel:
+    pre = [f"{INDENT}const __m512i {d} = _mm512_add_epi64({_ifma_value(x)}, {_ifma_value(y)});"
+           for d, x, y in plan.pre]
+    operands = [f"{INDENT}A[{k}] = {_ifma_value(x)}; B[{k}] = {_ifma_value(y)};"
+                for k, (x, y) in enumerate(plan.operands)]
+    post = []
+    for dest, terms in plan.post:
+        post.append(f"{INDENT}__m512i {dest}[{halves}];")
+        post.extend(f"{INDENT}{dest}[{h}] = {_ifma_combination(terms, h)};" for h in range(halves))
+    return IfmaKernel(plan=plan, pre="\n".join(pre), operands="\n".join(operands), post="\n".join(post),
+                      outputs=tuple((i, _ifma_value(o)) for i, o in plan.outputs),
+                      reductions=-(-len(plan.outputs) // 8))
+
+
+def ifma_tower(plan: IfmaTowerPlan | None) -> IfmaTower | None:
+    """The kernels' ready statements, or None where the curve has no plan."""
+    if plan is None:
+        return None
+    halves = -(-2 * plan.limbs // 8)
+    # 64-bit words -> 52-bit limbs, in one vector: limb i = (word q >> s) | (word q + 1 << (64 - s))
+    q = tuple(min(52 * i // 64, 7) for i in range(8))
+    q1 = tuple(min(52 * i // 64 + 1, 7) for i in range(8))
+    s = tuple(52 * i % 64 for i in range(8))
+    s1 = tuple(64 - x if 52 * i // 64 + 1 <= 7 else 64 for i, x in enumerate(s))
+    # 52-bit limbs -> 64-bit words: word j = (limb i >> r) | (limb i+1 << (52 - r)) | (limb i+2 << (104 - r))
+    # with i = 64 j / 52 and r = 64 j mod 52; a limb past the eighth, or a shift of 64 or more, adds 0
+    rows: list[tuple[int, ...]] = []
+    for t in range(3):
+        idx, sh = [], []
+        for j in range(8):
+            i, r = divmod(64 * j, 52)
+            limb, shift = i + t, (r if t == 0 else 52 * t - r)
+            ok = limb <= 7 and shift < 64
+            idx.append(limb if ok else 0)
+            sh.append(shift if ok else 64)
+        rows.extend((tuple(idx), tuple(sh)))
+    sqr, compressed, line = plan.cyclotomic_sqr, plan.cyclotomic_sqr_compressed, plan.mul_by_line
+    return IfmaTower(plan=plan, halves=halves, mul=_ifma_kernel(plan.mul, halves),
+                     mul_by_line=_ifma_kernel(line, halves) if line else None,
+                     cyclotomic_sqr=_ifma_kernel(sqr, halves) if sqr else None,
+                     cyclotomic_sqr_compressed=_ifma_kernel(compressed, halves) if compressed else None,
+                     compressed_chain=_ifma_kernel(plan.compressed_chain, halves) if plan.compressed_chain else None,
+                     load_index=(q, s, q1, s1), store_index=tuple(rows),
+                     word_mask=f"0x{(1 << plan.words) - 1:02x}")
+
+
 class TowerEmit:
     """What the tower templates of one curve need, computed from its model."""
 
@@ -343,6 +445,20 @@ class TowerEmit:
         self.lazy = m.lazy
         names = m.tower.names
         self.fq, self.fq3, self.fq6 = names["fq"], names["fq3"], names["fq6"]
+
+    @cached_property
+    def ifma(self) -> IfmaTower | None:
+        """The AVX-512 IFMA kernels of the sextic level (GT's field), where the multiplication's
+        plan's bounds hold (generator/derive/ifma_tower.py); None otherwise."""
+        m = self.m
+        tower = m.tower
+        if tower.beta is None:
+            return None
+        xi = tuple(self.small(c) for c in tower.xi)
+        # the Fp2 slots of a line (c/pairing.h's pf_line_to_gt): D-twist w^0, w^1, w^3 (c0.c0,
+        # c1.c0, c1.c1), M-twist w^0, w^2, w^3 (c0.c0, c0.c1, c1.c1)
+        slots = (0, 3, 4) if m.twist.kind == "D" else (0, 1, 4)
+        return ifma_tower(derive_ifma_tower(m.p, m.fp.limbs64, m.k, tower.beta, xi, m.name, slots))
 
     # small helpers bound to the curve --------------------------------------------------------
 

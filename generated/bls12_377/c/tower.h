@@ -1018,7 +1018,7 @@ static inline void fp12_conj(fp12_t *out, const fp12_t *a)
 /* Karatsuba over the quadratic level with lazy reduction: three unreduced products in fp6
  * (18 double-width products in Fp2), combined in double width, one reduction per
  * output coefficient in Fp. */
-static void fp12_mul(fp12_t *out, const fp12_t *a, const fp12_t *b)
+static void fp12_mul_limbs(fp12_t *out, const fp12_t *a, const fp12_t *b)
 {
     fp6w_t t0, t1, x;
     fp6_t s, u;
@@ -1036,7 +1036,7 @@ static void fp12_mul(fp12_t *out, const fp12_t *a, const fp12_t *b)
 
 /* Complex squaring with lazy reduction: c0 = (a0 + a1)(a0 + v a1) - t - v t, c1 = 2t with
  * t = a0 a1, the products unreduced. */
-static void fp12_sqr(fp12_t *out, const fp12_t *a)
+static void fp12_sqr_limbs(fp12_t *out, const fp12_t *a)
 {
     fp6w_t t, x;
     fp6_t s, u;
@@ -1053,7 +1053,7 @@ static void fp12_sqr(fp12_t *out, const fp12_t *a)
 }
 #else
 /* Karatsuba over the quadratic level: three multiplications in fp6. */
-static void fp12_mul(fp12_t *out, const fp12_t *a, const fp12_t *b)
+static void fp12_mul_limbs(fp12_t *out, const fp12_t *a, const fp12_t *b)
 {
     fp6_t t0, t1, s, u;
     fp6_mul(&t0, &a->c0, &b->c0);
@@ -1068,7 +1068,7 @@ static void fp12_mul(fp12_t *out, const fp12_t *a, const fp12_t *b)
 }
 
 /* Complex squaring: c0 = (a0 + a1)(a0 + v a1) - t - v t, c1 = 2t with t = a0 a1. */
-static void fp12_sqr(fp12_t *out, const fp12_t *a)
+static void fp12_sqr_limbs(fp12_t *out, const fp12_t *a)
 {
     fp6_t t, vt, s, u;
     fp6_mul(&t, &a->c0, &a->c1);
@@ -1083,6 +1083,1827 @@ static void fp12_sqr(fp12_t *out, const fp12_t *a)
 }
 
 #endif
+/*
+ * fp12 operations on AVX-512 IFMA. The kernels' field elements are 8 limbs of 52 bits in one 512-bit
+ * vector, in the Montgomery radix R52 = 2^416 (the library's is R64 = 2^384). An operation is
+ * traced through the tower into products of sums of input coefficients and signed combinations of
+ * them, one per output coefficient (generator/derive/ifma_tower.py; the multiplication: 54 products,
+ * 12 outputs). A kernel
+ *   1. cuts the inputs' words into 52-bit limbs and forms the sums of the products' operands, one
+ *      element per vector;
+ *   2. runs batches of eight double-width products, one per 64-bit lane (operands transposed into
+ *      lanes, 128 vpmadd52{lo,hi}uq per batch, the 16 columns transposed back);
+ *   3. forms the outputs as signed combinations of the products' columns (64-bit lanes); an input
+ *      coefficient that an output adds (the cyclotomic squarings' 2 x) enters as its product with
+ *      R64 mod p, the library's 1, so that it carries R64^2 like the other products;
+ *   4. per output, reduces once (offset by a multiple of p that makes it non-negative), multiplies
+ *      by R52^2 / R64 mod p, which moves x R64^2 / R52 to x R64, and subtracts p where that stays
+ *      non-negative.
+ * Bounds, proven by the derivation for each kernel: operand sums below R52, columns below 2^63 (the
+ * multiplication's below 2^63), reduced outputs below R52, final values below 2p before the
+ * subtraction. No branch or index depends on the data, and the IFMA instructions' timing does not.
+ * Compiled only into the x86_64-adx module (gcc's target pragma: the module still loads without
+ * AVX-512) and taken where the CPU reports AVX-512F, AVX-512DQ and IFMA; elsewhere the limb
+ * versions run.
+ */
+#if !defined(PF_TOWER_IFMA_OFF) && defined(PF_AVX512_KERNELS) /* limbs.h: the x86_64-adx module, gcc */
+#define FP12_IFMA 1
+
+#define FP12_IFMA_NLIMBS 8
+#define FP12_IFMA_MASK 0xfffffffffffffULL /* 2^52 - 1 */
+#define FP12_IFMA_N0 0x8bfffffffffffULL /* -p^-1 mod 2^52 */
+static const uint64_t FP12_IFMA_P[8] = { 0x8c00000000001ULL, 0x4430000000850ULL, 0xa094800170b5dULL, 0x138f1ef3622fbULL, 0xb1a22d9f300f5ULL, 0x3b05c06ca1493ULL, 0xa4617c510eac6ULL, 0x0000000001ae3ULL };
+static const uint64_t FP12_IFMA_TO_R64[8] = { 0x07ccefe7c5a25ULL, 0x9dee49ccfcf9aULL, 0x3dc3ff79f2a81ULL, 0xb7eaa16af28b0ULL, 0xe5d18e3b07d04ULL, 0x85efd62fb7463ULL, 0x8c84314d2bbc1ULL, 0x0000000000197ULL }; /* R52^2 / R64 mod p */
+static const uint64_t FP12_IFMA_ONE52[8] = { 0x33f67abdcbccfULL, 0x13a714cde2ff1ULL, 0x80ef04efd57bdULL, 0x68acd5a37c3a6ULL, 0x8c63c8655a9bdULL, 0x7b4891129d194ULL, 0xb78d3aa6ef92fULL, 0x0000000000028ULL, }; /* R52 mod p */
+static const uint64_t FP12_IFMA_ONE[8] = { 0xdffffffffff68ULL, 0x837fffffb102cULL, 0xa7d3ff251409fULL, 0x63059f7db3a98ULL, 0x87b4e97b76e7cULL, 0xf495bf803c84eULL, 0x661e2fdf49a4cULL, 0x00000000008d6ULL, }; /* R64 mod p */
+
+/* The CPU runs the kernel: AVX-512F, AVX-512DQ (64-bit products by the plan's factors) and IFMA. */
+static inline __attribute__((always_inline)) int fp12_ifma_cpu(void)
+{
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")
+           && __builtin_cpu_supports("avx512ifma");
+}
+
+#pragma GCC push_options
+#pragma GCC target("avx512f,avx512dq,avx512ifma")
+
+/* Eight elements, limb i of each in vector i (one element per lane), and their double-width
+ * products: column i in vector i, signed. */
+typedef struct { __m512i l[8]; } fp12_ifma_lanes_t;
+typedef struct { __m512i c[16]; } fp12_ifma_wide_t;
+
+/* One coefficient's 6 words (canonical, below p) as 8 limbs of 52 bits, limb i in lane i:
+ * limb i = (word q_i >> s_i) | (word q_i + 1 << (64 - s_i)), a shift of 64 giving 0. */
+static inline __attribute__((always_inline)) __m512i fp12_ifma_load(const fp_t *a)
+{
+    const __m512i q = _mm512_set_epi64(5, 4, 4, 3, 2, 1, 0, 0);
+    const __m512i s = _mm512_set_epi64(44, 56, 4, 16, 28, 40, 52, 0);
+    const __m512i q1 = _mm512_set_epi64(6, 5, 5, 4, 3, 2, 1, 1);
+    const __m512i s1 = _mm512_set_epi64(20, 8, 60, 48, 36, 24, 12, 64);
+    const __m512i w = _mm512_maskz_loadu_epi64((__mmask8)0x3f, a->l);
+    const __m512i lo = _mm512_srlv_epi64(_mm512_permutexvar_epi64(q, w), s);
+    const __m512i hi = _mm512_sllv_epi64(_mm512_permutexvar_epi64(q1, w), s1);
+
+    return _mm512_and_si512(_mm512_or_si512(lo, hi), _mm512_set1_epi64((long long)FP12_IFMA_MASK));
+}
+
+/* The inverse: 8 limbs (below 2^52 each, lanes past the last limb zero) to 6 words. Word j
+ * takes limb i >> r, limb i + 1 << (52 - r) and limb i + 2 << (104 - r) for 64 j = 52 i + r. */
+static inline __attribute__((always_inline)) void fp12_ifma_store(fp_t *out, __m512i a)
+{
+    const __m512i i0 = _mm512_set_epi64(0, 7, 6, 4, 3, 2, 1, 0);
+    const __m512i s0 = _mm512_set_epi64(64, 20, 8, 48, 36, 24, 12, 0);
+    const __m512i i1 = _mm512_set_epi64(0, 0, 7, 5, 4, 3, 2, 1);
+    const __m512i s1 = _mm512_set_epi64(64, 64, 44, 4, 16, 28, 40, 52);
+    const __m512i i2 = _mm512_set_epi64(0, 0, 0, 6, 0, 0, 0, 0);
+    const __m512i s2 = _mm512_set_epi64(64, 64, 64, 56, 64, 64, 64, 64);
+    __m512i w = _mm512_srlv_epi64(_mm512_permutexvar_epi64(i0, a), s0);
+
+    w = _mm512_or_si512(w, _mm512_sllv_epi64(_mm512_permutexvar_epi64(i1, a), s1));
+    w = _mm512_or_si512(w, _mm512_sllv_epi64(_mm512_permutexvar_epi64(i2, a), s2));
+    _mm512_mask_storeu_epi64(out->l, (__mmask8)0x3f, w);
+}
+
+/* Limbs carried to 52 bits each (non-negative limbs: sums of elements); the top limb keeps the rest. */
+static inline __attribute__((always_inline)) void fp12_ifma_carry(fp12_ifma_lanes_t *a)
+{
+    size_t j;
+
+#pragma GCC unroll 16
+    for (j = 0; j + 1 < 8; j++) {
+        a->l[j + 1] = _mm512_add_epi64(a->l[j + 1], _mm512_srli_epi64(a->l[j], 52));
+        a->l[j] = _mm512_and_si512(a->l[j], _mm512_set1_epi64((long long)FP12_IFMA_MASK));
+    }
+}
+
+/* t = a b in double width, unreduced: column k sums the low halves of a_i b_j (i + j = k) and the
+ * high halves (i + j = k - 1), in two accumulators for shorter dependency chains. */
+static inline __attribute__((always_inline)) void fp12_ifma_mul_wide(fp12_ifma_wide_t *t,
+                                                                      const fp12_ifma_lanes_t *a,
+                                                                      const fp12_ifma_lanes_t *b)
+{
+    __m512i lo[16], hi[16];
+    size_t i, j;
+
+#pragma GCC unroll 32
+    for (i = 0; i < 16; i++)
+        lo[i] = hi[i] = _mm512_setzero_si512();
+#pragma GCC unroll 16
+    for (i = 0; i < 8; i++) {
+#pragma GCC unroll 16
+        for (j = 0; j < 8; j++) {
+            lo[i + j] = _mm512_madd52lo_epu64(lo[i + j], a->l[i], b->l[j]);
+            hi[i + j + 1] = _mm512_madd52hi_epu64(hi[i + j + 1], a->l[i], b->l[j]);
+        }
+    }
+#pragma GCC unroll 32
+    for (i = 0; i < 16; i++)
+        t->c[i] = _mm512_add_epi64(lo[i], hi[i]);
+}
+
+/* out = t / R52 mod p + offset p, for signed columns: one 52-bit Montgomery step per limb, each
+ * column's remainder (a multiple of 2^52 after the step) carried by an arithmetic shift. For t in
+ * (-offset p R52, B) the result lies in (0, B / R52 + (offset + 1) p), limbs carried to 52 bits. */
+static inline __attribute__((always_inline)) void fp12_ifma_redc(fp12_ifma_lanes_t *out,
+                                                                   fp12_ifma_wide_t *t, uint64_t offset)
+{
+    const __m512i zero = _mm512_setzero_si512(), n0 = _mm512_set1_epi64((long long)FP12_IFMA_N0);
+    size_t i, j;
+
+#pragma GCC unroll 16
+    for (i = 0; i < 8; i++) {
+        const __m512i m = _mm512_madd52lo_epu64(zero, t->c[i], n0);
+
+#pragma GCC unroll 16
+        for (j = 0; j < 8; j++) {
+            const __m512i pj = _mm512_set1_epi64((long long)FP12_IFMA_P[j]);
+
+            t->c[i + j] = _mm512_madd52lo_epu64(t->c[i + j], m, pj);
+            t->c[i + j + 1] = _mm512_madd52hi_epu64(t->c[i + j + 1], m, pj);
+        }
+        t->c[i + 1] = _mm512_add_epi64(t->c[i + 1], _mm512_srai_epi64(t->c[i], 52));
+    }
+#pragma GCC unroll 16
+    for (j = 0; j < 8; j++)
+        out->l[j] = _mm512_add_epi64(t->c[8 + j], _mm512_set1_epi64((long long)(FP12_IFMA_P[j] * offset)));
+#pragma GCC unroll 16
+    for (j = 0; j + 1 < 8; j++) {
+        out->l[j + 1] = _mm512_add_epi64(out->l[j + 1], _mm512_srai_epi64(out->l[j], 52));
+        out->l[j] = _mm512_and_si512(out->l[j], _mm512_set1_epi64((long long)FP12_IFMA_MASK));
+    }
+}
+
+/* a < 2p (limbs of 52 bits) to [0, p): a - p where that is non-negative, in constant time. */
+static inline __attribute__((always_inline)) void fp12_ifma_reduce_once(fp12_ifma_lanes_t *a)
+{
+    __m512i d[8];
+    __mmask8 negative;
+    size_t j;
+
+#pragma GCC unroll 16
+    for (j = 0; j < 8; j++)
+        d[j] = _mm512_sub_epi64(a->l[j], _mm512_set1_epi64((long long)FP12_IFMA_P[j]));
+#pragma GCC unroll 16
+    for (j = 0; j + 1 < 8; j++) {
+        d[j + 1] = _mm512_add_epi64(d[j + 1], _mm512_srai_epi64(d[j], 52));
+        d[j] = _mm512_and_si512(d[j], _mm512_set1_epi64((long long)FP12_IFMA_MASK));
+    }
+    negative = _mm512_cmplt_epi64_mask(d[7], _mm512_setzero_si512());
+#pragma GCC unroll 16
+    for (j = 0; j < 8; j++)
+        a->l[j] = _mm512_mask_blend_epi64(negative, d[j], a->l[j]);
+}
+
+/* Rows r[0..7] (one element or one half of a double-width value each) into lanes, for the limbs
+ * or columns [8 h, 8 h + 8). */
+static inline __attribute__((always_inline)) void fp12_ifma_to_lanes(__m512i *lanes, const __m512i *rows, size_t count)
+{
+    __m512i r[8];
+    size_t k;
+
+#pragma GCC unroll 8
+    for (k = 0; k < 8; k++)
+        r[k] = rows[k];
+    pf_v8_transpose(r);
+#pragma GCC unroll 8
+    for (k = 0; k < count; k++)
+        lanes[k] = r[k];
+}/* Eight products of operands a[k], b[k] (one element per vector) in double width: p[k][h] holds the
+ * columns [8 h, 8 h + 8) of product k. */
+static inline __attribute__((always_inline)) void fp12_ifma_products(__m512i p[][2], const __m512i *a,
+                                                                      const __m512i *b)
+{
+    fp12_ifma_lanes_t xa, xb;
+    fp12_ifma_wide_t t;
+    __m512i r[8];
+    size_t k, h;
+
+    fp12_ifma_to_lanes(xa.l, a, 8);
+    fp12_ifma_to_lanes(xb.l, b, 8);
+    fp12_ifma_carry(&xa);
+    fp12_ifma_carry(&xb);
+    fp12_ifma_mul_wide(&t, &xa, &xb);
+#pragma GCC unroll 2
+    for (h = 0; h < 2; h++) {
+#pragma GCC unroll 8
+        for (k = 0; k < 8; k++)
+            r[k] = 8 * h + k < 16 ? t.c[8 * h + k] : _mm512_setzero_si512();
+        pf_v8_transpose(r);
+#pragma GCC unroll 8
+        for (k = 0; k < 8; k++)
+            p[k][h] = r[k];
+    }
+}
+
+/* Rows r[0..7], one element each (limbs below 2^52, a value below 4p), times the constant c in
+ * lanes: r[k] <- r[k] c / R52, made canonical; one Montgomery product moves a value between the
+ * kernel's form and the library's (c = R52^2 / R64 or R64 mod p). */
+static inline __attribute__((always_inline)) void fp12_ifma_rows_times(__m512i r[8], const uint64_t *c)
+{
+    fp12_ifma_lanes_t x, y, z;
+    fp12_ifma_wide_t u;
+    size_t k;
+
+    pf_v8_transpose(r);
+#pragma GCC unroll 16
+    for (k = 0; k < 8; k++) {
+        x.l[k] = r[k];
+        y.l[k] = _mm512_set1_epi64((long long)c[k]);
+    }
+    fp12_ifma_mul_wide(&u, &x, &y);
+    fp12_ifma_redc(&z, &u, 0);
+    fp12_ifma_reduce_once(&z);
+#pragma GCC unroll 8
+    for (k = 0; k < 8; k++)
+        r[k] = k < 8 ? z.l[k] : _mm512_setzero_si512();
+    pf_v8_transpose(r);
+}
+
+/* Eight double-width values w[k] (columns by halves, as the products) reduced in place: with
+ * to_r64 (R52^2 / R64 mod p), w[k][0] then holds the canonical limbs of x R64 for w[k] = x R64^2;
+ * without (NULL), those of x R52 + (a multiple of p below the plan's bound) for w[k] = x R52^2. */
+static inline __attribute__((always_inline)) void fp12_ifma_reduce(__m512i w[][2], uint64_t offset,
+                                                                    const uint64_t *to_r64)
+{
+    fp12_ifma_wide_t t, u;
+    fp12_ifma_lanes_t o, c, z;
+    __m512i r[8];
+    size_t k, h;
+
+#pragma GCC unroll 2
+    for (h = 0; h < 2; h++) {
+#pragma GCC unroll 8
+        for (k = 0; k < 8; k++)
+            r[k] = w[k][h];
+        pf_v8_transpose(r);
+#pragma GCC unroll 8
+        for (k = 0; k < 8; k++)
+            if (8 * h + k < 16)
+                t.c[8 * h + k] = r[k];
+    }
+    fp12_ifma_redc(&o, &t, offset);
+    if (to_r64 != NULL) {
+#pragma GCC unroll 16
+        for (k = 0; k < 8; k++)
+            c.l[k] = _mm512_set1_epi64((long long)to_r64[k]);
+        fp12_ifma_mul_wide(&u, &o, &c);
+        fp12_ifma_redc(&z, &u, 0);
+        fp12_ifma_reduce_once(&z);
+    } else {
+        z = o;
+    }
+#pragma GCC unroll 8
+    for (k = 0; k < 8; k++)
+        r[k] = k < 8 ? z.l[k] : _mm512_setzero_si512();
+    pf_v8_transpose(r);
+#pragma GCC unroll 8
+    for (k = 0; k < 8; k++)
+        w[k][0] = r[k];
+}
+
+/* out = a b; out may alias a or b. */
+static void fp12_mul_ifma(fp12_t *out, const fp12_t *a_in, const fp12_t *b_in)
+{
+    const fp_t *ac = (const fp_t *)a_in, *bc = (const fp_t *)b_in;
+    __m512i a[12], b[12], W[16][2];
+    size_t i, g, h;
+
+#pragma GCC unroll 12
+    for (i = 0; i < 12; i++) {
+        a[i] = fp12_ifma_load(&ac[i]);
+        b[i] = fp12_ifma_load(&bc[i]);
+    }
+    {
+        __m512i A[56], B[56], P[56][2];
+
+        /* 1. the operands: sums of input coefficients (carried in lanes below) */
+        const __m512i s1 = _mm512_add_epi64(a[0], a[1]);
+        const __m512i s2 = _mm512_add_epi64(b[0], b[1]);
+        const __m512i s5 = _mm512_add_epi64(a[2], a[3]);
+        const __m512i s6 = _mm512_add_epi64(b[2], b[3]);
+        const __m512i s9 = _mm512_add_epi64(a[4], a[5]);
+        const __m512i s10 = _mm512_add_epi64(b[4], b[5]);
+        const __m512i s13 = _mm512_add_epi64(a[2], a[4]);
+        const __m512i s14 = _mm512_add_epi64(a[3], a[5]);
+        const __m512i s15 = _mm512_add_epi64(b[2], b[4]);
+        const __m512i s16 = _mm512_add_epi64(b[3], b[5]);
+        const __m512i s17 = _mm512_add_epi64(s13, s14);
+        const __m512i s18 = _mm512_add_epi64(s15, s16);
+        const __m512i s27 = _mm512_add_epi64(a[0], a[2]);
+        const __m512i s28 = _mm512_add_epi64(a[1], a[3]);
+        const __m512i s29 = _mm512_add_epi64(b[0], b[2]);
+        const __m512i s30 = _mm512_add_epi64(b[1], b[3]);
+        const __m512i s31 = _mm512_add_epi64(s27, s28);
+        const __m512i s32 = _mm512_add_epi64(s29, s30);
+        const __m512i s39 = _mm512_add_epi64(a[0], a[4]);
+        const __m512i s40 = _mm512_add_epi64(a[1], a[5]);
+        const __m512i s41 = _mm512_add_epi64(b[0], b[4]);
+        const __m512i s42 = _mm512_add_epi64(b[1], b[5]);
+        const __m512i s43 = _mm512_add_epi64(s39, s40);
+        const __m512i s44 = _mm512_add_epi64(s41, s42);
+        const __m512i s49 = _mm512_add_epi64(a[6], a[7]);
+        const __m512i s50 = _mm512_add_epi64(b[6], b[7]);
+        const __m512i s53 = _mm512_add_epi64(a[8], a[9]);
+        const __m512i s54 = _mm512_add_epi64(b[8], b[9]);
+        const __m512i s57 = _mm512_add_epi64(a[10], a[11]);
+        const __m512i s58 = _mm512_add_epi64(b[10], b[11]);
+        const __m512i s61 = _mm512_add_epi64(a[8], a[10]);
+        const __m512i s62 = _mm512_add_epi64(a[9], a[11]);
+        const __m512i s63 = _mm512_add_epi64(b[8], b[10]);
+        const __m512i s64 = _mm512_add_epi64(b[9], b[11]);
+        const __m512i s65 = _mm512_add_epi64(s61, s62);
+        const __m512i s66 = _mm512_add_epi64(s63, s64);
+        const __m512i s75 = _mm512_add_epi64(a[6], a[8]);
+        const __m512i s76 = _mm512_add_epi64(a[7], a[9]);
+        const __m512i s77 = _mm512_add_epi64(b[6], b[8]);
+        const __m512i s78 = _mm512_add_epi64(b[7], b[9]);
+        const __m512i s79 = _mm512_add_epi64(s75, s76);
+        const __m512i s80 = _mm512_add_epi64(s77, s78);
+        const __m512i s87 = _mm512_add_epi64(a[6], a[10]);
+        const __m512i s88 = _mm512_add_epi64(a[7], a[11]);
+        const __m512i s89 = _mm512_add_epi64(b[6], b[10]);
+        const __m512i s90 = _mm512_add_epi64(b[7], b[11]);
+        const __m512i s91 = _mm512_add_epi64(s87, s88);
+        const __m512i s92 = _mm512_add_epi64(s89, s90);
+        const __m512i s97 = _mm512_add_epi64(a[0], a[6]);
+        const __m512i s98 = _mm512_add_epi64(a[1], a[7]);
+        const __m512i s99 = _mm512_add_epi64(a[2], a[8]);
+        const __m512i s100 = _mm512_add_epi64(a[3], a[9]);
+        const __m512i s101 = _mm512_add_epi64(a[4], a[10]);
+        const __m512i s102 = _mm512_add_epi64(a[5], a[11]);
+        const __m512i s103 = _mm512_add_epi64(b[0], b[6]);
+        const __m512i s104 = _mm512_add_epi64(b[1], b[7]);
+        const __m512i s105 = _mm512_add_epi64(b[2], b[8]);
+        const __m512i s106 = _mm512_add_epi64(b[3], b[9]);
+        const __m512i s107 = _mm512_add_epi64(b[4], b[10]);
+        const __m512i s108 = _mm512_add_epi64(b[5], b[11]);
+        const __m512i s109 = _mm512_add_epi64(s97, s98);
+        const __m512i s110 = _mm512_add_epi64(s103, s104);
+        const __m512i s113 = _mm512_add_epi64(s99, s100);
+        const __m512i s114 = _mm512_add_epi64(s105, s106);
+        const __m512i s117 = _mm512_add_epi64(s101, s102);
+        const __m512i s118 = _mm512_add_epi64(s107, s108);
+        const __m512i s121 = _mm512_add_epi64(s99, s101);
+        const __m512i s122 = _mm512_add_epi64(s100, s102);
+        const __m512i s123 = _mm512_add_epi64(s105, s107);
+        const __m512i s124 = _mm512_add_epi64(s106, s108);
+        const __m512i s125 = _mm512_add_epi64(s121, s122);
+        const __m512i s126 = _mm512_add_epi64(s123, s124);
+        const __m512i s135 = _mm512_add_epi64(s97, s99);
+        const __m512i s136 = _mm512_add_epi64(s98, s100);
+        const __m512i s137 = _mm512_add_epi64(s103, s105);
+        const __m512i s138 = _mm512_add_epi64(s104, s106);
+        const __m512i s139 = _mm512_add_epi64(s135, s136);
+        const __m512i s140 = _mm512_add_epi64(s137, s138);
+        const __m512i s147 = _mm512_add_epi64(s97, s101);
+        const __m512i s148 = _mm512_add_epi64(s98, s102);
+        const __m512i s149 = _mm512_add_epi64(s103, s107);
+        const __m512i s150 = _mm512_add_epi64(s104, s108);
+        const __m512i s151 = _mm512_add_epi64(s147, s148);
+        const __m512i s152 = _mm512_add_epi64(s149, s150);
+        A[0] = a[0]; B[0] = b[0];
+        A[1] = a[1]; B[1] = b[1];
+        A[2] = s1; B[2] = s2;
+        A[3] = a[2]; B[3] = b[2];
+        A[4] = a[3]; B[4] = b[3];
+        A[5] = s5; B[5] = s6;
+        A[6] = a[4]; B[6] = b[4];
+        A[7] = a[5]; B[7] = b[5];
+        A[8] = s9; B[8] = s10;
+        A[9] = s13; B[9] = s15;
+        A[10] = s14; B[10] = s16;
+        A[11] = s17; B[11] = s18;
+        A[12] = s27; B[12] = s29;
+        A[13] = s28; B[13] = s30;
+        A[14] = s31; B[14] = s32;
+        A[15] = s39; B[15] = s41;
+        A[16] = s40; B[16] = s42;
+        A[17] = s43; B[17] = s44;
+        A[18] = a[6]; B[18] = b[6];
+        A[19] = a[7]; B[19] = b[7];
+        A[20] = s49; B[20] = s50;
+        A[21] = a[8]; B[21] = b[8];
+        A[22] = a[9]; B[22] = b[9];
+        A[23] = s53; B[23] = s54;
+        A[24] = a[10]; B[24] = b[10];
+        A[25] = a[11]; B[25] = b[11];
+        A[26] = s57; B[26] = s58;
+        A[27] = s61; B[27] = s63;
+        A[28] = s62; B[28] = s64;
+        A[29] = s65; B[29] = s66;
+        A[30] = s75; B[30] = s77;
+        A[31] = s76; B[31] = s78;
+        A[32] = s79; B[32] = s80;
+        A[33] = s87; B[33] = s89;
+        A[34] = s88; B[34] = s90;
+        A[35] = s91; B[35] = s92;
+        A[36] = s97; B[36] = s103;
+        A[37] = s98; B[37] = s104;
+        A[38] = s109; B[38] = s110;
+        A[39] = s99; B[39] = s105;
+        A[40] = s100; B[40] = s106;
+        A[41] = s113; B[41] = s114;
+        A[42] = s101; B[42] = s107;
+        A[43] = s102; B[43] = s108;
+        A[44] = s117; B[44] = s118;
+        A[45] = s121; B[45] = s123;
+        A[46] = s122; B[46] = s124;
+        A[47] = s125; B[47] = s126;
+        A[48] = s135; B[48] = s137;
+        A[49] = s136; B[49] = s138;
+        A[50] = s139; B[50] = s140;
+        A[51] = s147; B[51] = s149;
+        A[52] = s148; B[52] = s150;
+        A[53] = s151; B[53] = s152;
+#pragma GCC unroll 8
+        for (i = 54; i < 56; i++)
+            A[i] = B[i] = _mm512_setzero_si512();
+
+        /* 2. eight double-width products per batch, one per lane */
+#pragma GCC unroll 7
+        for (g = 0; g < 7; g++)
+            fp12_ifma_products(&P[8 * g], &A[8 * g], &B[8 * g]);
+
+        /* 3. the outputs as signed combinations of the products, column by column */
+        {
+            __m512i w3[2];
+            w3[0] = _mm512_sub_epi64(P[0][0], _mm512_mullo_epi64(P[1][0], _mm512_set1_epi64(5)));
+            w3[1] = _mm512_sub_epi64(P[0][1], _mm512_mullo_epi64(P[1][1], _mm512_set1_epi64(5)));
+            __m512i w4[2];
+            w4[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[2][0], P[0][0]), P[1][0]);
+            w4[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[2][1], P[0][1]), P[1][1]);
+            __m512i w7[2];
+            w7[0] = _mm512_sub_epi64(P[3][0], _mm512_mullo_epi64(P[4][0], _mm512_set1_epi64(5)));
+            w7[1] = _mm512_sub_epi64(P[3][1], _mm512_mullo_epi64(P[4][1], _mm512_set1_epi64(5)));
+            __m512i w8[2];
+            w8[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[5][0], P[3][0]), P[4][0]);
+            w8[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[5][1], P[3][1]), P[4][1]);
+            __m512i w11[2];
+            w11[0] = _mm512_sub_epi64(P[6][0], _mm512_mullo_epi64(P[7][0], _mm512_set1_epi64(5)));
+            w11[1] = _mm512_sub_epi64(P[6][1], _mm512_mullo_epi64(P[7][1], _mm512_set1_epi64(5)));
+            __m512i w12[2];
+            w12[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[8][0], P[6][0]), P[7][0]);
+            w12[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[8][1], P[6][1]), P[7][1]);
+            __m512i w19[2];
+            w19[0] = _mm512_sub_epi64(P[9][0], _mm512_mullo_epi64(P[10][0], _mm512_set1_epi64(5)));
+            w19[1] = _mm512_sub_epi64(P[9][1], _mm512_mullo_epi64(P[10][1], _mm512_set1_epi64(5)));
+            __m512i w20[2];
+            w20[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[11][0], P[9][0]), P[10][0]);
+            w20[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[11][1], P[9][1]), P[10][1]);
+            __m512i w21[2];
+            w21[0] = _mm512_sub_epi64(_mm512_sub_epi64(w19[0], w7[0]), w11[0]);
+            w21[1] = _mm512_sub_epi64(_mm512_sub_epi64(w19[1], w7[1]), w11[1]);
+            __m512i w22[2];
+            w22[0] = _mm512_sub_epi64(_mm512_sub_epi64(w20[0], w8[0]), w12[0]);
+            w22[1] = _mm512_sub_epi64(_mm512_sub_epi64(w20[1], w8[1]), w12[1]);
+            __m512i w23[2];
+            w23[0] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w22[0], _mm512_set1_epi64(5)));
+            w23[1] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w22[1], _mm512_set1_epi64(5)));
+            __m512i w24[2];
+            w24[0] = w21[0];
+            w24[1] = w21[1];
+            __m512i w25[2];
+            w25[0] = _mm512_add_epi64(w23[0], w3[0]);
+            w25[1] = _mm512_add_epi64(w23[1], w3[1]);
+            __m512i w26[2];
+            w26[0] = _mm512_add_epi64(w24[0], w4[0]);
+            w26[1] = _mm512_add_epi64(w24[1], w4[1]);
+            __m512i w33[2];
+            w33[0] = _mm512_sub_epi64(P[12][0], _mm512_mullo_epi64(P[13][0], _mm512_set1_epi64(5)));
+            w33[1] = _mm512_sub_epi64(P[12][1], _mm512_mullo_epi64(P[13][1], _mm512_set1_epi64(5)));
+            __m512i w34[2];
+            w34[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[14][0], P[12][0]), P[13][0]);
+            w34[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[14][1], P[12][1]), P[13][1]);
+            __m512i w35[2];
+            w35[0] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w12[0], _mm512_set1_epi64(5)));
+            w35[1] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w12[1], _mm512_set1_epi64(5)));
+            __m512i w36[2];
+            w36[0] = w11[0];
+            w36[1] = w11[1];
+            __m512i w37[2];
+            w37[0] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w33[0], w3[0]), w7[0]), w35[0]);
+            w37[1] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w33[1], w3[1]), w7[1]), w35[1]);
+            __m512i w38[2];
+            w38[0] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w34[0], w4[0]), w8[0]), w36[0]);
+            w38[1] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w34[1], w4[1]), w8[1]), w36[1]);
+            __m512i w45[2];
+            w45[0] = _mm512_sub_epi64(P[15][0], _mm512_mullo_epi64(P[16][0], _mm512_set1_epi64(5)));
+            w45[1] = _mm512_sub_epi64(P[15][1], _mm512_mullo_epi64(P[16][1], _mm512_set1_epi64(5)));
+            __m512i w46[2];
+            w46[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[17][0], P[15][0]), P[16][0]);
+            w46[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[17][1], P[15][1]), P[16][1]);
+            __m512i w47[2];
+            w47[0] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w45[0], w3[0]), w11[0]), w7[0]);
+            w47[1] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w45[1], w3[1]), w11[1]), w7[1]);
+            __m512i w48[2];
+            w48[0] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w46[0], w4[0]), w12[0]), w8[0]);
+            w48[1] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w46[1], w4[1]), w12[1]), w8[1]);
+            __m512i w51[2];
+            w51[0] = _mm512_sub_epi64(P[18][0], _mm512_mullo_epi64(P[19][0], _mm512_set1_epi64(5)));
+            w51[1] = _mm512_sub_epi64(P[18][1], _mm512_mullo_epi64(P[19][1], _mm512_set1_epi64(5)));
+            __m512i w52[2];
+            w52[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[20][0], P[18][0]), P[19][0]);
+            w52[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[20][1], P[18][1]), P[19][1]);
+            __m512i w55[2];
+            w55[0] = _mm512_sub_epi64(P[21][0], _mm512_mullo_epi64(P[22][0], _mm512_set1_epi64(5)));
+            w55[1] = _mm512_sub_epi64(P[21][1], _mm512_mullo_epi64(P[22][1], _mm512_set1_epi64(5)));
+            __m512i w56[2];
+            w56[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[23][0], P[21][0]), P[22][0]);
+            w56[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[23][1], P[21][1]), P[22][1]);
+            __m512i w59[2];
+            w59[0] = _mm512_sub_epi64(P[24][0], _mm512_mullo_epi64(P[25][0], _mm512_set1_epi64(5)));
+            w59[1] = _mm512_sub_epi64(P[24][1], _mm512_mullo_epi64(P[25][1], _mm512_set1_epi64(5)));
+            __m512i w60[2];
+            w60[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[26][0], P[24][0]), P[25][0]);
+            w60[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[26][1], P[24][1]), P[25][1]);
+            __m512i w67[2];
+            w67[0] = _mm512_sub_epi64(P[27][0], _mm512_mullo_epi64(P[28][0], _mm512_set1_epi64(5)));
+            w67[1] = _mm512_sub_epi64(P[27][1], _mm512_mullo_epi64(P[28][1], _mm512_set1_epi64(5)));
+            __m512i w68[2];
+            w68[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[29][0], P[27][0]), P[28][0]);
+            w68[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[29][1], P[27][1]), P[28][1]);
+            __m512i w69[2];
+            w69[0] = _mm512_sub_epi64(_mm512_sub_epi64(w67[0], w55[0]), w59[0]);
+            w69[1] = _mm512_sub_epi64(_mm512_sub_epi64(w67[1], w55[1]), w59[1]);
+            __m512i w70[2];
+            w70[0] = _mm512_sub_epi64(_mm512_sub_epi64(w68[0], w56[0]), w60[0]);
+            w70[1] = _mm512_sub_epi64(_mm512_sub_epi64(w68[1], w56[1]), w60[1]);
+            __m512i w71[2];
+            w71[0] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w70[0], _mm512_set1_epi64(5)));
+            w71[1] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w70[1], _mm512_set1_epi64(5)));
+            __m512i w72[2];
+            w72[0] = w69[0];
+            w72[1] = w69[1];
+            __m512i w73[2];
+            w73[0] = _mm512_add_epi64(w71[0], w51[0]);
+            w73[1] = _mm512_add_epi64(w71[1], w51[1]);
+            __m512i w74[2];
+            w74[0] = _mm512_add_epi64(w72[0], w52[0]);
+            w74[1] = _mm512_add_epi64(w72[1], w52[1]);
+            __m512i w81[2];
+            w81[0] = _mm512_sub_epi64(P[30][0], _mm512_mullo_epi64(P[31][0], _mm512_set1_epi64(5)));
+            w81[1] = _mm512_sub_epi64(P[30][1], _mm512_mullo_epi64(P[31][1], _mm512_set1_epi64(5)));
+            __m512i w82[2];
+            w82[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[32][0], P[30][0]), P[31][0]);
+            w82[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[32][1], P[30][1]), P[31][1]);
+            __m512i w83[2];
+            w83[0] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w60[0], _mm512_set1_epi64(5)));
+            w83[1] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w60[1], _mm512_set1_epi64(5)));
+            __m512i w84[2];
+            w84[0] = w59[0];
+            w84[1] = w59[1];
+            __m512i w85[2];
+            w85[0] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w81[0], w51[0]), w55[0]), w83[0]);
+            w85[1] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w81[1], w51[1]), w55[1]), w83[1]);
+            __m512i w86[2];
+            w86[0] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w82[0], w52[0]), w56[0]), w84[0]);
+            w86[1] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w82[1], w52[1]), w56[1]), w84[1]);
+            __m512i w93[2];
+            w93[0] = _mm512_sub_epi64(P[33][0], _mm512_mullo_epi64(P[34][0], _mm512_set1_epi64(5)));
+            w93[1] = _mm512_sub_epi64(P[33][1], _mm512_mullo_epi64(P[34][1], _mm512_set1_epi64(5)));
+            __m512i w94[2];
+            w94[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[35][0], P[33][0]), P[34][0]);
+            w94[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[35][1], P[33][1]), P[34][1]);
+            __m512i w95[2];
+            w95[0] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w93[0], w51[0]), w59[0]), w55[0]);
+            w95[1] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w93[1], w51[1]), w59[1]), w55[1]);
+            __m512i w96[2];
+            w96[0] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w94[0], w52[0]), w60[0]), w56[0]);
+            w96[1] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w94[1], w52[1]), w60[1]), w56[1]);
+            __m512i w111[2];
+            w111[0] = _mm512_sub_epi64(P[36][0], _mm512_mullo_epi64(P[37][0], _mm512_set1_epi64(5)));
+            w111[1] = _mm512_sub_epi64(P[36][1], _mm512_mullo_epi64(P[37][1], _mm512_set1_epi64(5)));
+            __m512i w112[2];
+            w112[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[38][0], P[36][0]), P[37][0]);
+            w112[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[38][1], P[36][1]), P[37][1]);
+            __m512i w115[2];
+            w115[0] = _mm512_sub_epi64(P[39][0], _mm512_mullo_epi64(P[40][0], _mm512_set1_epi64(5)));
+            w115[1] = _mm512_sub_epi64(P[39][1], _mm512_mullo_epi64(P[40][1], _mm512_set1_epi64(5)));
+            __m512i w116[2];
+            w116[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[41][0], P[39][0]), P[40][0]);
+            w116[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[41][1], P[39][1]), P[40][1]);
+            __m512i w119[2];
+            w119[0] = _mm512_sub_epi64(P[42][0], _mm512_mullo_epi64(P[43][0], _mm512_set1_epi64(5)));
+            w119[1] = _mm512_sub_epi64(P[42][1], _mm512_mullo_epi64(P[43][1], _mm512_set1_epi64(5)));
+            __m512i w120[2];
+            w120[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[44][0], P[42][0]), P[43][0]);
+            w120[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[44][1], P[42][1]), P[43][1]);
+            __m512i w127[2];
+            w127[0] = _mm512_sub_epi64(P[45][0], _mm512_mullo_epi64(P[46][0], _mm512_set1_epi64(5)));
+            w127[1] = _mm512_sub_epi64(P[45][1], _mm512_mullo_epi64(P[46][1], _mm512_set1_epi64(5)));
+            __m512i w128[2];
+            w128[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[47][0], P[45][0]), P[46][0]);
+            w128[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[47][1], P[45][1]), P[46][1]);
+            __m512i w129[2];
+            w129[0] = _mm512_sub_epi64(_mm512_sub_epi64(w127[0], w115[0]), w119[0]);
+            w129[1] = _mm512_sub_epi64(_mm512_sub_epi64(w127[1], w115[1]), w119[1]);
+            __m512i w130[2];
+            w130[0] = _mm512_sub_epi64(_mm512_sub_epi64(w128[0], w116[0]), w120[0]);
+            w130[1] = _mm512_sub_epi64(_mm512_sub_epi64(w128[1], w116[1]), w120[1]);
+            __m512i w131[2];
+            w131[0] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w130[0], _mm512_set1_epi64(5)));
+            w131[1] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w130[1], _mm512_set1_epi64(5)));
+            __m512i w132[2];
+            w132[0] = w129[0];
+            w132[1] = w129[1];
+            __m512i w133[2];
+            w133[0] = _mm512_add_epi64(w131[0], w111[0]);
+            w133[1] = _mm512_add_epi64(w131[1], w111[1]);
+            __m512i w134[2];
+            w134[0] = _mm512_add_epi64(w132[0], w112[0]);
+            w134[1] = _mm512_add_epi64(w132[1], w112[1]);
+            __m512i w141[2];
+            w141[0] = _mm512_sub_epi64(P[48][0], _mm512_mullo_epi64(P[49][0], _mm512_set1_epi64(5)));
+            w141[1] = _mm512_sub_epi64(P[48][1], _mm512_mullo_epi64(P[49][1], _mm512_set1_epi64(5)));
+            __m512i w142[2];
+            w142[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[50][0], P[48][0]), P[49][0]);
+            w142[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[50][1], P[48][1]), P[49][1]);
+            __m512i w143[2];
+            w143[0] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w120[0], _mm512_set1_epi64(5)));
+            w143[1] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w120[1], _mm512_set1_epi64(5)));
+            __m512i w144[2];
+            w144[0] = w119[0];
+            w144[1] = w119[1];
+            __m512i w145[2];
+            w145[0] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w141[0], w111[0]), w115[0]), w143[0]);
+            w145[1] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w141[1], w111[1]), w115[1]), w143[1]);
+            __m512i w146[2];
+            w146[0] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w142[0], w112[0]), w116[0]), w144[0]);
+            w146[1] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w142[1], w112[1]), w116[1]), w144[1]);
+            __m512i w153[2];
+            w153[0] = _mm512_sub_epi64(P[51][0], _mm512_mullo_epi64(P[52][0], _mm512_set1_epi64(5)));
+            w153[1] = _mm512_sub_epi64(P[51][1], _mm512_mullo_epi64(P[52][1], _mm512_set1_epi64(5)));
+            __m512i w154[2];
+            w154[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[53][0], P[51][0]), P[52][0]);
+            w154[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[53][1], P[51][1]), P[52][1]);
+            __m512i w155[2];
+            w155[0] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w153[0], w111[0]), w119[0]), w115[0]);
+            w155[1] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w153[1], w111[1]), w119[1]), w115[1]);
+            __m512i w156[2];
+            w156[0] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w154[0], w112[0]), w120[0]), w116[0]);
+            w156[1] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w154[1], w112[1]), w120[1]), w116[1]);
+            __m512i w157[2];
+            w157[0] = _mm512_sub_epi64(_mm512_sub_epi64(w133[0], w25[0]), w73[0]);
+            w157[1] = _mm512_sub_epi64(_mm512_sub_epi64(w133[1], w25[1]), w73[1]);
+            __m512i w158[2];
+            w158[0] = _mm512_sub_epi64(_mm512_sub_epi64(w134[0], w26[0]), w74[0]);
+            w158[1] = _mm512_sub_epi64(_mm512_sub_epi64(w134[1], w26[1]), w74[1]);
+            __m512i w159[2];
+            w159[0] = _mm512_sub_epi64(_mm512_sub_epi64(w145[0], w37[0]), w85[0]);
+            w159[1] = _mm512_sub_epi64(_mm512_sub_epi64(w145[1], w37[1]), w85[1]);
+            __m512i w160[2];
+            w160[0] = _mm512_sub_epi64(_mm512_sub_epi64(w146[0], w38[0]), w86[0]);
+            w160[1] = _mm512_sub_epi64(_mm512_sub_epi64(w146[1], w38[1]), w86[1]);
+            __m512i w161[2];
+            w161[0] = _mm512_sub_epi64(_mm512_sub_epi64(w155[0], w47[0]), w95[0]);
+            w161[1] = _mm512_sub_epi64(_mm512_sub_epi64(w155[1], w47[1]), w95[1]);
+            __m512i w162[2];
+            w162[0] = _mm512_sub_epi64(_mm512_sub_epi64(w156[0], w48[0]), w96[0]);
+            w162[1] = _mm512_sub_epi64(_mm512_sub_epi64(w156[1], w48[1]), w96[1]);
+            __m512i w163[2];
+            w163[0] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w96[0], _mm512_set1_epi64(5)));
+            w163[1] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w96[1], _mm512_set1_epi64(5)));
+            __m512i w164[2];
+            w164[0] = w95[0];
+            w164[1] = w95[1];
+            __m512i w165[2];
+            w165[0] = _mm512_add_epi64(w25[0], w163[0]);
+            w165[1] = _mm512_add_epi64(w25[1], w163[1]);
+            __m512i w166[2];
+            w166[0] = _mm512_add_epi64(w26[0], w164[0]);
+            w166[1] = _mm512_add_epi64(w26[1], w164[1]);
+            __m512i w167[2];
+            w167[0] = _mm512_add_epi64(w37[0], w73[0]);
+            w167[1] = _mm512_add_epi64(w37[1], w73[1]);
+            __m512i w168[2];
+            w168[0] = _mm512_add_epi64(w38[0], w74[0]);
+            w168[1] = _mm512_add_epi64(w38[1], w74[1]);
+            __m512i w169[2];
+            w169[0] = _mm512_add_epi64(w47[0], w85[0]);
+            w169[1] = _mm512_add_epi64(w47[1], w85[1]);
+            __m512i w170[2];
+            w170[0] = _mm512_add_epi64(w48[0], w86[0]);
+            w170[1] = _mm512_add_epi64(w48[1], w86[1]);
+            W[0][0] = w165[0]; W[0][1] = w165[1];
+            W[1][0] = w166[0]; W[1][1] = w166[1];
+            W[2][0] = w167[0]; W[2][1] = w167[1];
+            W[3][0] = w168[0]; W[3][1] = w168[1];
+            W[4][0] = w169[0]; W[4][1] = w169[1];
+            W[5][0] = w170[0]; W[5][1] = w170[1];
+            W[6][0] = w157[0]; W[6][1] = w157[1];
+            W[7][0] = w158[0]; W[7][1] = w158[1];
+            W[8][0] = w159[0]; W[8][1] = w159[1];
+            W[9][0] = w160[0]; W[9][1] = w160[1];
+            W[10][0] = w161[0]; W[10][1] = w161[1];
+            W[11][0] = w162[0]; W[11][1] = w162[1];
+        }
+    }
+#pragma GCC unroll 8
+    for (i = 12; i < 16; i++)
+#pragma GCC unroll 2
+        for (h = 0; h < 2; h++)
+            W[i][h] = _mm512_setzero_si512();
+
+    /* 4. eight outputs per batch: reduced, moved to R64 and made canonical */
+#pragma GCC unroll 2
+    for (g = 0; g < 2; g++)
+        fp12_ifma_reduce(&W[8 * g], 1, FP12_IFMA_TO_R64);
+    fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
+    fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
+    fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
+    fp12_ifma_store(&((fp_t *)out)[3], W[3][0]);
+    fp12_ifma_store(&((fp_t *)out)[4], W[4][0]);
+    fp12_ifma_store(&((fp_t *)out)[5], W[5][0]);
+    fp12_ifma_store(&((fp_t *)out)[6], W[6][0]);
+    fp12_ifma_store(&((fp_t *)out)[7], W[7][0]);
+    fp12_ifma_store(&((fp_t *)out)[8], W[8][0]);
+    fp12_ifma_store(&((fp_t *)out)[9], W[9][0]);
+    fp12_ifma_store(&((fp_t *)out)[10], W[10][0]);
+    fp12_ifma_store(&((fp_t *)out)[11], W[11][0]);
+}
+
+
+/* out = a b for b a line (non-zero only in its slots, which are the only ones read); out may alias a. */
+static void fp12_mul_by_line_ifma(fp12_t *out, const fp12_t *a_in, const fp12_t *b_in)
+{
+    const fp_t *ac = (const fp_t *)a_in, *bc = (const fp_t *)b_in;
+    __m512i a[12], b[12], W[16][2];
+    size_t i, g, h;
+
+#pragma GCC unroll 12
+    for (i = 0; i < 12; i++) {
+        a[i] = fp12_ifma_load(&ac[i]);
+        b[i] = fp12_ifma_load(&bc[i]);
+    }
+    {
+        __m512i A[40], B[40], P[40][2];
+
+        /* 1. the operands: sums of input coefficients (carried in lanes below) */
+        const __m512i s1 = _mm512_add_epi64(a[0], a[1]);
+        const __m512i s2 = _mm512_add_epi64(b[0], b[1]);
+        const __m512i s12 = _mm512_add_epi64(a[0], a[2]);
+        const __m512i s13 = _mm512_add_epi64(a[1], a[3]);
+        const __m512i s14 = _mm512_add_epi64(s12, s13);
+        const __m512i s15 = _mm512_add_epi64(b[0], b[1]);
+        const __m512i s20 = _mm512_add_epi64(a[0], a[4]);
+        const __m512i s21 = _mm512_add_epi64(a[1], a[5]);
+        const __m512i s22 = _mm512_add_epi64(s20, s21);
+        const __m512i s23 = _mm512_add_epi64(b[0], b[1]);
+        const __m512i s28 = _mm512_add_epi64(a[6], a[7]);
+        const __m512i s29 = _mm512_add_epi64(b[6], b[7]);
+        const __m512i s32 = _mm512_add_epi64(a[8], a[9]);
+        const __m512i s33 = _mm512_add_epi64(b[8], b[9]);
+        const __m512i s37 = _mm512_add_epi64(a[8], a[10]);
+        const __m512i s38 = _mm512_add_epi64(a[9], a[11]);
+        const __m512i s39 = _mm512_add_epi64(s37, s38);
+        const __m512i s40 = _mm512_add_epi64(b[8], b[9]);
+        const __m512i s49 = _mm512_add_epi64(a[6], a[8]);
+        const __m512i s50 = _mm512_add_epi64(a[7], a[9]);
+        const __m512i s51 = _mm512_add_epi64(b[6], b[8]);
+        const __m512i s52 = _mm512_add_epi64(b[7], b[9]);
+        const __m512i s53 = _mm512_add_epi64(s49, s50);
+        const __m512i s54 = _mm512_add_epi64(s51, s52);
+        const __m512i s59 = _mm512_add_epi64(a[6], a[10]);
+        const __m512i s60 = _mm512_add_epi64(a[7], a[11]);
+        const __m512i s61 = _mm512_add_epi64(s59, s60);
+        const __m512i s62 = _mm512_add_epi64(b[6], b[7]);
+        const __m512i s67 = _mm512_add_epi64(a[0], a[6]);
+        const __m512i s68 = _mm512_add_epi64(a[1], a[7]);
+        const __m512i s69 = _mm512_add_epi64(a[2], a[8]);
+        const __m512i s70 = _mm512_add_epi64(a[3], a[9]);
+        const __m512i s71 = _mm512_add_epi64(a[4], a[10]);
+        const __m512i s72 = _mm512_add_epi64(a[5], a[11]);
+        const __m512i s73 = _mm512_add_epi64(b[0], b[6]);
+        const __m512i s74 = _mm512_add_epi64(b[1], b[7]);
+        const __m512i s75 = _mm512_add_epi64(s67, s68);
+        const __m512i s76 = _mm512_add_epi64(s73, s74);
+        const __m512i s79 = _mm512_add_epi64(s69, s70);
+        const __m512i s80 = _mm512_add_epi64(b[8], b[9]);
+        const __m512i s84 = _mm512_add_epi64(s69, s71);
+        const __m512i s85 = _mm512_add_epi64(s70, s72);
+        const __m512i s86 = _mm512_add_epi64(s84, s85);
+        const __m512i s87 = _mm512_add_epi64(b[8], b[9]);
+        const __m512i s96 = _mm512_add_epi64(s67, s69);
+        const __m512i s97 = _mm512_add_epi64(s68, s70);
+        const __m512i s98 = _mm512_add_epi64(s73, b[8]);
+        const __m512i s99 = _mm512_add_epi64(s74, b[9]);
+        const __m512i s100 = _mm512_add_epi64(s96, s97);
+        const __m512i s101 = _mm512_add_epi64(s98, s99);
+        const __m512i s106 = _mm512_add_epi64(s67, s71);
+        const __m512i s107 = _mm512_add_epi64(s68, s72);
+        const __m512i s108 = _mm512_add_epi64(s106, s107);
+        const __m512i s109 = _mm512_add_epi64(s73, s74);
+        A[0] = a[0]; B[0] = b[0];
+        A[1] = a[1]; B[1] = b[1];
+        A[2] = s1; B[2] = s2;
+        A[3] = s12; B[3] = b[0];
+        A[4] = s13; B[4] = b[1];
+        A[5] = s14; B[5] = s15;
+        A[6] = s20; B[6] = b[0];
+        A[7] = s21; B[7] = b[1];
+        A[8] = s22; B[8] = s23;
+        A[9] = a[6]; B[9] = b[6];
+        A[10] = a[7]; B[10] = b[7];
+        A[11] = s28; B[11] = s29;
+        A[12] = a[8]; B[12] = b[8];
+        A[13] = a[9]; B[13] = b[9];
+        A[14] = s32; B[14] = s33;
+        A[15] = s37; B[15] = b[8];
+        A[16] = s38; B[16] = b[9];
+        A[17] = s39; B[17] = s40;
+        A[18] = s49; B[18] = s51;
+        A[19] = s50; B[19] = s52;
+        A[20] = s53; B[20] = s54;
+        A[21] = s59; B[21] = b[6];
+        A[22] = s60; B[22] = b[7];
+        A[23] = s61; B[23] = s62;
+        A[24] = s67; B[24] = s73;
+        A[25] = s68; B[25] = s74;
+        A[26] = s75; B[26] = s76;
+        A[27] = s69; B[27] = b[8];
+        A[28] = s70; B[28] = b[9];
+        A[29] = s79; B[29] = s80;
+        A[30] = s84; B[30] = b[8];
+        A[31] = s85; B[31] = b[9];
+        A[32] = s86; B[32] = s87;
+        A[33] = s96; B[33] = s98;
+        A[34] = s97; B[34] = s99;
+        A[35] = s100; B[35] = s101;
+        A[36] = s106; B[36] = s73;
+        A[37] = s107; B[37] = s74;
+        A[38] = s108; B[38] = s109;
+#pragma GCC unroll 8
+        for (i = 39; i < 40; i++)
+            A[i] = B[i] = _mm512_setzero_si512();
+
+        /* 2. eight double-width products per batch, one per lane */
+#pragma GCC unroll 5
+        for (g = 0; g < 5; g++)
+            fp12_ifma_products(&P[8 * g], &A[8 * g], &B[8 * g]);
+
+        /* 3. the outputs as signed combinations of the products, column by column */
+        {
+            __m512i w3[2];
+            w3[0] = _mm512_sub_epi64(P[0][0], _mm512_mullo_epi64(P[1][0], _mm512_set1_epi64(5)));
+            w3[1] = _mm512_sub_epi64(P[0][1], _mm512_mullo_epi64(P[1][1], _mm512_set1_epi64(5)));
+            __m512i w4[2];
+            w4[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[2][0], P[0][0]), P[1][0]);
+            w4[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[2][1], P[0][1]), P[1][1]);
+            __m512i w10[2];
+            w10[0] = w3[0];
+            w10[1] = w3[1];
+            __m512i w11[2];
+            w11[0] = w4[0];
+            w11[1] = w4[1];
+            __m512i w16[2];
+            w16[0] = _mm512_sub_epi64(P[3][0], _mm512_mullo_epi64(P[4][0], _mm512_set1_epi64(5)));
+            w16[1] = _mm512_sub_epi64(P[3][1], _mm512_mullo_epi64(P[4][1], _mm512_set1_epi64(5)));
+            __m512i w17[2];
+            w17[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[5][0], P[3][0]), P[4][0]);
+            w17[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[5][1], P[3][1]), P[4][1]);
+            __m512i w18[2];
+            w18[0] = _mm512_sub_epi64(w16[0], w3[0]);
+            w18[1] = _mm512_sub_epi64(w16[1], w3[1]);
+            __m512i w19[2];
+            w19[0] = _mm512_sub_epi64(w17[0], w4[0]);
+            w19[1] = _mm512_sub_epi64(w17[1], w4[1]);
+            __m512i w24[2];
+            w24[0] = _mm512_sub_epi64(P[6][0], _mm512_mullo_epi64(P[7][0], _mm512_set1_epi64(5)));
+            w24[1] = _mm512_sub_epi64(P[6][1], _mm512_mullo_epi64(P[7][1], _mm512_set1_epi64(5)));
+            __m512i w25[2];
+            w25[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[8][0], P[6][0]), P[7][0]);
+            w25[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[8][1], P[6][1]), P[7][1]);
+            __m512i w26[2];
+            w26[0] = _mm512_sub_epi64(w24[0], w3[0]);
+            w26[1] = _mm512_sub_epi64(w24[1], w3[1]);
+            __m512i w27[2];
+            w27[0] = _mm512_sub_epi64(w25[0], w4[0]);
+            w27[1] = _mm512_sub_epi64(w25[1], w4[1]);
+            __m512i w30[2];
+            w30[0] = _mm512_sub_epi64(P[9][0], _mm512_mullo_epi64(P[10][0], _mm512_set1_epi64(5)));
+            w30[1] = _mm512_sub_epi64(P[9][1], _mm512_mullo_epi64(P[10][1], _mm512_set1_epi64(5)));
+            __m512i w31[2];
+            w31[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[11][0], P[9][0]), P[10][0]);
+            w31[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[11][1], P[9][1]), P[10][1]);
+            __m512i w34[2];
+            w34[0] = _mm512_sub_epi64(P[12][0], _mm512_mullo_epi64(P[13][0], _mm512_set1_epi64(5)));
+            w34[1] = _mm512_sub_epi64(P[12][1], _mm512_mullo_epi64(P[13][1], _mm512_set1_epi64(5)));
+            __m512i w35[2];
+            w35[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[14][0], P[12][0]), P[13][0]);
+            w35[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[14][1], P[12][1]), P[13][1]);
+            __m512i w41[2];
+            w41[0] = _mm512_sub_epi64(P[15][0], _mm512_mullo_epi64(P[16][0], _mm512_set1_epi64(5)));
+            w41[1] = _mm512_sub_epi64(P[15][1], _mm512_mullo_epi64(P[16][1], _mm512_set1_epi64(5)));
+            __m512i w42[2];
+            w42[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[17][0], P[15][0]), P[16][0]);
+            w42[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[17][1], P[15][1]), P[16][1]);
+            __m512i w43[2];
+            w43[0] = _mm512_sub_epi64(w41[0], w34[0]);
+            w43[1] = _mm512_sub_epi64(w41[1], w34[1]);
+            __m512i w44[2];
+            w44[0] = _mm512_sub_epi64(w42[0], w35[0]);
+            w44[1] = _mm512_sub_epi64(w42[1], w35[1]);
+            __m512i w45[2];
+            w45[0] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w44[0], _mm512_set1_epi64(5)));
+            w45[1] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w44[1], _mm512_set1_epi64(5)));
+            __m512i w46[2];
+            w46[0] = w43[0];
+            w46[1] = w43[1];
+            __m512i w47[2];
+            w47[0] = _mm512_add_epi64(w45[0], w30[0]);
+            w47[1] = _mm512_add_epi64(w45[1], w30[1]);
+            __m512i w48[2];
+            w48[0] = _mm512_add_epi64(w46[0], w31[0]);
+            w48[1] = _mm512_add_epi64(w46[1], w31[1]);
+            __m512i w55[2];
+            w55[0] = _mm512_sub_epi64(P[18][0], _mm512_mullo_epi64(P[19][0], _mm512_set1_epi64(5)));
+            w55[1] = _mm512_sub_epi64(P[18][1], _mm512_mullo_epi64(P[19][1], _mm512_set1_epi64(5)));
+            __m512i w56[2];
+            w56[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[20][0], P[18][0]), P[19][0]);
+            w56[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[20][1], P[18][1]), P[19][1]);
+            __m512i w57[2];
+            w57[0] = _mm512_sub_epi64(_mm512_sub_epi64(w55[0], w30[0]), w34[0]);
+            w57[1] = _mm512_sub_epi64(_mm512_sub_epi64(w55[1], w30[1]), w34[1]);
+            __m512i w58[2];
+            w58[0] = _mm512_sub_epi64(_mm512_sub_epi64(w56[0], w31[0]), w35[0]);
+            w58[1] = _mm512_sub_epi64(_mm512_sub_epi64(w56[1], w31[1]), w35[1]);
+            __m512i w63[2];
+            w63[0] = _mm512_sub_epi64(P[21][0], _mm512_mullo_epi64(P[22][0], _mm512_set1_epi64(5)));
+            w63[1] = _mm512_sub_epi64(P[21][1], _mm512_mullo_epi64(P[22][1], _mm512_set1_epi64(5)));
+            __m512i w64[2];
+            w64[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[23][0], P[21][0]), P[22][0]);
+            w64[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[23][1], P[21][1]), P[22][1]);
+            __m512i w65[2];
+            w65[0] = _mm512_add_epi64(_mm512_sub_epi64(w63[0], w30[0]), w34[0]);
+            w65[1] = _mm512_add_epi64(_mm512_sub_epi64(w63[1], w30[1]), w34[1]);
+            __m512i w66[2];
+            w66[0] = _mm512_add_epi64(_mm512_sub_epi64(w64[0], w31[0]), w35[0]);
+            w66[1] = _mm512_add_epi64(_mm512_sub_epi64(w64[1], w31[1]), w35[1]);
+            __m512i w77[2];
+            w77[0] = _mm512_sub_epi64(P[24][0], _mm512_mullo_epi64(P[25][0], _mm512_set1_epi64(5)));
+            w77[1] = _mm512_sub_epi64(P[24][1], _mm512_mullo_epi64(P[25][1], _mm512_set1_epi64(5)));
+            __m512i w78[2];
+            w78[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[26][0], P[24][0]), P[25][0]);
+            w78[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[26][1], P[24][1]), P[25][1]);
+            __m512i w81[2];
+            w81[0] = _mm512_sub_epi64(P[27][0], _mm512_mullo_epi64(P[28][0], _mm512_set1_epi64(5)));
+            w81[1] = _mm512_sub_epi64(P[27][1], _mm512_mullo_epi64(P[28][1], _mm512_set1_epi64(5)));
+            __m512i w82[2];
+            w82[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[29][0], P[27][0]), P[28][0]);
+            w82[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[29][1], P[27][1]), P[28][1]);
+            __m512i w88[2];
+            w88[0] = _mm512_sub_epi64(P[30][0], _mm512_mullo_epi64(P[31][0], _mm512_set1_epi64(5)));
+            w88[1] = _mm512_sub_epi64(P[30][1], _mm512_mullo_epi64(P[31][1], _mm512_set1_epi64(5)));
+            __m512i w89[2];
+            w89[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[32][0], P[30][0]), P[31][0]);
+            w89[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[32][1], P[30][1]), P[31][1]);
+            __m512i w90[2];
+            w90[0] = _mm512_sub_epi64(w88[0], w81[0]);
+            w90[1] = _mm512_sub_epi64(w88[1], w81[1]);
+            __m512i w91[2];
+            w91[0] = _mm512_sub_epi64(w89[0], w82[0]);
+            w91[1] = _mm512_sub_epi64(w89[1], w82[1]);
+            __m512i w92[2];
+            w92[0] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w91[0], _mm512_set1_epi64(5)));
+            w92[1] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w91[1], _mm512_set1_epi64(5)));
+            __m512i w93[2];
+            w93[0] = w90[0];
+            w93[1] = w90[1];
+            __m512i w94[2];
+            w94[0] = _mm512_add_epi64(w92[0], w77[0]);
+            w94[1] = _mm512_add_epi64(w92[1], w77[1]);
+            __m512i w95[2];
+            w95[0] = _mm512_add_epi64(w93[0], w78[0]);
+            w95[1] = _mm512_add_epi64(w93[1], w78[1]);
+            __m512i w102[2];
+            w102[0] = _mm512_sub_epi64(P[33][0], _mm512_mullo_epi64(P[34][0], _mm512_set1_epi64(5)));
+            w102[1] = _mm512_sub_epi64(P[33][1], _mm512_mullo_epi64(P[34][1], _mm512_set1_epi64(5)));
+            __m512i w103[2];
+            w103[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[35][0], P[33][0]), P[34][0]);
+            w103[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[35][1], P[33][1]), P[34][1]);
+            __m512i w104[2];
+            w104[0] = _mm512_sub_epi64(_mm512_sub_epi64(w102[0], w77[0]), w81[0]);
+            w104[1] = _mm512_sub_epi64(_mm512_sub_epi64(w102[1], w77[1]), w81[1]);
+            __m512i w105[2];
+            w105[0] = _mm512_sub_epi64(_mm512_sub_epi64(w103[0], w78[0]), w82[0]);
+            w105[1] = _mm512_sub_epi64(_mm512_sub_epi64(w103[1], w78[1]), w82[1]);
+            __m512i w110[2];
+            w110[0] = _mm512_sub_epi64(P[36][0], _mm512_mullo_epi64(P[37][0], _mm512_set1_epi64(5)));
+            w110[1] = _mm512_sub_epi64(P[36][1], _mm512_mullo_epi64(P[37][1], _mm512_set1_epi64(5)));
+            __m512i w111[2];
+            w111[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[38][0], P[36][0]), P[37][0]);
+            w111[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[38][1], P[36][1]), P[37][1]);
+            __m512i w112[2];
+            w112[0] = _mm512_add_epi64(_mm512_sub_epi64(w110[0], w77[0]), w81[0]);
+            w112[1] = _mm512_add_epi64(_mm512_sub_epi64(w110[1], w77[1]), w81[1]);
+            __m512i w113[2];
+            w113[0] = _mm512_add_epi64(_mm512_sub_epi64(w111[0], w78[0]), w82[0]);
+            w113[1] = _mm512_add_epi64(_mm512_sub_epi64(w111[1], w78[1]), w82[1]);
+            __m512i w114[2];
+            w114[0] = _mm512_sub_epi64(_mm512_sub_epi64(w94[0], w10[0]), w47[0]);
+            w114[1] = _mm512_sub_epi64(_mm512_sub_epi64(w94[1], w10[1]), w47[1]);
+            __m512i w115[2];
+            w115[0] = _mm512_sub_epi64(_mm512_sub_epi64(w95[0], w11[0]), w48[0]);
+            w115[1] = _mm512_sub_epi64(_mm512_sub_epi64(w95[1], w11[1]), w48[1]);
+            __m512i w116[2];
+            w116[0] = _mm512_sub_epi64(_mm512_sub_epi64(w104[0], w18[0]), w57[0]);
+            w116[1] = _mm512_sub_epi64(_mm512_sub_epi64(w104[1], w18[1]), w57[1]);
+            __m512i w117[2];
+            w117[0] = _mm512_sub_epi64(_mm512_sub_epi64(w105[0], w19[0]), w58[0]);
+            w117[1] = _mm512_sub_epi64(_mm512_sub_epi64(w105[1], w19[1]), w58[1]);
+            __m512i w118[2];
+            w118[0] = _mm512_sub_epi64(_mm512_sub_epi64(w112[0], w26[0]), w65[0]);
+            w118[1] = _mm512_sub_epi64(_mm512_sub_epi64(w112[1], w26[1]), w65[1]);
+            __m512i w119[2];
+            w119[0] = _mm512_sub_epi64(_mm512_sub_epi64(w113[0], w27[0]), w66[0]);
+            w119[1] = _mm512_sub_epi64(_mm512_sub_epi64(w113[1], w27[1]), w66[1]);
+            __m512i w120[2];
+            w120[0] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w66[0], _mm512_set1_epi64(5)));
+            w120[1] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w66[1], _mm512_set1_epi64(5)));
+            __m512i w121[2];
+            w121[0] = w65[0];
+            w121[1] = w65[1];
+            __m512i w122[2];
+            w122[0] = _mm512_add_epi64(w10[0], w120[0]);
+            w122[1] = _mm512_add_epi64(w10[1], w120[1]);
+            __m512i w123[2];
+            w123[0] = _mm512_add_epi64(w11[0], w121[0]);
+            w123[1] = _mm512_add_epi64(w11[1], w121[1]);
+            __m512i w124[2];
+            w124[0] = _mm512_add_epi64(w18[0], w47[0]);
+            w124[1] = _mm512_add_epi64(w18[1], w47[1]);
+            __m512i w125[2];
+            w125[0] = _mm512_add_epi64(w19[0], w48[0]);
+            w125[1] = _mm512_add_epi64(w19[1], w48[1]);
+            __m512i w126[2];
+            w126[0] = _mm512_add_epi64(w26[0], w57[0]);
+            w126[1] = _mm512_add_epi64(w26[1], w57[1]);
+            __m512i w127[2];
+            w127[0] = _mm512_add_epi64(w27[0], w58[0]);
+            w127[1] = _mm512_add_epi64(w27[1], w58[1]);
+            W[0][0] = w122[0]; W[0][1] = w122[1];
+            W[1][0] = w123[0]; W[1][1] = w123[1];
+            W[2][0] = w124[0]; W[2][1] = w124[1];
+            W[3][0] = w125[0]; W[3][1] = w125[1];
+            W[4][0] = w126[0]; W[4][1] = w126[1];
+            W[5][0] = w127[0]; W[5][1] = w127[1];
+            W[6][0] = w114[0]; W[6][1] = w114[1];
+            W[7][0] = w115[0]; W[7][1] = w115[1];
+            W[8][0] = w116[0]; W[8][1] = w116[1];
+            W[9][0] = w117[0]; W[9][1] = w117[1];
+            W[10][0] = w118[0]; W[10][1] = w118[1];
+            W[11][0] = w119[0]; W[11][1] = w119[1];
+        }
+    }
+#pragma GCC unroll 8
+    for (i = 12; i < 16; i++)
+#pragma GCC unroll 2
+        for (h = 0; h < 2; h++)
+            W[i][h] = _mm512_setzero_si512();
+
+    /* 4. eight outputs per batch: reduced, moved to R64 and made canonical */
+#pragma GCC unroll 2
+    for (g = 0; g < 2; g++)
+        fp12_ifma_reduce(&W[8 * g], 1, FP12_IFMA_TO_R64);
+    fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
+    fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
+    fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
+    fp12_ifma_store(&((fp_t *)out)[3], W[3][0]);
+    fp12_ifma_store(&((fp_t *)out)[4], W[4][0]);
+    fp12_ifma_store(&((fp_t *)out)[5], W[5][0]);
+    fp12_ifma_store(&((fp_t *)out)[6], W[6][0]);
+    fp12_ifma_store(&((fp_t *)out)[7], W[7][0]);
+    fp12_ifma_store(&((fp_t *)out)[8], W[8][0]);
+    fp12_ifma_store(&((fp_t *)out)[9], W[9][0]);
+    fp12_ifma_store(&((fp_t *)out)[10], W[10][0]);
+    fp12_ifma_store(&((fp_t *)out)[11], W[11][0]);
+}
+
+
+/* Granger–Scott's squaring of a in the cyclotomic subgroup (c/tower/_cyclotomic.j2 has the formulas); out may alias a. */
+static void fp12_cyclotomic_sqr_ifma(fp12_t *out, const fp12_t *a_in)
+{
+    const fp_t *ac = (const fp_t *)a_in;
+    const __m512i one = _mm512_loadu_si512(FP12_IFMA_ONE); /* R64 mod p: the library's 1 */
+    __m512i a[12], W[16][2];
+    size_t i, g, h;
+
+#pragma GCC unroll 12
+    for (i = 0; i < 12; i++) {
+        a[i] = fp12_ifma_load(&ac[i]);
+    }
+    {
+        __m512i A[40], B[40], P[40][2];
+
+        /* 1. the operands: sums of input coefficients (carried in lanes below) */
+        const __m512i s1 = _mm512_add_epi64(a[8], a[9]);
+        const __m512i s4 = _mm512_add_epi64(a[0], a[1]);
+        const __m512i s7 = _mm512_add_epi64(a[8], a[0]);
+        const __m512i s8 = _mm512_add_epi64(a[9], a[1]);
+        const __m512i s9 = _mm512_add_epi64(s7, s8);
+        const __m512i s22 = _mm512_add_epi64(a[4], a[5]);
+        const __m512i s25 = _mm512_add_epi64(a[6], a[7]);
+        const __m512i s28 = _mm512_add_epi64(a[4], a[6]);
+        const __m512i s29 = _mm512_add_epi64(a[5], a[7]);
+        const __m512i s30 = _mm512_add_epi64(s28, s29);
+        const __m512i s39 = _mm512_add_epi64(a[10], a[11]);
+        const __m512i s42 = _mm512_add_epi64(a[2], a[3]);
+        const __m512i s45 = _mm512_add_epi64(a[10], a[2]);
+        const __m512i s46 = _mm512_add_epi64(a[11], a[3]);
+        const __m512i s47 = _mm512_add_epi64(s45, s46);
+        A[0] = a[8]; B[0] = a[8];
+        A[1] = a[9]; B[1] = a[9];
+        A[2] = s1; B[2] = s1;
+        A[3] = a[0]; B[3] = a[0];
+        A[4] = a[1]; B[4] = a[1];
+        A[5] = s4; B[5] = s4;
+        A[6] = s7; B[6] = s7;
+        A[7] = s8; B[7] = s8;
+        A[8] = s9; B[8] = s9;
+        A[9] = a[0]; B[9] = one;
+        A[10] = a[1]; B[10] = one;
+        A[11] = a[8]; B[11] = one;
+        A[12] = a[9]; B[12] = one;
+        A[13] = a[4]; B[13] = a[4];
+        A[14] = a[5]; B[14] = a[5];
+        A[15] = s22; B[15] = s22;
+        A[16] = a[6]; B[16] = a[6];
+        A[17] = a[7]; B[17] = a[7];
+        A[18] = s25; B[18] = s25;
+        A[19] = s28; B[19] = s28;
+        A[20] = s29; B[20] = s29;
+        A[21] = s30; B[21] = s30;
+        A[22] = a[10]; B[22] = a[10];
+        A[23] = a[11]; B[23] = a[11];
+        A[24] = s39; B[24] = s39;
+        A[25] = a[2]; B[25] = a[2];
+        A[26] = a[3]; B[26] = a[3];
+        A[27] = s42; B[27] = s42;
+        A[28] = s45; B[28] = s45;
+        A[29] = s46; B[29] = s46;
+        A[30] = s47; B[30] = s47;
+        A[31] = a[2]; B[31] = one;
+        A[32] = a[3]; B[32] = one;
+        A[33] = a[4]; B[33] = one;
+        A[34] = a[5]; B[34] = one;
+        A[35] = a[6]; B[35] = one;
+        A[36] = a[7]; B[36] = one;
+        A[37] = a[10]; B[37] = one;
+        A[38] = a[11]; B[38] = one;
+#pragma GCC unroll 8
+        for (i = 39; i < 40; i++)
+            A[i] = B[i] = _mm512_setzero_si512();
+
+        /* 2. eight double-width products per batch, one per lane */
+#pragma GCC unroll 5
+        for (g = 0; g < 5; g++)
+            fp12_ifma_products(&P[8 * g], &A[8 * g], &B[8 * g]);
+
+        /* 3. the outputs as signed combinations of the products, column by column */
+        {
+            __m512i w2[2];
+            w2[0] = _mm512_sub_epi64(P[0][0], _mm512_mullo_epi64(P[1][0], _mm512_set1_epi64(5)));
+            w2[1] = _mm512_sub_epi64(P[0][1], _mm512_mullo_epi64(P[1][1], _mm512_set1_epi64(5)));
+            __m512i w3[2];
+            w3[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[2][0], P[0][0]), P[1][0]);
+            w3[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[2][1], P[0][1]), P[1][1]);
+            __m512i w5[2];
+            w5[0] = _mm512_sub_epi64(P[3][0], _mm512_mullo_epi64(P[4][0], _mm512_set1_epi64(5)));
+            w5[1] = _mm512_sub_epi64(P[3][1], _mm512_mullo_epi64(P[4][1], _mm512_set1_epi64(5)));
+            __m512i w6[2];
+            w6[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[5][0], P[3][0]), P[4][0]);
+            w6[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[5][1], P[3][1]), P[4][1]);
+            __m512i w10[2];
+            w10[0] = _mm512_sub_epi64(P[6][0], _mm512_mullo_epi64(P[7][0], _mm512_set1_epi64(5)));
+            w10[1] = _mm512_sub_epi64(P[6][1], _mm512_mullo_epi64(P[7][1], _mm512_set1_epi64(5)));
+            __m512i w11[2];
+            w11[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[8][0], P[6][0]), P[7][0]);
+            w11[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[8][1], P[6][1]), P[7][1]);
+            __m512i w12[2];
+            w12[0] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w3[0], _mm512_set1_epi64(5)));
+            w12[1] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w3[1], _mm512_set1_epi64(5)));
+            __m512i w13[2];
+            w13[0] = w2[0];
+            w13[1] = w2[1];
+            __m512i w14[2];
+            w14[0] = _mm512_add_epi64(w12[0], w5[0]);
+            w14[1] = _mm512_add_epi64(w12[1], w5[1]);
+            __m512i w15[2];
+            w15[0] = _mm512_add_epi64(w13[0], w6[0]);
+            w15[1] = _mm512_add_epi64(w13[1], w6[1]);
+            __m512i w16[2];
+            w16[0] = _mm512_sub_epi64(_mm512_sub_epi64(w10[0], w2[0]), w5[0]);
+            w16[1] = _mm512_sub_epi64(_mm512_sub_epi64(w10[1], w2[1]), w5[1]);
+            __m512i w17[2];
+            w17[0] = _mm512_sub_epi64(_mm512_sub_epi64(w11[0], w3[0]), w6[0]);
+            w17[1] = _mm512_sub_epi64(_mm512_sub_epi64(w11[1], w3[1]), w6[1]);
+            __m512i w18[2];
+            w18[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w14[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[9][0], 1));
+            w18[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w14[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[9][1], 1));
+            __m512i w19[2];
+            w19[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w15[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[10][0], 1));
+            w19[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w15[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[10][1], 1));
+            __m512i w20[2];
+            w20[0] = _mm512_add_epi64(_mm512_mullo_epi64(w16[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[11][0], 1));
+            w20[1] = _mm512_add_epi64(_mm512_mullo_epi64(w16[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[11][1], 1));
+            __m512i w21[2];
+            w21[0] = _mm512_add_epi64(_mm512_mullo_epi64(w17[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[12][0], 1));
+            w21[1] = _mm512_add_epi64(_mm512_mullo_epi64(w17[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[12][1], 1));
+            __m512i w23[2];
+            w23[0] = _mm512_sub_epi64(P[13][0], _mm512_mullo_epi64(P[14][0], _mm512_set1_epi64(5)));
+            w23[1] = _mm512_sub_epi64(P[13][1], _mm512_mullo_epi64(P[14][1], _mm512_set1_epi64(5)));
+            __m512i w24[2];
+            w24[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[15][0], P[13][0]), P[14][0]);
+            w24[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[15][1], P[13][1]), P[14][1]);
+            __m512i w26[2];
+            w26[0] = _mm512_sub_epi64(P[16][0], _mm512_mullo_epi64(P[17][0], _mm512_set1_epi64(5)));
+            w26[1] = _mm512_sub_epi64(P[16][1], _mm512_mullo_epi64(P[17][1], _mm512_set1_epi64(5)));
+            __m512i w27[2];
+            w27[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[18][0], P[16][0]), P[17][0]);
+            w27[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[18][1], P[16][1]), P[17][1]);
+            __m512i w31[2];
+            w31[0] = _mm512_sub_epi64(P[19][0], _mm512_mullo_epi64(P[20][0], _mm512_set1_epi64(5)));
+            w31[1] = _mm512_sub_epi64(P[19][1], _mm512_mullo_epi64(P[20][1], _mm512_set1_epi64(5)));
+            __m512i w32[2];
+            w32[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[21][0], P[19][0]), P[20][0]);
+            w32[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[21][1], P[19][1]), P[20][1]);
+            __m512i w33[2];
+            w33[0] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w24[0], _mm512_set1_epi64(5)));
+            w33[1] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w24[1], _mm512_set1_epi64(5)));
+            __m512i w34[2];
+            w34[0] = w23[0];
+            w34[1] = w23[1];
+            __m512i w35[2];
+            w35[0] = _mm512_add_epi64(w33[0], w26[0]);
+            w35[1] = _mm512_add_epi64(w33[1], w26[1]);
+            __m512i w36[2];
+            w36[0] = _mm512_add_epi64(w34[0], w27[0]);
+            w36[1] = _mm512_add_epi64(w34[1], w27[1]);
+            __m512i w37[2];
+            w37[0] = _mm512_sub_epi64(_mm512_sub_epi64(w31[0], w23[0]), w26[0]);
+            w37[1] = _mm512_sub_epi64(_mm512_sub_epi64(w31[1], w23[1]), w26[1]);
+            __m512i w38[2];
+            w38[0] = _mm512_sub_epi64(_mm512_sub_epi64(w32[0], w24[0]), w27[0]);
+            w38[1] = _mm512_sub_epi64(_mm512_sub_epi64(w32[1], w24[1]), w27[1]);
+            __m512i w40[2];
+            w40[0] = _mm512_sub_epi64(P[22][0], _mm512_mullo_epi64(P[23][0], _mm512_set1_epi64(5)));
+            w40[1] = _mm512_sub_epi64(P[22][1], _mm512_mullo_epi64(P[23][1], _mm512_set1_epi64(5)));
+            __m512i w41[2];
+            w41[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[24][0], P[22][0]), P[23][0]);
+            w41[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[24][1], P[22][1]), P[23][1]);
+            __m512i w43[2];
+            w43[0] = _mm512_sub_epi64(P[25][0], _mm512_mullo_epi64(P[26][0], _mm512_set1_epi64(5)));
+            w43[1] = _mm512_sub_epi64(P[25][1], _mm512_mullo_epi64(P[26][1], _mm512_set1_epi64(5)));
+            __m512i w44[2];
+            w44[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[27][0], P[25][0]), P[26][0]);
+            w44[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[27][1], P[25][1]), P[26][1]);
+            __m512i w48[2];
+            w48[0] = _mm512_sub_epi64(P[28][0], _mm512_mullo_epi64(P[29][0], _mm512_set1_epi64(5)));
+            w48[1] = _mm512_sub_epi64(P[28][1], _mm512_mullo_epi64(P[29][1], _mm512_set1_epi64(5)));
+            __m512i w49[2];
+            w49[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[30][0], P[28][0]), P[29][0]);
+            w49[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[30][1], P[28][1]), P[29][1]);
+            __m512i w50[2];
+            w50[0] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w41[0], _mm512_set1_epi64(5)));
+            w50[1] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w41[1], _mm512_set1_epi64(5)));
+            __m512i w51[2];
+            w51[0] = w40[0];
+            w51[1] = w40[1];
+            __m512i w52[2];
+            w52[0] = _mm512_add_epi64(w50[0], w43[0]);
+            w52[1] = _mm512_add_epi64(w50[1], w43[1]);
+            __m512i w53[2];
+            w53[0] = _mm512_add_epi64(w51[0], w44[0]);
+            w53[1] = _mm512_add_epi64(w51[1], w44[1]);
+            __m512i w54[2];
+            w54[0] = _mm512_sub_epi64(_mm512_sub_epi64(w48[0], w40[0]), w43[0]);
+            w54[1] = _mm512_sub_epi64(_mm512_sub_epi64(w48[1], w40[1]), w43[1]);
+            __m512i w55[2];
+            w55[0] = _mm512_sub_epi64(_mm512_sub_epi64(w49[0], w41[0]), w44[0]);
+            w55[1] = _mm512_sub_epi64(_mm512_sub_epi64(w49[1], w41[1]), w44[1]);
+            __m512i w56[2];
+            w56[0] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w55[0], _mm512_set1_epi64(5)));
+            w56[1] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w55[1], _mm512_set1_epi64(5)));
+            __m512i w57[2];
+            w57[0] = w54[0];
+            w57[1] = w54[1];
+            __m512i w58[2];
+            w58[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w35[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[31][0], 1));
+            w58[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w35[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[31][1], 1));
+            __m512i w59[2];
+            w59[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w36[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[32][0], 1));
+            w59[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w36[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[32][1], 1));
+            __m512i w60[2];
+            w60[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w52[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[33][0], 1));
+            w60[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w52[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[33][1], 1));
+            __m512i w61[2];
+            w61[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w53[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[34][0], 1));
+            w61[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w53[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[34][1], 1));
+            __m512i w62[2];
+            w62[0] = _mm512_add_epi64(_mm512_mullo_epi64(w56[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[35][0], 1));
+            w62[1] = _mm512_add_epi64(_mm512_mullo_epi64(w56[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[35][1], 1));
+            __m512i w63[2];
+            w63[0] = _mm512_add_epi64(_mm512_mullo_epi64(w57[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[36][0], 1));
+            w63[1] = _mm512_add_epi64(_mm512_mullo_epi64(w57[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[36][1], 1));
+            __m512i w64[2];
+            w64[0] = _mm512_add_epi64(_mm512_mullo_epi64(w37[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[37][0], 1));
+            w64[1] = _mm512_add_epi64(_mm512_mullo_epi64(w37[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[37][1], 1));
+            __m512i w65[2];
+            w65[0] = _mm512_add_epi64(_mm512_mullo_epi64(w38[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[38][0], 1));
+            w65[1] = _mm512_add_epi64(_mm512_mullo_epi64(w38[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[38][1], 1));
+            W[0][0] = w18[0]; W[0][1] = w18[1];
+            W[1][0] = w19[0]; W[1][1] = w19[1];
+            W[2][0] = w58[0]; W[2][1] = w58[1];
+            W[3][0] = w59[0]; W[3][1] = w59[1];
+            W[4][0] = w60[0]; W[4][1] = w60[1];
+            W[5][0] = w61[0]; W[5][1] = w61[1];
+            W[6][0] = w62[0]; W[6][1] = w62[1];
+            W[7][0] = w63[0]; W[7][1] = w63[1];
+            W[8][0] = w20[0]; W[8][1] = w20[1];
+            W[9][0] = w21[0]; W[9][1] = w21[1];
+            W[10][0] = w64[0]; W[10][1] = w64[1];
+            W[11][0] = w65[0]; W[11][1] = w65[1];
+        }
+    }
+#pragma GCC unroll 8
+    for (i = 12; i < 16; i++)
+#pragma GCC unroll 2
+        for (h = 0; h < 2; h++)
+            W[i][h] = _mm512_setzero_si512();
+
+    /* 4. eight outputs per batch: reduced, moved to R64 and made canonical */
+#pragma GCC unroll 2
+    for (g = 0; g < 2; g++)
+        fp12_ifma_reduce(&W[8 * g], 1, FP12_IFMA_TO_R64);
+    fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
+    fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
+    fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
+    fp12_ifma_store(&((fp_t *)out)[3], W[3][0]);
+    fp12_ifma_store(&((fp_t *)out)[4], W[4][0]);
+    fp12_ifma_store(&((fp_t *)out)[5], W[5][0]);
+    fp12_ifma_store(&((fp_t *)out)[6], W[6][0]);
+    fp12_ifma_store(&((fp_t *)out)[7], W[7][0]);
+    fp12_ifma_store(&((fp_t *)out)[8], W[8][0]);
+    fp12_ifma_store(&((fp_t *)out)[9], W[9][0]);
+    fp12_ifma_store(&((fp_t *)out)[10], W[10][0]);
+    fp12_ifma_store(&((fp_t *)out)[11], W[11][0]);
+}
+
+
+/* Karabina's compressed squaring: x1, x2, x3 and x5 of a's square; x0 and x4 of out are not written. */
+static void fp12_cyclotomic_sqr_compressed_ifma(fp12_t *out, const fp12_t *a_in)
+{
+    const fp_t *ac = (const fp_t *)a_in;
+    const __m512i one = _mm512_loadu_si512(FP12_IFMA_ONE); /* R64 mod p: the library's 1 */
+    __m512i a[12], W[8][2];
+    size_t i, g, h;
+
+#pragma GCC unroll 12
+    for (i = 0; i < 12; i++) {
+        a[i] = fp12_ifma_load(&ac[i]);
+    }
+    {
+        __m512i A[32], B[32], P[32][2];
+
+        /* 1. the operands: sums of input coefficients (carried in lanes below) */
+        const __m512i s1 = _mm512_add_epi64(a[4], a[5]);
+        const __m512i s4 = _mm512_add_epi64(a[6], a[7]);
+        const __m512i s7 = _mm512_add_epi64(a[4], a[6]);
+        const __m512i s8 = _mm512_add_epi64(a[5], a[7]);
+        const __m512i s9 = _mm512_add_epi64(s7, s8);
+        const __m512i s18 = _mm512_add_epi64(a[10], a[11]);
+        const __m512i s21 = _mm512_add_epi64(a[2], a[3]);
+        const __m512i s24 = _mm512_add_epi64(a[10], a[2]);
+        const __m512i s25 = _mm512_add_epi64(a[11], a[3]);
+        const __m512i s26 = _mm512_add_epi64(s24, s25);
+        A[0] = a[4]; B[0] = a[4];
+        A[1] = a[5]; B[1] = a[5];
+        A[2] = s1; B[2] = s1;
+        A[3] = a[6]; B[3] = a[6];
+        A[4] = a[7]; B[4] = a[7];
+        A[5] = s4; B[5] = s4;
+        A[6] = s7; B[6] = s7;
+        A[7] = s8; B[7] = s8;
+        A[8] = s9; B[8] = s9;
+        A[9] = a[10]; B[9] = a[10];
+        A[10] = a[11]; B[10] = a[11];
+        A[11] = s18; B[11] = s18;
+        A[12] = a[2]; B[12] = a[2];
+        A[13] = a[3]; B[13] = a[3];
+        A[14] = s21; B[14] = s21;
+        A[15] = s24; B[15] = s24;
+        A[16] = s25; B[16] = s25;
+        A[17] = s26; B[17] = s26;
+        A[18] = a[2]; B[18] = one;
+        A[19] = a[3]; B[19] = one;
+        A[20] = a[4]; B[20] = one;
+        A[21] = a[5]; B[21] = one;
+        A[22] = a[6]; B[22] = one;
+        A[23] = a[7]; B[23] = one;
+        A[24] = a[10]; B[24] = one;
+        A[25] = a[11]; B[25] = one;
+#pragma GCC unroll 8
+        for (i = 26; i < 32; i++)
+            A[i] = B[i] = _mm512_setzero_si512();
+
+        /* 2. eight double-width products per batch, one per lane */
+#pragma GCC unroll 4
+        for (g = 0; g < 4; g++)
+            fp12_ifma_products(&P[8 * g], &A[8 * g], &B[8 * g]);
+
+        /* 3. the outputs as signed combinations of the products, column by column */
+        {
+            __m512i w2[2];
+            w2[0] = _mm512_sub_epi64(P[0][0], _mm512_mullo_epi64(P[1][0], _mm512_set1_epi64(5)));
+            w2[1] = _mm512_sub_epi64(P[0][1], _mm512_mullo_epi64(P[1][1], _mm512_set1_epi64(5)));
+            __m512i w3[2];
+            w3[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[2][0], P[0][0]), P[1][0]);
+            w3[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[2][1], P[0][1]), P[1][1]);
+            __m512i w5[2];
+            w5[0] = _mm512_sub_epi64(P[3][0], _mm512_mullo_epi64(P[4][0], _mm512_set1_epi64(5)));
+            w5[1] = _mm512_sub_epi64(P[3][1], _mm512_mullo_epi64(P[4][1], _mm512_set1_epi64(5)));
+            __m512i w6[2];
+            w6[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[5][0], P[3][0]), P[4][0]);
+            w6[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[5][1], P[3][1]), P[4][1]);
+            __m512i w10[2];
+            w10[0] = _mm512_sub_epi64(P[6][0], _mm512_mullo_epi64(P[7][0], _mm512_set1_epi64(5)));
+            w10[1] = _mm512_sub_epi64(P[6][1], _mm512_mullo_epi64(P[7][1], _mm512_set1_epi64(5)));
+            __m512i w11[2];
+            w11[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[8][0], P[6][0]), P[7][0]);
+            w11[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[8][1], P[6][1]), P[7][1]);
+            __m512i w12[2];
+            w12[0] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w3[0], _mm512_set1_epi64(5)));
+            w12[1] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w3[1], _mm512_set1_epi64(5)));
+            __m512i w13[2];
+            w13[0] = w2[0];
+            w13[1] = w2[1];
+            __m512i w14[2];
+            w14[0] = _mm512_add_epi64(w12[0], w5[0]);
+            w14[1] = _mm512_add_epi64(w12[1], w5[1]);
+            __m512i w15[2];
+            w15[0] = _mm512_add_epi64(w13[0], w6[0]);
+            w15[1] = _mm512_add_epi64(w13[1], w6[1]);
+            __m512i w16[2];
+            w16[0] = _mm512_sub_epi64(_mm512_sub_epi64(w10[0], w2[0]), w5[0]);
+            w16[1] = _mm512_sub_epi64(_mm512_sub_epi64(w10[1], w2[1]), w5[1]);
+            __m512i w17[2];
+            w17[0] = _mm512_sub_epi64(_mm512_sub_epi64(w11[0], w3[0]), w6[0]);
+            w17[1] = _mm512_sub_epi64(_mm512_sub_epi64(w11[1], w3[1]), w6[1]);
+            __m512i w19[2];
+            w19[0] = _mm512_sub_epi64(P[9][0], _mm512_mullo_epi64(P[10][0], _mm512_set1_epi64(5)));
+            w19[1] = _mm512_sub_epi64(P[9][1], _mm512_mullo_epi64(P[10][1], _mm512_set1_epi64(5)));
+            __m512i w20[2];
+            w20[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[11][0], P[9][0]), P[10][0]);
+            w20[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[11][1], P[9][1]), P[10][1]);
+            __m512i w22[2];
+            w22[0] = _mm512_sub_epi64(P[12][0], _mm512_mullo_epi64(P[13][0], _mm512_set1_epi64(5)));
+            w22[1] = _mm512_sub_epi64(P[12][1], _mm512_mullo_epi64(P[13][1], _mm512_set1_epi64(5)));
+            __m512i w23[2];
+            w23[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[14][0], P[12][0]), P[13][0]);
+            w23[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[14][1], P[12][1]), P[13][1]);
+            __m512i w27[2];
+            w27[0] = _mm512_sub_epi64(P[15][0], _mm512_mullo_epi64(P[16][0], _mm512_set1_epi64(5)));
+            w27[1] = _mm512_sub_epi64(P[15][1], _mm512_mullo_epi64(P[16][1], _mm512_set1_epi64(5)));
+            __m512i w28[2];
+            w28[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[17][0], P[15][0]), P[16][0]);
+            w28[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[17][1], P[15][1]), P[16][1]);
+            __m512i w29[2];
+            w29[0] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w20[0], _mm512_set1_epi64(5)));
+            w29[1] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w20[1], _mm512_set1_epi64(5)));
+            __m512i w30[2];
+            w30[0] = w19[0];
+            w30[1] = w19[1];
+            __m512i w31[2];
+            w31[0] = _mm512_add_epi64(w29[0], w22[0]);
+            w31[1] = _mm512_add_epi64(w29[1], w22[1]);
+            __m512i w32[2];
+            w32[0] = _mm512_add_epi64(w30[0], w23[0]);
+            w32[1] = _mm512_add_epi64(w30[1], w23[1]);
+            __m512i w33[2];
+            w33[0] = _mm512_sub_epi64(_mm512_sub_epi64(w27[0], w19[0]), w22[0]);
+            w33[1] = _mm512_sub_epi64(_mm512_sub_epi64(w27[1], w19[1]), w22[1]);
+            __m512i w34[2];
+            w34[0] = _mm512_sub_epi64(_mm512_sub_epi64(w28[0], w20[0]), w23[0]);
+            w34[1] = _mm512_sub_epi64(_mm512_sub_epi64(w28[1], w20[1]), w23[1]);
+            __m512i w35[2];
+            w35[0] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w34[0], _mm512_set1_epi64(5)));
+            w35[1] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w34[1], _mm512_set1_epi64(5)));
+            __m512i w36[2];
+            w36[0] = w33[0];
+            w36[1] = w33[1];
+            __m512i w37[2];
+            w37[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w14[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[18][0], 1));
+            w37[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w14[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[18][1], 1));
+            __m512i w38[2];
+            w38[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w15[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[19][0], 1));
+            w38[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w15[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[19][1], 1));
+            __m512i w39[2];
+            w39[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w31[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[20][0], 1));
+            w39[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w31[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[20][1], 1));
+            __m512i w40[2];
+            w40[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w32[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[21][0], 1));
+            w40[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w32[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[21][1], 1));
+            __m512i w41[2];
+            w41[0] = _mm512_add_epi64(_mm512_mullo_epi64(w35[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[22][0], 1));
+            w41[1] = _mm512_add_epi64(_mm512_mullo_epi64(w35[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[22][1], 1));
+            __m512i w42[2];
+            w42[0] = _mm512_add_epi64(_mm512_mullo_epi64(w36[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[23][0], 1));
+            w42[1] = _mm512_add_epi64(_mm512_mullo_epi64(w36[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[23][1], 1));
+            __m512i w43[2];
+            w43[0] = _mm512_add_epi64(_mm512_mullo_epi64(w16[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[24][0], 1));
+            w43[1] = _mm512_add_epi64(_mm512_mullo_epi64(w16[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[24][1], 1));
+            __m512i w44[2];
+            w44[0] = _mm512_add_epi64(_mm512_mullo_epi64(w17[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[25][0], 1));
+            w44[1] = _mm512_add_epi64(_mm512_mullo_epi64(w17[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[25][1], 1));
+            W[0][0] = w37[0]; W[0][1] = w37[1];
+            W[1][0] = w38[0]; W[1][1] = w38[1];
+            W[2][0] = w39[0]; W[2][1] = w39[1];
+            W[3][0] = w40[0]; W[3][1] = w40[1];
+            W[4][0] = w41[0]; W[4][1] = w41[1];
+            W[5][0] = w42[0]; W[5][1] = w42[1];
+            W[6][0] = w43[0]; W[6][1] = w43[1];
+            W[7][0] = w44[0]; W[7][1] = w44[1];
+        }
+    }
+#pragma GCC unroll 8
+    for (i = 8; i < 8; i++)
+#pragma GCC unroll 2
+        for (h = 0; h < 2; h++)
+            W[i][h] = _mm512_setzero_si512();
+
+    /* 4. eight outputs per batch: reduced, moved to R64 and made canonical */
+#pragma GCC unroll 1
+    for (g = 0; g < 1; g++)
+        fp12_ifma_reduce(&W[8 * g], 1, FP12_IFMA_TO_R64);
+    fp12_ifma_store(&((fp_t *)out)[2], W[0][0]);
+    fp12_ifma_store(&((fp_t *)out)[3], W[1][0]);
+    fp12_ifma_store(&((fp_t *)out)[4], W[2][0]);
+    fp12_ifma_store(&((fp_t *)out)[5], W[3][0]);
+    fp12_ifma_store(&((fp_t *)out)[6], W[4][0]);
+    fp12_ifma_store(&((fp_t *)out)[7], W[5][0]);
+    fp12_ifma_store(&((fp_t *)out)[10], W[6][0]);
+    fp12_ifma_store(&((fp_t *)out)[11], W[7][0]);
+}
+
+
+/* n of Karabina's compressed squarings of a (x1, x2, x3 and x5 of a^(2^n) written, x0 and x4 of
+ * out not), in the kernel's form between them: x R52, below 4p (the plan's bound), so
+ * one reduction per output and squaring; the form changes once on the way in and once out. */
+static void fp12_cyclotomic_sqr_compressed_n_ifma(fp12_t *out, const fp12_t *a_in, int n)
+{
+    const fp_t *ac = (const fp_t *)a_in;
+    const __m512i one = _mm512_loadu_si512(FP12_IFMA_ONE52); /* R52 mod p: 1 in the kernel's form */
+    __m512i a[12], W[8][2], r[8];
+    size_t i, g, h;
+    int step;
+
+#pragma GCC unroll 12
+    for (i = 0; i < 12; i++)
+        a[i] = _mm512_setzero_si512();
+    r[0] = fp12_ifma_load(&ac[2]);
+    r[1] = fp12_ifma_load(&ac[3]);
+    r[2] = fp12_ifma_load(&ac[4]);
+    r[3] = fp12_ifma_load(&ac[5]);
+    r[4] = fp12_ifma_load(&ac[6]);
+    r[5] = fp12_ifma_load(&ac[7]);
+    r[6] = fp12_ifma_load(&ac[10]);
+    r[7] = fp12_ifma_load(&ac[11]);
+    fp12_ifma_rows_times(r, FP12_IFMA_TO_R64); /* x R64 -> x R52 */
+    a[2] = r[0];
+    a[3] = r[1];
+    a[4] = r[2];
+    a[5] = r[3];
+    a[6] = r[4];
+    a[7] = r[5];
+    a[10] = r[6];
+    a[11] = r[7];
+    for (step = 0; step < n; step++) {
+        {
+            __m512i A[32], B[32], P[32][2];
+
+            /* 1. the operands: sums of input coefficients (carried in lanes below) */
+            const __m512i s1 = _mm512_add_epi64(a[4], a[5]);
+            const __m512i s4 = _mm512_add_epi64(a[6], a[7]);
+            const __m512i s7 = _mm512_add_epi64(a[4], a[6]);
+            const __m512i s8 = _mm512_add_epi64(a[5], a[7]);
+            const __m512i s9 = _mm512_add_epi64(s7, s8);
+            const __m512i s18 = _mm512_add_epi64(a[10], a[11]);
+            const __m512i s21 = _mm512_add_epi64(a[2], a[3]);
+            const __m512i s24 = _mm512_add_epi64(a[10], a[2]);
+            const __m512i s25 = _mm512_add_epi64(a[11], a[3]);
+            const __m512i s26 = _mm512_add_epi64(s24, s25);
+            A[0] = a[4]; B[0] = a[4];
+            A[1] = a[5]; B[1] = a[5];
+            A[2] = s1; B[2] = s1;
+            A[3] = a[6]; B[3] = a[6];
+            A[4] = a[7]; B[4] = a[7];
+            A[5] = s4; B[5] = s4;
+            A[6] = s7; B[6] = s7;
+            A[7] = s8; B[7] = s8;
+            A[8] = s9; B[8] = s9;
+            A[9] = a[10]; B[9] = a[10];
+            A[10] = a[11]; B[10] = a[11];
+            A[11] = s18; B[11] = s18;
+            A[12] = a[2]; B[12] = a[2];
+            A[13] = a[3]; B[13] = a[3];
+            A[14] = s21; B[14] = s21;
+            A[15] = s24; B[15] = s24;
+            A[16] = s25; B[16] = s25;
+            A[17] = s26; B[17] = s26;
+            A[18] = a[2]; B[18] = one;
+            A[19] = a[3]; B[19] = one;
+            A[20] = a[4]; B[20] = one;
+            A[21] = a[5]; B[21] = one;
+            A[22] = a[6]; B[22] = one;
+            A[23] = a[7]; B[23] = one;
+            A[24] = a[10]; B[24] = one;
+            A[25] = a[11]; B[25] = one;
+    #pragma GCC unroll 8
+            for (i = 26; i < 32; i++)
+                A[i] = B[i] = _mm512_setzero_si512();
+
+            /* 2. eight double-width products per batch, one per lane */
+    #pragma GCC unroll 4
+            for (g = 0; g < 4; g++)
+                fp12_ifma_products(&P[8 * g], &A[8 * g], &B[8 * g]);
+
+            /* 3. the outputs as signed combinations of the products, column by column */
+            {
+                __m512i w2[2];
+                w2[0] = _mm512_sub_epi64(P[0][0], _mm512_mullo_epi64(P[1][0], _mm512_set1_epi64(5)));
+                w2[1] = _mm512_sub_epi64(P[0][1], _mm512_mullo_epi64(P[1][1], _mm512_set1_epi64(5)));
+                __m512i w3[2];
+                w3[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[2][0], P[0][0]), P[1][0]);
+                w3[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[2][1], P[0][1]), P[1][1]);
+                __m512i w5[2];
+                w5[0] = _mm512_sub_epi64(P[3][0], _mm512_mullo_epi64(P[4][0], _mm512_set1_epi64(5)));
+                w5[1] = _mm512_sub_epi64(P[3][1], _mm512_mullo_epi64(P[4][1], _mm512_set1_epi64(5)));
+                __m512i w6[2];
+                w6[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[5][0], P[3][0]), P[4][0]);
+                w6[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[5][1], P[3][1]), P[4][1]);
+                __m512i w10[2];
+                w10[0] = _mm512_sub_epi64(P[6][0], _mm512_mullo_epi64(P[7][0], _mm512_set1_epi64(5)));
+                w10[1] = _mm512_sub_epi64(P[6][1], _mm512_mullo_epi64(P[7][1], _mm512_set1_epi64(5)));
+                __m512i w11[2];
+                w11[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[8][0], P[6][0]), P[7][0]);
+                w11[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[8][1], P[6][1]), P[7][1]);
+                __m512i w12[2];
+                w12[0] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w3[0], _mm512_set1_epi64(5)));
+                w12[1] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w3[1], _mm512_set1_epi64(5)));
+                __m512i w13[2];
+                w13[0] = w2[0];
+                w13[1] = w2[1];
+                __m512i w14[2];
+                w14[0] = _mm512_add_epi64(w12[0], w5[0]);
+                w14[1] = _mm512_add_epi64(w12[1], w5[1]);
+                __m512i w15[2];
+                w15[0] = _mm512_add_epi64(w13[0], w6[0]);
+                w15[1] = _mm512_add_epi64(w13[1], w6[1]);
+                __m512i w16[2];
+                w16[0] = _mm512_sub_epi64(_mm512_sub_epi64(w10[0], w2[0]), w5[0]);
+                w16[1] = _mm512_sub_epi64(_mm512_sub_epi64(w10[1], w2[1]), w5[1]);
+                __m512i w17[2];
+                w17[0] = _mm512_sub_epi64(_mm512_sub_epi64(w11[0], w3[0]), w6[0]);
+                w17[1] = _mm512_sub_epi64(_mm512_sub_epi64(w11[1], w3[1]), w6[1]);
+                __m512i w19[2];
+                w19[0] = _mm512_sub_epi64(P[9][0], _mm512_mullo_epi64(P[10][0], _mm512_set1_epi64(5)));
+                w19[1] = _mm512_sub_epi64(P[9][1], _mm512_mullo_epi64(P[10][1], _mm512_set1_epi64(5)));
+                __m512i w20[2];
+                w20[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[11][0], P[9][0]), P[10][0]);
+                w20[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[11][1], P[9][1]), P[10][1]);
+                __m512i w22[2];
+                w22[0] = _mm512_sub_epi64(P[12][0], _mm512_mullo_epi64(P[13][0], _mm512_set1_epi64(5)));
+                w22[1] = _mm512_sub_epi64(P[12][1], _mm512_mullo_epi64(P[13][1], _mm512_set1_epi64(5)));
+                __m512i w23[2];
+                w23[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[14][0], P[12][0]), P[13][0]);
+                w23[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[14][1], P[12][1]), P[13][1]);
+                __m512i w27[2];
+                w27[0] = _mm512_sub_epi64(P[15][0], _mm512_mullo_epi64(P[16][0], _mm512_set1_epi64(5)));
+                w27[1] = _mm512_sub_epi64(P[15][1], _mm512_mullo_epi64(P[16][1], _mm512_set1_epi64(5)));
+                __m512i w28[2];
+                w28[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[17][0], P[15][0]), P[16][0]);
+                w28[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[17][1], P[15][1]), P[16][1]);
+                __m512i w29[2];
+                w29[0] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w20[0], _mm512_set1_epi64(5)));
+                w29[1] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w20[1], _mm512_set1_epi64(5)));
+                __m512i w30[2];
+                w30[0] = w19[0];
+                w30[1] = w19[1];
+                __m512i w31[2];
+                w31[0] = _mm512_add_epi64(w29[0], w22[0]);
+                w31[1] = _mm512_add_epi64(w29[1], w22[1]);
+                __m512i w32[2];
+                w32[0] = _mm512_add_epi64(w30[0], w23[0]);
+                w32[1] = _mm512_add_epi64(w30[1], w23[1]);
+                __m512i w33[2];
+                w33[0] = _mm512_sub_epi64(_mm512_sub_epi64(w27[0], w19[0]), w22[0]);
+                w33[1] = _mm512_sub_epi64(_mm512_sub_epi64(w27[1], w19[1]), w22[1]);
+                __m512i w34[2];
+                w34[0] = _mm512_sub_epi64(_mm512_sub_epi64(w28[0], w20[0]), w23[0]);
+                w34[1] = _mm512_sub_epi64(_mm512_sub_epi64(w28[1], w20[1]), w23[1]);
+                __m512i w35[2];
+                w35[0] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w34[0], _mm512_set1_epi64(5)));
+                w35[1] = _mm512_sub_epi64(_mm512_setzero_si512(), _mm512_mullo_epi64(w34[1], _mm512_set1_epi64(5)));
+                __m512i w36[2];
+                w36[0] = w33[0];
+                w36[1] = w33[1];
+                __m512i w37[2];
+                w37[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w14[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[18][0], 1));
+                w37[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w14[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[18][1], 1));
+                __m512i w38[2];
+                w38[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w15[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[19][0], 1));
+                w38[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w15[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[19][1], 1));
+                __m512i w39[2];
+                w39[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w31[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[20][0], 1));
+                w39[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w31[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[20][1], 1));
+                __m512i w40[2];
+                w40[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w32[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[21][0], 1));
+                w40[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w32[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[21][1], 1));
+                __m512i w41[2];
+                w41[0] = _mm512_add_epi64(_mm512_mullo_epi64(w35[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[22][0], 1));
+                w41[1] = _mm512_add_epi64(_mm512_mullo_epi64(w35[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[22][1], 1));
+                __m512i w42[2];
+                w42[0] = _mm512_add_epi64(_mm512_mullo_epi64(w36[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[23][0], 1));
+                w42[1] = _mm512_add_epi64(_mm512_mullo_epi64(w36[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[23][1], 1));
+                __m512i w43[2];
+                w43[0] = _mm512_add_epi64(_mm512_mullo_epi64(w16[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[24][0], 1));
+                w43[1] = _mm512_add_epi64(_mm512_mullo_epi64(w16[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[24][1], 1));
+                __m512i w44[2];
+                w44[0] = _mm512_add_epi64(_mm512_mullo_epi64(w17[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[25][0], 1));
+                w44[1] = _mm512_add_epi64(_mm512_mullo_epi64(w17[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[25][1], 1));
+                W[0][0] = w37[0]; W[0][1] = w37[1];
+                W[1][0] = w38[0]; W[1][1] = w38[1];
+                W[2][0] = w39[0]; W[2][1] = w39[1];
+                W[3][0] = w40[0]; W[3][1] = w40[1];
+                W[4][0] = w41[0]; W[4][1] = w41[1];
+                W[5][0] = w42[0]; W[5][1] = w42[1];
+                W[6][0] = w43[0]; W[6][1] = w43[1];
+                W[7][0] = w44[0]; W[7][1] = w44[1];
+            }
+        }
+    #pragma GCC unroll 8
+        for (i = 8; i < 8; i++)
+    #pragma GCC unroll 2
+            for (h = 0; h < 2; h++)
+                W[i][h] = _mm512_setzero_si512();
+
+        fp12_ifma_reduce(W, 1, NULL);
+        a[2] = W[0][0];
+        a[3] = W[1][0];
+        a[4] = W[2][0];
+        a[5] = W[3][0];
+        a[6] = W[4][0];
+        a[7] = W[5][0];
+        a[10] = W[6][0];
+        a[11] = W[7][0];
+    }
+    r[0] = a[2];
+    r[1] = a[3];
+    r[2] = a[4];
+    r[3] = a[5];
+    r[4] = a[6];
+    r[5] = a[7];
+    r[6] = a[10];
+    r[7] = a[11];
+    fp12_ifma_rows_times(r, FP12_IFMA_ONE); /* x R52 -> x R64, canonical */
+    fp12_ifma_store(&((fp_t *)out)[2], r[0]);
+    fp12_ifma_store(&((fp_t *)out)[3], r[1]);
+    fp12_ifma_store(&((fp_t *)out)[4], r[2]);
+    fp12_ifma_store(&((fp_t *)out)[5], r[3]);
+    fp12_ifma_store(&((fp_t *)out)[6], r[4]);
+    fp12_ifma_store(&((fp_t *)out)[7], r[5]);
+    fp12_ifma_store(&((fp_t *)out)[10], r[6]);
+    fp12_ifma_store(&((fp_t *)out)[11], r[7]);
+}
+
+#pragma GCC pop_options
+#endif
+
+/* out = a b: on AVX-512 IFMA where the CPU has it, else in the target's limbs. */
+static inline void fp12_mul(fp12_t *out, const fp12_t *a, const fp12_t *b)
+{
+#ifdef FP12_IFMA
+    if (fp12_ifma_cpu()) {
+        fp12_mul_ifma(out, a, b);
+        return;
+    }
+#endif
+    fp12_mul_limbs(out, a, b);
+}
+
+
+/* out = a^2: the IFMA multiplication (its 54 products cost less than the limb squaring's 36 there), else the limb squaring. */
+static inline void fp12_sqr(fp12_t *out, const fp12_t *a)
+{
+#ifdef FP12_IFMA
+    if (fp12_ifma_cpu()) {
+        fp12_mul_ifma(out, a, a);
+        return;
+    }
+#endif
+    fp12_sqr_limbs(out, a);
+}
+
 
 /* 1/a = conj(a) / (a0^2 - v a1^2); 0 -> 0. */
 static void fp12_inv(fp12_t *out, const fp12_t *a)
@@ -1122,7 +2943,7 @@ static void fp12_frobenius(fp12_t *out, const fp12_t *a, int n)
  *   c0.c0 = 3 (x4^2 xi + x0^2) - 2 x0      c1.c0 = 6 x1 x5 xi + 2 x3
  *   c0.c1 = 3 (x2^2 xi + x3^2) - 2 x1      c1.c1 = 6 x0 x4 + 2 x4
  *   c0.c2 = 3 (x5^2 xi + x1^2) - 2 x2      c1.c2 = 6 x2 x3 + 2 x5 */
-static void fp12_cyclotomic_sqr(fp12_t *out, const fp12_t *a)
+static void fp12_cyclotomic_sqr_limbs(fp12_t *out, const fp12_t *a)
 {
 #if PF_TOWER_LAZY
     fp2_t t0, t2, t4, t6, t7, t8, s;
@@ -1192,6 +3013,19 @@ static void fp12_cyclotomic_sqr(fp12_t *out, const fp12_t *a)
     fp2_tri_add(&out->c1.c2, &t7, &a->c1.c2);
 }
 
+/* The squaring on AVX-512 IFMA where the CPU has it, else in the target's limbs. */
+static inline void fp12_cyclotomic_sqr(fp12_t *out, const fp12_t *a)
+{
+#ifdef FP12_IFMA
+    if (fp12_ifma_cpu()) {
+        fp12_cyclotomic_sqr_ifma(out, a);
+        return;
+    }
+#endif
+    fp12_cyclotomic_sqr_limbs(out, a);
+}
+
+
 static void fp12_cyclotomic_sqr_n(fp12_t *out, const fp12_t *a, int n)
 {
     *out = *a;
@@ -1203,7 +3037,7 @@ static void fp12_cyclotomic_sqr_n(fp12_t *out, const fp12_t *a, int n)
  * determined by x1, x2, x3, x5 (the notation of the squaring above), and the Granger–Scott
  * formulas for those four read only those four: 6 squarings in fp2 instead of 9.
  * out's x0 and x4 are not updated (pf_cyclotomic_decompress recovers them). */
-static void fp12_cyclotomic_sqr_compressed(fp12_t *out, const fp12_t *a)
+static void fp12_cyclotomic_sqr_compressed_limbs(fp12_t *out, const fp12_t *a)
 {
 #if PF_TOWER_LAZY
     fp2_t t2, t4, t7, t8, s;
@@ -1252,6 +3086,34 @@ static void fp12_cyclotomic_sqr_compressed(fp12_t *out, const fp12_t *a)
     fp2_tri_sub(&out->c0.c2, &t4, &a->c0.c2); /* 3 (x5^2 xi + x1^2) - 2 x2 */
     fp2_tri_add(&out->c1.c0, &t8, &a->c1.c0); /* 6 x1 x5 xi + 2 x3 */
     fp2_tri_add(&out->c1.c2, &t7, &a->c1.c2); /* 6 x2 x3 + 2 x5 */
+}
+
+/* The compressed squaring on AVX-512 IFMA where the CPU has it, else in the target's limbs. */
+static inline void fp12_cyclotomic_sqr_compressed(fp12_t *out, const fp12_t *a)
+{
+#ifdef FP12_IFMA
+    if (fp12_ifma_cpu()) {
+        fp12_cyclotomic_sqr_compressed_ifma(out, a);
+        return;
+    }
+#endif
+    fp12_cyclotomic_sqr_compressed_limbs(out, a);
+}
+
+
+/* n compressed squarings: in the AVX-512 IFMA kernel's form between them where the CPU has it. */
+static void fp12_cyclotomic_sqr_compressed_n(fp12_t *out, const fp12_t *a, int n)
+{
+    if (out != a)
+        *out = *a;
+#ifdef FP12_IFMA
+    if (fp12_ifma_cpu()) {
+        fp12_cyclotomic_sqr_compressed_n_ifma(out, out, n);
+        return;
+    }
+#endif
+    for (int i = 0; i < n; i++)
+        fp12_cyclotomic_sqr_compressed_limbs(out, out);
 }
 
 /* Recover x4 and x0 of n compressed cyclotomic elements in place, with one inversion in fp2
@@ -1334,23 +3196,17 @@ static void gt_pow_karabina_9586122913090633728(gt_t *out, const gt_t *a)
 {
     gt_t pw[6], t = *a;
     fp2_t num[6], den[6];
-    for (int i = 0; i < 46; i++)
-        fp12_cyclotomic_sqr_compressed(&t, &t);
+    fp12_cyclotomic_sqr_compressed_n(&t, &t, 46);
     pw[0] = t;                          /* a^(2^46) */
-    for (int i = 0; i < 1; i++)
-        fp12_cyclotomic_sqr_compressed(&t, &t);
+    fp12_cyclotomic_sqr_compressed_n(&t, &t, 1);
     pw[1] = t;                          /* a^(2^47) */
-    for (int i = 0; i < 4; i++)
-        fp12_cyclotomic_sqr_compressed(&t, &t);
+    fp12_cyclotomic_sqr_compressed_n(&t, &t, 4);
     pw[2] = t;                          /* a^(2^51) */
-    for (int i = 0; i < 5; i++)
-        fp12_cyclotomic_sqr_compressed(&t, &t);
+    fp12_cyclotomic_sqr_compressed_n(&t, &t, 5);
     pw[3] = t;                          /* a^(2^56) */
-    for (int i = 0; i < 2; i++)
-        fp12_cyclotomic_sqr_compressed(&t, &t);
+    fp12_cyclotomic_sqr_compressed_n(&t, &t, 2);
     pw[4] = t;                          /* a^(2^58) */
-    for (int i = 0; i < 5; i++)
-        fp12_cyclotomic_sqr_compressed(&t, &t);
+    fp12_cyclotomic_sqr_compressed_n(&t, &t, 5);
     pw[5] = t;                          /* a^(2^63) */
     fp12_cyclotomic_decompress(pw, 6, num, den);
     t = pw[0];
@@ -1371,23 +3227,17 @@ static void gt_exp_by_x(gt_t *out, const gt_t *a)
     gt_t pw[7], t = *a;
     fp2_t num[6], den[6];
     pw[0] = t;                          /* a^(2^0) */
-    for (int i = 0; i < 46; i++)
-        fp12_cyclotomic_sqr_compressed(&t, &t);
+    fp12_cyclotomic_sqr_compressed_n(&t, &t, 46);
     pw[1] = t;                          /* a^(2^46) */
-    for (int i = 0; i < 1; i++)
-        fp12_cyclotomic_sqr_compressed(&t, &t);
+    fp12_cyclotomic_sqr_compressed_n(&t, &t, 1);
     pw[2] = t;                          /* a^(2^47) */
-    for (int i = 0; i < 4; i++)
-        fp12_cyclotomic_sqr_compressed(&t, &t);
+    fp12_cyclotomic_sqr_compressed_n(&t, &t, 4);
     pw[3] = t;                          /* a^(2^51) */
-    for (int i = 0; i < 5; i++)
-        fp12_cyclotomic_sqr_compressed(&t, &t);
+    fp12_cyclotomic_sqr_compressed_n(&t, &t, 5);
     pw[4] = t;                          /* a^(2^56) */
-    for (int i = 0; i < 2; i++)
-        fp12_cyclotomic_sqr_compressed(&t, &t);
+    fp12_cyclotomic_sqr_compressed_n(&t, &t, 2);
     pw[5] = t;                          /* a^(2^58) */
-    for (int i = 0; i < 5; i++)
-        fp12_cyclotomic_sqr_compressed(&t, &t);
+    fp12_cyclotomic_sqr_compressed_n(&t, &t, 5);
     pw[6] = t;                          /* a^(2^63) */
     fp12_cyclotomic_decompress(pw + 1, 6, num, den);
     t = pw[0];
@@ -1491,4 +3341,15 @@ static bool gt_in_subgroup_vartime(const gt_t *a)
     return fp12_is_one(&acc);
 }
 
+
+/* 1 where fp12_mul and fp12_sqr run on AVX-512 IFMA: this module has the kernel
+ * (c/tower/_ifma.j2, for a curve whose tower has its plan) and the CPU runs it. */
+static inline int pf_tower_ifma(void)
+{
+#ifdef FP12_IFMA
+    return fp12_ifma_cpu();
+#else
+    return 0;
+#endif
+}
 #endif /* PF_TOWER_H */

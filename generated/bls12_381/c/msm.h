@@ -752,10 +752,8 @@ static void g1_msm_sum_windows_vartime(g1_t *out, const g1_t *sums, size_t nwin,
  * still loads on CPUs without AVX-512) and taken only where the CPU reports AVX-512F and IFMA
  * (g1_msm_ifma_select).
  */
-#if !defined(PF_MSM_IFMA_OFF) && defined(PF_TARGET_X86_64_ADX) && PF_LIMB_BITS == 64 && defined(__GNUC__) \
-    && !defined(__clang__) && defined(__x86_64__)
+#if !defined(PF_MSM_IFMA_OFF) && defined(PF_AVX512_KERNELS) /* limbs.h: the x86_64-adx module, gcc */
 #define G1_MSM_IFMA 1
-#include <immintrin.h>
 #include <stdlib.h>
 
 #define G1_V8_NLIMBS 8
@@ -1071,34 +1069,6 @@ static void g1_v8_add_vartime(g1_v8xyzz_t *out, const g1_v8xyzz_t *p1, const g1_
     *out = res;
 }
 
-/* Transpose the 8 x 8 matrix of 64-bit words whose row i is r[i], in place (r[j] then holds word j
- * of every former row, row i in lane i): three rounds of eight two-source shuffles. */
-static inline __attribute__((always_inline)) void g1_v8_transpose(__m512i r[8])
-{
-    const __m512i even = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
-    const __m512i odd = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
-    __m512i a[8], b[8];
-    size_t i;
-
-#pragma GCC unroll 8
-    for (i = 0; i < 8; i += 2) { /* a[i]: words 0 2 4 6 of rows i, i + 1 interleaved; a[i + 1]: 1 3 5 7 */
-        a[i] = _mm512_unpacklo_epi64(r[i], r[i + 1]);
-        a[i + 1] = _mm512_unpackhi_epi64(r[i], r[i + 1]);
-    }
-#pragma GCC unroll 8
-    for (i = 0; i < 8; i += 4) { /* b[i + w]: words w, w + 4 (w = 0 1 2 3) of rows i .. i + 3 */
-        b[i] = _mm512_permutex2var_epi64(a[i], even, a[i + 2]);
-        b[i + 2] = _mm512_permutex2var_epi64(a[i], odd, a[i + 2]);
-        b[i + 1] = _mm512_permutex2var_epi64(a[i + 1], even, a[i + 3]);
-        b[i + 3] = _mm512_permutex2var_epi64(a[i + 1], odd, a[i + 3]);
-    }
-#pragma GCC unroll 8
-    for (i = 0; i < 4; i++) { /* word i from the low halves of rows 0-3 and 4-7, word i + 4 from the high */
-        r[i] = _mm512_shuffle_i64x2(b[i], b[i + 4], 0x44);
-        r[i + 4] = _mm512_shuffle_i64x2(b[i], b[i + 4], 0xee);
-    }
-}
-
 /* col[j] = word j of the rows of `words` words at limb offset off[i] of base, row i in lane i:
  * contiguous loads of the rows and an in-register transpose, eight words at a time (the last group
  * masked; a last group of two words: one 128-bit load per row, two shuffles); faster than
@@ -1132,7 +1102,7 @@ static inline __attribute__((always_inline)) void g1_v8_load_rows(__m512i *col, 
 #pragma GCC unroll 8
         for (i = 0; i < 8; i++)
             r[i] = _mm512_maskz_loadu_epi64(m, (const void *)(base + off[i] + k));
-        g1_v8_transpose(r);
+        pf_v8_transpose(r);
 #pragma GCC unroll 8
         for (j = 0; j < 8 && k + j < words; j++)
             col[k + j] = r[j];
@@ -1176,7 +1146,7 @@ static inline __attribute__((always_inline)) void g1_v8_store_rows(uint64_t *bas
 #pragma GCC unroll 8
         for (j = 0; j < 8; j++)
             r[j] = k + j < words ? col[k + j] : _mm512_setzero_si512();
-        g1_v8_transpose(r);
+        pf_v8_transpose(r);
 #pragma GCC unroll 8
         for (i = 0; i < 8; i++)
             if (lanes >> i & 1)

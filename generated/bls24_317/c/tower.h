@@ -1622,4 +1622,15 @@ static bool gt_in_subgroup_vartime(const gt_t *a)
     return fp24_is_one(&acc);
 }
 
+
+/* 1 where fp24_mul and fp24_sqr run on AVX-512 IFMA: this module has the kernel
+ * (c/tower/_ifma.j2, for a curve whose tower has its plan) and the CPU runs it. */
+static inline int pf_tower_ifma(void)
+{
+#ifdef FP24_IFMA
+    return fp24_ifma_cpu();
+#else
+    return 0;
+#endif
+}
 #endif /* PF_TOWER_H */

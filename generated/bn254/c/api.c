@@ -549,6 +549,11 @@ PF_API void pf_api_g2_clear_cofactor_vartime(g2_t *out, const g2_t *a)
     g2_clear_cofactor_vartime(out, a);
 }
 
+PF_API int pf_api_tower_ifma(void)
+{
+    return pf_tower_ifma();
+}
+
 PF_API void pf_api_fr_root_of_unity(fr_t *out, unsigned logn)
 {
     fr_root_of_unity(out, logn);

@@ -140,6 +140,7 @@ PF_API void pf_api_g2_msm_table_vartime(g2_t *out, const g2_affine_t *table, con
 PF_API int pf_api_g2_msm_table_form_vartime(g2_t *out, const void *form, size_t n_all, const limb_t *scalars, size_t n, size_t c, size_t tw, size_t nthreads);
 PF_API int pf_api_g1_msm_ifma_select(int on);
 PF_API int pf_api_g1_msm_ifma_slices(int slices);
+PF_API int pf_api_tower_ifma(void);
 PF_API void pf_api_fr_root_of_unity(fr_t *out, unsigned logn);
 PF_API void pf_api_fr_bit_reverse(fr_t *v, size_t n);
 PF_API void pf_api_fr_powers(fr_t *out, const fr_t *a, const fr_t *b, size_t n);
@@ -293,6 +294,7 @@ PF_API void pf_api_g2_hash_to_field(fp_t *u, size_t count, const uint8_t *msg, s
 #define g2_msm_table_form_vartime pf_api_g2_msm_table_form_vartime
 #define g1_msm_ifma_select pf_api_g1_msm_ifma_select
 #define g1_msm_ifma_slices pf_api_g1_msm_ifma_slices
+#define pf_tower_ifma pf_api_tower_ifma
 #define fr_root_of_unity pf_api_fr_root_of_unity
 #define fr_bit_reverse pf_api_fr_bit_reverse
 #define fr_powers pf_api_fr_powers

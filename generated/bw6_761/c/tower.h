@@ -1116,4 +1116,15 @@ static bool gt_in_subgroup_vartime(const gt_t *a)
     return fp6_is_one(&acc);
 }
 
+
+/* 1 where fp6_mul and fp6_sqr run on AVX-512 IFMA: this module has the kernel
+ * (c/tower/_ifma.j2, for a curve whose tower has its plan) and the CPU runs it. */
+static inline int pf_tower_ifma(void)
+{
+#ifdef FP6_IFMA
+    return fp6_ifma_cpu();
+#else
+    return 0;
+#endif
+}
 #endif /* PF_TOWER_H */

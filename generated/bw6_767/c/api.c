@@ -639,6 +639,11 @@ PF_API int pf_api_g1_msm_ifma_slices(int slices)
     return g1_msm_ifma_slices(slices);
 }
 
+PF_API int pf_api_tower_ifma(void)
+{
+    return pf_tower_ifma();
+}
+
 PF_API void pf_api_fr_root_of_unity(fr_t *out, unsigned logn)
 {
     fr_root_of_unity(out, logn);

@@ -123,4 +123,43 @@ static inline limb_t pf_mac(limb_t a, limb_t b, limb_t c, limb_t *carry)
 #include "asm_wasm32.h"
 #endif
 
+/* The AVX-512 IFMA kernels of the x86_64-adx module (the MSM's buckets, the GT field) are compiled
+ * under gcc's target pragma, so the module still loads on CPUs without AVX-512 and takes them only
+ * where the CPU has it. Their shared step: */
+#if defined(PF_TARGET_X86_64_ADX) && defined(__GNUC__) && !defined(__clang__)
+#define PF_AVX512_KERNELS 1
+#include <immintrin.h>
+
+#pragma GCC push_options
+#pragma GCC target("avx512f")
+/* Transpose the 8 x 8 matrix of 64-bit words whose row i is r[i], in place (r[j] then holds word j
+ * of every former row, row i in lane i): three rounds of eight two-source shuffles. */
+static inline __attribute__((always_inline)) void pf_v8_transpose(__m512i r[8])
+{
+    const __m512i even = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
+    const __m512i odd = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+    __m512i a[8], b[8];
+    size_t i;
+
+#pragma GCC unroll 8
+    for (i = 0; i < 8; i += 2) { /* a[i]: words 0 2 4 6 of rows i, i + 1 interleaved; a[i + 1]: 1 3 5 7 */
+        a[i] = _mm512_unpacklo_epi64(r[i], r[i + 1]);
+        a[i + 1] = _mm512_unpackhi_epi64(r[i], r[i + 1]);
+    }
+#pragma GCC unroll 8
+    for (i = 0; i < 8; i += 4) { /* b[i + w]: words w, w + 4 (w = 0 1 2 3) of rows i .. i + 3 */
+        b[i] = _mm512_permutex2var_epi64(a[i], even, a[i + 2]);
+        b[i + 2] = _mm512_permutex2var_epi64(a[i], odd, a[i + 2]);
+        b[i + 1] = _mm512_permutex2var_epi64(a[i + 1], even, a[i + 3]);
+        b[i + 3] = _mm512_permutex2var_epi64(a[i + 1], odd, a[i + 3]);
+    }
+#pragma GCC unroll 8
+    for (i = 0; i < 4; i++) { /* word i from the low halves of rows 0-3 and 4-7, word i + 4 from the high */
+        r[i] = _mm512_shuffle_i64x2(b[i], b[i + 4], 0x44);
+        r[i + 4] = _mm512_shuffle_i64x2(b[i], b[i + 4], 0xee);
+    }
+}
+#pragma GCC pop_options
+#endif
+
 #endif /* PF_LIMBS_H */

@@ -1,0 +1,481 @@
+"""The GT field's operations on AVX-512 IFMA: plans traced from the tower, and the bounds that allow them.
+
+The tower of a k = 12 curve (Fp2 = Fp[u]/(u^2 - beta), Fp6 = Fp2[v]/(v^3 - xi), Fp12 = Fp6[w]/(w^2 - v))
+is traced symbolically, Karatsuba at every level, through an operation as the limb code computes it.
+One Fp12 multiplication becomes:
+
+- a *pre* stage: the operands of the products, each a sum of input coefficients;
+- 54 products of such sums, in double width and unreduced (eight at a time, one per 64-bit lane);
+- a *post* stage: each of the 12 output coefficients as a signed integer combination of the
+  products, still in double width (one coefficient per 512-bit vector, 64-bit signed columns);
+- one Montgomery reduction per output, then a product by a constant that moves the result from the
+  kernel's radix R52 = 2^(52 n) back to the library's R64 = 2^(64 L) (see below).
+
+The product by a line (b zero outside three Fp2 slots) and the cyclotomic squarings (Granger-Scott,
+Karabina's compressed one) are traced the same way; an input coefficient that an output adds enters
+as its product with "one" (R64 mod p, the library's 1), so that it carries R64^2 like the rest.
+
+Inputs are the library's own elements: canonical integers below p, x R64 mod p for the value x.
+Their products carry R64^2; the reduction divides by R52 and the product by C = R52^2 / R64 mod p
+(divided by R52 once more) leaves x y R64, the library's form. The bounds below fix the limb count
+n: the pre stage's sums must stay below R52 with 52-bit limbs, the post stage's signed columns
+inside 64 bits with the reduction's own terms added, and the reduced outputs below R52 so that the
+last product lands below 2p, where one conditional subtraction makes it canonical. A chain of
+compressed squarings stays in the kernel's form (x R52) between squarings, its values below
+CHAIN_INPUT_BOUND p, which its own plan must give back.
+
+A curve gets the kernels where the multiplication's bounds hold with n <= 8 (an element's limbs
+fill one 512-bit vector) and its 64-bit form has at most 8 words; another kernel whose bounds fail
+at that n is left out, and its limb version runs.
+
+Layer: derive. Imports derive's own modules, the curve files and the leaves; never protocols, emit
+or the layers above, nor generator/reference (the test oracle).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+
+import gmpy2
+
+from .checks import DerivationError, require
+
+__all__ = ["DerivationError", "IfmaTowerPlan", "PostTerm", "derive_ifma_tower", "trace_fp12_mul"]
+
+LIMB_BITS = 52
+MAX_LIMBS = 8          # one element in one 512-bit vector
+MAX_WORDS = 8          # the library's 64-bit form, loaded into one vector
+FP12_COEFFS = 12
+# Between the squarings of a chain, values stay below this multiple of p (not reduced further).
+CHAIN_INPUT_BOUND = 4
+# Columns of the signed double-width sums, with the reduction's own terms, must stay below this.
+COLUMN_LIMIT = 1 << 63
+
+# A signed combination: (coefficient, name) pairs; names are products "P<k>" or post values.
+PostTerm = tuple[int, str]
+# The name of a coefficient known to be zero: sums, products and combinations drop it.
+ZERO = "0"
+
+
+@dataclass
+class _Trace:
+    """Symbolic Karatsuba over the tower; names of pre-stage values are "a<i>", "b<i>" and "s<k>"."""
+
+    beta: int
+    xi: tuple[int, int]
+    pre: list[tuple[str, str, str]] = field(default_factory=list)      # (dest, x, y): dest = x + y
+    operands: list[tuple[str, str]] = field(default_factory=list)       # product k = x * y
+    post: list[tuple[str, tuple[PostTerm, ...]]] = field(default_factory=list)
+    width: dict[str, int] = field(default_factory=dict)       # input coefficients a pre value sums
+    lin: dict[str, dict[int, int]] = field(default_factory=dict)  # post value -> {product: coefficient}
+    counter: int = 0
+
+    def add(self, x: str, y: str) -> str:
+        if ZERO in (x, y):  # a coefficient known to be zero (a line's empty slots) adds nothing
+            return y if x == ZERO else x
+        self.counter += 1
+        name = f"s{self.counter}"
+        self.pre.append((name, x, y))
+        self.width[name] = self.width[x] + self.width[y]
+        return name
+
+    def mul(self, x: str, y: str) -> str:
+        if ZERO in (x, y):
+            return ZERO
+        k = len(self.operands)
+        self.operands.append((x, y))
+        self.lin[f"P{k}"] = {k: 1}
+        return f"P{k}"
+
+    def comb(self, terms: list[PostTerm]) -> str:
+        terms = [(c, t) for c, t in terms if c != 0 and t != ZERO]
+        if not terms:
+            return ZERO
+        self.counter += 1
+        name = f"w{self.counter}"
+        lin: dict[int, int] = {}
+        for c, t in terms:
+            for k, v in self.lin[t].items():
+                lin[k] = lin.get(k, 0) + c * v
+        self.lin[name] = {k: v for k, v in lin.items() if v}
+        self.post.append((name, tuple(terms)))
+        return name
+
+    # ---- the levels, as tower.h computes them (the same field, the same basis)
+    def fp2_mul(self, a: tuple[str, str], b: tuple[str, str]) -> tuple[str, str]:
+        t0 = self.mul(a[0], b[0])
+        t1 = self.mul(a[1], b[1])
+        t2 = self.mul(self.add(a[0], a[1]), self.add(b[0], b[1]))
+        return self.comb([(1, t0), (self.beta, t1)]), self.comb([(1, t2), (-1, t0), (-1, t1)])
+
+    def fp2_sqr(self, a: tuple[str, str]) -> tuple[str, str]:
+        """Karatsuba with both operands a: a0^2, a1^2 and (a0 + a1)^2."""
+        t0 = self.mul(a[0], a[0])
+        t1 = self.mul(a[1], a[1])
+        s = self.add(a[0], a[1])
+        t2 = self.mul(s, s)
+        return self.comb([(1, t0), (self.beta, t1)]), self.comb([(1, t2), (-1, t0), (-1, t1)])
+
+    def linear(self, a: tuple[str, str]) -> tuple[str, str]:
+        """An input coefficient in the products' double width: its product with R64 mod p ("one",
+        the library's 1), which carries the R64^2 of every other product."""
+        return self.mul(a[0], "one"), self.mul(a[1], "one")
+
+    def fp2_add(self, a: tuple[str, str], b: tuple[str, str]) -> tuple[str, str]:
+        return self.add(a[0], b[0]), self.add(a[1], b[1])
+
+    def w2_comb(self, terms: list[tuple[int, tuple[str, str]]]) -> tuple[str, str]:
+        c0 = self.comb([(c, x[0]) for c, x in terms])
+        return c0, self.comb([(c, x[1]) for c, x in terms])
+
+    def w2_xi(self, x: tuple[str, str]) -> tuple[str, str]:
+        """xi x for xi = xi0 + xi1 u: (xi0 x0 + beta xi1 x1, xi1 x0 + xi0 x1)."""
+        x0, x1 = self.xi
+        return self.comb([(x0, x[0]), (self.beta * x1, x[1])]), self.comb([(x1, x[0]), (x0, x[1])])
+
+    def fp6_mul(self, a: tuple, b: tuple) -> tuple:
+        t0 = self.fp2_mul(a[0], b[0])
+        t1 = self.fp2_mul(a[1], b[1])
+        t2 = self.fp2_mul(a[2], b[2])
+        x = self.fp2_mul(self.fp2_add(a[1], a[2]), self.fp2_add(b[1], b[2]))
+        c0 = self.w2_comb([(1, self.w2_xi(self.w2_comb([(1, x), (-1, t1), (-1, t2)]))), (1, t0)])
+        x = self.fp2_mul(self.fp2_add(a[0], a[1]), self.fp2_add(b[0], b[1]))
+        c1 = self.w2_comb([(1, x), (-1, t0), (-1, t1), (1, self.w2_xi(t2))])
+        x = self.fp2_mul(self.fp2_add(a[0], a[2]), self.fp2_add(b[0], b[2]))
+        c2 = self.w2_comb([(1, x), (-1, t0), (-1, t2), (1, t1)])
+        return c0, c1, c2
+
+    def fp6_add(self, a: tuple, b: tuple) -> tuple:
+        return tuple(self.fp2_add(x, y) for x, y in zip(a, b, strict=True))
+
+    def fp12_mul(self, a: tuple, b: tuple) -> tuple:
+        t0 = self.fp6_mul(a[0], b[0])
+        t1 = self.fp6_mul(a[1], b[1])
+        x = self.fp6_mul(self.fp6_add(a[0], a[1]), self.fp6_add(b[0], b[1]))
+        c1 = tuple(self.w2_comb([(1, x[j]), (-1, t0[j]), (-1, t1[j])]) for j in range(3))
+        vt1 = (self.w2_xi(t1[2]), t1[0], t1[1])
+        c0 = tuple(self.w2_comb([(1, t0[j]), (1, vt1[j])]) for j in range(3))
+        return c0, c1
+
+
+    # ---- Granger-Scott's squaring in the cyclotomic subgroup, as c/tower/_cyclotomic.j2 writes it
+    def cyclotomic_pair(self, x: tuple[str, str], y: tuple[str, str]) -> tuple[tuple[str, str], tuple[str, str]]:
+        """(x^2 xi + y^2, 2 x y) with 2 x y = (x + y)^2 - x^2 - y^2."""
+        tx, ty = self.fp2_sqr(x), self.fp2_sqr(y)
+        txy = self.fp2_sqr(self.fp2_add(x, y))
+        return self.w2_comb([(1, self.w2_xi(tx)), (1, ty)]), self.w2_comb([(1, txy), (-1, tx), (-1, ty)])
+
+    def cyclotomic_coefficient(self, t: tuple[str, str], a: tuple[str, str], minus: bool) -> tuple[str, str]:
+        """3 t - 2 a (minus) or 3 t + 2 a."""
+        return self.w2_comb([(3, t), (-2 if minus else 2, self.linear(a))])
+
+
+def _fp12_shape(names: list[str]) -> tuple:
+    """Twelve coefficients in fp12_t's memory order as ((fp2, fp2, fp2), (fp2, fp2, fp2))."""
+    return tuple(tuple((names[6 * i + 2 * j], names[6 * i + 2 * j + 1]) for j in range(3)) for i in range(2))
+
+
+def trace_fp12_mul(beta: int, xi: tuple[int, int], b_nonzero: frozenset[int] | None = None
+                   ) -> tuple[_Trace, tuple[str, ...]]:
+    """The traced Fp12 multiplication and the names of its 12 outputs, in fp12_t's order. With
+    b_nonzero, b's other coefficients are zero (a line: the products they meet drop out)."""
+    t = _Trace(beta, xi)
+    a = [f"a{i}" for i in range(FP12_COEFFS)]
+    b = [f"b{i}" if b_nonzero is None or i in b_nonzero else ZERO for i in range(FP12_COEFFS)]
+    for name in a + b:
+        t.width[name] = 1
+    c0, c1 = t.fp12_mul(_fp12_shape(a), _fp12_shape(b))
+    return t, tuple(x for fp6 in (c0, c1) for fp2 in fp6 for x in fp2)
+
+
+def _new_trace(beta: int, xi: tuple[int, int], inputs: str) -> tuple[_Trace, tuple]:
+    t = _Trace(beta, xi)
+    t.width["one"] = 1
+    shapes = []
+    for s in inputs:
+        names = [f"{s}{i}" for i in range(FP12_COEFFS)]
+        for name in names:
+            t.width[name] = 1
+        shapes.append(_fp12_shape(names))
+    return t, tuple(shapes)
+
+
+def trace_cyclotomic_sqr(beta: int, xi: tuple[int, int], compressed: bool) -> tuple[_Trace, tuple[tuple[int, str], ...]]:
+    """Granger-Scott's squaring (all six Fp2 coefficients) or Karabina's compressed one (x1, x2, x3,
+    x5 only), as (fp12_t coefficient index, output name) pairs. With x0 .. x5 = c0.c0, c0.c1, c0.c2,
+    c1.c0, c1.c1, c1.c2: c0.c0 = 3 (x4^2 xi + x0^2) - 2 x0, c0.c1 = 3 (x2^2 xi + x3^2) - 2 x1,
+    c0.c2 = 3 (x5^2 xi + x1^2) - 2 x2, c1.c0 = 6 x1 x5 xi + 2 x3, c1.c1 = 6 x0 x4 + 2 x4,
+    c1.c2 = 6 x2 x3 + 2 x5."""
+    t, ((c0, c1),) = _new_trace(beta, xi, "a")
+    x = (c0[0], c0[1], c0[2], c1[0], c1[1], c1[2])
+    out: dict[int, tuple[str, str]] = {}
+    if not compressed:
+        t0, t6 = t.cyclotomic_pair(x[4], x[0])
+        out[0] = t.cyclotomic_coefficient(t0, x[0], True)
+        out[4] = t.cyclotomic_coefficient(t6, x[4], False)
+    t2, t7 = t.cyclotomic_pair(x[2], x[3])
+    t4, t8 = t.cyclotomic_pair(x[5], x[1])
+    t8 = t.w2_xi(t8)
+    out[1] = t.cyclotomic_coefficient(t2, x[1], True)
+    out[2] = t.cyclotomic_coefficient(t4, x[2], True)
+    out[3] = t.cyclotomic_coefficient(t8, x[3], False)
+    out[5] = t.cyclotomic_coefficient(t7, x[5], False)
+    return t, tuple((2 * j + c, out[j][c]) for j in sorted(out) for c in (0, 1))
+
+
+@dataclass(frozen=True)
+class IfmaKernelPlan:
+    """One operation's plan: its inputs ("a", or "a" and "b"), the pre stage's sums, the products'
+    operands, the post stage's combinations and the outputs (fp12_t coefficient index, name), with
+    the bounds proven for them."""
+
+    inputs: str
+    pre: tuple[tuple[str, str, str], ...]
+    operands: tuple[tuple[str, str], ...]
+    post: tuple[tuple[str, tuple[PostTerm, ...]], ...]
+    outputs: tuple[tuple[int, str], ...]
+    offset: int                    # multiples of p added after the reduction (makes it non-negative)
+    operand_bits: int              # the largest pre-stage sum is below 2^operand_bits
+    column_bits: int               # every post-stage column (with the reduction's terms) below 2^column_bits
+    reduced_bound: int             # the reduced outputs are below this (< R52)
+
+    @property
+    def batches(self) -> int:
+        """Batches of eight products."""
+        return -(-len(self.operands) // 8)
+
+    @property
+    def uses_one(self) -> bool:
+        return any("one" in pair for pair in self.operands)
+
+
+@dataclass(frozen=True)
+class IfmaTowerPlan:
+    """The kernels of one curve's GT field and the constants they share."""
+
+    limbs: int                     # n: 52-bit limbs per element
+    words: int                     # L: 64-bit words of the library's form
+    modulus: tuple[int, ...]       # p in n limbs of 52 bits
+    n0: int                        # -p^-1 mod 2^52
+    to_r64: tuple[int, ...]        # C = R52^2 / R64 mod p, in n limbs
+    one: tuple[int, ...]           # R64 mod p (the library's 1), in n limbs
+    mul: IfmaKernelPlan
+    mul_by_line: IfmaKernelPlan | None       # f times a line: b non-zero in line_slots only
+    line_slots: tuple[int, ...]              # the fp12_t coefficients a line occupies
+    cyclotomic_sqr: IfmaKernelPlan | None
+    cyclotomic_sqr_compressed: IfmaKernelPlan | None
+    # the compressed squaring repeated in the kernel's form (x R52, below CHAIN_INPUT_BOUND p between
+    # squarings; its "one" is R52 mod p), for the runs of squarings of an exponentiation by x
+    compressed_chain: IfmaKernelPlan | None
+    one52: tuple[int, ...]         # R52 mod p, in n limbs
+    chain_input_bound: int = CHAIN_INPUT_BOUND
+
+
+def _limbs52(value: int, n: int) -> tuple[int, ...]:
+    return tuple((value >> (LIMB_BITS * i)) & ((1 << LIMB_BITS) - 1) for i in range(n))
+
+
+def _live(t: _Trace, outputs: list[str]) -> tuple[tuple[tuple[str, str, str], ...],
+                                                  tuple[tuple[str, tuple[PostTerm, ...]], ...]]:
+    """The pre and post stages without the values no output needs (a sum whose product met a zero
+    coefficient of a line, a squaring's combination that only the full squaring reads)."""
+    needed = set(outputs)
+    post = []
+    for dest, terms in reversed(t.post):
+        if dest in needed:
+            post.append((dest, terms))
+            needed |= {name for _, name in terms}
+    needed |= {name for pair in t.operands for name in pair}
+    pre = []
+    for dest, x, y in reversed(t.pre):
+        if dest in needed:
+            pre.append((dest, x, y))
+            needed |= {x, y}
+    return tuple(reversed(pre)), tuple(reversed(post))
+
+
+def _kernel(p: int, t: _Trace, inputs: str, outputs: tuple[tuple[int, str], ...], n: int,
+            input_bound: int = 1) -> IfmaKernelPlan | None:
+    """The plan with n limbs of 52 bits (R52 = 2^(52 n)) where its bounds hold, else None.
+
+    Inputs are below input_bound p (canonical: 1), and "one" is below p. A product of sums of w_a
+    and w_b inputs is below w_a w_b (input_bound p)^2; each of its 2n columns gathers at most 2n
+    terms below 2^52 (the low and high halves of the limb products). An output's columns are
+    bounded by its coefficients over the products (the lanes wrap mod 2^64 on the way,
+    harmlessly: only the result must fit). With input_bound > 1 the outputs, reduced, must be below
+    input_bound p too, so that they can be the next inputs (a chain of squarings)."""
+    r52 = 1 << (LIMB_BITS * n)
+    bound = input_bound * p
+    names = [o for _, o in outputs]
+    product_bound = [t.width[x] * t.width[y] * bound * bound for x, y in t.operands]
+    max_operand = max(max(t.width[x], t.width[y]) * bound for x, y in t.operands)
+    column_product = 2 * n * ((1 << LIMB_BITS) - 1)
+    # a product's columns are non-negative: an output's lie between -(its negative coefficients'
+    # sum) and +(its positive coefficients' sum) times column_product; the reduction then adds n
+    # terms m_i p_j (low and high halves) per column, and the carries
+    max_column = max(max(sum(v for v in t.lin[o].values() if v > 0) * column_product + column_product + (1 << 20),
+                         sum(-v for v in t.lin[o].values() if v < 0) * column_product + (1 << 20)) for o in names)
+    neg = max(sum(-v * product_bound[k] for k, v in t.lin[o].items() if v < 0) for o in names)
+    pos = max(sum(v * product_bound[k] for k, v in t.lin[o].items() if v > 0) for o in names)
+    # REDC of T in (-neg, pos) lies in (T / R52, T / R52 + p); offset p makes it positive
+    offset = max(1, -(-neg // (r52 * p)))
+    reduced = offset * p + pos // r52 + p + 1
+    if not (max_operand < r52 and max_column < COLUMN_LIMIT and reduced < r52):
+        return None
+    if input_bound > 1 and reduced > bound:
+        return None
+    pre, post = _live(t, names)
+    return IfmaKernelPlan(inputs=inputs, pre=pre, operands=tuple(t.operands), post=post,
+                          outputs=outputs, offset=offset, operand_bits=max_operand.bit_length(),
+                          column_bits=max_column.bit_length(), reduced_bound=reduced)
+
+
+@cache  # the templates of one package ask several times; the checks take about 0.5 s
+def derive_ifma_tower(p: int, words: int, k: int, beta: int | None, xi: tuple[int, ...],
+                      curve: str, line_slots: tuple[int, ...] = ()) -> IfmaTowerPlan | None:
+    """The kernels' plans for a k = 12 tower over Fp, or None where the multiplication's bounds hold
+    for no limb count up to 8 (see the module's docstring: the limb tower then runs on every CPU).
+    line_slots: the Fp2 coefficients (0 .. 5 in fp12_t's order) where the Miller loop's lines are
+    non-zero; none: no line kernel. Another kernel whose bounds do not hold at the multiplication's
+    limb count is left out (None)."""
+    if k != 12 or beta is None or len(xi) != 2 or words > MAX_WORDS:
+        return None
+    xi2 = (int(xi[0]), int(xi[1]))
+    trace, outputs = trace_fp12_mul(beta, xi2)
+    mul_outputs = tuple(enumerate(outputs))
+    n_min = -(-p.bit_length() // LIMB_BITS)
+    for n in range(n_min, MAX_LIMBS + 1):
+        mul = _kernel(p, trace, "ab", mul_outputs, n)
+        if mul is not None:
+            break
+    else:
+        return None
+    r52, r64 = 1 << (LIMB_BITS * n), 1 << (64 * words)
+    n0 = int(-gmpy2.invert(p, 1 << LIMB_BITS)) % (1 << LIMB_BITS)
+    to_r64 = r52 * r52 * int(gmpy2.invert(r64, p)) % p
+    require(n0 * p % (1 << LIMB_BITS) == (1 << LIMB_BITS) - 1, curve, "IFMA tower: -p^-1 mod 2^52")
+    squarings: list[IfmaKernelPlan | None] = []
+    for compressed in (False, True):
+        sq_trace, sq_outputs = trace_cyclotomic_sqr(beta, xi2, compressed)
+        squarings.append(_kernel(p, sq_trace, "a", sq_outputs, n))
+    # the compressed squaring once more, with the bounds of a chain (sq_trace is the compressed one)
+    chain = _kernel(p, sq_trace, "a", sq_outputs, n, CHAIN_INPUT_BOUND) if squarings[1] else None
+    line = None
+    if line_slots:
+        nonzero = frozenset(2 * j + c for j in line_slots for c in (0, 1))
+        line_trace, line_outputs = trace_fp12_mul(beta, xi2, nonzero)
+        line = _kernel(p, line_trace, "ab", tuple(enumerate(line_outputs)), n)
+    tower = IfmaTowerPlan(limbs=n, words=words, modulus=_limbs52(p, n), n0=n0, to_r64=_limbs52(to_r64, n),
+                          one=_limbs52(r64 % p, n), mul=mul, mul_by_line=line, line_slots=tuple(line_slots),
+                          cyclotomic_sqr=squarings[0], cyclotomic_sqr_compressed=squarings[1],
+                          compressed_chain=chain, one52=_limbs52(r52 % p, n))
+    for plan in (tower.mul, line, *squarings):
+        # reduced < R52: the product by C then lands below reduced * p / R52 + p < 2p
+        require(plan is None or plan.reduced_bound * to_r64 < r52 * p, curve,
+                "IFMA tower: the last product lands below 2p")
+    _check_plans(p, beta, xi2, tower, curve)
+    return tower
+
+
+def _evaluate(plan: IfmaKernelPlan, inputs: dict[str, list[int]], one: int) -> dict[int, int]:
+    """The plan on integers: {fp12_t coefficient index: value} (not reduced)."""
+    value = {"one": one}
+    for s, coeffs in inputs.items():
+        value |= {f"{s}{i}": c for i, c in enumerate(coeffs)}
+    for dest, x, y in plan.pre:
+        value[dest] = value[x] + value[y]
+    for kk, (x, y) in enumerate(plan.operands):
+        value[f"P{kk}"] = value[x] * value[y]
+    for dest, terms in plan.post:
+        value[dest] = sum(c * value[src] for c, src in terms)
+    return {index: value[name] for index, name in plan.outputs}
+
+
+def _check_plans(p: int, beta: int, xi: tuple[int, int], tower: IfmaTowerPlan, curve: str) -> None:
+    """Each traced plan computes its operation, evaluated on integers with "one" = 1: the
+    multiplication agrees with a schoolbook product in Fp2[W]/(W^6 - xi) on three pairs, the
+    squarings with the schoolbook square of an element of the cyclotomic subgroup."""
+    f = _Fp12(p, beta, xi)
+    for seed in (1, 2, 3):
+        a = [(seed * 0x9E3779B97F4A7C15 * (i + 1) ** 7) % p for i in range(FP12_COEFFS)]
+        b = [(seed * 0xC2B2AE3D27D4EB4F * (i + 3) ** 5) % p for i in range(FP12_COEFFS)]
+        got = _evaluate(tower.mul, {"a": a, "b": b}, 1)
+        require([got[i] % p for i in range(FP12_COEFFS)] == f.mul(a, b), curve,
+                "IFMA tower: the traced plan equals the schoolbook Fp12 product")
+    if tower.mul_by_line is not None:
+        slots = {2 * j + c for j in tower.line_slots for c in (0, 1)}
+        a = [(0x2545F4914F6CDD1D * (i + 2) ** 5) % p for i in range(FP12_COEFFS)]
+        b = [(0x27BB2EE687B0B0FD * (i + 7) ** 3) % p if i in slots else 0 for i in range(FP12_COEFFS)]
+        got = _evaluate(tower.mul_by_line, {"a": a, "b": b}, 1)
+        require([got[i] % p for i in range(FP12_COEFFS)] == f.mul(a, b), curve,
+                "IFMA tower: the traced line product equals the schoolbook Fp12 product")
+    g = f.cyclotomic([(0x5851F42D4C957F2D * (i + 5) ** 3) % p for i in range(FP12_COEFFS)])
+    square = f.mul(g, g)
+    for plan in (tower.cyclotomic_sqr, tower.cyclotomic_sqr_compressed):
+        if plan is None:
+            continue
+        got = _evaluate(plan, {"a": g}, 1)
+        require(all(v % p == square[i] for i, v in got.items()), curve,
+                "IFMA tower: the traced cyclotomic squaring equals the schoolbook square")
+    if tower.compressed_chain is not None:
+        # in the kernel's form: inputs x R52, one = R52; the outputs carry R52^2 before the reduction
+        r52 = 1 << (LIMB_BITS * tower.limbs)
+        got = _evaluate(tower.compressed_chain, {"a": [c * r52 % p for c in g]}, r52 % p)
+        require(all(v % p == square[i] * r52 * r52 % p for i, v in got.items()), curve,
+                "IFMA tower: the chained compressed squaring equals the schoolbook square")
+
+
+class _Fp12:
+    """Schoolbook Fp12 = Fp2[W]/(W^6 - xi) on fp12_t's coefficient order (coefficient 6 i + 2 j + c
+    is the u^c part of the coefficient of w^i v^j = W^(i + 2 j)), for the plans' checks."""
+
+    def __init__(self, p: int, beta: int, xi: tuple[int, int]) -> None:
+        self.p, self.beta, self.xi = p, beta, xi
+
+    def _m2(self, x: tuple[int, int], y: tuple[int, int]) -> tuple[int, int]:
+        p, beta = self.p, self.beta
+        return (x[0] * y[0] + beta * x[1] * y[1]) % p, (x[0] * y[1] + x[1] * y[0]) % p
+
+    def _powers(self, x: list[int]) -> list[tuple[int, int]]:
+        out = [(0, 0)] * 6
+        for i in range(2):
+            for j in range(3):
+                out[i + 2 * j] = (x[6 * i + 2 * j], x[6 * i + 2 * j + 1])
+        return out
+
+    def _flat(self, w: list[tuple[int, int]]) -> list[int]:
+        out = [0] * FP12_COEFFS
+        for i in range(2):
+            for j in range(3):
+                out[6 * i + 2 * j], out[6 * i + 2 * j + 1] = w[i + 2 * j]
+        return out
+
+    def mul(self, a: list[int], b: list[int]) -> list[int]:
+        p = self.p
+        pa, pb = self._powers(a), self._powers(b)
+        prod = [(0, 0)] * 11
+        for i in range(6):
+            for j in range(6):
+                m = self._m2(pa[i], pb[j])
+                prod[i + j] = ((prod[i + j][0] + m[0]) % p, (prod[i + j][1] + m[1]) % p)
+        for e in range(10, 5, -1):  # W^e = xi W^(e - 6)
+            m = self._m2(prod[e], self.xi)
+            prod[e - 6] = ((prod[e - 6][0] + m[0]) % p, (prod[e - 6][1] + m[1]) % p)
+        return self._flat(prod[:6])
+
+    def pow(self, a: list[int], e: int) -> list[int]:
+        acc = [1] + [0] * (FP12_COEFFS - 1)
+        for bit in bin(e)[2:]:
+            acc = self.mul(acc, acc)
+            if bit == "1":
+                acc = self.mul(acc, a)
+        return acc
+
+    def cyclotomic(self, a: list[int]) -> list[int]:
+        """An element of the cyclotomic subgroup, from a != 0: g = a^(2 (p^6 - 1)), computed as
+        conj(a) a^(p^6 - 2) (a^(p^6) is the conjugate, w -> -w), then g^(p^2 + 1)."""
+        p = self.p
+        conj = [c if (k // 6) == 0 else (-c) % p for k, c in enumerate(a)]
+        g = self.mul(conj, self.pow(a, p**6 - 2))
+        return self.mul(self.pow(g, p * p), g)

@@ -1,0 +1,344 @@
+"""The GT field's multiplication on AVX-512 IFMA (templates/c/tower/_ifma.j2; its plan and bounds
+from generator/derive/ifma_tower.py).
+
+The derivation is checked on its own: which towers get a plan, the plan's bounds re-measured on the
+largest inputs, and a plan or constant that is altered stops it. The kernel is compiled into the
+x86_64-adx module of a curve with a plan and runs where the CPU reports AVX-512F, AVX-512DQ and
+IFMA; there its products and squares are compared with the reference tower (generator/reference)
+on random elements, on coefficients at the edges (0, 1, p - 1, p - 2, mixed) and with the output
+aliasing an input. On a CPU without IFMA those tests skip with that reason: the module then runs
+the limb code, which tests/pairings/test_api.py checks. Every test of the pairing, GT and protocols
+also runs through the kernel where it runs.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from functools import cache
+from pathlib import Path
+
+import pytest
+from conftest import REPO_ROOT, STANDARD_CURVES
+
+import generator.derive.ifma_tower as ifma_tower
+from generator.derive.ifma_tower import LIMB_BITS, derive_ifma_tower
+from generator.emit.tower import tower_emit
+from generator.pipeline import derive_model
+from generator.reference import reference_for_model
+
+
+@cache
+def _model(name: str):
+    return derive_model(REPO_ROOT / "curves" / f"{name.replace('_', '-')}.toml")
+
+
+def _signed(value: int, p: int) -> int:
+    return value if value <= p // 2 else value - p
+
+
+@cache
+def _plan(name: str):
+    """The plan the templates get (line slots from the twist included), or None."""
+    ifma = tower_emit(_model(name)).ifma
+    return None if ifma is None else ifma.plan
+
+
+def test_which_towers_get_a_plan():
+    """A plan where the multiplication's bounds hold with at most 8 limbs: the three k = 12 curves,
+    with 5 limbs (BN254) and 8 (BLS12-381, BLS12-377), and all their kernels but BN254's chain of
+    squarings (its reduced values reach 13p, above the 4p a chain's inputs may have); the other
+    towers are not quadratic over cubic over Fp2 (k = 6, 24, 48 have no plan)."""
+    limbs = {"bn254": 5, "bls12_381": 8, "bls12_377": 8}
+    for name, n in limbs.items():
+        plan = _plan(name)
+        assert plan is not None and plan.limbs == n and plan.words == _model(name).fp.limbs64, name
+        assert (len(plan.mul.operands), len(plan.mul.outputs), plan.mul.batches) == (54, 12, 7)
+        # 13 products in Fp2 of f by a line, as the limb code has; its three Fp2 slots by the twist
+        assert plan.mul_by_line is not None and len(plan.mul_by_line.operands) == 39
+        assert plan.line_slots == ((0, 3, 4) if _model(name).twist.kind == "D" else (0, 1, 4))
+        gs, karabina = plan.cyclotomic_sqr, plan.cyclotomic_sqr_compressed
+        # nine squarings in Fp2 (27 products) and the 12 inputs that the outputs add; Karabina's
+        # six and four
+        assert gs is not None and (len(gs.operands), len(gs.outputs)) == (39, 12)
+        assert karabina is not None and (len(karabina.operands), len(karabina.outputs)) == (26, 8)
+        assert [i for i, _ in karabina.outputs] == [2, 3, 4, 5, 6, 7, 10, 11]  # x1, x2, x3, x5
+        assert (plan.compressed_chain is None) == (name == "bn254")
+    m = _model("bw6_761")
+    assert tower_emit(m).ifma is None
+    assert derive_ifma_tower(m.p, m.fp.limbs64, m.k, m.tower.beta, (2,), m.name) is None
+
+
+KERNELS = ("mul", "mul_by_line", "cyclotomic_sqr", "cyclotomic_sqr_compressed", "compressed_chain")
+
+
+@pytest.mark.parametrize("kernel", KERNELS)
+@pytest.mark.parametrize("name", ("bn254", "bls12_381", "bls12_377"))
+def test_plan_bounds_at_the_largest_inputs(name, kernel):
+    """Each plan evaluated on integers with every input coefficient at its largest (p - 1, or
+    4p - 1 inside a chain of squarings), so each sum and product at its largest: operands below
+    R52, every output's value in the reduction's range, and its columns (each product's 2n columns
+    below 2n 2^52, combined as the plan says) below 2^63."""
+    tower = _plan(name)
+    plan = getattr(tower, kernel)
+    if plan is None:
+        pytest.skip(f"{name} has no {kernel} kernel")
+    p = _model(name).p
+    n = tower.limbs
+    r52 = 1 << (LIMB_BITS * n)
+    top = tower.chain_input_bound * p - 1 if kernel == "compressed_chain" else p - 1
+    value = {f"{s}{i}": top for s in "ab" for i in range(12)} | {"one": p - 1}
+    lin: dict[str, dict[int, int]] = {}  # a post value as an integer combination of the products
+    for dest, x, y in plan.pre:
+        value[dest] = value[x] + value[y]
+    for k, (x, y) in enumerate(plan.operands):
+        assert value[x] < r52 and value[y] < r52 and max(value[x], value[y]) < 1 << plan.operand_bits
+        value[f"P{k}"] = value[x] * value[y]
+        lin[f"P{k}"] = {k: 1}
+    for dest, terms in plan.post:
+        value[dest] = sum(c * value[s] for c, s in terms)
+        lin[dest] = {}
+        for c, s in terms:
+            for k, v in lin[s].items():
+                lin[dest][k] = lin[dest].get(k, 0) + c * v
+    column = 2 * n * (1 << LIMB_BITS)  # a product's column: 2n halves of limb products
+    for _, out in plan.outputs:
+        t = value[out]
+        assert -plan.offset * p * r52 < t  # the offset makes the reduction non-negative
+        assert t // r52 + (plan.offset + 1) * p <= plan.reduced_bound < r52
+        if kernel == "compressed_chain":  # the reduced outputs are the next squaring's inputs
+            assert plan.reduced_bound <= tower.chain_input_bound * p
+        # the columns as the lanes compute them, wrapping mod 2^64: what must fit is the result's
+        # (products' columns are non-negative), with the reduction's own non-negative terms
+        positive = sum(v for v in lin[out].values() if v > 0)
+        negative = sum(-v for v in lin[out].values() if v < 0)
+        assert max(positive * column + column, negative * column) < 1 << plan.column_bits <= 1 << 63
+
+
+def test_altered_plan_or_constant_stops_the_derivation(monkeypatch):
+    """A wrong coefficient in the traced multiplication (xi's first component off by one in the
+    products by xi), a wrong sign in the cyclotomic squaring (3 t + 2 x for 3 t - 2 x), a wrong
+    -p^-1 mod 2^52, and a limb count below the bounds' each stop it or leave no plan."""
+    m = _model("bls12_381")
+    xi = tuple(_signed(c, m.p) for c in m.tower.xi)
+    uncached = derive_ifma_tower.__wrapped__  # the derivation itself, not its cached result
+    assert uncached(m.p, m.fp.limbs64, m.k, m.tower.beta, xi, m.name, (0, 1, 4)) is not None
+
+    real_xi = ifma_tower._Trace.w2_xi
+
+    def wrong_xi(self, x):
+        self.xi = (self.xi[0] + 1, self.xi[1])
+        try:
+            return real_xi(self, x)
+        finally:
+            self.xi = (self.xi[0] - 1, self.xi[1])
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ifma_tower._Trace, "w2_xi", wrong_xi)
+        with pytest.raises(ifma_tower.DerivationError, match="traced plan equals the schoolbook"):
+            uncached(m.p, m.fp.limbs64, m.k, m.tower.beta, xi, m.name, (0, 1, 4))
+
+    real_coefficient = ifma_tower._Trace.cyclotomic_coefficient
+
+    def wrong_sign(self, t, a, minus):
+        return real_coefficient(self, t, a, not minus)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ifma_tower._Trace, "cyclotomic_coefficient", wrong_sign)
+        with pytest.raises(ifma_tower.DerivationError, match="traced cyclotomic squaring equals the schoolbook"):
+            uncached(m.p, m.fp.limbs64, m.k, m.tower.beta, xi, m.name, (0, 1, 4))
+
+    real_invert = ifma_tower.gmpy2.invert
+    with monkeypatch.context() as patch:
+        patch.setattr(ifma_tower.gmpy2, "invert",
+                      lambda a, mod: real_invert(a, mod) + (1 if mod == 1 << LIMB_BITS else 0))
+        with pytest.raises(ifma_tower.DerivationError, match="-p\\^-1 mod 2\\^52"):
+            uncached(m.p, m.fp.limbs64, m.k, m.tower.beta, xi, m.name, (0, 1, 4))
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ifma_tower, "MAX_LIMBS", 7)
+        assert uncached(m.p, m.fp.limbs64, m.k, m.tower.beta, xi, m.name, (0, 1, 4)) is None
+
+
+def test_plan_constants():
+    """The kernel's constants, re-derived from p: p in 52-bit limbs, -p^-1 mod 2^52, and the factor
+    that takes x R64^2 / R52 to x R64 in one Montgomery product."""
+    plan = _plan("bls12_381")
+    m = _model("bls12_381")
+    p, n = m.p, plan.limbs
+    r52, r64 = 1 << (LIMB_BITS * n), 1 << (64 * m.fp.limbs64)
+
+    def value(limbs):
+        assert all(0 <= limb < 1 << LIMB_BITS for limb in limbs)
+        return sum(limb << (LIMB_BITS * i) for i, limb in enumerate(limbs))
+
+    assert value(plan.modulus) == p
+    assert value(plan.one) == r64 % p
+    assert (plan.n0 * p + 1) % (1 << LIMB_BITS) == 0
+    x = 0xC0FFEE
+    reduced = x * r64 * r64 * pow(r52, -1, p) % p   # a product of x R64 and R64, reduced once
+    assert reduced * value(plan.to_r64) * pow(r52, -1, p) % p == x * r64 % p
+
+
+# ---------------------------------------------------------------------------------------------
+# The compiled kernel
+
+IFMA_CURVES = ("bn254", "bls12_381", "bls12_377")
+
+
+@pytest.fixture(params=IFMA_CURVES)
+def C(request, curve_module):
+    C = curve_module(request.param)
+    if not C._impl._tower_ifma():
+        pytest.skip(f"{C.NAME}: the {C.TARGET} module on this CPU does not run the AVX-512 IFMA tower "
+                    "(it needs the x86_64-adx module and AVX-512F, AVX-512DQ and IFMA)")
+    return C
+
+
+def _fp12(C, cs):
+    return C.Fp12(tuple((cs[2 * j], cs[2 * j + 1]) for j in range(3)),
+                  tuple((cs[6 + 2 * j], cs[6 + 2 * j + 1]) for j in range(3)))
+
+
+def _flat(t):
+    return [c for fp6 in t for fp2 in fp6 for c in fp2]
+
+
+def _edge_elements(p: int) -> list[list[int]]:
+    edges = [0, 1, 2, p - 1, p - 2, (p - 1) // 2, (p + 1) // 2]
+    out = [[e] * 12 for e in edges]
+    out += [[edges[(i + j) % len(edges)] for i in range(12)] for j in range(len(edges))]
+    out += [[p - 1 if i % 2 else 0 for i in range(12)], [0] * 11 + [p - 1], [p - 1] + [0] * 11]
+    return out
+
+
+def test_products_against_the_reference(C):
+    m = _model(C.NAME.lower().replace("-", "_"))
+    ref = reference_for_model(m)
+    p = m.p
+    rng = random.Random(f"{C.NAME}-tower-ifma")
+    elements = _edge_elements(p) + [[rng.randrange(p) for _ in range(12)] for _ in range(40)]
+
+    def ref_of(cs):
+        return ref.from_tower(tuple(tuple((cs[6 * i + 2 * j], cs[6 * i + 2 * j + 1]) for j in range(3))
+                                    for i in range(2)))
+
+    for a in elements:
+        A, ra = _fp12(C, a), ref_of(a)
+        assert _flat(A.square().to_tuple()) == _flat(ref.to_tower(ra * ra)), a
+        for b in elements[::3]:
+            assert _flat((A * _fp12(C, b)).to_tuple()) == _flat(ref.to_tower(ra * ref_of(b))), (a, b)
+
+
+def test_chains_and_powers(C):
+    """Chains of products and squares whose inputs are the kernel's own outputs, and powers, whose
+    C multiplies and squares in place (the output over an input), against the reference."""
+    m = _model(C.NAME.lower().replace("-", "_"))
+    ref = reference_for_model(m)
+    rng = random.Random(f"{C.NAME}-tower-ifma-chain")
+    A = _fp12(C, [rng.randrange(m.p) for _ in range(12)])
+    B = _fp12(C, [m.p - 1 - rng.randrange(1 << 20) for _ in range(12)])
+    ra, rb = ref.from_tower(A.to_tuple()), ref.from_tower(B.to_tuple())
+    for e in (2, 3, 37, (1 << 64) - 1, m.r - 1):
+        assert (A ** e).to_tuple() == ref.to_tower(ra ** e), e
+    for _ in range(50):
+        A = (A * B).square()
+        ra = (ra * rb) * (ra * rb)
+    assert A.to_tuple() == ref.to_tower(ra)
+
+
+def test_gt_powers_against_the_reference(C):
+    """GT exponentiation squares in the cyclotomic subgroup (Granger–Scott) and multiplies; the
+    pairing's final exponentiation also takes Karabina's compressed squarings: both against the
+    reference, on pairing values and their powers."""
+    m = _model(C.NAME.lower().replace("-", "_"))
+    ref = reference_for_model(m)
+    rng = random.Random(f"{C.NAME}-tower-ifma-gt")
+    g1, g2 = C.G1.generator(), C.G2.generator()
+    e = C.pairing(g1, g2)
+    re = ref.from_tower(e.to_tuple())
+    assert re ** m.r == ref.Fk.one()  # in GT: a cyclotomic element
+    for k in (1, 2, 3, 5, rng.randrange(m.r), m.r - 1):
+        assert (e ** k).to_tuple() == ref.to_tower(re ** k), k
+    a, b = rng.randrange(1, m.r), rng.randrange(1, m.r)
+    assert C.pairing(g1 * a, g2 * b) == e ** (a * b % m.r)
+
+
+def _cpu_flags() -> set[str]:
+    for line in Path("/proc/cpuinfo").read_text().splitlines():
+        if line.startswith("flags"):
+            return set(line.split(":", 1)[1].split())
+    return set()
+
+
+@pytest.mark.parametrize("name", STANDARD_CURVES)
+def test_kernel_runs_where_it_should(curve_module, name):
+    """The portable module never runs the kernels, nor a curve without a plan; the x86_64-adx module of
+    a curve with a plan runs them exactly where the CPU reports AVX-512F, AVX-512DQ and IFMA."""
+    if not Path("/proc/cpuinfo").is_file():
+        pytest.skip("no /proc/cpuinfo to read the CPU's flags from")
+    ifma = {"avx512f", "avx512dq", "avx512ifma"} <= _cpu_flags()
+    C = curve_module(name)
+    expected = C.TARGET == "x86_64-adx" and _plan(name) is not None and ifma
+    assert C._impl._tower_ifma() is expected
+
+
+@pytest.mark.parametrize("name", IFMA_CURVES)
+def test_kernels_are_straight_line_code(curve_module, name):
+    """The constant-time check (valgrind) cannot run AVX-512, so the kernels' machine code is read
+    instead: the GT kernels of the x86_64-adx module (fp12_*_ifma) have no conditional branch at all,
+    every loop unrolled; the chain of squarings has only its loop over the public count."""
+    import shutil
+    import subprocess
+
+    C = curve_module(name)
+    if C.TARGET != "x86_64-adx" or shutil.which("objdump") is None:
+        pytest.skip(f"{C.NAME}: needs the x86_64-adx module and objdump")
+    text = subprocess.run(["objdump", "-d", "--no-show-raw-insn", C._impl.__file__], capture_output=True,
+                          text=True, check=True).stdout
+    branches: dict[str, int] = {}
+    current = None
+    for line in text.splitlines():
+        head = re.match(r"^[0-9a-f]+ <([A-Za-z0-9_.]+)>:$", line)
+        if head:
+            current = head.group(1) if re.fullmatch(r"fp12_\w+_ifma(\.\w+)?", head.group(1)) else None
+            if current:
+                branches.setdefault(current, 0)
+            continue
+        if current and re.match(r"^\s+[0-9a-f]+:\s+j(?!mp)[a-z]+\s", line):
+            branches[current] += 1
+    if not re.search(r"^[0-9a-f]+ <\w+>:$", text, re.M):
+        pytest.skip(f"{C.NAME}: the module's symbols are stripped")
+    if "<__asan_" in text or "<__ubsan_" in text:
+        pytest.skip(f"{C.NAME}: a sanitizer build (-O0: its loops are not unrolled)")
+    assert {"fp12_mul_ifma", "fp12_mul_by_line_ifma", "fp12_cyclotomic_sqr_ifma"} <= set(branches)
+    for function, count in branches.items():
+        assert count <= (2 if function.startswith("fp12_cyclotomic_sqr_compressed_n_ifma") else 0), function
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", IFMA_CURVES)
+def test_known_answer_program_with_the_kernels(name, tmp_path):
+    """The known-answer program built for x86_64-adx (which runs the kernels on this CPU) answers
+    like the reference and, byte for byte, like the portable native build."""
+    import subprocess
+
+    import cross_kat
+    from build_cache import cached_kat
+
+    from generator.build import ADX_COMPILE_ARGS, ADX_DEFINE, BASE_COMPILE_ARGS
+
+    if not {"avx512f", "avx512dq", "avx512ifma", "adx", "bmi2"} <= _cpu_flags():
+        pytest.skip("this CPU does not run the AVX-512 IFMA kernels")
+    pkg_dir = REPO_ROOT / "generated" / name
+    binary = tmp_path / "kat-adx"
+    cmd = ["gcc", *BASE_COMPILE_ARGS, "-Wall", f"-D{ADX_DEFINE}", *ADX_COMPILE_ARGS, "-I", str(pkg_dir / "c"),
+           str(pkg_dir / "c" / "kat_main.c"), "-o", str(binary)]
+    subprocess.run(cmd, check=True, capture_output=True)
+    vectors = cross_kat.make_vectors(_model(name))
+    requests = "".join(v.line() for v in vectors)
+    outputs = {"native": cross_kat.run_kat(cached_kat(pkg_dir, "native"), "native", requests),
+               "x86_64-adx": cross_kat.run_kat(binary, "native", requests)}
+    assert {"gt_mul", "miller_loop", "final_exp", "pairing"} <= {v.op for v in vectors}
+    bad = cross_kat.compare(vectors, outputs)
+    assert not bad, f"{name}: {len(bad)} mismatches, e.g.\n" + "\n".join(map(str, bad[:5]))
