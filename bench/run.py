@@ -226,8 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument(
         "--c-targets",
-        help="comma-separated targets of the C microbenchmark: generic64, x86_64-adx "
-        "(default: those this CPU supports)",
+        help="comma-separated targets of the C microbenchmark: generic64, x86_64-adx, x86_64-adx-limbs "
+        "(x86_64-adx without the GT field's AVX-512 IFMA kernels; default: those this CPU supports)",
     )
     parser.add_argument("--out", type=Path, default=RESULTS_DIR, help="results folder (default bench/results)")
     parser.add_argument("--silent", action="store_true", help="no progress lines")

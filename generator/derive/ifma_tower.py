@@ -54,6 +54,8 @@ COLUMN_LIMIT = 1 << 63
 
 # A signed combination: (coefficient, name) pairs; names are products "P<k>" or post values.
 PostTerm = tuple[int, str]
+# A pre-stage value: (name, signed terms, k): the terms' sum plus k p, k making it non-negative.
+PreSum = tuple[str, tuple[PostTerm, ...], int]
 # The name of a coefficient known to be zero: sums, products and combinations drop it.
 ZERO = "0"
 
@@ -64,7 +66,7 @@ class _Trace:
 
     beta: int
     xi: tuple[int, int]
-    pre: list[tuple[str, str, str]] = field(default_factory=list)      # (dest, x, y): dest = x + y
+    pre: list[PreSum] = field(default_factory=list)
     operands: list[tuple[str, str]] = field(default_factory=list)       # product k = x * y
     post: list[tuple[str, tuple[PostTerm, ...]]] = field(default_factory=list)
     width: dict[str, int] = field(default_factory=dict)       # input coefficients a pre value sums
@@ -72,12 +74,21 @@ class _Trace:
     counter: int = 0
 
     def add(self, x: str, y: str) -> str:
-        if ZERO in (x, y):  # a coefficient known to be zero (a line's empty slots) adds nothing
-            return y if x == ZERO else x
+        return self.pre_sum([(1, x), (1, y)])
+
+    def pre_sum(self, terms: list[PostTerm]) -> str:
+        """A signed combination of pre-stage values plus the least multiple of p that keeps it
+        non-negative (the inputs are below p); a single term of coefficient 1 is that value."""
+        terms = [(c, x) for c, x in terms if c != 0 and x != ZERO]  # zero: a line's empty slots
+        if not terms:
+            return ZERO
+        if len(terms) == 1 and terms[0][0] == 1:
+            return terms[0][1]
         self.counter += 1
         name = f"s{self.counter}"
-        self.pre.append((name, x, y))
-        self.width[name] = self.width[x] + self.width[y]
+        offset = sum(-c * self.width[x] for c, x in terms if c < 0)
+        self.pre.append((name, tuple(terms), offset))
+        self.width[name] = sum(c * self.width[x] for c, x in terms if c > 0) + offset
         return name
 
     def mul(self, x: str, y: str) -> str:
@@ -129,6 +140,12 @@ class _Trace:
         c0 = self.comb([(c, x[0]) for c, x in terms])
         return c0, self.comb([(c, x[1]) for c, x in terms])
 
+    def pre_xi(self, x: tuple[str, str]) -> tuple[str, str]:
+        """xi x in the pre stage (an operand): signed sums of inputs, offset by multiples of p."""
+        x0, x1 = self.xi
+        return (self.pre_sum([(x0, x[0]), (self.beta * x1, x[1])]),
+                self.pre_sum([(x1, x[0]), (x0, x[1])]))
+
     def w2_xi(self, x: tuple[str, str]) -> tuple[str, str]:
         """xi x for xi = xi0 + xi1 u: (xi0 x0 + beta xi1 x1, xi1 x0 + xi0 x1)."""
         x0, x1 = self.xi
@@ -148,6 +165,18 @@ class _Trace:
 
     def fp6_add(self, a: tuple, b: tuple) -> tuple:
         return tuple(self.fp2_add(x, y) for x, y in zip(a, b, strict=True))
+
+    def fp12_sqr(self, a: tuple) -> tuple:
+        """Complex squaring, as tower.h's limb squaring: t = a0 a1, c0 = (a0 + a1)(a0 + v a1) - t - v t,
+        c1 = 2 t; v a1 = (xi a1[2], a1[0], a1[1]) enters an operand (signed sums in the pre stage)."""
+        t = self.fp6_mul(a[0], a[1])
+        s = self.fp6_add(a[0], a[1])
+        u = self.fp6_add(a[0], (self.pre_xi(a[1][2]), a[1][0], a[1][1]))
+        x = self.fp6_mul(s, u)
+        vt = (self.w2_xi(t[2]), t[0], t[1])
+        c0 = tuple(self.w2_comb([(1, x[j]), (-1, t[j]), (-1, vt[j])]) for j in range(3))
+        c1 = tuple(self.w2_comb([(2, t[j])]) for j in range(3))
+        return c0, c1
 
     def fp12_mul(self, a: tuple, b: tuple) -> tuple:
         t0 = self.fp6_mul(a[0], b[0])
@@ -187,6 +216,13 @@ def trace_fp12_mul(beta: int, xi: tuple[int, int], b_nonzero: frozenset[int] | N
         t.width[name] = 1
     c0, c1 = t.fp12_mul(_fp12_shape(a), _fp12_shape(b))
     return t, tuple(x for fp6 in (c0, c1) for fp2 in fp6 for x in fp2)
+
+
+def trace_fp12_sqr(beta: int, xi: tuple[int, int]) -> tuple[_Trace, tuple[tuple[int, str], ...]]:
+    """The traced complex squaring, as (fp12_t coefficient index, output name) pairs."""
+    t, (a,) = _new_trace(beta, xi, "a")
+    c0, c1 = t.fp12_sqr(a)
+    return t, tuple(enumerate(x for fp6 in (c0, c1) for fp2 in fp6 for x in fp2))
 
 
 def _new_trace(beta: int, xi: tuple[int, int], inputs: str) -> tuple[_Trace, tuple]:
@@ -231,7 +267,7 @@ class IfmaKernelPlan:
     the bounds proven for them."""
 
     inputs: str
-    pre: tuple[tuple[str, str, str], ...]
+    pre: tuple[PreSum, ...]
     operands: tuple[tuple[str, str], ...]
     post: tuple[tuple[str, tuple[PostTerm, ...]], ...]
     outputs: tuple[tuple[int, str], ...]
@@ -261,6 +297,7 @@ class IfmaTowerPlan:
     to_r64: tuple[int, ...]        # C = R52^2 / R64 mod p, in n limbs
     one: tuple[int, ...]           # R64 mod p (the library's 1), in n limbs
     mul: IfmaKernelPlan
+    sqr: IfmaKernelPlan | None               # the complex squaring (36 products)
     mul_by_line: IfmaKernelPlan | None       # f times a line: b non-zero in line_slots only
     line_slots: tuple[int, ...]              # the fp12_t coefficients a line occupies
     cyclotomic_sqr: IfmaKernelPlan | None
@@ -276,7 +313,7 @@ def _limbs52(value: int, n: int) -> tuple[int, ...]:
     return tuple((value >> (LIMB_BITS * i)) & ((1 << LIMB_BITS) - 1) for i in range(n))
 
 
-def _live(t: _Trace, outputs: list[str]) -> tuple[tuple[tuple[str, str, str], ...],
+def _live(t: _Trace, outputs: list[str]) -> tuple[tuple[PreSum, ...],
                                                   tuple[tuple[str, tuple[PostTerm, ...]], ...]]:
     """The pre and post stages without the values no output needs (a sum whose product met a zero
     coefficient of a line, a squaring's combination that only the full squaring reads)."""
@@ -288,10 +325,10 @@ def _live(t: _Trace, outputs: list[str]) -> tuple[tuple[tuple[str, str, str], ..
             needed |= {name for _, name in terms}
     needed |= {name for pair in t.operands for name in pair}
     pre = []
-    for dest, x, y in reversed(t.pre):
+    for dest, terms, offset in reversed(t.pre):
         if dest in needed:
-            pre.append((dest, x, y))
-            needed |= {x, y}
+            pre.append((dest, terms, offset))
+            needed |= {x for _, x in terms}
     return tuple(reversed(pre)), tuple(reversed(post))
 
 
@@ -323,8 +360,8 @@ def _kernel(p: int, t: _Trace, inputs: str, outputs: tuple[tuple[int, str], ...]
     reduced = offset * p + pos // r52 + p + 1
     if not (max_operand < r52 and max_column < COLUMN_LIMIT and reduced < r52):
         return None
-    if input_bound > 1 and reduced > bound:
-        return None
+    if input_bound > 1 and (reduced > bound or any(k for _, _, k in t.pre)):
+        return None  # a chain's outputs must be its next inputs; its sums have no offsets (below p)
     pre, post = _live(t, names)
     return IfmaKernelPlan(inputs=inputs, pre=pre, operands=tuple(t.operands), post=post,
                           outputs=outputs, offset=offset, operand_bits=max_operand.bit_length(),
@@ -355,6 +392,8 @@ def derive_ifma_tower(p: int, words: int, k: int, beta: int | None, xi: tuple[in
     n0 = int(-gmpy2.invert(p, 1 << LIMB_BITS)) % (1 << LIMB_BITS)
     to_r64 = r52 * r52 * int(gmpy2.invert(r64, p)) % p
     require(n0 * p % (1 << LIMB_BITS) == (1 << LIMB_BITS) - 1, curve, "IFMA tower: -p^-1 mod 2^52")
+    sqr_trace, sqr_outputs = trace_fp12_sqr(beta, xi2)
+    sqr = _kernel(p, sqr_trace, "a", sqr_outputs, n)
     squarings: list[IfmaKernelPlan | None] = []
     for compressed in (False, True):
         sq_trace, sq_outputs = trace_cyclotomic_sqr(beta, xi2, compressed)
@@ -367,10 +406,10 @@ def derive_ifma_tower(p: int, words: int, k: int, beta: int | None, xi: tuple[in
         line_trace, line_outputs = trace_fp12_mul(beta, xi2, nonzero)
         line = _kernel(p, line_trace, "ab", tuple(enumerate(line_outputs)), n)
     tower = IfmaTowerPlan(limbs=n, words=words, modulus=_limbs52(p, n), n0=n0, to_r64=_limbs52(to_r64, n),
-                          one=_limbs52(r64 % p, n), mul=mul, mul_by_line=line, line_slots=tuple(line_slots),
+                          one=_limbs52(r64 % p, n), mul=mul, sqr=sqr, mul_by_line=line, line_slots=tuple(line_slots),
                           cyclotomic_sqr=squarings[0], cyclotomic_sqr_compressed=squarings[1],
                           compressed_chain=chain, one52=_limbs52(r52 % p, n))
-    for plan in (tower.mul, line, *squarings):
+    for plan in (tower.mul, sqr, line, *squarings):
         # reduced < R52: the product by C then lands below reduced * p / R52 + p < 2p
         require(plan is None or plan.reduced_bound * to_r64 < r52 * p, curve,
                 "IFMA tower: the last product lands below 2p")
@@ -378,13 +417,13 @@ def derive_ifma_tower(p: int, words: int, k: int, beta: int | None, xi: tuple[in
     return tower
 
 
-def _evaluate(plan: IfmaKernelPlan, inputs: dict[str, list[int]], one: int) -> dict[int, int]:
+def _evaluate(plan: IfmaKernelPlan, inputs: dict[str, list[int]], one: int, p: int) -> dict[int, int]:
     """The plan on integers: {fp12_t coefficient index: value} (not reduced)."""
     value = {"one": one}
     for s, coeffs in inputs.items():
         value |= {f"{s}{i}": c for i, c in enumerate(coeffs)}
-    for dest, x, y in plan.pre:
-        value[dest] = value[x] + value[y]
+    for dest, terms, offset in plan.pre:
+        value[dest] = sum(c * value[x] for c, x in terms) + offset * p
     for kk, (x, y) in enumerate(plan.operands):
         value[f"P{kk}"] = value[x] * value[y]
     for dest, terms in plan.post:
@@ -400,14 +439,18 @@ def _check_plans(p: int, beta: int, xi: tuple[int, int], tower: IfmaTowerPlan, c
     for seed in (1, 2, 3):
         a = [(seed * 0x9E3779B97F4A7C15 * (i + 1) ** 7) % p for i in range(FP12_COEFFS)]
         b = [(seed * 0xC2B2AE3D27D4EB4F * (i + 3) ** 5) % p for i in range(FP12_COEFFS)]
-        got = _evaluate(tower.mul, {"a": a, "b": b}, 1)
+        got = _evaluate(tower.mul, {"a": a, "b": b}, 1, p)
         require([got[i] % p for i in range(FP12_COEFFS)] == f.mul(a, b), curve,
                 "IFMA tower: the traced plan equals the schoolbook Fp12 product")
+    if tower.sqr is not None:
+        got = _evaluate(tower.sqr, {"a": a}, 1, p)
+        require([got[i] % p for i in range(FP12_COEFFS)] == f.mul(a, a), curve,
+                "IFMA tower: the traced squaring equals the schoolbook Fp12 square")
     if tower.mul_by_line is not None:
         slots = {2 * j + c for j in tower.line_slots for c in (0, 1)}
         a = [(0x2545F4914F6CDD1D * (i + 2) ** 5) % p for i in range(FP12_COEFFS)]
         b = [(0x27BB2EE687B0B0FD * (i + 7) ** 3) % p if i in slots else 0 for i in range(FP12_COEFFS)]
-        got = _evaluate(tower.mul_by_line, {"a": a, "b": b}, 1)
+        got = _evaluate(tower.mul_by_line, {"a": a, "b": b}, 1, p)
         require([got[i] % p for i in range(FP12_COEFFS)] == f.mul(a, b), curve,
                 "IFMA tower: the traced line product equals the schoolbook Fp12 product")
     g = f.cyclotomic([(0x5851F42D4C957F2D * (i + 5) ** 3) % p for i in range(FP12_COEFFS)])
@@ -415,13 +458,13 @@ def _check_plans(p: int, beta: int, xi: tuple[int, int], tower: IfmaTowerPlan, c
     for plan in (tower.cyclotomic_sqr, tower.cyclotomic_sqr_compressed):
         if plan is None:
             continue
-        got = _evaluate(plan, {"a": g}, 1)
+        got = _evaluate(plan, {"a": g}, 1, p)
         require(all(v % p == square[i] for i, v in got.items()), curve,
                 "IFMA tower: the traced cyclotomic squaring equals the schoolbook square")
     if tower.compressed_chain is not None:
         # in the kernel's form: inputs x R52, one = R52; the outputs carry R52^2 before the reduction
         r52 = 1 << (LIMB_BITS * tower.limbs)
-        got = _evaluate(tower.compressed_chain, {"a": [c * r52 % p for c in g]}, r52 % p)
+        got = _evaluate(tower.compressed_chain, {"a": [c * r52 % p for c in g]}, r52 % p, p)
         require(all(v % p == square[i] * r52 * r52 % p for i, v in got.items()), curve,
                 "IFMA tower: the chained compressed squaring equals the schoolbook square")
 

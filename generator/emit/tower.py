@@ -355,6 +355,7 @@ class IfmaTower:
     plan: IfmaTowerPlan
     halves: int                 # 512-bit vectors per double-width value (2n columns, 8 per vector)
     mul: IfmaKernel
+    sqr: IfmaKernel | None
     mul_by_line: IfmaKernel | None
     cyclotomic_sqr: IfmaKernel | None
     cyclotomic_sqr_compressed: IfmaKernel | None
@@ -378,12 +379,7 @@ def _ifma_combination(terms: tuple[PostTerm, ...], half: int) -> str:
     coefficient of magnitude 2^j is a shift, any other a 64-bit product (AVX-512DQ)."""
     expr = ""
     for c, name in terms:
-        src = f"{_ifma_value(name)}[{half}]"
-        mag = abs(c)
-        if mag & (mag - 1) == 0 and mag > 1:
-            src = f"_mm512_slli_epi64({src}, {mag.bit_length() - 1})"
-        elif mag != 1:
-            src = f"_mm512_mullo_epi64({src}, _mm512_set1_epi64({mag}))"
+        src = _ifma_scaled(c, f"{_ifma_value(name)}[{half}]")
         if not expr:
             expr = src if c > 0 else f"_mm512_sub_epi64(_mm512_setzero_si512(), {src})"
         else:
@@ -391,9 +387,35 @@ def _ifma_combination(terms: tuple[PostTerm, ...], half: int) -> str:
     return expr
 
 
-def _ifma_kernel(plan: IfmaKernelPlan, halves: int) -> IfmaKernel:
-    pre = [f"{INDENT}const __m512i {d} = _mm512_add_epi64({_ifma_value(x)}, {_ifma_value(y)});"
-           for d, x, y in plan.pre]
+def _ifma_scaled(c: int, src: str) -> str:
+    """|c| src for a vector of 64-bit lanes: itself, a shift for a power of two, else a product."""
+    mag = abs(c)
+    if mag & (mag - 1) == 0 and mag > 1:
+        return f"_mm512_slli_epi64({src}, {mag.bit_length() - 1})"
+    if mag != 1:
+        return f"_mm512_mullo_epi64({src}, _mm512_set1_epi64({mag}))"
+    return src
+
+
+def _ifma_pre_sum(terms: tuple[PostTerm, ...], offset: int, modulus: tuple[int, ...]) -> str:
+    """A pre-stage value, limb by limb in one vector: the positive terms, offset p (a constant
+    vector of offset p_j per limb), minus the negative terms (limbs may go negative: the carry into
+    lanes is signed)."""
+    expr = ""
+    for c, name in [t for t in terms if t[0] > 0]:
+        src = _ifma_scaled(c, _ifma_value(name))
+        expr = f"_mm512_add_epi64({expr}, {src})" if expr else src
+    if offset:
+        limbs = ", ".join(str(offset * limb) for limb in reversed(modulus + (0,) * (8 - len(modulus))))
+        constant = f"_mm512_set_epi64({limbs})"
+        expr = f"_mm512_add_epi64({expr}, {constant})" if expr else constant
+    for c, name in [t for t in terms if t[0] < 0]:
+        expr = f"_mm512_sub_epi64({expr}, {_ifma_scaled(c, _ifma_value(name))})"
+    return expr
+
+
+def _ifma_kernel(plan: IfmaKernelPlan, halves: int, modulus: tuple[int, ...]) -> IfmaKernel:
+    pre = [f"{INDENT}const __m512i {d} = {_ifma_pre_sum(terms, offset, modulus)};" for d, terms, offset in plan.pre]
     operands = [f"{INDENT}A[{k}] = {_ifma_value(x)}; B[{k}] = {_ifma_value(y)};"
                 for k, (x, y) in enumerate(plan.operands)]
     post = []
@@ -427,12 +449,14 @@ def ifma_tower(plan: IfmaTowerPlan | None) -> IfmaTower | None:
             idx.append(limb if ok else 0)
             sh.append(shift if ok else 64)
         rows.extend((tuple(idx), tuple(sh)))
-    sqr, compressed, line = plan.cyclotomic_sqr, plan.cyclotomic_sqr_compressed, plan.mul_by_line
-    return IfmaTower(plan=plan, halves=halves, mul=_ifma_kernel(plan.mul, halves),
-                     mul_by_line=_ifma_kernel(line, halves) if line else None,
-                     cyclotomic_sqr=_ifma_kernel(sqr, halves) if sqr else None,
-                     cyclotomic_sqr_compressed=_ifma_kernel(compressed, halves) if compressed else None,
-                     compressed_chain=_ifma_kernel(plan.compressed_chain, halves) if plan.compressed_chain else None,
+    def kernel(k: IfmaKernelPlan | None) -> IfmaKernel | None:
+        return _ifma_kernel(k, halves, plan.modulus) if k is not None else None
+
+    return IfmaTower(plan=plan, halves=halves, mul=_ifma_kernel(plan.mul, halves, plan.modulus),
+                     sqr=kernel(plan.sqr), mul_by_line=kernel(plan.mul_by_line),
+                     cyclotomic_sqr=kernel(plan.cyclotomic_sqr),
+                     cyclotomic_sqr_compressed=kernel(plan.cyclotomic_sqr_compressed),
+                     compressed_chain=kernel(plan.compressed_chain),
                      load_index=(q, s, q1, s1), store_index=tuple(rows),
                      word_mask=f"0x{(1 << plan.words) - 1:02x}")
 

@@ -54,6 +54,9 @@ def test_which_towers_get_a_plan():
         plan = _plan(name)
         assert plan is not None and plan.limbs == n and plan.words == _model(name).fp.limbs64, name
         assert (len(plan.mul.operands), len(plan.mul.outputs), plan.mul.batches) == (54, 12, 7)
+        # the complex squaring: two products in Fp6 (36), v a1 in an operand (signed sums)
+        assert plan.sqr is not None and (len(plan.sqr.operands), plan.sqr.batches) == (36, 5)
+        assert any(offset for _, _, offset in plan.sqr.pre)
         # 13 products in Fp2 of f by a line, as the limb code has; its three Fp2 slots by the twist
         assert plan.mul_by_line is not None and len(plan.mul_by_line.operands) == 39
         assert plan.line_slots == ((0, 3, 4) if _model(name).twist.kind == "D" else (0, 1, 4))
@@ -69,16 +72,17 @@ def test_which_towers_get_a_plan():
     assert derive_ifma_tower(m.p, m.fp.limbs64, m.k, m.tower.beta, (2,), m.name) is None
 
 
-KERNELS = ("mul", "mul_by_line", "cyclotomic_sqr", "cyclotomic_sqr_compressed", "compressed_chain")
+KERNELS = ("mul", "sqr", "mul_by_line", "cyclotomic_sqr", "cyclotomic_sqr_compressed", "compressed_chain")
 
 
 @pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("name", ("bn254", "bls12_381", "bls12_377"))
 def test_plan_bounds_at_the_largest_inputs(name, kernel):
-    """Each plan evaluated on integers with every input coefficient at its largest (p - 1, or
-    4p - 1 inside a chain of squarings), so each sum and product at its largest: operands below
-    R52, every output's value in the reduction's range, and its columns (each product's 2n columns
-    below 2n 2^52, combined as the plan says) below 2^63."""
+    """Each plan's bounds, from its inputs' range ([0, p), or [0, 4p) inside a chain of squarings):
+    every operand sum non-negative at its least and below R52 at its largest; every output, for the
+    products at their largest, in the reduction's range; and its columns (each product's 2n columns
+    below 2n 2^52, combined as the plan says) below 2^63. The plan is also evaluated with every
+    input at its largest, against the same bounds."""
     tower = _plan(name)
     plan = getattr(tower, kernel)
     if plan is None:
@@ -87,13 +91,21 @@ def test_plan_bounds_at_the_largest_inputs(name, kernel):
     n = tower.limbs
     r52 = 1 << (LIMB_BITS * n)
     top = tower.chain_input_bound * p - 1 if kernel == "compressed_chain" else p - 1
-    value = {f"{s}{i}": top for s in "ab" for i in range(12)} | {"one": p - 1}
+    # each pre-stage value's range, and every input at its largest
+    high = {f"{s}{i}": top for s in "ab" for i in range(12)} | {"one": p - 1}
+    low = {name: 0 for name in high}
+    value = dict(high)
+    for dest, terms, offset in plan.pre:
+        high[dest] = sum(c * (high[x] if c > 0 else low[x]) for c, x in terms) + offset * p
+        low[dest] = sum(c * (low[x] if c > 0 else high[x]) for c, x in terms) + offset * p
+        value[dest] = sum(c * value[x] for c, x in terms) + offset * p
+        assert 0 <= low[dest] <= value[dest] <= high[dest] < r52
     lin: dict[str, dict[int, int]] = {}  # a post value as an integer combination of the products
-    for dest, x, y in plan.pre:
-        value[dest] = value[x] + value[y]
+    bound: dict[int, int] = {}
     for k, (x, y) in enumerate(plan.operands):
-        assert value[x] < r52 and value[y] < r52 and max(value[x], value[y]) < 1 << plan.operand_bits
+        assert max(high[x], high[y]) < 1 << plan.operand_bits
         value[f"P{k}"] = value[x] * value[y]
+        bound[k] = high[x] * high[y]
         lin[f"P{k}"] = {k: 1}
     for dest, terms in plan.post:
         value[dest] = sum(c * value[s] for c, s in terms)
@@ -103,9 +115,11 @@ def test_plan_bounds_at_the_largest_inputs(name, kernel):
                 lin[dest][k] = lin[dest].get(k, 0) + c * v
     column = 2 * n * (1 << LIMB_BITS)  # a product's column: 2n halves of limb products
     for _, out in plan.outputs:
-        t = value[out]
-        assert -plan.offset * p * r52 < t  # the offset makes the reduction non-negative
-        assert t // r52 + (plan.offset + 1) * p <= plan.reduced_bound < r52
+        most = sum(v * bound[k] for k, v in lin[out].items() if v > 0)
+        least = sum(v * bound[k] for k, v in lin[out].items() if v < 0)
+        assert least <= value[out] <= most
+        assert -plan.offset * p * r52 < least  # the offset makes the reduction non-negative
+        assert most // r52 + (plan.offset + 1) * p <= plan.reduced_bound < r52
         if kernel == "compressed_chain":  # the reduced outputs are the next squaring's inputs
             assert plan.reduced_bound <= tower.chain_input_bound * p
         # the columns as the lanes compute them, wrapping mod 2^64: what must fit is the result's

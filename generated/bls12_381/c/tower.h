@@ -1006,14 +1006,15 @@ static inline __attribute__((always_inline)) void fp12_ifma_store(fp_t *out, __m
     _mm512_mask_storeu_epi64(out->l, (__mmask8)0x3f, w);
 }
 
-/* Limbs carried to 52 bits each (non-negative limbs: sums of elements); the top limb keeps the rest. */
+/* Limbs carried to 52 bits each, signed (an operand's limbs may be negative where its sum subtracts;
+ * its value is not); the top limb keeps the rest. */
 static inline __attribute__((always_inline)) void fp12_ifma_carry(fp12_ifma_lanes_t *a)
 {
     size_t j;
 
 #pragma GCC unroll 16
     for (j = 0; j + 1 < 8; j++) {
-        a->l[j + 1] = _mm512_add_epi64(a->l[j + 1], _mm512_srli_epi64(a->l[j], 52));
+        a->l[j + 1] = _mm512_add_epi64(a->l[j + 1], _mm512_srai_epi64(a->l[j], 52));
         a->l[j] = _mm512_and_si512(a->l[j], _mm512_set1_epi64((long long)FP12_IFMA_MASK));
     }
 }
@@ -1638,6 +1639,355 @@ static void fp12_mul_ifma(fp12_t *out, const fp12_t *a_in, const fp12_t *b_in)
             W[9][0] = w160[0]; W[9][1] = w160[1];
             W[10][0] = w161[0]; W[10][1] = w161[1];
             W[11][0] = w162[0]; W[11][1] = w162[1];
+        }
+    }
+#pragma GCC unroll 8
+    for (i = 12; i < 16; i++)
+#pragma GCC unroll 2
+        for (h = 0; h < 2; h++)
+            W[i][h] = _mm512_setzero_si512();
+
+    /* 4. eight outputs per batch: reduced, moved to R64 and made canonical */
+#pragma GCC unroll 2
+    for (g = 0; g < 2; g++)
+        fp12_ifma_reduce(&W[8 * g], 1, FP12_IFMA_TO_R64);
+    fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
+    fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
+    fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
+    fp12_ifma_store(&((fp_t *)out)[3], W[3][0]);
+    fp12_ifma_store(&((fp_t *)out)[4], W[4][0]);
+    fp12_ifma_store(&((fp_t *)out)[5], W[5][0]);
+    fp12_ifma_store(&((fp_t *)out)[6], W[6][0]);
+    fp12_ifma_store(&((fp_t *)out)[7], W[7][0]);
+    fp12_ifma_store(&((fp_t *)out)[8], W[8][0]);
+    fp12_ifma_store(&((fp_t *)out)[9], W[9][0]);
+    fp12_ifma_store(&((fp_t *)out)[10], W[10][0]);
+    fp12_ifma_store(&((fp_t *)out)[11], W[11][0]);
+}
+
+
+/* out = a^2 by the complex squaring (as the limb code: (a0 + a1)(a0 + v a1) - t - v t, 2 t for t = a0 a1); out may alias a. */
+static void fp12_sqr_ifma(fp12_t *out, const fp12_t *a_in)
+{
+    const fp_t *ac = (const fp_t *)a_in;
+    __m512i a[12], W[16][2];
+    size_t i, g, h;
+
+#pragma GCC unroll 12
+    for (i = 0; i < 12; i++) {
+        a[i] = fp12_ifma_load(&ac[i]);
+    }
+    {
+        __m512i A[40], B[40], P[40][2];
+
+        /* 1. the operands: sums of input coefficients (carried in lanes below) */
+        const __m512i s1 = _mm512_add_epi64(a[0], a[1]);
+        const __m512i s2 = _mm512_add_epi64(a[6], a[7]);
+        const __m512i s5 = _mm512_add_epi64(a[2], a[3]);
+        const __m512i s6 = _mm512_add_epi64(a[8], a[9]);
+        const __m512i s9 = _mm512_add_epi64(a[4], a[5]);
+        const __m512i s10 = _mm512_add_epi64(a[10], a[11]);
+        const __m512i s13 = _mm512_add_epi64(a[2], a[4]);
+        const __m512i s14 = _mm512_add_epi64(a[3], a[5]);
+        const __m512i s15 = _mm512_add_epi64(a[8], a[10]);
+        const __m512i s16 = _mm512_add_epi64(a[9], a[11]);
+        const __m512i s17 = _mm512_add_epi64(s13, s14);
+        const __m512i s18 = _mm512_add_epi64(s15, s16);
+        const __m512i s27 = _mm512_add_epi64(a[0], a[2]);
+        const __m512i s28 = _mm512_add_epi64(a[1], a[3]);
+        const __m512i s29 = _mm512_add_epi64(a[6], a[8]);
+        const __m512i s30 = _mm512_add_epi64(a[7], a[9]);
+        const __m512i s31 = _mm512_add_epi64(s27, s28);
+        const __m512i s32 = _mm512_add_epi64(s29, s30);
+        const __m512i s39 = _mm512_add_epi64(a[0], a[4]);
+        const __m512i s40 = _mm512_add_epi64(a[1], a[5]);
+        const __m512i s41 = _mm512_add_epi64(a[6], a[10]);
+        const __m512i s42 = _mm512_add_epi64(a[7], a[11]);
+        const __m512i s43 = _mm512_add_epi64(s39, s40);
+        const __m512i s44 = _mm512_add_epi64(s41, s42);
+        const __m512i s49 = _mm512_add_epi64(a[0], a[6]);
+        const __m512i s50 = _mm512_add_epi64(a[1], a[7]);
+        const __m512i s51 = _mm512_add_epi64(a[2], a[8]);
+        const __m512i s52 = _mm512_add_epi64(a[3], a[9]);
+        const __m512i s53 = _mm512_add_epi64(a[4], a[10]);
+        const __m512i s54 = _mm512_add_epi64(a[5], a[11]);
+        const __m512i s55 = _mm512_sub_epi64(_mm512_add_epi64(a[10], _mm512_set_epi64(106513, 539007656565323, 486514101631693, 2080788367864709, 329812468902415, 1883421074697215, 4480601151241119, 4222124650637995)), a[11]);
+        const __m512i s56 = _mm512_add_epi64(a[10], a[11]);
+        const __m512i s57 = _mm512_add_epi64(a[0], s55);
+        const __m512i s58 = _mm512_add_epi64(a[1], s56);
+        const __m512i s59 = _mm512_add_epi64(a[2], a[6]);
+        const __m512i s60 = _mm512_add_epi64(a[3], a[7]);
+        const __m512i s61 = _mm512_add_epi64(a[4], a[8]);
+        const __m512i s62 = _mm512_add_epi64(a[5], a[9]);
+        const __m512i s63 = _mm512_add_epi64(s49, s50);
+        const __m512i s64 = _mm512_add_epi64(s57, s58);
+        const __m512i s67 = _mm512_add_epi64(s51, s52);
+        const __m512i s68 = _mm512_add_epi64(s59, s60);
+        const __m512i s71 = _mm512_add_epi64(s53, s54);
+        const __m512i s72 = _mm512_add_epi64(s61, s62);
+        const __m512i s75 = _mm512_add_epi64(s51, s53);
+        const __m512i s76 = _mm512_add_epi64(s52, s54);
+        const __m512i s77 = _mm512_add_epi64(s59, s61);
+        const __m512i s78 = _mm512_add_epi64(s60, s62);
+        const __m512i s79 = _mm512_add_epi64(s75, s76);
+        const __m512i s80 = _mm512_add_epi64(s77, s78);
+        const __m512i s89 = _mm512_add_epi64(s49, s51);
+        const __m512i s90 = _mm512_add_epi64(s50, s52);
+        const __m512i s91 = _mm512_add_epi64(s57, s59);
+        const __m512i s92 = _mm512_add_epi64(s58, s60);
+        const __m512i s93 = _mm512_add_epi64(s89, s90);
+        const __m512i s94 = _mm512_add_epi64(s91, s92);
+        const __m512i s101 = _mm512_add_epi64(s49, s53);
+        const __m512i s102 = _mm512_add_epi64(s50, s54);
+        const __m512i s103 = _mm512_add_epi64(s57, s61);
+        const __m512i s104 = _mm512_add_epi64(s58, s62);
+        const __m512i s105 = _mm512_add_epi64(s101, s102);
+        const __m512i s106 = _mm512_add_epi64(s103, s104);
+        A[0] = a[0]; B[0] = a[6];
+        A[1] = a[1]; B[1] = a[7];
+        A[2] = s1; B[2] = s2;
+        A[3] = a[2]; B[3] = a[8];
+        A[4] = a[3]; B[4] = a[9];
+        A[5] = s5; B[5] = s6;
+        A[6] = a[4]; B[6] = a[10];
+        A[7] = a[5]; B[7] = a[11];
+        A[8] = s9; B[8] = s10;
+        A[9] = s13; B[9] = s15;
+        A[10] = s14; B[10] = s16;
+        A[11] = s17; B[11] = s18;
+        A[12] = s27; B[12] = s29;
+        A[13] = s28; B[13] = s30;
+        A[14] = s31; B[14] = s32;
+        A[15] = s39; B[15] = s41;
+        A[16] = s40; B[16] = s42;
+        A[17] = s43; B[17] = s44;
+        A[18] = s49; B[18] = s57;
+        A[19] = s50; B[19] = s58;
+        A[20] = s63; B[20] = s64;
+        A[21] = s51; B[21] = s59;
+        A[22] = s52; B[22] = s60;
+        A[23] = s67; B[23] = s68;
+        A[24] = s53; B[24] = s61;
+        A[25] = s54; B[25] = s62;
+        A[26] = s71; B[26] = s72;
+        A[27] = s75; B[27] = s77;
+        A[28] = s76; B[28] = s78;
+        A[29] = s79; B[29] = s80;
+        A[30] = s89; B[30] = s91;
+        A[31] = s90; B[31] = s92;
+        A[32] = s93; B[32] = s94;
+        A[33] = s101; B[33] = s103;
+        A[34] = s102; B[34] = s104;
+        A[35] = s105; B[35] = s106;
+#pragma GCC unroll 8
+        for (i = 36; i < 40; i++)
+            A[i] = B[i] = _mm512_setzero_si512();
+
+        /* 2. eight double-width products per batch, one per lane */
+#pragma GCC unroll 5
+        for (g = 0; g < 5; g++)
+            fp12_ifma_products(&P[8 * g], &A[8 * g], &B[8 * g]);
+
+        /* 3. the outputs as signed combinations of the products, column by column */
+        {
+            __m512i w3[2];
+            w3[0] = _mm512_sub_epi64(P[0][0], P[1][0]);
+            w3[1] = _mm512_sub_epi64(P[0][1], P[1][1]);
+            __m512i w4[2];
+            w4[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[2][0], P[0][0]), P[1][0]);
+            w4[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[2][1], P[0][1]), P[1][1]);
+            __m512i w7[2];
+            w7[0] = _mm512_sub_epi64(P[3][0], P[4][0]);
+            w7[1] = _mm512_sub_epi64(P[3][1], P[4][1]);
+            __m512i w8[2];
+            w8[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[5][0], P[3][0]), P[4][0]);
+            w8[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[5][1], P[3][1]), P[4][1]);
+            __m512i w11[2];
+            w11[0] = _mm512_sub_epi64(P[6][0], P[7][0]);
+            w11[1] = _mm512_sub_epi64(P[6][1], P[7][1]);
+            __m512i w12[2];
+            w12[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[8][0], P[6][0]), P[7][0]);
+            w12[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[8][1], P[6][1]), P[7][1]);
+            __m512i w19[2];
+            w19[0] = _mm512_sub_epi64(P[9][0], P[10][0]);
+            w19[1] = _mm512_sub_epi64(P[9][1], P[10][1]);
+            __m512i w20[2];
+            w20[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[11][0], P[9][0]), P[10][0]);
+            w20[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[11][1], P[9][1]), P[10][1]);
+            __m512i w21[2];
+            w21[0] = _mm512_sub_epi64(_mm512_sub_epi64(w19[0], w7[0]), w11[0]);
+            w21[1] = _mm512_sub_epi64(_mm512_sub_epi64(w19[1], w7[1]), w11[1]);
+            __m512i w22[2];
+            w22[0] = _mm512_sub_epi64(_mm512_sub_epi64(w20[0], w8[0]), w12[0]);
+            w22[1] = _mm512_sub_epi64(_mm512_sub_epi64(w20[1], w8[1]), w12[1]);
+            __m512i w23[2];
+            w23[0] = _mm512_sub_epi64(w21[0], w22[0]);
+            w23[1] = _mm512_sub_epi64(w21[1], w22[1]);
+            __m512i w24[2];
+            w24[0] = _mm512_add_epi64(w21[0], w22[0]);
+            w24[1] = _mm512_add_epi64(w21[1], w22[1]);
+            __m512i w25[2];
+            w25[0] = _mm512_add_epi64(w23[0], w3[0]);
+            w25[1] = _mm512_add_epi64(w23[1], w3[1]);
+            __m512i w26[2];
+            w26[0] = _mm512_add_epi64(w24[0], w4[0]);
+            w26[1] = _mm512_add_epi64(w24[1], w4[1]);
+            __m512i w33[2];
+            w33[0] = _mm512_sub_epi64(P[12][0], P[13][0]);
+            w33[1] = _mm512_sub_epi64(P[12][1], P[13][1]);
+            __m512i w34[2];
+            w34[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[14][0], P[12][0]), P[13][0]);
+            w34[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[14][1], P[12][1]), P[13][1]);
+            __m512i w35[2];
+            w35[0] = _mm512_sub_epi64(w11[0], w12[0]);
+            w35[1] = _mm512_sub_epi64(w11[1], w12[1]);
+            __m512i w36[2];
+            w36[0] = _mm512_add_epi64(w11[0], w12[0]);
+            w36[1] = _mm512_add_epi64(w11[1], w12[1]);
+            __m512i w37[2];
+            w37[0] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w33[0], w3[0]), w7[0]), w35[0]);
+            w37[1] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w33[1], w3[1]), w7[1]), w35[1]);
+            __m512i w38[2];
+            w38[0] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w34[0], w4[0]), w8[0]), w36[0]);
+            w38[1] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w34[1], w4[1]), w8[1]), w36[1]);
+            __m512i w45[2];
+            w45[0] = _mm512_sub_epi64(P[15][0], P[16][0]);
+            w45[1] = _mm512_sub_epi64(P[15][1], P[16][1]);
+            __m512i w46[2];
+            w46[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[17][0], P[15][0]), P[16][0]);
+            w46[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[17][1], P[15][1]), P[16][1]);
+            __m512i w47[2];
+            w47[0] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w45[0], w3[0]), w11[0]), w7[0]);
+            w47[1] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w45[1], w3[1]), w11[1]), w7[1]);
+            __m512i w48[2];
+            w48[0] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w46[0], w4[0]), w12[0]), w8[0]);
+            w48[1] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w46[1], w4[1]), w12[1]), w8[1]);
+            __m512i w65[2];
+            w65[0] = _mm512_sub_epi64(P[18][0], P[19][0]);
+            w65[1] = _mm512_sub_epi64(P[18][1], P[19][1]);
+            __m512i w66[2];
+            w66[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[20][0], P[18][0]), P[19][0]);
+            w66[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[20][1], P[18][1]), P[19][1]);
+            __m512i w69[2];
+            w69[0] = _mm512_sub_epi64(P[21][0], P[22][0]);
+            w69[1] = _mm512_sub_epi64(P[21][1], P[22][1]);
+            __m512i w70[2];
+            w70[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[23][0], P[21][0]), P[22][0]);
+            w70[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[23][1], P[21][1]), P[22][1]);
+            __m512i w73[2];
+            w73[0] = _mm512_sub_epi64(P[24][0], P[25][0]);
+            w73[1] = _mm512_sub_epi64(P[24][1], P[25][1]);
+            __m512i w74[2];
+            w74[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[26][0], P[24][0]), P[25][0]);
+            w74[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[26][1], P[24][1]), P[25][1]);
+            __m512i w81[2];
+            w81[0] = _mm512_sub_epi64(P[27][0], P[28][0]);
+            w81[1] = _mm512_sub_epi64(P[27][1], P[28][1]);
+            __m512i w82[2];
+            w82[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[29][0], P[27][0]), P[28][0]);
+            w82[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[29][1], P[27][1]), P[28][1]);
+            __m512i w83[2];
+            w83[0] = _mm512_sub_epi64(_mm512_sub_epi64(w81[0], w69[0]), w73[0]);
+            w83[1] = _mm512_sub_epi64(_mm512_sub_epi64(w81[1], w69[1]), w73[1]);
+            __m512i w84[2];
+            w84[0] = _mm512_sub_epi64(_mm512_sub_epi64(w82[0], w70[0]), w74[0]);
+            w84[1] = _mm512_sub_epi64(_mm512_sub_epi64(w82[1], w70[1]), w74[1]);
+            __m512i w85[2];
+            w85[0] = _mm512_sub_epi64(w83[0], w84[0]);
+            w85[1] = _mm512_sub_epi64(w83[1], w84[1]);
+            __m512i w86[2];
+            w86[0] = _mm512_add_epi64(w83[0], w84[0]);
+            w86[1] = _mm512_add_epi64(w83[1], w84[1]);
+            __m512i w87[2];
+            w87[0] = _mm512_add_epi64(w85[0], w65[0]);
+            w87[1] = _mm512_add_epi64(w85[1], w65[1]);
+            __m512i w88[2];
+            w88[0] = _mm512_add_epi64(w86[0], w66[0]);
+            w88[1] = _mm512_add_epi64(w86[1], w66[1]);
+            __m512i w95[2];
+            w95[0] = _mm512_sub_epi64(P[30][0], P[31][0]);
+            w95[1] = _mm512_sub_epi64(P[30][1], P[31][1]);
+            __m512i w96[2];
+            w96[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[32][0], P[30][0]), P[31][0]);
+            w96[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[32][1], P[30][1]), P[31][1]);
+            __m512i w97[2];
+            w97[0] = _mm512_sub_epi64(w73[0], w74[0]);
+            w97[1] = _mm512_sub_epi64(w73[1], w74[1]);
+            __m512i w98[2];
+            w98[0] = _mm512_add_epi64(w73[0], w74[0]);
+            w98[1] = _mm512_add_epi64(w73[1], w74[1]);
+            __m512i w99[2];
+            w99[0] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w95[0], w65[0]), w69[0]), w97[0]);
+            w99[1] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w95[1], w65[1]), w69[1]), w97[1]);
+            __m512i w100[2];
+            w100[0] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w96[0], w66[0]), w70[0]), w98[0]);
+            w100[1] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w96[1], w66[1]), w70[1]), w98[1]);
+            __m512i w107[2];
+            w107[0] = _mm512_sub_epi64(P[33][0], P[34][0]);
+            w107[1] = _mm512_sub_epi64(P[33][1], P[34][1]);
+            __m512i w108[2];
+            w108[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[35][0], P[33][0]), P[34][0]);
+            w108[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[35][1], P[33][1]), P[34][1]);
+            __m512i w109[2];
+            w109[0] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w107[0], w65[0]), w73[0]), w69[0]);
+            w109[1] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w107[1], w65[1]), w73[1]), w69[1]);
+            __m512i w110[2];
+            w110[0] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w108[0], w66[0]), w74[0]), w70[0]);
+            w110[1] = _mm512_add_epi64(_mm512_sub_epi64(_mm512_sub_epi64(w108[1], w66[1]), w74[1]), w70[1]);
+            __m512i w111[2];
+            w111[0] = _mm512_sub_epi64(w47[0], w48[0]);
+            w111[1] = _mm512_sub_epi64(w47[1], w48[1]);
+            __m512i w112[2];
+            w112[0] = _mm512_add_epi64(w47[0], w48[0]);
+            w112[1] = _mm512_add_epi64(w47[1], w48[1]);
+            __m512i w113[2];
+            w113[0] = _mm512_sub_epi64(_mm512_sub_epi64(w87[0], w25[0]), w111[0]);
+            w113[1] = _mm512_sub_epi64(_mm512_sub_epi64(w87[1], w25[1]), w111[1]);
+            __m512i w114[2];
+            w114[0] = _mm512_sub_epi64(_mm512_sub_epi64(w88[0], w26[0]), w112[0]);
+            w114[1] = _mm512_sub_epi64(_mm512_sub_epi64(w88[1], w26[1]), w112[1]);
+            __m512i w115[2];
+            w115[0] = _mm512_sub_epi64(_mm512_sub_epi64(w99[0], w37[0]), w25[0]);
+            w115[1] = _mm512_sub_epi64(_mm512_sub_epi64(w99[1], w37[1]), w25[1]);
+            __m512i w116[2];
+            w116[0] = _mm512_sub_epi64(_mm512_sub_epi64(w100[0], w38[0]), w26[0]);
+            w116[1] = _mm512_sub_epi64(_mm512_sub_epi64(w100[1], w38[1]), w26[1]);
+            __m512i w117[2];
+            w117[0] = _mm512_sub_epi64(_mm512_sub_epi64(w109[0], w47[0]), w37[0]);
+            w117[1] = _mm512_sub_epi64(_mm512_sub_epi64(w109[1], w47[1]), w37[1]);
+            __m512i w118[2];
+            w118[0] = _mm512_sub_epi64(_mm512_sub_epi64(w110[0], w48[0]), w38[0]);
+            w118[1] = _mm512_sub_epi64(_mm512_sub_epi64(w110[1], w48[1]), w38[1]);
+            __m512i w119[2];
+            w119[0] = _mm512_slli_epi64(w25[0], 1);
+            w119[1] = _mm512_slli_epi64(w25[1], 1);
+            __m512i w120[2];
+            w120[0] = _mm512_slli_epi64(w26[0], 1);
+            w120[1] = _mm512_slli_epi64(w26[1], 1);
+            __m512i w121[2];
+            w121[0] = _mm512_slli_epi64(w37[0], 1);
+            w121[1] = _mm512_slli_epi64(w37[1], 1);
+            __m512i w122[2];
+            w122[0] = _mm512_slli_epi64(w38[0], 1);
+            w122[1] = _mm512_slli_epi64(w38[1], 1);
+            __m512i w123[2];
+            w123[0] = _mm512_slli_epi64(w47[0], 1);
+            w123[1] = _mm512_slli_epi64(w47[1], 1);
+            __m512i w124[2];
+            w124[0] = _mm512_slli_epi64(w48[0], 1);
+            w124[1] = _mm512_slli_epi64(w48[1], 1);
+            W[0][0] = w113[0]; W[0][1] = w113[1];
+            W[1][0] = w114[0]; W[1][1] = w114[1];
+            W[2][0] = w115[0]; W[2][1] = w115[1];
+            W[3][0] = w116[0]; W[3][1] = w116[1];
+            W[4][0] = w117[0]; W[4][1] = w117[1];
+            W[5][0] = w118[0]; W[5][1] = w118[1];
+            W[6][0] = w119[0]; W[6][1] = w119[1];
+            W[7][0] = w120[0]; W[7][1] = w120[1];
+            W[8][0] = w121[0]; W[8][1] = w121[1];
+            W[9][0] = w122[0]; W[9][1] = w122[1];
+            W[10][0] = w123[0]; W[10][1] = w123[1];
+            W[11][0] = w124[0]; W[11][1] = w124[1];
         }
     }
 #pragma GCC unroll 8
@@ -2746,12 +3096,12 @@ static inline void fp12_mul(fp12_t *out, const fp12_t *a, const fp12_t *b)
 }
 
 
-/* out = a^2: the IFMA multiplication (its 54 products cost less than the limb squaring's 36 there), else the limb squaring. */
+/* out = a^2: on AVX-512 IFMA where the CPU has it (the complex squaring), else in the target's limbs. */
 static inline void fp12_sqr(fp12_t *out, const fp12_t *a)
 {
 #ifdef FP12_IFMA
     if (fp12_ifma_cpu()) {
-        fp12_mul_ifma(out, a, a);
+        fp12_sqr_ifma(out, a);
         return;
     }
 #endif
