@@ -1363,7 +1363,9 @@ static void fp12_mul_ifma(fp12_t *out, const fp12_t *a_in, const fp12_t *b_in)
             A[i] = B[i] = _mm512_setzero_si512();
 
         /* 2. eight double-width products per batch, one per lane */
-#pragma GCC unroll 7
+        /* a loop, not unrolled: one copy of the batch's code (unrolled, gcc compiled each kernel
+         * for about three times as long, and it ran no faster) */
+#pragma GCC unroll 1
         for (g = 0; g < 7; g++)
             fp12_ifma_products(&P[8 * g], &A[8 * g], &B[8 * g]);
 
@@ -1648,7 +1650,7 @@ static void fp12_mul_ifma(fp12_t *out, const fp12_t *a_in, const fp12_t *b_in)
             W[i][h] = _mm512_setzero_si512();
 
     /* 4. eight outputs per batch: reduced, moved to R64 and made canonical */
-#pragma GCC unroll 2
+#pragma GCC unroll 1
     for (g = 0; g < 2; g++)
         fp12_ifma_reduce(&W[8 * g], 1, FP12_IFMA_TO_R64);
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
@@ -1784,7 +1786,9 @@ static void fp12_sqr_ifma(fp12_t *out, const fp12_t *a_in)
             A[i] = B[i] = _mm512_setzero_si512();
 
         /* 2. eight double-width products per batch, one per lane */
-#pragma GCC unroll 5
+        /* a loop, not unrolled: one copy of the batch's code (unrolled, gcc compiled each kernel
+         * for about three times as long, and it ran no faster) */
+#pragma GCC unroll 1
         for (g = 0; g < 5; g++)
             fp12_ifma_products(&P[8 * g], &A[8 * g], &B[8 * g]);
 
@@ -1997,7 +2001,7 @@ static void fp12_sqr_ifma(fp12_t *out, const fp12_t *a_in)
             W[i][h] = _mm512_setzero_si512();
 
     /* 4. eight outputs per batch: reduced, moved to R64 and made canonical */
-#pragma GCC unroll 2
+#pragma GCC unroll 1
     for (g = 0; g < 2; g++)
         fp12_ifma_reduce(&W[8 * g], 1, FP12_IFMA_TO_R64);
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
@@ -2129,7 +2133,9 @@ static void fp12_mul_by_line_ifma(fp12_t *out, const fp12_t *a_in, const fp12_t 
             A[i] = B[i] = _mm512_setzero_si512();
 
         /* 2. eight double-width products per batch, one per lane */
-#pragma GCC unroll 5
+        /* a loop, not unrolled: one copy of the batch's code (unrolled, gcc compiled each kernel
+         * for about three times as long, and it ran no faster) */
+#pragma GCC unroll 1
         for (g = 0; g < 5; g++)
             fp12_ifma_products(&P[8 * g], &A[8 * g], &B[8 * g]);
 
@@ -2366,7 +2372,7 @@ static void fp12_mul_by_line_ifma(fp12_t *out, const fp12_t *a_in, const fp12_t 
             W[i][h] = _mm512_setzero_si512();
 
     /* 4. eight outputs per batch: reduced, moved to R64 and made canonical */
-#pragma GCC unroll 2
+#pragma GCC unroll 1
     for (g = 0; g < 2; g++)
         fp12_ifma_reduce(&W[8 * g], 1, FP12_IFMA_TO_R64);
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
@@ -2459,7 +2465,9 @@ static void fp12_cyclotomic_sqr_ifma(fp12_t *out, const fp12_t *a_in)
             A[i] = B[i] = _mm512_setzero_si512();
 
         /* 2. eight double-width products per batch, one per lane */
-#pragma GCC unroll 5
+        /* a loop, not unrolled: one copy of the batch's code (unrolled, gcc compiled each kernel
+         * for about three times as long, and it ran no faster) */
+#pragma GCC unroll 1
         for (g = 0; g < 5; g++)
             fp12_ifma_products(&P[8 * g], &A[8 * g], &B[8 * g]);
 
@@ -2636,7 +2644,7 @@ static void fp12_cyclotomic_sqr_ifma(fp12_t *out, const fp12_t *a_in)
             W[i][h] = _mm512_setzero_si512();
 
     /* 4. eight outputs per batch: reduced, moved to R64 and made canonical */
-#pragma GCC unroll 2
+#pragma GCC unroll 1
     for (g = 0; g < 2; g++)
         fp12_ifma_reduce(&W[8 * g], 1, FP12_IFMA_TO_R64);
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
@@ -2711,7 +2719,9 @@ static void fp12_cyclotomic_sqr_compressed_ifma(fp12_t *out, const fp12_t *a_in)
             A[i] = B[i] = _mm512_setzero_si512();
 
         /* 2. eight double-width products per batch, one per lane */
-#pragma GCC unroll 4
+        /* a loop, not unrolled: one copy of the batch's code (unrolled, gcc compiled each kernel
+         * for about three times as long, and it ran no faster) */
+#pragma GCC unroll 1
         for (g = 0; g < 4; g++)
             fp12_ifma_products(&P[8 * g], &A[8 * g], &B[8 * g]);
 
@@ -2927,7 +2937,9 @@ static void fp12_cyclotomic_sqr_compressed_n_ifma(fp12_t *out, const fp12_t *a_i
                 A[i] = B[i] = _mm512_setzero_si512();
 
             /* 2. eight double-width products per batch, one per lane */
-    #pragma GCC unroll 4
+            /* a loop, not unrolled: one copy of the batch's code (unrolled, gcc compiled each kernel
+             * for about three times as long, and it ran no faster) */
+    #pragma GCC unroll 1
             for (g = 0; g < 4; g++)
                 fp12_ifma_products(&P[8 * g], &A[8 * g], &B[8 * g]);
 
