@@ -20,7 +20,7 @@ import gmpy2
 
 from .checks import DerivationError, require
 
-__all__ = ["LIMB_BITS", "DerivationError", "IfmaField", "derive_ifma_field", "ifma_constant"]
+__all__ = ["LIMB_BITS", "DerivationError", "IfmaField", "derive_ifma_field", "ifma_constant", "limbs52"]
 
 LIMB_BITS = 52
 # Up to this many limbs the 8-lane product is inlined at every call: measured on Zen 4 with
@@ -43,7 +43,8 @@ class IfmaField:
     inline_product: bool          # the product is inlined (limbs <= INLINE_PRODUCT_MAX_LIMBS)
 
 
-def _limbs(value: int, n: int) -> tuple[int, ...]:
+def limbs52(value: int, n: int) -> tuple[int, ...]:
+    """value in n limbs of 52 bits, least first."""
     mask = (1 << LIMB_BITS) - 1
     return tuple((value >> (LIMB_BITS * i)) & mask for i in range(n))
 
@@ -71,12 +72,12 @@ def derive_ifma_field(modulus: int, limbs64: int, curve: str) -> IfmaField:
     require(x * r52 * from_kernel * r52_inv % modulus == x * r64 % modulus, curve, "IFMA: R64 mod p")
     field = IfmaField(
         limbs=n,
-        modulus=_limbs(modulus, n),
-        twice_modulus=_limbs(2 * modulus, n),
+        modulus=limbs52(modulus, n),
+        twice_modulus=limbs52(2 * modulus, n),
         n0=n0,
-        one=_limbs(r52 % modulus, n),
-        to_kernel=_limbs(to_kernel, n),
-        from_kernel=_limbs(from_kernel, n),
+        one=limbs52(r52 % modulus, n),
+        to_kernel=limbs52(to_kernel, n),
+        from_kernel=limbs52(from_kernel, n),
         inline_product=n <= INLINE_PRODUCT_MAX_LIMBS,
     )
     require(_from_limbs(field.modulus) == modulus and _from_limbs(field.twice_modulus) == 2 * modulus, curve,
@@ -88,4 +89,4 @@ def ifma_constant(field: IfmaField, value: int) -> tuple[int, ...]:
     """``value`` in the kernel's canonical form, value R52 mod p in 52-bit limbs: a curve constant
     the kernel multiplies by (the coefficient a of a short Weierstrass group with a != 0)."""
     modulus = _from_limbs(field.modulus)
-    return _limbs(value * (1 << (LIMB_BITS * field.limbs)) % modulus, field.limbs)
+    return limbs52(value * (1 << (LIMB_BITS * field.limbs)) % modulus, field.limbs)

@@ -40,10 +40,10 @@ from functools import cache
 import gmpy2
 
 from .checks import DerivationError, require
+from .ifma import LIMB_BITS, limbs52
 
 __all__ = ["DerivationError", "IfmaTowerPlan", "PostTerm", "derive_ifma_tower", "trace_fp12_mul"]
 
-LIMB_BITS = 52
 MAX_LIMBS = 8          # one element in one 512-bit vector
 MAX_WORDS = 8          # the library's 64-bit form, loaded into one vector
 FP12_COEFFS = 12
@@ -309,10 +309,6 @@ class IfmaTowerPlan:
     chain_input_bound: int = CHAIN_INPUT_BOUND
 
 
-def _limbs52(value: int, n: int) -> tuple[int, ...]:
-    return tuple((value >> (LIMB_BITS * i)) & ((1 << LIMB_BITS) - 1) for i in range(n))
-
-
 def _live(t: _Trace, outputs: list[str]) -> tuple[tuple[PreSum, ...],
                                                   tuple[tuple[str, tuple[PostTerm, ...]], ...]]:
     """The pre and post stages without the values no output needs (a sum whose product met a zero
@@ -405,10 +401,10 @@ def derive_ifma_tower(p: int, words: int, k: int, beta: int | None, xi: tuple[in
         nonzero = frozenset(2 * j + c for j in line_slots for c in (0, 1))
         line_trace, line_outputs = trace_fp12_mul(beta, xi2, nonzero)
         line = _kernel(p, line_trace, "ab", tuple(enumerate(line_outputs)), n)
-    tower = IfmaTowerPlan(limbs=n, words=words, modulus=_limbs52(p, n), n0=n0, to_r64=_limbs52(to_r64, n),
-                          one=_limbs52(r64 % p, n), mul=mul, sqr=sqr, mul_by_line=line, line_slots=tuple(line_slots),
+    tower = IfmaTowerPlan(limbs=n, words=words, modulus=limbs52(p, n), n0=n0, to_r64=limbs52(to_r64, n),
+                          one=limbs52(r64 % p, n), mul=mul, sqr=sqr, mul_by_line=line, line_slots=tuple(line_slots),
                           cyclotomic_sqr=squarings[0], cyclotomic_sqr_compressed=squarings[1],
-                          compressed_chain=chain, one52=_limbs52(r52 % p, n))
+                          compressed_chain=chain, one52=limbs52(r52 % p, n))
     for plan in (tower.mul, sqr, line, *squarings):
         # reduced < R52: the product by C then lands below reduced * p / R52 + p < 2p
         require(plan is None or plan.reduced_bound * to_r64 < r52 * p, curve,

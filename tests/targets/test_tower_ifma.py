@@ -22,6 +22,7 @@ import pytest
 from conftest import REPO_ROOT, STANDARD_CURVES
 
 import generator.derive.ifma_tower as ifma_tower
+from bench.cbench import cpu_flags
 from generator.derive.ifma_tower import LIMB_BITS, derive_ifma_tower
 from generator.emit.tower import tower_emit
 from generator.pipeline import derive_model
@@ -280,20 +281,13 @@ def test_gt_powers_against_the_reference(C):
     assert C.pairing(g1 * a, g2 * b) == e ** (a * b % m.r)
 
 
-def _cpu_flags() -> set[str]:
-    for line in Path("/proc/cpuinfo").read_text().splitlines():
-        if line.startswith("flags"):
-            return set(line.split(":", 1)[1].split())
-    return set()
-
-
 @pytest.mark.parametrize("name", STANDARD_CURVES)
 def test_kernel_runs_where_it_should(curve_module, name):
     """The portable module never runs the kernels, nor a curve without a plan; the x86_64-adx module of
     a curve with a plan runs them exactly where the CPU reports AVX-512F, AVX-512DQ and IFMA."""
     if not Path("/proc/cpuinfo").is_file():
         pytest.skip("no /proc/cpuinfo to read the CPU's flags from")
-    ifma = {"avx512f", "avx512dq", "avx512ifma"} <= _cpu_flags()
+    ifma = {"avx512f", "avx512dq", "avx512ifma"} <= cpu_flags()
     C = curve_module(name)
     # (a tower other than k = 12 has no plan: its curve's model is not derived)
     expected = C.TARGET == "x86_64-adx" and C.K == 12 and _plan(name) is not None and ifma
@@ -352,7 +346,7 @@ def test_known_answer_program_with_the_kernels(name, tmp_path):
 
     from generator.build import ADX_COMPILE_ARGS, ADX_DEFINE, BASE_COMPILE_ARGS
 
-    if not {"avx512f", "avx512dq", "avx512ifma", "adx", "bmi2"} <= _cpu_flags():
+    if not {"avx512f", "avx512dq", "avx512ifma", "adx", "bmi2"} <= cpu_flags():
         pytest.skip("this CPU does not run the AVX-512 IFMA kernels")
     pkg_dir = REPO_ROOT / "generated" / name
     binary = tmp_path / "kat-adx"

@@ -1077,7 +1077,6 @@ static void fp12_sqr_limbs(fp12_t *out, const fp12_t *a)
 #if !defined(PF_TOWER_IFMA_OFF) && defined(PF_AVX512_KERNELS) /* limbs.h: the x86_64-adx module, gcc */
 #define FP12_IFMA 1
 
-#define FP12_IFMA_NLIMBS 5
 #define FP12_IFMA_MASK 0xfffffffffffffULL /* 2^52 - 1 */
 #define FP12_IFMA_N0 0x20782e4866389ULL /* -p^-1 mod 2^52 */
 static const uint64_t FP12_IFMA_P[5] = { 0x08c16d87cfd47ULL, 0x916871ca8d3c2ULL, 0x181585d97816aULL, 0xa029b85045b68ULL, 0x030644e72e131ULL };
@@ -1264,28 +1263,49 @@ static inline __attribute__((always_inline)) void fp12_ifma_products(__m512i p[]
     }
 }
 
-/* Rows r[0..7], one element each (limbs below 2^52, a value below 4p), times the constant c in
- * lanes: r[k] <- r[k] c / R52, made canonical; one Montgomery product moves a value between the
- * kernel's form and the library's (c = R52^2 / R64 or R64 mod p). */
+/* z = o c / R52 mod p, canonical, for eight elements o below 4p in lanes and a constant c: one
+ * Montgomery product moves a value between the kernel's form and the library's (c = R52^2 / R64,
+ * or R64 mod p). */
+static inline __attribute__((always_inline)) void fp12_ifma_times(fp12_ifma_lanes_t *z,
+                                                                   const fp12_ifma_lanes_t *o,
+                                                                   const uint64_t *c)
+{
+    fp12_ifma_lanes_t y;
+    fp12_ifma_wide_t u;
+    size_t k;
+
+#pragma GCC unroll 16
+    for (k = 0; k < 5; k++)
+        y.l[k] = _mm512_set1_epi64((long long)c[k]);
+    fp12_ifma_mul_wide(&u, o, &y);
+    fp12_ifma_redc(z, &u, 0);
+    fp12_ifma_reduce_once(z);
+}
+
+/* Lanes to rows: r[k] holds the element of lane k (limbs past the last zero). */
+static inline __attribute__((always_inline)) void fp12_ifma_to_rows(__m512i r[8], const fp12_ifma_lanes_t *z)
+{
+    size_t k;
+
+#pragma GCC unroll 8
+    for (k = 0; k < 8; k++)
+        r[k] = k < 5 ? z->l[k] : _mm512_setzero_si512();
+    pf_v8_transpose(r);
+}
+
+/* Rows r[0..7], one element each (limbs below 2^52, a value below 4p), times the constant c:
+ * r[k] <- r[k] c / R52, canonical. */
 static inline __attribute__((always_inline)) void fp12_ifma_rows_times(__m512i r[8], const uint64_t *c)
 {
-    fp12_ifma_lanes_t x, y, z;
-    fp12_ifma_wide_t u;
+    fp12_ifma_lanes_t x, z;
     size_t k;
 
     pf_v8_transpose(r);
 #pragma GCC unroll 16
-    for (k = 0; k < 5; k++) {
+    for (k = 0; k < 5; k++)
         x.l[k] = r[k];
-        y.l[k] = _mm512_set1_epi64((long long)c[k]);
-    }
-    fp12_ifma_mul_wide(&u, &x, &y);
-    fp12_ifma_redc(&z, &u, 0);
-    fp12_ifma_reduce_once(&z);
-#pragma GCC unroll 8
-    for (k = 0; k < 8; k++)
-        r[k] = k < 5 ? z.l[k] : _mm512_setzero_si512();
-    pf_v8_transpose(r);
+    fp12_ifma_times(&z, &x, c);
+    fp12_ifma_to_rows(r, &z);
 }
 
 /* Eight double-width values w[k] (columns by halves, as the products) reduced in place: with
@@ -1294,8 +1314,8 @@ static inline __attribute__((always_inline)) void fp12_ifma_rows_times(__m512i r
 static inline __attribute__((always_inline)) void fp12_ifma_reduce(__m512i w[][2], uint64_t offset,
                                                                     const uint64_t *to_r64)
 {
-    fp12_ifma_wide_t t, u;
-    fp12_ifma_lanes_t o, c, z;
+    fp12_ifma_wide_t t;
+    fp12_ifma_lanes_t o, z;
     __m512i r[8];
     size_t k, h;
 
@@ -1311,20 +1331,11 @@ static inline __attribute__((always_inline)) void fp12_ifma_reduce(__m512i w[][2
                 t.c[8 * h + k] = r[k];
     }
     fp12_ifma_redc(&o, &t, offset);
-    if (to_r64 != NULL) {
-#pragma GCC unroll 16
-        for (k = 0; k < 5; k++)
-            c.l[k] = _mm512_set1_epi64((long long)to_r64[k]);
-        fp12_ifma_mul_wide(&u, &o, &c);
-        fp12_ifma_redc(&z, &u, 0);
-        fp12_ifma_reduce_once(&z);
-    } else {
+    if (to_r64 != NULL)
+        fp12_ifma_times(&z, &o, to_r64);
+    else
         z = o;
-    }
-#pragma GCC unroll 8
-    for (k = 0; k < 8; k++)
-        r[k] = k < 5 ? z.l[k] : _mm512_setzero_si512();
-    pf_v8_transpose(r);
+    fp12_ifma_to_rows(r, &z);
 #pragma GCC unroll 8
     for (k = 0; k < 8; k++)
         w[k][0] = r[k];
