@@ -8,21 +8,26 @@ One Fp12 multiplication becomes:
 - 54 products of such sums, in double width and unreduced (eight at a time, one per 64-bit lane);
 - a *post* stage: each of the 12 output coefficients as a signed integer combination of the
   products, still in double width (one coefficient per 512-bit vector, 64-bit signed columns);
-- one Montgomery reduction per output, then a product by a constant that moves the result from the
-  kernel's radix R52 = 2^(52 n) back to the library's R64 = 2^(64 L) (see below).
+- one Montgomery reduction per output by the library's radix R64 = 2^(64 L) (see below), then
+  conditional subtractions of 2^j p that make it canonical.
 
 The product by a line (b zero outside three Fp2 slots) and the cyclotomic squarings (Granger-Scott,
 Karabina's compressed one) are traced the same way; an input coefficient that an output adds enters
 as its product with "one" (R64 mod p, the library's 1), so that it carries R64^2 like the rest.
 
 Inputs are the library's own elements: canonical integers below p, x R64 mod p for the value x.
-Their products carry R64^2; the reduction divides by R52 and the product by C = R52^2 / R64 mod p
-(divided by R52 once more) leaves x y R64, the library's form. The bounds below fix the limb count
-n: the pre stage's sums must stay below R52 with 52-bit limbs, the post stage's signed columns
-inside 64 bits with the reduction's own terms added, and the reduced outputs below R52 so that the
-last product lands below 2p, where one conditional subtraction makes it canonical. A chain of
-compressed squarings stays in the kernel's form (x R52) between squarings, its values below
-CHAIN_INPUT_BOUND p, which its own plan must give back.
+Their products carry R64^2. Where R64 <= R52 = 2^(52 n) and the bounds allow it, the reduction
+divides by R64 itself: floor(64 L / 52) Montgomery steps of 52 bits and one of the remaining
+64 L mod 52 bits, which leaves x y R64, the library's form. The result lies below a bound the plan
+proves, a few times p (dividing by R64 leaves more than dividing by R52 would), and that many
+conditional subtractions of 2^j p make it canonical. Otherwise (BN254: its products divided by R64
+would not fit n limbs) the reduction divides by R52 and a product by C = R52^2 / R64 mod p
+(divided by R52 once more) leaves x y R64, below 2p, where one subtraction makes it canonical.
+The bounds below fix the limb count n: the pre stage's sums must stay below R52 with 52-bit limbs,
+the post stage's signed columns inside 64 bits with the reduction's own terms added, and the
+reduced outputs below R52. A chain of compressed squarings stays in the kernel's form (x R52)
+between squarings, reduced by R52, its values below CHAIN_INPUT_BOUND p, which its own plan must
+give back; a product by C (or by R64 mod p) changes the form once on the way in (and out).
 
 A curve gets the kernels where the multiplication's bounds hold with n <= 8 (an element's limbs
 fill one 512-bit vector) and its 64-bit form has at most 8 words; another kernel whose bounds fail
@@ -271,10 +276,17 @@ class IfmaKernelPlan:
     operands: tuple[tuple[str, str], ...]
     post: tuple[tuple[str, tuple[PostTerm, ...]], ...]
     outputs: tuple[tuple[int, str], ...]
-    offset: int                    # multiples of p added after the reduction (makes it non-negative)
+    offset: int                    # multiples of p added in the reduction (makes it non-negative)
     operand_bits: int              # the largest pre-stage sum is below 2^operand_bits
     column_bits: int               # every post-stage column (with the reduction's terms) below 2^column_bits
     reduced_bound: int             # the reduced outputs are below this (< R52)
+    # a kernel that reduces by R64: the conditional subtractions of 2^j p (j = subtractions - 1 .. 0)
+    # that take its reduced outputs below p (2^subtractions p >= reduced_bound); 0: it reduces by
+    # R52 (a chain, or a kernel whose outputs reduced by R64 would not fit n limbs)
+    subtractions: int = 0
+    # with subtractions: offset p 2^tail in 52-bit limbs (n, and one more where the reduction has a
+    # tail step), added at the column of the reduction's last step; empty where it reduces by R52
+    redc_offset: tuple[int, ...] = ()
 
     @property
     def batches(self) -> int:
@@ -294,8 +306,11 @@ class IfmaTowerPlan:
     words: int                     # L: 64-bit words of the library's form
     modulus: tuple[int, ...]       # p in n limbs of 52 bits
     n0: int                        # -p^-1 mod 2^52
-    to_r64: tuple[int, ...]        # C = R52^2 / R64 mod p, in n limbs
+    to_r64: tuple[int, ...]        # C = R52^2 / R64 mod p, in n limbs (a chain's way in)
     one: tuple[int, ...]           # R64 mod p (the library's 1), in n limbs
+    p_times: tuple[tuple[int, ...], ...]  # 2^j p in n limbs, for the subtractions after a reduction by R64
+    redc_steps: int                # a reduction by R64: Montgomery steps of 52 bits ...
+    redc_tail_bits: int            # ... and one of these bits (0: none): 64 L = 52 steps + tail
     mul: IfmaKernelPlan
     sqr: IfmaKernelPlan | None               # the complex squaring (36 products)
     mul_by_line: IfmaKernelPlan | None       # f times a line: b non-zero in line_slots only
@@ -328,7 +343,7 @@ def _live(t: _Trace, outputs: list[str]) -> tuple[tuple[PreSum, ...],
     return tuple(reversed(pre)), tuple(reversed(post))
 
 
-def _kernel(p: int, t: _Trace, inputs: str, outputs: tuple[tuple[int, str], ...], n: int,
+def _kernel(p: int, t: _Trace, inputs: str, outputs: tuple[tuple[int, str], ...], n: int, r64: int,
             input_bound: int = 1) -> IfmaKernelPlan | None:
     """The plan with n limbs of 52 bits (R52 = 2^(52 n)) where its bounds hold, else None.
 
@@ -336,8 +351,12 @@ def _kernel(p: int, t: _Trace, inputs: str, outputs: tuple[tuple[int, str], ...]
     and w_b inputs is below w_a w_b (input_bound p)^2; each of its 2n columns gathers at most 2n
     terms below 2^52 (the low and high halves of the limb products). An output's columns are
     bounded by its coefficients over the products (the lanes wrap mod 2^64 on the way,
-    harmlessly: only the result must fit). With input_bound > 1 the outputs, reduced, must be below
-    input_bound p too, so that they can be the next inputs (a chain of squarings)."""
+    harmlessly: only the result must fit).
+
+    A kernel on the library's elements reduces by R64 where R64 <= R52 and the reduced values stay
+    below R52 (then conditional subtractions make them canonical), else by R52 with a product by
+    C after it. With input_bound > 1 (a chain of squarings) it reduces by R52, and the outputs must
+    be below input_bound p too, so that they can be the next inputs."""
     r52 = 1 << (LIMB_BITS * n)
     bound = input_bound * p
     names = [o for _, o in outputs]
@@ -345,23 +364,41 @@ def _kernel(p: int, t: _Trace, inputs: str, outputs: tuple[tuple[int, str], ...]
     max_operand = max(max(t.width[x], t.width[y]) * bound for x, y in t.operands)
     column_product = 2 * n * ((1 << LIMB_BITS) - 1)
     # a product's columns are non-negative: an output's lie between -(its negative coefficients'
-    # sum) and +(its positive coefficients' sum) times column_product; the reduction then adds n
-    # terms m_i p_j (low and high halves) per column, and the carries
-    max_column = max(max(sum(v for v in t.lin[o].values() if v > 0) * column_product + column_product + (1 << 20),
+    # sum) and +(its positive coefficients' sum) times column_product; the reduction then adds at
+    # most n terms m_i p_j (low and high halves: it has at most n steps, dividing by at most R52)
+    # per column, a limb of its offset (below 2^52) and the carries
+    max_column = max(max(sum(v for v in t.lin[o].values() if v > 0) * column_product + column_product
+                         + (1 << LIMB_BITS) + (1 << 20),
                          sum(-v for v in t.lin[o].values() if v < 0) * column_product + (1 << 20)) for o in names)
     neg = max(sum(-v * product_bound[k] for k, v in t.lin[o].items() if v < 0) for o in names)
     pos = max(sum(v * product_bound[k] for k, v in t.lin[o].items() if v > 0) for o in names)
-    # REDC of T in (-neg, pos) lies in (T / R52, T / R52 + p); offset p makes it positive
-    offset = max(1, -(-neg // (r52 * p)))
-    reduced = offset * p + pos // r52 + p + 1
-    if not (max_operand < r52 and max_column < COLUMN_LIMIT and reduced < r52):
+
+    def reduction(divisor: int) -> tuple[int, int]:
+        # the reduction of T in (-neg, pos) lies in (T / divisor, T / divisor + p): offset p makes it
+        # positive; (offset, the bound of the result)
+        offset = max(1, -(-neg // (divisor * p)))
+        return offset, offset * p + pos // divisor + p + 1
+
+    if not (max_operand < r52 and max_column < COLUMN_LIMIT):
         return None
-    if input_bound > 1 and (reduced > bound or any(k for _, _, k in t.pre)):
-        return None  # a chain's outputs must be its next inputs; its sums have no offsets (below p)
+    subtractions, redc_offset = 0, ()
+    if input_bound == 1 and r64 <= r52 and reduction(r64)[1] < r52:
+        offset, reduced = reduction(r64)
+        # below 2^s p: s conditional subtractions of 2^(s-1) p, ..., p leave [0, p)
+        subtractions = (-(-reduced // p) - 1).bit_length()
+        tail = (r64.bit_length() - 1) % LIMB_BITS
+        redc_offset = limbs52(offset * p << tail, n + (1 if tail else 0))
+    else:
+        offset, reduced = reduction(r52)
+        if reduced >= r52:
+            return None
+        if input_bound > 1 and (reduced > bound or any(k for _, _, k in t.pre)):
+            return None  # a chain's outputs must be its next inputs; its sums have no offsets (below p)
     pre, post = _live(t, names)
     return IfmaKernelPlan(inputs=inputs, pre=pre, operands=tuple(t.operands), post=post,
                           outputs=outputs, offset=offset, operand_bits=max_operand.bit_length(),
-                          column_bits=max_column.bit_length(), reduced_bound=reduced)
+                          column_bits=max_column.bit_length(), reduced_bound=reduced,
+                          subtractions=subtractions, redc_offset=redc_offset)
 
 
 @cache  # the templates of one package ask several times; the checks take about 0.5 s
@@ -377,38 +414,53 @@ def derive_ifma_tower(p: int, words: int, k: int, beta: int | None, xi: tuple[in
     xi2 = (int(xi[0]), int(xi[1]))
     trace, outputs = trace_fp12_mul(beta, xi2)
     mul_outputs = tuple(enumerate(outputs))
+    r64 = 1 << (64 * words)
     n_min = -(-p.bit_length() // LIMB_BITS)
     for n in range(n_min, MAX_LIMBS + 1):
-        mul = _kernel(p, trace, "ab", mul_outputs, n)
+        mul = _kernel(p, trace, "ab", mul_outputs, n, r64)
         if mul is not None:
             break
     else:
         return None
-    r52, r64 = 1 << (LIMB_BITS * n), 1 << (64 * words)
+    r52 = 1 << (LIMB_BITS * n)
     n0 = int(-gmpy2.invert(p, 1 << LIMB_BITS)) % (1 << LIMB_BITS)
     to_r64 = r52 * r52 * int(gmpy2.invert(r64, p)) % p
     require(n0 * p % (1 << LIMB_BITS) == (1 << LIMB_BITS) - 1, curve, "IFMA tower: -p^-1 mod 2^52")
     sqr_trace, sqr_outputs = trace_fp12_sqr(beta, xi2)
-    sqr = _kernel(p, sqr_trace, "a", sqr_outputs, n)
+    sqr = _kernel(p, sqr_trace, "a", sqr_outputs, n, r64)
     squarings: list[IfmaKernelPlan | None] = []
     for compressed in (False, True):
         sq_trace, sq_outputs = trace_cyclotomic_sqr(beta, xi2, compressed)
-        squarings.append(_kernel(p, sq_trace, "a", sq_outputs, n))
+        squarings.append(_kernel(p, sq_trace, "a", sq_outputs, n, r64))
     # the compressed squaring once more, with the bounds of a chain (sq_trace is the compressed one)
-    chain = _kernel(p, sq_trace, "a", sq_outputs, n, CHAIN_INPUT_BOUND) if squarings[1] else None
+    chain = _kernel(p, sq_trace, "a", sq_outputs, n, r64, CHAIN_INPUT_BOUND) if squarings[1] else None
     line = None
     if line_slots:
         nonzero = frozenset(2 * j + c for j in line_slots for c in (0, 1))
         line_trace, line_outputs = trace_fp12_mul(beta, xi2, nonzero)
-        line = _kernel(p, line_trace, "ab", tuple(enumerate(line_outputs)), n)
+        line = _kernel(p, line_trace, "ab", tuple(enumerate(line_outputs)), n, r64)
+    steps, tail = divmod(64 * words, LIMB_BITS)
+    subtractions = max(k.subtractions for k in (mul, sqr, line, *squarings) if k is not None)
     tower = IfmaTowerPlan(limbs=n, words=words, modulus=limbs52(p, n), n0=n0, to_r64=limbs52(to_r64, n),
-                          one=limbs52(r64 % p, n), mul=mul, sqr=sqr, mul_by_line=line, line_slots=tuple(line_slots),
+                          one=limbs52(r64 % p, n), p_times=tuple(limbs52(p << j, n) for j in range(subtractions)),
+                          redc_steps=steps, redc_tail_bits=tail, mul=mul, sqr=sqr,
+                          mul_by_line=line, line_slots=tuple(line_slots),
                           cyclotomic_sqr=squarings[0], cyclotomic_sqr_compressed=squarings[1],
                           compressed_chain=chain, one52=limbs52(r52 % p, n))
     for plan in (tower.mul, sqr, line, *squarings):
-        # reduced < R52: the product by C then lands below reduced * p / R52 + p < 2p
-        require(plan is None or plan.reduced_bound * to_r64 < r52 * p, curve,
-                "IFMA tower: the last product lands below 2p")
+        if plan is None:
+            continue
+        if plan.subtractions:
+            # reduced by R64 below 2^s p: s subtractions make it canonical (2^(s-1) p has n limbs)
+            require(plan.reduced_bound <= p << plan.subtractions and p << (plan.subtractions - 1) < r52, curve,
+                    "IFMA tower: the subtractions after the reduction make the outputs canonical")
+        else:
+            # reduced by R52 below R52: the product by C then lands below reduced C / R52 + p < 2p
+            require(plan.reduced_bound * to_r64 < r52 * p, curve, "IFMA tower: the last product lands below 2p")
+    # a chain's change of form (x R64 times C on the way in, x R52 below its bound times R64 mod p on
+    # the way out), reduced by R52, lands below 2p, where one subtraction makes it canonical
+    require(chain is None or CHAIN_INPUT_BOUND * p * max(to_r64, r64 % p) < r52 * p, curve,
+            "IFMA tower: a chain's change of form lands below 2p")
     _check_plans(p, beta, xi2, tower, curve)
     return tower
 

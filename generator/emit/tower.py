@@ -364,6 +364,11 @@ class IfmaTower:
     store_index: tuple[tuple[int, ...], ...]  # three (limb of word, shift) row pairs: see _ifma.j2
     word_mask: str              # the lanes of an element's 64-bit words, as a C mask
 
+    @property
+    def direct(self) -> bool:
+        """Some kernel reduces by R64 (the helpers and the table of 2^j p are needed)."""
+        return bool(self.plan.p_times)
+
 
 def _ifma_value(name: str) -> str:
     """A plan name in the kernel's C: inputs a<i> / b<i> are a[i] / b[i], products P<k> are P[k]."""
@@ -425,6 +430,7 @@ def _ifma_kernel(plan: IfmaKernelPlan, halves: int, modulus: tuple[int, ...]) ->
     return IfmaKernel(plan=plan, pre="\n".join(pre), operands="\n".join(operands), post="\n".join(post),
                       outputs=tuple((i, _ifma_value(o)) for i, o in plan.outputs),
                       reductions=-(-len(plan.outputs) // 8))
+
 
 
 def ifma_tower(plan: IfmaTowerPlan | None) -> IfmaTower | None:

@@ -117,19 +117,26 @@ def test_plan_bounds_at_the_largest_inputs(name, kernel):
             for k, v in lin[s].items():
                 lin[dest][k] = lin[dest].get(k, 0) + c * v
     column = 2 * n * (1 << LIMB_BITS)  # a product's column: 2n halves of limb products
+    # the reduction divides by R64 where the plan has subtractions after it (and R64 <= R52), else R52
+    divisor = 1 << (64 * tower.words) if plan.subtractions else r52
+    assert divisor <= r52
     for _, out in plan.outputs:
         most = sum(v * bound[k] for k, v in lin[out].items() if v > 0)
         least = sum(v * bound[k] for k, v in lin[out].items() if v < 0)
         assert least <= value[out] <= most
-        assert -plan.offset * p * r52 < least  # the offset makes the reduction non-negative
-        assert most // r52 + (plan.offset + 1) * p <= plan.reduced_bound < r52
+        assert -plan.offset * p * divisor < least  # the offset makes the reduction non-negative
+        assert most // divisor + (plan.offset + 1) * p <= plan.reduced_bound < r52
+        if plan.subtractions:  # 2^s p bounds the reduced values: s subtractions make them canonical
+            assert plan.reduced_bound <= p << plan.subtractions
+            assert plan.reduced_bound > p << (plan.subtractions - 1)  # and fewer would not
         if kernel == "compressed_chain":  # the reduced outputs are the next squaring's inputs
             assert plan.reduced_bound <= tower.chain_input_bound * p
         # the columns as the lanes compute them, wrapping mod 2^64: what must fit is the result's
-        # (products' columns are non-negative), with the reduction's own non-negative terms
+        # (products' columns are non-negative), with the reduction's own non-negative terms and a
+        # limb of its offset
         positive = sum(v for v in lin[out].values() if v > 0)
         negative = sum(-v for v in lin[out].values() if v < 0)
-        assert max(positive * column + column, negative * column) < 1 << plan.column_bits <= 1 << 63
+        assert max(positive * column + column + (1 << LIMB_BITS), negative * column) < 1 << plan.column_bits <= 1 << 63
 
 
 def test_altered_plan_or_constant_stops_the_derivation(monkeypatch):
@@ -177,11 +184,15 @@ def test_altered_plan_or_constant_stops_the_derivation(monkeypatch):
         assert uncached(m.p, m.fp.limbs64, m.k, m.tower.beta, xi, m.name, (0, 1, 4)) is None
 
 
-def test_plan_constants():
-    """The kernel's constants, re-derived from p: p in 52-bit limbs, -p^-1 mod 2^52, and the factor
-    that takes x R64^2 / R52 to x R64 in one Montgomery product."""
-    plan = _plan("bls12_381")
-    m = _model("bls12_381")
+@pytest.mark.parametrize("name", ("bn254", "bls12_381"))
+def test_plan_constants(name):
+    """The kernel's constants, re-derived from p: p in 52-bit limbs, -p^-1 mod 2^52, the factor
+    that takes x R64^2 / R52 to x R64 in one Montgomery product, and for the kernels that reduce by
+    R64 its steps (52 steps + tail = 64 L bits), their offsets (offset p 2^tail) and the multiples
+    2^j p of the subtractions after it. BLS12-381 reduces by R64 (R64 = 2^384 <= R52 = 2^416), and
+    BN254 by R52 (its products divided by R64 = 2^256 would not fit 5 limbs)."""
+    plan = _plan(name)
+    m = _model(name)
     p, n = m.p, plan.limbs
     r52, r64 = 1 << (LIMB_BITS * n), 1 << (64 * m.fp.limbs64)
 
@@ -195,6 +206,20 @@ def test_plan_constants():
     x = 0xC0FFEE
     reduced = x * r64 * r64 * pow(r52, -1, p) % p   # a product of x R64 and R64, reduced once
     assert reduced * value(plan.to_r64) * pow(r52, -1, p) % p == x * r64 % p
+    assert LIMB_BITS * plan.redc_steps + plan.redc_tail_bits == 64 * m.fp.limbs64
+    assert 0 <= plan.redc_tail_bits < LIMB_BITS
+    kernels = [k for k in (plan.mul, plan.sqr, plan.mul_by_line, plan.cyclotomic_sqr,
+                           plan.cyclotomic_sqr_compressed) if k is not None]
+    direct = [k for k in kernels if k.subtractions]
+    assert bool(direct) == (name == "bls12_381")
+    assert [value(row) for row in plan.p_times] == [p << j for j in range(max(k.subtractions for k in kernels))]
+    for k in kernels:
+        if k.subtractions:
+            assert len(k.redc_offset) == n + (1 if plan.redc_tail_bits else 0)
+            assert value(k.redc_offset) == k.offset * p << plan.redc_tail_bits
+        else:
+            assert k.redc_offset == ()
+    assert plan.compressed_chain is None or not plan.compressed_chain.subtractions  # a chain stays in R52
 
 
 # ---------------------------------------------------------------------------------------------

@@ -956,6 +956,13 @@ static void fp12_sqr_limbs(fp12_t *out, const fp12_t *a)
 static const uint64_t FP12_IFMA_P[8] = { 0xeffffffffaaabULL, 0xfeb153ffffb9fULL, 0x6b0f6241eabffULL, 0x12bf6730d2a0fULL, 0x764774b84f385ULL, 0x1ba7b6434bacdULL, 0x1ea397fe69a4bULL, 0x000000001a011ULL };
 static const uint64_t FP12_IFMA_TO_R64[8] = { 0x7fde37dba9366ULL, 0x4e27525bc342bULL, 0x1f5b1e9778489ULL, 0xb872b2b91b9dcULL, 0xb206f497dfcafULL, 0x4137cc89a9b0bULL, 0xd9d20d7e39959ULL, 0x000000000411cULL }; /* R52^2 / R64 mod p */
 static const uint64_t FP12_IFMA_ONE52[8] = { 0x6480ea8e9b9afULL, 0x65766c8fe444fULL, 0x8b540fea96f7dULL, 0x3b2ee82efd422ULL, 0xa6723e5f0ade5ULL, 0xff6eb6fdd4230ULL, 0xe06ef23c24a25ULL, 0x0000000014c8eULL, }; /* R52 mod p */
+static const uint64_t FP12_IFMA_P_TIMES[5][8] = { /* 2^j p, j = 0 .. 4: the subtractions after a reduction by R64 */
+    { 0xeffffffffaaabULL, 0xfeb153ffffb9fULL, 0x6b0f6241eabffULL, 0x12bf6730d2a0fULL, 0x764774b84f385ULL, 0x1ba7b6434bacdULL, 0x1ea397fe69a4bULL, 0x000000001a011ULL },
+    { 0xdffffffff5556ULL, 0xfd62a7ffff73fULL, 0xd61ec483d57ffULL, 0x257ece61a541eULL, 0xec8ee9709e70aULL, 0x374f6c869759aULL, 0x3d472ffcd3496ULL, 0x0000000034022ULL },
+    { 0xbfffffffeaaacULL, 0xfac54ffffee7fULL, 0xac3d8907aafffULL, 0x4afd9cc34a83dULL, 0xd91dd2e13ce14ULL, 0x6e9ed90d2eb35ULL, 0x7a8e5ff9a692cULL, 0x0000000068044ULL },
+    { 0x7fffffffd5558ULL, 0xf58a9ffffdcffULL, 0x587b120f55fffULL, 0x95fb39869507bULL, 0xb23ba5c279c28ULL, 0xdd3db21a5d66bULL, 0xf51cbff34d258ULL, 0x00000000d0088ULL },
+    { 0xffffffffaaab0ULL, 0xeb153ffffb9feULL, 0xb0f6241eabfffULL, 0x2bf6730d2a0f6ULL, 0x64774b84f3851ULL, 0xba7b6434bacd7ULL, 0xea397fe69a4b1ULL, 0x00000001a0111ULL }
+};
 static const uint64_t FP12_IFMA_ONE[8] = { 0x900000002fffdULL, 0x0bc40c0002760ULL, 0x3c758baebf400ULL, 0x57455f4898575ULL, 0xd77ce58537052ULL, 0x071a97a256ec6ULL, 0xec3fa80e4935cULL, 0x0000000015f65ULL, }; /* R64 mod p */
 
 /* The CPU runs the kernel: AVX-512F, AVX-512DQ (64-bit products by the plan's factors) and IFMA. */
@@ -1043,26 +1050,35 @@ static inline __attribute__((always_inline)) void fp12_ifma_mul_wide(fp12_ifma_w
         t->c[i] = _mm512_add_epi64(lo[i], hi[i]);
 }
 
+/* One Montgomery step at column i: m = t_i n0 mod 2^52, masked by keep (all 52 bits, or the low
+ * bits of a shorter step), and t += m p 2^(52 i), which clears those bits of column i. */
+static inline __attribute__((always_inline)) void fp12_ifma_redc_step(fp12_ifma_wide_t *t, size_t i, __m512i keep)
+{
+    const __m512i m = _mm512_and_si512(_mm512_madd52lo_epu64(_mm512_setzero_si512(), t->c[i],
+                                                             _mm512_set1_epi64((long long)FP12_IFMA_N0)), keep);
+    size_t j;
+
+#pragma GCC unroll 16
+    for (j = 0; j < 8; j++) {
+        const __m512i pj = _mm512_set1_epi64((long long)FP12_IFMA_P[j]);
+
+        t->c[i + j] = _mm512_madd52lo_epu64(t->c[i + j], m, pj);
+        t->c[i + j + 1] = _mm512_madd52hi_epu64(t->c[i + j + 1], m, pj);
+    }
+}
+
 /* out = t / R52 mod p + offset p, for signed columns: one 52-bit Montgomery step per limb, each
  * column's remainder (a multiple of 2^52 after the step) carried by an arithmetic shift. For t in
  * (-offset p R52, B) the result lies in (0, B / R52 + (offset + 1) p), limbs carried to 52 bits. */
 static inline __attribute__((always_inline)) void fp12_ifma_redc(fp12_ifma_lanes_t *out,
                                                                    fp12_ifma_wide_t *t, uint64_t offset)
 {
-    const __m512i zero = _mm512_setzero_si512(), n0 = _mm512_set1_epi64((long long)FP12_IFMA_N0);
+    const __m512i mask = _mm512_set1_epi64((long long)FP12_IFMA_MASK);
     size_t i, j;
 
 #pragma GCC unroll 16
     for (i = 0; i < 8; i++) {
-        const __m512i m = _mm512_madd52lo_epu64(zero, t->c[i], n0);
-
-#pragma GCC unroll 16
-        for (j = 0; j < 8; j++) {
-            const __m512i pj = _mm512_set1_epi64((long long)FP12_IFMA_P[j]);
-
-            t->c[i + j] = _mm512_madd52lo_epu64(t->c[i + j], m, pj);
-            t->c[i + j + 1] = _mm512_madd52hi_epu64(t->c[i + j + 1], m, pj);
-        }
+        fp12_ifma_redc_step(t, i, mask);
         t->c[i + 1] = _mm512_add_epi64(t->c[i + 1], _mm512_srai_epi64(t->c[i], 52));
     }
 #pragma GCC unroll 16
@@ -1075,8 +1091,42 @@ static inline __attribute__((always_inline)) void fp12_ifma_redc(fp12_ifma_lanes
     }
 }
 
-/* a < 2p (limbs of 52 bits) to [0, p): a - p where that is non-negative, in constant time. */
-static inline __attribute__((always_inline)) void fp12_ifma_reduce_once(fp12_ifma_lanes_t *a)
+/* out = t / R64 mod p + offset p, for signed columns, R64 = 2^384 = 2^(52 * 7 + 20): 7 Montgomery
+ * steps of 52 bits as in fp12_ifma_redc, one of 20 bits (m = t n0 mod 2^20), then a shift right by 20 bits.
+ * A product of two elements in the library's form (x R64) so comes out in it. The offset enters
+ * as offset p 2^20 (9 limbs) at column 7, before the columns are carried to the top:
+ * the value is then non-negative and below 2^(52 * 8 + 20), so the columns above those read
+ * are zero. For t in (-offset p R64, B) the result lies in (0, B / R64 + (offset + 1) p). */
+static inline __attribute__((always_inline)) void fp12_ifma_redc_r64(fp12_ifma_lanes_t *out,
+                                                                       fp12_ifma_wide_t *t,
+                                                                       const uint64_t *offset_limbs)
+{
+    const __m512i mask = _mm512_set1_epi64((long long)FP12_IFMA_MASK);
+    size_t i, j;
+
+#pragma GCC unroll 16
+    for (i = 0; i < 7; i++) {
+        fp12_ifma_redc_step(t, i, mask);
+        t->c[i + 1] = _mm512_add_epi64(t->c[i + 1], _mm512_srai_epi64(t->c[i], 52));
+    }
+    fp12_ifma_redc_step(t, 7, _mm512_set1_epi64((long long)((1ULL << 20) - 1)));
+#pragma GCC unroll 16
+    for (j = 0; j < 9; j++)
+        t->c[7 + j] = _mm512_add_epi64(t->c[7 + j], _mm512_set1_epi64((long long)offset_limbs[j]));
+#pragma GCC unroll 16
+    for (j = 7; j + 1 < 16; j++) {
+        t->c[j + 1] = _mm512_add_epi64(t->c[j + 1], _mm512_srai_epi64(t->c[j], 52));
+        t->c[j] = _mm512_and_si512(t->c[j], mask);
+    }
+#pragma GCC unroll 16
+    for (j = 0; j < 8; j++)
+        out->l[j] = _mm512_or_si512(_mm512_srli_epi64(t->c[7 + j], 20),
+                                    _mm512_and_si512(_mm512_slli_epi64(t->c[7 + j + 1], 32), mask));
+}
+
+/* a - q where that is non-negative, else a, in constant time: for q = 2^j p and a < 2^(j + 1) p
+ * (limbs of 52 bits), a ends below 2^j p. */
+static inline __attribute__((always_inline)) void fp12_ifma_sub_if_nonneg(fp12_ifma_lanes_t *a, const uint64_t *q)
 {
     __m512i d[8];
     __mmask8 negative;
@@ -1084,7 +1134,7 @@ static inline __attribute__((always_inline)) void fp12_ifma_reduce_once(fp12_ifm
 
 #pragma GCC unroll 16
     for (j = 0; j < 8; j++)
-        d[j] = _mm512_sub_epi64(a->l[j], _mm512_set1_epi64((long long)FP12_IFMA_P[j]));
+        d[j] = _mm512_sub_epi64(a->l[j], _mm512_set1_epi64((long long)q[j]));
 #pragma GCC unroll 16
     for (j = 0; j + 1 < 8; j++) {
         d[j + 1] = _mm512_add_epi64(d[j + 1], _mm512_srai_epi64(d[j], 52));
@@ -1153,7 +1203,7 @@ static inline __attribute__((always_inline)) void fp12_ifma_times(fp12_ifma_lane
         y.l[k] = _mm512_set1_epi64((long long)c[k]);
     fp12_ifma_mul_wide(&u, o, &y);
     fp12_ifma_redc(z, &u, 0);
-    fp12_ifma_reduce_once(z);
+    fp12_ifma_sub_if_nonneg(z, FP12_IFMA_P);
 }
 
 /* Lanes to rows: r[k] holds the element of lane k (limbs past the last zero). */
@@ -1182,14 +1232,10 @@ static inline __attribute__((always_inline)) void fp12_ifma_rows_times(__m512i r
     fp12_ifma_to_rows(r, &z);
 }
 
-/* Eight double-width values w[k] (columns by halves, as the products) reduced in place: with
- * to_r64 (R52^2 / R64 mod p), w[k][0] then holds the canonical limbs of x R64 for w[k] = x R64^2;
- * without (NULL), those of x R52 + (a multiple of p below the plan's bound) for w[k] = x R52^2. */
-static inline __attribute__((always_inline)) void fp12_ifma_reduce(__m512i w[][2], uint64_t offset,
-                                                                    const uint64_t *to_r64)
+/* Eight double-width values w[k] (columns by halves, as the products) into lanes: column i of
+ * value k in lane k of t->c[i]. */
+static inline __attribute__((always_inline)) void fp12_ifma_gather(fp12_ifma_wide_t *t, __m512i w[][2])
 {
-    fp12_ifma_wide_t t;
-    fp12_ifma_lanes_t o, z;
     __m512i r[8];
     size_t k, h;
 
@@ -1202,17 +1248,57 @@ static inline __attribute__((always_inline)) void fp12_ifma_reduce(__m512i w[][2
 #pragma GCC unroll 8
         for (k = 0; k < 8; k++)
             if (8 * h + k < 16)
-                t.c[8 * h + k] = r[k];
+                t->c[8 * h + k] = r[k];
     }
+}
+
+/* The inverse for eight reduced elements: w[k][0] <- the limbs of lane k of z. */
+static inline __attribute__((always_inline)) void fp12_ifma_scatter(__m512i w[][2], const fp12_ifma_lanes_t *z)
+{
+    __m512i r[8];
+    size_t k;
+
+    fp12_ifma_to_rows(r, z);
+#pragma GCC unroll 8
+    for (k = 0; k < 8; k++)
+        w[k][0] = r[k];
+}
+
+/* Eight double-width values w[k] reduced by R52 in place: with to_r64 (R52^2 / R64 mod p), w[k][0]
+ * then holds the canonical limbs of x R64 for w[k] = x R64^2; without (NULL), those of x R52 + (a
+ * multiple of p below the plan's bound) for w[k] = x R52^2. */
+static inline __attribute__((always_inline)) void fp12_ifma_reduce(__m512i w[][2], uint64_t offset,
+                                                                    const uint64_t *to_r64)
+{
+    fp12_ifma_wide_t t;
+    fp12_ifma_lanes_t o, z;
+
+    fp12_ifma_gather(&t, w);
     fp12_ifma_redc(&o, &t, offset);
     if (to_r64 != NULL)
         fp12_ifma_times(&z, &o, to_r64);
     else
         z = o;
-    fp12_ifma_to_rows(r, &z);
+    fp12_ifma_scatter(w, &z);
+}
+
+/* Eight double-width values w[k] = x R64^2 reduced by R64 in place: w[k][0] then holds the
+ * canonical limbs of x R64, after the plan's conditional subtractions of 2^(subtractions - 1) p,
+ * ..., p (FP12_IFMA_P_TIMES). */
+static inline __attribute__((always_inline)) void fp12_ifma_reduce_r64(__m512i w[][2],
+                                                                        const uint64_t *offset_limbs,
+                                                                        size_t subtractions)
+{
+    fp12_ifma_wide_t t;
+    fp12_ifma_lanes_t o;
+    size_t j;
+
+    fp12_ifma_gather(&t, w);
+    fp12_ifma_redc_r64(&o, &t, offset_limbs);
 #pragma GCC unroll 8
-    for (k = 0; k < 8; k++)
-        w[k][0] = r[k];
+    for (j = subtractions; j-- > 0;)
+        fp12_ifma_sub_if_nonneg(&o, FP12_IFMA_P_TIMES[j]);
+    fp12_ifma_scatter(w, &o);
 }
 
 /* out = a b; out may alias a or b. */
@@ -1660,10 +1746,13 @@ static void fp12_mul_ifma(fp12_t *out, const fp12_t *a_in, const fp12_t *b_in)
         for (h = 0; h < 2; h++)
             W[i][h] = _mm512_setzero_si512();
 
-    /* 4. eight outputs per batch: reduced, moved to R64 and made canonical */
+    /* 4. eight outputs per batch: reduced by R64 (offset 13 p, as offset p 2^20 in 9 limbs) and made
+     *    canonical by 5 conditional subtractions */
+    static const uint64_t offset[9] = { 0xfffbaaaf00000ULL, 0x3fffc71f2ffffULL, 0xd58ebbffef014ULL, 0xd7ab22c86fc7fULL, 0xd5c05dc1f3b83ULL, 0x16ad7c6f01a0eULL, 0x7eb5d5d067844ULL, 0x001520de8e4ebULL, 0x0000000000000ULL };
+
 #pragma GCC unroll 1
     for (g = 0; g < 2; g++)
-        fp12_ifma_reduce(&W[8 * g], 1, FP12_IFMA_TO_R64);
+        fp12_ifma_reduce_r64(&W[8 * g], offset, 5);
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -2011,10 +2100,13 @@ static void fp12_sqr_ifma(fp12_t *out, const fp12_t *a_in)
         for (h = 0; h < 2; h++)
             W[i][h] = _mm512_setzero_si512();
 
-    /* 4. eight outputs per batch: reduced, moved to R64 and made canonical */
+    /* 4. eight outputs per batch: reduced by R64 (offset 13 p, as offset p 2^20 in 9 limbs) and made
+     *    canonical by 5 conditional subtractions */
+    static const uint64_t offset[9] = { 0xfffbaaaf00000ULL, 0x3fffc71f2ffffULL, 0xd58ebbffef014ULL, 0xd7ab22c86fc7fULL, 0xd5c05dc1f3b83ULL, 0x16ad7c6f01a0eULL, 0x7eb5d5d067844ULL, 0x001520de8e4ebULL, 0x0000000000000ULL };
+
 #pragma GCC unroll 1
     for (g = 0; g < 2; g++)
-        fp12_ifma_reduce(&W[8 * g], 1, FP12_IFMA_TO_R64);
+        fp12_ifma_reduce_r64(&W[8 * g], offset, 5);
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -2382,10 +2474,13 @@ static void fp12_mul_by_line_ifma(fp12_t *out, const fp12_t *a_in, const fp12_t 
         for (h = 0; h < 2; h++)
             W[i][h] = _mm512_setzero_si512();
 
-    /* 4. eight outputs per batch: reduced, moved to R64 and made canonical */
+    /* 4. eight outputs per batch: reduced by R64 (offset 8 p, as offset p 2^20 in 9 limbs) and made
+     *    canonical by 5 conditional subtractions */
+    static const uint64_t offset[9] = { 0xfffd555800000ULL, 0xffffdcff7ffffULL, 0x20f55ffff58a9ULL, 0x9869507b587b1ULL, 0x5c279c2895fb3ULL, 0x21a5d66bb23baULL, 0xff34d258dd3dbULL, 0x000d0088f51cbULL, 0x0000000000000ULL };
+
 #pragma GCC unroll 1
     for (g = 0; g < 2; g++)
-        fp12_ifma_reduce(&W[8 * g], 1, FP12_IFMA_TO_R64);
+        fp12_ifma_reduce_r64(&W[8 * g], offset, 5);
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -2654,10 +2749,13 @@ static void fp12_cyclotomic_sqr_ifma(fp12_t *out, const fp12_t *a_in)
         for (h = 0; h < 2; h++)
             W[i][h] = _mm512_setzero_si512();
 
-    /* 4. eight outputs per batch: reduced, moved to R64 and made canonical */
+    /* 4. eight outputs per batch: reduced by R64 (offset 7 p, as offset p 2^20 in 9 limbs) and made
+     *    canonical by 4 conditional subtractions */
+    static const uint64_t offset[9] = { 0xfffdaaad00000ULL, 0xbfffe15f8ffffULL, 0xfcd6b3fff6d94ULL, 0x255c266bed6baULL, 0x10a2a8a3833bdULL, 0xbd711b9e3bf43ULL, 0x7f4e380dc195fULL, 0x000b6077d6792ULL, 0x0000000000000ULL };
+
 #pragma GCC unroll 1
     for (g = 0; g < 2; g++)
-        fp12_ifma_reduce(&W[8 * g], 1, FP12_IFMA_TO_R64);
+        fp12_ifma_reduce_r64(&W[8 * g], offset, 4);
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -2856,10 +2954,13 @@ static void fp12_cyclotomic_sqr_compressed_ifma(fp12_t *out, const fp12_t *a_in)
         for (h = 0; h < 2; h++)
             W[i][h] = _mm512_setzero_si512();
 
-    /* 4. eight outputs per batch: reduced, moved to R64 and made canonical */
+    /* 4. eight outputs per batch: reduced by R64 (offset 7 p, as offset p 2^20 in 9 limbs) and made
+     *    canonical by 4 conditional subtractions */
+    static const uint64_t offset[9] = { 0xfffdaaad00000ULL, 0xbfffe15f8ffffULL, 0xfcd6b3fff6d94ULL, 0x255c266bed6baULL, 0x10a2a8a3833bdULL, 0xbd711b9e3bf43ULL, 0x7f4e380dc195fULL, 0x000b6077d6792ULL, 0x0000000000000ULL };
+
 #pragma GCC unroll 1
     for (g = 0; g < 1; g++)
-        fp12_ifma_reduce(&W[8 * g], 1, FP12_IFMA_TO_R64);
+        fp12_ifma_reduce_r64(&W[8 * g], offset, 4);
     fp12_ifma_store(&((fp_t *)out)[2], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[3], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[4], W[2][0]);

@@ -1169,26 +1169,35 @@ static inline __attribute__((always_inline)) void fp12_ifma_mul_wide(fp12_ifma_w
         t->c[i] = _mm512_add_epi64(lo[i], hi[i]);
 }
 
+/* One Montgomery step at column i: m = t_i n0 mod 2^52, masked by keep (all 52 bits, or the low
+ * bits of a shorter step), and t += m p 2^(52 i), which clears those bits of column i. */
+static inline __attribute__((always_inline)) void fp12_ifma_redc_step(fp12_ifma_wide_t *t, size_t i, __m512i keep)
+{
+    const __m512i m = _mm512_and_si512(_mm512_madd52lo_epu64(_mm512_setzero_si512(), t->c[i],
+                                                             _mm512_set1_epi64((long long)FP12_IFMA_N0)), keep);
+    size_t j;
+
+#pragma GCC unroll 16
+    for (j = 0; j < 5; j++) {
+        const __m512i pj = _mm512_set1_epi64((long long)FP12_IFMA_P[j]);
+
+        t->c[i + j] = _mm512_madd52lo_epu64(t->c[i + j], m, pj);
+        t->c[i + j + 1] = _mm512_madd52hi_epu64(t->c[i + j + 1], m, pj);
+    }
+}
+
 /* out = t / R52 mod p + offset p, for signed columns: one 52-bit Montgomery step per limb, each
  * column's remainder (a multiple of 2^52 after the step) carried by an arithmetic shift. For t in
  * (-offset p R52, B) the result lies in (0, B / R52 + (offset + 1) p), limbs carried to 52 bits. */
 static inline __attribute__((always_inline)) void fp12_ifma_redc(fp12_ifma_lanes_t *out,
                                                                    fp12_ifma_wide_t *t, uint64_t offset)
 {
-    const __m512i zero = _mm512_setzero_si512(), n0 = _mm512_set1_epi64((long long)FP12_IFMA_N0);
+    const __m512i mask = _mm512_set1_epi64((long long)FP12_IFMA_MASK);
     size_t i, j;
 
 #pragma GCC unroll 16
     for (i = 0; i < 5; i++) {
-        const __m512i m = _mm512_madd52lo_epu64(zero, t->c[i], n0);
-
-#pragma GCC unroll 16
-        for (j = 0; j < 5; j++) {
-            const __m512i pj = _mm512_set1_epi64((long long)FP12_IFMA_P[j]);
-
-            t->c[i + j] = _mm512_madd52lo_epu64(t->c[i + j], m, pj);
-            t->c[i + j + 1] = _mm512_madd52hi_epu64(t->c[i + j + 1], m, pj);
-        }
+        fp12_ifma_redc_step(t, i, mask);
         t->c[i + 1] = _mm512_add_epi64(t->c[i + 1], _mm512_srai_epi64(t->c[i], 52));
     }
 #pragma GCC unroll 16
@@ -1201,8 +1210,9 @@ static inline __attribute__((always_inline)) void fp12_ifma_redc(fp12_ifma_lanes
     }
 }
 
-/* a < 2p (limbs of 52 bits) to [0, p): a - p where that is non-negative, in constant time. */
-static inline __attribute__((always_inline)) void fp12_ifma_reduce_once(fp12_ifma_lanes_t *a)
+/* a - q where that is non-negative, else a, in constant time: for q = 2^j p and a < 2^(j + 1) p
+ * (limbs of 52 bits), a ends below 2^j p. */
+static inline __attribute__((always_inline)) void fp12_ifma_sub_if_nonneg(fp12_ifma_lanes_t *a, const uint64_t *q)
 {
     __m512i d[5];
     __mmask8 negative;
@@ -1210,7 +1220,7 @@ static inline __attribute__((always_inline)) void fp12_ifma_reduce_once(fp12_ifm
 
 #pragma GCC unroll 16
     for (j = 0; j < 5; j++)
-        d[j] = _mm512_sub_epi64(a->l[j], _mm512_set1_epi64((long long)FP12_IFMA_P[j]));
+        d[j] = _mm512_sub_epi64(a->l[j], _mm512_set1_epi64((long long)q[j]));
 #pragma GCC unroll 16
     for (j = 0; j + 1 < 5; j++) {
         d[j + 1] = _mm512_add_epi64(d[j + 1], _mm512_srai_epi64(d[j], 52));
@@ -1279,7 +1289,7 @@ static inline __attribute__((always_inline)) void fp12_ifma_times(fp12_ifma_lane
         y.l[k] = _mm512_set1_epi64((long long)c[k]);
     fp12_ifma_mul_wide(&u, o, &y);
     fp12_ifma_redc(z, &u, 0);
-    fp12_ifma_reduce_once(z);
+    fp12_ifma_sub_if_nonneg(z, FP12_IFMA_P);
 }
 
 /* Lanes to rows: r[k] holds the element of lane k (limbs past the last zero). */
@@ -1308,14 +1318,10 @@ static inline __attribute__((always_inline)) void fp12_ifma_rows_times(__m512i r
     fp12_ifma_to_rows(r, &z);
 }
 
-/* Eight double-width values w[k] (columns by halves, as the products) reduced in place: with
- * to_r64 (R52^2 / R64 mod p), w[k][0] then holds the canonical limbs of x R64 for w[k] = x R64^2;
- * without (NULL), those of x R52 + (a multiple of p below the plan's bound) for w[k] = x R52^2. */
-static inline __attribute__((always_inline)) void fp12_ifma_reduce(__m512i w[][2], uint64_t offset,
-                                                                    const uint64_t *to_r64)
+/* Eight double-width values w[k] (columns by halves, as the products) into lanes: column i of
+ * value k in lane k of t->c[i]. */
+static inline __attribute__((always_inline)) void fp12_ifma_gather(fp12_ifma_wide_t *t, __m512i w[][2])
 {
-    fp12_ifma_wide_t t;
-    fp12_ifma_lanes_t o, z;
     __m512i r[8];
     size_t k, h;
 
@@ -1328,17 +1334,38 @@ static inline __attribute__((always_inline)) void fp12_ifma_reduce(__m512i w[][2
 #pragma GCC unroll 8
         for (k = 0; k < 8; k++)
             if (8 * h + k < 10)
-                t.c[8 * h + k] = r[k];
+                t->c[8 * h + k] = r[k];
     }
+}
+
+/* The inverse for eight reduced elements: w[k][0] <- the limbs of lane k of z. */
+static inline __attribute__((always_inline)) void fp12_ifma_scatter(__m512i w[][2], const fp12_ifma_lanes_t *z)
+{
+    __m512i r[8];
+    size_t k;
+
+    fp12_ifma_to_rows(r, z);
+#pragma GCC unroll 8
+    for (k = 0; k < 8; k++)
+        w[k][0] = r[k];
+}
+
+/* Eight double-width values w[k] reduced by R52 in place: with to_r64 (R52^2 / R64 mod p), w[k][0]
+ * then holds the canonical limbs of x R64 for w[k] = x R64^2; without (NULL), those of x R52 + (a
+ * multiple of p below the plan's bound) for w[k] = x R52^2. */
+static inline __attribute__((always_inline)) void fp12_ifma_reduce(__m512i w[][2], uint64_t offset,
+                                                                    const uint64_t *to_r64)
+{
+    fp12_ifma_wide_t t;
+    fp12_ifma_lanes_t o, z;
+
+    fp12_ifma_gather(&t, w);
     fp12_ifma_redc(&o, &t, offset);
     if (to_r64 != NULL)
         fp12_ifma_times(&z, &o, to_r64);
     else
         z = o;
-    fp12_ifma_to_rows(r, &z);
-#pragma GCC unroll 8
-    for (k = 0; k < 8; k++)
-        w[k][0] = r[k];
+    fp12_ifma_scatter(w, &z);
 }
 
 /* out = a b; out may alias a or b. */
