@@ -55,6 +55,7 @@ C_KERNELS = {
     "g2_add_affine": "G2 mixed add (Jacobian + affine)",
     "g2_dbl": "G2 double",
     "miller_loop": "Miller loop (affine inputs)",
+    "miller_loop_2": "Miller loop of two pairs (one shared f)",
     "final_exp": "final exponentiation",
     "pairing": "pairing (Miller loop + final exp.)",
 }

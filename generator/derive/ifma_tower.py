@@ -315,6 +315,10 @@ class IfmaTowerPlan:
     sqr: IfmaKernelPlan | None               # the complex squaring (36 products)
     mul_by_line: IfmaKernelPlan | None       # f times a line: b non-zero in line_slots only
     line_slots: tuple[int, ...]              # the fp12_t coefficients a line occupies
+    # f times the product of two lines (the Miller loop's line-by-line products): b non-zero in
+    # line_product_slots only, the W-powers that sums of two lines' powers reach
+    mul_by_line_product: IfmaKernelPlan | None
+    line_product_slots: tuple[int, ...]
     cyclotomic_sqr: IfmaKernelPlan | None
     cyclotomic_sqr_compressed: IfmaKernelPlan | None
     # the compressed squaring repeated in the kernel's form (x R52, below CHAIN_INPUT_BOUND p between
@@ -434,20 +438,25 @@ def derive_ifma_tower(p: int, words: int, k: int, beta: int | None, xi: tuple[in
         squarings.append(_kernel(p, sq_trace, "a", sq_outputs, n, r64))
     # the compressed squaring once more, with the bounds of a chain (sq_trace is the compressed one)
     chain = _kernel(p, sq_trace, "a", sq_outputs, n, r64, CHAIN_INPUT_BOUND) if squarings[1] else None
-    line = None
+    line = line_product = None
+    product_slots = _line_product_slots(line_slots)
     if line_slots:
         nonzero = frozenset(2 * j + c for j in line_slots for c in (0, 1))
         line_trace, line_outputs = trace_fp12_mul(beta, xi2, nonzero)
         line = _kernel(p, line_trace, "ab", tuple(enumerate(line_outputs)), n, r64)
+        nonzero = frozenset(2 * j + c for j in product_slots for c in (0, 1))
+        product_trace, product_outputs = trace_fp12_mul(beta, xi2, nonzero)
+        line_product = _kernel(p, product_trace, "ab", tuple(enumerate(product_outputs)), n, r64)
     steps, tail = divmod(64 * words, LIMB_BITS)
-    subtractions = max(k.subtractions for k in (mul, sqr, line, *squarings) if k is not None)
+    subtractions = max(k.subtractions for k in (mul, sqr, line, line_product, *squarings) if k is not None)
     tower = IfmaTowerPlan(limbs=n, words=words, modulus=limbs52(p, n), n0=n0, to_r64=limbs52(to_r64, n),
                           one=limbs52(r64 % p, n), p_times=tuple(limbs52(p << j, n) for j in range(subtractions)),
                           redc_steps=steps, redc_tail_bits=tail, mul=mul, sqr=sqr,
                           mul_by_line=line, line_slots=tuple(line_slots),
+                          mul_by_line_product=line_product, line_product_slots=product_slots,
                           cyclotomic_sqr=squarings[0], cyclotomic_sqr_compressed=squarings[1],
                           compressed_chain=chain, one52=limbs52(r52 % p, n))
-    for plan in (tower.mul, sqr, line, *squarings):
+    for plan in (tower.mul, sqr, line, line_product, *squarings):
         if plan is None:
             continue
         if plan.subtractions:
@@ -463,6 +472,15 @@ def derive_ifma_tower(p: int, words: int, k: int, beta: int | None, xi: tuple[in
             "IFMA tower: a chain's change of form lands below 2p")
     _check_plans(p, beta, xi2, tower, curve)
     return tower
+
+
+def _line_product_slots(line_slots: tuple[int, ...]) -> tuple[int, ...]:
+    """The fp12_t Fp2 slots where a product of two lines can be non-zero. Slot 3 (j mod 2) + j // 2
+    holds the coefficient of W^j (c(j mod 2).c(j div 2)); powers add, and W^6 = xi folds back."""
+    def power(slot: int) -> int:
+        return 2 * (slot % 3) + slot // 3
+    powers = {(power(a) + power(b)) % 6 for a in line_slots for b in line_slots}
+    return tuple(sorted(3 * (j % 2) + j // 2 for j in powers))
 
 
 def _evaluate(plan: IfmaKernelPlan, inputs: dict[str, list[int]], one: int, p: int) -> dict[int, int]:
@@ -501,6 +519,13 @@ def _check_plans(p: int, beta: int, xi: tuple[int, int], tower: IfmaTowerPlan, c
         got = _evaluate(tower.mul_by_line, {"a": a, "b": b}, 1, p)
         require([got[i] % p for i in range(FP12_COEFFS)] == f.mul(a, b), curve,
                 "IFMA tower: the traced line product equals the schoolbook Fp12 product")
+    if tower.mul_by_line_product is not None:
+        slots = {2 * j + c for j in tower.line_product_slots for c in (0, 1)}
+        a = [(0x2545F4914F6CDD1D * (i + 3) ** 5) % p for i in range(FP12_COEFFS)]
+        b = [(0x4F1BBCDCBFA53E0B * (i + 5) ** 3) % p if i in slots else 0 for i in range(FP12_COEFFS)]
+        got = _evaluate(tower.mul_by_line_product, {"a": a, "b": b}, 1, p)
+        require([got[i] % p for i in range(FP12_COEFFS)] == f.mul(a, b), curve,
+                "IFMA tower: the traced product by two lines equals the schoolbook Fp12 product")
     g = f.cyclotomic([(0x5851F42D4C957F2D * (i + 5) ** 3) % p for i in range(FP12_COEFFS)])
     square = f.mul(g, g)
     for plan in (tower.cyclotomic_sqr, tower.cyclotomic_sqr_compressed):

@@ -64,6 +64,10 @@ def test_which_towers_get_a_plan():
         # 13 products in Fp2 of f by a line, as the limb code has; its three Fp2 slots by the twist
         assert plan.mul_by_line is not None and len(plan.mul_by_line.operands) == 39
         assert plan.line_slots == ((0, 3, 4) if _model(name).twist.kind == "D" else (0, 1, 4))
+        # a product of two lines (W^0, W^1, W^3 or W^0, W^2, W^3) misses W^5 (slot 5, c1.c2) on a
+        # D-twist and W^1 (slot 3, c1.c0) on an M-twist: b zero in one Fp2 slot saves 3 products
+        assert plan.line_product_slots == ((0, 1, 2, 3, 4) if _model(name).twist.kind == "D" else (0, 1, 2, 4, 5))
+        assert plan.mul_by_line_product is not None and len(plan.mul_by_line_product.operands) == 51
         gs, karabina = plan.cyclotomic_sqr, plan.cyclotomic_sqr_compressed
         # nine squarings in Fp2 (27 products) and the 12 inputs that the outputs add; Karabina's
         # six and four
@@ -75,7 +79,7 @@ def test_which_towers_get_a_plan():
     assert derive_ifma_tower(bw6, 6, 6, None, (2,), "a k = 6 tower") is None
 
 
-KERNELS = ("mul", "sqr", "mul_by_line", "cyclotomic_sqr", "cyclotomic_sqr_compressed", "compressed_chain")
+KERNELS = ("mul", "sqr", "mul_by_line", "mul_by_line_product", "cyclotomic_sqr", "cyclotomic_sqr_compressed", "compressed_chain")
 
 
 @pytest.mark.parametrize("kernel", KERNELS)
@@ -208,7 +212,7 @@ def test_plan_constants(name):
     assert reduced * value(plan.to_r64) * pow(r52, -1, p) % p == x * r64 % p
     assert LIMB_BITS * plan.redc_steps + plan.redc_tail_bits == 64 * m.fp.limbs64
     assert 0 <= plan.redc_tail_bits < LIMB_BITS
-    kernels = [k for k in (plan.mul, plan.sqr, plan.mul_by_line, plan.cyclotomic_sqr,
+    kernels = [k for k in (plan.mul, plan.sqr, plan.mul_by_line, plan.mul_by_line_product, plan.cyclotomic_sqr,
                            plan.cyclotomic_sqr_compressed) if k is not None]
     direct = [k for k in kernels if k.subtractions]
     assert bool(direct) == (name == "bls12_381")

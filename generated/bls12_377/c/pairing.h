@@ -271,7 +271,7 @@ static void pf_line_mul(gt_t *out, const pf_line_t *a, const pf_line_t *b)
 /* f <- f * g for a product of two lines g (w^5 = 0): Karatsuba over fp6 with the sparse
  * g1 = g1.c0 + g1.c1 v: 6 + 5 + 6 double-width products in fp2, one
  * reduction per output coefficient in Fp. */
-static void pf_mul_by_line_product(fp12_t *f, const gt_t *g)
+static void pf_mul_by_line_product_limbs(fp12_t *f, const gt_t *g)
 {
     fp6w_t t0, t1, x;
     fp6_t s, u;
@@ -317,7 +317,7 @@ static void pf_line_mul(gt_t *out, const pf_line_t *a, const pf_line_t *b)
 
 /* f <- f * g for a product of two lines g (w^5 = 0): Karatsuba over fp6 with the sparse
  * g1 = g1.c0 + g1.c1 v, 6 + 5 + 6 multiplications in fp2. */
-static void pf_mul_by_line_product(fp12_t *f, const gt_t *g)
+static void pf_mul_by_line_product_limbs(fp12_t *f, const gt_t *g)
 {
     fp6_t t0, t1, s, u;
     fp6_mul(&t0, &f->c0, &g->c0);
@@ -331,6 +331,20 @@ static void pf_mul_by_line_product(fp12_t *f, const gt_t *g)
     fp6_add(&f->c0, &t0, &t1);
 }
 #endif
+
+/* f <- f * g for a product of two lines g: on AVX-512 IFMA where the CPU has it
+ * (fp12_mul_by_line_product_ifma, tower.h: 51 products in 7 batches of eight lanes), else in
+ * the limbs. */
+static inline void pf_mul_by_line_product(fp12_t *f, const gt_t *g)
+{
+#ifdef FP12_IFMA
+    if (fp12_ifma_cpu()) {
+        fp12_mul_by_line_product_ifma(f, f, g);
+        return;
+    }
+#endif
+    pf_mul_by_line_product_limbs(f, g);
+}
 
 /* Loop digits, most significant first, one table per loop term. */
 /* term 0: |c| = 0x8508c00000000001 */
