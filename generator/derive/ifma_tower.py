@@ -9,23 +9,24 @@ One Fp12 multiplication becomes:
 - a *post* stage: each of the 12 output coefficients as a signed integer combination of the
   products, still in double width (one coefficient per 512-bit vector, 64-bit signed columns);
 - one Montgomery reduction per output by the library's radix R64 = 2^(64 L) (see below), then
-  conditional subtractions of 2^j p that make it canonical.
+  a quotient estimate and conditional subtractions that make it canonical.
 
 The product by a line (b zero outside three Fp2 slots) and the cyclotomic squarings (Granger-Scott,
 Karabina's compressed one) are traced the same way; an input coefficient that an output adds enters
 as its product with "one" (R64 mod p, the library's 1), so that it carries R64^2 like the rest.
 
 Inputs are the library's own elements: canonical integers below p, x R64 mod p for the value x.
-Their products carry R64^2. Where R64 <= R52 = 2^(52 n) and the bounds allow it, the reduction
-divides by R64 itself: floor(64 L / 52) Montgomery steps of 52 bits and one of the remaining
-64 L mod 52 bits, which leaves x y R64, the library's form. The result lies below a bound the plan
-proves, a few times p (dividing by R64 leaves more than dividing by R52 would), and that many
-conditional subtractions of 2^j p make it canonical. Otherwise (BN254: its products divided by R64
-would not fit n limbs) the reduction divides by R52 and a product by C = R52^2 / R64 mod p
-(divided by R52 once more) leaves x y R64, below 2p, where one subtraction makes it canonical.
+Their products carry R64^2, and the reduction divides by R64 itself (which needs R64 <= R52 =
+2^(52 n)): floor(64 L / 52) Montgomery steps of 52 bits and one of the remaining 64 L mod 52 bits,
+which leaves x y R64, the library's form. The result lies below a bound the plan proves, a few
+times p (dividing by R64 leaves more than dividing by R52 would: up to 382p for BN254), within the
+limbs from the reduction's last step up (below R52^2 / R64). A quotient estimate from the value's
+top bits (one IFMA product, _quotient_estimate) takes it below 3p, and conditional subtractions of
+2p and p make it canonical. No product per output changes the radix.
+
 The bounds below fix the limb count n: the pre stage's sums must stay below R52 with 52-bit limbs,
 the post stage's signed columns inside 64 bits with the reduction's own terms added, and the
-reduced outputs below R52. A chain of compressed squarings stays in the kernel's form (x R52)
+reduced outputs within the limbs. A chain of compressed squarings stays in the kernel's form (x R52)
 between squarings, reduced by R52, its values below CHAIN_INPUT_BOUND p, which its own plan must
 give back; a product by C (or by R64 mod p) changes the form once on the way in (and out).
 
@@ -280,13 +281,17 @@ class IfmaKernelPlan:
     operand_bits: int              # the largest pre-stage sum is below 2^operand_bits
     column_bits: int               # every post-stage column (with the reduction's terms) below 2^column_bits
     reduced_bound: int             # the reduced outputs are below this (< R52)
-    # a kernel that reduces by R64: the conditional subtractions of 2^j p (j = subtractions - 1 .. 0)
-    # that take its reduced outputs below p (2^subtractions p >= reduced_bound); 0: it reduces by
-    # R52 (a chain, or a kernel whose outputs reduced by R64 would not fit n limbs)
-    subtractions: int = 0
-    # with subtractions: offset p 2^tail in 52-bit limbs (n, and one more where the reduction has a
-    # tail step), added at the column of the reduction's last step; empty where it reduces by R52
+    # A kernel that reduces by R64 (else these are empty: it reduces by R52, as a chain does, or
+    # its outputs divided by R64 would not fit): offset p 2^tail in 52-bit limbs (n, and one more
+    # where the reduction has a tail step), added at the column of the reduction's last step ...
     redc_offset: tuple[int, ...] = ()
+    # ... and the quotient estimate after it (_quotient_estimate): (u, mu)
+    quotient: tuple[int, int] = (0, 0)
+
+    @property
+    def by_r64(self) -> bool:
+        """The kernel reduces by R64 (then a quotient estimate and two subtractions)."""
+        return bool(self.redc_offset)
 
     @property
     def batches(self) -> int:
@@ -308,7 +313,8 @@ class IfmaTowerPlan:
     n0: int                        # -p^-1 mod 2^52
     to_r64: tuple[int, ...]        # C = R52^2 / R64 mod p, in n limbs (a chain's way in)
     one: tuple[int, ...]           # R64 mod p (the library's 1), in n limbs
-    p_times: tuple[tuple[int, ...], ...]  # 2^j p in n limbs, for the subtractions after a reduction by R64
+    p_times: tuple[tuple[int, ...], ...]  # p and 2p in n limbs, for the subtractions after a reduction by R64
+    quotient_shift: int            # t = bits(p) - 1: the quotient estimate reads y / 2^t
     redc_steps: int                # a reduction by R64: Montgomery steps of 52 bits ...
     redc_tail_bits: int            # ... and one of these bits (0: none): 64 L = 52 steps + tail
     mul: IfmaKernelPlan
@@ -357,10 +363,10 @@ def _kernel(p: int, t: _Trace, inputs: str, outputs: tuple[tuple[int, str], ...]
     bounded by its coefficients over the products (the lanes wrap mod 2^64 on the way,
     harmlessly: only the result must fit).
 
-    A kernel on the library's elements reduces by R64 where R64 <= R52 and the reduced values stay
-    below R52 (then conditional subtractions make them canonical), else by R52 with a product by
-    C after it. With input_bound > 1 (a chain of squarings) it reduces by R52, and the outputs must
-    be below input_bound p too, so that they can be the next inputs."""
+    A kernel on the library's elements reduces by R64, which needs R64 <= R52 and the reduced
+    values within the limbs the reduction leaves (then a quotient estimate and two subtractions
+    make them canonical). With input_bound > 1 (a chain of squarings) it reduces by R52, and the
+    outputs must be below input_bound p too, so that they can be the next inputs."""
     r52 = 1 << (LIMB_BITS * n)
     bound = input_bound * p
     names = [o for _, o in outputs]
@@ -385,24 +391,28 @@ def _kernel(p: int, t: _Trace, inputs: str, outputs: tuple[tuple[int, str], ...]
 
     if not (max_operand < r52 and max_column < COLUMN_LIMIT):
         return None
-    subtractions, redc_offset = 0, ()
-    if input_bound == 1 and r64 <= r52 and reduction(r64)[1] < r52:
+    redc_offset: tuple[int, ...] = ()
+    quotient: tuple[int, int] = (0, 0)
+    tail = (r64.bit_length() - 1) % LIMB_BITS
+    # the columns hold values below R52^2: divided by R64, below R52^2 / R64, in the 2n - steps
+    # limbs from the reduction's last step up (n + 1 for BN254 and the BLS12 curves)
+    room = r52 * r52 // r64
+    if input_bound == 1:
         offset, reduced = reduction(r64)
-        # below 2^s p: s conditional subtractions of 2^(s-1) p, ..., p leave [0, p)
-        subtractions = (-(-reduced // p) - 1).bit_length()
-        tail = (r64.bit_length() - 1) % LIMB_BITS
+        estimate = _quotient_estimate(p, reduced)
+        if r64 > r52 or reduced > room or estimate is None:
+            return None
+        quotient = estimate
         redc_offset = limbs52(offset * p << tail, n + (1 if tail else 0))
     else:
         offset, reduced = reduction(r52)
-        if reduced >= r52:
-            return None
-        if input_bound > 1 and (reduced > bound or any(k for _, _, k in t.pre)):
+        if reduced > bound or any(k for _, _, k in t.pre):
             return None  # a chain's outputs must be its next inputs; its sums have no offsets (below p)
     pre, post = _live(t, names)
     return IfmaKernelPlan(inputs=inputs, pre=pre, operands=tuple(t.operands), post=post,
                           outputs=outputs, offset=offset, operand_bits=max_operand.bit_length(),
                           column_bits=max_column.bit_length(), reduced_bound=reduced,
-                          subtractions=subtractions, redc_offset=redc_offset)
+                          redc_offset=redc_offset, quotient=quotient)
 
 
 @cache  # the templates of one package ask several times; the checks take about 0.5 s
@@ -448,9 +458,9 @@ def derive_ifma_tower(p: int, words: int, k: int, beta: int | None, xi: tuple[in
         product_trace, product_outputs = trace_fp12_mul(beta, xi2, nonzero)
         line_product = _kernel(p, product_trace, "ab", tuple(enumerate(product_outputs)), n, r64)
     steps, tail = divmod(64 * words, LIMB_BITS)
-    subtractions = max(k.subtractions for k in (mul, sqr, line, line_product, *squarings) if k is not None)
     tower = IfmaTowerPlan(limbs=n, words=words, modulus=limbs52(p, n), n0=n0, to_r64=limbs52(to_r64, n),
-                          one=limbs52(r64 % p, n), p_times=tuple(limbs52(p << j, n) for j in range(subtractions)),
+                          one=limbs52(r64 % p, n), p_times=tuple(limbs52(p << j, n) for j in range(QUOTIENT_SLACK)),
+                          quotient_shift=p.bit_length() - 1,
                           redc_steps=steps, redc_tail_bits=tail, mul=mul, sqr=sqr,
                           mul_by_line=line, line_slots=tuple(line_slots),
                           mul_by_line_product=line_product, line_product_slots=product_slots,
@@ -459,19 +469,38 @@ def derive_ifma_tower(p: int, words: int, k: int, beta: int | None, xi: tuple[in
     for plan in (tower.mul, sqr, line, line_product, *squarings):
         if plan is None:
             continue
-        if plan.subtractions:
-            # reduced by R64 below 2^s p: s subtractions make it canonical (2^(s-1) p has n limbs)
-            require(plan.reduced_bound <= p << plan.subtractions and p << (plan.subtractions - 1) < r52, curve,
-                    "IFMA tower: the subtractions after the reduction make the outputs canonical")
-        else:
-            # reduced by R52 below R52: the product by C then lands below reduced C / R52 + p < 2p
-            require(plan.reduced_bound * to_r64 < r52 * p, curve, "IFMA tower: the last product lands below 2p")
+        # reduced by R64 below the bound: the estimate leaves y - q' p in [0, 3p), and the
+        # subtractions of 2p and p make it canonical
+        u, mu = plan.quotient
+        t = p.bit_length() - 1
+        require(plan.by_r64 and mu == (1 << (t + u)) // p and (plan.reduced_bound - 1) >> t < 1 << u and u <= 25
+                and (QUOTIENT_SLACK + 1) * p < r52, curve,
+                "IFMA tower: the quotient estimate after the reduction by R64 leaves y - q p below 3p")
     # a chain's change of form (x R64 times C on the way in, x R52 below its bound times R64 mod p on
     # the way out), reduced by R52, lands below 2p, where one subtraction makes it canonical
     require(chain is None or CHAIN_INPUT_BOUND * p * max(to_r64, r64 % p) < r52 * p, curve,
             "IFMA tower: a chain's change of form lands below 2p")
     _check_plans(p, beta, xi2, tower, curve)
     return tower
+
+
+QUOTIENT_SLACK = 2     # the estimate below is the quotient less at most this
+
+
+def _quotient_estimate(p: int, bound: int) -> tuple[int, int] | None:
+    """(u, mu) for the estimate q' = floor(floor(y / 2^t) mu / 2^u) of floor(y / p), 0 <= y < bound,
+    with t = bits(p) - 1 and mu = floor(2^(t + u) / p); None where floor(y / 2^t) mu would not fit
+    the 52 bits of one IFMA product (u > 25).
+
+    With y_hi = floor(y / 2^t) < 2^u: q' <= y_hi 2^t / p <= y / p, so y - q' p >= 0; and
+    y / p - q' < (y_hi + 1) 2^t / p - y_hi (2^(t + u) / p - 1) / 2^u + 1 = 2^t / p + y_hi / 2^u + 1
+    < 3 (2^t < p), so y - q' p < (QUOTIENT_SLACK + 1) p: two conditional subtractions (2p, p) end
+    below p."""
+    t = p.bit_length() - 1
+    u = ((bound - 1) >> t).bit_length()
+    if u > 25:
+        return None
+    return u, (1 << (t + u)) // p
 
 
 def _line_product_slots(line_slots: tuple[int, ...]) -> tuple[int, ...]:

@@ -365,11 +365,6 @@ class IfmaTower:
     store_index: tuple[tuple[int, ...], ...]  # three (limb of word, shift) row pairs: see _ifma.j2
     word_mask: str              # the lanes of an element's 64-bit words, as a C mask
 
-    @property
-    def direct(self) -> bool:
-        """Some kernel reduces by R64 (the helpers and the table of 2^j p are needed)."""
-        return bool(self.plan.p_times)
-
 
 def _ifma_value(name: str) -> str:
     """A plan name in the kernel's C: inputs a<i> / b<i> are a[i] / b[i], products P<k> are P[k]."""

@@ -121,18 +121,22 @@ def test_plan_bounds_at_the_largest_inputs(name, kernel):
             for k, v in lin[s].items():
                 lin[dest][k] = lin[dest].get(k, 0) + c * v
     column = 2 * n * (1 << LIMB_BITS)  # a product's column: 2n halves of limb products
-    # the reduction divides by R64 where the plan has subtractions after it (and R64 <= R52), else R52
-    divisor = 1 << (64 * tower.words) if plan.subtractions else r52
+    # the reduction divides by R64 where the plan says so (and R64 <= R52), else by R52
+    r64 = 1 << (64 * tower.words)
+    divisor = r64 if plan.by_r64 else r52
     assert divisor <= r52
     for _, out in plan.outputs:
         most = sum(v * bound[k] for k, v in lin[out].items() if v > 0)
         least = sum(v * bound[k] for k, v in lin[out].items() if v < 0)
         assert least <= value[out] <= most
         assert -plan.offset * p * divisor < least  # the offset makes the reduction non-negative
-        assert most // divisor + (plan.offset + 1) * p <= plan.reduced_bound < r52
-        if plan.subtractions:  # 2^s p bounds the reduced values: s subtractions make them canonical
-            assert plan.reduced_bound <= p << plan.subtractions
-            assert plan.reduced_bound > p << (plan.subtractions - 1)  # and fewer would not
+        assert most // divisor + (plan.offset + 1) * p <= plan.reduced_bound
+        # the reduced values fit the limbs the reduction leaves: n (R52), or below R52^2 / R64
+        assert plan.reduced_bound <= (r52 * r52 // r64 if plan.by_r64 else r52 - 1)
+        if plan.by_r64:  # the quotient estimate's parameters cover the bound
+            u, mu = plan.quotient
+            assert (plan.reduced_bound - 1) >> tower.quotient_shift < 1 << u <= 1 << 25
+            assert mu == (1 << (tower.quotient_shift + u)) // p
         if kernel == "compressed_chain":  # the reduced outputs are the next squaring's inputs
             assert plan.reduced_bound <= tower.chain_input_bound * p
         # the columns as the lanes compute them, wrapping mod 2^64: what must fit is the result's
@@ -192,9 +196,9 @@ def test_altered_plan_or_constant_stops_the_derivation(monkeypatch):
 def test_plan_constants(name):
     """The kernel's constants, re-derived from p: p in 52-bit limbs, -p^-1 mod 2^52, the factor
     that takes x R64^2 / R52 to x R64 in one Montgomery product, and for the kernels that reduce by
-    R64 its steps (52 steps + tail = 64 L bits), their offsets (offset p 2^tail) and the multiples
-    2^j p of the subtractions after it. BLS12-381 reduces by R64 (R64 = 2^384 <= R52 = 2^416), and
-    BN254 by R52 (its products divided by R64 = 2^256 would not fit 5 limbs)."""
+    R64 its steps (52 steps + tail = 64 L bits), their offsets (offset p 2^tail) and the p and 2p
+    of the subtractions after the quotient estimate. Every kernel outside a chain reduces by R64 on
+    both curves (R64 = 2^256 <= R52 = 2^260 for BN254, 2^384 <= 2^416 for BLS12-381)."""
     plan = _plan(name)
     m = _model(name)
     p, n = m.p, plan.limbs
@@ -212,18 +216,46 @@ def test_plan_constants(name):
     assert reduced * value(plan.to_r64) * pow(r52, -1, p) % p == x * r64 % p
     assert LIMB_BITS * plan.redc_steps + plan.redc_tail_bits == 64 * m.fp.limbs64
     assert 0 <= plan.redc_tail_bits < LIMB_BITS
+    assert 1 << plan.quotient_shift < p < 2 << plan.quotient_shift
     kernels = [k for k in (plan.mul, plan.sqr, plan.mul_by_line, plan.mul_by_line_product, plan.cyclotomic_sqr,
                            plan.cyclotomic_sqr_compressed) if k is not None]
-    direct = [k for k in kernels if k.subtractions]
-    assert bool(direct) == (name == "bls12_381")
-    assert [value(row) for row in plan.p_times] == [p << j for j in range(max(k.subtractions for k in kernels))]
+    assert all(k.by_r64 for k in kernels)
+    assert [value(row) for row in plan.p_times] == [p, 2 * p]
     for k in kernels:
-        if k.subtractions:
-            assert len(k.redc_offset) == n + (1 if plan.redc_tail_bits else 0)
-            assert value(k.redc_offset) == k.offset * p << plan.redc_tail_bits
-        else:
-            assert k.redc_offset == ()
-    assert plan.compressed_chain is None or not plan.compressed_chain.subtractions  # a chain stays in R52
+        assert len(k.redc_offset) == n + (1 if plan.redc_tail_bits else 0)
+        assert value(k.redc_offset) == k.offset * p << plan.redc_tail_bits
+    assert plan.compressed_chain is None or not plan.compressed_chain.by_r64  # a chain stays in R52
+
+
+def _quotient_reduce(y: int, p: int, t: int, quotient: tuple[int, int]) -> int:
+    """The kernel's quotient estimate and two subtractions, on integers."""
+    u, mu = quotient
+    r = y - ((y >> t) * mu >> u) * p
+    assert 0 <= r < 3 * p, (y, r // p)
+    for multiple in (2 * p, p):
+        r = r - multiple if r >= multiple else r
+    return r
+
+
+@pytest.mark.parametrize("name", ("bn254", "bls12_381", "bls12_377"))
+def test_quotient_estimate_at_the_edges(name):
+    """The estimate after a reduction by R64 leaves y - q' p in [0, 3p) for every y below the
+    plan's bound: checked at 0, around each multiple of p and of 2^t up to the bound, at the bound,
+    and on random values; then two subtractions give y mod p. An estimate with mu one too large
+    over-subtracts somewhere (y - q' p < 0), which is why mu is rounded down."""
+    tower, p = _plan(name), _model(name).p
+    t = tower.quotient_shift
+    rng = random.Random(f"{name}-quotient")
+    for k in (tower.mul, tower.sqr, tower.mul_by_line, tower.cyclotomic_sqr):
+        bound = k.reduced_bound
+        values = {0, 1, bound - 1, bound - 2} | {rng.randrange(bound) for _ in range(2000)}
+        values |= {q * p + d for q in range(bound // p + 1) for d in (-1, 0, 1) if 0 <= q * p + d < bound}
+        values |= {(j << t) + d for j in range((bound >> t) + 1) for d in (-1, 0) if 0 <= (j << t) + d < bound}
+        for y in values:
+            assert _quotient_reduce(y, p, t, k.quotient) == y % p
+        u, mu = k.quotient
+        too_large = [y for y in values if y - ((y >> t) * (mu + 1) >> u) * p < 0]
+        assert too_large, "mu + 1 never over-subtracts on these values: the check would not notice"
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1114,11 +1114,9 @@ static void fp12_sqr_limbs(fp12_t *out, const fp12_t *a)
 static const uint64_t FP12_IFMA_P[8] = { 0x8c00000000001ULL, 0x4430000000850ULL, 0xa094800170b5dULL, 0x138f1ef3622fbULL, 0xb1a22d9f300f5ULL, 0x3b05c06ca1493ULL, 0xa4617c510eac6ULL, 0x0000000001ae3ULL };
 static const uint64_t FP12_IFMA_TO_R64[8] = { 0x07ccefe7c5a25ULL, 0x9dee49ccfcf9aULL, 0x3dc3ff79f2a81ULL, 0xb7eaa16af28b0ULL, 0xe5d18e3b07d04ULL, 0x85efd62fb7463ULL, 0x8c84314d2bbc1ULL, 0x0000000000197ULL }; /* R52^2 / R64 mod p */
 static const uint64_t FP12_IFMA_ONE52[8] = { 0x33f67abdcbccfULL, 0x13a714cde2ff1ULL, 0x80ef04efd57bdULL, 0x68acd5a37c3a6ULL, 0x8c63c8655a9bdULL, 0x7b4891129d194ULL, 0xb78d3aa6ef92fULL, 0x0000000000028ULL, }; /* R52 mod p */
-static const uint64_t FP12_IFMA_P_TIMES[4][8] = { /* 2^j p, j = 0 .. 3: the subtractions after a reduction by R64 */
+static const uint64_t FP12_IFMA_P_TIMES[2][8] = { /* p and 2p: the subtractions after a reduction by R64 */
     { 0x8c00000000001ULL, 0x4430000000850ULL, 0xa094800170b5dULL, 0x138f1ef3622fbULL, 0xb1a22d9f300f5ULL, 0x3b05c06ca1493ULL, 0xa4617c510eac6ULL, 0x0000000001ae3ULL },
-    { 0x1800000000002ULL, 0x88600000010a1ULL, 0x41290002e16baULL, 0x271e3de6c45f7ULL, 0x63445b3e601eaULL, 0x760b80d942927ULL, 0x48c2f8a21d58cULL, 0x00000000035c7ULL },
-    { 0x3000000000004ULL, 0x10c0000002142ULL, 0x82520005c2d75ULL, 0x4e3c7bcd88beeULL, 0xc688b67cc03d4ULL, 0xec1701b28524eULL, 0x9185f1443ab18ULL, 0x0000000006b8eULL },
-    { 0x6000000000008ULL, 0x2180000004284ULL, 0x04a4000b85aeaULL, 0x9c78f79b117ddULL, 0x8d116cf9807a8ULL, 0xd82e03650a49dULL, 0x230be28875631ULL, 0x000000000d71dULL }
+    { 0x1800000000002ULL, 0x88600000010a1ULL, 0x41290002e16baULL, 0x271e3de6c45f7ULL, 0x63445b3e601eaULL, 0x760b80d942927ULL, 0x48c2f8a21d58cULL, 0x00000000035c7ULL }
 };
 static const uint64_t FP12_IFMA_ONE[8] = { 0xdffffffffff68ULL, 0x837fffffb102cULL, 0xa7d3ff251409fULL, 0x63059f7db3a98ULL, 0x87b4e97b76e7cULL, 0xf495bf803c84eULL, 0x661e2fdf49a4cULL, 0x00000000008d6ULL, }; /* R64 mod p */
 
@@ -1248,14 +1246,13 @@ static inline __attribute__((always_inline)) void fp12_ifma_redc(fp12_ifma_lanes
     }
 }
 
-/* out = t / R64 mod p + offset p, for signed columns, R64 = 2^384 = 2^(52 * 7 + 20): 7 Montgomery
- * steps of 52 bits as in fp12_ifma_redc, one of 20 bits (m = t n0 mod 2^20), then a shift right by 20 bits.
- * A product of two elements in the library's form (x R64) so comes out in it. The offset enters
- * as offset p 2^20 (9 limbs) at column 7, before the columns are carried to the top:
- * the value is then non-negative and below 2^(52 * 8 + 20), so the columns above those read
- * are zero. For t in (-offset p R64, B) the result lies in (0, B / R64 + (offset + 1) p). */
-static inline __attribute__((always_inline)) void fp12_ifma_redc_r64(fp12_ifma_lanes_t *out,
-                                                                       fp12_ifma_wide_t *t,
+/* y = t / R64 mod p + offset p in 9 limbs of 52 bits, for signed columns, R64 = 2^384 = 2^(52 * 7 + 20):
+ * 7 Montgomery steps of 52 bits as in fp12_ifma_redc, one of 20 bits (m = t n0 mod 2^20), then a shift
+ * right by 20 bits. A product of two elements in the library's form (x R64) so comes out in it.
+ * The offset enters as offset p 2^20 (9 limbs) at column 7, before the columns are carried to
+ * the top: the value is then non-negative, and below R52^2 / R64 (the columns hold t < R52^2).
+ * For t in (-offset p R64, B) the result lies in (0, B / R64 + (offset + 1) p). */
+static inline __attribute__((always_inline)) void fp12_ifma_redc_r64(__m512i y[9], fp12_ifma_wide_t *t,
                                                                        const uint64_t *offset_limbs)
 {
     const __m512i mask = _mm512_set1_epi64((long long)FP12_IFMA_MASK);
@@ -1276,9 +1273,38 @@ static inline __attribute__((always_inline)) void fp12_ifma_redc_r64(fp12_ifma_l
         t->c[j] = _mm512_and_si512(t->c[j], mask);
     }
 #pragma GCC unroll 16
+    for (j = 0; j + 1 < 9; j++)
+        y[j] = _mm512_or_si512(_mm512_srli_epi64(t->c[7 + j], 20),
+                               _mm512_and_si512(_mm512_slli_epi64(t->c[7 + j + 1], 32), mask));
+    y[8] = _mm512_srli_epi64(t->c[15], 20);
+}
+
+/* out = y - q p for the estimate q = floor(floor(y / 2^376) mu / 2^u) of floor(y / p), mu = floor(2^(376 + u) / p)
+ * (2^376 < p <= 2^377): for y below 2^(376 + u) (the plan's bound), q is floor(y / p) or up to 2
+ * less (generator/derive/ifma_tower.py), so out lies in [0, 3p). */
+static inline __attribute__((always_inline)) void fp12_ifma_quotient_reduce(fp12_ifma_lanes_t *out, __m512i y[9],
+                                                                              unsigned u, uint64_t mu)
+{
+    const __m512i zero = _mm512_setzero_si512(), mask = _mm512_set1_epi64((long long)FP12_IFMA_MASK);
+    const __m512i top = _mm512_or_si512(_mm512_srli_epi64(y[7], 12), _mm512_slli_epi64(y[8], 40));
+    const __m512i q = _mm512_srli_epi64(_mm512_madd52lo_epu64(zero, top, _mm512_set1_epi64((long long)mu)), u);
+    size_t j;
+
+#pragma GCC unroll 16
+    for (j = 0; j < 8; j++) {
+        const __m512i pj = _mm512_set1_epi64((long long)FP12_IFMA_P[j]);
+
+        y[j] = _mm512_sub_epi64(y[j], _mm512_madd52lo_epu64(zero, q, pj));
+        y[j + 1] = _mm512_sub_epi64(y[j + 1], _mm512_madd52hi_epu64(zero, q, pj));
+    }
+#pragma GCC unroll 16
+    for (j = 0; j + 1 < 9; j++) {
+        y[j + 1] = _mm512_add_epi64(y[j + 1], _mm512_srai_epi64(y[j], 52));
+        y[j] = _mm512_and_si512(y[j], mask);
+    }
+#pragma GCC unroll 16
     for (j = 0; j < 8; j++)
-        out->l[j] = _mm512_or_si512(_mm512_srli_epi64(t->c[7 + j], 20),
-                                    _mm512_and_si512(_mm512_slli_epi64(t->c[7 + j + 1], 32), mask));
+        out->l[j] = y[j];
 }
 
 /* a - q where that is non-negative, else a, in constant time: for q = 2^j p and a < 2^(j + 1) p
@@ -1421,40 +1447,34 @@ static inline __attribute__((always_inline)) void fp12_ifma_scatter(__m512i w[][
         w[k][0] = r[k];
 }
 
-/* Eight double-width values w[k] reduced by R52 in place: with to_r64 (R52^2 / R64 mod p), w[k][0]
- * then holds the canonical limbs of x R64 for w[k] = x R64^2; without (NULL), those of x R52 + (a
- * multiple of p below the plan's bound) for w[k] = x R52^2. */
-static inline __attribute__((always_inline)) void fp12_ifma_reduce(__m512i w[][2], uint64_t offset,
-                                                                    const uint64_t *to_r64)
-{
-    fp12_ifma_wide_t t;
-    fp12_ifma_lanes_t o, z;
-
-    fp12_ifma_gather(&t, w);
-    fp12_ifma_redc(&o, &t, offset);
-    if (to_r64 != NULL)
-        fp12_ifma_times(&z, &o, to_r64);
-    else
-        z = o;
-    fp12_ifma_scatter(w, &z);
-}
-
-/* Eight double-width values w[k] = x R64^2 reduced by R64 in place: w[k][0] then holds the
- * canonical limbs of x R64, after the plan's conditional subtractions of 2^(subtractions - 1) p,
- * ..., p (FP12_IFMA_P_TIMES). */
-static inline __attribute__((always_inline)) void fp12_ifma_reduce_r64(__m512i w[][2],
-                                                                        const uint64_t *offset_limbs,
-                                                                        size_t subtractions)
+/* Eight double-width values w[k] = x R52^2 reduced by R52 in place (a chain's squarings): w[k][0]
+ * then holds the limbs of x R52 + (a multiple of p below the plan's bound). */
+static inline __attribute__((always_inline)) void fp12_ifma_reduce_r52(__m512i w[][2], uint64_t offset)
 {
     fp12_ifma_wide_t t;
     fp12_ifma_lanes_t o;
-    size_t j;
 
     fp12_ifma_gather(&t, w);
-    fp12_ifma_redc_r64(&o, &t, offset_limbs);
-#pragma GCC unroll 8
-    for (j = subtractions; j-- > 0;)
-        fp12_ifma_sub_if_nonneg(&o, FP12_IFMA_P_TIMES[j]);
+    fp12_ifma_redc(&o, &t, offset);
+    fp12_ifma_scatter(w, &o);
+}
+
+/* Eight double-width values w[k] = x R64^2 reduced by R64 in place: w[k][0] then holds the
+ * canonical limbs of x R64, after the quotient estimate (below 3p) and the subtractions of 2p and p
+ * (FP12_IFMA_P_TIMES). */
+static inline __attribute__((always_inline)) void fp12_ifma_reduce_r64(__m512i w[][2],
+                                                                        const uint64_t *offset_limbs,
+                                                                        unsigned u, uint64_t mu)
+{
+    fp12_ifma_wide_t t;
+    fp12_ifma_lanes_t o;
+    __m512i y[9];
+
+    fp12_ifma_gather(&t, w);
+    fp12_ifma_redc_r64(y, &t, offset_limbs);
+    fp12_ifma_quotient_reduce(&o, y, u, mu);
+    fp12_ifma_sub_if_nonneg(&o, FP12_IFMA_P_TIMES[1]);
+    fp12_ifma_sub_if_nonneg(&o, FP12_IFMA_P_TIMES[0]);
     fp12_ifma_scatter(w, &o);
 }
 
@@ -1904,12 +1924,12 @@ static void fp12_mul_ifma(fp12_t *out, const fp12_t *a_in, const fp12_t *b_in)
             W[i][h] = _mm512_setzero_si512();
 
     /* 4. eight outputs per batch: reduced by R64 (offset 4 p, as offset p 2^20 in 9 limbs) and made
-     *    canonical by 4 conditional subtractions */
+     *    canonical by a quotient estimate (u = 4, mu = 9) and two subtractions */
     static const uint64_t offset[9] = { 0x0000000400000ULL, 0x0000214230000ULL, 0x005c2d7510c00ULL, 0xbcd88bee82520ULL, 0x67cc03d44e3c7ULL, 0x1b28524ec688bULL, 0x1443ab18ec170ULL, 0x00006b8e9185fULL, 0x0000000000000ULL };
 
 #pragma GCC unroll 1
     for (g = 0; g < 2; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 4);
+        fp12_ifma_reduce_r64(&W[8 * g], offset, 4, 9);
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -2257,12 +2277,12 @@ static void fp12_sqr_ifma(fp12_t *out, const fp12_t *a_in)
             W[i][h] = _mm512_setzero_si512();
 
     /* 4. eight outputs per batch: reduced by R64 (offset 4 p, as offset p 2^20 in 9 limbs) and made
-     *    canonical by 4 conditional subtractions */
+     *    canonical by a quotient estimate (u = 4, mu = 9) and two subtractions */
     static const uint64_t offset[9] = { 0x0000000400000ULL, 0x0000214230000ULL, 0x005c2d7510c00ULL, 0xbcd88bee82520ULL, 0x67cc03d44e3c7ULL, 0x1b28524ec688bULL, 0x1443ab18ec170ULL, 0x00006b8e9185fULL, 0x0000000000000ULL };
 
 #pragma GCC unroll 1
     for (g = 0; g < 2; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 4);
+        fp12_ifma_reduce_r64(&W[8 * g], offset, 4, 9);
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -2619,12 +2639,12 @@ static void fp12_mul_by_line_ifma(fp12_t *out, const fp12_t *a_in, const fp12_t 
             W[i][h] = _mm512_setzero_si512();
 
     /* 4. eight outputs per batch: reduced by R64 (offset 2 p, as offset p 2^20 in 9 limbs) and made
-     *    canonical by 2 conditional subtractions */
+     *    canonical by a quotient estimate (u = 3, mu = 4) and two subtractions */
     static const uint64_t offset[9] = { 0x0000000200000ULL, 0x000010a118000ULL, 0x002e16ba88600ULL, 0xde6c45f741290ULL, 0xb3e601ea271e3ULL, 0x0d94292763445ULL, 0x8a21d58c760b8ULL, 0x000035c748c2fULL, 0x0000000000000ULL };
 
 #pragma GCC unroll 1
     for (g = 0; g < 2; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 2);
+        fp12_ifma_reduce_r64(&W[8 * g], offset, 3, 4);
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -3063,12 +3083,12 @@ static void fp12_mul_by_line_product_ifma(fp12_t *out, const fp12_t *a_in, const
             W[i][h] = _mm512_setzero_si512();
 
     /* 4. eight outputs per batch: reduced by R64 (offset 3 p, as offset p 2^20 in 9 limbs) and made
-     *    canonical by 3 conditional subtractions */
+     *    canonical by a quotient estimate (u = 4, mu = 9) and two subtractions */
     static const uint64_t offset[9] = { 0x0000000300000ULL, 0x000018f1a4000ULL, 0x00452217cc900ULL, 0xcda268f2e1bd8ULL, 0x8dd902df3aad5ULL, 0x145e3dbb14e68ULL, 0x4f32c052b1114ULL, 0x000050aaed247ULL, 0x0000000000000ULL };
 
 #pragma GCC unroll 1
     for (g = 0; g < 2; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 3);
+        fp12_ifma_reduce_r64(&W[8 * g], offset, 4, 9);
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -3338,12 +3358,12 @@ static void fp12_cyclotomic_sqr_ifma(fp12_t *out, const fp12_t *a_in)
             W[i][h] = _mm512_setzero_si512();
 
     /* 4. eight outputs per batch: reduced by R64 (offset 2 p, as offset p 2^20 in 9 limbs) and made
-     *    canonical by 3 conditional subtractions */
+     *    canonical by a quotient estimate (u = 3, mu = 4) and two subtractions */
     static const uint64_t offset[9] = { 0x0000000200000ULL, 0x000010a118000ULL, 0x002e16ba88600ULL, 0xde6c45f741290ULL, 0xb3e601ea271e3ULL, 0x0d94292763445ULL, 0x8a21d58c760b8ULL, 0x000035c748c2fULL, 0x0000000000000ULL };
 
 #pragma GCC unroll 1
     for (g = 0; g < 2; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 3);
+        fp12_ifma_reduce_r64(&W[8 * g], offset, 3, 4);
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -3543,12 +3563,12 @@ static void fp12_cyclotomic_sqr_compressed_ifma(fp12_t *out, const fp12_t *a_in)
             W[i][h] = _mm512_setzero_si512();
 
     /* 4. eight outputs per batch: reduced by R64 (offset 2 p, as offset p 2^20 in 9 limbs) and made
-     *    canonical by 3 conditional subtractions */
+     *    canonical by a quotient estimate (u = 3, mu = 4) and two subtractions */
     static const uint64_t offset[9] = { 0x0000000200000ULL, 0x000010a118000ULL, 0x002e16ba88600ULL, 0xde6c45f741290ULL, 0xb3e601ea271e3ULL, 0x0d94292763445ULL, 0x8a21d58c760b8ULL, 0x000035c748c2fULL, 0x0000000000000ULL };
 
 #pragma GCC unroll 1
     for (g = 0; g < 1; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 3);
+        fp12_ifma_reduce_r64(&W[8 * g], offset, 3, 4);
     fp12_ifma_store(&((fp_t *)out)[2], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[3], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[4], W[2][0]);
@@ -3763,7 +3783,7 @@ static void fp12_cyclotomic_sqr_compressed_n_ifma(fp12_t *out, const fp12_t *a_i
             for (h = 0; h < 2; h++)
                 W[i][h] = _mm512_setzero_si512();
 
-        fp12_ifma_reduce(W, 1, NULL);
+        fp12_ifma_reduce_r52(W, 1);
         a[2] = W[0][0];
         a[3] = W[1][0];
         a[4] = W[2][0];

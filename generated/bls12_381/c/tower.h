@@ -956,12 +956,9 @@ static void fp12_sqr_limbs(fp12_t *out, const fp12_t *a)
 static const uint64_t FP12_IFMA_P[8] = { 0xeffffffffaaabULL, 0xfeb153ffffb9fULL, 0x6b0f6241eabffULL, 0x12bf6730d2a0fULL, 0x764774b84f385ULL, 0x1ba7b6434bacdULL, 0x1ea397fe69a4bULL, 0x000000001a011ULL };
 static const uint64_t FP12_IFMA_TO_R64[8] = { 0x7fde37dba9366ULL, 0x4e27525bc342bULL, 0x1f5b1e9778489ULL, 0xb872b2b91b9dcULL, 0xb206f497dfcafULL, 0x4137cc89a9b0bULL, 0xd9d20d7e39959ULL, 0x000000000411cULL }; /* R52^2 / R64 mod p */
 static const uint64_t FP12_IFMA_ONE52[8] = { 0x6480ea8e9b9afULL, 0x65766c8fe444fULL, 0x8b540fea96f7dULL, 0x3b2ee82efd422ULL, 0xa6723e5f0ade5ULL, 0xff6eb6fdd4230ULL, 0xe06ef23c24a25ULL, 0x0000000014c8eULL, }; /* R52 mod p */
-static const uint64_t FP12_IFMA_P_TIMES[5][8] = { /* 2^j p, j = 0 .. 4: the subtractions after a reduction by R64 */
+static const uint64_t FP12_IFMA_P_TIMES[2][8] = { /* p and 2p: the subtractions after a reduction by R64 */
     { 0xeffffffffaaabULL, 0xfeb153ffffb9fULL, 0x6b0f6241eabffULL, 0x12bf6730d2a0fULL, 0x764774b84f385ULL, 0x1ba7b6434bacdULL, 0x1ea397fe69a4bULL, 0x000000001a011ULL },
-    { 0xdffffffff5556ULL, 0xfd62a7ffff73fULL, 0xd61ec483d57ffULL, 0x257ece61a541eULL, 0xec8ee9709e70aULL, 0x374f6c869759aULL, 0x3d472ffcd3496ULL, 0x0000000034022ULL },
-    { 0xbfffffffeaaacULL, 0xfac54ffffee7fULL, 0xac3d8907aafffULL, 0x4afd9cc34a83dULL, 0xd91dd2e13ce14ULL, 0x6e9ed90d2eb35ULL, 0x7a8e5ff9a692cULL, 0x0000000068044ULL },
-    { 0x7fffffffd5558ULL, 0xf58a9ffffdcffULL, 0x587b120f55fffULL, 0x95fb39869507bULL, 0xb23ba5c279c28ULL, 0xdd3db21a5d66bULL, 0xf51cbff34d258ULL, 0x00000000d0088ULL },
-    { 0xffffffffaaab0ULL, 0xeb153ffffb9feULL, 0xb0f6241eabfffULL, 0x2bf6730d2a0f6ULL, 0x64774b84f3851ULL, 0xba7b6434bacd7ULL, 0xea397fe69a4b1ULL, 0x00000001a0111ULL }
+    { 0xdffffffff5556ULL, 0xfd62a7ffff73fULL, 0xd61ec483d57ffULL, 0x257ece61a541eULL, 0xec8ee9709e70aULL, 0x374f6c869759aULL, 0x3d472ffcd3496ULL, 0x0000000034022ULL }
 };
 static const uint64_t FP12_IFMA_ONE[8] = { 0x900000002fffdULL, 0x0bc40c0002760ULL, 0x3c758baebf400ULL, 0x57455f4898575ULL, 0xd77ce58537052ULL, 0x071a97a256ec6ULL, 0xec3fa80e4935cULL, 0x0000000015f65ULL, }; /* R64 mod p */
 
@@ -1091,14 +1088,13 @@ static inline __attribute__((always_inline)) void fp12_ifma_redc(fp12_ifma_lanes
     }
 }
 
-/* out = t / R64 mod p + offset p, for signed columns, R64 = 2^384 = 2^(52 * 7 + 20): 7 Montgomery
- * steps of 52 bits as in fp12_ifma_redc, one of 20 bits (m = t n0 mod 2^20), then a shift right by 20 bits.
- * A product of two elements in the library's form (x R64) so comes out in it. The offset enters
- * as offset p 2^20 (9 limbs) at column 7, before the columns are carried to the top:
- * the value is then non-negative and below 2^(52 * 8 + 20), so the columns above those read
- * are zero. For t in (-offset p R64, B) the result lies in (0, B / R64 + (offset + 1) p). */
-static inline __attribute__((always_inline)) void fp12_ifma_redc_r64(fp12_ifma_lanes_t *out,
-                                                                       fp12_ifma_wide_t *t,
+/* y = t / R64 mod p + offset p in 9 limbs of 52 bits, for signed columns, R64 = 2^384 = 2^(52 * 7 + 20):
+ * 7 Montgomery steps of 52 bits as in fp12_ifma_redc, one of 20 bits (m = t n0 mod 2^20), then a shift
+ * right by 20 bits. A product of two elements in the library's form (x R64) so comes out in it.
+ * The offset enters as offset p 2^20 (9 limbs) at column 7, before the columns are carried to
+ * the top: the value is then non-negative, and below R52^2 / R64 (the columns hold t < R52^2).
+ * For t in (-offset p R64, B) the result lies in (0, B / R64 + (offset + 1) p). */
+static inline __attribute__((always_inline)) void fp12_ifma_redc_r64(__m512i y[9], fp12_ifma_wide_t *t,
                                                                        const uint64_t *offset_limbs)
 {
     const __m512i mask = _mm512_set1_epi64((long long)FP12_IFMA_MASK);
@@ -1119,9 +1115,38 @@ static inline __attribute__((always_inline)) void fp12_ifma_redc_r64(fp12_ifma_l
         t->c[j] = _mm512_and_si512(t->c[j], mask);
     }
 #pragma GCC unroll 16
+    for (j = 0; j + 1 < 9; j++)
+        y[j] = _mm512_or_si512(_mm512_srli_epi64(t->c[7 + j], 20),
+                               _mm512_and_si512(_mm512_slli_epi64(t->c[7 + j + 1], 32), mask));
+    y[8] = _mm512_srli_epi64(t->c[15], 20);
+}
+
+/* out = y - q p for the estimate q = floor(floor(y / 2^380) mu / 2^u) of floor(y / p), mu = floor(2^(380 + u) / p)
+ * (2^380 < p <= 2^381): for y below 2^(380 + u) (the plan's bound), q is floor(y / p) or up to 2
+ * less (generator/derive/ifma_tower.py), so out lies in [0, 3p). */
+static inline __attribute__((always_inline)) void fp12_ifma_quotient_reduce(fp12_ifma_lanes_t *out, __m512i y[9],
+                                                                              unsigned u, uint64_t mu)
+{
+    const __m512i zero = _mm512_setzero_si512(), mask = _mm512_set1_epi64((long long)FP12_IFMA_MASK);
+    const __m512i top = _mm512_or_si512(_mm512_srli_epi64(y[7], 16), _mm512_slli_epi64(y[8], 36));
+    const __m512i q = _mm512_srli_epi64(_mm512_madd52lo_epu64(zero, top, _mm512_set1_epi64((long long)mu)), u);
+    size_t j;
+
+#pragma GCC unroll 16
+    for (j = 0; j < 8; j++) {
+        const __m512i pj = _mm512_set1_epi64((long long)FP12_IFMA_P[j]);
+
+        y[j] = _mm512_sub_epi64(y[j], _mm512_madd52lo_epu64(zero, q, pj));
+        y[j + 1] = _mm512_sub_epi64(y[j + 1], _mm512_madd52hi_epu64(zero, q, pj));
+    }
+#pragma GCC unroll 16
+    for (j = 0; j + 1 < 9; j++) {
+        y[j + 1] = _mm512_add_epi64(y[j + 1], _mm512_srai_epi64(y[j], 52));
+        y[j] = _mm512_and_si512(y[j], mask);
+    }
+#pragma GCC unroll 16
     for (j = 0; j < 8; j++)
-        out->l[j] = _mm512_or_si512(_mm512_srli_epi64(t->c[7 + j], 20),
-                                    _mm512_and_si512(_mm512_slli_epi64(t->c[7 + j + 1], 32), mask));
+        out->l[j] = y[j];
 }
 
 /* a - q where that is non-negative, else a, in constant time: for q = 2^j p and a < 2^(j + 1) p
@@ -1264,40 +1289,34 @@ static inline __attribute__((always_inline)) void fp12_ifma_scatter(__m512i w[][
         w[k][0] = r[k];
 }
 
-/* Eight double-width values w[k] reduced by R52 in place: with to_r64 (R52^2 / R64 mod p), w[k][0]
- * then holds the canonical limbs of x R64 for w[k] = x R64^2; without (NULL), those of x R52 + (a
- * multiple of p below the plan's bound) for w[k] = x R52^2. */
-static inline __attribute__((always_inline)) void fp12_ifma_reduce(__m512i w[][2], uint64_t offset,
-                                                                    const uint64_t *to_r64)
-{
-    fp12_ifma_wide_t t;
-    fp12_ifma_lanes_t o, z;
-
-    fp12_ifma_gather(&t, w);
-    fp12_ifma_redc(&o, &t, offset);
-    if (to_r64 != NULL)
-        fp12_ifma_times(&z, &o, to_r64);
-    else
-        z = o;
-    fp12_ifma_scatter(w, &z);
-}
-
-/* Eight double-width values w[k] = x R64^2 reduced by R64 in place: w[k][0] then holds the
- * canonical limbs of x R64, after the plan's conditional subtractions of 2^(subtractions - 1) p,
- * ..., p (FP12_IFMA_P_TIMES). */
-static inline __attribute__((always_inline)) void fp12_ifma_reduce_r64(__m512i w[][2],
-                                                                        const uint64_t *offset_limbs,
-                                                                        size_t subtractions)
+/* Eight double-width values w[k] = x R52^2 reduced by R52 in place (a chain's squarings): w[k][0]
+ * then holds the limbs of x R52 + (a multiple of p below the plan's bound). */
+static inline __attribute__((always_inline)) void fp12_ifma_reduce_r52(__m512i w[][2], uint64_t offset)
 {
     fp12_ifma_wide_t t;
     fp12_ifma_lanes_t o;
-    size_t j;
 
     fp12_ifma_gather(&t, w);
-    fp12_ifma_redc_r64(&o, &t, offset_limbs);
-#pragma GCC unroll 8
-    for (j = subtractions; j-- > 0;)
-        fp12_ifma_sub_if_nonneg(&o, FP12_IFMA_P_TIMES[j]);
+    fp12_ifma_redc(&o, &t, offset);
+    fp12_ifma_scatter(w, &o);
+}
+
+/* Eight double-width values w[k] = x R64^2 reduced by R64 in place: w[k][0] then holds the
+ * canonical limbs of x R64, after the quotient estimate (below 3p) and the subtractions of 2p and p
+ * (FP12_IFMA_P_TIMES). */
+static inline __attribute__((always_inline)) void fp12_ifma_reduce_r64(__m512i w[][2],
+                                                                        const uint64_t *offset_limbs,
+                                                                        unsigned u, uint64_t mu)
+{
+    fp12_ifma_wide_t t;
+    fp12_ifma_lanes_t o;
+    __m512i y[9];
+
+    fp12_ifma_gather(&t, w);
+    fp12_ifma_redc_r64(y, &t, offset_limbs);
+    fp12_ifma_quotient_reduce(&o, y, u, mu);
+    fp12_ifma_sub_if_nonneg(&o, FP12_IFMA_P_TIMES[1]);
+    fp12_ifma_sub_if_nonneg(&o, FP12_IFMA_P_TIMES[0]);
     fp12_ifma_scatter(w, &o);
 }
 
@@ -1747,12 +1766,12 @@ static void fp12_mul_ifma(fp12_t *out, const fp12_t *a_in, const fp12_t *b_in)
             W[i][h] = _mm512_setzero_si512();
 
     /* 4. eight outputs per batch: reduced by R64 (offset 13 p, as offset p 2^20 in 9 limbs) and made
-     *    canonical by 5 conditional subtractions */
+     *    canonical by a quotient estimate (u = 6, mu = 39) and two subtractions */
     static const uint64_t offset[9] = { 0xfffbaaaf00000ULL, 0x3fffc71f2ffffULL, 0xd58ebbffef014ULL, 0xd7ab22c86fc7fULL, 0xd5c05dc1f3b83ULL, 0x16ad7c6f01a0eULL, 0x7eb5d5d067844ULL, 0x001520de8e4ebULL, 0x0000000000000ULL };
 
 #pragma GCC unroll 1
     for (g = 0; g < 2; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 5);
+        fp12_ifma_reduce_r64(&W[8 * g], offset, 6, 39);
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -2101,12 +2120,12 @@ static void fp12_sqr_ifma(fp12_t *out, const fp12_t *a_in)
             W[i][h] = _mm512_setzero_si512();
 
     /* 4. eight outputs per batch: reduced by R64 (offset 13 p, as offset p 2^20 in 9 limbs) and made
-     *    canonical by 5 conditional subtractions */
+     *    canonical by a quotient estimate (u = 6, mu = 39) and two subtractions */
     static const uint64_t offset[9] = { 0xfffbaaaf00000ULL, 0x3fffc71f2ffffULL, 0xd58ebbffef014ULL, 0xd7ab22c86fc7fULL, 0xd5c05dc1f3b83ULL, 0x16ad7c6f01a0eULL, 0x7eb5d5d067844ULL, 0x001520de8e4ebULL, 0x0000000000000ULL };
 
 #pragma GCC unroll 1
     for (g = 0; g < 2; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 5);
+        fp12_ifma_reduce_r64(&W[8 * g], offset, 6, 39);
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -2475,12 +2494,12 @@ static void fp12_mul_by_line_ifma(fp12_t *out, const fp12_t *a_in, const fp12_t 
             W[i][h] = _mm512_setzero_si512();
 
     /* 4. eight outputs per batch: reduced by R64 (offset 8 p, as offset p 2^20 in 9 limbs) and made
-     *    canonical by 5 conditional subtractions */
+     *    canonical by a quotient estimate (u = 5, mu = 19) and two subtractions */
     static const uint64_t offset[9] = { 0xfffd555800000ULL, 0xffffdcff7ffffULL, 0x20f55ffff58a9ULL, 0x9869507b587b1ULL, 0x5c279c2895fb3ULL, 0x21a5d66bb23baULL, 0xff34d258dd3dbULL, 0x000d0088f51cbULL, 0x0000000000000ULL };
 
 #pragma GCC unroll 1
     for (g = 0; g < 2; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 5);
+        fp12_ifma_reduce_r64(&W[8 * g], offset, 5, 19);
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -2925,12 +2944,12 @@ static void fp12_mul_by_line_product_ifma(fp12_t *out, const fp12_t *a_in, const
             W[i][h] = _mm512_setzero_si512();
 
     /* 4. eight outputs per batch: reduced by R64 (offset 12 p, as offset p 2^20 in 9 limbs) and made
-     *    canonical by 5 conditional subtractions */
+     *    canonical by a quotient estimate (u = 6, mu = 39) and two subtractions */
     static const uint64_t offset[9] = { 0xfffc000400000ULL, 0xffffcb7f3ffffULL, 0xb1700ffff04feULL, 0x649df8b904b89ULL, 0x8a3b6a3ce0f8dULL, 0xb278c1a18b597ULL, 0xfecf3b854bdc8ULL, 0x001380cd6fab1ULL, 0x0000000000000ULL };
 
 #pragma GCC unroll 1
     for (g = 0; g < 2; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 5);
+        fp12_ifma_reduce_r64(&W[8 * g], offset, 6, 39);
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -3200,12 +3219,12 @@ static void fp12_cyclotomic_sqr_ifma(fp12_t *out, const fp12_t *a_in)
             W[i][h] = _mm512_setzero_si512();
 
     /* 4. eight outputs per batch: reduced by R64 (offset 7 p, as offset p 2^20 in 9 limbs) and made
-     *    canonical by 4 conditional subtractions */
+     *    canonical by a quotient estimate (u = 5, mu = 19) and two subtractions */
     static const uint64_t offset[9] = { 0xfffdaaad00000ULL, 0xbfffe15f8ffffULL, 0xfcd6b3fff6d94ULL, 0x255c266bed6baULL, 0x10a2a8a3833bdULL, 0xbd711b9e3bf43ULL, 0x7f4e380dc195fULL, 0x000b6077d6792ULL, 0x0000000000000ULL };
 
 #pragma GCC unroll 1
     for (g = 0; g < 2; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 4);
+        fp12_ifma_reduce_r64(&W[8 * g], offset, 5, 19);
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -3405,12 +3424,12 @@ static void fp12_cyclotomic_sqr_compressed_ifma(fp12_t *out, const fp12_t *a_in)
             W[i][h] = _mm512_setzero_si512();
 
     /* 4. eight outputs per batch: reduced by R64 (offset 7 p, as offset p 2^20 in 9 limbs) and made
-     *    canonical by 4 conditional subtractions */
+     *    canonical by a quotient estimate (u = 5, mu = 19) and two subtractions */
     static const uint64_t offset[9] = { 0xfffdaaad00000ULL, 0xbfffe15f8ffffULL, 0xfcd6b3fff6d94ULL, 0x255c266bed6baULL, 0x10a2a8a3833bdULL, 0xbd711b9e3bf43ULL, 0x7f4e380dc195fULL, 0x000b6077d6792ULL, 0x0000000000000ULL };
 
 #pragma GCC unroll 1
     for (g = 0; g < 1; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 4);
+        fp12_ifma_reduce_r64(&W[8 * g], offset, 5, 19);
     fp12_ifma_store(&((fp_t *)out)[2], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[3], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[4], W[2][0]);
@@ -3625,7 +3644,7 @@ static void fp12_cyclotomic_sqr_compressed_n_ifma(fp12_t *out, const fp12_t *a_i
             for (h = 0; h < 2; h++)
                 W[i][h] = _mm512_setzero_si512();
 
-        fp12_ifma_reduce(W, 1, NULL);
+        fp12_ifma_reduce_r52(W, 1);
         a[2] = W[0][0];
         a[3] = W[1][0];
         a[4] = W[2][0];

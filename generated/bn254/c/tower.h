@@ -1082,6 +1082,10 @@ static void fp12_sqr_limbs(fp12_t *out, const fp12_t *a)
 static const uint64_t FP12_IFMA_P[5] = { 0x08c16d87cfd47ULL, 0x916871ca8d3c2ULL, 0x181585d97816aULL, 0xa029b85045b68ULL, 0x030644e72e131ULL };
 static const uint64_t FP12_IFMA_TO_R64[5] = { 0xb0f2afaec667aULL, 0xed9626b0fffbdULL, 0x9e2a0fcad825aULL, 0xe357276f48b70ULL, 0x00d791464ef86ULL }; /* R52^2 / R64 mod p */
 static const uint64_t FP12_IFMA_ONE52[8] = { 0x20880f6fce4b4ULL, 0x49baa989a8455ULL, 0x18f014a498908ULL, 0x724f85a9201d8ULL, 0x01f16424e1bb7ULL, 0, 0, 0, }; /* R52 mod p */
+static const uint64_t FP12_IFMA_P_TIMES[2][5] = { /* p and 2p: the subtractions after a reduction by R64 */
+    { 0x08c16d87cfd47ULL, 0x916871ca8d3c2ULL, 0x181585d97816aULL, 0xa029b85045b68ULL, 0x030644e72e131ULL },
+    { 0x1182db0f9fa8eULL, 0x22d0e3951a784ULL, 0x302b0bb2f02d5ULL, 0x405370a08b6d0ULL, 0x060c89ce5c263ULL }
+};
 static const uint64_t FP12_IFMA_ONE[8] = { 0xd438dc58f0d9dULL, 0x28f5c70b3dd35ULL, 0x879462c0a78ebULL, 0xdf2f666ea36f7ULL, 0x00e0a77c19a07ULL, 0, 0, 0, }; /* R64 mod p */
 
 /* The CPU runs the kernel: AVX-512F, AVX-512DQ (64-bit products by the plan's factors) and IFMA. */
@@ -1208,6 +1212,67 @@ static inline __attribute__((always_inline)) void fp12_ifma_redc(fp12_ifma_lanes
         out->l[j + 1] = _mm512_add_epi64(out->l[j + 1], _mm512_srai_epi64(out->l[j], 52));
         out->l[j] = _mm512_and_si512(out->l[j], _mm512_set1_epi64((long long)FP12_IFMA_MASK));
     }
+}
+
+/* y = t / R64 mod p + offset p in 6 limbs of 52 bits, for signed columns, R64 = 2^256 = 2^(52 * 4 + 48):
+ * 4 Montgomery steps of 52 bits as in fp12_ifma_redc, one of 48 bits (m = t n0 mod 2^48), then a shift
+ * right by 48 bits. A product of two elements in the library's form (x R64) so comes out in it.
+ * The offset enters as offset p 2^48 (6 limbs) at column 4, before the columns are carried to
+ * the top: the value is then non-negative, and below R52^2 / R64 (the columns hold t < R52^2).
+ * For t in (-offset p R64, B) the result lies in (0, B / R64 + (offset + 1) p). */
+static inline __attribute__((always_inline)) void fp12_ifma_redc_r64(__m512i y[6], fp12_ifma_wide_t *t,
+                                                                       const uint64_t *offset_limbs)
+{
+    const __m512i mask = _mm512_set1_epi64((long long)FP12_IFMA_MASK);
+    size_t i, j;
+
+#pragma GCC unroll 16
+    for (i = 0; i < 4; i++) {
+        fp12_ifma_redc_step(t, i, mask);
+        t->c[i + 1] = _mm512_add_epi64(t->c[i + 1], _mm512_srai_epi64(t->c[i], 52));
+    }
+    fp12_ifma_redc_step(t, 4, _mm512_set1_epi64((long long)((1ULL << 48) - 1)));
+#pragma GCC unroll 16
+    for (j = 0; j < 6; j++)
+        t->c[4 + j] = _mm512_add_epi64(t->c[4 + j], _mm512_set1_epi64((long long)offset_limbs[j]));
+#pragma GCC unroll 16
+    for (j = 4; j + 1 < 10; j++) {
+        t->c[j + 1] = _mm512_add_epi64(t->c[j + 1], _mm512_srai_epi64(t->c[j], 52));
+        t->c[j] = _mm512_and_si512(t->c[j], mask);
+    }
+#pragma GCC unroll 16
+    for (j = 0; j + 1 < 6; j++)
+        y[j] = _mm512_or_si512(_mm512_srli_epi64(t->c[4 + j], 48),
+                               _mm512_and_si512(_mm512_slli_epi64(t->c[4 + j + 1], 4), mask));
+    y[5] = _mm512_srli_epi64(t->c[9], 48);
+}
+
+/* out = y - q p for the estimate q = floor(floor(y / 2^253) mu / 2^u) of floor(y / p), mu = floor(2^(253 + u) / p)
+ * (2^253 < p <= 2^254): for y below 2^(253 + u) (the plan's bound), q is floor(y / p) or up to 2
+ * less (generator/derive/ifma_tower.py), so out lies in [0, 3p). */
+static inline __attribute__((always_inline)) void fp12_ifma_quotient_reduce(fp12_ifma_lanes_t *out, __m512i y[6],
+                                                                              unsigned u, uint64_t mu)
+{
+    const __m512i zero = _mm512_setzero_si512(), mask = _mm512_set1_epi64((long long)FP12_IFMA_MASK);
+    const __m512i top = _mm512_or_si512(_mm512_srli_epi64(y[4], 45), _mm512_slli_epi64(y[5], 7));
+    const __m512i q = _mm512_srli_epi64(_mm512_madd52lo_epu64(zero, top, _mm512_set1_epi64((long long)mu)), u);
+    size_t j;
+
+#pragma GCC unroll 16
+    for (j = 0; j < 5; j++) {
+        const __m512i pj = _mm512_set1_epi64((long long)FP12_IFMA_P[j]);
+
+        y[j] = _mm512_sub_epi64(y[j], _mm512_madd52lo_epu64(zero, q, pj));
+        y[j + 1] = _mm512_sub_epi64(y[j + 1], _mm512_madd52hi_epu64(zero, q, pj));
+    }
+#pragma GCC unroll 16
+    for (j = 0; j + 1 < 6; j++) {
+        y[j + 1] = _mm512_add_epi64(y[j + 1], _mm512_srai_epi64(y[j], 52));
+        y[j] = _mm512_and_si512(y[j], mask);
+    }
+#pragma GCC unroll 16
+    for (j = 0; j < 5; j++)
+        out->l[j] = y[j];
 }
 
 /* a - q where that is non-negative, else a, in constant time: for q = 2^j p and a < 2^(j + 1) p
@@ -1350,22 +1415,35 @@ static inline __attribute__((always_inline)) void fp12_ifma_scatter(__m512i w[][
         w[k][0] = r[k];
 }
 
-/* Eight double-width values w[k] reduced by R52 in place: with to_r64 (R52^2 / R64 mod p), w[k][0]
- * then holds the canonical limbs of x R64 for w[k] = x R64^2; without (NULL), those of x R52 + (a
- * multiple of p below the plan's bound) for w[k] = x R52^2. */
-static inline __attribute__((always_inline)) void fp12_ifma_reduce(__m512i w[][2], uint64_t offset,
-                                                                    const uint64_t *to_r64)
+/* Eight double-width values w[k] = x R52^2 reduced by R52 in place (a chain's squarings): w[k][0]
+ * then holds the limbs of x R52 + (a multiple of p below the plan's bound). */
+static inline __attribute__((always_inline)) void fp12_ifma_reduce_r52(__m512i w[][2], uint64_t offset)
 {
     fp12_ifma_wide_t t;
-    fp12_ifma_lanes_t o, z;
+    fp12_ifma_lanes_t o;
 
     fp12_ifma_gather(&t, w);
     fp12_ifma_redc(&o, &t, offset);
-    if (to_r64 != NULL)
-        fp12_ifma_times(&z, &o, to_r64);
-    else
-        z = o;
-    fp12_ifma_scatter(w, &z);
+    fp12_ifma_scatter(w, &o);
+}
+
+/* Eight double-width values w[k] = x R64^2 reduced by R64 in place: w[k][0] then holds the
+ * canonical limbs of x R64, after the quotient estimate (below 3p) and the subtractions of 2p and p
+ * (FP12_IFMA_P_TIMES). */
+static inline __attribute__((always_inline)) void fp12_ifma_reduce_r64(__m512i w[][2],
+                                                                        const uint64_t *offset_limbs,
+                                                                        unsigned u, uint64_t mu)
+{
+    fp12_ifma_wide_t t;
+    fp12_ifma_lanes_t o;
+    __m512i y[6];
+
+    fp12_ifma_gather(&t, w);
+    fp12_ifma_redc_r64(y, &t, offset_limbs);
+    fp12_ifma_quotient_reduce(&o, y, u, mu);
+    fp12_ifma_sub_if_nonneg(&o, FP12_IFMA_P_TIMES[1]);
+    fp12_ifma_sub_if_nonneg(&o, FP12_IFMA_P_TIMES[0]);
+    fp12_ifma_scatter(w, &o);
 }
 
 /* out = a b; out may alias a or b. */
@@ -1813,10 +1891,13 @@ static void fp12_mul_ifma(fp12_t *out, const fp12_t *a_in, const fp12_t *b_in)
         for (h = 0; h < 2; h++)
             W[i][h] = _mm512_setzero_si512();
 
-    /* 4. eight outputs per batch: reduced, moved to R64 and made canonical */
+    /* 4. eight outputs per batch: reduced by R64 (offset 180 p, as offset p 2^48 in 6 limbs) and made
+     *    canonical by a quotient estimate (u = 10, mu = 677) and two subtractions */
+    static const uint64_t offset[6] = { 0xc000000000000ULL, 0xe2801037e215eULL, 0xe3d70026b4e46ULL, 0x0ef221ce86feeULL, 0x49d5598710453ULL, 0x22068728c656eULL };
+
 #pragma GCC unroll 1
     for (g = 0; g < 2; g++)
-        fp12_ifma_reduce(&W[8 * g], 12, FP12_IFMA_TO_R64);
+        fp12_ifma_reduce_r64(&W[8 * g], offset, 10, 677);
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -2164,10 +2245,13 @@ static void fp12_sqr_ifma(fp12_t *out, const fp12_t *a_in)
         for (h = 0; h < 2; h++)
             W[i][h] = _mm512_setzero_si512();
 
-    /* 4. eight outputs per batch: reduced, moved to R64 and made canonical */
+    /* 4. eight outputs per batch: reduced by R64 (offset 182 p, as offset p 2^48 in 6 limbs) and made
+     *    canonical by a quotient estimate (u = 10, mu = 677) and two subtractions */
+    static const uint64_t offset[6] = { 0xa000000000000ULL, 0x23983de8dc107ULL, 0x36040e60068bfULL, 0x11f4d289b601cULL, 0x7dda909118fc0ULL, 0x22674fc5ac194ULL };
+
 #pragma GCC unroll 1
     for (g = 0; g < 2; g++)
-        fp12_ifma_reduce(&W[8 * g], 12, FP12_IFMA_TO_R64);
+        fp12_ifma_reduce_r64(&W[8 * g], offset, 10, 677);
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -2523,10 +2607,13 @@ static void fp12_mul_by_line_ifma(fp12_t *out, const fp12_t *a_in, const fp12_t 
         for (h = 0; h < 2; h++)
             W[i][h] = _mm512_setzero_si512();
 
-    /* 4. eight outputs per batch: reduced, moved to R64 and made canonical */
+    /* 4. eight outputs per batch: reduced by R64 (offset 48 p, as offset p 2^48 in 6 limbs) and made
+     *    canonical by a quotient estimate (u = 8, mu = 169) and two subtractions */
+    static const uint64_t offset[6] = { 0x0000000000000ULL, 0x1a4448976f7d5ULL, 0xb439555fa7b46ULL, 0x4840918c6843fULL, 0xe07d28f0d1238ULL, 0x0912ceb58a394ULL };
+
 #pragma GCC unroll 1
     for (g = 0; g < 2; g++)
-        fp12_ifma_reduce(&W[8 * g], 3, FP12_IFMA_TO_R64);
+        fp12_ifma_reduce_r64(&W[8 * g], offset, 8, 169);
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -2795,10 +2882,13 @@ static void fp12_cyclotomic_sqr_ifma(fp12_t *out, const fp12_t *a_in)
         for (h = 0; h < 2; h++)
             W[i][h] = _mm512_setzero_si512();
 
-    /* 4. eight outputs per batch: reduced, moved to R64 and made canonical */
+    /* 4. eight outputs per batch: reduced by R64 (offset 82 p, as offset p 2^48 in 6 limbs) and made
+     *    canonical by a quotient estimate (u = 9, mu = 338) and two subtractions */
+    static const uint64_t offset[6] = { 0xe000000000000ULL, 0x6cdf51580920bULL, 0x2937472e13d42ULL, 0x7b6e4dfa87742ULL, 0x54d5d09b65475ULL, 0x0f802120cc21eULL };
+
 #pragma GCC unroll 1
     for (g = 0; g < 2; g++)
-        fp12_ifma_reduce(&W[8 * g], 6, FP12_IFMA_TO_R64);
+        fp12_ifma_reduce_r64(&W[8 * g], offset, 9, 338);
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
