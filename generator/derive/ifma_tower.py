@@ -472,7 +472,7 @@ def derive_ifma_tower(p: int, words: int, k: int, beta: int | None, xi: tuple[in
         # reduced by R64 below the bound: the estimate leaves y - q' p in [0, 3p), and the
         # subtractions of 2p and p make it canonical
         u, mu = plan.quotient
-        t = p.bit_length() - 1
+        t = tower.quotient_shift
         require(plan.by_r64 and mu == (1 << (t + u)) // p and (plan.reduced_bound - 1) >> t < 1 << u and u <= 25
                 and (QUOTIENT_SLACK + 1) * p < r52, curve,
                 "IFMA tower: the quotient estimate after the reduction by R64 leaves y - q p below 3p")
