@@ -12,8 +12,10 @@ One Fp12 multiplication becomes:
   a quotient estimate and conditional subtractions that make it canonical.
 
 The product by a line (b zero outside three Fp2 slots) and the cyclotomic squarings (Granger-Scott,
-Karabina's compressed one) are traced the same way; an input coefficient that an output adds enters
-as its product with "one" (R64 mod p, the library's 1), so that it carries R64^2 like the rest.
+Karabina's compressed one) are traced the same way. Their squarings in Fp2 are complex squarings,
+two products each. An input coefficient that an output adds (their 2 x) is *placed*: x times the
+reduction's divisor (x R64, or x R52 in a chain), its limbs shifted into the double-width columns,
+so that it carries the products' scale without a product of its own.
 
 Inputs are the library's own elements: canonical integers below p, x R64 mod p for the value x.
 Their products carry R64^2, and the reduction divides by R64 itself (which needs R64 <= R52 =
@@ -27,8 +29,9 @@ top bits (one IFMA product, _quotient_estimate) takes it below 3p, and condition
 The bounds below fix the limb count n: the pre stage's sums must stay below R52 with 52-bit limbs,
 the post stage's signed columns inside 64 bits with the reduction's own terms added, and the
 reduced outputs within the limbs. A chain of compressed squarings stays in the kernel's form (x R52)
-between squarings, reduced by R52, its values below CHAIN_INPUT_BOUND p, which its own plan must
-give back; a product by C (or by R64 mod p) changes the form once on the way in (and out).
+between squarings, reduced by R52; the quotient estimate then leaves its values below
+CHAIN_INPUT_BOUND p = 3p, the next squaring's inputs, and its sums' offsets count multiples of 3p.
+A product by C (or by R64 mod p) changes the form once on the way in (and out).
 
 A curve gets the kernels where the multiplication's bounds hold with n <= 8 (an element's limbs
 fill one 512-bit vector) and its 64-bit form has at most 8 words; another kernel whose bounds fail
@@ -53,12 +56,14 @@ __all__ = ["DerivationError", "IfmaTowerPlan", "PostTerm", "derive_ifma_tower", 
 MAX_LIMBS = 8          # one element in one 512-bit vector
 MAX_WORDS = 8          # the library's 64-bit form, loaded into one vector
 FP12_COEFFS = 12
-# Between the squarings of a chain, values stay below this multiple of p (not reduced further).
-CHAIN_INPUT_BOUND = 4
+QUOTIENT_SLACK = 2     # the quotient estimate (_quotient_estimate) is the quotient less at most this
+# Between the squarings of a chain, values stay below this multiple of p: where its estimate leaves them.
+CHAIN_INPUT_BOUND = QUOTIENT_SLACK + 1
 # Columns of the signed double-width sums, with the reduction's own terms, must stay below this.
 COLUMN_LIMIT = 1 << 63
 
-# A signed combination: (coefficient, name) pairs; names are products "P<k>" or post values.
+# A signed combination: (coefficient, name) pairs; names are products "P<k>", placed inputs "X<k>"
+# or post values.
 PostTerm = tuple[int, str]
 # A pre-stage value: (name, signed terms, k): the terms' sum plus k p, k making it non-negative.
 PreSum = tuple[str, tuple[PostTerm, ...], int]
@@ -74,9 +79,11 @@ class _Trace:
     xi: tuple[int, int]
     pre: list[PreSum] = field(default_factory=list)
     operands: list[tuple[str, str]] = field(default_factory=list)       # product k = x * y
+    placed: list[str] = field(default_factory=list)                     # X<k> = input x times R
     post: list[tuple[str, tuple[PostTerm, ...]]] = field(default_factory=list)
     width: dict[str, int] = field(default_factory=dict)       # input coefficients a pre value sums
-    lin: dict[str, dict[int, int]] = field(default_factory=dict)  # post value -> {product: coefficient}
+    # post value -> {"P<k>" (a product) or "X<k>" (a placed input): coefficient}
+    lin: dict[str, dict[str, int]] = field(default_factory=dict)
     counter: int = 0
 
     def add(self, x: str, y: str) -> str:
@@ -102,7 +109,7 @@ class _Trace:
             return ZERO
         k = len(self.operands)
         self.operands.append((x, y))
-        self.lin[f"P{k}"] = {k: 1}
+        self.lin[f"P{k}"] = {f"P{k}": 1}
         return f"P{k}"
 
     def comb(self, terms: list[PostTerm]) -> str:
@@ -111,7 +118,7 @@ class _Trace:
             return ZERO
         self.counter += 1
         name = f"w{self.counter}"
-        lin: dict[int, int] = {}
+        lin: dict[str, int] = {}
         for c, t in terms:
             for k, v in self.lin[t].items():
                 lin[k] = lin.get(k, 0) + c * v
@@ -127,17 +134,23 @@ class _Trace:
         return self.comb([(1, t0), (self.beta, t1)]), self.comb([(1, t2), (-1, t0), (-1, t1)])
 
     def fp2_sqr(self, a: tuple[str, str]) -> tuple[str, str]:
-        """Karatsuba with both operands a: a0^2, a1^2 and (a0 + a1)^2."""
-        t0 = self.mul(a[0], a[0])
-        t1 = self.mul(a[1], a[1])
-        s = self.add(a[0], a[1])
-        t2 = self.mul(s, s)
-        return self.comb([(1, t0), (self.beta, t1)]), self.comb([(1, t2), (-1, t0), (-1, t1)])
+        """The complex squaring, two products: t = a0 a1, (a0 + a1)(a0 + beta a1) - (1 + beta) t
+        and 2 t (a0 + beta a1 is a signed sum of the pre stage)."""
+        t = self.mul(a[0], a[1])
+        x = self.mul(self.add(a[0], a[1]), self.pre_sum([(1, a[0]), (self.beta, a[1])]))
+        return self.comb([(1, x), (-(1 + self.beta), t)]), self.comb([(2, t)])
+
+    def place(self, x: str) -> str:
+        """An input coefficient x in the products' double width, as x R (R the divisor of the
+        kernel's reduction): the kernel shifts x's limbs into place, no product."""
+        k = len(self.placed)
+        self.placed.append(x)
+        self.lin[f"X{k}"] = {f"X{k}": 1}
+        return f"X{k}"
 
     def linear(self, a: tuple[str, str]) -> tuple[str, str]:
-        """An input coefficient in the products' double width: its product with R64 mod p ("one",
-        the library's 1), which carries the R64^2 of every other product."""
-        return self.mul(a[0], "one"), self.mul(a[1], "one")
+        """An input Fp2 coefficient in the products' double width (place)."""
+        return self.place(a[0]), self.place(a[1])
 
     def fp2_add(self, a: tuple[str, str], b: tuple[str, str]) -> tuple[str, str]:
         return self.add(a[0], b[0]), self.add(a[1], b[1])
@@ -233,7 +246,6 @@ def trace_fp12_sqr(beta: int, xi: tuple[int, int]) -> tuple[_Trace, tuple[tuple[
 
 def _new_trace(beta: int, xi: tuple[int, int], inputs: str) -> tuple[_Trace, tuple]:
     t = _Trace(beta, xi)
-    t.width["one"] = 1
     shapes = []
     for s in inputs:
         names = [f"{s}{i}" for i in range(FP12_COEFFS)]
@@ -275,6 +287,7 @@ class IfmaKernelPlan:
     inputs: str
     pre: tuple[PreSum, ...]
     operands: tuple[tuple[str, str], ...]
+    placed: tuple[str, ...]        # X<k>: input placed[k] times the reduction's divisor (no product)
     post: tuple[tuple[str, tuple[PostTerm, ...]], ...]
     outputs: tuple[tuple[int, str], ...]
     offset: int                    # multiples of p added in the reduction (makes it non-negative)
@@ -297,10 +310,6 @@ class IfmaKernelPlan:
     def batches(self) -> int:
         """Batches of eight products."""
         return -(-len(self.operands) // 8)
-
-    @property
-    def uses_one(self) -> bool:
-        return any("one" in pair for pair in self.operands)
 
 
 @dataclass(frozen=True)
@@ -328,9 +337,8 @@ class IfmaTowerPlan:
     cyclotomic_sqr: IfmaKernelPlan | None
     cyclotomic_sqr_compressed: IfmaKernelPlan | None
     # the compressed squaring repeated in the kernel's form (x R52, below CHAIN_INPUT_BOUND p between
-    # squarings; its "one" is R52 mod p), for the runs of squarings of an exponentiation by x
+    # squarings), for the runs of squarings of an exponentiation by x
     compressed_chain: IfmaKernelPlan | None
-    one52: tuple[int, ...]         # R52 mod p, in n limbs
     chain_input_bound: int = CHAIN_INPUT_BOUND
 
 
@@ -357,22 +365,26 @@ def _kernel(p: int, t: _Trace, inputs: str, outputs: tuple[tuple[int, str], ...]
             input_bound: int = 1) -> IfmaKernelPlan | None:
     """The plan with n limbs of 52 bits (R52 = 2^(52 n)) where its bounds hold, else None.
 
-    Inputs are below input_bound p (canonical: 1), and "one" is below p. A product of sums of w_a
-    and w_b inputs is below w_a w_b (input_bound p)^2; each of its 2n columns gathers at most 2n
-    terms below 2^52 (the low and high halves of the limb products). An output's columns are
-    bounded by its coefficients over the products (the lanes wrap mod 2^64 on the way,
-    harmlessly: only the result must fit).
+    Inputs are below input_bound p (canonical: 1). A product of sums of w_a and w_b inputs is below
+    w_a w_b (input_bound p)^2; each of its 2n columns gathers at most 2n terms below 2^52 (the low
+    and high halves of the limb products). A placed input x is x times the reduction's divisor D,
+    below input_bound p D, its limbs shifted into the columns (each column below 2^53). An output's
+    columns are bounded by its coefficients over the products and placed inputs (the lanes wrap
+    mod 2^64 on the way, harmlessly: only the result must fit).
 
-    A kernel on the library's elements reduces by R64, which needs R64 <= R52 and the reduced
-    values within the limbs the reduction leaves (then a quotient estimate and two subtractions
-    make them canonical). With input_bound > 1 (a chain of squarings) it reduces by R52, and the
-    outputs must be below input_bound p too, so that they can be the next inputs."""
+    A kernel on the library's elements reduces by D = R64, which needs R64 <= R52 and the reduced
+    values within the limbs the reduction leaves. With input_bound > 1 (a chain of squarings) it
+    reduces by D = R52, and its pre stage's offsets count multiples of input_bound p. Either way a
+    quotient estimate then takes the values below 3p: the next inputs of a chain (input_bound is
+    3), or two subtractions away from canonical."""
     r52 = 1 << (LIMB_BITS * n)
+    divisor = r64 if input_bound == 1 else r52
     bound = input_bound * p
     names = [o for _, o in outputs]
-    product_bound = [t.width[x] * t.width[y] * bound * bound for x, y in t.operands]
+    base_bound = {f"P{k}": t.width[x] * t.width[y] * bound * bound for k, (x, y) in enumerate(t.operands)}
+    base_bound |= {f"X{k}": t.width[x] * bound * divisor for k, x in enumerate(t.placed)}
     max_operand = max(max(t.width[x], t.width[y]) * bound for x, y in t.operands)
-    column_product = 2 * n * ((1 << LIMB_BITS) - 1)
+    column_product = 2 * n * ((1 << LIMB_BITS) - 1)  # also bounds a placed input's column (2^53)
     # a product's columns are non-negative: an output's lie between -(its negative coefficients'
     # sum) and +(its positive coefficients' sum) times column_product; the reduction then adds at
     # most n terms m_i p_j (low and high halves: it has at most n steps, dividing by at most R52)
@@ -380,36 +392,32 @@ def _kernel(p: int, t: _Trace, inputs: str, outputs: tuple[tuple[int, str], ...]
     max_column = max(max(sum(v for v in t.lin[o].values() if v > 0) * column_product + column_product
                          + (1 << LIMB_BITS) + (1 << 20),
                          sum(-v for v in t.lin[o].values() if v < 0) * column_product + (1 << 20)) for o in names)
-    neg = max(sum(-v * product_bound[k] for k, v in t.lin[o].items() if v < 0) for o in names)
-    pos = max(sum(v * product_bound[k] for k, v in t.lin[o].items() if v > 0) for o in names)
-
-    def reduction(divisor: int) -> tuple[int, int]:
-        # the reduction of T in (-neg, pos) lies in (T / divisor, T / divisor + p): offset p makes it
-        # positive; (offset, the bound of the result)
-        offset = max(1, -(-neg // (divisor * p)))
-        return offset, offset * p + pos // divisor + p + 1
-
-    if not (max_operand < r52 and max_column < COLUMN_LIMIT):
+    neg = max(sum(-v * base_bound[k] for k, v in t.lin[o].items() if v < 0) for o in names)
+    pos = max(sum(v * base_bound[k] for k, v in t.lin[o].items() if v > 0) for o in names)
+    if not (max_operand < r52 and max_column < COLUMN_LIMIT and divisor <= r52):
+        return None
+    # the reduction of T in (-neg, pos) lies in (T / divisor, T / divisor + p): offset p makes it
+    # positive
+    offset = max(1, -(-neg // (divisor * p)))
+    reduced = offset * p + pos // divisor + p + 1
+    quotient = _quotient_estimate(p, reduced)
+    if quotient is None:
         return None
     redc_offset: tuple[int, ...] = ()
-    quotient: tuple[int, int] = (0, 0)
-    tail = (r64.bit_length() - 1) % LIMB_BITS
-    # the columns hold values below R52^2: divided by R64, below R52^2 / R64, in the 2n - steps
-    # limbs from the reduction's last step up (n + 1 for BN254 and the BLS12 curves)
-    room = r52 * r52 // r64
-    if input_bound == 1:
-        offset, reduced = reduction(r64)
-        estimate = _quotient_estimate(p, reduced)
-        if r64 > r52 or reduced > room or estimate is None:
+    if divisor == r64:
+        # the columns hold values below R52^2: divided by R64, below R52^2 / R64, in the 2n - steps
+        # limbs from the reduction's last step up (n + 1 for BN254 and the BLS12 curves)
+        tail = (r64.bit_length() - 1) % LIMB_BITS
+        if reduced > r52 * r52 // r64:
             return None
-        quotient = estimate
         redc_offset = limbs52(offset * p << tail, n + (1 if tail else 0))
-    else:
-        offset, reduced = reduction(r52)
-        if reduced > bound or any(k for _, _, k in t.pre):
-            return None  # a chain's outputs must be its next inputs; its sums have no offsets (below p)
+    elif (QUOTIENT_SLACK + 1) * p > bound or reduced >= 1 << (LIMB_BITS * (n - 1) + 63):
+        # a chain's outputs, below 3p after the estimate, must be its next inputs; before it, they
+        # lie in n limbs whose top one (not carried) is a signed 64-bit lane
+        return None
     pre, post = _live(t, names)
-    return IfmaKernelPlan(inputs=inputs, pre=pre, operands=tuple(t.operands), post=post,
+    pre = tuple((dest, terms, k * input_bound) for dest, terms, k in pre)
+    return IfmaKernelPlan(inputs=inputs, pre=pre, operands=tuple(t.operands), placed=tuple(t.placed), post=post,
                           outputs=outputs, offset=offset, operand_bits=max_operand.bit_length(),
                           column_bits=max_column.bit_length(), reduced_bound=reduced,
                           redc_offset=redc_offset, quotient=quotient)
@@ -465,26 +473,23 @@ def derive_ifma_tower(p: int, words: int, k: int, beta: int | None, xi: tuple[in
                           mul_by_line=line, line_slots=tuple(line_slots),
                           mul_by_line_product=line_product, line_product_slots=product_slots,
                           cyclotomic_sqr=squarings[0], cyclotomic_sqr_compressed=squarings[1],
-                          compressed_chain=chain, one52=limbs52(r52 % p, n))
-    for plan in (tower.mul, sqr, line, line_product, *squarings):
+                          compressed_chain=chain)
+    for plan in (tower.mul, sqr, line, line_product, *squarings, chain):
         if plan is None:
             continue
-        # reduced by R64 below the bound: the estimate leaves y - q' p in [0, 3p), and the
-        # subtractions of 2p and p make it canonical
+        # reduced (by R64, or by R52 in a chain) below the bound: the estimate leaves y - q' p in
+        # [0, 3p), where the subtractions of 2p and p make it canonical, or the next squaring starts
         u, mu = plan.quotient
         t = tower.quotient_shift
-        require(plan.by_r64 and mu == (1 << (t + u)) // p and (plan.reduced_bound - 1) >> t < 1 << u and u <= 25
-                and (QUOTIENT_SLACK + 1) * p < r52, curve,
-                "IFMA tower: the quotient estimate after the reduction by R64 leaves y - q p below 3p")
+        require(plan.by_r64 == (plan is not chain) and mu == (1 << (t + u)) // p
+                and (plan.reduced_bound - 1) >> t < 1 << u and u <= 25 and (QUOTIENT_SLACK + 1) * p < r52, curve,
+                "IFMA tower: the quotient estimate after the reduction leaves y - q p below 3p")
     # a chain's change of form (x R64 times C on the way in, x R52 below its bound times R64 mod p on
     # the way out), reduced by R52, lands below 2p, where one subtraction makes it canonical
     require(chain is None or CHAIN_INPUT_BOUND * p * max(to_r64, r64 % p) < r52 * p, curve,
             "IFMA tower: a chain's change of form lands below 2p")
     _check_plans(p, beta, xi2, tower, curve)
     return tower
-
-
-QUOTIENT_SLACK = 2     # the estimate below is the quotient less at most this
 
 
 def _quotient_estimate(p: int, bound: int) -> tuple[int, int] | None:
@@ -512,22 +517,25 @@ def _line_product_slots(line_slots: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(sorted(3 * (j % 2) + j // 2 for j in powers))
 
 
-def _evaluate(plan: IfmaKernelPlan, inputs: dict[str, list[int]], one: int, p: int) -> dict[int, int]:
-    """The plan on integers: {fp12_t coefficient index: value} (not reduced)."""
-    value = {"one": one}
+def _evaluate(plan: IfmaKernelPlan, inputs: dict[str, list[int]], scale: int, p: int) -> dict[int, int]:
+    """The plan on integers: {fp12_t coefficient index: value} (not reduced). A placed input is
+    multiplied by scale: the reduction's divisor mod p where the inputs carry it, else 1."""
+    value: dict[str, int] = {}
     for s, coeffs in inputs.items():
         value |= {f"{s}{i}": c for i, c in enumerate(coeffs)}
     for dest, terms, offset in plan.pre:
         value[dest] = sum(c * value[x] for c, x in terms) + offset * p
     for kk, (x, y) in enumerate(plan.operands):
         value[f"P{kk}"] = value[x] * value[y]
+    for kk, x in enumerate(plan.placed):
+        value[f"X{kk}"] = value[x] * scale
     for dest, terms in plan.post:
         value[dest] = sum(c * value[src] for c, src in terms)
     return {index: value[name] for index, name in plan.outputs}
 
 
 def _check_plans(p: int, beta: int, xi: tuple[int, int], tower: IfmaTowerPlan, curve: str) -> None:
-    """Each traced plan computes its operation, evaluated on integers with "one" = 1: the
+    """Each traced plan computes its operation, evaluated on integers (placed inputs at scale 1): the
     multiplication agrees with a schoolbook product in Fp2[W]/(W^6 - xi) on three pairs, the
     squarings with the schoolbook square of an element of the cyclotomic subgroup."""
     f = _Fp12(p, beta, xi)
@@ -564,7 +572,7 @@ def _check_plans(p: int, beta: int, xi: tuple[int, int], tower: IfmaTowerPlan, c
         require(all(v % p == square[i] for i, v in got.items()), curve,
                 "IFMA tower: the traced cyclotomic squaring equals the schoolbook square")
     if tower.compressed_chain is not None:
-        # in the kernel's form: inputs x R52, one = R52; the outputs carry R52^2 before the reduction
+        # in the kernel's form: inputs x R52, placed ones x R52^2; the outputs carry R52^2 before the reduction
         r52 = 1 << (LIMB_BITS * tower.limbs)
         got = _evaluate(tower.compressed_chain, {"a": [c * r52 % p for c in g]}, r52 % p, p)
         require(all(v % p == square[i] * r52 * r52 % p for i, v in got.items()), curve,

@@ -346,6 +346,8 @@ class IfmaKernel:
     post: str                   # the signed combinations of the products, double width
     outputs: tuple[tuple[int, str], ...]  # (fp12_t coefficient index, C name of its combination)
     reductions: int             # batches of eight outputs
+    placed: tuple[str, ...]     # X[k]: the input (a C value) placed in double width
+    place_shift: tuple[int, int]  # (limbs, bits): X[k] = x 2^(52 limbs + bits), the reduction's divisor
 
 
 @dataclass(frozen=True)
@@ -367,11 +369,10 @@ class IfmaTower:
 
 
 def _ifma_value(name: str) -> str:
-    """A plan name in the kernel's C: inputs a<i> / b<i> are a[i] / b[i], products P<k> are P[k]."""
-    if name[0] in "ab" and name[1:].isdigit():
+    """A plan name in the kernel's C: inputs a<i> / b<i> are a[i] / b[i], products P<k> are P[k],
+    placed inputs X<k> are X[k]."""
+    if name[0] in "abPX" and name[1:].isdigit():
         return f"{name[0]}[{name[1:]}]"
-    if name[0] == "P":
-        return f"P[{name[1:]}]"
     return name
 
 
@@ -415,7 +416,8 @@ def _ifma_pre_sum(terms: tuple[PostTerm, ...], offset: int, modulus: tuple[int, 
     return expr
 
 
-def _ifma_kernel(plan: IfmaKernelPlan, halves: int, modulus: tuple[int, ...]) -> IfmaKernel:
+def _ifma_kernel(plan: IfmaKernelPlan, halves: int, tower: IfmaTowerPlan) -> IfmaKernel:
+    modulus = tower.modulus
     pre = [f"{INDENT}const __m512i {d} = {_ifma_pre_sum(terms, offset, modulus)};" for d, terms, offset in plan.pre]
     operands = [f"{INDENT}A[{k}] = {_ifma_value(x)}; B[{k}] = {_ifma_value(y)};"
                 for k, (x, y) in enumerate(plan.operands)]
@@ -425,7 +427,10 @@ def _ifma_kernel(plan: IfmaKernelPlan, halves: int, modulus: tuple[int, ...]) ->
         post.extend(f"{INDENT}{dest}[{h}] = {_ifma_combination(terms, h)};" for h in range(halves))
     return IfmaKernel(plan=plan, pre="\n".join(pre), operands="\n".join(operands), post="\n".join(post),
                       outputs=tuple((i, _ifma_value(o)) for i, o in plan.outputs),
-                      reductions=-(-len(plan.outputs) // 8))
+                      reductions=-(-len(plan.outputs) // 8),
+                      placed=tuple(_ifma_value(x) for x in plan.placed),
+                      # by R64 = 2^(52 steps + tail), or by R52 in a chain
+                      place_shift=(tower.redc_steps, tower.redc_tail_bits) if plan.by_r64 else (tower.limbs, 0))
 
 
 
@@ -452,9 +457,9 @@ def ifma_tower(plan: IfmaTowerPlan | None) -> IfmaTower | None:
             sh.append(shift if ok else 64)
         rows.extend((tuple(idx), tuple(sh)))
     def kernel(k: IfmaKernelPlan | None) -> IfmaKernel | None:
-        return _ifma_kernel(k, halves, plan.modulus) if k is not None else None
+        return _ifma_kernel(k, halves, plan) if k is not None else None
 
-    return IfmaTower(plan=plan, halves=halves, mul=_ifma_kernel(plan.mul, halves, plan.modulus),
+    return IfmaTower(plan=plan, halves=halves, mul=_ifma_kernel(plan.mul, halves, plan),
                      sqr=kernel(plan.sqr), mul_by_line=kernel(plan.mul_by_line),
                      mul_by_line_product=kernel(plan.mul_by_line_product),
                      cyclotomic_sqr=kernel(plan.cyclotomic_sqr),

@@ -50,9 +50,9 @@ def _plan(name: str):
 
 def test_which_towers_get_a_plan():
     """A plan where the multiplication's bounds hold with at most 8 limbs: the three k = 12 curves,
-    with 5 limbs (BN254) and 8 (BLS12-381, BLS12-377), and all their kernels but BN254's chain of
-    squarings (its reduced values reach 13p, above the 4p a chain's inputs may have); the other
-    towers are not quadratic over cubic over Fp2 (k = 6, 24, 48 have no plan)."""
+    with 5 limbs (BN254) and 8 (BLS12-381, BLS12-377), and all their kernels (a chain's quotient
+    estimate brings its values below 3p, its next inputs' range, whatever the reduction leaves);
+    the other towers are not quadratic over cubic over Fp2 (k = 6, 24, 48 have no plan)."""
     limbs = {"bn254": 5, "bls12_381": 8, "bls12_377": 8}
     for name, n in limbs.items():
         plan = _plan(name)
@@ -69,12 +69,17 @@ def test_which_towers_get_a_plan():
         assert plan.line_product_slots == ((0, 1, 2, 3, 4) if _model(name).twist.kind == "D" else (0, 1, 2, 4, 5))
         assert plan.mul_by_line_product is not None and len(plan.mul_by_line_product.operands) == 51
         gs, karabina = plan.cyclotomic_sqr, plan.cyclotomic_sqr_compressed
-        # nine squarings in Fp2 (27 products) and the 12 inputs that the outputs add; Karabina's
-        # six and four
-        assert gs is not None and (len(gs.operands), len(gs.outputs)) == (39, 12)
-        assert karabina is not None and (len(karabina.operands), len(karabina.outputs)) == (26, 8)
+        # nine complex squarings in Fp2 (two products each) and the 12 inputs that the outputs
+        # add, placed without a product; Karabina's six and four
+        assert gs is not None and (len(gs.operands), len(gs.placed), len(gs.outputs), gs.batches) == (18, 12, 12, 3)
+        assert karabina is not None and (len(karabina.operands), len(karabina.placed), len(karabina.outputs),
+                                         karabina.batches) == (12, 8, 8, 2)
         assert [i for i, _ in karabina.outputs] == [2, 3, 4, 5, 6, 7, 10, 11]  # x1, x2, x3, x5
-        assert (plan.compressed_chain is None) == (name == "bn254")
+        assert list(karabina.placed) == [f"a{i}" for i in (2, 3, 4, 5, 6, 7, 10, 11)]
+        chain = plan.compressed_chain
+        assert chain is not None and chain.operands == karabina.operands and not chain.by_r64
+        # the chain's sums are offset by multiples of its inputs' bound (3p), not of p
+        assert [k for *_, k in chain.pre] == [3 * k for *_, k in karabina.pre] and any(k for *_, k in chain.pre)
     bw6 = _model("bls12_381").p  # any prime: a k = 6 tower (no beta) gets no plan before p is read
     assert derive_ifma_tower(bw6, 6, 6, None, (2,), "a k = 6 tower") is None
 
@@ -85,7 +90,7 @@ KERNELS = ("mul", "sqr", "mul_by_line", "mul_by_line_product", "cyclotomic_sqr",
 @pytest.mark.parametrize("kernel", KERNELS)
 @pytest.mark.parametrize("name", ("bn254", "bls12_381", "bls12_377"))
 def test_plan_bounds_at_the_largest_inputs(name, kernel):
-    """Each plan's bounds, from its inputs' range ([0, p), or [0, 4p) inside a chain of squarings):
+    """Each plan's bounds, from its inputs' range ([0, p), or [0, 3p) inside a chain of squarings):
     every operand sum non-negative at its least and below R52 at its largest; every output, for the
     products at their largest, in the reduction's range; and its columns (each product's 2n columns
     below 2n 2^52, combined as the plan says) below 2^63. The plan is also evaluated with every
@@ -99,7 +104,7 @@ def test_plan_bounds_at_the_largest_inputs(name, kernel):
     r52 = 1 << (LIMB_BITS * n)
     top = tower.chain_input_bound * p - 1 if kernel == "compressed_chain" else p - 1
     # each pre-stage value's range, and every input at its largest
-    high = {f"{s}{i}": top for s in "ab" for i in range(12)} | {"one": p - 1}
+    high = {f"{s}{i}": top for s in "ab" for i in range(12)}
     low = {name: 0 for name in high}
     value = dict(high)
     for dest, terms, offset in plan.pre:
@@ -107,38 +112,46 @@ def test_plan_bounds_at_the_largest_inputs(name, kernel):
         low[dest] = sum(c * (low[x] if c > 0 else high[x]) for c, x in terms) + offset * p
         value[dest] = sum(c * value[x] for c, x in terms) + offset * p
         assert 0 <= low[dest] <= value[dest] <= high[dest] < r52
-    lin: dict[str, dict[int, int]] = {}  # a post value as an integer combination of the products
-    bound: dict[int, int] = {}
+    # the reduction divides by R64 where the plan says so (and R64 <= R52), else by R52
+    r64 = 1 << (64 * tower.words)
+    divisor = r64 if plan.by_r64 else r52
+    assert divisor <= r52
+    # a post value as an integer combination of the products and the placed inputs (x divisor)
+    lin: dict[str, dict[str, int]] = {}
+    bound: dict[str, int] = {}
     for k, (x, y) in enumerate(plan.operands):
         assert max(high[x], high[y]) < 1 << plan.operand_bits
         value[f"P{k}"] = value[x] * value[y]
-        bound[k] = high[x] * high[y]
-        lin[f"P{k}"] = {k: 1}
+        bound[f"P{k}"] = high[x] * high[y]
+        lin[f"P{k}"] = {f"P{k}": 1}
+    for k, x in enumerate(plan.placed):
+        value[f"X{k}"] = value[x] * divisor
+        bound[f"X{k}"] = high[x] * divisor
+        lin[f"X{k}"] = {f"X{k}": 1}
     for dest, terms in plan.post:
         value[dest] = sum(c * value[s] for c, s in terms)
         lin[dest] = {}
         for c, s in terms:
             for k, v in lin[s].items():
                 lin[dest][k] = lin[dest].get(k, 0) + c * v
-    column = 2 * n * (1 << LIMB_BITS)  # a product's column: 2n halves of limb products
-    # the reduction divides by R64 where the plan says so (and R64 <= R52), else by R52
-    r64 = 1 << (64 * tower.words)
-    divisor = r64 if plan.by_r64 else r52
-    assert divisor <= r52
+    # a product's column: 2n halves of limb products; a placed input's, two pieces of a limb
+    column = 2 * n * (1 << LIMB_BITS)
     for _, out in plan.outputs:
         most = sum(v * bound[k] for k, v in lin[out].items() if v > 0)
         least = sum(v * bound[k] for k, v in lin[out].items() if v < 0)
         assert least <= value[out] <= most
         assert -plan.offset * p * divisor < least  # the offset makes the reduction non-negative
         assert most // divisor + (plan.offset + 1) * p <= plan.reduced_bound
-        # the reduced values fit the limbs the reduction leaves: n (R52), or below R52^2 / R64
-        assert plan.reduced_bound <= (r52 * r52 // r64 if plan.by_r64 else r52 - 1)
-        if plan.by_r64:  # the quotient estimate's parameters cover the bound
-            u, mu = plan.quotient
-            assert (plan.reduced_bound - 1) >> tower.quotient_shift < 1 << u <= 1 << 25
-            assert mu == (1 << (tower.quotient_shift + u)) // p
-        if kernel == "compressed_chain":  # the reduced outputs are the next squaring's inputs
-            assert plan.reduced_bound <= tower.chain_input_bound * p
+        # the reduced values fit the limbs the reduction leaves: below R52^2 / R64, or n limbs
+        # whose top one is a signed 64-bit lane (R52)
+        assert plan.reduced_bound <= (r52 * r52 // r64 if plan.by_r64 else 1 << (LIMB_BITS * (n - 1) + 63))
+        # the quotient estimate's parameters cover the bound: it leaves the values below 3p, the
+        # next squaring's inputs in a chain
+        u, mu = plan.quotient
+        assert (plan.reduced_bound - 1) >> tower.quotient_shift < 1 << u <= 1 << 25
+        assert mu == (1 << (tower.quotient_shift + u)) // p
+        if kernel == "compressed_chain":
+            assert tower.chain_input_bound == 3
         # the columns as the lanes compute them, wrapping mod 2^64: what must fit is the result's
         # (products' columns are non-negative), with the reduction's own non-negative terms and a
         # limb of its offset
@@ -239,14 +252,14 @@ def _quotient_reduce(y: int, p: int, t: int, quotient: tuple[int, int]) -> int:
 
 @pytest.mark.parametrize("name", ("bn254", "bls12_381", "bls12_377"))
 def test_quotient_estimate_at_the_edges(name):
-    """The estimate after a reduction by R64 leaves y - q' p in [0, 3p) for every y below the
-    plan's bound: checked at 0, around each multiple of p and of 2^t up to the bound, at the bound,
+    """The estimate after a reduction (by R64, or by R52 in a chain) leaves y - q' p in [0, 3p)
+    for every y below the plan's bound: checked at 0, around each multiple of p and of 2^t up to the bound, at the bound,
     and on random values; then two subtractions give y mod p. An estimate with mu one too large
     over-subtracts somewhere (y - q' p < 0), which is why mu is rounded down."""
     tower, p = _plan(name), _model(name).p
     t = tower.quotient_shift
     rng = random.Random(f"{name}-quotient")
-    for k in (tower.mul, tower.sqr, tower.mul_by_line, tower.cyclotomic_sqr):
+    for k in (tower.mul, tower.sqr, tower.mul_by_line, tower.cyclotomic_sqr, tower.compressed_chain):
         bound = k.reduced_bound
         values = {0, 1, bound - 1, bound - 2} | {rng.randrange(bound) for _ in range(2000)}
         values |= {q * p + d for q in range(bound // p + 1) for d in (-1, 0, 1) if 0 <= q * p + d < bound}
@@ -359,9 +372,10 @@ def test_kernel_runs_where_it_should(curve_module, name):
 def test_kernels_branch_only_to_loop(curve_module, name):
     """The constant-time check (valgrind) cannot run AVX-512, so the kernels' machine code is read
     instead: in every copy of the GT kernels of the x86_64-adx module (fp12_*_ifma), the only
-    conditional branches are loops' back edges (a backward jump: the batches of products, the
-    reductions, a run's squarings, all over public counts), at most four; no forward branch (but
-    a run's test of its count), so no if on the data."""
+    conditional branches are loops' tests (the batches of products, the reductions, a run's
+    squarings, all over public counts), at most four: a backward jump (a back edge), or a forward
+    one that leaves a loop, to just past the unconditional backward jump that closes it. No other
+    forward branch (but a run's test of its count), so no if on the data."""
     import shutil
     import subprocess
 
@@ -374,25 +388,39 @@ def test_kernels_branch_only_to_loop(curve_module, name):
         pytest.skip(f"{C.NAME}: the module's symbols are stripped")
     if "<__asan_" in text or "<__ubsan_" in text:
         pytest.skip(f"{C.NAME}: a sanitizer build (-O0: its loops are not unrolled)")
-    copies: list[tuple[str, list[tuple[int, int]]]] = []  # (function, [(address, target)])
+    # (function, [(address, target)] of its conditional jumps, {address of the next instruction:
+    # target} of its unconditional ones)
+    copies: list[tuple[str, list[tuple[int, int]], dict[int, int]]] = []
     current = None
+    previous_jmp = None  # (address, target) of the last instruction where it was an unconditional jmp
     for line in text.splitlines():
         head = re.match(r"^[0-9a-f]+ <([A-Za-z0-9_.]+)>:$", line)
         if head:
-            current = None
+            current, previous_jmp = None, None
             if re.fullmatch(r"fp12_\w+_ifma(\.\w+)?", head.group(1)):
-                current = []
-                copies.append((head.group(1), current))
+                current = ([], {})
+                copies.append((head.group(1), *current))
             continue
-        jump = re.match(r"^\s+([0-9a-f]+):\s+j(?!mp)[a-z]+\s+([0-9a-f]+)\s", line)
-        if current is not None and jump:
-            current.append((int(jump.group(1), 16), int(jump.group(2), 16)))
+        instruction = re.match(r"^\s+([0-9a-f]+):\s+(\S+)\s*([0-9a-f]+)?", line)
+        if current is None or not instruction:
+            continue
+        address = int(instruction.group(1), 16)
+        if previous_jmp is not None:
+            current[1][address] = previous_jmp
+        previous_jmp = None
+        if instruction.group(2) == "jmp" and instruction.group(3):
+            previous_jmp = int(instruction.group(3), 16)
+        elif instruction.group(2).startswith("j") and instruction.group(3):
+            current[0].append((address, int(instruction.group(3), 16)))
     assert {"fp12_mul_ifma", "fp12_sqr_ifma", "fp12_mul_by_line_ifma", "fp12_cyclotomic_sqr_ifma"} <= {
-        function for function, _ in copies}
-    for function, jumps in copies:
+        function for function, _, _ in copies}
+
+    for function, jumps, jmps in copies:
         assert len(jumps) <= 4, (function, jumps)
         if not function.startswith("fp12_cyclotomic_sqr_compressed_n_ifma"):  # a run also tests n > 0
-            assert all(target < address for address, target in jumps), (function, jumps)
+            # a back edge, or a loop's exit: the instruction before the target is a jmp back over it
+            assert all(target < address or jmps.get(target, target) <= address
+                       for address, target in jumps), (function, jumps)
 
 
 @pytest.mark.slow

@@ -936,14 +936,14 @@ static void fp12_sqr_limbs(fp12_t *out, const fp12_t *a)
  *   2. runs batches of eight double-width products, one per 64-bit lane (operands transposed into
  *      lanes, 128 vpmadd52{lo,hi}uq per batch, the 16 columns transposed back);
  *   3. forms the outputs as signed combinations of the products' columns (64-bit lanes); an input
- *      coefficient that an output adds (the cyclotomic squarings' 2 x) enters as its product with
- *      R64 mod p, the library's 1, so that it carries R64^2 like the other products;
- *   4. per output, reduces once (offset by a multiple of p that makes it non-negative), multiplies
- *      by R52^2 / R64 mod p, which moves x R64^2 / R52 to x R64, and subtracts p where that stays
- *      non-negative.
+ *      coefficient that an output adds (the cyclotomic squarings' 2 x) enters as x R64 in double
+ *      width, its limbs shifted into the columns, so that it carries R64^2 like the products;
+ *   4. per output, reduces by R64 (offset by a multiple of p that makes it non-negative), which
+ *      leaves x R64, takes it below 3p by a quotient estimate, and subtracts 2p and p where that
+ *      stays non-negative.
  * Bounds, proven by the derivation for each kernel: operand sums below R52, columns below 2^63 (the
- * multiplication's below 2^61), reduced outputs below R52, final values below 2p before the
- * subtraction. No branch or index depends on the data, and the IFMA instructions' timing does not.
+ * multiplication's below 2^61), reduced outputs within the quotient estimate's range. No
+ * branch or index depends on the data, and the IFMA instructions' timing does not.
  * Compiled only into the x86_64-adx module (gcc's target pragma: the module still loads without
  * AVX-512) and taken where the CPU reports AVX-512F, AVX-512DQ and IFMA; elsewhere the limb
  * versions run.
@@ -955,7 +955,6 @@ static void fp12_sqr_limbs(fp12_t *out, const fp12_t *a)
 #define FP12_IFMA_N0 0x3fffcfffcfffdULL /* -p^-1 mod 2^52 */
 static const uint64_t FP12_IFMA_P[8] = { 0xeffffffffaaabULL, 0xfeb153ffffb9fULL, 0x6b0f6241eabffULL, 0x12bf6730d2a0fULL, 0x764774b84f385ULL, 0x1ba7b6434bacdULL, 0x1ea397fe69a4bULL, 0x000000001a011ULL };
 static const uint64_t FP12_IFMA_TO_R64[8] = { 0x7fde37dba9366ULL, 0x4e27525bc342bULL, 0x1f5b1e9778489ULL, 0xb872b2b91b9dcULL, 0xb206f497dfcafULL, 0x4137cc89a9b0bULL, 0xd9d20d7e39959ULL, 0x000000000411cULL }; /* R52^2 / R64 mod p */
-static const uint64_t FP12_IFMA_ONE52[8] = { 0x6480ea8e9b9afULL, 0x65766c8fe444fULL, 0x8b540fea96f7dULL, 0x3b2ee82efd422ULL, 0xa6723e5f0ade5ULL, 0xff6eb6fdd4230ULL, 0xe06ef23c24a25ULL, 0x0000000014c8eULL, }; /* R52 mod p */
 static const uint64_t FP12_IFMA_P_TIMES[2][8] = { /* p and 2p: the subtractions after a reduction by R64 */
     { 0xeffffffffaaabULL, 0xfeb153ffffb9fULL, 0x6b0f6241eabffULL, 0x12bf6730d2a0fULL, 0x764774b84f385ULL, 0x1ba7b6434bacdULL, 0x1ea397fe69a4bULL, 0x000000001a011ULL },
     { 0xdffffffff5556ULL, 0xfd62a7ffff73fULL, 0xd61ec483d57ffULL, 0x257ece61a541eULL, 0xec8ee9709e70aULL, 0x374f6c869759aULL, 0x3d472ffcd3496ULL, 0x0000000034022ULL }
@@ -1123,7 +1122,8 @@ static inline __attribute__((always_inline)) void fp12_ifma_redc_r64(__m512i y[9
 
 /* out = y - q p for the estimate q = floor(floor(y / 2^380) mu / 2^u) of floor(y / p), mu = floor(2^(380 + u) / p)
  * (2^380 < p <= 2^381): for y below 2^(380 + u) (the plan's bound), q is floor(y / p) or up to 2
- * less (generator/derive/ifma_tower.py), so out lies in [0, 3p). */
+ * less (generator/derive/ifma_tower.py), so out lies in [0, 3p). y's limbs are carried to 52 bits
+ * but for its top non-zero one. */
 static inline __attribute__((always_inline)) void fp12_ifma_quotient_reduce(fp12_ifma_lanes_t *out, __m512i y[9],
                                                                               unsigned u, uint64_t mu)
 {
@@ -1169,6 +1169,29 @@ static inline __attribute__((always_inline)) void fp12_ifma_sub_if_nonneg(fp12_i
 #pragma GCC unroll 16
     for (j = 0; j < 8; j++)
         a->l[j] = _mm512_mask_blend_epi64(negative, d[j], a->l[j]);
+}
+
+/* x 2^(52 limbs + bits) in double width, columns by halves as the products': an input coefficient
+ * at the products' scale, x R64 R64 (52 limbs + bits = 64 L) or, in a chain, x R52 R52 (limbs = n,
+ * bits = 0). x is one element in a row, limbs below 2^52 and lanes past the last zero; column c takes
+ * 52 bits of limb c - limbs shifted left by bits, and the rest of limb c - limbs - 1. */
+static inline __attribute__((always_inline)) void fp12_ifma_place(__m512i out[2], __m512i x, int limbs, int bits)
+{
+    const __m512i lane = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0), eight = _mm512_set1_epi64(8);
+    const __m512i lo = _mm512_and_si512(_mm512_slli_epi64(x, bits), _mm512_set1_epi64((long long)FP12_IFMA_MASK));
+    const __m512i hi = _mm512_srli_epi64(x, 52 - bits);
+    size_t h;
+
+#pragma GCC unroll 2
+    for (h = 0; h < 2; h++) {
+        const __m512i from_lo = _mm512_add_epi64(lane, _mm512_set1_epi64((long long)(8 * h) - limbs));
+        const __m512i from_hi = _mm512_sub_epi64(from_lo, _mm512_set1_epi64(1));
+
+        /* a lane whose source index falls outside 0 .. 7 (unsigned compare) takes 0 */
+        out[h] = _mm512_add_epi64(
+            _mm512_maskz_permutexvar_epi64(_mm512_cmplt_epu64_mask(from_lo, eight), from_lo, lo),
+            _mm512_maskz_permutexvar_epi64(_mm512_cmplt_epu64_mask(from_hi, eight), from_hi, hi));
+    }
 }
 
 /* Rows r[0..7] (one element or one half of a double-width value each) into lanes, for the limbs
@@ -1290,14 +1313,21 @@ static inline __attribute__((always_inline)) void fp12_ifma_scatter(__m512i w[][
 }
 
 /* Eight double-width values w[k] = x R52^2 reduced by R52 in place (a chain's squarings): w[k][0]
- * then holds the limbs of x R52 + (a multiple of p below the plan's bound). */
-static inline __attribute__((always_inline)) void fp12_ifma_reduce_r52(__m512i w[][2], uint64_t offset)
+ * then holds the limbs of x R52 + (a multiple of p), below 3p after the quotient estimate. */
+static inline __attribute__((always_inline)) void fp12_ifma_reduce_r52(__m512i w[][2], uint64_t offset,
+                                                                        unsigned u, uint64_t mu)
 {
     fp12_ifma_wide_t t;
     fp12_ifma_lanes_t o;
+    __m512i y[9];
+    size_t j;
 
     fp12_ifma_gather(&t, w);
     fp12_ifma_redc(&o, &t, offset);
+#pragma GCC unroll 16
+    for (j = 0; j < 9; j++)
+        y[j] = j < 8 ? o.l[j] : _mm512_setzero_si512();
+    fp12_ifma_quotient_reduce(&o, y, u, mu);
     fp12_ifma_scatter(w, &o);
 }
 
@@ -1311,9 +1341,13 @@ static inline __attribute__((always_inline)) void fp12_ifma_reduce_r64(__m512i w
     fp12_ifma_wide_t t;
     fp12_ifma_lanes_t o;
     __m512i y[9];
+    size_t j;
 
     fp12_ifma_gather(&t, w);
     fp12_ifma_redc_r64(y, &t, offset_limbs);
+#pragma GCC unroll 16
+    for (j = 9; j < 9; j++)
+        y[j] = _mm512_setzero_si512();
     fp12_ifma_quotient_reduce(&o, y, u, mu);
     fp12_ifma_sub_if_nonneg(&o, FP12_IFMA_P_TIMES[1]);
     fp12_ifma_sub_if_nonneg(&o, FP12_IFMA_P_TIMES[0]);
@@ -2969,7 +3003,6 @@ static void fp12_mul_by_line_product_ifma(fp12_t *out, const fp12_t *a_in, const
 static void fp12_cyclotomic_sqr_ifma(fp12_t *out, const fp12_t *a_in)
 {
     const fp_t *ac = (const fp_t *)a_in;
-    const __m512i one = _mm512_loadu_si512(FP12_IFMA_ONE); /* R64 mod p: the library's 1 */
     __m512i a[12], W[16][2];
     size_t i, g, h;
 
@@ -2978,238 +3011,240 @@ static void fp12_cyclotomic_sqr_ifma(fp12_t *out, const fp12_t *a_in)
         a[i] = fp12_ifma_load(&ac[i]);
     }
     {
-        __m512i A[40], B[40], P[40][2];
+        __m512i A[24], B[24], P[24][2];
 
         /* 1. the operands: sums of input coefficients (carried in lanes below) */
         const __m512i s1 = _mm512_add_epi64(a[8], a[9]);
-        const __m512i s4 = _mm512_add_epi64(a[0], a[1]);
-        const __m512i s7 = _mm512_add_epi64(a[8], a[0]);
-        const __m512i s8 = _mm512_add_epi64(a[9], a[1]);
-        const __m512i s9 = _mm512_add_epi64(s7, s8);
-        const __m512i s22 = _mm512_add_epi64(a[4], a[5]);
-        const __m512i s25 = _mm512_add_epi64(a[6], a[7]);
-        const __m512i s28 = _mm512_add_epi64(a[4], a[6]);
-        const __m512i s29 = _mm512_add_epi64(a[5], a[7]);
-        const __m512i s30 = _mm512_add_epi64(s28, s29);
-        const __m512i s39 = _mm512_add_epi64(a[10], a[11]);
-        const __m512i s42 = _mm512_add_epi64(a[2], a[3]);
-        const __m512i s45 = _mm512_add_epi64(a[10], a[2]);
-        const __m512i s46 = _mm512_add_epi64(a[11], a[3]);
-        const __m512i s47 = _mm512_add_epi64(s45, s46);
-        A[0] = a[8]; B[0] = a[8];
-        A[1] = a[9]; B[1] = a[9];
-        A[2] = s1; B[2] = s1;
-        A[3] = a[0]; B[3] = a[0];
-        A[4] = a[1]; B[4] = a[1];
-        A[5] = s4; B[5] = s4;
-        A[6] = s7; B[6] = s7;
-        A[7] = s8; B[7] = s8;
-        A[8] = s9; B[8] = s9;
-        A[9] = a[0]; B[9] = one;
-        A[10] = a[1]; B[10] = one;
-        A[11] = a[8]; B[11] = one;
-        A[12] = a[9]; B[12] = one;
-        A[13] = a[4]; B[13] = a[4];
-        A[14] = a[5]; B[14] = a[5];
-        A[15] = s22; B[15] = s22;
-        A[16] = a[6]; B[16] = a[6];
-        A[17] = a[7]; B[17] = a[7];
-        A[18] = s25; B[18] = s25;
-        A[19] = s28; B[19] = s28;
-        A[20] = s29; B[20] = s29;
-        A[21] = s30; B[21] = s30;
-        A[22] = a[10]; B[22] = a[10];
-        A[23] = a[11]; B[23] = a[11];
-        A[24] = s39; B[24] = s39;
-        A[25] = a[2]; B[25] = a[2];
-        A[26] = a[3]; B[26] = a[3];
-        A[27] = s42; B[27] = s42;
-        A[28] = s45; B[28] = s45;
-        A[29] = s46; B[29] = s46;
-        A[30] = s47; B[30] = s47;
-        A[31] = a[2]; B[31] = one;
-        A[32] = a[3]; B[32] = one;
-        A[33] = a[4]; B[33] = one;
-        A[34] = a[5]; B[34] = one;
-        A[35] = a[6]; B[35] = one;
-        A[36] = a[7]; B[36] = one;
-        A[37] = a[10]; B[37] = one;
-        A[38] = a[11]; B[38] = one;
+        const __m512i s2 = _mm512_sub_epi64(_mm512_add_epi64(a[8], _mm512_set_epi64(106513, 539007656565323, 486514101631693, 2080788367864709, 329812468902415, 1883421074697215, 4480601151241119, 4222124650637995)), a[9]);
+        const __m512i s5 = _mm512_add_epi64(a[0], a[1]);
+        const __m512i s6 = _mm512_sub_epi64(_mm512_add_epi64(a[0], _mm512_set_epi64(106513, 539007656565323, 486514101631693, 2080788367864709, 329812468902415, 1883421074697215, 4480601151241119, 4222124650637995)), a[1]);
+        const __m512i s9 = _mm512_add_epi64(a[8], a[0]);
+        const __m512i s10 = _mm512_add_epi64(a[9], a[1]);
+        const __m512i s11 = _mm512_add_epi64(s9, s10);
+        const __m512i s12 = _mm512_sub_epi64(_mm512_add_epi64(s9, _mm512_set_epi64(213026, 1078015313130646, 973028203263386, 4161576735729418, 659624937804830, 3766842149394430, 8961202302482238, 8444249301275990)), s10);
+        const __m512i s25 = _mm512_add_epi64(a[4], a[5]);
+        const __m512i s26 = _mm512_sub_epi64(_mm512_add_epi64(a[4], _mm512_set_epi64(106513, 539007656565323, 486514101631693, 2080788367864709, 329812468902415, 1883421074697215, 4480601151241119, 4222124650637995)), a[5]);
+        const __m512i s29 = _mm512_add_epi64(a[6], a[7]);
+        const __m512i s30 = _mm512_sub_epi64(_mm512_add_epi64(a[6], _mm512_set_epi64(106513, 539007656565323, 486514101631693, 2080788367864709, 329812468902415, 1883421074697215, 4480601151241119, 4222124650637995)), a[7]);
+        const __m512i s33 = _mm512_add_epi64(a[4], a[6]);
+        const __m512i s34 = _mm512_add_epi64(a[5], a[7]);
+        const __m512i s35 = _mm512_add_epi64(s33, s34);
+        const __m512i s36 = _mm512_sub_epi64(_mm512_add_epi64(s33, _mm512_set_epi64(213026, 1078015313130646, 973028203263386, 4161576735729418, 659624937804830, 3766842149394430, 8961202302482238, 8444249301275990)), s34);
+        const __m512i s45 = _mm512_add_epi64(a[10], a[11]);
+        const __m512i s46 = _mm512_sub_epi64(_mm512_add_epi64(a[10], _mm512_set_epi64(106513, 539007656565323, 486514101631693, 2080788367864709, 329812468902415, 1883421074697215, 4480601151241119, 4222124650637995)), a[11]);
+        const __m512i s49 = _mm512_add_epi64(a[2], a[3]);
+        const __m512i s50 = _mm512_sub_epi64(_mm512_add_epi64(a[2], _mm512_set_epi64(106513, 539007656565323, 486514101631693, 2080788367864709, 329812468902415, 1883421074697215, 4480601151241119, 4222124650637995)), a[3]);
+        const __m512i s53 = _mm512_add_epi64(a[10], a[2]);
+        const __m512i s54 = _mm512_add_epi64(a[11], a[3]);
+        const __m512i s55 = _mm512_add_epi64(s53, s54);
+        const __m512i s56 = _mm512_sub_epi64(_mm512_add_epi64(s53, _mm512_set_epi64(213026, 1078015313130646, 973028203263386, 4161576735729418, 659624937804830, 3766842149394430, 8961202302482238, 8444249301275990)), s54);
+        A[0] = a[8]; B[0] = a[9];
+        A[1] = s1; B[1] = s2;
+        A[2] = a[0]; B[2] = a[1];
+        A[3] = s5; B[3] = s6;
+        A[4] = s9; B[4] = s10;
+        A[5] = s11; B[5] = s12;
+        A[6] = a[4]; B[6] = a[5];
+        A[7] = s25; B[7] = s26;
+        A[8] = a[6]; B[8] = a[7];
+        A[9] = s29; B[9] = s30;
+        A[10] = s33; B[10] = s34;
+        A[11] = s35; B[11] = s36;
+        A[12] = a[10]; B[12] = a[11];
+        A[13] = s45; B[13] = s46;
+        A[14] = a[2]; B[14] = a[3];
+        A[15] = s49; B[15] = s50;
+        A[16] = s53; B[16] = s54;
+        A[17] = s55; B[17] = s56;
 #pragma GCC unroll 8
-        for (i = 39; i < 40; i++)
+        for (i = 18; i < 24; i++)
             A[i] = B[i] = _mm512_setzero_si512();
 
         /* 2. eight double-width products per batch, one per lane */
         /* a loop, not unrolled: one copy of the batch's code (unrolled, gcc compiled each kernel
          * for about three times as long, and it ran no faster) */
 #pragma GCC unroll 1
-        for (g = 0; g < 5; g++)
+        for (g = 0; g < 3; g++)
             fp12_ifma_products(&P[8 * g], &A[8 * g], &B[8 * g]);
 
-        /* 3. the outputs as signed combinations of the products, column by column */
+        /* 3. the outputs as signed combinations of the products and the placed inputs, column by column */
         {
-            __m512i w2[2];
-            w2[0] = _mm512_sub_epi64(P[0][0], P[1][0]);
-            w2[1] = _mm512_sub_epi64(P[0][1], P[1][1]);
+            __m512i X[12][2];
+
+            fp12_ifma_place(X[0], a[0], 7, 20);
+            fp12_ifma_place(X[1], a[1], 7, 20);
+            fp12_ifma_place(X[2], a[8], 7, 20);
+            fp12_ifma_place(X[3], a[9], 7, 20);
+            fp12_ifma_place(X[4], a[2], 7, 20);
+            fp12_ifma_place(X[5], a[3], 7, 20);
+            fp12_ifma_place(X[6], a[4], 7, 20);
+            fp12_ifma_place(X[7], a[5], 7, 20);
+            fp12_ifma_place(X[8], a[6], 7, 20);
+            fp12_ifma_place(X[9], a[7], 7, 20);
+            fp12_ifma_place(X[10], a[10], 7, 20);
+            fp12_ifma_place(X[11], a[11], 7, 20);
             __m512i w3[2];
-            w3[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[2][0], P[0][0]), P[1][0]);
-            w3[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[2][1], P[0][1]), P[1][1]);
-            __m512i w5[2];
-            w5[0] = _mm512_sub_epi64(P[3][0], P[4][0]);
-            w5[1] = _mm512_sub_epi64(P[3][1], P[4][1]);
-            __m512i w6[2];
-            w6[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[5][0], P[3][0]), P[4][0]);
-            w6[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[5][1], P[3][1]), P[4][1]);
-            __m512i w10[2];
-            w10[0] = _mm512_sub_epi64(P[6][0], P[7][0]);
-            w10[1] = _mm512_sub_epi64(P[6][1], P[7][1]);
-            __m512i w11[2];
-            w11[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[8][0], P[6][0]), P[7][0]);
-            w11[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[8][1], P[6][1]), P[7][1]);
-            __m512i w12[2];
-            w12[0] = _mm512_sub_epi64(w2[0], w3[0]);
-            w12[1] = _mm512_sub_epi64(w2[1], w3[1]);
+            w3[0] = P[1][0];
+            w3[1] = P[1][1];
+            __m512i w4[2];
+            w4[0] = _mm512_slli_epi64(P[0][0], 1);
+            w4[1] = _mm512_slli_epi64(P[0][1], 1);
+            __m512i w7[2];
+            w7[0] = P[3][0];
+            w7[1] = P[3][1];
+            __m512i w8[2];
+            w8[0] = _mm512_slli_epi64(P[2][0], 1);
+            w8[1] = _mm512_slli_epi64(P[2][1], 1);
             __m512i w13[2];
-            w13[0] = _mm512_add_epi64(w2[0], w3[0]);
-            w13[1] = _mm512_add_epi64(w2[1], w3[1]);
+            w13[0] = P[5][0];
+            w13[1] = P[5][1];
             __m512i w14[2];
-            w14[0] = _mm512_add_epi64(w12[0], w5[0]);
-            w14[1] = _mm512_add_epi64(w12[1], w5[1]);
+            w14[0] = _mm512_slli_epi64(P[4][0], 1);
+            w14[1] = _mm512_slli_epi64(P[4][1], 1);
             __m512i w15[2];
-            w15[0] = _mm512_add_epi64(w13[0], w6[0]);
-            w15[1] = _mm512_add_epi64(w13[1], w6[1]);
+            w15[0] = _mm512_sub_epi64(w3[0], w4[0]);
+            w15[1] = _mm512_sub_epi64(w3[1], w4[1]);
             __m512i w16[2];
-            w16[0] = _mm512_sub_epi64(_mm512_sub_epi64(w10[0], w2[0]), w5[0]);
-            w16[1] = _mm512_sub_epi64(_mm512_sub_epi64(w10[1], w2[1]), w5[1]);
+            w16[0] = _mm512_add_epi64(w3[0], w4[0]);
+            w16[1] = _mm512_add_epi64(w3[1], w4[1]);
             __m512i w17[2];
-            w17[0] = _mm512_sub_epi64(_mm512_sub_epi64(w11[0], w3[0]), w6[0]);
-            w17[1] = _mm512_sub_epi64(_mm512_sub_epi64(w11[1], w3[1]), w6[1]);
+            w17[0] = _mm512_add_epi64(w15[0], w7[0]);
+            w17[1] = _mm512_add_epi64(w15[1], w7[1]);
             __m512i w18[2];
-            w18[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w14[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[9][0], 1));
-            w18[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w14[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[9][1], 1));
+            w18[0] = _mm512_add_epi64(w16[0], w8[0]);
+            w18[1] = _mm512_add_epi64(w16[1], w8[1]);
             __m512i w19[2];
-            w19[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w15[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[10][0], 1));
-            w19[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w15[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[10][1], 1));
+            w19[0] = _mm512_sub_epi64(_mm512_sub_epi64(w13[0], w3[0]), w7[0]);
+            w19[1] = _mm512_sub_epi64(_mm512_sub_epi64(w13[1], w3[1]), w7[1]);
             __m512i w20[2];
-            w20[0] = _mm512_add_epi64(_mm512_mullo_epi64(w16[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[11][0], 1));
-            w20[1] = _mm512_add_epi64(_mm512_mullo_epi64(w16[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[11][1], 1));
+            w20[0] = _mm512_sub_epi64(_mm512_sub_epi64(w14[0], w4[0]), w8[0]);
+            w20[1] = _mm512_sub_epi64(_mm512_sub_epi64(w14[1], w4[1]), w8[1]);
             __m512i w21[2];
-            w21[0] = _mm512_add_epi64(_mm512_mullo_epi64(w17[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[12][0], 1));
-            w21[1] = _mm512_add_epi64(_mm512_mullo_epi64(w17[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[12][1], 1));
+            w21[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w17[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[0][0], 1));
+            w21[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w17[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[0][1], 1));
+            __m512i w22[2];
+            w22[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w18[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[1][0], 1));
+            w22[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w18[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[1][1], 1));
             __m512i w23[2];
-            w23[0] = _mm512_sub_epi64(P[13][0], P[14][0]);
-            w23[1] = _mm512_sub_epi64(P[13][1], P[14][1]);
+            w23[0] = _mm512_add_epi64(_mm512_mullo_epi64(w19[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[2][0], 1));
+            w23[1] = _mm512_add_epi64(_mm512_mullo_epi64(w19[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[2][1], 1));
             __m512i w24[2];
-            w24[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[15][0], P[13][0]), P[14][0]);
-            w24[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[15][1], P[13][1]), P[14][1]);
-            __m512i w26[2];
-            w26[0] = _mm512_sub_epi64(P[16][0], P[17][0]);
-            w26[1] = _mm512_sub_epi64(P[16][1], P[17][1]);
+            w24[0] = _mm512_add_epi64(_mm512_mullo_epi64(w20[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[3][0], 1));
+            w24[1] = _mm512_add_epi64(_mm512_mullo_epi64(w20[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[3][1], 1));
             __m512i w27[2];
-            w27[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[18][0], P[16][0]), P[17][0]);
-            w27[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[18][1], P[16][1]), P[17][1]);
+            w27[0] = P[7][0];
+            w27[1] = P[7][1];
+            __m512i w28[2];
+            w28[0] = _mm512_slli_epi64(P[6][0], 1);
+            w28[1] = _mm512_slli_epi64(P[6][1], 1);
             __m512i w31[2];
-            w31[0] = _mm512_sub_epi64(P[19][0], P[20][0]);
-            w31[1] = _mm512_sub_epi64(P[19][1], P[20][1]);
+            w31[0] = P[9][0];
+            w31[1] = P[9][1];
             __m512i w32[2];
-            w32[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[21][0], P[19][0]), P[20][0]);
-            w32[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[21][1], P[19][1]), P[20][1]);
-            __m512i w33[2];
-            w33[0] = _mm512_sub_epi64(w23[0], w24[0]);
-            w33[1] = _mm512_sub_epi64(w23[1], w24[1]);
-            __m512i w34[2];
-            w34[0] = _mm512_add_epi64(w23[0], w24[0]);
-            w34[1] = _mm512_add_epi64(w23[1], w24[1]);
-            __m512i w35[2];
-            w35[0] = _mm512_add_epi64(w33[0], w26[0]);
-            w35[1] = _mm512_add_epi64(w33[1], w26[1]);
-            __m512i w36[2];
-            w36[0] = _mm512_add_epi64(w34[0], w27[0]);
-            w36[1] = _mm512_add_epi64(w34[1], w27[1]);
+            w32[0] = _mm512_slli_epi64(P[8][0], 1);
+            w32[1] = _mm512_slli_epi64(P[8][1], 1);
             __m512i w37[2];
-            w37[0] = _mm512_sub_epi64(_mm512_sub_epi64(w31[0], w23[0]), w26[0]);
-            w37[1] = _mm512_sub_epi64(_mm512_sub_epi64(w31[1], w23[1]), w26[1]);
+            w37[0] = P[11][0];
+            w37[1] = P[11][1];
             __m512i w38[2];
-            w38[0] = _mm512_sub_epi64(_mm512_sub_epi64(w32[0], w24[0]), w27[0]);
-            w38[1] = _mm512_sub_epi64(_mm512_sub_epi64(w32[1], w24[1]), w27[1]);
+            w38[0] = _mm512_slli_epi64(P[10][0], 1);
+            w38[1] = _mm512_slli_epi64(P[10][1], 1);
+            __m512i w39[2];
+            w39[0] = _mm512_sub_epi64(w27[0], w28[0]);
+            w39[1] = _mm512_sub_epi64(w27[1], w28[1]);
             __m512i w40[2];
-            w40[0] = _mm512_sub_epi64(P[22][0], P[23][0]);
-            w40[1] = _mm512_sub_epi64(P[22][1], P[23][1]);
+            w40[0] = _mm512_add_epi64(w27[0], w28[0]);
+            w40[1] = _mm512_add_epi64(w27[1], w28[1]);
             __m512i w41[2];
-            w41[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[24][0], P[22][0]), P[23][0]);
-            w41[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[24][1], P[22][1]), P[23][1]);
+            w41[0] = _mm512_add_epi64(w39[0], w31[0]);
+            w41[1] = _mm512_add_epi64(w39[1], w31[1]);
+            __m512i w42[2];
+            w42[0] = _mm512_add_epi64(w40[0], w32[0]);
+            w42[1] = _mm512_add_epi64(w40[1], w32[1]);
             __m512i w43[2];
-            w43[0] = _mm512_sub_epi64(P[25][0], P[26][0]);
-            w43[1] = _mm512_sub_epi64(P[25][1], P[26][1]);
+            w43[0] = _mm512_sub_epi64(_mm512_sub_epi64(w37[0], w27[0]), w31[0]);
+            w43[1] = _mm512_sub_epi64(_mm512_sub_epi64(w37[1], w27[1]), w31[1]);
             __m512i w44[2];
-            w44[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[27][0], P[25][0]), P[26][0]);
-            w44[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[27][1], P[25][1]), P[26][1]);
+            w44[0] = _mm512_sub_epi64(_mm512_sub_epi64(w38[0], w28[0]), w32[0]);
+            w44[1] = _mm512_sub_epi64(_mm512_sub_epi64(w38[1], w28[1]), w32[1]);
+            __m512i w47[2];
+            w47[0] = P[13][0];
+            w47[1] = P[13][1];
             __m512i w48[2];
-            w48[0] = _mm512_sub_epi64(P[28][0], P[29][0]);
-            w48[1] = _mm512_sub_epi64(P[28][1], P[29][1]);
-            __m512i w49[2];
-            w49[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[30][0], P[28][0]), P[29][0]);
-            w49[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[30][1], P[28][1]), P[29][1]);
-            __m512i w50[2];
-            w50[0] = _mm512_sub_epi64(w40[0], w41[0]);
-            w50[1] = _mm512_sub_epi64(w40[1], w41[1]);
+            w48[0] = _mm512_slli_epi64(P[12][0], 1);
+            w48[1] = _mm512_slli_epi64(P[12][1], 1);
             __m512i w51[2];
-            w51[0] = _mm512_add_epi64(w40[0], w41[0]);
-            w51[1] = _mm512_add_epi64(w40[1], w41[1]);
+            w51[0] = P[15][0];
+            w51[1] = P[15][1];
             __m512i w52[2];
-            w52[0] = _mm512_add_epi64(w50[0], w43[0]);
-            w52[1] = _mm512_add_epi64(w50[1], w43[1]);
-            __m512i w53[2];
-            w53[0] = _mm512_add_epi64(w51[0], w44[0]);
-            w53[1] = _mm512_add_epi64(w51[1], w44[1]);
-            __m512i w54[2];
-            w54[0] = _mm512_sub_epi64(_mm512_sub_epi64(w48[0], w40[0]), w43[0]);
-            w54[1] = _mm512_sub_epi64(_mm512_sub_epi64(w48[1], w40[1]), w43[1]);
-            __m512i w55[2];
-            w55[0] = _mm512_sub_epi64(_mm512_sub_epi64(w49[0], w41[0]), w44[0]);
-            w55[1] = _mm512_sub_epi64(_mm512_sub_epi64(w49[1], w41[1]), w44[1]);
-            __m512i w56[2];
-            w56[0] = _mm512_sub_epi64(w54[0], w55[0]);
-            w56[1] = _mm512_sub_epi64(w54[1], w55[1]);
+            w52[0] = _mm512_slli_epi64(P[14][0], 1);
+            w52[1] = _mm512_slli_epi64(P[14][1], 1);
             __m512i w57[2];
-            w57[0] = _mm512_add_epi64(w54[0], w55[0]);
-            w57[1] = _mm512_add_epi64(w54[1], w55[1]);
+            w57[0] = P[17][0];
+            w57[1] = P[17][1];
             __m512i w58[2];
-            w58[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w35[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[31][0], 1));
-            w58[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w35[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[31][1], 1));
+            w58[0] = _mm512_slli_epi64(P[16][0], 1);
+            w58[1] = _mm512_slli_epi64(P[16][1], 1);
             __m512i w59[2];
-            w59[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w36[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[32][0], 1));
-            w59[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w36[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[32][1], 1));
+            w59[0] = _mm512_sub_epi64(w47[0], w48[0]);
+            w59[1] = _mm512_sub_epi64(w47[1], w48[1]);
             __m512i w60[2];
-            w60[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w52[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[33][0], 1));
-            w60[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w52[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[33][1], 1));
+            w60[0] = _mm512_add_epi64(w47[0], w48[0]);
+            w60[1] = _mm512_add_epi64(w47[1], w48[1]);
             __m512i w61[2];
-            w61[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w53[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[34][0], 1));
-            w61[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w53[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[34][1], 1));
+            w61[0] = _mm512_add_epi64(w59[0], w51[0]);
+            w61[1] = _mm512_add_epi64(w59[1], w51[1]);
             __m512i w62[2];
-            w62[0] = _mm512_add_epi64(_mm512_mullo_epi64(w56[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[35][0], 1));
-            w62[1] = _mm512_add_epi64(_mm512_mullo_epi64(w56[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[35][1], 1));
+            w62[0] = _mm512_add_epi64(w60[0], w52[0]);
+            w62[1] = _mm512_add_epi64(w60[1], w52[1]);
             __m512i w63[2];
-            w63[0] = _mm512_add_epi64(_mm512_mullo_epi64(w57[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[36][0], 1));
-            w63[1] = _mm512_add_epi64(_mm512_mullo_epi64(w57[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[36][1], 1));
+            w63[0] = _mm512_sub_epi64(_mm512_sub_epi64(w57[0], w47[0]), w51[0]);
+            w63[1] = _mm512_sub_epi64(_mm512_sub_epi64(w57[1], w47[1]), w51[1]);
             __m512i w64[2];
-            w64[0] = _mm512_add_epi64(_mm512_mullo_epi64(w37[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[37][0], 1));
-            w64[1] = _mm512_add_epi64(_mm512_mullo_epi64(w37[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[37][1], 1));
+            w64[0] = _mm512_sub_epi64(_mm512_sub_epi64(w58[0], w48[0]), w52[0]);
+            w64[1] = _mm512_sub_epi64(_mm512_sub_epi64(w58[1], w48[1]), w52[1]);
             __m512i w65[2];
-            w65[0] = _mm512_add_epi64(_mm512_mullo_epi64(w38[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[38][0], 1));
-            w65[1] = _mm512_add_epi64(_mm512_mullo_epi64(w38[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[38][1], 1));
-            W[0][0] = w18[0]; W[0][1] = w18[1];
-            W[1][0] = w19[0]; W[1][1] = w19[1];
-            W[2][0] = w58[0]; W[2][1] = w58[1];
-            W[3][0] = w59[0]; W[3][1] = w59[1];
-            W[4][0] = w60[0]; W[4][1] = w60[1];
-            W[5][0] = w61[0]; W[5][1] = w61[1];
-            W[6][0] = w62[0]; W[6][1] = w62[1];
-            W[7][0] = w63[0]; W[7][1] = w63[1];
-            W[8][0] = w20[0]; W[8][1] = w20[1];
-            W[9][0] = w21[0]; W[9][1] = w21[1];
-            W[10][0] = w64[0]; W[10][1] = w64[1];
-            W[11][0] = w65[0]; W[11][1] = w65[1];
+            w65[0] = _mm512_sub_epi64(w63[0], w64[0]);
+            w65[1] = _mm512_sub_epi64(w63[1], w64[1]);
+            __m512i w66[2];
+            w66[0] = _mm512_add_epi64(w63[0], w64[0]);
+            w66[1] = _mm512_add_epi64(w63[1], w64[1]);
+            __m512i w67[2];
+            w67[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w41[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[4][0], 1));
+            w67[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w41[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[4][1], 1));
+            __m512i w68[2];
+            w68[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w42[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[5][0], 1));
+            w68[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w42[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[5][1], 1));
+            __m512i w69[2];
+            w69[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w61[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[6][0], 1));
+            w69[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w61[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[6][1], 1));
+            __m512i w70[2];
+            w70[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w62[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[7][0], 1));
+            w70[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w62[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[7][1], 1));
+            __m512i w71[2];
+            w71[0] = _mm512_add_epi64(_mm512_mullo_epi64(w65[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[8][0], 1));
+            w71[1] = _mm512_add_epi64(_mm512_mullo_epi64(w65[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[8][1], 1));
+            __m512i w72[2];
+            w72[0] = _mm512_add_epi64(_mm512_mullo_epi64(w66[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[9][0], 1));
+            w72[1] = _mm512_add_epi64(_mm512_mullo_epi64(w66[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[9][1], 1));
+            __m512i w73[2];
+            w73[0] = _mm512_add_epi64(_mm512_mullo_epi64(w43[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[10][0], 1));
+            w73[1] = _mm512_add_epi64(_mm512_mullo_epi64(w43[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[10][1], 1));
+            __m512i w74[2];
+            w74[0] = _mm512_add_epi64(_mm512_mullo_epi64(w44[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[11][0], 1));
+            w74[1] = _mm512_add_epi64(_mm512_mullo_epi64(w44[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[11][1], 1));
+            W[0][0] = w21[0]; W[0][1] = w21[1];
+            W[1][0] = w22[0]; W[1][1] = w22[1];
+            W[2][0] = w67[0]; W[2][1] = w67[1];
+            W[3][0] = w68[0]; W[3][1] = w68[1];
+            W[4][0] = w69[0]; W[4][1] = w69[1];
+            W[5][0] = w70[0]; W[5][1] = w70[1];
+            W[6][0] = w71[0]; W[6][1] = w71[1];
+            W[7][0] = w72[0]; W[7][1] = w72[1];
+            W[8][0] = w23[0]; W[8][1] = w23[1];
+            W[9][0] = w24[0]; W[9][1] = w24[1];
+            W[10][0] = w73[0]; W[10][1] = w73[1];
+            W[11][0] = w74[0]; W[11][1] = w74[1];
         }
     }
 #pragma GCC unroll 8
@@ -3218,9 +3253,9 @@ static void fp12_cyclotomic_sqr_ifma(fp12_t *out, const fp12_t *a_in)
         for (h = 0; h < 2; h++)
             W[i][h] = _mm512_setzero_si512();
 
-    /* 4. eight outputs per batch: reduced by R64 (offset 7 p, as offset p 2^20 in 9 limbs) and made
+    /* 4. eight outputs per batch: reduced by R64 (offset 5 p, as offset p 2^20 in 9 limbs) and made
      *    canonical by a quotient estimate (u = 5, mu = 19) and two subtractions */
-    static const uint64_t offset[9] = { 0xfffdaaad00000ULL, 0xbfffe15f8ffffULL, 0xfcd6b3fff6d94ULL, 0x255c266bed6baULL, 0x10a2a8a3833bdULL, 0xbd711b9e3bf43ULL, 0x7f4e380dc195fULL, 0x000b6077d6792ULL, 0x0000000000000ULL };
+    static const uint64_t offset[9] = { 0xfffe555700000ULL, 0x3fffea1faffffULL, 0xb4995bfff976aULL, 0x3f41d24d174ceULL, 0x7998c1995dbd0ULL, 0xf507a6034f654ULL, 0x7f8103778a468ULL, 0x000820559931fULL, 0x0000000000000ULL };
 
 #pragma GCC unroll 1
     for (g = 0; g < 2; g++)
@@ -3244,7 +3279,6 @@ static void fp12_cyclotomic_sqr_ifma(fp12_t *out, const fp12_t *a_in)
 static void fp12_cyclotomic_sqr_compressed_ifma(fp12_t *out, const fp12_t *a_in)
 {
     const fp_t *ac = (const fp_t *)a_in;
-    const __m512i one = _mm512_loadu_si512(FP12_IFMA_ONE); /* R64 mod p: the library's 1 */
     __m512i a[12], W[8][2];
     size_t i, g, h;
 
@@ -3253,168 +3287,170 @@ static void fp12_cyclotomic_sqr_compressed_ifma(fp12_t *out, const fp12_t *a_in)
         a[i] = fp12_ifma_load(&ac[i]);
     }
     {
-        __m512i A[32], B[32], P[32][2];
+        __m512i A[16], B[16], P[16][2];
 
         /* 1. the operands: sums of input coefficients (carried in lanes below) */
         const __m512i s1 = _mm512_add_epi64(a[4], a[5]);
-        const __m512i s4 = _mm512_add_epi64(a[6], a[7]);
-        const __m512i s7 = _mm512_add_epi64(a[4], a[6]);
-        const __m512i s8 = _mm512_add_epi64(a[5], a[7]);
-        const __m512i s9 = _mm512_add_epi64(s7, s8);
-        const __m512i s18 = _mm512_add_epi64(a[10], a[11]);
-        const __m512i s21 = _mm512_add_epi64(a[2], a[3]);
-        const __m512i s24 = _mm512_add_epi64(a[10], a[2]);
-        const __m512i s25 = _mm512_add_epi64(a[11], a[3]);
-        const __m512i s26 = _mm512_add_epi64(s24, s25);
-        A[0] = a[4]; B[0] = a[4];
-        A[1] = a[5]; B[1] = a[5];
-        A[2] = s1; B[2] = s1;
-        A[3] = a[6]; B[3] = a[6];
-        A[4] = a[7]; B[4] = a[7];
-        A[5] = s4; B[5] = s4;
-        A[6] = s7; B[6] = s7;
-        A[7] = s8; B[7] = s8;
-        A[8] = s9; B[8] = s9;
-        A[9] = a[10]; B[9] = a[10];
-        A[10] = a[11]; B[10] = a[11];
-        A[11] = s18; B[11] = s18;
-        A[12] = a[2]; B[12] = a[2];
-        A[13] = a[3]; B[13] = a[3];
-        A[14] = s21; B[14] = s21;
-        A[15] = s24; B[15] = s24;
-        A[16] = s25; B[16] = s25;
-        A[17] = s26; B[17] = s26;
-        A[18] = a[2]; B[18] = one;
-        A[19] = a[3]; B[19] = one;
-        A[20] = a[4]; B[20] = one;
-        A[21] = a[5]; B[21] = one;
-        A[22] = a[6]; B[22] = one;
-        A[23] = a[7]; B[23] = one;
-        A[24] = a[10]; B[24] = one;
-        A[25] = a[11]; B[25] = one;
+        const __m512i s2 = _mm512_sub_epi64(_mm512_add_epi64(a[4], _mm512_set_epi64(106513, 539007656565323, 486514101631693, 2080788367864709, 329812468902415, 1883421074697215, 4480601151241119, 4222124650637995)), a[5]);
+        const __m512i s5 = _mm512_add_epi64(a[6], a[7]);
+        const __m512i s6 = _mm512_sub_epi64(_mm512_add_epi64(a[6], _mm512_set_epi64(106513, 539007656565323, 486514101631693, 2080788367864709, 329812468902415, 1883421074697215, 4480601151241119, 4222124650637995)), a[7]);
+        const __m512i s9 = _mm512_add_epi64(a[4], a[6]);
+        const __m512i s10 = _mm512_add_epi64(a[5], a[7]);
+        const __m512i s11 = _mm512_add_epi64(s9, s10);
+        const __m512i s12 = _mm512_sub_epi64(_mm512_add_epi64(s9, _mm512_set_epi64(213026, 1078015313130646, 973028203263386, 4161576735729418, 659624937804830, 3766842149394430, 8961202302482238, 8444249301275990)), s10);
+        const __m512i s21 = _mm512_add_epi64(a[10], a[11]);
+        const __m512i s22 = _mm512_sub_epi64(_mm512_add_epi64(a[10], _mm512_set_epi64(106513, 539007656565323, 486514101631693, 2080788367864709, 329812468902415, 1883421074697215, 4480601151241119, 4222124650637995)), a[11]);
+        const __m512i s25 = _mm512_add_epi64(a[2], a[3]);
+        const __m512i s26 = _mm512_sub_epi64(_mm512_add_epi64(a[2], _mm512_set_epi64(106513, 539007656565323, 486514101631693, 2080788367864709, 329812468902415, 1883421074697215, 4480601151241119, 4222124650637995)), a[3]);
+        const __m512i s29 = _mm512_add_epi64(a[10], a[2]);
+        const __m512i s30 = _mm512_add_epi64(a[11], a[3]);
+        const __m512i s31 = _mm512_add_epi64(s29, s30);
+        const __m512i s32 = _mm512_sub_epi64(_mm512_add_epi64(s29, _mm512_set_epi64(213026, 1078015313130646, 973028203263386, 4161576735729418, 659624937804830, 3766842149394430, 8961202302482238, 8444249301275990)), s30);
+        A[0] = a[4]; B[0] = a[5];
+        A[1] = s1; B[1] = s2;
+        A[2] = a[6]; B[2] = a[7];
+        A[3] = s5; B[3] = s6;
+        A[4] = s9; B[4] = s10;
+        A[5] = s11; B[5] = s12;
+        A[6] = a[10]; B[6] = a[11];
+        A[7] = s21; B[7] = s22;
+        A[8] = a[2]; B[8] = a[3];
+        A[9] = s25; B[9] = s26;
+        A[10] = s29; B[10] = s30;
+        A[11] = s31; B[11] = s32;
 #pragma GCC unroll 8
-        for (i = 26; i < 32; i++)
+        for (i = 12; i < 16; i++)
             A[i] = B[i] = _mm512_setzero_si512();
 
         /* 2. eight double-width products per batch, one per lane */
         /* a loop, not unrolled: one copy of the batch's code (unrolled, gcc compiled each kernel
          * for about three times as long, and it ran no faster) */
 #pragma GCC unroll 1
-        for (g = 0; g < 4; g++)
+        for (g = 0; g < 2; g++)
             fp12_ifma_products(&P[8 * g], &A[8 * g], &B[8 * g]);
 
-        /* 3. the outputs as signed combinations of the products, column by column */
+        /* 3. the outputs as signed combinations of the products and the placed inputs, column by column */
         {
-            __m512i w2[2];
-            w2[0] = _mm512_sub_epi64(P[0][0], P[1][0]);
-            w2[1] = _mm512_sub_epi64(P[0][1], P[1][1]);
+            __m512i X[8][2];
+
+            fp12_ifma_place(X[0], a[2], 7, 20);
+            fp12_ifma_place(X[1], a[3], 7, 20);
+            fp12_ifma_place(X[2], a[4], 7, 20);
+            fp12_ifma_place(X[3], a[5], 7, 20);
+            fp12_ifma_place(X[4], a[6], 7, 20);
+            fp12_ifma_place(X[5], a[7], 7, 20);
+            fp12_ifma_place(X[6], a[10], 7, 20);
+            fp12_ifma_place(X[7], a[11], 7, 20);
             __m512i w3[2];
-            w3[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[2][0], P[0][0]), P[1][0]);
-            w3[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[2][1], P[0][1]), P[1][1]);
-            __m512i w5[2];
-            w5[0] = _mm512_sub_epi64(P[3][0], P[4][0]);
-            w5[1] = _mm512_sub_epi64(P[3][1], P[4][1]);
-            __m512i w6[2];
-            w6[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[5][0], P[3][0]), P[4][0]);
-            w6[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[5][1], P[3][1]), P[4][1]);
-            __m512i w10[2];
-            w10[0] = _mm512_sub_epi64(P[6][0], P[7][0]);
-            w10[1] = _mm512_sub_epi64(P[6][1], P[7][1]);
-            __m512i w11[2];
-            w11[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[8][0], P[6][0]), P[7][0]);
-            w11[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[8][1], P[6][1]), P[7][1]);
-            __m512i w12[2];
-            w12[0] = _mm512_sub_epi64(w2[0], w3[0]);
-            w12[1] = _mm512_sub_epi64(w2[1], w3[1]);
+            w3[0] = P[1][0];
+            w3[1] = P[1][1];
+            __m512i w4[2];
+            w4[0] = _mm512_slli_epi64(P[0][0], 1);
+            w4[1] = _mm512_slli_epi64(P[0][1], 1);
+            __m512i w7[2];
+            w7[0] = P[3][0];
+            w7[1] = P[3][1];
+            __m512i w8[2];
+            w8[0] = _mm512_slli_epi64(P[2][0], 1);
+            w8[1] = _mm512_slli_epi64(P[2][1], 1);
             __m512i w13[2];
-            w13[0] = _mm512_add_epi64(w2[0], w3[0]);
-            w13[1] = _mm512_add_epi64(w2[1], w3[1]);
+            w13[0] = P[5][0];
+            w13[1] = P[5][1];
             __m512i w14[2];
-            w14[0] = _mm512_add_epi64(w12[0], w5[0]);
-            w14[1] = _mm512_add_epi64(w12[1], w5[1]);
+            w14[0] = _mm512_slli_epi64(P[4][0], 1);
+            w14[1] = _mm512_slli_epi64(P[4][1], 1);
             __m512i w15[2];
-            w15[0] = _mm512_add_epi64(w13[0], w6[0]);
-            w15[1] = _mm512_add_epi64(w13[1], w6[1]);
+            w15[0] = _mm512_sub_epi64(w3[0], w4[0]);
+            w15[1] = _mm512_sub_epi64(w3[1], w4[1]);
             __m512i w16[2];
-            w16[0] = _mm512_sub_epi64(_mm512_sub_epi64(w10[0], w2[0]), w5[0]);
-            w16[1] = _mm512_sub_epi64(_mm512_sub_epi64(w10[1], w2[1]), w5[1]);
+            w16[0] = _mm512_add_epi64(w3[0], w4[0]);
+            w16[1] = _mm512_add_epi64(w3[1], w4[1]);
             __m512i w17[2];
-            w17[0] = _mm512_sub_epi64(_mm512_sub_epi64(w11[0], w3[0]), w6[0]);
-            w17[1] = _mm512_sub_epi64(_mm512_sub_epi64(w11[1], w3[1]), w6[1]);
+            w17[0] = _mm512_add_epi64(w15[0], w7[0]);
+            w17[1] = _mm512_add_epi64(w15[1], w7[1]);
+            __m512i w18[2];
+            w18[0] = _mm512_add_epi64(w16[0], w8[0]);
+            w18[1] = _mm512_add_epi64(w16[1], w8[1]);
             __m512i w19[2];
-            w19[0] = _mm512_sub_epi64(P[9][0], P[10][0]);
-            w19[1] = _mm512_sub_epi64(P[9][1], P[10][1]);
+            w19[0] = _mm512_sub_epi64(_mm512_sub_epi64(w13[0], w3[0]), w7[0]);
+            w19[1] = _mm512_sub_epi64(_mm512_sub_epi64(w13[1], w3[1]), w7[1]);
             __m512i w20[2];
-            w20[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[11][0], P[9][0]), P[10][0]);
-            w20[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[11][1], P[9][1]), P[10][1]);
-            __m512i w22[2];
-            w22[0] = _mm512_sub_epi64(P[12][0], P[13][0]);
-            w22[1] = _mm512_sub_epi64(P[12][1], P[13][1]);
+            w20[0] = _mm512_sub_epi64(_mm512_sub_epi64(w14[0], w4[0]), w8[0]);
+            w20[1] = _mm512_sub_epi64(_mm512_sub_epi64(w14[1], w4[1]), w8[1]);
             __m512i w23[2];
-            w23[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[14][0], P[12][0]), P[13][0]);
-            w23[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[14][1], P[12][1]), P[13][1]);
+            w23[0] = P[7][0];
+            w23[1] = P[7][1];
+            __m512i w24[2];
+            w24[0] = _mm512_slli_epi64(P[6][0], 1);
+            w24[1] = _mm512_slli_epi64(P[6][1], 1);
             __m512i w27[2];
-            w27[0] = _mm512_sub_epi64(P[15][0], P[16][0]);
-            w27[1] = _mm512_sub_epi64(P[15][1], P[16][1]);
+            w27[0] = P[9][0];
+            w27[1] = P[9][1];
             __m512i w28[2];
-            w28[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[17][0], P[15][0]), P[16][0]);
-            w28[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[17][1], P[15][1]), P[16][1]);
-            __m512i w29[2];
-            w29[0] = _mm512_sub_epi64(w19[0], w20[0]);
-            w29[1] = _mm512_sub_epi64(w19[1], w20[1]);
-            __m512i w30[2];
-            w30[0] = _mm512_add_epi64(w19[0], w20[0]);
-            w30[1] = _mm512_add_epi64(w19[1], w20[1]);
-            __m512i w31[2];
-            w31[0] = _mm512_add_epi64(w29[0], w22[0]);
-            w31[1] = _mm512_add_epi64(w29[1], w22[1]);
-            __m512i w32[2];
-            w32[0] = _mm512_add_epi64(w30[0], w23[0]);
-            w32[1] = _mm512_add_epi64(w30[1], w23[1]);
+            w28[0] = _mm512_slli_epi64(P[8][0], 1);
+            w28[1] = _mm512_slli_epi64(P[8][1], 1);
             __m512i w33[2];
-            w33[0] = _mm512_sub_epi64(_mm512_sub_epi64(w27[0], w19[0]), w22[0]);
-            w33[1] = _mm512_sub_epi64(_mm512_sub_epi64(w27[1], w19[1]), w22[1]);
+            w33[0] = P[11][0];
+            w33[1] = P[11][1];
             __m512i w34[2];
-            w34[0] = _mm512_sub_epi64(_mm512_sub_epi64(w28[0], w20[0]), w23[0]);
-            w34[1] = _mm512_sub_epi64(_mm512_sub_epi64(w28[1], w20[1]), w23[1]);
+            w34[0] = _mm512_slli_epi64(P[10][0], 1);
+            w34[1] = _mm512_slli_epi64(P[10][1], 1);
             __m512i w35[2];
-            w35[0] = _mm512_sub_epi64(w33[0], w34[0]);
-            w35[1] = _mm512_sub_epi64(w33[1], w34[1]);
+            w35[0] = _mm512_sub_epi64(w23[0], w24[0]);
+            w35[1] = _mm512_sub_epi64(w23[1], w24[1]);
             __m512i w36[2];
-            w36[0] = _mm512_add_epi64(w33[0], w34[0]);
-            w36[1] = _mm512_add_epi64(w33[1], w34[1]);
+            w36[0] = _mm512_add_epi64(w23[0], w24[0]);
+            w36[1] = _mm512_add_epi64(w23[1], w24[1]);
             __m512i w37[2];
-            w37[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w14[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[18][0], 1));
-            w37[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w14[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[18][1], 1));
+            w37[0] = _mm512_add_epi64(w35[0], w27[0]);
+            w37[1] = _mm512_add_epi64(w35[1], w27[1]);
             __m512i w38[2];
-            w38[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w15[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[19][0], 1));
-            w38[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w15[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[19][1], 1));
+            w38[0] = _mm512_add_epi64(w36[0], w28[0]);
+            w38[1] = _mm512_add_epi64(w36[1], w28[1]);
             __m512i w39[2];
-            w39[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w31[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[20][0], 1));
-            w39[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w31[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[20][1], 1));
+            w39[0] = _mm512_sub_epi64(_mm512_sub_epi64(w33[0], w23[0]), w27[0]);
+            w39[1] = _mm512_sub_epi64(_mm512_sub_epi64(w33[1], w23[1]), w27[1]);
             __m512i w40[2];
-            w40[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w32[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[21][0], 1));
-            w40[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w32[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[21][1], 1));
+            w40[0] = _mm512_sub_epi64(_mm512_sub_epi64(w34[0], w24[0]), w28[0]);
+            w40[1] = _mm512_sub_epi64(_mm512_sub_epi64(w34[1], w24[1]), w28[1]);
             __m512i w41[2];
-            w41[0] = _mm512_add_epi64(_mm512_mullo_epi64(w35[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[22][0], 1));
-            w41[1] = _mm512_add_epi64(_mm512_mullo_epi64(w35[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[22][1], 1));
+            w41[0] = _mm512_sub_epi64(w39[0], w40[0]);
+            w41[1] = _mm512_sub_epi64(w39[1], w40[1]);
             __m512i w42[2];
-            w42[0] = _mm512_add_epi64(_mm512_mullo_epi64(w36[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[23][0], 1));
-            w42[1] = _mm512_add_epi64(_mm512_mullo_epi64(w36[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[23][1], 1));
+            w42[0] = _mm512_add_epi64(w39[0], w40[0]);
+            w42[1] = _mm512_add_epi64(w39[1], w40[1]);
             __m512i w43[2];
-            w43[0] = _mm512_add_epi64(_mm512_mullo_epi64(w16[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[24][0], 1));
-            w43[1] = _mm512_add_epi64(_mm512_mullo_epi64(w16[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[24][1], 1));
+            w43[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w17[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[0][0], 1));
+            w43[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w17[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[0][1], 1));
             __m512i w44[2];
-            w44[0] = _mm512_add_epi64(_mm512_mullo_epi64(w17[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[25][0], 1));
-            w44[1] = _mm512_add_epi64(_mm512_mullo_epi64(w17[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[25][1], 1));
-            W[0][0] = w37[0]; W[0][1] = w37[1];
-            W[1][0] = w38[0]; W[1][1] = w38[1];
-            W[2][0] = w39[0]; W[2][1] = w39[1];
-            W[3][0] = w40[0]; W[3][1] = w40[1];
-            W[4][0] = w41[0]; W[4][1] = w41[1];
-            W[5][0] = w42[0]; W[5][1] = w42[1];
-            W[6][0] = w43[0]; W[6][1] = w43[1];
-            W[7][0] = w44[0]; W[7][1] = w44[1];
+            w44[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w18[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[1][0], 1));
+            w44[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w18[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[1][1], 1));
+            __m512i w45[2];
+            w45[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w37[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[2][0], 1));
+            w45[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w37[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[2][1], 1));
+            __m512i w46[2];
+            w46[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w38[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[3][0], 1));
+            w46[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w38[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[3][1], 1));
+            __m512i w47[2];
+            w47[0] = _mm512_add_epi64(_mm512_mullo_epi64(w41[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[4][0], 1));
+            w47[1] = _mm512_add_epi64(_mm512_mullo_epi64(w41[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[4][1], 1));
+            __m512i w48[2];
+            w48[0] = _mm512_add_epi64(_mm512_mullo_epi64(w42[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[5][0], 1));
+            w48[1] = _mm512_add_epi64(_mm512_mullo_epi64(w42[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[5][1], 1));
+            __m512i w49[2];
+            w49[0] = _mm512_add_epi64(_mm512_mullo_epi64(w19[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[6][0], 1));
+            w49[1] = _mm512_add_epi64(_mm512_mullo_epi64(w19[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[6][1], 1));
+            __m512i w50[2];
+            w50[0] = _mm512_add_epi64(_mm512_mullo_epi64(w20[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[7][0], 1));
+            w50[1] = _mm512_add_epi64(_mm512_mullo_epi64(w20[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[7][1], 1));
+            W[0][0] = w43[0]; W[0][1] = w43[1];
+            W[1][0] = w44[0]; W[1][1] = w44[1];
+            W[2][0] = w45[0]; W[2][1] = w45[1];
+            W[3][0] = w46[0]; W[3][1] = w46[1];
+            W[4][0] = w47[0]; W[4][1] = w47[1];
+            W[5][0] = w48[0]; W[5][1] = w48[1];
+            W[6][0] = w49[0]; W[6][1] = w49[1];
+            W[7][0] = w50[0]; W[7][1] = w50[1];
         }
     }
 #pragma GCC unroll 8
@@ -3423,9 +3459,9 @@ static void fp12_cyclotomic_sqr_compressed_ifma(fp12_t *out, const fp12_t *a_in)
         for (h = 0; h < 2; h++)
             W[i][h] = _mm512_setzero_si512();
 
-    /* 4. eight outputs per batch: reduced by R64 (offset 7 p, as offset p 2^20 in 9 limbs) and made
+    /* 4. eight outputs per batch: reduced by R64 (offset 5 p, as offset p 2^20 in 9 limbs) and made
      *    canonical by a quotient estimate (u = 5, mu = 19) and two subtractions */
-    static const uint64_t offset[9] = { 0xfffdaaad00000ULL, 0xbfffe15f8ffffULL, 0xfcd6b3fff6d94ULL, 0x255c266bed6baULL, 0x10a2a8a3833bdULL, 0xbd711b9e3bf43ULL, 0x7f4e380dc195fULL, 0x000b6077d6792ULL, 0x0000000000000ULL };
+    static const uint64_t offset[9] = { 0xfffe555700000ULL, 0x3fffea1faffffULL, 0xb4995bfff976aULL, 0x3f41d24d174ceULL, 0x7998c1995dbd0ULL, 0xf507a6034f654ULL, 0x7f8103778a468ULL, 0x000820559931fULL, 0x0000000000000ULL };
 
 #pragma GCC unroll 1
     for (g = 0; g < 1; g++)
@@ -3442,12 +3478,11 @@ static void fp12_cyclotomic_sqr_compressed_ifma(fp12_t *out, const fp12_t *a_in)
 
 
 /* n of Karabina's compressed squarings of a (x1, x2, x3 and x5 of a^(2^n) written, x0 and x4 of
- * out not), in the kernel's form between them: x R52, below 4p (the plan's bound), so
+ * out not), in the kernel's form between them: x R52, below 3p (the plan's bound), so
  * one reduction per output and squaring; the form changes once on the way in and once out. */
 static void fp12_cyclotomic_sqr_compressed_n_ifma(fp12_t *out, const fp12_t *a_in, int n)
 {
     const fp_t *ac = (const fp_t *)a_in;
-    const __m512i one = _mm512_loadu_si512(FP12_IFMA_ONE52); /* R52 mod p: 1 in the kernel's form */
     __m512i a[12], W[8][2], r[8];
     size_t i, g, h;
     int step;
@@ -3474,168 +3509,170 @@ static void fp12_cyclotomic_sqr_compressed_n_ifma(fp12_t *out, const fp12_t *a_i
     a[11] = r[7];
     for (step = 0; step < n; step++) {
         {
-            __m512i A[32], B[32], P[32][2];
+            __m512i A[16], B[16], P[16][2];
 
             /* 1. the operands: sums of input coefficients (carried in lanes below) */
             const __m512i s1 = _mm512_add_epi64(a[4], a[5]);
-            const __m512i s4 = _mm512_add_epi64(a[6], a[7]);
-            const __m512i s7 = _mm512_add_epi64(a[4], a[6]);
-            const __m512i s8 = _mm512_add_epi64(a[5], a[7]);
-            const __m512i s9 = _mm512_add_epi64(s7, s8);
-            const __m512i s18 = _mm512_add_epi64(a[10], a[11]);
-            const __m512i s21 = _mm512_add_epi64(a[2], a[3]);
-            const __m512i s24 = _mm512_add_epi64(a[10], a[2]);
-            const __m512i s25 = _mm512_add_epi64(a[11], a[3]);
-            const __m512i s26 = _mm512_add_epi64(s24, s25);
-            A[0] = a[4]; B[0] = a[4];
-            A[1] = a[5]; B[1] = a[5];
-            A[2] = s1; B[2] = s1;
-            A[3] = a[6]; B[3] = a[6];
-            A[4] = a[7]; B[4] = a[7];
-            A[5] = s4; B[5] = s4;
-            A[6] = s7; B[6] = s7;
-            A[7] = s8; B[7] = s8;
-            A[8] = s9; B[8] = s9;
-            A[9] = a[10]; B[9] = a[10];
-            A[10] = a[11]; B[10] = a[11];
-            A[11] = s18; B[11] = s18;
-            A[12] = a[2]; B[12] = a[2];
-            A[13] = a[3]; B[13] = a[3];
-            A[14] = s21; B[14] = s21;
-            A[15] = s24; B[15] = s24;
-            A[16] = s25; B[16] = s25;
-            A[17] = s26; B[17] = s26;
-            A[18] = a[2]; B[18] = one;
-            A[19] = a[3]; B[19] = one;
-            A[20] = a[4]; B[20] = one;
-            A[21] = a[5]; B[21] = one;
-            A[22] = a[6]; B[22] = one;
-            A[23] = a[7]; B[23] = one;
-            A[24] = a[10]; B[24] = one;
-            A[25] = a[11]; B[25] = one;
+            const __m512i s2 = _mm512_sub_epi64(_mm512_add_epi64(a[4], _mm512_set_epi64(319539, 1617022969695969, 1459542304895079, 6242365103594127, 989437406707245, 5650263224091645, 13441803453723357, 12666373951913985)), a[5]);
+            const __m512i s5 = _mm512_add_epi64(a[6], a[7]);
+            const __m512i s6 = _mm512_sub_epi64(_mm512_add_epi64(a[6], _mm512_set_epi64(319539, 1617022969695969, 1459542304895079, 6242365103594127, 989437406707245, 5650263224091645, 13441803453723357, 12666373951913985)), a[7]);
+            const __m512i s9 = _mm512_add_epi64(a[4], a[6]);
+            const __m512i s10 = _mm512_add_epi64(a[5], a[7]);
+            const __m512i s11 = _mm512_add_epi64(s9, s10);
+            const __m512i s12 = _mm512_sub_epi64(_mm512_add_epi64(s9, _mm512_set_epi64(639078, 3234045939391938, 2919084609790158, 12484730207188254, 1978874813414490, 11300526448183290, 26883606907446714, 25332747903827970)), s10);
+            const __m512i s21 = _mm512_add_epi64(a[10], a[11]);
+            const __m512i s22 = _mm512_sub_epi64(_mm512_add_epi64(a[10], _mm512_set_epi64(319539, 1617022969695969, 1459542304895079, 6242365103594127, 989437406707245, 5650263224091645, 13441803453723357, 12666373951913985)), a[11]);
+            const __m512i s25 = _mm512_add_epi64(a[2], a[3]);
+            const __m512i s26 = _mm512_sub_epi64(_mm512_add_epi64(a[2], _mm512_set_epi64(319539, 1617022969695969, 1459542304895079, 6242365103594127, 989437406707245, 5650263224091645, 13441803453723357, 12666373951913985)), a[3]);
+            const __m512i s29 = _mm512_add_epi64(a[10], a[2]);
+            const __m512i s30 = _mm512_add_epi64(a[11], a[3]);
+            const __m512i s31 = _mm512_add_epi64(s29, s30);
+            const __m512i s32 = _mm512_sub_epi64(_mm512_add_epi64(s29, _mm512_set_epi64(639078, 3234045939391938, 2919084609790158, 12484730207188254, 1978874813414490, 11300526448183290, 26883606907446714, 25332747903827970)), s30);
+            A[0] = a[4]; B[0] = a[5];
+            A[1] = s1; B[1] = s2;
+            A[2] = a[6]; B[2] = a[7];
+            A[3] = s5; B[3] = s6;
+            A[4] = s9; B[4] = s10;
+            A[5] = s11; B[5] = s12;
+            A[6] = a[10]; B[6] = a[11];
+            A[7] = s21; B[7] = s22;
+            A[8] = a[2]; B[8] = a[3];
+            A[9] = s25; B[9] = s26;
+            A[10] = s29; B[10] = s30;
+            A[11] = s31; B[11] = s32;
     #pragma GCC unroll 8
-            for (i = 26; i < 32; i++)
+            for (i = 12; i < 16; i++)
                 A[i] = B[i] = _mm512_setzero_si512();
 
             /* 2. eight double-width products per batch, one per lane */
             /* a loop, not unrolled: one copy of the batch's code (unrolled, gcc compiled each kernel
              * for about three times as long, and it ran no faster) */
     #pragma GCC unroll 1
-            for (g = 0; g < 4; g++)
+            for (g = 0; g < 2; g++)
                 fp12_ifma_products(&P[8 * g], &A[8 * g], &B[8 * g]);
 
-            /* 3. the outputs as signed combinations of the products, column by column */
+            /* 3. the outputs as signed combinations of the products and the placed inputs, column by column */
             {
-                __m512i w2[2];
-                w2[0] = _mm512_sub_epi64(P[0][0], P[1][0]);
-                w2[1] = _mm512_sub_epi64(P[0][1], P[1][1]);
+                __m512i X[8][2];
+
+                fp12_ifma_place(X[0], a[2], 8, 0);
+                fp12_ifma_place(X[1], a[3], 8, 0);
+                fp12_ifma_place(X[2], a[4], 8, 0);
+                fp12_ifma_place(X[3], a[5], 8, 0);
+                fp12_ifma_place(X[4], a[6], 8, 0);
+                fp12_ifma_place(X[5], a[7], 8, 0);
+                fp12_ifma_place(X[6], a[10], 8, 0);
+                fp12_ifma_place(X[7], a[11], 8, 0);
                 __m512i w3[2];
-                w3[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[2][0], P[0][0]), P[1][0]);
-                w3[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[2][1], P[0][1]), P[1][1]);
-                __m512i w5[2];
-                w5[0] = _mm512_sub_epi64(P[3][0], P[4][0]);
-                w5[1] = _mm512_sub_epi64(P[3][1], P[4][1]);
-                __m512i w6[2];
-                w6[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[5][0], P[3][0]), P[4][0]);
-                w6[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[5][1], P[3][1]), P[4][1]);
-                __m512i w10[2];
-                w10[0] = _mm512_sub_epi64(P[6][0], P[7][0]);
-                w10[1] = _mm512_sub_epi64(P[6][1], P[7][1]);
-                __m512i w11[2];
-                w11[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[8][0], P[6][0]), P[7][0]);
-                w11[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[8][1], P[6][1]), P[7][1]);
-                __m512i w12[2];
-                w12[0] = _mm512_sub_epi64(w2[0], w3[0]);
-                w12[1] = _mm512_sub_epi64(w2[1], w3[1]);
+                w3[0] = P[1][0];
+                w3[1] = P[1][1];
+                __m512i w4[2];
+                w4[0] = _mm512_slli_epi64(P[0][0], 1);
+                w4[1] = _mm512_slli_epi64(P[0][1], 1);
+                __m512i w7[2];
+                w7[0] = P[3][0];
+                w7[1] = P[3][1];
+                __m512i w8[2];
+                w8[0] = _mm512_slli_epi64(P[2][0], 1);
+                w8[1] = _mm512_slli_epi64(P[2][1], 1);
                 __m512i w13[2];
-                w13[0] = _mm512_add_epi64(w2[0], w3[0]);
-                w13[1] = _mm512_add_epi64(w2[1], w3[1]);
+                w13[0] = P[5][0];
+                w13[1] = P[5][1];
                 __m512i w14[2];
-                w14[0] = _mm512_add_epi64(w12[0], w5[0]);
-                w14[1] = _mm512_add_epi64(w12[1], w5[1]);
+                w14[0] = _mm512_slli_epi64(P[4][0], 1);
+                w14[1] = _mm512_slli_epi64(P[4][1], 1);
                 __m512i w15[2];
-                w15[0] = _mm512_add_epi64(w13[0], w6[0]);
-                w15[1] = _mm512_add_epi64(w13[1], w6[1]);
+                w15[0] = _mm512_sub_epi64(w3[0], w4[0]);
+                w15[1] = _mm512_sub_epi64(w3[1], w4[1]);
                 __m512i w16[2];
-                w16[0] = _mm512_sub_epi64(_mm512_sub_epi64(w10[0], w2[0]), w5[0]);
-                w16[1] = _mm512_sub_epi64(_mm512_sub_epi64(w10[1], w2[1]), w5[1]);
+                w16[0] = _mm512_add_epi64(w3[0], w4[0]);
+                w16[1] = _mm512_add_epi64(w3[1], w4[1]);
                 __m512i w17[2];
-                w17[0] = _mm512_sub_epi64(_mm512_sub_epi64(w11[0], w3[0]), w6[0]);
-                w17[1] = _mm512_sub_epi64(_mm512_sub_epi64(w11[1], w3[1]), w6[1]);
+                w17[0] = _mm512_add_epi64(w15[0], w7[0]);
+                w17[1] = _mm512_add_epi64(w15[1], w7[1]);
+                __m512i w18[2];
+                w18[0] = _mm512_add_epi64(w16[0], w8[0]);
+                w18[1] = _mm512_add_epi64(w16[1], w8[1]);
                 __m512i w19[2];
-                w19[0] = _mm512_sub_epi64(P[9][0], P[10][0]);
-                w19[1] = _mm512_sub_epi64(P[9][1], P[10][1]);
+                w19[0] = _mm512_sub_epi64(_mm512_sub_epi64(w13[0], w3[0]), w7[0]);
+                w19[1] = _mm512_sub_epi64(_mm512_sub_epi64(w13[1], w3[1]), w7[1]);
                 __m512i w20[2];
-                w20[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[11][0], P[9][0]), P[10][0]);
-                w20[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[11][1], P[9][1]), P[10][1]);
-                __m512i w22[2];
-                w22[0] = _mm512_sub_epi64(P[12][0], P[13][0]);
-                w22[1] = _mm512_sub_epi64(P[12][1], P[13][1]);
+                w20[0] = _mm512_sub_epi64(_mm512_sub_epi64(w14[0], w4[0]), w8[0]);
+                w20[1] = _mm512_sub_epi64(_mm512_sub_epi64(w14[1], w4[1]), w8[1]);
                 __m512i w23[2];
-                w23[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[14][0], P[12][0]), P[13][0]);
-                w23[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[14][1], P[12][1]), P[13][1]);
+                w23[0] = P[7][0];
+                w23[1] = P[7][1];
+                __m512i w24[2];
+                w24[0] = _mm512_slli_epi64(P[6][0], 1);
+                w24[1] = _mm512_slli_epi64(P[6][1], 1);
                 __m512i w27[2];
-                w27[0] = _mm512_sub_epi64(P[15][0], P[16][0]);
-                w27[1] = _mm512_sub_epi64(P[15][1], P[16][1]);
+                w27[0] = P[9][0];
+                w27[1] = P[9][1];
                 __m512i w28[2];
-                w28[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[17][0], P[15][0]), P[16][0]);
-                w28[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[17][1], P[15][1]), P[16][1]);
-                __m512i w29[2];
-                w29[0] = _mm512_sub_epi64(w19[0], w20[0]);
-                w29[1] = _mm512_sub_epi64(w19[1], w20[1]);
-                __m512i w30[2];
-                w30[0] = _mm512_add_epi64(w19[0], w20[0]);
-                w30[1] = _mm512_add_epi64(w19[1], w20[1]);
-                __m512i w31[2];
-                w31[0] = _mm512_add_epi64(w29[0], w22[0]);
-                w31[1] = _mm512_add_epi64(w29[1], w22[1]);
-                __m512i w32[2];
-                w32[0] = _mm512_add_epi64(w30[0], w23[0]);
-                w32[1] = _mm512_add_epi64(w30[1], w23[1]);
+                w28[0] = _mm512_slli_epi64(P[8][0], 1);
+                w28[1] = _mm512_slli_epi64(P[8][1], 1);
                 __m512i w33[2];
-                w33[0] = _mm512_sub_epi64(_mm512_sub_epi64(w27[0], w19[0]), w22[0]);
-                w33[1] = _mm512_sub_epi64(_mm512_sub_epi64(w27[1], w19[1]), w22[1]);
+                w33[0] = P[11][0];
+                w33[1] = P[11][1];
                 __m512i w34[2];
-                w34[0] = _mm512_sub_epi64(_mm512_sub_epi64(w28[0], w20[0]), w23[0]);
-                w34[1] = _mm512_sub_epi64(_mm512_sub_epi64(w28[1], w20[1]), w23[1]);
+                w34[0] = _mm512_slli_epi64(P[10][0], 1);
+                w34[1] = _mm512_slli_epi64(P[10][1], 1);
                 __m512i w35[2];
-                w35[0] = _mm512_sub_epi64(w33[0], w34[0]);
-                w35[1] = _mm512_sub_epi64(w33[1], w34[1]);
+                w35[0] = _mm512_sub_epi64(w23[0], w24[0]);
+                w35[1] = _mm512_sub_epi64(w23[1], w24[1]);
                 __m512i w36[2];
-                w36[0] = _mm512_add_epi64(w33[0], w34[0]);
-                w36[1] = _mm512_add_epi64(w33[1], w34[1]);
+                w36[0] = _mm512_add_epi64(w23[0], w24[0]);
+                w36[1] = _mm512_add_epi64(w23[1], w24[1]);
                 __m512i w37[2];
-                w37[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w14[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[18][0], 1));
-                w37[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w14[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[18][1], 1));
+                w37[0] = _mm512_add_epi64(w35[0], w27[0]);
+                w37[1] = _mm512_add_epi64(w35[1], w27[1]);
                 __m512i w38[2];
-                w38[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w15[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[19][0], 1));
-                w38[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w15[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[19][1], 1));
+                w38[0] = _mm512_add_epi64(w36[0], w28[0]);
+                w38[1] = _mm512_add_epi64(w36[1], w28[1]);
                 __m512i w39[2];
-                w39[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w31[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[20][0], 1));
-                w39[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w31[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[20][1], 1));
+                w39[0] = _mm512_sub_epi64(_mm512_sub_epi64(w33[0], w23[0]), w27[0]);
+                w39[1] = _mm512_sub_epi64(_mm512_sub_epi64(w33[1], w23[1]), w27[1]);
                 __m512i w40[2];
-                w40[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w32[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[21][0], 1));
-                w40[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w32[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[21][1], 1));
+                w40[0] = _mm512_sub_epi64(_mm512_sub_epi64(w34[0], w24[0]), w28[0]);
+                w40[1] = _mm512_sub_epi64(_mm512_sub_epi64(w34[1], w24[1]), w28[1]);
                 __m512i w41[2];
-                w41[0] = _mm512_add_epi64(_mm512_mullo_epi64(w35[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[22][0], 1));
-                w41[1] = _mm512_add_epi64(_mm512_mullo_epi64(w35[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[22][1], 1));
+                w41[0] = _mm512_sub_epi64(w39[0], w40[0]);
+                w41[1] = _mm512_sub_epi64(w39[1], w40[1]);
                 __m512i w42[2];
-                w42[0] = _mm512_add_epi64(_mm512_mullo_epi64(w36[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[23][0], 1));
-                w42[1] = _mm512_add_epi64(_mm512_mullo_epi64(w36[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[23][1], 1));
+                w42[0] = _mm512_add_epi64(w39[0], w40[0]);
+                w42[1] = _mm512_add_epi64(w39[1], w40[1]);
                 __m512i w43[2];
-                w43[0] = _mm512_add_epi64(_mm512_mullo_epi64(w16[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[24][0], 1));
-                w43[1] = _mm512_add_epi64(_mm512_mullo_epi64(w16[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[24][1], 1));
+                w43[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w17[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[0][0], 1));
+                w43[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w17[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[0][1], 1));
                 __m512i w44[2];
-                w44[0] = _mm512_add_epi64(_mm512_mullo_epi64(w17[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[25][0], 1));
-                w44[1] = _mm512_add_epi64(_mm512_mullo_epi64(w17[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[25][1], 1));
-                W[0][0] = w37[0]; W[0][1] = w37[1];
-                W[1][0] = w38[0]; W[1][1] = w38[1];
-                W[2][0] = w39[0]; W[2][1] = w39[1];
-                W[3][0] = w40[0]; W[3][1] = w40[1];
-                W[4][0] = w41[0]; W[4][1] = w41[1];
-                W[5][0] = w42[0]; W[5][1] = w42[1];
-                W[6][0] = w43[0]; W[6][1] = w43[1];
-                W[7][0] = w44[0]; W[7][1] = w44[1];
+                w44[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w18[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[1][0], 1));
+                w44[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w18[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[1][1], 1));
+                __m512i w45[2];
+                w45[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w37[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[2][0], 1));
+                w45[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w37[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[2][1], 1));
+                __m512i w46[2];
+                w46[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w38[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[3][0], 1));
+                w46[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w38[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[3][1], 1));
+                __m512i w47[2];
+                w47[0] = _mm512_add_epi64(_mm512_mullo_epi64(w41[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[4][0], 1));
+                w47[1] = _mm512_add_epi64(_mm512_mullo_epi64(w41[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[4][1], 1));
+                __m512i w48[2];
+                w48[0] = _mm512_add_epi64(_mm512_mullo_epi64(w42[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[5][0], 1));
+                w48[1] = _mm512_add_epi64(_mm512_mullo_epi64(w42[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[5][1], 1));
+                __m512i w49[2];
+                w49[0] = _mm512_add_epi64(_mm512_mullo_epi64(w19[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[6][0], 1));
+                w49[1] = _mm512_add_epi64(_mm512_mullo_epi64(w19[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[6][1], 1));
+                __m512i w50[2];
+                w50[0] = _mm512_add_epi64(_mm512_mullo_epi64(w20[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[7][0], 1));
+                w50[1] = _mm512_add_epi64(_mm512_mullo_epi64(w20[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[7][1], 1));
+                W[0][0] = w43[0]; W[0][1] = w43[1];
+                W[1][0] = w44[0]; W[1][1] = w44[1];
+                W[2][0] = w45[0]; W[2][1] = w45[1];
+                W[3][0] = w46[0]; W[3][1] = w46[1];
+                W[4][0] = w47[0]; W[4][1] = w47[1];
+                W[5][0] = w48[0]; W[5][1] = w48[1];
+                W[6][0] = w49[0]; W[6][1] = w49[1];
+                W[7][0] = w50[0]; W[7][1] = w50[1];
             }
         }
     #pragma GCC unroll 8
@@ -3644,7 +3681,7 @@ static void fp12_cyclotomic_sqr_compressed_n_ifma(fp12_t *out, const fp12_t *a_i
             for (h = 0; h < 2; h++)
                 W[i][h] = _mm512_setzero_si512();
 
-        fp12_ifma_reduce_r52(W, 1);
+        fp12_ifma_reduce_r52(W, 7, 5, 19);
         a[2] = W[0][0];
         a[3] = W[1][0];
         a[4] = W[2][0];

@@ -1062,14 +1062,14 @@ static void fp12_sqr_limbs(fp12_t *out, const fp12_t *a)
  *   2. runs batches of eight double-width products, one per 64-bit lane (operands transposed into
  *      lanes, 50 vpmadd52{lo,hi}uq per batch, the 10 columns transposed back);
  *   3. forms the outputs as signed combinations of the products' columns (64-bit lanes); an input
- *      coefficient that an output adds (the cyclotomic squarings' 2 x) enters as its product with
- *      R64 mod p, the library's 1, so that it carries R64^2 like the other products;
- *   4. per output, reduces once (offset by a multiple of p that makes it non-negative), multiplies
- *      by R52^2 / R64 mod p, which moves x R64^2 / R52 to x R64, and subtracts p where that stays
- *      non-negative.
+ *      coefficient that an output adds (the cyclotomic squarings' 2 x) enters as x R64 in double
+ *      width, its limbs shifted into the columns, so that it carries R64^2 like the products;
+ *   4. per output, reduces by R64 (offset by a multiple of p that makes it non-negative), which
+ *      leaves x R64, takes it below 3p by a quotient estimate, and subtracts 2p and p where that
+ *      stays non-negative.
  * Bounds, proven by the derivation for each kernel: operand sums below R52, columns below 2^63 (the
- * multiplication's below 2^63), reduced outputs below R52, final values below 2p before the
- * subtraction. No branch or index depends on the data, and the IFMA instructions' timing does not.
+ * multiplication's below 2^63), reduced outputs within the quotient estimate's range. No
+ * branch or index depends on the data, and the IFMA instructions' timing does not.
  * Compiled only into the x86_64-adx module (gcc's target pragma: the module still loads without
  * AVX-512) and taken where the CPU reports AVX-512F, AVX-512DQ and IFMA; elsewhere the limb
  * versions run.
@@ -1081,7 +1081,6 @@ static void fp12_sqr_limbs(fp12_t *out, const fp12_t *a)
 #define FP12_IFMA_N0 0x20782e4866389ULL /* -p^-1 mod 2^52 */
 static const uint64_t FP12_IFMA_P[5] = { 0x08c16d87cfd47ULL, 0x916871ca8d3c2ULL, 0x181585d97816aULL, 0xa029b85045b68ULL, 0x030644e72e131ULL };
 static const uint64_t FP12_IFMA_TO_R64[5] = { 0xb0f2afaec667aULL, 0xed9626b0fffbdULL, 0x9e2a0fcad825aULL, 0xe357276f48b70ULL, 0x00d791464ef86ULL }; /* R52^2 / R64 mod p */
-static const uint64_t FP12_IFMA_ONE52[8] = { 0x20880f6fce4b4ULL, 0x49baa989a8455ULL, 0x18f014a498908ULL, 0x724f85a9201d8ULL, 0x01f16424e1bb7ULL, 0, 0, 0, }; /* R52 mod p */
 static const uint64_t FP12_IFMA_P_TIMES[2][5] = { /* p and 2p: the subtractions after a reduction by R64 */
     { 0x08c16d87cfd47ULL, 0x916871ca8d3c2ULL, 0x181585d97816aULL, 0xa029b85045b68ULL, 0x030644e72e131ULL },
     { 0x1182db0f9fa8eULL, 0x22d0e3951a784ULL, 0x302b0bb2f02d5ULL, 0x405370a08b6d0ULL, 0x060c89ce5c263ULL }
@@ -1249,7 +1248,8 @@ static inline __attribute__((always_inline)) void fp12_ifma_redc_r64(__m512i y[6
 
 /* out = y - q p for the estimate q = floor(floor(y / 2^253) mu / 2^u) of floor(y / p), mu = floor(2^(253 + u) / p)
  * (2^253 < p <= 2^254): for y below 2^(253 + u) (the plan's bound), q is floor(y / p) or up to 2
- * less (generator/derive/ifma_tower.py), so out lies in [0, 3p). */
+ * less (generator/derive/ifma_tower.py), so out lies in [0, 3p). y's limbs are carried to 52 bits
+ * but for its top non-zero one. */
 static inline __attribute__((always_inline)) void fp12_ifma_quotient_reduce(fp12_ifma_lanes_t *out, __m512i y[6],
                                                                               unsigned u, uint64_t mu)
 {
@@ -1295,6 +1295,29 @@ static inline __attribute__((always_inline)) void fp12_ifma_sub_if_nonneg(fp12_i
 #pragma GCC unroll 16
     for (j = 0; j < 5; j++)
         a->l[j] = _mm512_mask_blend_epi64(negative, d[j], a->l[j]);
+}
+
+/* x 2^(52 limbs + bits) in double width, columns by halves as the products': an input coefficient
+ * at the products' scale, x R64 R64 (52 limbs + bits = 64 L) or, in a chain, x R52 R52 (limbs = n,
+ * bits = 0). x is one element in a row, limbs below 2^52 and lanes past the last zero; column c takes
+ * 52 bits of limb c - limbs shifted left by bits, and the rest of limb c - limbs - 1. */
+static inline __attribute__((always_inline)) void fp12_ifma_place(__m512i out[2], __m512i x, int limbs, int bits)
+{
+    const __m512i lane = _mm512_set_epi64(7, 6, 5, 4, 3, 2, 1, 0), eight = _mm512_set1_epi64(8);
+    const __m512i lo = _mm512_and_si512(_mm512_slli_epi64(x, bits), _mm512_set1_epi64((long long)FP12_IFMA_MASK));
+    const __m512i hi = _mm512_srli_epi64(x, 52 - bits);
+    size_t h;
+
+#pragma GCC unroll 2
+    for (h = 0; h < 2; h++) {
+        const __m512i from_lo = _mm512_add_epi64(lane, _mm512_set1_epi64((long long)(8 * h) - limbs));
+        const __m512i from_hi = _mm512_sub_epi64(from_lo, _mm512_set1_epi64(1));
+
+        /* a lane whose source index falls outside 0 .. 7 (unsigned compare) takes 0 */
+        out[h] = _mm512_add_epi64(
+            _mm512_maskz_permutexvar_epi64(_mm512_cmplt_epu64_mask(from_lo, eight), from_lo, lo),
+            _mm512_maskz_permutexvar_epi64(_mm512_cmplt_epu64_mask(from_hi, eight), from_hi, hi));
+    }
 }
 
 /* Rows r[0..7] (one element or one half of a double-width value each) into lanes, for the limbs
@@ -1416,14 +1439,21 @@ static inline __attribute__((always_inline)) void fp12_ifma_scatter(__m512i w[][
 }
 
 /* Eight double-width values w[k] = x R52^2 reduced by R52 in place (a chain's squarings): w[k][0]
- * then holds the limbs of x R52 + (a multiple of p below the plan's bound). */
-static inline __attribute__((always_inline)) void fp12_ifma_reduce_r52(__m512i w[][2], uint64_t offset)
+ * then holds the limbs of x R52 + (a multiple of p), below 3p after the quotient estimate. */
+static inline __attribute__((always_inline)) void fp12_ifma_reduce_r52(__m512i w[][2], uint64_t offset,
+                                                                        unsigned u, uint64_t mu)
 {
     fp12_ifma_wide_t t;
     fp12_ifma_lanes_t o;
+    __m512i y[6];
+    size_t j;
 
     fp12_ifma_gather(&t, w);
     fp12_ifma_redc(&o, &t, offset);
+#pragma GCC unroll 16
+    for (j = 0; j < 6; j++)
+        y[j] = j < 5 ? o.l[j] : _mm512_setzero_si512();
+    fp12_ifma_quotient_reduce(&o, y, u, mu);
     fp12_ifma_scatter(w, &o);
 }
 
@@ -1437,9 +1467,13 @@ static inline __attribute__((always_inline)) void fp12_ifma_reduce_r64(__m512i w
     fp12_ifma_wide_t t;
     fp12_ifma_lanes_t o;
     __m512i y[6];
+    size_t j;
 
     fp12_ifma_gather(&t, w);
     fp12_ifma_redc_r64(y, &t, offset_limbs);
+#pragma GCC unroll 16
+    for (j = 6; j < 6; j++)
+        y[j] = _mm512_setzero_si512();
     fp12_ifma_quotient_reduce(&o, y, u, mu);
     fp12_ifma_sub_if_nonneg(&o, FP12_IFMA_P_TIMES[1]);
     fp12_ifma_sub_if_nonneg(&o, FP12_IFMA_P_TIMES[0]);
@@ -2633,7 +2667,6 @@ static void fp12_mul_by_line_ifma(fp12_t *out, const fp12_t *a_in, const fp12_t 
 static void fp12_cyclotomic_sqr_ifma(fp12_t *out, const fp12_t *a_in)
 {
     const fp_t *ac = (const fp_t *)a_in;
-    const __m512i one = _mm512_loadu_si512(FP12_IFMA_ONE); /* R64 mod p: the library's 1 */
     __m512i a[12], W[16][2];
     size_t i, g, h;
 
@@ -2642,238 +2675,240 @@ static void fp12_cyclotomic_sqr_ifma(fp12_t *out, const fp12_t *a_in)
         a[i] = fp12_ifma_load(&ac[i]);
     }
     {
-        __m512i A[40], B[40], P[40][2];
+        __m512i A[24], B[24], P[24][2];
 
         /* 1. the operands: sums of input coefficients (carried in lanes below) */
         const __m512i s1 = _mm512_add_epi64(a[8], a[9]);
-        const __m512i s4 = _mm512_add_epi64(a[0], a[1]);
-        const __m512i s7 = _mm512_add_epi64(a[8], a[0]);
-        const __m512i s8 = _mm512_add_epi64(a[9], a[1]);
-        const __m512i s9 = _mm512_add_epi64(s7, s8);
-        const __m512i s22 = _mm512_add_epi64(a[4], a[5]);
-        const __m512i s25 = _mm512_add_epi64(a[6], a[7]);
-        const __m512i s28 = _mm512_add_epi64(a[4], a[6]);
-        const __m512i s29 = _mm512_add_epi64(a[5], a[7]);
-        const __m512i s30 = _mm512_add_epi64(s28, s29);
-        const __m512i s39 = _mm512_add_epi64(a[10], a[11]);
-        const __m512i s42 = _mm512_add_epi64(a[2], a[3]);
-        const __m512i s45 = _mm512_add_epi64(a[10], a[2]);
-        const __m512i s46 = _mm512_add_epi64(a[11], a[3]);
-        const __m512i s47 = _mm512_add_epi64(s45, s46);
-        A[0] = a[8]; B[0] = a[8];
-        A[1] = a[9]; B[1] = a[9];
-        A[2] = s1; B[2] = s1;
-        A[3] = a[0]; B[3] = a[0];
-        A[4] = a[1]; B[4] = a[1];
-        A[5] = s4; B[5] = s4;
-        A[6] = s7; B[6] = s7;
-        A[7] = s8; B[7] = s8;
-        A[8] = s9; B[8] = s9;
-        A[9] = a[0]; B[9] = one;
-        A[10] = a[1]; B[10] = one;
-        A[11] = a[8]; B[11] = one;
-        A[12] = a[9]; B[12] = one;
-        A[13] = a[4]; B[13] = a[4];
-        A[14] = a[5]; B[14] = a[5];
-        A[15] = s22; B[15] = s22;
-        A[16] = a[6]; B[16] = a[6];
-        A[17] = a[7]; B[17] = a[7];
-        A[18] = s25; B[18] = s25;
-        A[19] = s28; B[19] = s28;
-        A[20] = s29; B[20] = s29;
-        A[21] = s30; B[21] = s30;
-        A[22] = a[10]; B[22] = a[10];
-        A[23] = a[11]; B[23] = a[11];
-        A[24] = s39; B[24] = s39;
-        A[25] = a[2]; B[25] = a[2];
-        A[26] = a[3]; B[26] = a[3];
-        A[27] = s42; B[27] = s42;
-        A[28] = s45; B[28] = s45;
-        A[29] = s46; B[29] = s46;
-        A[30] = s47; B[30] = s47;
-        A[31] = a[2]; B[31] = one;
-        A[32] = a[3]; B[32] = one;
-        A[33] = a[4]; B[33] = one;
-        A[34] = a[5]; B[34] = one;
-        A[35] = a[6]; B[35] = one;
-        A[36] = a[7]; B[36] = one;
-        A[37] = a[10]; B[37] = one;
-        A[38] = a[11]; B[38] = one;
+        const __m512i s2 = _mm512_sub_epi64(_mm512_add_epi64(a[8], _mm512_set_epi64(0, 0, 0, 53207371014449, 2817616741948264, 423691504025962, 2558044347618242, 154029749239111)), a[9]);
+        const __m512i s5 = _mm512_add_epi64(a[0], a[1]);
+        const __m512i s6 = _mm512_sub_epi64(_mm512_add_epi64(a[0], _mm512_set_epi64(0, 0, 0, 53207371014449, 2817616741948264, 423691504025962, 2558044347618242, 154029749239111)), a[1]);
+        const __m512i s9 = _mm512_add_epi64(a[8], a[0]);
+        const __m512i s10 = _mm512_add_epi64(a[9], a[1]);
+        const __m512i s11 = _mm512_add_epi64(s9, s10);
+        const __m512i s12 = _mm512_sub_epi64(_mm512_add_epi64(s9, _mm512_set_epi64(0, 0, 0, 106414742028898, 5635233483896528, 847383008051924, 5116088695236484, 308059498478222)), s10);
+        const __m512i s25 = _mm512_add_epi64(a[4], a[5]);
+        const __m512i s26 = _mm512_sub_epi64(_mm512_add_epi64(a[4], _mm512_set_epi64(0, 0, 0, 53207371014449, 2817616741948264, 423691504025962, 2558044347618242, 154029749239111)), a[5]);
+        const __m512i s29 = _mm512_add_epi64(a[6], a[7]);
+        const __m512i s30 = _mm512_sub_epi64(_mm512_add_epi64(a[6], _mm512_set_epi64(0, 0, 0, 53207371014449, 2817616741948264, 423691504025962, 2558044347618242, 154029749239111)), a[7]);
+        const __m512i s33 = _mm512_add_epi64(a[4], a[6]);
+        const __m512i s34 = _mm512_add_epi64(a[5], a[7]);
+        const __m512i s35 = _mm512_add_epi64(s33, s34);
+        const __m512i s36 = _mm512_sub_epi64(_mm512_add_epi64(s33, _mm512_set_epi64(0, 0, 0, 106414742028898, 5635233483896528, 847383008051924, 5116088695236484, 308059498478222)), s34);
+        const __m512i s45 = _mm512_add_epi64(a[10], a[11]);
+        const __m512i s46 = _mm512_sub_epi64(_mm512_add_epi64(a[10], _mm512_set_epi64(0, 0, 0, 53207371014449, 2817616741948264, 423691504025962, 2558044347618242, 154029749239111)), a[11]);
+        const __m512i s49 = _mm512_add_epi64(a[2], a[3]);
+        const __m512i s50 = _mm512_sub_epi64(_mm512_add_epi64(a[2], _mm512_set_epi64(0, 0, 0, 53207371014449, 2817616741948264, 423691504025962, 2558044347618242, 154029749239111)), a[3]);
+        const __m512i s53 = _mm512_add_epi64(a[10], a[2]);
+        const __m512i s54 = _mm512_add_epi64(a[11], a[3]);
+        const __m512i s55 = _mm512_add_epi64(s53, s54);
+        const __m512i s56 = _mm512_sub_epi64(_mm512_add_epi64(s53, _mm512_set_epi64(0, 0, 0, 106414742028898, 5635233483896528, 847383008051924, 5116088695236484, 308059498478222)), s54);
+        A[0] = a[8]; B[0] = a[9];
+        A[1] = s1; B[1] = s2;
+        A[2] = a[0]; B[2] = a[1];
+        A[3] = s5; B[3] = s6;
+        A[4] = s9; B[4] = s10;
+        A[5] = s11; B[5] = s12;
+        A[6] = a[4]; B[6] = a[5];
+        A[7] = s25; B[7] = s26;
+        A[8] = a[6]; B[8] = a[7];
+        A[9] = s29; B[9] = s30;
+        A[10] = s33; B[10] = s34;
+        A[11] = s35; B[11] = s36;
+        A[12] = a[10]; B[12] = a[11];
+        A[13] = s45; B[13] = s46;
+        A[14] = a[2]; B[14] = a[3];
+        A[15] = s49; B[15] = s50;
+        A[16] = s53; B[16] = s54;
+        A[17] = s55; B[17] = s56;
 #pragma GCC unroll 8
-        for (i = 39; i < 40; i++)
+        for (i = 18; i < 24; i++)
             A[i] = B[i] = _mm512_setzero_si512();
 
         /* 2. eight double-width products per batch, one per lane */
         /* a loop, not unrolled: one copy of the batch's code (unrolled, gcc compiled each kernel
          * for about three times as long, and it ran no faster) */
 #pragma GCC unroll 1
-        for (g = 0; g < 5; g++)
+        for (g = 0; g < 3; g++)
             fp12_ifma_products(&P[8 * g], &A[8 * g], &B[8 * g]);
 
-        /* 3. the outputs as signed combinations of the products, column by column */
+        /* 3. the outputs as signed combinations of the products and the placed inputs, column by column */
         {
-            __m512i w2[2];
-            w2[0] = _mm512_sub_epi64(P[0][0], P[1][0]);
-            w2[1] = _mm512_sub_epi64(P[0][1], P[1][1]);
+            __m512i X[12][2];
+
+            fp12_ifma_place(X[0], a[0], 4, 48);
+            fp12_ifma_place(X[1], a[1], 4, 48);
+            fp12_ifma_place(X[2], a[8], 4, 48);
+            fp12_ifma_place(X[3], a[9], 4, 48);
+            fp12_ifma_place(X[4], a[2], 4, 48);
+            fp12_ifma_place(X[5], a[3], 4, 48);
+            fp12_ifma_place(X[6], a[4], 4, 48);
+            fp12_ifma_place(X[7], a[5], 4, 48);
+            fp12_ifma_place(X[8], a[6], 4, 48);
+            fp12_ifma_place(X[9], a[7], 4, 48);
+            fp12_ifma_place(X[10], a[10], 4, 48);
+            fp12_ifma_place(X[11], a[11], 4, 48);
             __m512i w3[2];
-            w3[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[2][0], P[0][0]), P[1][0]);
-            w3[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[2][1], P[0][1]), P[1][1]);
-            __m512i w5[2];
-            w5[0] = _mm512_sub_epi64(P[3][0], P[4][0]);
-            w5[1] = _mm512_sub_epi64(P[3][1], P[4][1]);
-            __m512i w6[2];
-            w6[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[5][0], P[3][0]), P[4][0]);
-            w6[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[5][1], P[3][1]), P[4][1]);
-            __m512i w10[2];
-            w10[0] = _mm512_sub_epi64(P[6][0], P[7][0]);
-            w10[1] = _mm512_sub_epi64(P[6][1], P[7][1]);
-            __m512i w11[2];
-            w11[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[8][0], P[6][0]), P[7][0]);
-            w11[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[8][1], P[6][1]), P[7][1]);
-            __m512i w12[2];
-            w12[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w2[0], _mm512_set1_epi64(9)), w3[0]);
-            w12[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w2[1], _mm512_set1_epi64(9)), w3[1]);
+            w3[0] = P[1][0];
+            w3[1] = P[1][1];
+            __m512i w4[2];
+            w4[0] = _mm512_slli_epi64(P[0][0], 1);
+            w4[1] = _mm512_slli_epi64(P[0][1], 1);
+            __m512i w7[2];
+            w7[0] = P[3][0];
+            w7[1] = P[3][1];
+            __m512i w8[2];
+            w8[0] = _mm512_slli_epi64(P[2][0], 1);
+            w8[1] = _mm512_slli_epi64(P[2][1], 1);
             __m512i w13[2];
-            w13[0] = _mm512_add_epi64(w2[0], _mm512_mullo_epi64(w3[0], _mm512_set1_epi64(9)));
-            w13[1] = _mm512_add_epi64(w2[1], _mm512_mullo_epi64(w3[1], _mm512_set1_epi64(9)));
+            w13[0] = P[5][0];
+            w13[1] = P[5][1];
             __m512i w14[2];
-            w14[0] = _mm512_add_epi64(w12[0], w5[0]);
-            w14[1] = _mm512_add_epi64(w12[1], w5[1]);
+            w14[0] = _mm512_slli_epi64(P[4][0], 1);
+            w14[1] = _mm512_slli_epi64(P[4][1], 1);
             __m512i w15[2];
-            w15[0] = _mm512_add_epi64(w13[0], w6[0]);
-            w15[1] = _mm512_add_epi64(w13[1], w6[1]);
+            w15[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w3[0], _mm512_set1_epi64(9)), w4[0]);
+            w15[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w3[1], _mm512_set1_epi64(9)), w4[1]);
             __m512i w16[2];
-            w16[0] = _mm512_sub_epi64(_mm512_sub_epi64(w10[0], w2[0]), w5[0]);
-            w16[1] = _mm512_sub_epi64(_mm512_sub_epi64(w10[1], w2[1]), w5[1]);
+            w16[0] = _mm512_add_epi64(w3[0], _mm512_mullo_epi64(w4[0], _mm512_set1_epi64(9)));
+            w16[1] = _mm512_add_epi64(w3[1], _mm512_mullo_epi64(w4[1], _mm512_set1_epi64(9)));
             __m512i w17[2];
-            w17[0] = _mm512_sub_epi64(_mm512_sub_epi64(w11[0], w3[0]), w6[0]);
-            w17[1] = _mm512_sub_epi64(_mm512_sub_epi64(w11[1], w3[1]), w6[1]);
+            w17[0] = _mm512_add_epi64(w15[0], w7[0]);
+            w17[1] = _mm512_add_epi64(w15[1], w7[1]);
             __m512i w18[2];
-            w18[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w14[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[9][0], 1));
-            w18[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w14[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[9][1], 1));
+            w18[0] = _mm512_add_epi64(w16[0], w8[0]);
+            w18[1] = _mm512_add_epi64(w16[1], w8[1]);
             __m512i w19[2];
-            w19[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w15[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[10][0], 1));
-            w19[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w15[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[10][1], 1));
+            w19[0] = _mm512_sub_epi64(_mm512_sub_epi64(w13[0], w3[0]), w7[0]);
+            w19[1] = _mm512_sub_epi64(_mm512_sub_epi64(w13[1], w3[1]), w7[1]);
             __m512i w20[2];
-            w20[0] = _mm512_add_epi64(_mm512_mullo_epi64(w16[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[11][0], 1));
-            w20[1] = _mm512_add_epi64(_mm512_mullo_epi64(w16[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[11][1], 1));
+            w20[0] = _mm512_sub_epi64(_mm512_sub_epi64(w14[0], w4[0]), w8[0]);
+            w20[1] = _mm512_sub_epi64(_mm512_sub_epi64(w14[1], w4[1]), w8[1]);
             __m512i w21[2];
-            w21[0] = _mm512_add_epi64(_mm512_mullo_epi64(w17[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[12][0], 1));
-            w21[1] = _mm512_add_epi64(_mm512_mullo_epi64(w17[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[12][1], 1));
+            w21[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w17[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[0][0], 1));
+            w21[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w17[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[0][1], 1));
+            __m512i w22[2];
+            w22[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w18[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[1][0], 1));
+            w22[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w18[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[1][1], 1));
             __m512i w23[2];
-            w23[0] = _mm512_sub_epi64(P[13][0], P[14][0]);
-            w23[1] = _mm512_sub_epi64(P[13][1], P[14][1]);
+            w23[0] = _mm512_add_epi64(_mm512_mullo_epi64(w19[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[2][0], 1));
+            w23[1] = _mm512_add_epi64(_mm512_mullo_epi64(w19[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[2][1], 1));
             __m512i w24[2];
-            w24[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[15][0], P[13][0]), P[14][0]);
-            w24[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[15][1], P[13][1]), P[14][1]);
-            __m512i w26[2];
-            w26[0] = _mm512_sub_epi64(P[16][0], P[17][0]);
-            w26[1] = _mm512_sub_epi64(P[16][1], P[17][1]);
+            w24[0] = _mm512_add_epi64(_mm512_mullo_epi64(w20[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[3][0], 1));
+            w24[1] = _mm512_add_epi64(_mm512_mullo_epi64(w20[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[3][1], 1));
             __m512i w27[2];
-            w27[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[18][0], P[16][0]), P[17][0]);
-            w27[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[18][1], P[16][1]), P[17][1]);
+            w27[0] = P[7][0];
+            w27[1] = P[7][1];
+            __m512i w28[2];
+            w28[0] = _mm512_slli_epi64(P[6][0], 1);
+            w28[1] = _mm512_slli_epi64(P[6][1], 1);
             __m512i w31[2];
-            w31[0] = _mm512_sub_epi64(P[19][0], P[20][0]);
-            w31[1] = _mm512_sub_epi64(P[19][1], P[20][1]);
+            w31[0] = P[9][0];
+            w31[1] = P[9][1];
             __m512i w32[2];
-            w32[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[21][0], P[19][0]), P[20][0]);
-            w32[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[21][1], P[19][1]), P[20][1]);
-            __m512i w33[2];
-            w33[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w23[0], _mm512_set1_epi64(9)), w24[0]);
-            w33[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w23[1], _mm512_set1_epi64(9)), w24[1]);
-            __m512i w34[2];
-            w34[0] = _mm512_add_epi64(w23[0], _mm512_mullo_epi64(w24[0], _mm512_set1_epi64(9)));
-            w34[1] = _mm512_add_epi64(w23[1], _mm512_mullo_epi64(w24[1], _mm512_set1_epi64(9)));
-            __m512i w35[2];
-            w35[0] = _mm512_add_epi64(w33[0], w26[0]);
-            w35[1] = _mm512_add_epi64(w33[1], w26[1]);
-            __m512i w36[2];
-            w36[0] = _mm512_add_epi64(w34[0], w27[0]);
-            w36[1] = _mm512_add_epi64(w34[1], w27[1]);
+            w32[0] = _mm512_slli_epi64(P[8][0], 1);
+            w32[1] = _mm512_slli_epi64(P[8][1], 1);
             __m512i w37[2];
-            w37[0] = _mm512_sub_epi64(_mm512_sub_epi64(w31[0], w23[0]), w26[0]);
-            w37[1] = _mm512_sub_epi64(_mm512_sub_epi64(w31[1], w23[1]), w26[1]);
+            w37[0] = P[11][0];
+            w37[1] = P[11][1];
             __m512i w38[2];
-            w38[0] = _mm512_sub_epi64(_mm512_sub_epi64(w32[0], w24[0]), w27[0]);
-            w38[1] = _mm512_sub_epi64(_mm512_sub_epi64(w32[1], w24[1]), w27[1]);
+            w38[0] = _mm512_slli_epi64(P[10][0], 1);
+            w38[1] = _mm512_slli_epi64(P[10][1], 1);
+            __m512i w39[2];
+            w39[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w27[0], _mm512_set1_epi64(9)), w28[0]);
+            w39[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w27[1], _mm512_set1_epi64(9)), w28[1]);
             __m512i w40[2];
-            w40[0] = _mm512_sub_epi64(P[22][0], P[23][0]);
-            w40[1] = _mm512_sub_epi64(P[22][1], P[23][1]);
+            w40[0] = _mm512_add_epi64(w27[0], _mm512_mullo_epi64(w28[0], _mm512_set1_epi64(9)));
+            w40[1] = _mm512_add_epi64(w27[1], _mm512_mullo_epi64(w28[1], _mm512_set1_epi64(9)));
             __m512i w41[2];
-            w41[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[24][0], P[22][0]), P[23][0]);
-            w41[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[24][1], P[22][1]), P[23][1]);
+            w41[0] = _mm512_add_epi64(w39[0], w31[0]);
+            w41[1] = _mm512_add_epi64(w39[1], w31[1]);
+            __m512i w42[2];
+            w42[0] = _mm512_add_epi64(w40[0], w32[0]);
+            w42[1] = _mm512_add_epi64(w40[1], w32[1]);
             __m512i w43[2];
-            w43[0] = _mm512_sub_epi64(P[25][0], P[26][0]);
-            w43[1] = _mm512_sub_epi64(P[25][1], P[26][1]);
+            w43[0] = _mm512_sub_epi64(_mm512_sub_epi64(w37[0], w27[0]), w31[0]);
+            w43[1] = _mm512_sub_epi64(_mm512_sub_epi64(w37[1], w27[1]), w31[1]);
             __m512i w44[2];
-            w44[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[27][0], P[25][0]), P[26][0]);
-            w44[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[27][1], P[25][1]), P[26][1]);
+            w44[0] = _mm512_sub_epi64(_mm512_sub_epi64(w38[0], w28[0]), w32[0]);
+            w44[1] = _mm512_sub_epi64(_mm512_sub_epi64(w38[1], w28[1]), w32[1]);
+            __m512i w47[2];
+            w47[0] = P[13][0];
+            w47[1] = P[13][1];
             __m512i w48[2];
-            w48[0] = _mm512_sub_epi64(P[28][0], P[29][0]);
-            w48[1] = _mm512_sub_epi64(P[28][1], P[29][1]);
-            __m512i w49[2];
-            w49[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[30][0], P[28][0]), P[29][0]);
-            w49[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[30][1], P[28][1]), P[29][1]);
-            __m512i w50[2];
-            w50[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w40[0], _mm512_set1_epi64(9)), w41[0]);
-            w50[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w40[1], _mm512_set1_epi64(9)), w41[1]);
+            w48[0] = _mm512_slli_epi64(P[12][0], 1);
+            w48[1] = _mm512_slli_epi64(P[12][1], 1);
             __m512i w51[2];
-            w51[0] = _mm512_add_epi64(w40[0], _mm512_mullo_epi64(w41[0], _mm512_set1_epi64(9)));
-            w51[1] = _mm512_add_epi64(w40[1], _mm512_mullo_epi64(w41[1], _mm512_set1_epi64(9)));
+            w51[0] = P[15][0];
+            w51[1] = P[15][1];
             __m512i w52[2];
-            w52[0] = _mm512_add_epi64(w50[0], w43[0]);
-            w52[1] = _mm512_add_epi64(w50[1], w43[1]);
-            __m512i w53[2];
-            w53[0] = _mm512_add_epi64(w51[0], w44[0]);
-            w53[1] = _mm512_add_epi64(w51[1], w44[1]);
-            __m512i w54[2];
-            w54[0] = _mm512_sub_epi64(_mm512_sub_epi64(w48[0], w40[0]), w43[0]);
-            w54[1] = _mm512_sub_epi64(_mm512_sub_epi64(w48[1], w40[1]), w43[1]);
-            __m512i w55[2];
-            w55[0] = _mm512_sub_epi64(_mm512_sub_epi64(w49[0], w41[0]), w44[0]);
-            w55[1] = _mm512_sub_epi64(_mm512_sub_epi64(w49[1], w41[1]), w44[1]);
-            __m512i w56[2];
-            w56[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w54[0], _mm512_set1_epi64(9)), w55[0]);
-            w56[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w54[1], _mm512_set1_epi64(9)), w55[1]);
+            w52[0] = _mm512_slli_epi64(P[14][0], 1);
+            w52[1] = _mm512_slli_epi64(P[14][1], 1);
             __m512i w57[2];
-            w57[0] = _mm512_add_epi64(w54[0], _mm512_mullo_epi64(w55[0], _mm512_set1_epi64(9)));
-            w57[1] = _mm512_add_epi64(w54[1], _mm512_mullo_epi64(w55[1], _mm512_set1_epi64(9)));
+            w57[0] = P[17][0];
+            w57[1] = P[17][1];
             __m512i w58[2];
-            w58[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w35[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[31][0], 1));
-            w58[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w35[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[31][1], 1));
+            w58[0] = _mm512_slli_epi64(P[16][0], 1);
+            w58[1] = _mm512_slli_epi64(P[16][1], 1);
             __m512i w59[2];
-            w59[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w36[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[32][0], 1));
-            w59[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w36[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[32][1], 1));
+            w59[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w47[0], _mm512_set1_epi64(9)), w48[0]);
+            w59[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w47[1], _mm512_set1_epi64(9)), w48[1]);
             __m512i w60[2];
-            w60[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w52[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[33][0], 1));
-            w60[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w52[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[33][1], 1));
+            w60[0] = _mm512_add_epi64(w47[0], _mm512_mullo_epi64(w48[0], _mm512_set1_epi64(9)));
+            w60[1] = _mm512_add_epi64(w47[1], _mm512_mullo_epi64(w48[1], _mm512_set1_epi64(9)));
             __m512i w61[2];
-            w61[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w53[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[34][0], 1));
-            w61[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w53[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[34][1], 1));
+            w61[0] = _mm512_add_epi64(w59[0], w51[0]);
+            w61[1] = _mm512_add_epi64(w59[1], w51[1]);
             __m512i w62[2];
-            w62[0] = _mm512_add_epi64(_mm512_mullo_epi64(w56[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[35][0], 1));
-            w62[1] = _mm512_add_epi64(_mm512_mullo_epi64(w56[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[35][1], 1));
+            w62[0] = _mm512_add_epi64(w60[0], w52[0]);
+            w62[1] = _mm512_add_epi64(w60[1], w52[1]);
             __m512i w63[2];
-            w63[0] = _mm512_add_epi64(_mm512_mullo_epi64(w57[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[36][0], 1));
-            w63[1] = _mm512_add_epi64(_mm512_mullo_epi64(w57[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[36][1], 1));
+            w63[0] = _mm512_sub_epi64(_mm512_sub_epi64(w57[0], w47[0]), w51[0]);
+            w63[1] = _mm512_sub_epi64(_mm512_sub_epi64(w57[1], w47[1]), w51[1]);
             __m512i w64[2];
-            w64[0] = _mm512_add_epi64(_mm512_mullo_epi64(w37[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[37][0], 1));
-            w64[1] = _mm512_add_epi64(_mm512_mullo_epi64(w37[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[37][1], 1));
+            w64[0] = _mm512_sub_epi64(_mm512_sub_epi64(w58[0], w48[0]), w52[0]);
+            w64[1] = _mm512_sub_epi64(_mm512_sub_epi64(w58[1], w48[1]), w52[1]);
             __m512i w65[2];
-            w65[0] = _mm512_add_epi64(_mm512_mullo_epi64(w38[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[38][0], 1));
-            w65[1] = _mm512_add_epi64(_mm512_mullo_epi64(w38[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(P[38][1], 1));
-            W[0][0] = w18[0]; W[0][1] = w18[1];
-            W[1][0] = w19[0]; W[1][1] = w19[1];
-            W[2][0] = w58[0]; W[2][1] = w58[1];
-            W[3][0] = w59[0]; W[3][1] = w59[1];
-            W[4][0] = w60[0]; W[4][1] = w60[1];
-            W[5][0] = w61[0]; W[5][1] = w61[1];
-            W[6][0] = w62[0]; W[6][1] = w62[1];
-            W[7][0] = w63[0]; W[7][1] = w63[1];
-            W[8][0] = w20[0]; W[8][1] = w20[1];
-            W[9][0] = w21[0]; W[9][1] = w21[1];
-            W[10][0] = w64[0]; W[10][1] = w64[1];
-            W[11][0] = w65[0]; W[11][1] = w65[1];
+            w65[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w63[0], _mm512_set1_epi64(9)), w64[0]);
+            w65[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w63[1], _mm512_set1_epi64(9)), w64[1]);
+            __m512i w66[2];
+            w66[0] = _mm512_add_epi64(w63[0], _mm512_mullo_epi64(w64[0], _mm512_set1_epi64(9)));
+            w66[1] = _mm512_add_epi64(w63[1], _mm512_mullo_epi64(w64[1], _mm512_set1_epi64(9)));
+            __m512i w67[2];
+            w67[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w41[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[4][0], 1));
+            w67[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w41[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[4][1], 1));
+            __m512i w68[2];
+            w68[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w42[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[5][0], 1));
+            w68[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w42[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[5][1], 1));
+            __m512i w69[2];
+            w69[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w61[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[6][0], 1));
+            w69[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w61[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[6][1], 1));
+            __m512i w70[2];
+            w70[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w62[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[7][0], 1));
+            w70[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w62[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[7][1], 1));
+            __m512i w71[2];
+            w71[0] = _mm512_add_epi64(_mm512_mullo_epi64(w65[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[8][0], 1));
+            w71[1] = _mm512_add_epi64(_mm512_mullo_epi64(w65[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[8][1], 1));
+            __m512i w72[2];
+            w72[0] = _mm512_add_epi64(_mm512_mullo_epi64(w66[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[9][0], 1));
+            w72[1] = _mm512_add_epi64(_mm512_mullo_epi64(w66[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[9][1], 1));
+            __m512i w73[2];
+            w73[0] = _mm512_add_epi64(_mm512_mullo_epi64(w43[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[10][0], 1));
+            w73[1] = _mm512_add_epi64(_mm512_mullo_epi64(w43[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[10][1], 1));
+            __m512i w74[2];
+            w74[0] = _mm512_add_epi64(_mm512_mullo_epi64(w44[0], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[11][0], 1));
+            w74[1] = _mm512_add_epi64(_mm512_mullo_epi64(w44[1], _mm512_set1_epi64(3)), _mm512_slli_epi64(X[11][1], 1));
+            W[0][0] = w21[0]; W[0][1] = w21[1];
+            W[1][0] = w22[0]; W[1][1] = w22[1];
+            W[2][0] = w67[0]; W[2][1] = w67[1];
+            W[3][0] = w68[0]; W[3][1] = w68[1];
+            W[4][0] = w69[0]; W[4][1] = w69[1];
+            W[5][0] = w70[0]; W[5][1] = w70[1];
+            W[6][0] = w71[0]; W[6][1] = w71[1];
+            W[7][0] = w72[0]; W[7][1] = w72[1];
+            W[8][0] = w23[0]; W[8][1] = w23[1];
+            W[9][0] = w24[0]; W[9][1] = w24[1];
+            W[10][0] = w73[0]; W[10][1] = w73[1];
+            W[11][0] = w74[0]; W[11][1] = w74[1];
         }
     }
 #pragma GCC unroll 8
@@ -2882,13 +2917,13 @@ static void fp12_cyclotomic_sqr_ifma(fp12_t *out, const fp12_t *a_in)
         for (h = 0; h < 2; h++)
             W[i][h] = _mm512_setzero_si512();
 
-    /* 4. eight outputs per batch: reduced by R64 (offset 82 p, as offset p 2^48 in 6 limbs) and made
-     *    canonical by a quotient estimate (u = 9, mu = 338) and two subtractions */
-    static const uint64_t offset[6] = { 0xe000000000000ULL, 0x6cdf51580920bULL, 0x2937472e13d42ULL, 0x7b6e4dfa87742ULL, 0x54d5d09b65475ULL, 0x0f802120cc21eULL };
+    /* 4. eight outputs per batch: reduced by R64 (offset 46 p, as offset p 2^48 in 6 limbs) and made
+     *    canonical by a quotient estimate (u = 8, mu = 169) and two subtractions */
+    static const uint64_t offset[6] = { 0x2000000000000ULL, 0xd92c1ae67582cULL, 0x620c4726560cdULL, 0x453de0d139412ULL, 0xac77f1e6c86cbULL, 0x08b20618a476eULL };
 
 #pragma GCC unroll 1
     for (g = 0; g < 2; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 9, 338);
+        fp12_ifma_reduce_r64(&W[8 * g], offset, 8, 169);
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
