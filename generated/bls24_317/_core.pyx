@@ -349,7 +349,7 @@ def _msm_ifma(on=None):
 
 def _tower_ifma():
     """Whether the GT field's multiplication and squaring run on AVX-512 IFMA: the x86_64-adx module
-    of a curve whose tower has the kernel's plan, on a CPU with AVX-512F, AVX-512DQ and IFMA."""
+    of a curve whose tower has the kernel's plan, on a CPU with AVX-512F, AVX-512DQ, AVX-512VL and IFMA."""
     return bool(pf_tower_ifma())
 
 

@@ -345,7 +345,12 @@ class IfmaKernel:
     operands: str               # A[k], B[k]: the operands of product k
     post: str                   # the signed combinations of the products, double width
     outputs: tuple[tuple[int, str], ...]  # (fp12_t coefficient index, C name of its combination)
-    reductions: int             # batches of eight outputs
+    reductions: int             # batches of eight outputs (the last may be a quad, below)
+    # batches of eight products, then whether a last batch of four or fewer runs in 256-bit vectors
+    product_batches: int
+    product_quad: bool
+    reduction_batches: int      # the same for the outputs' reductions
+    reduction_quad: bool
     placed: tuple[str, ...]     # X[k]: the input (a C value) placed in double width
     place_shift: tuple[int, int]  # (limbs, bits): X[k] = x 2^(52 limbs + bits), the reduction's divisor
 
@@ -416,6 +421,13 @@ def _ifma_pre_sum(terms: tuple[PostTerm, ...], offset: int, modulus: tuple[int, 
     return expr
 
 
+def _batches(count: int) -> tuple[int, bool]:
+    """Full batches of eight lanes for count values, and whether a last one of four or fewer runs in
+    256-bit vectors (half the work of a batch of eight)."""
+    full, rest = divmod(count, 8)
+    return (full, True) if 0 < rest <= 4 else (full + (1 if rest else 0), False)
+
+
 def _ifma_kernel(plan: IfmaKernelPlan, halves: int, tower: IfmaTowerPlan) -> IfmaKernel:
     modulus = tower.modulus
     pre = [f"{INDENT}const __m512i {d} = {_ifma_pre_sum(terms, offset, modulus)};" for d, terms, offset in plan.pre]
@@ -425,9 +437,13 @@ def _ifma_kernel(plan: IfmaKernelPlan, halves: int, tower: IfmaTowerPlan) -> Ifm
     for dest, terms in plan.post:
         post.append(f"{INDENT}__m512i {dest}[{halves}];")
         post.extend(f"{INDENT}{dest}[{h}] = {_ifma_combination(terms, h)};" for h in range(halves))
+    product_batches, product_quad = _batches(len(plan.operands))
+    reduction_batches, reduction_quad = _batches(len(plan.outputs))
     return IfmaKernel(plan=plan, pre="\n".join(pre), operands="\n".join(operands), post="\n".join(post),
                       outputs=tuple((i, _ifma_value(o)) for i, o in plan.outputs),
                       reductions=-(-len(plan.outputs) // 8),
+                      product_batches=product_batches, product_quad=product_quad,
+                      reduction_batches=reduction_batches, reduction_quad=reduction_quad,
                       placed=tuple(_ifma_value(x) for x in plan.placed),
                       # by R64 = 2^(52 steps + tail), or by R52 in a chain
                       place_shift=(tower.redc_steps, tower.redc_tail_bits) if plan.by_r64 else (tower.limbs, 0))

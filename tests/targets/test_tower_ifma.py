@@ -3,8 +3,8 @@ from generator/derive/ifma_tower.py).
 
 The derivation is checked on its own: which towers get a plan, the plan's bounds re-measured on the
 largest inputs, and a plan or constant that is altered stops it. The kernel is compiled into the
-x86_64-adx module of a curve with a plan and runs where the CPU reports AVX-512F, AVX-512DQ and
-IFMA; there its products and squares are compared with the reference tower (generator/reference)
+x86_64-adx module of a curve with a plan and runs where the CPU reports AVX-512F, AVX-512DQ,
+AVX-512VL and IFMA; there its products and squares are compared with the reference tower (generator/reference)
 on random elements, on coefficients at the edges (0, 1, p - 1, p - 2, mixed) and with the output
 aliasing an input. On a CPU without IFMA those tests skip with that reason: the module then runs
 the limb code, which tests/pairings/test_api.py checks. Every test of the pairing, GT and protocols
@@ -82,6 +82,28 @@ def test_which_towers_get_a_plan():
         assert [k for *_, k in chain.pre] == [3 * k for *_, k in karabina.pre] and any(k for *_, k in chain.pre)
     bw6 = _model("bls12_381").p  # any prime: a k = 6 tower (no beta) gets no plan before p is read
     assert derive_ifma_tower(bw6, 6, 6, None, (2,), "a k = 6 tower") is None
+
+
+def test_last_batches_of_four_run_in_256_bit_vectors():
+    """A kernel's products and reductions run eight lanes at a time, and a last batch of four or
+    fewer in 256-bit vectors: the squaring's 36 products as four batches and one of four, twelve
+    outputs as one batch and one of four; the multiplication's 54 products as seven batches (a rest
+    of six takes a full batch); Karabina's eight outputs in one batch."""
+    ifma = tower_emit(_model("bls12_381")).ifma
+    assert (ifma.sqr.product_batches, ifma.sqr.product_quad) == (4, True)
+    assert (ifma.sqr.reduction_batches, ifma.sqr.reduction_quad) == (1, True)
+    assert (ifma.mul.product_batches, ifma.mul.product_quad) == (7, False)
+    assert (ifma.mul.reduction_batches, ifma.mul.reduction_quad) == (1, True)
+    assert (ifma.compressed_chain.product_batches, ifma.compressed_chain.product_quad) == (1, True)
+    assert (ifma.cyclotomic_sqr_compressed.reduction_batches, ifma.cyclotomic_sqr_compressed.reduction_quad) == (1, False)
+    for kernel in (ifma.mul, ifma.sqr, ifma.mul_by_line, ifma.mul_by_line_product, ifma.cyclotomic_sqr,
+                   ifma.cyclotomic_sqr_compressed, ifma.compressed_chain):
+        for count, batches, quad in ((len(kernel.plan.operands), kernel.product_batches, kernel.product_quad),
+                                     (len(kernel.plan.outputs), kernel.reduction_batches, kernel.reduction_quad)):
+            if quad:  # a last batch of one to four
+                assert 8 * batches < count <= 8 * batches + 4
+            else:     # full batches, the last with more than four
+                assert 8 * batches - 4 < count <= 8 * batches
 
 
 KERNELS = ("mul", "sqr", "mul_by_line", "mul_by_line_product", "cyclotomic_sqr", "cyclotomic_sqr_compressed", "compressed_chain")
@@ -282,7 +304,7 @@ def C(request, curve_module):
     C = curve_module(request.param)
     if not C._impl._tower_ifma():
         pytest.skip(f"{C.NAME}: the {C.TARGET} module on this CPU does not run the AVX-512 IFMA tower "
-                    "(it needs the x86_64-adx module and AVX-512F, AVX-512DQ and IFMA)")
+                    "(it needs the x86_64-adx module and AVX-512F, AVX-512DQ, AVX-512VL and IFMA)")
     return C
 
 
@@ -358,10 +380,10 @@ def test_gt_powers_against_the_reference(C):
 @pytest.mark.parametrize("name", STANDARD_CURVES)
 def test_kernel_runs_where_it_should(curve_module, name):
     """The portable module never runs the kernels, nor a curve without a plan; the x86_64-adx module of
-    a curve with a plan runs them exactly where the CPU reports AVX-512F, AVX-512DQ and IFMA."""
+    a curve with a plan runs them exactly where the CPU reports AVX-512F, AVX-512DQ, AVX-512VL and IFMA."""
     if not Path("/proc/cpuinfo").is_file():
         pytest.skip("no /proc/cpuinfo to read the CPU's flags from")
-    ifma = {"avx512f", "avx512dq", "avx512ifma"} <= cpu_flags()
+    ifma = {"avx512f", "avx512dq", "avx512vl", "avx512ifma"} <= cpu_flags()
     C = curve_module(name)
     # (a tower other than k = 12 has no plan: its curve's model is not derived)
     expected = C.TARGET == "x86_64-adx" and C.K == 12 and _plan(name) is not None and ifma

@@ -1060,7 +1060,8 @@ static void fp12_sqr_limbs(fp12_t *out, const fp12_t *a)
  *   1. cuts the inputs' words into 52-bit limbs and forms the sums of the products' operands, one
  *      element per vector;
  *   2. runs batches of eight double-width products, one per 64-bit lane (operands transposed into
- *      lanes, 50 vpmadd52{lo,hi}uq per batch, the 10 columns transposed back);
+ *      lanes, 50 vpmadd52{lo,hi}uq per batch, the 10 columns transposed back); a last batch of
+ *      four or fewer runs in 256-bit vectors (AVX-512VL), half the work, and so do the reductions;
  *   3. forms the outputs as signed combinations of the products' columns (64-bit lanes); an input
  *      coefficient that an output adds (the cyclotomic squarings' 2 x) enters as x R64 in double
  *      width, its limbs shifted into the columns, so that it carries R64^2 like the products;
@@ -1071,7 +1072,7 @@ static void fp12_sqr_limbs(fp12_t *out, const fp12_t *a)
  * multiplication's below 2^63), reduced outputs within the quotient estimate's range. No
  * branch or index depends on the data, and the IFMA instructions' timing does not.
  * Compiled only into the x86_64-adx module (gcc's target pragma: the module still loads without
- * AVX-512) and taken where the CPU reports AVX-512F, AVX-512DQ and IFMA; elsewhere the limb
+ * AVX-512) and taken where the CPU reports AVX-512F, AVX-512DQ, AVX-512VL and IFMA; elsewhere the limb
  * versions run.
  */
 #if !defined(PF_TOWER_IFMA_OFF) && defined(PF_AVX512_KERNELS) /* limbs.h: the x86_64-adx module, gcc */
@@ -1087,20 +1088,16 @@ static const uint64_t FP12_IFMA_P_TIMES[2][5] = { /* p and 2p: the subtractions 
 };
 static const uint64_t FP12_IFMA_ONE[8] = { 0xd438dc58f0d9dULL, 0x28f5c70b3dd35ULL, 0x879462c0a78ebULL, 0xdf2f666ea36f7ULL, 0x00e0a77c19a07ULL, 0, 0, 0, }; /* R64 mod p */
 
-/* The CPU runs the kernel: AVX-512F, AVX-512DQ (64-bit products by the plan's factors) and IFMA. */
+/* The CPU runs the kernel: AVX-512F, AVX-512DQ (64-bit products by the plan's factors), AVX-512VL
+ * (the 256-bit last batches) and IFMA. */
 static inline __attribute__((always_inline)) int fp12_ifma_cpu(void)
 {
     return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")
-           && __builtin_cpu_supports("avx512ifma");
+           && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512ifma");
 }
 
 #pragma GCC push_options
-#pragma GCC target("avx512f,avx512dq,avx512ifma")
-
-/* Eight elements, limb i of each in vector i (one element per lane), and their double-width
- * products: column i in vector i, signed. */
-typedef struct { __m512i l[5]; } fp12_ifma_lanes_t;
-typedef struct { __m512i c[10]; } fp12_ifma_wide_t;
+#pragma GCC target("avx512f,avx512dq,avx512vl,avx512ifma")
 
 /* One coefficient's 4 words (canonical, below p) as 5 limbs of 52 bits, limb i in lane i:
  * limb i = (word q_i >> s_i) | (word q_i + 1 << (64 - s_i)), a shift of 64 giving 0. */
@@ -1133,6 +1130,11 @@ static inline __attribute__((always_inline)) void fp12_ifma_store(fp_t *out, __m
     w = _mm512_or_si512(w, _mm512_sllv_epi64(_mm512_permutexvar_epi64(i2, a), s2));
     _mm512_mask_storeu_epi64(out->l, (__mmask8)0x0f, w);
 }
+
+/* 8 elements, limb i of each in vector i (one element per lane), and their double-width
+ * products: column i in vector i, signed. */
+typedef struct { __m512i l[5]; } fp12_ifma_lanes_t;
+typedef struct { __m512i c[10]; } fp12_ifma_wide_t;
 
 /* Limbs carried to 52 bits each, signed (an operand's limbs may be negative where its sum subtracts;
  * its value is not); the top limb keeps the rest. */
@@ -1297,6 +1299,175 @@ static inline __attribute__((always_inline)) void fp12_ifma_sub_if_nonneg(fp12_i
         a->l[j] = _mm512_mask_blend_epi64(negative, d[j], a->l[j]);
 }
 
+/* 4 elements, limb i of each in vector i (one element per lane), and their double-width
+ * products: column i in vector i, signed. */
+typedef struct { __m256i l[5]; } fp12_ifma4_lanes_t;
+typedef struct { __m256i c[10]; } fp12_ifma4_wide_t;
+
+/* Limbs carried to 52 bits each, signed (an operand's limbs may be negative where its sum subtracts;
+ * its value is not); the top limb keeps the rest. */
+static inline __attribute__((always_inline)) void fp12_ifma4_carry(fp12_ifma4_lanes_t *a)
+{
+    size_t j;
+
+#pragma GCC unroll 16
+    for (j = 0; j + 1 < 5; j++) {
+        a->l[j + 1] = _mm256_add_epi64(a->l[j + 1], _mm256_srai_epi64(a->l[j], 52));
+        a->l[j] = _mm256_and_si256(a->l[j], _mm256_set1_epi64x((long long)FP12_IFMA_MASK));
+    }
+}
+
+/* t = a b in double width, unreduced: column k sums the low halves of a_i b_j (i + j = k) and the
+ * high halves (i + j = k - 1), in two accumulators for shorter dependency chains. */
+static inline __attribute__((always_inline)) void fp12_ifma4_mul_wide(fp12_ifma4_wide_t *t,
+                                                                      const fp12_ifma4_lanes_t *a,
+                                                                      const fp12_ifma4_lanes_t *b)
+{
+    __m256i lo[10], hi[10];
+    size_t i, j;
+
+#pragma GCC unroll 32
+    for (i = 0; i < 10; i++)
+        lo[i] = hi[i] = _mm256_setzero_si256();
+#pragma GCC unroll 16
+    for (i = 0; i < 5; i++) {
+#pragma GCC unroll 16
+        for (j = 0; j < 5; j++) {
+            lo[i + j] = _mm256_madd52lo_epu64(lo[i + j], a->l[i], b->l[j]);
+            hi[i + j + 1] = _mm256_madd52hi_epu64(hi[i + j + 1], a->l[i], b->l[j]);
+        }
+    }
+#pragma GCC unroll 32
+    for (i = 0; i < 10; i++)
+        t->c[i] = _mm256_add_epi64(lo[i], hi[i]);
+}
+
+/* One Montgomery step at column i: m = t_i n0 mod 2^52, masked by keep (all 52 bits, or the low
+ * bits of a shorter step), and t += m p 2^(52 i), which clears those bits of column i. */
+static inline __attribute__((always_inline)) void fp12_ifma4_redc_step(fp12_ifma4_wide_t *t, size_t i, __m256i keep)
+{
+    const __m256i m = _mm256_and_si256(_mm256_madd52lo_epu64(_mm256_setzero_si256(), t->c[i],
+                                                             _mm256_set1_epi64x((long long)FP12_IFMA_N0)), keep);
+    size_t j;
+
+#pragma GCC unroll 16
+    for (j = 0; j < 5; j++) {
+        const __m256i pj = _mm256_set1_epi64x((long long)FP12_IFMA_P[j]);
+
+        t->c[i + j] = _mm256_madd52lo_epu64(t->c[i + j], m, pj);
+        t->c[i + j + 1] = _mm256_madd52hi_epu64(t->c[i + j + 1], m, pj);
+    }
+}
+
+/* out = t / R52 mod p + offset p, for signed columns: one 52-bit Montgomery step per limb, each
+ * column's remainder (a multiple of 2^52 after the step) carried by an arithmetic shift. For t in
+ * (-offset p R52, B) the result lies in (0, B / R52 + (offset + 1) p), limbs carried to 52 bits. */
+static inline __attribute__((always_inline)) void fp12_ifma4_redc(fp12_ifma4_lanes_t *out,
+                                                                   fp12_ifma4_wide_t *t, uint64_t offset)
+{
+    const __m256i mask = _mm256_set1_epi64x((long long)FP12_IFMA_MASK);
+    size_t i, j;
+
+#pragma GCC unroll 16
+    for (i = 0; i < 5; i++) {
+        fp12_ifma4_redc_step(t, i, mask);
+        t->c[i + 1] = _mm256_add_epi64(t->c[i + 1], _mm256_srai_epi64(t->c[i], 52));
+    }
+#pragma GCC unroll 16
+    for (j = 0; j < 5; j++)
+        out->l[j] = _mm256_add_epi64(t->c[5 + j], _mm256_set1_epi64x((long long)(FP12_IFMA_P[j] * offset)));
+#pragma GCC unroll 16
+    for (j = 0; j + 1 < 5; j++) {
+        out->l[j + 1] = _mm256_add_epi64(out->l[j + 1], _mm256_srai_epi64(out->l[j], 52));
+        out->l[j] = _mm256_and_si256(out->l[j], _mm256_set1_epi64x((long long)FP12_IFMA_MASK));
+    }
+}
+
+/* y = t / R64 mod p + offset p in 6 limbs of 52 bits, for signed columns, R64 = 2^256 = 2^(52 * 4 + 48):
+ * 4 Montgomery steps of 52 bits as in fp12_ifma4_redc, one of 48 bits (m = t n0 mod 2^48), then a shift
+ * right by 48 bits. A product of two elements in the library's form (x R64) so comes out in it.
+ * The offset enters as offset p 2^48 (6 limbs) at column 4, before the columns are carried to
+ * the top: the value is then non-negative, and below R52^2 / R64 (the columns hold t < R52^2).
+ * For t in (-offset p R64, B) the result lies in (0, B / R64 + (offset + 1) p). */
+static inline __attribute__((always_inline)) void fp12_ifma4_redc_r64(__m256i y[6], fp12_ifma4_wide_t *t,
+                                                                       const uint64_t *offset_limbs)
+{
+    const __m256i mask = _mm256_set1_epi64x((long long)FP12_IFMA_MASK);
+    size_t i, j;
+
+#pragma GCC unroll 16
+    for (i = 0; i < 4; i++) {
+        fp12_ifma4_redc_step(t, i, mask);
+        t->c[i + 1] = _mm256_add_epi64(t->c[i + 1], _mm256_srai_epi64(t->c[i], 52));
+    }
+    fp12_ifma4_redc_step(t, 4, _mm256_set1_epi64x((long long)((1ULL << 48) - 1)));
+#pragma GCC unroll 16
+    for (j = 0; j < 6; j++)
+        t->c[4 + j] = _mm256_add_epi64(t->c[4 + j], _mm256_set1_epi64x((long long)offset_limbs[j]));
+#pragma GCC unroll 16
+    for (j = 4; j + 1 < 10; j++) {
+        t->c[j + 1] = _mm256_add_epi64(t->c[j + 1], _mm256_srai_epi64(t->c[j], 52));
+        t->c[j] = _mm256_and_si256(t->c[j], mask);
+    }
+#pragma GCC unroll 16
+    for (j = 0; j + 1 < 6; j++)
+        y[j] = _mm256_or_si256(_mm256_srli_epi64(t->c[4 + j], 48),
+                               _mm256_and_si256(_mm256_slli_epi64(t->c[4 + j + 1], 4), mask));
+    y[5] = _mm256_srli_epi64(t->c[9], 48);
+}
+
+/* out = y - q p for the estimate q = floor(floor(y / 2^253) mu / 2^u) of floor(y / p), mu = floor(2^(253 + u) / p)
+ * (2^253 < p <= 2^254): for y below 2^(253 + u) (the plan's bound), q is floor(y / p) or up to 2
+ * less (generator/derive/ifma_tower.py), so out lies in [0, 3p). y's limbs are carried to 52 bits
+ * but for its top non-zero one. */
+static inline __attribute__((always_inline)) void fp12_ifma4_quotient_reduce(fp12_ifma4_lanes_t *out, __m256i y[6],
+                                                                              unsigned u, uint64_t mu)
+{
+    const __m256i zero = _mm256_setzero_si256(), mask = _mm256_set1_epi64x((long long)FP12_IFMA_MASK);
+    const __m256i top = _mm256_or_si256(_mm256_srli_epi64(y[4], 45), _mm256_slli_epi64(y[5], 7));
+    const __m256i q = _mm256_srli_epi64(_mm256_madd52lo_epu64(zero, top, _mm256_set1_epi64x((long long)mu)), u);
+    size_t j;
+
+#pragma GCC unroll 16
+    for (j = 0; j < 5; j++) {
+        const __m256i pj = _mm256_set1_epi64x((long long)FP12_IFMA_P[j]);
+
+        y[j] = _mm256_sub_epi64(y[j], _mm256_madd52lo_epu64(zero, q, pj));
+        y[j + 1] = _mm256_sub_epi64(y[j + 1], _mm256_madd52hi_epu64(zero, q, pj));
+    }
+#pragma GCC unroll 16
+    for (j = 0; j + 1 < 6; j++) {
+        y[j + 1] = _mm256_add_epi64(y[j + 1], _mm256_srai_epi64(y[j], 52));
+        y[j] = _mm256_and_si256(y[j], mask);
+    }
+#pragma GCC unroll 16
+    for (j = 0; j < 5; j++)
+        out->l[j] = y[j];
+}
+
+/* a - q where that is non-negative, else a, in constant time: for q = 2^j p and a < 2^(j + 1) p
+ * (limbs of 52 bits), a ends below 2^j p. */
+static inline __attribute__((always_inline)) void fp12_ifma4_sub_if_nonneg(fp12_ifma4_lanes_t *a, const uint64_t *q)
+{
+    __m256i d[5];
+    __mmask8 negative;
+    size_t j;
+
+#pragma GCC unroll 16
+    for (j = 0; j < 5; j++)
+        d[j] = _mm256_sub_epi64(a->l[j], _mm256_set1_epi64x((long long)q[j]));
+#pragma GCC unroll 16
+    for (j = 0; j + 1 < 5; j++) {
+        d[j + 1] = _mm256_add_epi64(d[j + 1], _mm256_srai_epi64(d[j], 52));
+        d[j] = _mm256_and_si256(d[j], _mm256_set1_epi64x((long long)FP12_IFMA_MASK));
+    }
+    negative = _mm256_cmplt_epi64_mask(d[4], _mm256_setzero_si256());
+#pragma GCC unroll 16
+    for (j = 0; j < 5; j++)
+        a->l[j] = _mm256_mask_blend_epi64(negative, d[j], a->l[j]);
+}
+
+
 /* x 2^(52 limbs + bits) in double width, columns by halves as the products': an input coefficient
  * at the products' scale, x R64 R64 (52 limbs + bits = 64 L) or, in a chain, x R52 R52 (limbs = n,
  * bits = 0). x is one element in a row, limbs below 2^52 and lanes past the last zero; column c takes
@@ -1334,6 +1505,46 @@ static inline __attribute__((always_inline)) void fp12_ifma_to_lanes(__m512i *la
 #pragma GCC unroll 8
     for (k = 0; k < count; k++)
         lanes[k] = r[k];
+}
+
+/* The 4 x 4 blocks of rows r[0..3] transposed in each 256-bit half (pf_v8_transpose's first two
+ * stages): b[w] holds word w of rows 0 .. 3 in its low half and word w + 4 in its high half. */
+static inline __attribute__((always_inline)) void fp12_ifma4_transpose(__m512i b[4], const __m512i r[4])
+{
+    const __m512i even = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
+    const __m512i odd = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
+    const __m512i a0 = _mm512_unpacklo_epi64(r[0], r[1]), a1 = _mm512_unpackhi_epi64(r[0], r[1]);
+    const __m512i a2 = _mm512_unpacklo_epi64(r[2], r[3]), a3 = _mm512_unpackhi_epi64(r[2], r[3]);
+
+    b[0] = _mm512_permutex2var_epi64(a0, even, a2);
+    b[1] = _mm512_permutex2var_epi64(a1, even, a3);
+    b[2] = _mm512_permutex2var_epi64(a0, odd, a2);
+    b[3] = _mm512_permutex2var_epi64(a1, odd, a3);
+}
+
+/* Rows r[0..3] (one element or one half of a double-width value each) into 256-bit lanes, for the
+ * limbs or columns [8 h, 8 h + 8). */
+static inline __attribute__((always_inline)) void fp12_ifma4_to_lanes(__m256i *lanes, const __m512i *rows, size_t count)
+{
+    __m512i b[4];
+    size_t k;
+
+    fp12_ifma4_transpose(b, rows);
+#pragma GCC unroll 8
+    for (k = 0; k < count; k++)
+        lanes[k] = k < 4 ? _mm512_castsi512_si256(b[k]) : _mm512_extracti64x4_epi64(b[k - 4], 1);
+}
+
+/* The inverse: eight 256-bit lanes c[0..7] to rows r[0..3], r[k] holding lane k of each. */
+static inline __attribute__((always_inline)) void fp12_ifma4_to_rows(__m512i r[4], const __m256i c[8])
+{
+    __m512i z[4];
+    size_t k;
+
+#pragma GCC unroll 4
+    for (k = 0; k < 4; k++) /* lane c[k] in the low half, c[k + 4] in the high: transposed, rows */
+        z[k] = _mm512_inserti64x4(_mm512_castsi256_si512(c[k]), c[k + 4], 1);
+    fp12_ifma4_transpose(r, z);
 }/* Eight products of operands a[k], b[k] (one element per vector) in double width: p[k][h] holds the
  * columns [8 h, 8 h + 8) of product k. */
 static inline __attribute__((always_inline)) void fp12_ifma_products(__m512i p[][2], const __m512i *a,
@@ -1357,6 +1568,34 @@ static inline __attribute__((always_inline)) void fp12_ifma_products(__m512i p[]
         pf_v8_transpose(r);
 #pragma GCC unroll 8
         for (k = 0; k < 8; k++)
+            p[k][h] = r[k];
+    }
+}
+
+/* Up to four products (an operation's last batch) as fp12_ifma_products, in 256-bit vectors: a[0..3],
+ * b[0..3] to p[0..3]. */
+static inline __attribute__((always_inline)) void fp12_ifma4_products(__m512i p[][2], const __m512i *a,
+                                                                       const __m512i *b)
+{
+    fp12_ifma4_lanes_t xa, xb;
+    fp12_ifma4_wide_t t;
+    __m256i c[8];
+    __m512i r[4];
+    size_t k, h;
+
+    fp12_ifma4_to_lanes(xa.l, a, 5);
+    fp12_ifma4_to_lanes(xb.l, b, 5);
+    fp12_ifma4_carry(&xa);
+    fp12_ifma4_carry(&xb);
+    fp12_ifma4_mul_wide(&t, &xa, &xb);
+#pragma GCC unroll 2
+    for (h = 0; h < 2; h++) {
+#pragma GCC unroll 8
+        for (k = 0; k < 8; k++)
+            c[k] = 8 * h + k < 10 ? t.c[8 * h + k] : _mm256_setzero_si256();
+        fp12_ifma4_to_rows(r, c);
+#pragma GCC unroll 4
+        for (k = 0; k < 4; k++)
             p[k][h] = r[k];
     }
 }
@@ -1478,6 +1717,40 @@ static inline __attribute__((always_inline)) void fp12_ifma_reduce_r64(__m512i w
     fp12_ifma_sub_if_nonneg(&o, FP12_IFMA_P_TIMES[1]);
     fp12_ifma_sub_if_nonneg(&o, FP12_IFMA_P_TIMES[0]);
     fp12_ifma_scatter(w, &o);
+}
+
+/* fp12_ifma_reduce_r64 for four values w[0..3] (an operation's last outputs), in 256-bit vectors. */
+static inline __attribute__((always_inline)) void fp12_ifma4_reduce_r64(__m512i w[][2],
+                                                                         const uint64_t *offset_limbs,
+                                                                         unsigned u, uint64_t mu)
+{
+    fp12_ifma4_wide_t t;
+    fp12_ifma4_lanes_t o;
+    __m256i y[6], c[8];
+    __m512i rows[4], r[4];
+    size_t j, k, h;
+
+#pragma GCC unroll 2
+    for (h = 0; h < 2; h++) {
+#pragma GCC unroll 4
+        for (k = 0; k < 4; k++)
+            rows[k] = w[k][h];
+        fp12_ifma4_to_lanes(&t.c[8 * h], rows, 10 - 8 * h < 8 ? 10 - 8 * h : 8);
+    }
+    fp12_ifma4_redc_r64(y, &t, offset_limbs);
+#pragma GCC unroll 16
+    for (j = 6; j < 6; j++)
+        y[j] = _mm256_setzero_si256();
+    fp12_ifma4_quotient_reduce(&o, y, u, mu);
+    fp12_ifma4_sub_if_nonneg(&o, FP12_IFMA_P_TIMES[1]);
+    fp12_ifma4_sub_if_nonneg(&o, FP12_IFMA_P_TIMES[0]);
+#pragma GCC unroll 8
+    for (k = 0; k < 8; k++)
+        c[k] = k < 5 ? o.l[k] : _mm256_setzero_si256();
+    fp12_ifma4_to_rows(r, c);
+#pragma GCC unroll 4
+    for (k = 0; k < 4; k++)
+        w[k][0] = r[k];
 }
 
 /* out = a b; out may alias a or b. */
@@ -1930,8 +2203,9 @@ static void fp12_mul_ifma(fp12_t *out, const fp12_t *a_in, const fp12_t *b_in)
     static const uint64_t offset[6] = { 0xc000000000000ULL, 0xe2801037e215eULL, 0xe3d70026b4e46ULL, 0x0ef221ce86feeULL, 0x49d5598710453ULL, 0x22068728c656eULL };
 
 #pragma GCC unroll 1
-    for (g = 0; g < 2; g++)
+    for (g = 0; g < 1; g++)
         fp12_ifma_reduce_r64(&W[8 * g], offset, 10, 677);
+    fp12_ifma4_reduce_r64(&W[8], offset, 10, 677); /* the last 4, 256-bit */
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -2068,8 +2342,10 @@ static void fp12_sqr_ifma(fp12_t *out, const fp12_t *a_in)
         /* a loop, not unrolled: one copy of the batch's code (unrolled, gcc compiled each kernel
          * for about three times as long, and it ran no faster) */
 #pragma GCC unroll 1
-        for (g = 0; g < 5; g++)
+        for (g = 0; g < 4; g++)
             fp12_ifma_products(&P[8 * g], &A[8 * g], &B[8 * g]);
+        /* the last 4 in 256-bit vectors: half the work of a batch */
+        fp12_ifma4_products(&P[32], &A[32], &B[32]);
 
         /* 3. the outputs as signed combinations of the products, column by column */
         {
@@ -2284,8 +2560,9 @@ static void fp12_sqr_ifma(fp12_t *out, const fp12_t *a_in)
     static const uint64_t offset[6] = { 0xa000000000000ULL, 0x23983de8dc107ULL, 0x36040e60068bfULL, 0x11f4d289b601cULL, 0x7dda909118fc0ULL, 0x22674fc5ac194ULL };
 
 #pragma GCC unroll 1
-    for (g = 0; g < 2; g++)
+    for (g = 0; g < 1; g++)
         fp12_ifma_reduce_r64(&W[8 * g], offset, 10, 677);
+    fp12_ifma4_reduce_r64(&W[8], offset, 10, 677); /* the last 4, 256-bit */
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -2646,8 +2923,9 @@ static void fp12_mul_by_line_ifma(fp12_t *out, const fp12_t *a_in, const fp12_t 
     static const uint64_t offset[6] = { 0x0000000000000ULL, 0x1a4448976f7d5ULL, 0xb439555fa7b46ULL, 0x4840918c6843fULL, 0xe07d28f0d1238ULL, 0x0912ceb58a394ULL };
 
 #pragma GCC unroll 1
-    for (g = 0; g < 2; g++)
+    for (g = 0; g < 1; g++)
         fp12_ifma_reduce_r64(&W[8 * g], offset, 8, 169);
+    fp12_ifma4_reduce_r64(&W[8], offset, 8, 169); /* the last 4, 256-bit */
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -2728,8 +3006,10 @@ static void fp12_cyclotomic_sqr_ifma(fp12_t *out, const fp12_t *a_in)
         /* a loop, not unrolled: one copy of the batch's code (unrolled, gcc compiled each kernel
          * for about three times as long, and it ran no faster) */
 #pragma GCC unroll 1
-        for (g = 0; g < 3; g++)
+        for (g = 0; g < 2; g++)
             fp12_ifma_products(&P[8 * g], &A[8 * g], &B[8 * g]);
+        /* the last 2 in 256-bit vectors: half the work of a batch */
+        fp12_ifma4_products(&P[16], &A[16], &B[16]);
 
         /* 3. the outputs as signed combinations of the products and the placed inputs, column by column */
         {
@@ -2922,8 +3202,9 @@ static void fp12_cyclotomic_sqr_ifma(fp12_t *out, const fp12_t *a_in)
     static const uint64_t offset[6] = { 0x2000000000000ULL, 0xd92c1ae67582cULL, 0x620c4726560cdULL, 0x453de0d139412ULL, 0xac77f1e6c86cbULL, 0x08b20618a476eULL };
 
 #pragma GCC unroll 1
-    for (g = 0; g < 2; g++)
+    for (g = 0; g < 1; g++)
         fp12_ifma_reduce_r64(&W[8 * g], offset, 8, 169);
+    fp12_ifma4_reduce_r64(&W[8], offset, 8, 169); /* the last 4, 256-bit */
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
