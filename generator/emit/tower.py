@@ -345,7 +345,6 @@ class IfmaKernel:
     operands: str               # A[k], B[k]: the operands of product k
     post: str                   # the signed combinations of the products, double width
     outputs: tuple[tuple[int, str], ...]  # (fp12_t coefficient index, C name of its combination)
-    reductions: int             # batches of eight outputs (the last may be a quad, below)
     # batches of eight products, then whether a last batch of four or fewer runs in 256-bit vectors
     product_batches: int
     product_quad: bool
@@ -353,6 +352,11 @@ class IfmaKernel:
     reduction_quad: bool
     placed: tuple[str, ...]     # X[k]: the input (a C value) placed in double width
     place_shift: tuple[int, int]  # (limbs, bits): X[k] = x 2^(52 limbs + bits), the reduction's divisor
+
+    @property
+    def reductions(self) -> int:
+        """Batches of outputs, a last 256-bit one included (the rows of W: eight per batch)."""
+        return self.reduction_batches + (1 if self.reduction_quad else 0)
 
 
 @dataclass(frozen=True)
@@ -441,7 +445,6 @@ def _ifma_kernel(plan: IfmaKernelPlan, halves: int, tower: IfmaTowerPlan) -> Ifm
     reduction_batches, reduction_quad = _batches(len(plan.outputs))
     return IfmaKernel(plan=plan, pre="\n".join(pre), operands="\n".join(operands), post="\n".join(post),
                       outputs=tuple((i, _ifma_value(o)) for i, o in plan.outputs),
-                      reductions=-(-len(plan.outputs) // 8),
                       product_batches=product_batches, product_quad=product_quad,
                       reduction_batches=reduction_batches, reduction_quad=reduction_quad,
                       placed=tuple(_ifma_value(x) for x in plan.placed),
