@@ -278,6 +278,54 @@ def trace_cyclotomic_sqr(beta: int, xi: tuple[int, int], compressed: bool) -> tu
     return t, tuple((2 * j + c, out[j][c]) for j in sorted(out) for c in (0, 1))
 
 
+# The Miller loop's doubling step (c/pairing.h's pf_line_dbl) in two rounds of products. The first
+# round's outputs, by index: the raw line (pf_line_t's y, x, c: H, 3J, E - B) at 0 .. 5, then B, E and
+# 2XY at 6 .. 11, which the second round reads as its inputs a<index>; its outputs 0 .. 5 are the
+# doubled point (X3, Y3, Z3: pf_proj_t's order).
+LINE_DBL_LINE = 6
+LINE_DBL_B, LINE_DBL_E, LINE_DBL_XY2, LINE_DBL_H = 6, 8, 10, 0
+
+
+def trace_line_dbl(beta: int, xi: tuple[int, int], b3: tuple[int, int]
+                   ) -> tuple[tuple[_Trace, tuple[tuple[int, str], ...]], tuple[_Trace, tuple[tuple[int, str], ...]]]:
+    """The doubling step on the twist over Fp2 (homogeneous projective, a = 0, every coordinate
+    scaled by 4 as pf_line_dbl writes it) for 3 b' = b3[0] + b3[1] u with small integers, as two
+    traced rounds: (trace, (index, output name) pairs) each.
+
+    Round 1, on T = (X, Y, Z) (inputs a0 .. a5): B = Y^2, C = Z^2, (Y + Z)^2, J = X^2 (complex
+    squarings, two products each) and XY (three), eleven products; E = 3 b' C is a combination of
+    C's products with b3's small coefficients, H = (Y + Z)^2 - B - C. Round 2, on B, E, H and 2XY:
+    X3 = 2XY (B - 3E), Y3 = (B + 3E)^2 - 12 E^2, Z3 = 4 B H, ten products; B - 3E and B + 3E are
+    signed sums of the pre stage."""
+    k0, k1 = b3
+    t = _Trace(beta, xi)
+    for i in range(6):
+        t.width[f"a{i}"] = 1
+    x, y, z = ("a0", "a1"), ("a2", "a3"), ("a4", "a5")
+    b, c = t.fp2_sqr(y), t.fp2_sqr(z)
+    s = t.fp2_sqr(t.fp2_add(y, z))
+    j = t.fp2_sqr(x)
+    xy = t.fp2_mul(x, y)
+    e = t.comb([(k0, c[0]), (beta * k1, c[1])]), t.comb([(k1, c[0]), (k0, c[1])])
+    h = t.w2_comb([(1, s), (-1, b), (-1, c)])
+    shape = [h, t.w2_comb([(3, j)]), t.w2_comb([(1, e), (-1, b)]), b, e, t.w2_comb([(2, xy)])]
+    first = (t, tuple((2 * i + c, fp2[c]) for i, fp2 in enumerate(shape) for c in (0, 1)))
+
+    t = _Trace(beta, xi)
+    for i in range(2 * len(shape)):
+        t.width[f"a{i}"] = 1
+    def coeff(index: int) -> tuple[str, str]:
+        return f"a{index}", f"a{index + 1}"
+    b, e, xy2, h = coeff(LINE_DBL_B), coeff(LINE_DBL_E), coeff(LINE_DBL_XY2), coeff(LINE_DBL_H)
+    minus = tuple(t.pre_sum([(1, b[c]), (-3, e[c])]) for c in (0, 1))
+    plus = tuple(t.pre_sum([(1, b[c]), (3, e[c])]) for c in (0, 1))
+    x3 = t.fp2_mul(xy2, minus)
+    y3 = t.w2_comb([(1, t.fp2_sqr(plus)), (-12, t.fp2_sqr(e))])
+    z3 = t.w2_comb([(4, t.fp2_mul(b, h))])
+    second = (t, tuple((2 * i + c, fp2[c]) for i, fp2 in enumerate((x3, y3, z3)) for c in (0, 1)))
+    return first, second
+
+
 @dataclass(frozen=True)
 class IfmaKernelPlan:
     """One operation's plan: its inputs ("a", or "a" and "b"), the pre stage's sums, the products'
@@ -339,6 +387,9 @@ class IfmaTowerPlan:
     # the compressed squaring repeated in the kernel's form (x R52, below CHAIN_INPUT_BOUND p between
     # squarings), for the runs of squarings of an exponentiation by x
     compressed_chain: IfmaKernelPlan | None
+    # the Miller loop's doubling step in two rounds (trace_line_dbl), where 3 b' has small integer
+    # coefficients
+    line_dbl: tuple[IfmaKernelPlan, IfmaKernelPlan] | None
     chain_input_bound: int = CHAIN_INPUT_BOUND
 
 
@@ -425,12 +476,14 @@ def _kernel(p: int, t: _Trace, inputs: str, outputs: tuple[tuple[int, str], ...]
 
 @cache  # the templates of one package ask several times; the checks take about 0.5 s
 def derive_ifma_tower(p: int, words: int, k: int, beta: int | None, xi: tuple[int, ...],
-                      curve: str, line_slots: tuple[int, ...] = ()) -> IfmaTowerPlan | None:
+                      curve: str, line_slots: tuple[int, ...] = (),
+                      twist_b3: tuple[int, int] | None = None) -> IfmaTowerPlan | None:
     """The kernels' plans for a k = 12 tower over Fp, or None where the multiplication's bounds hold
     for no limb count up to 8 (see the module's docstring: the limb tower then runs on every CPU).
     line_slots: the Fp2 coefficients (0 .. 5 in fp12_t's order) where the Miller loop's lines are
-    non-zero; none: no line kernel. Another kernel whose bounds do not hold at the multiplication's
-    limb count is left out (None)."""
+    non-zero; none: no line kernel. twist_b3: 3 b' of the twist as small signed integers (k0, k1),
+    where it has them; none: no doubling-step kernel. Another kernel whose bounds do not hold at the
+    multiplication's limb count is left out (None)."""
     if k != 12 or beta is None or len(xi) != 2 or words > MAX_WORDS:
         return None
     xi2 = (int(xi[0]), int(xi[1]))
@@ -465,6 +518,10 @@ def derive_ifma_tower(p: int, words: int, k: int, beta: int | None, xi: tuple[in
         nonzero = frozenset(2 * j + c for j in product_slots for c in (0, 1))
         product_trace, product_outputs = trace_fp12_mul(beta, xi2, nonzero)
         line_product = _kernel(p, product_trace, "ab", tuple(enumerate(product_outputs)), n, r64)
+    line_dbl = None
+    if twist_b3 is not None:
+        rounds = tuple(_kernel(p, rt, "a", ro, n, r64) for rt, ro in trace_line_dbl(beta, xi2, twist_b3))
+        line_dbl = (rounds[0], rounds[1]) if None not in rounds else None
     steps, tail = divmod(64 * words, LIMB_BITS)
     tower = IfmaTowerPlan(limbs=n, words=words, modulus=limbs52(p, n), n0=n0, to_r64=limbs52(to_r64, n),
                           one=limbs52(r64 % p, n), p_times=tuple(limbs52(p << j, n) for j in range(QUOTIENT_SLACK)),
@@ -473,8 +530,8 @@ def derive_ifma_tower(p: int, words: int, k: int, beta: int | None, xi: tuple[in
                           mul_by_line=line, line_slots=tuple(line_slots),
                           mul_by_line_product=line_product, line_product_slots=product_slots,
                           cyclotomic_sqr=squarings[0], cyclotomic_sqr_compressed=squarings[1],
-                          compressed_chain=chain)
-    for plan in (tower.mul, sqr, line, line_product, *squarings, chain):
+                          compressed_chain=chain, line_dbl=line_dbl)
+    for plan in (tower.mul, sqr, line, line_product, *squarings, chain, *(line_dbl or ())):
         if plan is None:
             continue
         # reduced (by R64, or by R52 in a chain) below the bound: the estimate leaves y - q' p in
@@ -489,6 +546,8 @@ def derive_ifma_tower(p: int, words: int, k: int, beta: int | None, xi: tuple[in
     require(chain is None or CHAIN_INPUT_BOUND * p * max(to_r64, r64 % p) < r52 * p, curve,
             "IFMA tower: a chain's change of form lands below 2p")
     _check_plans(p, beta, xi2, tower, curve)
+    if line_dbl is not None:
+        _check_line_dbl(p, beta, twist_b3, line_dbl, curve)
     return tower
 
 
@@ -577,6 +636,36 @@ def _check_plans(p: int, beta: int, xi: tuple[int, int], tower: IfmaTowerPlan, c
         got = _evaluate(tower.compressed_chain, {"a": [c * r52 % p for c in g]}, r52 % p, p)
         require(all(v % p == square[i] * r52 * r52 % p for i, v in got.items()), curve,
                 "IFMA tower: the chained compressed squaring equals the schoolbook square")
+
+
+def _check_line_dbl(p: int, beta: int, b3: tuple[int, int], rounds: tuple[IfmaKernelPlan, IfmaKernelPlan],
+                    curve: str) -> None:
+    """The two rounds, evaluated on integers (the second on the first's outputs mod p), give
+    pf_line_dbl's raw line and doubled point, computed here from its formulas in Fp2."""
+    def m2(x: tuple[int, int], y: tuple[int, int]) -> tuple[int, int]:
+        return (x[0] * y[0] + beta * x[1] * y[1]) % p, (x[0] * y[1] + x[1] * y[0]) % p
+
+    def lin(*terms: tuple[int, tuple[int, int]]) -> tuple[int, int]:
+        return sum(k * v[0] for k, v in terms) % p, sum(k * v[1] for k, v in terms) % p
+
+    for seed in (1, 2, 3):
+        coords = [(seed * 0x9E3779B97F4A7C15 * (i + 4) ** 9) % p for i in range(6)]
+        x, y, z = (coords[0], coords[1]), (coords[2], coords[3]), (coords[4], coords[5])
+        b, c = m2(y, y), m2(z, z)
+        e = m2(b3, c)
+        f = lin((3, e))
+        yz = lin((1, y), (1, z))
+        h = lin((1, m2(yz, yz)), (-1, b), (-1, c))
+        j = m2(x, x)
+        want_line = [*h, *lin((3, j)), *lin((1, e), (-1, b))]
+        xy2 = lin((2, m2(x, y)))
+        bf_minus, bf_plus = lin((1, b), (-1, f)), lin((1, b), (1, f))
+        want_point = [*m2(xy2, bf_minus), *lin((1, m2(bf_plus, bf_plus)), (-12, m2(e, e))), *lin((4, m2(b, h)))]
+        first = {i: v % p for i, v in _evaluate(rounds[0], {"a": coords}, 1, p).items()}
+        second = _evaluate(rounds[1], {"a": [first[i] for i in range(2 * LINE_DBL_LINE)]}, 1, p)
+        require([first[i] for i in range(LINE_DBL_LINE)] == want_line
+                and [second[i] % p for i in range(LINE_DBL_LINE)] == want_point, curve,
+                "IFMA tower: the traced doubling step equals pf_line_dbl's line and point")
 
 
 class _Fp12:

@@ -372,6 +372,7 @@ class IfmaTower:
     cyclotomic_sqr: IfmaKernel | None
     cyclotomic_sqr_compressed: IfmaKernel | None
     compressed_chain: IfmaKernel | None
+    line_dbl: tuple[IfmaKernel, IfmaKernel] | None   # the Miller loop's doubling step, two rounds
     load_index: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
     store_index: tuple[tuple[int, ...], ...]  # three (limb of word, shift) row pairs: see _ifma.j2
     word_mask: str              # the lanes of an element's 64-bit words, as a C mask
@@ -484,6 +485,9 @@ def ifma_tower(plan: IfmaTowerPlan | None) -> IfmaTower | None:
                      cyclotomic_sqr=kernel(plan.cyclotomic_sqr),
                      cyclotomic_sqr_compressed=kernel(plan.cyclotomic_sqr_compressed),
                      compressed_chain=kernel(plan.compressed_chain),
+                     line_dbl=(None if plan.line_dbl is None
+                               else (_ifma_kernel(plan.line_dbl[0], halves, plan),
+                                     _ifma_kernel(plan.line_dbl[1], halves, plan))),
                      load_index=(q, s, q1, s1), store_index=tuple(rows),
                      word_mask=f"0x{(1 << plan.words) - 1:02x}")
 
@@ -519,7 +523,10 @@ class TowerEmit:
         # the Fp2 slots of a line (c/pairing.h's pf_line_to_gt): D-twist w^0, w^1, w^3 (c0.c0,
         # c1.c0, c1.c1), M-twist w^0, w^2, w^3 (c0.c0, c0.c1, c1.c1)
         slots = (0, 3, 4) if m.twist.kind == "D" else (0, 1, 4)
-        return ifma_tower(derive_ifma_tower(m.p, m.fp.limbs64, m.k, tower.beta, xi, m.name, slots))
+        # 3 b' with small integer coefficients over Fp2: the doubling step's kernel
+        b3s = m.twist.b3_small if m.fq_degree == 2 else None
+        b3 = (b3s[0] * b3s[1][0], b3s[0] * b3s[1][1]) if b3s else None
+        return ifma_tower(derive_ifma_tower(m.p, m.fp.limbs64, m.k, tower.beta, xi, m.name, slots, b3))
 
     # small helpers bound to the curve --------------------------------------------------------
 

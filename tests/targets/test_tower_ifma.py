@@ -80,6 +80,16 @@ def test_which_towers_get_a_plan():
         assert chain is not None and chain.operands == karabina.operands and not chain.by_r64
         # the chain's sums are offset by multiples of its inputs' bound (3p), not of p
         assert [k for *_, k in chain.pre] == [3 * k for *_, k in karabina.pre] and any(k for *_, k in chain.pre)
+        # the Miller loop's doubling step: where 3 b' has small integer coefficients (BLS12-381's
+        # 12 + 12 u; BN254's 3 / (9 + u) and BLS12-377's 3 / u do not), eleven products into the
+        # line and B, E, 2XY (twelve outputs), then ten into the point (six)
+        if name == "bls12_381":
+            assert _model(name).twist.b3_small == (12, (1, 1))
+            first, second = plan.line_dbl
+            assert (len(first.operands), len(first.outputs), len(second.operands), len(second.outputs)) == (11, 12, 10, 6)
+            assert {x for pair in first.operands for x in pair} & {f"a{i}" for i in range(12)} <= {f"a{i}" for i in range(6)}
+        else:
+            assert _model(name).twist.b3_small is None and plan.line_dbl is None
     bw6 = _model("bls12_381").p  # any prime: a k = 6 tower (no beta) gets no plan before p is read
     assert derive_ifma_tower(bw6, 6, 6, None, (2,), "a k = 6 tower") is None
 
@@ -96,8 +106,11 @@ def test_last_batches_of_four_run_in_256_bit_vectors():
     assert (ifma.mul.reduction_batches, ifma.mul.reduction_quad) == (1, True)
     assert (ifma.compressed_chain.product_batches, ifma.compressed_chain.product_quad) == (1, True)
     assert (ifma.cyclotomic_sqr_compressed.reduction_batches, ifma.cyclotomic_sqr_compressed.reduction_quad) == (1, False)
+    # the doubling step's rounds: eleven products and twelve outputs, ten products and six outputs
+    assert [(k.product_batches, k.product_quad, k.reduction_batches, k.reduction_quad)
+            for k in ifma.line_dbl] == [(1, True, 1, True), (1, True, 1, False)]
     for kernel in (ifma.mul, ifma.sqr, ifma.mul_by_line, ifma.mul_by_line_product, ifma.cyclotomic_sqr,
-                   ifma.cyclotomic_sqr_compressed, ifma.compressed_chain):
+                   ifma.cyclotomic_sqr_compressed, ifma.compressed_chain, *ifma.line_dbl):
         for count, batches, quad in ((len(kernel.plan.operands), kernel.product_batches, kernel.product_quad),
                                      (len(kernel.plan.outputs), kernel.reduction_batches, kernel.reduction_quad)):
             if quad:  # a last batch of one to four
@@ -106,7 +119,15 @@ def test_last_batches_of_four_run_in_256_bit_vectors():
                 assert 8 * batches - 4 < count <= 8 * batches
 
 
-KERNELS = ("mul", "sqr", "mul_by_line", "mul_by_line_product", "cyclotomic_sqr", "cyclotomic_sqr_compressed", "compressed_chain")
+KERNELS = ("mul", "sqr", "mul_by_line", "mul_by_line_product", "cyclotomic_sqr", "cyclotomic_sqr_compressed",
+           "compressed_chain", "line_dbl[0]", "line_dbl[1]")
+
+
+def _kernel_plan(tower, kernel: str):
+    """A kernel's plan by its name in KERNELS ("line_dbl[i]": the doubling step's round i + 1)."""
+    if kernel.startswith("line_dbl["):
+        return None if tower.line_dbl is None else tower.line_dbl[int(kernel[-2])]
+    return getattr(tower, kernel)
 
 
 @pytest.mark.parametrize("kernel", KERNELS)
@@ -118,7 +139,7 @@ def test_plan_bounds_at_the_largest_inputs(name, kernel):
     below 2n 2^52, combined as the plan says) below 2^63. The plan is also evaluated with every
     input at its largest, against the same bounds."""
     tower = _plan(name)
-    plan = getattr(tower, kernel)
+    plan = _kernel_plan(tower, kernel)
     if plan is None:
         pytest.skip(f"{name} has no {kernel} kernel")
     p = _model(name).p
@@ -184,8 +205,9 @@ def test_plan_bounds_at_the_largest_inputs(name, kernel):
 
 def test_altered_plan_or_constant_stops_the_derivation(monkeypatch):
     """A wrong coefficient in the traced multiplication (xi's first component off by one in the
-    products by xi), a wrong sign in the cyclotomic squaring (3 t + 2 x for 3 t - 2 x), a wrong
-    -p^-1 mod 2^52, and a limb count below the bounds' each stop it or leave no plan."""
+    products by xi), a wrong sign in the cyclotomic squaring (3 t + 2 x for 3 t - 2 x), a doubling
+    step that reads a wrong value, a wrong -p^-1 mod 2^52, and a limb count below the bounds' each
+    stop it or leave no plan."""
     m = _model("bls12_381")
     xi = tuple(_signed(c, m.p) for c in m.tower.xi)
     uncached = derive_ifma_tower.__wrapped__  # the derivation itself, not its cached result
@@ -222,6 +244,14 @@ def test_altered_plan_or_constant_stops_the_derivation(monkeypatch):
         with pytest.raises(ifma_tower.DerivationError, match="-p\\^-1 mod 2\\^52"):
             uncached(m.p, m.fp.limbs64, m.k, m.tower.beta, xi, m.name, (0, 1, 4))
 
+    # the doubling step's second round reading B where it reads E
+    b3 = (12, 12)
+    assert uncached(m.p, m.fp.limbs64, m.k, m.tower.beta, xi, m.name, (0, 1, 4), b3).line_dbl is not None
+    with monkeypatch.context() as patch:
+        patch.setattr(ifma_tower, "LINE_DBL_E", ifma_tower.LINE_DBL_B)
+        with pytest.raises(ifma_tower.DerivationError, match="traced doubling step equals pf_line_dbl"):
+            uncached(m.p, m.fp.limbs64, m.k, m.tower.beta, xi, m.name, (0, 1, 4), b3)
+
     with monkeypatch.context() as patch:
         patch.setattr(ifma_tower, "MAX_LIMBS", 7)
         assert uncached(m.p, m.fp.limbs64, m.k, m.tower.beta, xi, m.name, (0, 1, 4)) is None
@@ -253,7 +283,7 @@ def test_plan_constants(name):
     assert 0 <= plan.redc_tail_bits < LIMB_BITS
     assert 1 << plan.quotient_shift < p < 2 << plan.quotient_shift
     kernels = [k for k in (plan.mul, plan.sqr, plan.mul_by_line, plan.mul_by_line_product, plan.cyclotomic_sqr,
-                           plan.cyclotomic_sqr_compressed) if k is not None]
+                           plan.cyclotomic_sqr_compressed, *(plan.line_dbl or ())) if k is not None]
     assert all(k.by_r64 for k in kernels)
     assert [value(row) for row in plan.p_times] == [p, 2 * p]
     for k in kernels:
@@ -281,7 +311,8 @@ def test_quotient_estimate_at_the_edges(name):
     tower, p = _plan(name), _model(name).p
     t = tower.quotient_shift
     rng = random.Random(f"{name}-quotient")
-    for k in (tower.mul, tower.sqr, tower.mul_by_line, tower.cyclotomic_sqr, tower.compressed_chain):
+    for k in (tower.mul, tower.sqr, tower.mul_by_line, tower.cyclotomic_sqr, tower.compressed_chain,
+              *(tower.line_dbl or ())):
         bound = k.reduced_bound
         values = {0, 1, bound - 1, bound - 2} | {rng.randrange(bound) for _ in range(2000)}
         values |= {q * p + d for q in range(bound // p + 1) for d in (-1, 0, 1) if 0 <= q * p + d < bound}

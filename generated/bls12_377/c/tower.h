@@ -2232,12 +2232,14 @@ static void fp12_mul_ifma(fp12_t *out, const fp12_t *a_in, const fp12_t *b_in)
 
     /* 4. eight outputs per batch: reduced by R64 (offset 4 p, as offset p 2^20 in 9 limbs) and made
      *    canonical by a quotient estimate (u = 4, mu = 9) and two subtractions */
-    static const uint64_t offset[9] = { 0x0000000400000ULL, 0x0000214230000ULL, 0x005c2d7510c00ULL, 0xbcd88bee82520ULL, 0x67cc03d44e3c7ULL, 0x1b28524ec688bULL, 0x1443ab18ec170ULL, 0x00006b8e9185fULL, 0x0000000000000ULL };
+    {
+        static const uint64_t offset[9] = { 0x0000000400000ULL, 0x0000214230000ULL, 0x005c2d7510c00ULL, 0xbcd88bee82520ULL, 0x67cc03d44e3c7ULL, 0x1b28524ec688bULL, 0x1443ab18ec170ULL, 0x00006b8e9185fULL, 0x0000000000000ULL };
 
 #pragma GCC unroll 1
-    for (g = 0; g < 1; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 4, 9);
-    fp12_ifma4_reduce_r64(&W[8], offset, 4, 9); /* the last 4, 256-bit */
+        for (g = 0; g < 1; g++)
+            fp12_ifma_reduce_r64(&W[8 * g], offset, 4, 9);
+        fp12_ifma4_reduce_r64(&W[8], offset, 4, 9); /* the last 4, 256-bit */
+    }
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -2588,12 +2590,14 @@ static void fp12_sqr_ifma(fp12_t *out, const fp12_t *a_in)
 
     /* 4. eight outputs per batch: reduced by R64 (offset 4 p, as offset p 2^20 in 9 limbs) and made
      *    canonical by a quotient estimate (u = 4, mu = 9) and two subtractions */
-    static const uint64_t offset[9] = { 0x0000000400000ULL, 0x0000214230000ULL, 0x005c2d7510c00ULL, 0xbcd88bee82520ULL, 0x67cc03d44e3c7ULL, 0x1b28524ec688bULL, 0x1443ab18ec170ULL, 0x00006b8e9185fULL, 0x0000000000000ULL };
+    {
+        static const uint64_t offset[9] = { 0x0000000400000ULL, 0x0000214230000ULL, 0x005c2d7510c00ULL, 0xbcd88bee82520ULL, 0x67cc03d44e3c7ULL, 0x1b28524ec688bULL, 0x1443ab18ec170ULL, 0x00006b8e9185fULL, 0x0000000000000ULL };
 
 #pragma GCC unroll 1
-    for (g = 0; g < 1; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 4, 9);
-    fp12_ifma4_reduce_r64(&W[8], offset, 4, 9); /* the last 4, 256-bit */
+        for (g = 0; g < 1; g++)
+            fp12_ifma_reduce_r64(&W[8 * g], offset, 4, 9);
+        fp12_ifma4_reduce_r64(&W[8], offset, 4, 9); /* the last 4, 256-bit */
+    }
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -2951,12 +2955,14 @@ static void fp12_mul_by_line_ifma(fp12_t *out, const fp12_t *a_in, const fp12_t 
 
     /* 4. eight outputs per batch: reduced by R64 (offset 2 p, as offset p 2^20 in 9 limbs) and made
      *    canonical by a quotient estimate (u = 3, mu = 4) and two subtractions */
-    static const uint64_t offset[9] = { 0x0000000200000ULL, 0x000010a118000ULL, 0x002e16ba88600ULL, 0xde6c45f741290ULL, 0xb3e601ea271e3ULL, 0x0d94292763445ULL, 0x8a21d58c760b8ULL, 0x000035c748c2fULL, 0x0000000000000ULL };
+    {
+        static const uint64_t offset[9] = { 0x0000000200000ULL, 0x000010a118000ULL, 0x002e16ba88600ULL, 0xde6c45f741290ULL, 0xb3e601ea271e3ULL, 0x0d94292763445ULL, 0x8a21d58c760b8ULL, 0x000035c748c2fULL, 0x0000000000000ULL };
 
 #pragma GCC unroll 1
-    for (g = 0; g < 1; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 3, 4);
-    fp12_ifma4_reduce_r64(&W[8], offset, 3, 4); /* the last 4, 256-bit */
+        for (g = 0; g < 1; g++)
+            fp12_ifma_reduce_r64(&W[8 * g], offset, 3, 4);
+        fp12_ifma4_reduce_r64(&W[8], offset, 3, 4); /* the last 4, 256-bit */
+    }
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -3398,12 +3404,14 @@ static void fp12_mul_by_line_product_ifma(fp12_t *out, const fp12_t *a_in, const
 
     /* 4. eight outputs per batch: reduced by R64 (offset 3 p, as offset p 2^20 in 9 limbs) and made
      *    canonical by a quotient estimate (u = 4, mu = 9) and two subtractions */
-    static const uint64_t offset[9] = { 0x0000000300000ULL, 0x000018f1a4000ULL, 0x00452217cc900ULL, 0xcda268f2e1bd8ULL, 0x8dd902df3aad5ULL, 0x145e3dbb14e68ULL, 0x4f32c052b1114ULL, 0x000050aaed247ULL, 0x0000000000000ULL };
+    {
+        static const uint64_t offset[9] = { 0x0000000300000ULL, 0x000018f1a4000ULL, 0x00452217cc900ULL, 0xcda268f2e1bd8ULL, 0x8dd902df3aad5ULL, 0x145e3dbb14e68ULL, 0x4f32c052b1114ULL, 0x000050aaed247ULL, 0x0000000000000ULL };
 
 #pragma GCC unroll 1
-    for (g = 0; g < 1; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 4, 9);
-    fp12_ifma4_reduce_r64(&W[8], offset, 4, 9); /* the last 4, 256-bit */
+        for (g = 0; g < 1; g++)
+            fp12_ifma_reduce_r64(&W[8 * g], offset, 4, 9);
+        fp12_ifma4_reduce_r64(&W[8], offset, 4, 9); /* the last 4, 256-bit */
+    }
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -3677,12 +3685,14 @@ static void fp12_cyclotomic_sqr_ifma(fp12_t *out, const fp12_t *a_in)
 
     /* 4. eight outputs per batch: reduced by R64 (offset 3 p, as offset p 2^20 in 9 limbs) and made
      *    canonical by a quotient estimate (u = 4, mu = 9) and two subtractions */
-    static const uint64_t offset[9] = { 0x0000000300000ULL, 0x000018f1a4000ULL, 0x00452217cc900ULL, 0xcda268f2e1bd8ULL, 0x8dd902df3aad5ULL, 0x145e3dbb14e68ULL, 0x4f32c052b1114ULL, 0x000050aaed247ULL, 0x0000000000000ULL };
+    {
+        static const uint64_t offset[9] = { 0x0000000300000ULL, 0x000018f1a4000ULL, 0x00452217cc900ULL, 0xcda268f2e1bd8ULL, 0x8dd902df3aad5ULL, 0x145e3dbb14e68ULL, 0x4f32c052b1114ULL, 0x000050aaed247ULL, 0x0000000000000ULL };
 
 #pragma GCC unroll 1
-    for (g = 0; g < 1; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 4, 9);
-    fp12_ifma4_reduce_r64(&W[8], offset, 4, 9); /* the last 4, 256-bit */
+        for (g = 0; g < 1; g++)
+            fp12_ifma_reduce_r64(&W[8 * g], offset, 4, 9);
+        fp12_ifma4_reduce_r64(&W[8], offset, 4, 9); /* the last 4, 256-bit */
+    }
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -3886,11 +3896,13 @@ static void fp12_cyclotomic_sqr_compressed_ifma(fp12_t *out, const fp12_t *a_in)
 
     /* 4. eight outputs per batch: reduced by R64 (offset 3 p, as offset p 2^20 in 9 limbs) and made
      *    canonical by a quotient estimate (u = 4, mu = 9) and two subtractions */
-    static const uint64_t offset[9] = { 0x0000000300000ULL, 0x000018f1a4000ULL, 0x00452217cc900ULL, 0xcda268f2e1bd8ULL, 0x8dd902df3aad5ULL, 0x145e3dbb14e68ULL, 0x4f32c052b1114ULL, 0x000050aaed247ULL, 0x0000000000000ULL };
+    {
+        static const uint64_t offset[9] = { 0x0000000300000ULL, 0x000018f1a4000ULL, 0x00452217cc900ULL, 0xcda268f2e1bd8ULL, 0x8dd902df3aad5ULL, 0x145e3dbb14e68ULL, 0x4f32c052b1114ULL, 0x000050aaed247ULL, 0x0000000000000ULL };
 
 #pragma GCC unroll 1
-    for (g = 0; g < 1; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 4, 9);
+        for (g = 0; g < 1; g++)
+            fp12_ifma_reduce_r64(&W[8 * g], offset, 4, 9);
+    }
     fp12_ifma_store(&((fp_t *)out)[2], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[3], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[4], W[2][0]);

@@ -2074,12 +2074,14 @@ static void fp12_mul_ifma(fp12_t *out, const fp12_t *a_in, const fp12_t *b_in)
 
     /* 4. eight outputs per batch: reduced by R64 (offset 13 p, as offset p 2^20 in 9 limbs) and made
      *    canonical by a quotient estimate (u = 6, mu = 39) and two subtractions */
-    static const uint64_t offset[9] = { 0xfffbaaaf00000ULL, 0x3fffc71f2ffffULL, 0xd58ebbffef014ULL, 0xd7ab22c86fc7fULL, 0xd5c05dc1f3b83ULL, 0x16ad7c6f01a0eULL, 0x7eb5d5d067844ULL, 0x001520de8e4ebULL, 0x0000000000000ULL };
+    {
+        static const uint64_t offset[9] = { 0xfffbaaaf00000ULL, 0x3fffc71f2ffffULL, 0xd58ebbffef014ULL, 0xd7ab22c86fc7fULL, 0xd5c05dc1f3b83ULL, 0x16ad7c6f01a0eULL, 0x7eb5d5d067844ULL, 0x001520de8e4ebULL, 0x0000000000000ULL };
 
 #pragma GCC unroll 1
-    for (g = 0; g < 1; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 6, 39);
-    fp12_ifma4_reduce_r64(&W[8], offset, 6, 39); /* the last 4, 256-bit */
+        for (g = 0; g < 1; g++)
+            fp12_ifma_reduce_r64(&W[8 * g], offset, 6, 39);
+        fp12_ifma4_reduce_r64(&W[8], offset, 6, 39); /* the last 4, 256-bit */
+    }
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -2431,12 +2433,14 @@ static void fp12_sqr_ifma(fp12_t *out, const fp12_t *a_in)
 
     /* 4. eight outputs per batch: reduced by R64 (offset 13 p, as offset p 2^20 in 9 limbs) and made
      *    canonical by a quotient estimate (u = 6, mu = 39) and two subtractions */
-    static const uint64_t offset[9] = { 0xfffbaaaf00000ULL, 0x3fffc71f2ffffULL, 0xd58ebbffef014ULL, 0xd7ab22c86fc7fULL, 0xd5c05dc1f3b83ULL, 0x16ad7c6f01a0eULL, 0x7eb5d5d067844ULL, 0x001520de8e4ebULL, 0x0000000000000ULL };
+    {
+        static const uint64_t offset[9] = { 0xfffbaaaf00000ULL, 0x3fffc71f2ffffULL, 0xd58ebbffef014ULL, 0xd7ab22c86fc7fULL, 0xd5c05dc1f3b83ULL, 0x16ad7c6f01a0eULL, 0x7eb5d5d067844ULL, 0x001520de8e4ebULL, 0x0000000000000ULL };
 
 #pragma GCC unroll 1
-    for (g = 0; g < 1; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 6, 39);
-    fp12_ifma4_reduce_r64(&W[8], offset, 6, 39); /* the last 4, 256-bit */
+        for (g = 0; g < 1; g++)
+            fp12_ifma_reduce_r64(&W[8 * g], offset, 6, 39);
+        fp12_ifma4_reduce_r64(&W[8], offset, 6, 39); /* the last 4, 256-bit */
+    }
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -2806,12 +2810,14 @@ static void fp12_mul_by_line_ifma(fp12_t *out, const fp12_t *a_in, const fp12_t 
 
     /* 4. eight outputs per batch: reduced by R64 (offset 8 p, as offset p 2^20 in 9 limbs) and made
      *    canonical by a quotient estimate (u = 5, mu = 19) and two subtractions */
-    static const uint64_t offset[9] = { 0xfffd555800000ULL, 0xffffdcff7ffffULL, 0x20f55ffff58a9ULL, 0x9869507b587b1ULL, 0x5c279c2895fb3ULL, 0x21a5d66bb23baULL, 0xff34d258dd3dbULL, 0x000d0088f51cbULL, 0x0000000000000ULL };
+    {
+        static const uint64_t offset[9] = { 0xfffd555800000ULL, 0xffffdcff7ffffULL, 0x20f55ffff58a9ULL, 0x9869507b587b1ULL, 0x5c279c2895fb3ULL, 0x21a5d66bb23baULL, 0xff34d258dd3dbULL, 0x000d0088f51cbULL, 0x0000000000000ULL };
 
 #pragma GCC unroll 1
-    for (g = 0; g < 1; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 5, 19);
-    fp12_ifma4_reduce_r64(&W[8], offset, 5, 19); /* the last 4, 256-bit */
+        for (g = 0; g < 1; g++)
+            fp12_ifma_reduce_r64(&W[8 * g], offset, 5, 19);
+        fp12_ifma4_reduce_r64(&W[8], offset, 5, 19); /* the last 4, 256-bit */
+    }
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -3259,12 +3265,14 @@ static void fp12_mul_by_line_product_ifma(fp12_t *out, const fp12_t *a_in, const
 
     /* 4. eight outputs per batch: reduced by R64 (offset 12 p, as offset p 2^20 in 9 limbs) and made
      *    canonical by a quotient estimate (u = 6, mu = 39) and two subtractions */
-    static const uint64_t offset[9] = { 0xfffc000400000ULL, 0xffffcb7f3ffffULL, 0xb1700ffff04feULL, 0x649df8b904b89ULL, 0x8a3b6a3ce0f8dULL, 0xb278c1a18b597ULL, 0xfecf3b854bdc8ULL, 0x001380cd6fab1ULL, 0x0000000000000ULL };
+    {
+        static const uint64_t offset[9] = { 0xfffc000400000ULL, 0xffffcb7f3ffffULL, 0xb1700ffff04feULL, 0x649df8b904b89ULL, 0x8a3b6a3ce0f8dULL, 0xb278c1a18b597ULL, 0xfecf3b854bdc8ULL, 0x001380cd6fab1ULL, 0x0000000000000ULL };
 
 #pragma GCC unroll 1
-    for (g = 0; g < 1; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 6, 39);
-    fp12_ifma4_reduce_r64(&W[8], offset, 6, 39); /* the last 4, 256-bit */
+        for (g = 0; g < 1; g++)
+            fp12_ifma_reduce_r64(&W[8 * g], offset, 6, 39);
+        fp12_ifma4_reduce_r64(&W[8], offset, 6, 39); /* the last 4, 256-bit */
+    }
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -3538,12 +3546,14 @@ static void fp12_cyclotomic_sqr_ifma(fp12_t *out, const fp12_t *a_in)
 
     /* 4. eight outputs per batch: reduced by R64 (offset 5 p, as offset p 2^20 in 9 limbs) and made
      *    canonical by a quotient estimate (u = 5, mu = 19) and two subtractions */
-    static const uint64_t offset[9] = { 0xfffe555700000ULL, 0x3fffea1faffffULL, 0xb4995bfff976aULL, 0x3f41d24d174ceULL, 0x7998c1995dbd0ULL, 0xf507a6034f654ULL, 0x7f8103778a468ULL, 0x000820559931fULL, 0x0000000000000ULL };
+    {
+        static const uint64_t offset[9] = { 0xfffe555700000ULL, 0x3fffea1faffffULL, 0xb4995bfff976aULL, 0x3f41d24d174ceULL, 0x7998c1995dbd0ULL, 0xf507a6034f654ULL, 0x7f8103778a468ULL, 0x000820559931fULL, 0x0000000000000ULL };
 
 #pragma GCC unroll 1
-    for (g = 0; g < 1; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 5, 19);
-    fp12_ifma4_reduce_r64(&W[8], offset, 5, 19); /* the last 4, 256-bit */
+        for (g = 0; g < 1; g++)
+            fp12_ifma_reduce_r64(&W[8 * g], offset, 5, 19);
+        fp12_ifma4_reduce_r64(&W[8], offset, 5, 19); /* the last 4, 256-bit */
+    }
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -3747,11 +3757,13 @@ static void fp12_cyclotomic_sqr_compressed_ifma(fp12_t *out, const fp12_t *a_in)
 
     /* 4. eight outputs per batch: reduced by R64 (offset 5 p, as offset p 2^20 in 9 limbs) and made
      *    canonical by a quotient estimate (u = 5, mu = 19) and two subtractions */
-    static const uint64_t offset[9] = { 0xfffe555700000ULL, 0x3fffea1faffffULL, 0xb4995bfff976aULL, 0x3f41d24d174ceULL, 0x7998c1995dbd0ULL, 0xf507a6034f654ULL, 0x7f8103778a468ULL, 0x000820559931fULL, 0x0000000000000ULL };
+    {
+        static const uint64_t offset[9] = { 0xfffe555700000ULL, 0x3fffea1faffffULL, 0xb4995bfff976aULL, 0x3f41d24d174ceULL, 0x7998c1995dbd0ULL, 0xf507a6034f654ULL, 0x7f8103778a468ULL, 0x000820559931fULL, 0x0000000000000ULL };
 
 #pragma GCC unroll 1
-    for (g = 0; g < 1; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 5, 19);
+        for (g = 0; g < 1; g++)
+            fp12_ifma_reduce_r64(&W[8 * g], offset, 5, 19);
+    }
     fp12_ifma_store(&((fp_t *)out)[2], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[3], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[4], W[2][0]);
@@ -3762,6 +3774,284 @@ static void fp12_cyclotomic_sqr_compressed_ifma(fp12_t *out, const fp12_t *a_in)
     fp12_ifma_store(&((fp_t *)out)[11], W[7][0]);
 }
 
+
+/* The Miller loop's doubling step on the twist (c/pairing.h's pf_line_dbl: the same formulas, the
+ * same canonical results): point = T = (X, Y, Z) over Fp2, six coefficients, is doubled in place,
+ * and line gets the raw tangent line (y, x, c) = (H, 3J, E - B). Two kernels' rounds: the first
+ * squares and multiplies T's coordinates (11 products: B, C, (Y + Z)^2, J, XY) into the line
+ * and B, E = 3 b' C, 2XY, the second multiplies those (10 products: X3, Y3, Z3); the first
+ * round's reduced rows are the second's inputs, never stored. */
+static void fp12_line_dbl_ifma(fp_t line[6], fp_t point[6])
+{
+    __m512i a[12];
+    size_t i, g, h;
+
+#pragma GCC unroll 6
+    for (i = 0; i < 6; i++)
+        a[i] = fp12_ifma_load(&point[i]);
+    {
+        __m512i W[16][2];
+        {
+            __m512i A[16], B[16], P[16][2];
+
+            /* 1. the operands: sums of input coefficients (carried in lanes below) */
+            const __m512i s1 = _mm512_add_epi64(a[2], a[3]);
+            const __m512i s2 = _mm512_sub_epi64(_mm512_add_epi64(a[2], _mm512_set_epi64(106513, 539007656565323, 486514101631693, 2080788367864709, 329812468902415, 1883421074697215, 4480601151241119, 4222124650637995)), a[3]);
+            const __m512i s5 = _mm512_add_epi64(a[4], a[5]);
+            const __m512i s6 = _mm512_sub_epi64(_mm512_add_epi64(a[4], _mm512_set_epi64(106513, 539007656565323, 486514101631693, 2080788367864709, 329812468902415, 1883421074697215, 4480601151241119, 4222124650637995)), a[5]);
+            const __m512i s9 = _mm512_add_epi64(a[2], a[4]);
+            const __m512i s10 = _mm512_add_epi64(a[3], a[5]);
+            const __m512i s11 = _mm512_add_epi64(s9, s10);
+            const __m512i s12 = _mm512_sub_epi64(_mm512_add_epi64(s9, _mm512_set_epi64(213026, 1078015313130646, 973028203263386, 4161576735729418, 659624937804830, 3766842149394430, 8961202302482238, 8444249301275990)), s10);
+            const __m512i s15 = _mm512_add_epi64(a[0], a[1]);
+            const __m512i s16 = _mm512_sub_epi64(_mm512_add_epi64(a[0], _mm512_set_epi64(106513, 539007656565323, 486514101631693, 2080788367864709, 329812468902415, 1883421074697215, 4480601151241119, 4222124650637995)), a[1]);
+            const __m512i s19 = _mm512_add_epi64(a[0], a[1]);
+            const __m512i s20 = _mm512_add_epi64(a[2], a[3]);
+            A[0] = a[2]; B[0] = a[3];
+            A[1] = s1; B[1] = s2;
+            A[2] = a[4]; B[2] = a[5];
+            A[3] = s5; B[3] = s6;
+            A[4] = s9; B[4] = s10;
+            A[5] = s11; B[5] = s12;
+            A[6] = a[0]; B[6] = a[1];
+            A[7] = s15; B[7] = s16;
+            A[8] = a[0]; B[8] = a[2];
+            A[9] = a[1]; B[9] = a[3];
+            A[10] = s19; B[10] = s20;
+    #pragma GCC unroll 8
+            for (i = 11; i < 16; i++)
+                A[i] = B[i] = _mm512_setzero_si512();
+
+            /* 2. eight double-width products per batch, one per lane */
+            /* a loop, not unrolled: one copy of the batch's code (unrolled, gcc compiled each kernel
+             * for about three times as long, and it ran no faster) */
+    #pragma GCC unroll 1
+            for (g = 0; g < 1; g++)
+                fp12_ifma_products(&P[8 * g], &A[8 * g], &B[8 * g]);
+            /* the last 3 in 256-bit vectors: half the work of a batch */
+            fp12_ifma4_products(&P[8], &A[8], &B[8]);
+
+            /* 3. the outputs as signed combinations of the products, column by column */
+            {
+                __m512i w3[2];
+                w3[0] = P[1][0];
+                w3[1] = P[1][1];
+                __m512i w4[2];
+                w4[0] = _mm512_slli_epi64(P[0][0], 1);
+                w4[1] = _mm512_slli_epi64(P[0][1], 1);
+                __m512i w7[2];
+                w7[0] = P[3][0];
+                w7[1] = P[3][1];
+                __m512i w8[2];
+                w8[0] = _mm512_slli_epi64(P[2][0], 1);
+                w8[1] = _mm512_slli_epi64(P[2][1], 1);
+                __m512i w13[2];
+                w13[0] = P[5][0];
+                w13[1] = P[5][1];
+                __m512i w14[2];
+                w14[0] = _mm512_slli_epi64(P[4][0], 1);
+                w14[1] = _mm512_slli_epi64(P[4][1], 1);
+                __m512i w17[2];
+                w17[0] = P[7][0];
+                w17[1] = P[7][1];
+                __m512i w18[2];
+                w18[0] = _mm512_slli_epi64(P[6][0], 1);
+                w18[1] = _mm512_slli_epi64(P[6][1], 1);
+                __m512i w21[2];
+                w21[0] = _mm512_sub_epi64(P[8][0], P[9][0]);
+                w21[1] = _mm512_sub_epi64(P[8][1], P[9][1]);
+                __m512i w22[2];
+                w22[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[10][0], P[8][0]), P[9][0]);
+                w22[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[10][1], P[8][1]), P[9][1]);
+                __m512i w23[2];
+                w23[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w7[0], _mm512_set1_epi64(12)), _mm512_mullo_epi64(w8[0], _mm512_set1_epi64(12)));
+                w23[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w7[1], _mm512_set1_epi64(12)), _mm512_mullo_epi64(w8[1], _mm512_set1_epi64(12)));
+                __m512i w24[2];
+                w24[0] = _mm512_add_epi64(_mm512_mullo_epi64(w7[0], _mm512_set1_epi64(12)), _mm512_mullo_epi64(w8[0], _mm512_set1_epi64(12)));
+                w24[1] = _mm512_add_epi64(_mm512_mullo_epi64(w7[1], _mm512_set1_epi64(12)), _mm512_mullo_epi64(w8[1], _mm512_set1_epi64(12)));
+                __m512i w25[2];
+                w25[0] = _mm512_sub_epi64(_mm512_sub_epi64(w13[0], w3[0]), w7[0]);
+                w25[1] = _mm512_sub_epi64(_mm512_sub_epi64(w13[1], w3[1]), w7[1]);
+                __m512i w26[2];
+                w26[0] = _mm512_sub_epi64(_mm512_sub_epi64(w14[0], w4[0]), w8[0]);
+                w26[1] = _mm512_sub_epi64(_mm512_sub_epi64(w14[1], w4[1]), w8[1]);
+                __m512i w27[2];
+                w27[0] = _mm512_mullo_epi64(w17[0], _mm512_set1_epi64(3));
+                w27[1] = _mm512_mullo_epi64(w17[1], _mm512_set1_epi64(3));
+                __m512i w28[2];
+                w28[0] = _mm512_mullo_epi64(w18[0], _mm512_set1_epi64(3));
+                w28[1] = _mm512_mullo_epi64(w18[1], _mm512_set1_epi64(3));
+                __m512i w29[2];
+                w29[0] = _mm512_sub_epi64(w23[0], w3[0]);
+                w29[1] = _mm512_sub_epi64(w23[1], w3[1]);
+                __m512i w30[2];
+                w30[0] = _mm512_sub_epi64(w24[0], w4[0]);
+                w30[1] = _mm512_sub_epi64(w24[1], w4[1]);
+                __m512i w31[2];
+                w31[0] = _mm512_slli_epi64(w21[0], 1);
+                w31[1] = _mm512_slli_epi64(w21[1], 1);
+                __m512i w32[2];
+                w32[0] = _mm512_slli_epi64(w22[0], 1);
+                w32[1] = _mm512_slli_epi64(w22[1], 1);
+                W[0][0] = w25[0]; W[0][1] = w25[1];
+                W[1][0] = w26[0]; W[1][1] = w26[1];
+                W[2][0] = w27[0]; W[2][1] = w27[1];
+                W[3][0] = w28[0]; W[3][1] = w28[1];
+                W[4][0] = w29[0]; W[4][1] = w29[1];
+                W[5][0] = w30[0]; W[5][1] = w30[1];
+                W[6][0] = w3[0]; W[6][1] = w3[1];
+                W[7][0] = w4[0]; W[7][1] = w4[1];
+                W[8][0] = w23[0]; W[8][1] = w23[1];
+                W[9][0] = w24[0]; W[9][1] = w24[1];
+                W[10][0] = w31[0]; W[10][1] = w31[1];
+                W[11][0] = w32[0]; W[11][1] = w32[1];
+            }
+        }
+    #pragma GCC unroll 8
+        for (i = 12; i < 16; i++)
+    #pragma GCC unroll 2
+            for (h = 0; h < 2; h++)
+                W[i][h] = _mm512_setzero_si512();
+
+        /* 4. eight outputs per batch: reduced by R64 (offset 3 p, as offset p 2^20 in 9 limbs) and made
+         *    canonical by a quotient estimate (u = 5, mu = 19) and two subtractions */
+        {
+            static const uint64_t offset[9] = { 0xffff000100000ULL, 0xbffff2dfcffffULL, 0x6c5c03fffc13fULL, 0x59277e2e412e2ULL, 0xe28eda8f383e3ULL, 0x2c9e306862d65ULL, 0x7fb3cee152f72ULL, 0x0004e0335beacULL, 0x0000000000000ULL };
+
+    #pragma GCC unroll 1
+            for (g = 0; g < 1; g++)
+                fp12_ifma_reduce_r64(&W[8 * g], offset, 5, 19);
+            fp12_ifma4_reduce_r64(&W[8], offset, 5, 19); /* the last 4, 256-bit */
+        }
+        fp12_ifma_store(&line[0], W[0][0]);
+        a[0] = W[0][0];
+        fp12_ifma_store(&line[1], W[1][0]);
+        a[1] = W[1][0];
+        fp12_ifma_store(&line[2], W[2][0]);
+        a[2] = W[2][0];
+        fp12_ifma_store(&line[3], W[3][0]);
+        a[3] = W[3][0];
+        fp12_ifma_store(&line[4], W[4][0]);
+        a[4] = W[4][0];
+        fp12_ifma_store(&line[5], W[5][0]);
+        a[5] = W[5][0];
+        a[6] = W[6][0];
+        a[7] = W[7][0];
+        a[8] = W[8][0];
+        a[9] = W[9][0];
+        a[10] = W[10][0];
+        a[11] = W[11][0];
+    }
+    {
+        __m512i W[8][2];
+        {
+            __m512i A[16], B[16], P[16][2];
+
+            /* 1. the operands: sums of input coefficients (carried in lanes below) */
+            const __m512i s1 = _mm512_sub_epi64(_mm512_add_epi64(a[6], _mm512_set_epi64(319539, 1617022969695969, 1459542304895079, 6242365103594127, 989437406707245, 5650263224091645, 13441803453723357, 12666373951913985)), _mm512_mullo_epi64(a[8], _mm512_set1_epi64(3)));
+            const __m512i s2 = _mm512_sub_epi64(_mm512_add_epi64(a[7], _mm512_set_epi64(319539, 1617022969695969, 1459542304895079, 6242365103594127, 989437406707245, 5650263224091645, 13441803453723357, 12666373951913985)), _mm512_mullo_epi64(a[9], _mm512_set1_epi64(3)));
+            const __m512i s3 = _mm512_add_epi64(a[6], _mm512_mullo_epi64(a[8], _mm512_set1_epi64(3)));
+            const __m512i s4 = _mm512_add_epi64(a[7], _mm512_mullo_epi64(a[9], _mm512_set1_epi64(3)));
+            const __m512i s5 = _mm512_add_epi64(a[10], a[11]);
+            const __m512i s6 = _mm512_add_epi64(s1, s2);
+            const __m512i s9 = _mm512_add_epi64(s3, s4);
+            const __m512i s10 = _mm512_sub_epi64(_mm512_add_epi64(s3, _mm512_set_epi64(426052, 2156030626261292, 1946056406526772, 8323153471458836, 1319249875609660, 7533684298788860, 17922404604964476, 16888498602551980)), s4);
+            const __m512i s13 = _mm512_add_epi64(a[8], a[9]);
+            const __m512i s14 = _mm512_sub_epi64(_mm512_add_epi64(a[8], _mm512_set_epi64(106513, 539007656565323, 486514101631693, 2080788367864709, 329812468902415, 1883421074697215, 4480601151241119, 4222124650637995)), a[9]);
+            const __m512i s19 = _mm512_add_epi64(a[6], a[7]);
+            const __m512i s20 = _mm512_add_epi64(a[0], a[1]);
+            A[0] = a[10]; B[0] = s1;
+            A[1] = a[11]; B[1] = s2;
+            A[2] = s5; B[2] = s6;
+            A[3] = s3; B[3] = s4;
+            A[4] = s9; B[4] = s10;
+            A[5] = a[8]; B[5] = a[9];
+            A[6] = s13; B[6] = s14;
+            A[7] = a[6]; B[7] = a[0];
+            A[8] = a[7]; B[8] = a[1];
+            A[9] = s19; B[9] = s20;
+    #pragma GCC unroll 8
+            for (i = 10; i < 16; i++)
+                A[i] = B[i] = _mm512_setzero_si512();
+
+            /* 2. eight double-width products per batch, one per lane */
+            /* a loop, not unrolled: one copy of the batch's code (unrolled, gcc compiled each kernel
+             * for about three times as long, and it ran no faster) */
+    #pragma GCC unroll 1
+            for (g = 0; g < 1; g++)
+                fp12_ifma_products(&P[8 * g], &A[8 * g], &B[8 * g]);
+            /* the last 2 in 256-bit vectors: half the work of a batch */
+            fp12_ifma4_products(&P[8], &A[8], &B[8]);
+
+            /* 3. the outputs as signed combinations of the products, column by column */
+            {
+                __m512i w7[2];
+                w7[0] = _mm512_sub_epi64(P[0][0], P[1][0]);
+                w7[1] = _mm512_sub_epi64(P[0][1], P[1][1]);
+                __m512i w8[2];
+                w8[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[2][0], P[0][0]), P[1][0]);
+                w8[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[2][1], P[0][1]), P[1][1]);
+                __m512i w11[2];
+                w11[0] = P[4][0];
+                w11[1] = P[4][1];
+                __m512i w12[2];
+                w12[0] = _mm512_slli_epi64(P[3][0], 1);
+                w12[1] = _mm512_slli_epi64(P[3][1], 1);
+                __m512i w15[2];
+                w15[0] = P[6][0];
+                w15[1] = P[6][1];
+                __m512i w16[2];
+                w16[0] = _mm512_slli_epi64(P[5][0], 1);
+                w16[1] = _mm512_slli_epi64(P[5][1], 1);
+                __m512i w17[2];
+                w17[0] = _mm512_sub_epi64(w11[0], _mm512_mullo_epi64(w15[0], _mm512_set1_epi64(12)));
+                w17[1] = _mm512_sub_epi64(w11[1], _mm512_mullo_epi64(w15[1], _mm512_set1_epi64(12)));
+                __m512i w18[2];
+                w18[0] = _mm512_sub_epi64(w12[0], _mm512_mullo_epi64(w16[0], _mm512_set1_epi64(12)));
+                w18[1] = _mm512_sub_epi64(w12[1], _mm512_mullo_epi64(w16[1], _mm512_set1_epi64(12)));
+                __m512i w21[2];
+                w21[0] = _mm512_sub_epi64(P[7][0], P[8][0]);
+                w21[1] = _mm512_sub_epi64(P[7][1], P[8][1]);
+                __m512i w22[2];
+                w22[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[9][0], P[7][0]), P[8][0]);
+                w22[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[9][1], P[7][1]), P[8][1]);
+                __m512i w23[2];
+                w23[0] = _mm512_slli_epi64(w21[0], 2);
+                w23[1] = _mm512_slli_epi64(w21[1], 2);
+                __m512i w24[2];
+                w24[0] = _mm512_slli_epi64(w22[0], 2);
+                w24[1] = _mm512_slli_epi64(w22[1], 2);
+                W[0][0] = w7[0]; W[0][1] = w7[1];
+                W[1][0] = w8[0]; W[1][1] = w8[1];
+                W[2][0] = w17[0]; W[2][1] = w17[1];
+                W[3][0] = w18[0]; W[3][1] = w18[1];
+                W[4][0] = w23[0]; W[4][1] = w23[1];
+                W[5][0] = w24[0]; W[5][1] = w24[1];
+            }
+        }
+    #pragma GCC unroll 8
+        for (i = 6; i < 8; i++)
+    #pragma GCC unroll 2
+            for (h = 0; h < 2; h++)
+                W[i][h] = _mm512_setzero_si512();
+
+        /* 4. eight outputs per batch: reduced by R64 (offset 5 p, as offset p 2^20 in 9 limbs) and made
+         *    canonical by a quotient estimate (u = 5, mu = 19) and two subtractions */
+        {
+            static const uint64_t offset[9] = { 0xfffe555700000ULL, 0x3fffea1faffffULL, 0xb4995bfff976aULL, 0x3f41d24d174ceULL, 0x7998c1995dbd0ULL, 0xf507a6034f654ULL, 0x7f8103778a468ULL, 0x000820559931fULL, 0x0000000000000ULL };
+
+    #pragma GCC unroll 1
+            for (g = 0; g < 1; g++)
+                fp12_ifma_reduce_r64(&W[8 * g], offset, 5, 19);
+        }
+        fp12_ifma_store(&point[0], W[0][0]);
+        fp12_ifma_store(&point[1], W[1][0]);
+        fp12_ifma_store(&point[2], W[2][0]);
+        fp12_ifma_store(&point[3], W[3][0]);
+        fp12_ifma_store(&point[4], W[4][0]);
+        fp12_ifma_store(&point[5], W[5][0]);
+    }
+}
 
 /* n of Karabina's compressed squarings of a (x1, x2, x3 and x5 of a^(2^n) written, x0 and x4 of
  * out not), in the kernel's form between them: x R52, below 3p (the plan's bound), so

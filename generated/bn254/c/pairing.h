@@ -9,6 +9,10 @@
 /* 1 where the Miller loop multiplies two lines together before they meet f (pf_line_mul). */
 #define PF_LINE_BY_LINE 0
 
+/* 1 where the doubling step's AVX-512 IFMA kernel is compiled in (fp12_line_dbl_ifma, tower.h):
+ * pf_line_dbl then runs it where the CPU has IFMA, and pf_line_dbl_limbs elsewhere. */
+#define PF_LINE_DBL_IFMA 0
+
 /* A point of the twist in homogeneous projective coordinates (x = X/Z, y = Y/Z). */
 typedef struct { fp2_t x, y, z; } pf_proj_t;
 

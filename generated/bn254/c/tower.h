@@ -2200,12 +2200,14 @@ static void fp12_mul_ifma(fp12_t *out, const fp12_t *a_in, const fp12_t *b_in)
 
     /* 4. eight outputs per batch: reduced by R64 (offset 180 p, as offset p 2^48 in 6 limbs) and made
      *    canonical by a quotient estimate (u = 10, mu = 677) and two subtractions */
-    static const uint64_t offset[6] = { 0xc000000000000ULL, 0xe2801037e215eULL, 0xe3d70026b4e46ULL, 0x0ef221ce86feeULL, 0x49d5598710453ULL, 0x22068728c656eULL };
+    {
+        static const uint64_t offset[6] = { 0xc000000000000ULL, 0xe2801037e215eULL, 0xe3d70026b4e46ULL, 0x0ef221ce86feeULL, 0x49d5598710453ULL, 0x22068728c656eULL };
 
 #pragma GCC unroll 1
-    for (g = 0; g < 1; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 10, 677);
-    fp12_ifma4_reduce_r64(&W[8], offset, 10, 677); /* the last 4, 256-bit */
+        for (g = 0; g < 1; g++)
+            fp12_ifma_reduce_r64(&W[8 * g], offset, 10, 677);
+        fp12_ifma4_reduce_r64(&W[8], offset, 10, 677); /* the last 4, 256-bit */
+    }
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -2557,12 +2559,14 @@ static void fp12_sqr_ifma(fp12_t *out, const fp12_t *a_in)
 
     /* 4. eight outputs per batch: reduced by R64 (offset 182 p, as offset p 2^48 in 6 limbs) and made
      *    canonical by a quotient estimate (u = 10, mu = 677) and two subtractions */
-    static const uint64_t offset[6] = { 0xa000000000000ULL, 0x23983de8dc107ULL, 0x36040e60068bfULL, 0x11f4d289b601cULL, 0x7dda909118fc0ULL, 0x22674fc5ac194ULL };
+    {
+        static const uint64_t offset[6] = { 0xa000000000000ULL, 0x23983de8dc107ULL, 0x36040e60068bfULL, 0x11f4d289b601cULL, 0x7dda909118fc0ULL, 0x22674fc5ac194ULL };
 
 #pragma GCC unroll 1
-    for (g = 0; g < 1; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 10, 677);
-    fp12_ifma4_reduce_r64(&W[8], offset, 10, 677); /* the last 4, 256-bit */
+        for (g = 0; g < 1; g++)
+            fp12_ifma_reduce_r64(&W[8 * g], offset, 10, 677);
+        fp12_ifma4_reduce_r64(&W[8], offset, 10, 677); /* the last 4, 256-bit */
+    }
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -2920,12 +2924,14 @@ static void fp12_mul_by_line_ifma(fp12_t *out, const fp12_t *a_in, const fp12_t 
 
     /* 4. eight outputs per batch: reduced by R64 (offset 48 p, as offset p 2^48 in 6 limbs) and made
      *    canonical by a quotient estimate (u = 8, mu = 169) and two subtractions */
-    static const uint64_t offset[6] = { 0x0000000000000ULL, 0x1a4448976f7d5ULL, 0xb439555fa7b46ULL, 0x4840918c6843fULL, 0xe07d28f0d1238ULL, 0x0912ceb58a394ULL };
+    {
+        static const uint64_t offset[6] = { 0x0000000000000ULL, 0x1a4448976f7d5ULL, 0xb439555fa7b46ULL, 0x4840918c6843fULL, 0xe07d28f0d1238ULL, 0x0912ceb58a394ULL };
 
 #pragma GCC unroll 1
-    for (g = 0; g < 1; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 8, 169);
-    fp12_ifma4_reduce_r64(&W[8], offset, 8, 169); /* the last 4, 256-bit */
+        for (g = 0; g < 1; g++)
+            fp12_ifma_reduce_r64(&W[8 * g], offset, 8, 169);
+        fp12_ifma4_reduce_r64(&W[8], offset, 8, 169); /* the last 4, 256-bit */
+    }
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
@@ -3199,12 +3205,14 @@ static void fp12_cyclotomic_sqr_ifma(fp12_t *out, const fp12_t *a_in)
 
     /* 4. eight outputs per batch: reduced by R64 (offset 46 p, as offset p 2^48 in 6 limbs) and made
      *    canonical by a quotient estimate (u = 8, mu = 169) and two subtractions */
-    static const uint64_t offset[6] = { 0x2000000000000ULL, 0xd92c1ae67582cULL, 0x620c4726560cdULL, 0x453de0d139412ULL, 0xac77f1e6c86cbULL, 0x08b20618a476eULL };
+    {
+        static const uint64_t offset[6] = { 0x2000000000000ULL, 0xd92c1ae67582cULL, 0x620c4726560cdULL, 0x453de0d139412ULL, 0xac77f1e6c86cbULL, 0x08b20618a476eULL };
 
 #pragma GCC unroll 1
-    for (g = 0; g < 1; g++)
-        fp12_ifma_reduce_r64(&W[8 * g], offset, 8, 169);
-    fp12_ifma4_reduce_r64(&W[8], offset, 8, 169); /* the last 4, 256-bit */
+        for (g = 0; g < 1; g++)
+            fp12_ifma_reduce_r64(&W[8 * g], offset, 8, 169);
+        fp12_ifma4_reduce_r64(&W[8], offset, 8, 169); /* the last 4, 256-bit */
+    }
     fp12_ifma_store(&((fp_t *)out)[0], W[0][0]);
     fp12_ifma_store(&((fp_t *)out)[1], W[1][0]);
     fp12_ifma_store(&((fp_t *)out)[2], W[2][0]);
