@@ -15,7 +15,9 @@ The product by a line (b zero outside three Fp2 slots) and the cyclotomic squari
 Karabina's compressed one) are traced the same way. Their squarings in Fp2 are complex squarings,
 two products each. An input coefficient that an output adds (their 2 x) is *placed*: x times the
 reduction's divisor (x R64, or x R52 in a chain), its limbs shifted into the double-width columns,
-so that it carries the products' scale without a product of its own.
+so that it carries the products' scale without a product of its own. The Miller loop's doubling
+step on the twist (trace_line_dbl) is traced the same way, in rounds whose reduced outputs the
+next rounds read.
 
 Inputs are the library's own elements: canonical integers below p, x R64 mod p for the value x.
 Their products carry R64^2, and the reduction divides by R64 itself (which needs R64 <= R52 =
@@ -278,52 +280,74 @@ def trace_cyclotomic_sqr(beta: int, xi: tuple[int, int], compressed: bool) -> tu
     return t, tuple((2 * j + c, out[j][c]) for j in sorted(out) for c in (0, 1))
 
 
-# The Miller loop's doubling step (c/pairing.h's pf_line_dbl) in two rounds of products. The first
-# round's outputs, by index: the raw line (pf_line_t's y, x, c: H, 3J, E - B) at 0 .. 5, then B, E and
-# 2XY at 6 .. 11, which the second round reads as its inputs a<index>; its outputs 0 .. 5 are the
-# doubled point (X3, Y3, Z3: pf_proj_t's order).
+# The Miller loop's doubling step (c/pairing.h's pf_line_dbl) in rounds of products, whose outputs
+# are slots that the later rounds read as their inputs a<slot>: the raw line (pf_line_t's y, x, c:
+# H, 3J, E - B) at 0 .. 5, then B, E, 2XY and C. The last round's outputs 0 .. 5 are the doubled
+# point (X3, Y3, Z3: pf_proj_t's order).
 LINE_DBL_LINE = 6
-LINE_DBL_B, LINE_DBL_E, LINE_DBL_XY2, LINE_DBL_H = 6, 8, 10, 0
+LINE_DBL_H, LINE_DBL_J3, LINE_DBL_EB, LINE_DBL_B, LINE_DBL_E, LINE_DBL_XY2, LINE_DBL_C = 0, 2, 4, 6, 8, 10, 12
+LINE_DBL_SLOTS = 14
+LineDblRound = tuple[_Trace, tuple[tuple[int, str], ...]]
 
 
-def trace_line_dbl(beta: int, xi: tuple[int, int], b3: tuple[int, int]
-                   ) -> tuple[tuple[_Trace, tuple[tuple[int, str], ...]], tuple[_Trace, tuple[tuple[int, str], ...]]]:
+def _slots(values: dict[int, tuple[str, str]]) -> tuple[tuple[int, str], ...]:
+    """Fp2 values by their first slot, as (slot, name) pairs of their coefficients."""
+    return tuple((slot + c, values[slot][c]) for slot in sorted(values) for c in (0, 1))
+
+
+def _slot_trace(beta: int, xi: tuple[int, int], slots: range, constant: bool) -> _Trace:
+    t = _Trace(beta, xi)
+    for i in slots:
+        t.width[f"a{i}"] = 1
+    if constant:  # 3 b' as an input: b0, b1
+        t.width["b0"] = t.width["b1"] = 1
+    return t
+
+
+def trace_line_dbl(beta: int, xi: tuple[int, int], b3: tuple[int, int] | None) -> tuple[LineDblRound, ...]:
     """The doubling step on the twist over Fp2 (homogeneous projective, a = 0, every coordinate
-    scaled by 4 as pf_line_dbl writes it) for 3 b' = b3[0] + b3[1] u with small integers, as two
-    traced rounds: (trace, (index, output name) pairs) each.
+    scaled by 4 as pf_line_dbl writes it) as traced rounds: (trace, (slot, output name) pairs) each.
 
     Round 1, on T = (X, Y, Z) (inputs a0 .. a5): B = Y^2, C = Z^2, (Y + Z)^2, J = X^2 (complex
-    squarings, two products each) and XY (three), eleven products; E = 3 b' C is a combination of
-    C's products with b3's small coefficients, H = (Y + Z)^2 - B - C. Round 2, on B, E, H and 2XY:
-    X3 = 2XY (B - 3E), Y3 = (B + 3E)^2 - 12 E^2, Z3 = 4 B H, ten products; B - 3E and B + 3E are
-    signed sums of the pre stage."""
-    k0, k1 = b3
-    t = _Trace(beta, xi)
-    for i in range(6):
-        t.width[f"a{i}"] = 1
+    squarings, two products each) and XY (three), eleven products; H = (Y + Z)^2 - B - C. With b3,
+    3 b' = b3[0] + b3[1] u in small integers, E = 3 b' C is a combination of C's products there.
+    Otherwise a middle round multiplies the reduced C by 3 b' (inputs b0, b1: three products) and
+    makes E - B with B placed. The last round, on B, E, H and 2XY: X3 = 2XY (B - 3E),
+    Y3 = (B + 3E)^2 - 12 E^2, Z3 = 4 B H, ten products; B - 3E and B + 3E are signed sums of the
+    pre stage."""
+    t = _slot_trace(beta, xi, range(6), False)
     x, y, z = ("a0", "a1"), ("a2", "a3"), ("a4", "a5")
     b, c = t.fp2_sqr(y), t.fp2_sqr(z)
     s = t.fp2_sqr(t.fp2_add(y, z))
     j = t.fp2_sqr(x)
     xy = t.fp2_mul(x, y)
-    e = t.comb([(k0, c[0]), (beta * k1, c[1])]), t.comb([(k1, c[0]), (k0, c[1])])
-    h = t.w2_comb([(1, s), (-1, b), (-1, c)])
-    shape = [h, t.w2_comb([(3, j)]), t.w2_comb([(1, e), (-1, b)]), b, e, t.w2_comb([(2, xy)])]
-    first = (t, tuple((2 * i + c, fp2[c]) for i, fp2 in enumerate(shape) for c in (0, 1)))
+    out = {LINE_DBL_H: t.w2_comb([(1, s), (-1, b), (-1, c)]), LINE_DBL_J3: t.w2_comb([(3, j)]),
+           LINE_DBL_B: b, LINE_DBL_XY2: t.w2_comb([(2, xy)])}
+    if b3 is not None:
+        k0, k1 = b3
+        e = t.comb([(k0, c[0]), (beta * k1, c[1])]), t.comb([(k1, c[0]), (k0, c[1])])
+        out |= {LINE_DBL_E: e, LINE_DBL_EB: t.w2_comb([(1, e), (-1, b)])}
+    else:
+        out[LINE_DBL_C] = c
+    rounds: list[LineDblRound] = [(t, _slots(out))]
+    if b3 is None:
+        t = _slot_trace(beta, xi, range(LINE_DBL_SLOTS), True)
+        c = f"a{LINE_DBL_C}", f"a{LINE_DBL_C + 1}"
+        e = t.fp2_mul(c, ("b0", "b1"))
+        b = t.linear((f"a{LINE_DBL_B}", f"a{LINE_DBL_B + 1}"))
+        rounds.append((t, _slots({LINE_DBL_EB: t.w2_comb([(1, e), (-1, b)]), LINE_DBL_E: e})))
 
-    t = _Trace(beta, xi)
-    for i in range(2 * len(shape)):
-        t.width[f"a{i}"] = 1
-    def coeff(index: int) -> tuple[str, str]:
-        return f"a{index}", f"a{index + 1}"
+    t = _slot_trace(beta, xi, range(LINE_DBL_SLOTS), False)
+    def coeff(slot: int) -> tuple[str, str]:
+        return f"a{slot}", f"a{slot + 1}"
     b, e, xy2, h = coeff(LINE_DBL_B), coeff(LINE_DBL_E), coeff(LINE_DBL_XY2), coeff(LINE_DBL_H)
-    minus = tuple(t.pre_sum([(1, b[c]), (-3, e[c])]) for c in (0, 1))
-    plus = tuple(t.pre_sum([(1, b[c]), (3, e[c])]) for c in (0, 1))
+    minus = t.pre_sum([(1, b[0]), (-3, e[0])]), t.pre_sum([(1, b[1]), (-3, e[1])])
+    plus = t.pre_sum([(1, b[0]), (3, e[0])]), t.pre_sum([(1, b[1]), (3, e[1])])
     x3 = t.fp2_mul(xy2, minus)
     y3 = t.w2_comb([(1, t.fp2_sqr(plus)), (-12, t.fp2_sqr(e))])
     z3 = t.w2_comb([(4, t.fp2_mul(b, h))])
-    second = (t, tuple((2 * i + c, fp2[c]) for i, fp2 in enumerate((x3, y3, z3)) for c in (0, 1)))
-    return first, second
+    rounds.append((t, _slots({0: x3, 2: y3, 4: z3})))
+    return tuple(rounds)
 
 
 @dataclass(frozen=True)
@@ -387,10 +411,13 @@ class IfmaTowerPlan:
     # the compressed squaring repeated in the kernel's form (x R52, below CHAIN_INPUT_BOUND p between
     # squarings), for the runs of squarings of an exponentiation by x
     compressed_chain: IfmaKernelPlan | None
-    # the Miller loop's doubling step in two rounds (trace_line_dbl), where 3 b' has small integer
-    # coefficients
-    line_dbl: tuple[IfmaKernelPlan, IfmaKernelPlan] | None
+    # the Miller loop's doubling step in rounds (trace_line_dbl): two where E = 3 b' C is a small
+    # combination of products, else three, the middle one multiplying by 3 b' (line_dbl_b3: its
+    # coefficients x R64 mod p, in n limbs of 52 bits; empty with two rounds)
+    line_dbl: tuple[IfmaKernelPlan, ...] | None
+    line_dbl_b3: tuple[tuple[int, ...], ...]
     chain_input_bound: int = CHAIN_INPUT_BOUND
+    line_dbl_slots: int = LINE_DBL_SLOTS
 
 
 def _live(t: _Trace, outputs: list[str]) -> tuple[tuple[PreSum, ...],
@@ -481,8 +508,8 @@ def derive_ifma_tower(p: int, words: int, k: int, beta: int | None, xi: tuple[in
     """The kernels' plans for a k = 12 tower over Fp, or None where the multiplication's bounds hold
     for no limb count up to 8 (see the module's docstring: the limb tower then runs on every CPU).
     line_slots: the Fp2 coefficients (0 .. 5 in fp12_t's order) where the Miller loop's lines are
-    non-zero; none: no line kernel. twist_b3: 3 b' of the twist as small signed integers (k0, k1),
-    where it has them; none: no doubling-step kernel. Another kernel whose bounds do not hold at the
+    non-zero; none: no line kernel. twist_b3: 3 b' of the twist over Fp2 (its two coefficients mod
+    p); none: no doubling-step kernel. Another kernel whose bounds do not hold at the
     multiplication's limb count is left out (None)."""
     if k != 12 or beta is None or len(xi) != 2 or words > MAX_WORDS:
         return None
@@ -518,10 +545,22 @@ def derive_ifma_tower(p: int, words: int, k: int, beta: int | None, xi: tuple[in
         nonzero = frozenset(2 * j + c for j in product_slots for c in (0, 1))
         product_trace, product_outputs = trace_fp12_mul(beta, xi2, nonzero)
         line_product = _kernel(p, product_trace, "ab", tuple(enumerate(product_outputs)), n, r64)
-    line_dbl = None
+    line_dbl: tuple[IfmaKernelPlan, ...] | None = None
+    line_dbl_b3: tuple[tuple[int, ...], ...] = ()
     if twist_b3 is not None:
-        rounds = tuple(_kernel(p, rt, "a", ro, n, r64) for rt, ro in trace_line_dbl(beta, xi2, twist_b3))
-        line_dbl = (rounds[0], rounds[1]) if None not in rounds else None
+        # E = 3 b' C as a combination of C's products where the bounds allow its coefficients, else
+        # a round of products by 3 b'
+        def centred(c: int) -> int:
+            return c if c <= p // 2 else c - p
+
+        small: tuple[int, int] | None = (centred(twist_b3[0]), centred(twist_b3[1]))
+        for b3 in (small, None):
+            rounds = [_kernel(p, rt, "ab" if b3 is None and k == 1 else "a", ro, n, r64)
+                      for k, (rt, ro) in enumerate(trace_line_dbl(beta, xi2, b3))]
+            if None not in rounds:
+                line_dbl = tuple(r for r in rounds if r is not None)
+                line_dbl_b3 = () if b3 else tuple(limbs52(c * r64 % p, n) for c in twist_b3)
+                break
     steps, tail = divmod(64 * words, LIMB_BITS)
     tower = IfmaTowerPlan(limbs=n, words=words, modulus=limbs52(p, n), n0=n0, to_r64=limbs52(to_r64, n),
                           one=limbs52(r64 % p, n), p_times=tuple(limbs52(p << j, n) for j in range(QUOTIENT_SLACK)),
@@ -530,7 +569,7 @@ def derive_ifma_tower(p: int, words: int, k: int, beta: int | None, xi: tuple[in
                           mul_by_line=line, line_slots=tuple(line_slots),
                           mul_by_line_product=line_product, line_product_slots=product_slots,
                           cyclotomic_sqr=squarings[0], cyclotomic_sqr_compressed=squarings[1],
-                          compressed_chain=chain, line_dbl=line_dbl)
+                          compressed_chain=chain, line_dbl=line_dbl, line_dbl_b3=line_dbl_b3)
     for plan in (tower.mul, sqr, line, line_product, *squarings, chain, *(line_dbl or ())):
         if plan is None:
             continue
@@ -546,7 +585,7 @@ def derive_ifma_tower(p: int, words: int, k: int, beta: int | None, xi: tuple[in
     require(chain is None or CHAIN_INPUT_BOUND * p * max(to_r64, r64 % p) < r52 * p, curve,
             "IFMA tower: a chain's change of form lands below 2p")
     _check_plans(p, beta, xi2, tower, curve)
-    if line_dbl is not None:
+    if line_dbl is not None and twist_b3 is not None:
         _check_line_dbl(p, beta, twist_b3, line_dbl, curve)
     return tower
 
@@ -638,10 +677,11 @@ def _check_plans(p: int, beta: int, xi: tuple[int, int], tower: IfmaTowerPlan, c
                 "IFMA tower: the chained compressed squaring equals the schoolbook square")
 
 
-def _check_line_dbl(p: int, beta: int, b3: tuple[int, int], rounds: tuple[IfmaKernelPlan, IfmaKernelPlan],
+def _check_line_dbl(p: int, beta: int, b3: tuple[int, int], rounds: tuple[IfmaKernelPlan, ...],
                     curve: str) -> None:
-    """The two rounds, evaluated on integers (the second on the first's outputs mod p), give
-    pf_line_dbl's raw line and doubled point, computed here from its formulas in Fp2."""
+    """The rounds, evaluated on integers (each on the slots that the rounds before it left, reduced
+    mod p; 3 b' as b0, b1), give pf_line_dbl's raw line and doubled point, computed here from its
+    formulas in Fp2."""
     def m2(x: tuple[int, int], y: tuple[int, int]) -> tuple[int, int]:
         return (x[0] * y[0] + beta * x[1] * y[1]) % p, (x[0] * y[1] + x[1] * y[0]) % p
 
@@ -661,10 +701,13 @@ def _check_line_dbl(p: int, beta: int, b3: tuple[int, int], rounds: tuple[IfmaKe
         xy2 = lin((2, m2(x, y)))
         bf_minus, bf_plus = lin((1, b), (-1, f)), lin((1, b), (1, f))
         want_point = [*m2(xy2, bf_minus), *lin((1, m2(bf_plus, bf_plus)), (-12, m2(e, e))), *lin((4, m2(b, h)))]
-        first = {i: v % p for i, v in _evaluate(rounds[0], {"a": coords}, 1, p).items()}
-        second = _evaluate(rounds[1], {"a": [first[i] for i in range(2 * LINE_DBL_LINE)]}, 1, p)
-        require([first[i] for i in range(LINE_DBL_LINE)] == want_line
-                and [second[i] % p for i in range(LINE_DBL_LINE)] == want_point, curve,
+        slots = coords + [0] * (LINE_DBL_SLOTS - len(coords))
+        for plan in rounds[:-1]:
+            for slot, v in _evaluate(plan, {"a": slots, "b": list(b3)}, 1, p).items():
+                slots[slot] = v % p
+        point = _evaluate(rounds[-1], {"a": slots}, 1, p)
+        require(slots[:LINE_DBL_LINE] == want_line
+                and [point[i] % p for i in range(LINE_DBL_LINE)] == want_point, curve,
                 "IFMA tower: the traced doubling step equals pf_line_dbl's line and point")
 
 

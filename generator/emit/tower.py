@@ -372,7 +372,7 @@ class IfmaTower:
     cyclotomic_sqr: IfmaKernel | None
     cyclotomic_sqr_compressed: IfmaKernel | None
     compressed_chain: IfmaKernel | None
-    line_dbl: tuple[IfmaKernel, IfmaKernel] | None   # the Miller loop's doubling step, two rounds
+    line_dbl: tuple[IfmaKernel, ...] | None   # the Miller loop's doubling step, its rounds
     load_index: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
     store_index: tuple[tuple[int, ...], ...]  # three (limb of word, shift) row pairs: see _ifma.j2
     word_mask: str              # the lanes of an element's 64-bit words, as a C mask
@@ -486,8 +486,7 @@ def ifma_tower(plan: IfmaTowerPlan | None) -> IfmaTower | None:
                      cyclotomic_sqr_compressed=kernel(plan.cyclotomic_sqr_compressed),
                      compressed_chain=kernel(plan.compressed_chain),
                      line_dbl=(None if plan.line_dbl is None
-                               else (_ifma_kernel(plan.line_dbl[0], halves, plan),
-                                     _ifma_kernel(plan.line_dbl[1], halves, plan))),
+                               else tuple(_ifma_kernel(k, halves, plan) for k in plan.line_dbl)),
                      load_index=(q, s, q1, s1), store_index=tuple(rows),
                      word_mask=f"0x{(1 << plan.words) - 1:02x}")
 
@@ -523,9 +522,11 @@ class TowerEmit:
         # the Fp2 slots of a line (c/pairing.h's pf_line_to_gt): D-twist w^0, w^1, w^3 (c0.c0,
         # c1.c0, c1.c1), M-twist w^0, w^2, w^3 (c0.c0, c0.c1, c1.c1)
         slots = (0, 3, 4) if m.twist.kind == "D" else (0, 1, 4)
-        # 3 b' with small integer coefficients over Fp2: the doubling step's kernel
-        b3s = m.twist.b3_small if m.fq_degree == 2 else None
-        b3 = (b3s[0] * b3s[1][0], b3s[0] * b3s[1][1]) if b3s else None
+        # the twist's 3 b' over Fp2: the doubling step's kernel
+        b3 = None
+        if m.fq_degree == 2:
+            c0, c1 = m.E2.F.scale(m.twist.b, 3)
+            b3 = (int(c0), int(c1))
         return ifma_tower(derive_ifma_tower(m.p, m.fp.limbs64, m.k, tower.beta, xi, m.name, slots, b3))
 
     # small helpers bound to the curve --------------------------------------------------------

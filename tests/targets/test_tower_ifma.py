@@ -81,15 +81,23 @@ def test_which_towers_get_a_plan():
         # the chain's sums are offset by multiples of its inputs' bound (3p), not of p
         assert [k for *_, k in chain.pre] == [3 * k for *_, k in karabina.pre] and any(k for *_, k in chain.pre)
         # the Miller loop's doubling step: where 3 b' has small integer coefficients (BLS12-381's
-        # 12 + 12 u; BN254's 3 / (9 + u) and BLS12-377's 3 / u do not), eleven products into the
-        # line and B, E, 2XY (twelve outputs), then ten into the point (six)
-        if name == "bls12_381":
-            assert _model(name).twist.b3_small == (12, (1, 1))
-            first, second = plan.line_dbl
-            assert (len(first.operands), len(first.outputs), len(second.operands), len(second.outputs)) == (11, 12, 10, 6)
-            assert {x for pair in first.operands for x in pair} & {f"a{i}" for i in range(12)} <= {f"a{i}" for i in range(6)}
+        # 12 + 12 u), eleven products into the line and B, E, 2XY (twelve outputs), then ten into
+        # the point (six); where not (BN254's 9 / (9 + u), BLS12-377's 3 / u), a middle round
+        # multiplies C by 3 b' (three products, B placed for E - B: four outputs)
+        first, *middle, last = plan.line_dbl
+        assert (len(first.operands), len(last.operands), len(last.outputs)) == (11, 10, 6)
+        assert {x for pair in first.operands for x in pair} <= {f"a{i}" for i in range(6)} | {
+            name for name, *_ in first.pre}
+        if _model(name).twist.b3_small is not None:
+            assert name == "bls12_381" and not middle and len(first.outputs) == 12 and plan.line_dbl_b3 == ()
         else:
-            assert _model(name).twist.b3_small is None and plan.line_dbl is None
+            assert [(len(k.operands), len(k.placed), len(k.outputs)) for k in middle] == [(3, 2, 4)]
+            assert len(first.outputs) == 10
+            # 3 b' R64 mod p, in n limbs
+            m = _model(name)
+            r64 = 1 << (64 * m.fp.limbs64)
+            b3 = [int(c) * r64 % m.p for c in m.E2.F.scale(m.twist.b, 3)]
+            assert [sum(limb << (LIMB_BITS * i) for i, limb in enumerate(c)) for c in plan.line_dbl_b3] == b3
     bw6 = _model("bls12_381").p  # any prime: a k = 6 tower (no beta) gets no plan before p is read
     assert derive_ifma_tower(bw6, 6, 6, None, (2,), "a k = 6 tower") is None
 
@@ -106,11 +114,15 @@ def test_last_batches_of_four_run_in_256_bit_vectors():
     assert (ifma.mul.reduction_batches, ifma.mul.reduction_quad) == (1, True)
     assert (ifma.compressed_chain.product_batches, ifma.compressed_chain.product_quad) == (1, True)
     assert (ifma.cyclotomic_sqr_compressed.reduction_batches, ifma.cyclotomic_sqr_compressed.reduction_quad) == (1, False)
-    # the doubling step's rounds: eleven products and twelve outputs, ten products and six outputs
+    # the doubling step's rounds: eleven products and twelve outputs, ten products and six outputs;
+    # where a middle round multiplies by 3 b', its three products and four outputs in 256 bits alone
     assert [(k.product_batches, k.product_quad, k.reduction_batches, k.reduction_quad)
             for k in ifma.line_dbl] == [(1, True, 1, True), (1, True, 1, False)]
+    middle = tower_emit(_model("bn254")).ifma.line_dbl[1]
+    assert (middle.product_batches, middle.product_quad, middle.reduction_batches, middle.reduction_quad) == (
+        0, True, 0, True)
     for kernel in (ifma.mul, ifma.sqr, ifma.mul_by_line, ifma.mul_by_line_product, ifma.cyclotomic_sqr,
-                   ifma.cyclotomic_sqr_compressed, ifma.compressed_chain, *ifma.line_dbl):
+                   ifma.cyclotomic_sqr_compressed, ifma.compressed_chain, *ifma.line_dbl, middle):
         for count, batches, quad in ((len(kernel.plan.operands), kernel.product_batches, kernel.product_quad),
                                      (len(kernel.plan.outputs), kernel.reduction_batches, kernel.reduction_quad)):
             if quad:  # a last batch of one to four
@@ -120,13 +132,14 @@ def test_last_batches_of_four_run_in_256_bit_vectors():
 
 
 KERNELS = ("mul", "sqr", "mul_by_line", "mul_by_line_product", "cyclotomic_sqr", "cyclotomic_sqr_compressed",
-           "compressed_chain", "line_dbl[0]", "line_dbl[1]")
+           "compressed_chain", "line_dbl[0]", "line_dbl[1]", "line_dbl[2]")
 
 
 def _kernel_plan(tower, kernel: str):
     """A kernel's plan by its name in KERNELS ("line_dbl[i]": the doubling step's round i + 1)."""
     if kernel.startswith("line_dbl["):
-        return None if tower.line_dbl is None else tower.line_dbl[int(kernel[-2])]
+        i = int(kernel[-2])
+        return None if tower.line_dbl is None or i >= len(tower.line_dbl) else tower.line_dbl[i]
     return getattr(tower, kernel)
 
 
@@ -147,7 +160,7 @@ def test_plan_bounds_at_the_largest_inputs(name, kernel):
     r52 = 1 << (LIMB_BITS * n)
     top = tower.chain_input_bound * p - 1 if kernel == "compressed_chain" else p - 1
     # each pre-stage value's range, and every input at its largest
-    high = {f"{s}{i}": top for s in "ab" for i in range(12)}
+    high = {f"{s}{i}": top for s in "ab" for i in range(max(12, tower.line_dbl_slots))}
     low = {name: 0 for name in high}
     value = dict(high)
     for dest, terms, offset in plan.pre:
@@ -251,6 +264,16 @@ def test_altered_plan_or_constant_stops_the_derivation(monkeypatch):
         patch.setattr(ifma_tower, "LINE_DBL_E", ifma_tower.LINE_DBL_B)
         with pytest.raises(ifma_tower.DerivationError, match="traced doubling step equals pf_line_dbl"):
             uncached(m.p, m.fp.limbs64, m.k, m.tower.beta, xi, m.name, (0, 1, 4), b3)
+    # BN254's, with its middle round by 3 b': C written over B
+    bn = _model("bn254")
+    bn_xi = tuple(_signed(c, bn.p) for c in bn.tower.xi)
+    bn_b3 = tuple(int(c) for c in bn.E2.F.scale(bn.twist.b, 3))
+    args = (bn.p, bn.fp.limbs64, bn.k, bn.tower.beta, bn_xi, bn.name, (0, 3, 4), bn_b3)
+    assert len(uncached(*args).line_dbl) == 3
+    with monkeypatch.context() as patch:
+        patch.setattr(ifma_tower, "LINE_DBL_C", ifma_tower.LINE_DBL_B)
+        with pytest.raises(ifma_tower.DerivationError, match="traced doubling step equals pf_line_dbl"):
+            uncached(*args)
 
     with monkeypatch.context() as patch:
         patch.setattr(ifma_tower, "MAX_LIMBS", 7)
@@ -307,7 +330,9 @@ def test_quotient_estimate_at_the_edges(name):
     """The estimate after a reduction (by R64, or by R52 in a chain) leaves y - q' p in [0, 3p)
     for every y below the plan's bound: checked at 0, around each multiple of p and of 2^t up to the bound, at the bound,
     and on random values; then two subtractions give y mod p. An estimate with mu one too large
-    over-subtracts somewhere (y - q' p < 0), which is why mu is rounded down."""
+    over-subtracts somewhere (y - q' p < 0), which is why mu is rounded down: on every kernel whose
+    values reach 3p (the first round of BLS12-377's doubling step stays below: there mu + 1 is an
+    estimate too)."""
     tower, p = _plan(name), _model(name).p
     t = tower.quotient_shift
     rng = random.Random(f"{name}-quotient")
@@ -321,7 +346,7 @@ def test_quotient_estimate_at_the_edges(name):
             assert _quotient_reduce(y, p, t, k.quotient) == y % p
         u, mu = k.quotient
         too_large = [y for y in values if y - ((y >> t) * (mu + 1) >> u) * p < 0]
-        assert too_large, "mu + 1 never over-subtracts on these values: the check would not notice"
+        assert too_large or k.reduced_bound <= 3 * p, "mu + 1 never over-subtracts on these values: the check would not notice"
 
 
 # ---------------------------------------------------------------------------------------------

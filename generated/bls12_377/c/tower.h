@@ -3914,6 +3914,338 @@ static void fp12_cyclotomic_sqr_compressed_ifma(fp12_t *out, const fp12_t *a_in)
 }
 
 
+/* The Miller loop's doubling step on the twist (c/pairing.h's pf_line_dbl: the same formulas, the
+ * same canonical results): point = T = (X, Y, Z) over Fp2, six coefficients, is doubled in place,
+ * and line gets the raw tangent line (y, x, c) = (H, 3J, E - B). 3 rounds of products, each a
+ * kernel's stages and reductions (11, 3, 10 products): the first squares and
+ * multiplies T's coordinates (B, C, (Y + Z)^2, J, XY), the second multiplies C by 3 b'
+ * (E) and forms E - B, the last
+ * makes X3, Y3 and Z3. A round's reduced rows are the later rounds' inputs a[slot], never stored
+ * but for the line. */
+static void fp12_line_dbl_ifma(fp_t line[6], fp_t point[6])
+{
+    static const uint64_t b3[2][8] = { /* 3 b' R64 mod p, in limbs */
+        { 0x0000000000000ULL, 0x0000000000000ULL, 0x0000000000000ULL, 0x0000000000000ULL, 0x0000000000000ULL, 0x0000000000000ULL, 0x0000000000000ULL, 0x0000000000000ULL, },
+        { 0x673333333338fULL, 0x739cccccfc815ULL, 0x2ed9e6ea9e00bULL, 0xd0527fad02508ULL, 0xb2c18f48a24aeULL, 0x5d7666f43c75cULL, 0xbef52ddddc9e2ULL, 0x0000000000ad4ULL, }
+    };
+    const __m512i b[2] = { _mm512_loadu_si512(b3[0]), _mm512_loadu_si512(b3[1]) };
+    __m512i a[14];
+    size_t i, g, h;
+
+#pragma GCC unroll 6
+    for (i = 0; i < 6; i++)
+        a[i] = fp12_ifma_load(&point[i]);
+    {
+        __m512i W[16][2];
+        {
+            __m512i A[16], B[16], P[16][2];
+
+            /* 1. the operands: sums of input coefficients (carried in lanes below) */
+            const __m512i s1 = _mm512_add_epi64(a[2], a[3]);
+            const __m512i s2 = _mm512_sub_epi64(_mm512_add_epi64(a[2], _mm512_set_epi64(34415, 14459088357594590, 5191671137593055, 15624808658044105, 1720433641434855, 14124773054560465, 5997835929528720, 12314530231091205)), _mm512_mullo_epi64(a[3], _mm512_set1_epi64(5)));
+            const __m512i s5 = _mm512_add_epi64(a[4], a[5]);
+            const __m512i s6 = _mm512_sub_epi64(_mm512_add_epi64(a[4], _mm512_set_epi64(34415, 14459088357594590, 5191671137593055, 15624808658044105, 1720433641434855, 14124773054560465, 5997835929528720, 12314530231091205)), _mm512_mullo_epi64(a[5], _mm512_set1_epi64(5)));
+            const __m512i s9 = _mm512_add_epi64(a[2], a[4]);
+            const __m512i s10 = _mm512_add_epi64(a[3], a[5]);
+            const __m512i s11 = _mm512_add_epi64(s9, s10);
+            const __m512i s12 = _mm512_sub_epi64(_mm512_add_epi64(s9, _mm512_set_epi64(68830, 28918176715189180, 10383342275186110, 31249617316088210, 3440867282869710, 28249546109120930, 11995671859057440, 24629060462182410)), _mm512_mullo_epi64(s10, _mm512_set1_epi64(5)));
+            const __m512i s15 = _mm512_add_epi64(a[0], a[1]);
+            const __m512i s16 = _mm512_sub_epi64(_mm512_add_epi64(a[0], _mm512_set_epi64(34415, 14459088357594590, 5191671137593055, 15624808658044105, 1720433641434855, 14124773054560465, 5997835929528720, 12314530231091205)), _mm512_mullo_epi64(a[1], _mm512_set1_epi64(5)));
+            const __m512i s19 = _mm512_add_epi64(a[0], a[1]);
+            const __m512i s20 = _mm512_add_epi64(a[2], a[3]);
+            A[0] = a[2]; B[0] = a[3];
+            A[1] = s1; B[1] = s2;
+            A[2] = a[4]; B[2] = a[5];
+            A[3] = s5; B[3] = s6;
+            A[4] = s9; B[4] = s10;
+            A[5] = s11; B[5] = s12;
+            A[6] = a[0]; B[6] = a[1];
+            A[7] = s15; B[7] = s16;
+            A[8] = a[0]; B[8] = a[2];
+            A[9] = a[1]; B[9] = a[3];
+            A[10] = s19; B[10] = s20;
+    #pragma GCC unroll 8
+            for (i = 11; i < 16; i++)
+                A[i] = B[i] = _mm512_setzero_si512();
+
+            /* 2. eight double-width products per batch, one per lane */
+            /* a loop, not unrolled: one copy of the batch's code (unrolled, gcc compiled each kernel
+             * for about three times as long, and it ran no faster) */
+    #pragma GCC unroll 1
+            for (g = 0; g < 1; g++)
+                fp12_ifma_products(&P[8 * g], &A[8 * g], &B[8 * g]);
+            /* the last 3 in 256-bit vectors: half the work of a batch */
+            fp12_ifma4_products(&P[8], &A[8], &B[8]);
+
+            /* 3. the outputs as signed combinations of the products, column by column */
+            {
+                __m512i w3[2];
+                w3[0] = _mm512_add_epi64(P[1][0], _mm512_slli_epi64(P[0][0], 2));
+                w3[1] = _mm512_add_epi64(P[1][1], _mm512_slli_epi64(P[0][1], 2));
+                __m512i w4[2];
+                w4[0] = _mm512_slli_epi64(P[0][0], 1);
+                w4[1] = _mm512_slli_epi64(P[0][1], 1);
+                __m512i w7[2];
+                w7[0] = _mm512_add_epi64(P[3][0], _mm512_slli_epi64(P[2][0], 2));
+                w7[1] = _mm512_add_epi64(P[3][1], _mm512_slli_epi64(P[2][1], 2));
+                __m512i w8[2];
+                w8[0] = _mm512_slli_epi64(P[2][0], 1);
+                w8[1] = _mm512_slli_epi64(P[2][1], 1);
+                __m512i w13[2];
+                w13[0] = _mm512_add_epi64(P[5][0], _mm512_slli_epi64(P[4][0], 2));
+                w13[1] = _mm512_add_epi64(P[5][1], _mm512_slli_epi64(P[4][1], 2));
+                __m512i w14[2];
+                w14[0] = _mm512_slli_epi64(P[4][0], 1);
+                w14[1] = _mm512_slli_epi64(P[4][1], 1);
+                __m512i w17[2];
+                w17[0] = _mm512_add_epi64(P[7][0], _mm512_slli_epi64(P[6][0], 2));
+                w17[1] = _mm512_add_epi64(P[7][1], _mm512_slli_epi64(P[6][1], 2));
+                __m512i w18[2];
+                w18[0] = _mm512_slli_epi64(P[6][0], 1);
+                w18[1] = _mm512_slli_epi64(P[6][1], 1);
+                __m512i w21[2];
+                w21[0] = _mm512_sub_epi64(P[8][0], _mm512_mullo_epi64(P[9][0], _mm512_set1_epi64(5)));
+                w21[1] = _mm512_sub_epi64(P[8][1], _mm512_mullo_epi64(P[9][1], _mm512_set1_epi64(5)));
+                __m512i w22[2];
+                w22[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[10][0], P[8][0]), P[9][0]);
+                w22[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[10][1], P[8][1]), P[9][1]);
+                __m512i w23[2];
+                w23[0] = _mm512_sub_epi64(_mm512_sub_epi64(w13[0], w3[0]), w7[0]);
+                w23[1] = _mm512_sub_epi64(_mm512_sub_epi64(w13[1], w3[1]), w7[1]);
+                __m512i w24[2];
+                w24[0] = _mm512_sub_epi64(_mm512_sub_epi64(w14[0], w4[0]), w8[0]);
+                w24[1] = _mm512_sub_epi64(_mm512_sub_epi64(w14[1], w4[1]), w8[1]);
+                __m512i w25[2];
+                w25[0] = _mm512_mullo_epi64(w17[0], _mm512_set1_epi64(3));
+                w25[1] = _mm512_mullo_epi64(w17[1], _mm512_set1_epi64(3));
+                __m512i w26[2];
+                w26[0] = _mm512_mullo_epi64(w18[0], _mm512_set1_epi64(3));
+                w26[1] = _mm512_mullo_epi64(w18[1], _mm512_set1_epi64(3));
+                __m512i w27[2];
+                w27[0] = _mm512_slli_epi64(w21[0], 1);
+                w27[1] = _mm512_slli_epi64(w21[1], 1);
+                __m512i w28[2];
+                w28[0] = _mm512_slli_epi64(w22[0], 1);
+                w28[1] = _mm512_slli_epi64(w22[1], 1);
+                W[0][0] = w23[0]; W[0][1] = w23[1];
+                W[1][0] = w24[0]; W[1][1] = w24[1];
+                W[2][0] = w25[0]; W[2][1] = w25[1];
+                W[3][0] = w26[0]; W[3][1] = w26[1];
+                W[4][0] = w3[0]; W[4][1] = w3[1];
+                W[5][0] = w4[0]; W[5][1] = w4[1];
+                W[6][0] = w27[0]; W[6][1] = w27[1];
+                W[7][0] = w28[0]; W[7][1] = w28[1];
+                W[8][0] = w7[0]; W[8][1] = w7[1];
+                W[9][0] = w8[0]; W[9][1] = w8[1];
+            }
+        }
+    #pragma GCC unroll 8
+        for (i = 10; i < 16; i++)
+    #pragma GCC unroll 2
+            for (h = 0; h < 2; h++)
+                W[i][h] = _mm512_setzero_si512();
+
+        /* 4. eight outputs per batch: reduced by R64 (offset 1 p, as offset p 2^20 in 9 limbs) and made
+         *    canonical by a quotient estimate (u = 3, mu = 4) and two subtractions */
+        {
+            static const uint64_t offset[9] = { 0x0000000100000ULL, 0x000008508c000ULL, 0x00170b5d44300ULL, 0xef3622fba0948ULL, 0xd9f300f5138f1ULL, 0x06ca1493b1a22ULL, 0xc510eac63b05cULL, 0x00001ae3a4617ULL, 0x0000000000000ULL };
+
+    #pragma GCC unroll 1
+            for (g = 0; g < 1; g++)
+                fp12_ifma_reduce_r64(&W[8 * g], offset, 3, 4);
+            fp12_ifma4_reduce_r64(&W[8], offset, 3, 4); /* the last 2, 256-bit */
+        }
+        fp12_ifma_store(&line[0], W[0][0]);
+        a[0] = W[0][0];
+        fp12_ifma_store(&line[1], W[1][0]);
+        a[1] = W[1][0];
+        fp12_ifma_store(&line[2], W[2][0]);
+        a[2] = W[2][0];
+        fp12_ifma_store(&line[3], W[3][0]);
+        a[3] = W[3][0];
+        a[6] = W[4][0];
+        a[7] = W[5][0];
+        a[10] = W[6][0];
+        a[11] = W[7][0];
+        a[12] = W[8][0];
+        a[13] = W[9][0];
+    }
+    {
+        __m512i W[8][2];
+        {
+            __m512i A[8], B[8], P[8][2];
+
+            /* 1. the operands: sums of input coefficients (carried in lanes below) */
+            const __m512i s1 = _mm512_add_epi64(a[12], a[13]);
+            const __m512i s2 = _mm512_add_epi64(b[0], b[1]);
+            A[0] = a[12]; B[0] = b[0];
+            A[1] = a[13]; B[1] = b[1];
+            A[2] = s1; B[2] = s2;
+    #pragma GCC unroll 8
+            for (i = 3; i < 8; i++)
+                A[i] = B[i] = _mm512_setzero_si512();
+
+            /* 2. eight double-width products per batch, one per lane */
+            /* a loop, not unrolled: one copy of the batch's code (unrolled, gcc compiled each kernel
+             * for about three times as long, and it ran no faster) */
+            /* the last 3 in 256-bit vectors: half the work of a batch */
+            fp12_ifma4_products(&P[0], &A[0], &B[0]);
+
+            /* 3. the outputs as signed combinations of the products and the placed inputs, column by column */
+            {
+                __m512i X[2][2];
+
+                fp12_ifma_place(X[0], a[6], 7, 20);
+                fp12_ifma_place(X[1], a[7], 7, 20);
+                __m512i w3[2];
+                w3[0] = _mm512_sub_epi64(P[0][0], _mm512_mullo_epi64(P[1][0], _mm512_set1_epi64(5)));
+                w3[1] = _mm512_sub_epi64(P[0][1], _mm512_mullo_epi64(P[1][1], _mm512_set1_epi64(5)));
+                __m512i w4[2];
+                w4[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[2][0], P[0][0]), P[1][0]);
+                w4[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[2][1], P[0][1]), P[1][1]);
+                __m512i w5[2];
+                w5[0] = _mm512_sub_epi64(w3[0], X[0][0]);
+                w5[1] = _mm512_sub_epi64(w3[1], X[0][1]);
+                __m512i w6[2];
+                w6[0] = _mm512_sub_epi64(w4[0], X[1][0]);
+                w6[1] = _mm512_sub_epi64(w4[1], X[1][1]);
+                W[0][0] = w5[0]; W[0][1] = w5[1];
+                W[1][0] = w6[0]; W[1][1] = w6[1];
+                W[2][0] = w3[0]; W[2][1] = w3[1];
+                W[3][0] = w4[0]; W[3][1] = w4[1];
+            }
+        }
+    #pragma GCC unroll 8
+        for (i = 4; i < 8; i++)
+    #pragma GCC unroll 2
+            for (h = 0; h < 2; h++)
+                W[i][h] = _mm512_setzero_si512();
+
+        /* 4. eight outputs per batch: reduced by R64 (offset 2 p, as offset p 2^20 in 9 limbs) and made
+         *    canonical by a quotient estimate (u = 3, mu = 4) and two subtractions */
+        {
+            static const uint64_t offset[9] = { 0x0000000200000ULL, 0x000010a118000ULL, 0x002e16ba88600ULL, 0xde6c45f741290ULL, 0xb3e601ea271e3ULL, 0x0d94292763445ULL, 0x8a21d58c760b8ULL, 0x000035c748c2fULL, 0x0000000000000ULL };
+
+            fp12_ifma4_reduce_r64(&W[0], offset, 3, 4); /* the last 4, 256-bit */
+        }
+        fp12_ifma_store(&line[4], W[0][0]);
+        a[4] = W[0][0];
+        fp12_ifma_store(&line[5], W[1][0]);
+        a[5] = W[1][0];
+        a[8] = W[2][0];
+        a[9] = W[3][0];
+    }
+    {
+        __m512i W[8][2];
+        {
+            __m512i A[16], B[16], P[16][2];
+
+            /* 1. the operands: sums of input coefficients (carried in lanes below) */
+            const __m512i s1 = _mm512_sub_epi64(_mm512_add_epi64(a[6], _mm512_set_epi64(20649, 8675453014556754, 3115002682555833, 9374885194826463, 1032260184860913, 8474863832736279, 3598701557717232, 7388718138654723)), _mm512_mullo_epi64(a[8], _mm512_set1_epi64(3)));
+            const __m512i s2 = _mm512_sub_epi64(_mm512_add_epi64(a[7], _mm512_set_epi64(20649, 8675453014556754, 3115002682555833, 9374885194826463, 1032260184860913, 8474863832736279, 3598701557717232, 7388718138654723)), _mm512_mullo_epi64(a[9], _mm512_set1_epi64(3)));
+            const __m512i s3 = _mm512_add_epi64(a[6], _mm512_mullo_epi64(a[8], _mm512_set1_epi64(3)));
+            const __m512i s4 = _mm512_add_epi64(a[7], _mm512_mullo_epi64(a[9], _mm512_set1_epi64(3)));
+            const __m512i s5 = _mm512_add_epi64(a[10], a[11]);
+            const __m512i s6 = _mm512_add_epi64(s1, s2);
+            const __m512i s9 = _mm512_add_epi64(s3, s4);
+            const __m512i s10 = _mm512_sub_epi64(_mm512_add_epi64(s3, _mm512_set_epi64(137660, 57836353430378360, 20766684550372220, 62499234632176420, 6881734565739420, 56499092218241860, 23991343718114880, 49258120924364820)), _mm512_mullo_epi64(s4, _mm512_set1_epi64(5)));
+            const __m512i s13 = _mm512_add_epi64(a[8], a[9]);
+            const __m512i s14 = _mm512_sub_epi64(_mm512_add_epi64(a[8], _mm512_set_epi64(34415, 14459088357594590, 5191671137593055, 15624808658044105, 1720433641434855, 14124773054560465, 5997835929528720, 12314530231091205)), _mm512_mullo_epi64(a[9], _mm512_set1_epi64(5)));
+            const __m512i s19 = _mm512_add_epi64(a[6], a[7]);
+            const __m512i s20 = _mm512_add_epi64(a[0], a[1]);
+            A[0] = a[10]; B[0] = s1;
+            A[1] = a[11]; B[1] = s2;
+            A[2] = s5; B[2] = s6;
+            A[3] = s3; B[3] = s4;
+            A[4] = s9; B[4] = s10;
+            A[5] = a[8]; B[5] = a[9];
+            A[6] = s13; B[6] = s14;
+            A[7] = a[6]; B[7] = a[0];
+            A[8] = a[7]; B[8] = a[1];
+            A[9] = s19; B[9] = s20;
+    #pragma GCC unroll 8
+            for (i = 10; i < 16; i++)
+                A[i] = B[i] = _mm512_setzero_si512();
+
+            /* 2. eight double-width products per batch, one per lane */
+            /* a loop, not unrolled: one copy of the batch's code (unrolled, gcc compiled each kernel
+             * for about three times as long, and it ran no faster) */
+    #pragma GCC unroll 1
+            for (g = 0; g < 1; g++)
+                fp12_ifma_products(&P[8 * g], &A[8 * g], &B[8 * g]);
+            /* the last 2 in 256-bit vectors: half the work of a batch */
+            fp12_ifma4_products(&P[8], &A[8], &B[8]);
+
+            /* 3. the outputs as signed combinations of the products, column by column */
+            {
+                __m512i w7[2];
+                w7[0] = _mm512_sub_epi64(P[0][0], _mm512_mullo_epi64(P[1][0], _mm512_set1_epi64(5)));
+                w7[1] = _mm512_sub_epi64(P[0][1], _mm512_mullo_epi64(P[1][1], _mm512_set1_epi64(5)));
+                __m512i w8[2];
+                w8[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[2][0], P[0][0]), P[1][0]);
+                w8[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[2][1], P[0][1]), P[1][1]);
+                __m512i w11[2];
+                w11[0] = _mm512_add_epi64(P[4][0], _mm512_slli_epi64(P[3][0], 2));
+                w11[1] = _mm512_add_epi64(P[4][1], _mm512_slli_epi64(P[3][1], 2));
+                __m512i w12[2];
+                w12[0] = _mm512_slli_epi64(P[3][0], 1);
+                w12[1] = _mm512_slli_epi64(P[3][1], 1);
+                __m512i w15[2];
+                w15[0] = _mm512_add_epi64(P[6][0], _mm512_slli_epi64(P[5][0], 2));
+                w15[1] = _mm512_add_epi64(P[6][1], _mm512_slli_epi64(P[5][1], 2));
+                __m512i w16[2];
+                w16[0] = _mm512_slli_epi64(P[5][0], 1);
+                w16[1] = _mm512_slli_epi64(P[5][1], 1);
+                __m512i w17[2];
+                w17[0] = _mm512_sub_epi64(w11[0], _mm512_mullo_epi64(w15[0], _mm512_set1_epi64(12)));
+                w17[1] = _mm512_sub_epi64(w11[1], _mm512_mullo_epi64(w15[1], _mm512_set1_epi64(12)));
+                __m512i w18[2];
+                w18[0] = _mm512_sub_epi64(w12[0], _mm512_mullo_epi64(w16[0], _mm512_set1_epi64(12)));
+                w18[1] = _mm512_sub_epi64(w12[1], _mm512_mullo_epi64(w16[1], _mm512_set1_epi64(12)));
+                __m512i w21[2];
+                w21[0] = _mm512_sub_epi64(P[7][0], _mm512_mullo_epi64(P[8][0], _mm512_set1_epi64(5)));
+                w21[1] = _mm512_sub_epi64(P[7][1], _mm512_mullo_epi64(P[8][1], _mm512_set1_epi64(5)));
+                __m512i w22[2];
+                w22[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[9][0], P[7][0]), P[8][0]);
+                w22[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[9][1], P[7][1]), P[8][1]);
+                __m512i w23[2];
+                w23[0] = _mm512_slli_epi64(w21[0], 2);
+                w23[1] = _mm512_slli_epi64(w21[1], 2);
+                __m512i w24[2];
+                w24[0] = _mm512_slli_epi64(w22[0], 2);
+                w24[1] = _mm512_slli_epi64(w22[1], 2);
+                W[0][0] = w7[0]; W[0][1] = w7[1];
+                W[1][0] = w8[0]; W[1][1] = w8[1];
+                W[2][0] = w17[0]; W[2][1] = w17[1];
+                W[3][0] = w18[0]; W[3][1] = w18[1];
+                W[4][0] = w23[0]; W[4][1] = w23[1];
+                W[5][0] = w24[0]; W[5][1] = w24[1];
+            }
+        }
+    #pragma GCC unroll 8
+        for (i = 6; i < 8; i++)
+    #pragma GCC unroll 2
+            for (h = 0; h < 2; h++)
+                W[i][h] = _mm512_setzero_si512();
+
+        /* 4. eight outputs per batch: reduced by R64 (offset 2 p, as offset p 2^20 in 9 limbs) and made
+         *    canonical by a quotient estimate (u = 3, mu = 4) and two subtractions */
+        {
+            static const uint64_t offset[9] = { 0x0000000200000ULL, 0x000010a118000ULL, 0x002e16ba88600ULL, 0xde6c45f741290ULL, 0xb3e601ea271e3ULL, 0x0d94292763445ULL, 0x8a21d58c760b8ULL, 0x000035c748c2fULL, 0x0000000000000ULL };
+
+    #pragma GCC unroll 1
+            for (g = 0; g < 1; g++)
+                fp12_ifma_reduce_r64(&W[8 * g], offset, 3, 4);
+        }
+        fp12_ifma_store(&point[0], W[0][0]);
+        fp12_ifma_store(&point[1], W[1][0]);
+        fp12_ifma_store(&point[2], W[2][0]);
+        fp12_ifma_store(&point[3], W[3][0]);
+        fp12_ifma_store(&point[4], W[4][0]);
+        fp12_ifma_store(&point[5], W[5][0]);
+    }
+}
+
 /* n of Karabina's compressed squarings of a (x1, x2, x3 and x5 of a^(2^n) written, x0 and x4 of
  * out not), in the kernel's form between them: x R52, below 3p (the plan's bound), so
  * one reduction per output and squaring; the form changes once on the way in and once out. */

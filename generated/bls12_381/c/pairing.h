@@ -118,7 +118,7 @@ static void pf_line_dbl_limbs(pf_line_t *l, pf_proj_t *t)
 }
 
 /* The tangent line at T and T <- 2T: on AVX-512 IFMA where the CPU has it (fp12_line_dbl_ifma,
- * tower.h: two rounds of 11 and 10 products in lanes), else in the limbs. Both give the
+ * tower.h: rounds of 11, 10 products in lanes), else in the limbs. Both give the
  * same canonical coefficients. */
 static inline void pf_line_dbl(pf_line_t *l, pf_proj_t *t)
 {

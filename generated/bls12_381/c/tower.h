@@ -3777,13 +3777,14 @@ static void fp12_cyclotomic_sqr_compressed_ifma(fp12_t *out, const fp12_t *a_in)
 
 /* The Miller loop's doubling step on the twist (c/pairing.h's pf_line_dbl: the same formulas, the
  * same canonical results): point = T = (X, Y, Z) over Fp2, six coefficients, is doubled in place,
- * and line gets the raw tangent line (y, x, c) = (H, 3J, E - B). Two kernels' rounds: the first
- * squares and multiplies T's coordinates (11 products: B, C, (Y + Z)^2, J, XY) into the line
- * and B, E = 3 b' C, 2XY, the second multiplies those (10 products: X3, Y3, Z3); the first
- * round's reduced rows are the second's inputs, never stored. */
+ * and line gets the raw tangent line (y, x, c) = (H, 3J, E - B). 2 rounds of products, each a
+ * kernel's stages and reductions (11, 10 products): the first squares and
+ * multiplies T's coordinates (B, C, (Y + Z)^2, J, XY) and forms E = 3 b' C from C's products, the last
+ * makes X3, Y3 and Z3. A round's reduced rows are the later rounds' inputs a[slot], never stored
+ * but for the line. */
 static void fp12_line_dbl_ifma(fp_t line[6], fp_t point[6])
 {
-    __m512i a[12];
+    __m512i a[14];
     size_t i, g, h;
 
 #pragma GCC unroll 6
@@ -3864,47 +3865,47 @@ static void fp12_line_dbl_ifma(fp_t line[6], fp_t point[6])
                 w22[0] = _mm512_sub_epi64(_mm512_sub_epi64(P[10][0], P[8][0]), P[9][0]);
                 w22[1] = _mm512_sub_epi64(_mm512_sub_epi64(P[10][1], P[8][1]), P[9][1]);
                 __m512i w23[2];
-                w23[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w7[0], _mm512_set1_epi64(12)), _mm512_mullo_epi64(w8[0], _mm512_set1_epi64(12)));
-                w23[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w7[1], _mm512_set1_epi64(12)), _mm512_mullo_epi64(w8[1], _mm512_set1_epi64(12)));
+                w23[0] = _mm512_sub_epi64(_mm512_sub_epi64(w13[0], w3[0]), w7[0]);
+                w23[1] = _mm512_sub_epi64(_mm512_sub_epi64(w13[1], w3[1]), w7[1]);
                 __m512i w24[2];
-                w24[0] = _mm512_add_epi64(_mm512_mullo_epi64(w7[0], _mm512_set1_epi64(12)), _mm512_mullo_epi64(w8[0], _mm512_set1_epi64(12)));
-                w24[1] = _mm512_add_epi64(_mm512_mullo_epi64(w7[1], _mm512_set1_epi64(12)), _mm512_mullo_epi64(w8[1], _mm512_set1_epi64(12)));
+                w24[0] = _mm512_sub_epi64(_mm512_sub_epi64(w14[0], w4[0]), w8[0]);
+                w24[1] = _mm512_sub_epi64(_mm512_sub_epi64(w14[1], w4[1]), w8[1]);
                 __m512i w25[2];
-                w25[0] = _mm512_sub_epi64(_mm512_sub_epi64(w13[0], w3[0]), w7[0]);
-                w25[1] = _mm512_sub_epi64(_mm512_sub_epi64(w13[1], w3[1]), w7[1]);
+                w25[0] = _mm512_mullo_epi64(w17[0], _mm512_set1_epi64(3));
+                w25[1] = _mm512_mullo_epi64(w17[1], _mm512_set1_epi64(3));
                 __m512i w26[2];
-                w26[0] = _mm512_sub_epi64(_mm512_sub_epi64(w14[0], w4[0]), w8[0]);
-                w26[1] = _mm512_sub_epi64(_mm512_sub_epi64(w14[1], w4[1]), w8[1]);
+                w26[0] = _mm512_mullo_epi64(w18[0], _mm512_set1_epi64(3));
+                w26[1] = _mm512_mullo_epi64(w18[1], _mm512_set1_epi64(3));
                 __m512i w27[2];
-                w27[0] = _mm512_mullo_epi64(w17[0], _mm512_set1_epi64(3));
-                w27[1] = _mm512_mullo_epi64(w17[1], _mm512_set1_epi64(3));
+                w27[0] = _mm512_slli_epi64(w21[0], 1);
+                w27[1] = _mm512_slli_epi64(w21[1], 1);
                 __m512i w28[2];
-                w28[0] = _mm512_mullo_epi64(w18[0], _mm512_set1_epi64(3));
-                w28[1] = _mm512_mullo_epi64(w18[1], _mm512_set1_epi64(3));
+                w28[0] = _mm512_slli_epi64(w22[0], 1);
+                w28[1] = _mm512_slli_epi64(w22[1], 1);
                 __m512i w29[2];
-                w29[0] = _mm512_sub_epi64(w23[0], w3[0]);
-                w29[1] = _mm512_sub_epi64(w23[1], w3[1]);
+                w29[0] = _mm512_sub_epi64(_mm512_mullo_epi64(w7[0], _mm512_set1_epi64(12)), _mm512_mullo_epi64(w8[0], _mm512_set1_epi64(12)));
+                w29[1] = _mm512_sub_epi64(_mm512_mullo_epi64(w7[1], _mm512_set1_epi64(12)), _mm512_mullo_epi64(w8[1], _mm512_set1_epi64(12)));
                 __m512i w30[2];
-                w30[0] = _mm512_sub_epi64(w24[0], w4[0]);
-                w30[1] = _mm512_sub_epi64(w24[1], w4[1]);
+                w30[0] = _mm512_add_epi64(_mm512_mullo_epi64(w7[0], _mm512_set1_epi64(12)), _mm512_mullo_epi64(w8[0], _mm512_set1_epi64(12)));
+                w30[1] = _mm512_add_epi64(_mm512_mullo_epi64(w7[1], _mm512_set1_epi64(12)), _mm512_mullo_epi64(w8[1], _mm512_set1_epi64(12)));
                 __m512i w31[2];
-                w31[0] = _mm512_slli_epi64(w21[0], 1);
-                w31[1] = _mm512_slli_epi64(w21[1], 1);
+                w31[0] = _mm512_sub_epi64(w29[0], w3[0]);
+                w31[1] = _mm512_sub_epi64(w29[1], w3[1]);
                 __m512i w32[2];
-                w32[0] = _mm512_slli_epi64(w22[0], 1);
-                w32[1] = _mm512_slli_epi64(w22[1], 1);
-                W[0][0] = w25[0]; W[0][1] = w25[1];
-                W[1][0] = w26[0]; W[1][1] = w26[1];
-                W[2][0] = w27[0]; W[2][1] = w27[1];
-                W[3][0] = w28[0]; W[3][1] = w28[1];
-                W[4][0] = w29[0]; W[4][1] = w29[1];
-                W[5][0] = w30[0]; W[5][1] = w30[1];
+                w32[0] = _mm512_sub_epi64(w30[0], w4[0]);
+                w32[1] = _mm512_sub_epi64(w30[1], w4[1]);
+                W[0][0] = w23[0]; W[0][1] = w23[1];
+                W[1][0] = w24[0]; W[1][1] = w24[1];
+                W[2][0] = w25[0]; W[2][1] = w25[1];
+                W[3][0] = w26[0]; W[3][1] = w26[1];
+                W[4][0] = w31[0]; W[4][1] = w31[1];
+                W[5][0] = w32[0]; W[5][1] = w32[1];
                 W[6][0] = w3[0]; W[6][1] = w3[1];
                 W[7][0] = w4[0]; W[7][1] = w4[1];
-                W[8][0] = w23[0]; W[8][1] = w23[1];
-                W[9][0] = w24[0]; W[9][1] = w24[1];
-                W[10][0] = w31[0]; W[10][1] = w31[1];
-                W[11][0] = w32[0]; W[11][1] = w32[1];
+                W[8][0] = w29[0]; W[8][1] = w29[1];
+                W[9][0] = w30[0]; W[9][1] = w30[1];
+                W[10][0] = w27[0]; W[10][1] = w27[1];
+                W[11][0] = w28[0]; W[11][1] = w28[1];
             }
         }
     #pragma GCC unroll 8

@@ -11,7 +11,11 @@
 
 /* 1 where the doubling step's AVX-512 IFMA kernel is compiled in (fp12_line_dbl_ifma, tower.h):
  * pf_line_dbl then runs it where the CPU has IFMA, and pf_line_dbl_limbs elsewhere. */
+#ifdef FP12_IFMA
+#define PF_LINE_DBL_IFMA 1
+#else
 #define PF_LINE_DBL_IFMA 0
+#endif
 
 /* A point of the twist in homogeneous projective coordinates (x = X/Z, y = Y/Z). */
 typedef struct { fp2_t x, y, z; } pf_proj_t;
@@ -41,7 +45,7 @@ static const fp2_t PF_TWIST_B3 = { { { PF_W(0x3baa927c, 0xb62e0d6a), PF_W(0xd71e
  * 2009/615 as in Aranha et al. 2013/722 §4.3, with every coordinate scaled by 4 to avoid
  * halvings):  B = Y^2, C = Z^2, E = 3b'C, F = 3E, H = (Y + Z)^2 - B - C, I = E - B, J = X^2,
  * X3 = 2XY(B - F), Y3 = (B + F)^2 - 12 E^2, Z3 = 4BH; raw line = (H, 3J, I), i.e. -H y_P, 3J x_P, I. */
-static void pf_line_dbl(pf_line_t *l, pf_proj_t *t)
+static void pf_line_dbl_limbs(pf_line_t *l, pf_proj_t *t)
 {
     fp2_t b, c, e, f, h, s, u;
     fp2_sqr(&b, &t->y);
@@ -88,6 +92,20 @@ static void pf_line_dbl(pf_line_t *l, pf_proj_t *t)
     fp2_mul(&t->z, &b, &h);
     fp2_dbl(&t->z, &t->z);
     fp2_dbl(&t->z, &t->z);
+}
+
+/* The tangent line at T and T <- 2T: on AVX-512 IFMA where the CPU has it (fp12_line_dbl_ifma,
+ * tower.h: rounds of 11, 3, 10 products in lanes), else in the limbs. Both give the
+ * same canonical coefficients. */
+static inline void pf_line_dbl(pf_line_t *l, pf_proj_t *t)
+{
+#if PF_LINE_DBL_IFMA
+    if (fp12_ifma_cpu()) {
+        fp12_line_dbl_ifma((fp_t *)l, (fp_t *)t);
+        return;
+    }
+#endif
+    pf_line_dbl_limbs(l, t);
 }
 
 /* Line through T and the affine Q = (qx, qy), and T <- T + Q (mixed addition):
