@@ -1223,28 +1223,32 @@ static inline __attribute__((always_inline)) void fp12_ifma_redc_step(fp12_ifma_
     }
 }
 
-/* out = t / R52 mod p + offset p, for signed columns: one 52-bit Montgomery step per limb, each
- * column's remainder (a multiple of 2^52 after the step) carried by an arithmetic shift. For t in
+/* Montgomery steps of 52 bits at columns 0 .. count - 1, for signed columns: each column's
+ * remainder (a multiple of 2^52 after its step) carried into the next by an arithmetic shift. */
+static inline __attribute__((always_inline)) void fp12_ifma_redc_steps(fp12_ifma_wide_t *t, size_t count)
+{
+    const __m512i mask = _mm512_set1_epi64((long long)FP12_IFMA_MASK);
+    size_t i;
+
+#pragma GCC unroll 16
+    for (i = 0; i < count; i++) {
+        fp12_ifma_redc_step(t, i, mask);
+        t->c[i + 1] = _mm512_add_epi64(t->c[i + 1], _mm512_srai_epi64(t->c[i], 52));
+    }
+}
+
+/* out = t / R52 mod p + offset p, for signed columns: one 52-bit Montgomery step per limb. For t in
  * (-offset p R52, B) the result lies in (0, B / R52 + (offset + 1) p), limbs carried to 52 bits. */
 static inline __attribute__((always_inline)) void fp12_ifma_redc(fp12_ifma_lanes_t *out,
                                                                    fp12_ifma_wide_t *t, uint64_t offset)
 {
-    const __m512i mask = _mm512_set1_epi64((long long)FP12_IFMA_MASK);
-    size_t i, j;
+    size_t j;
 
-#pragma GCC unroll 16
-    for (i = 0; i < 8; i++) {
-        fp12_ifma_redc_step(t, i, mask);
-        t->c[i + 1] = _mm512_add_epi64(t->c[i + 1], _mm512_srai_epi64(t->c[i], 52));
-    }
+    fp12_ifma_redc_steps(t, 8);
 #pragma GCC unroll 16
     for (j = 0; j < 8; j++)
         out->l[j] = _mm512_add_epi64(t->c[8 + j], _mm512_set1_epi64((long long)(FP12_IFMA_P[j] * offset)));
-#pragma GCC unroll 16
-    for (j = 0; j + 1 < 8; j++) {
-        out->l[j + 1] = _mm512_add_epi64(out->l[j + 1], _mm512_srai_epi64(out->l[j], 52));
-        out->l[j] = _mm512_and_si512(out->l[j], _mm512_set1_epi64((long long)FP12_IFMA_MASK));
-    }
+    fp12_ifma_carry(out);
 }
 
 /* y = t / R64 mod p + offset p in 9 limbs of 52 bits, for signed columns, R64 = 2^384 = 2^(52 * 7 + 20):
@@ -1257,13 +1261,9 @@ static inline __attribute__((always_inline)) void fp12_ifma_redc_r64(__m512i y[9
                                                                        const uint64_t *offset_limbs)
 {
     const __m512i mask = _mm512_set1_epi64((long long)FP12_IFMA_MASK);
-    size_t i, j;
+    size_t j;
 
-#pragma GCC unroll 16
-    for (i = 0; i < 7; i++) {
-        fp12_ifma_redc_step(t, i, mask);
-        t->c[i + 1] = _mm512_add_epi64(t->c[i + 1], _mm512_srai_epi64(t->c[i], 52));
-    }
+    fp12_ifma_redc_steps(t, 7);
     fp12_ifma_redc_step(t, 7, _mm512_set1_epi64((long long)((1ULL << 20) - 1)));
 #pragma GCC unroll 16
     for (j = 0; j < 9; j++)
@@ -1391,28 +1391,32 @@ static inline __attribute__((always_inline)) void fp12_ifma4_redc_step(fp12_ifma
     }
 }
 
-/* out = t / R52 mod p + offset p, for signed columns: one 52-bit Montgomery step per limb, each
- * column's remainder (a multiple of 2^52 after the step) carried by an arithmetic shift. For t in
+/* Montgomery steps of 52 bits at columns 0 .. count - 1, for signed columns: each column's
+ * remainder (a multiple of 2^52 after its step) carried into the next by an arithmetic shift. */
+static inline __attribute__((always_inline)) void fp12_ifma4_redc_steps(fp12_ifma4_wide_t *t, size_t count)
+{
+    const __m256i mask = _mm256_set1_epi64x((long long)FP12_IFMA_MASK);
+    size_t i;
+
+#pragma GCC unroll 16
+    for (i = 0; i < count; i++) {
+        fp12_ifma4_redc_step(t, i, mask);
+        t->c[i + 1] = _mm256_add_epi64(t->c[i + 1], _mm256_srai_epi64(t->c[i], 52));
+    }
+}
+
+/* out = t / R52 mod p + offset p, for signed columns: one 52-bit Montgomery step per limb. For t in
  * (-offset p R52, B) the result lies in (0, B / R52 + (offset + 1) p), limbs carried to 52 bits. */
 static inline __attribute__((always_inline)) void fp12_ifma4_redc(fp12_ifma4_lanes_t *out,
                                                                    fp12_ifma4_wide_t *t, uint64_t offset)
 {
-    const __m256i mask = _mm256_set1_epi64x((long long)FP12_IFMA_MASK);
-    size_t i, j;
+    size_t j;
 
-#pragma GCC unroll 16
-    for (i = 0; i < 8; i++) {
-        fp12_ifma4_redc_step(t, i, mask);
-        t->c[i + 1] = _mm256_add_epi64(t->c[i + 1], _mm256_srai_epi64(t->c[i], 52));
-    }
+    fp12_ifma4_redc_steps(t, 8);
 #pragma GCC unroll 16
     for (j = 0; j < 8; j++)
         out->l[j] = _mm256_add_epi64(t->c[8 + j], _mm256_set1_epi64x((long long)(FP12_IFMA_P[j] * offset)));
-#pragma GCC unroll 16
-    for (j = 0; j + 1 < 8; j++) {
-        out->l[j + 1] = _mm256_add_epi64(out->l[j + 1], _mm256_srai_epi64(out->l[j], 52));
-        out->l[j] = _mm256_and_si256(out->l[j], _mm256_set1_epi64x((long long)FP12_IFMA_MASK));
-    }
+    fp12_ifma4_carry(out);
 }
 
 /* y = t / R64 mod p + offset p in 9 limbs of 52 bits, for signed columns, R64 = 2^384 = 2^(52 * 7 + 20):
@@ -1425,13 +1429,9 @@ static inline __attribute__((always_inline)) void fp12_ifma4_redc_r64(__m256i y[
                                                                        const uint64_t *offset_limbs)
 {
     const __m256i mask = _mm256_set1_epi64x((long long)FP12_IFMA_MASK);
-    size_t i, j;
+    size_t j;
 
-#pragma GCC unroll 16
-    for (i = 0; i < 7; i++) {
-        fp12_ifma4_redc_step(t, i, mask);
-        t->c[i + 1] = _mm256_add_epi64(t->c[i + 1], _mm256_srai_epi64(t->c[i], 52));
-    }
+    fp12_ifma4_redc_steps(t, 7);
     fp12_ifma4_redc_step(t, 7, _mm256_set1_epi64x((long long)((1ULL << 20) - 1)));
 #pragma GCC unroll 16
     for (j = 0; j < 9; j++)
@@ -1539,21 +1539,6 @@ static inline __attribute__((always_inline)) void fp12_ifma_to_lanes(__m512i *la
         lanes[k] = r[k];
 }
 
-/* The 4 x 4 blocks of rows r[0..3] transposed in each 256-bit half (pf_v8_transpose's first two
- * stages): b[w] holds word w of rows 0 .. 3 in its low half and word w + 4 in its high half. */
-static inline __attribute__((always_inline)) void fp12_ifma4_transpose(__m512i b[4], const __m512i r[4])
-{
-    const __m512i even = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
-    const __m512i odd = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
-    const __m512i a0 = _mm512_unpacklo_epi64(r[0], r[1]), a1 = _mm512_unpackhi_epi64(r[0], r[1]);
-    const __m512i a2 = _mm512_unpacklo_epi64(r[2], r[3]), a3 = _mm512_unpackhi_epi64(r[2], r[3]);
-
-    b[0] = _mm512_permutex2var_epi64(a0, even, a2);
-    b[1] = _mm512_permutex2var_epi64(a1, even, a3);
-    b[2] = _mm512_permutex2var_epi64(a0, odd, a2);
-    b[3] = _mm512_permutex2var_epi64(a1, odd, a3);
-}
-
 /* Rows r[0..3] (one element or one half of a double-width value each) into 256-bit lanes, for the
  * limbs or columns [8 h, 8 h + 8). */
 static inline __attribute__((always_inline)) void fp12_ifma4_to_lanes(__m256i *lanes, const __m512i *rows, size_t count)
@@ -1561,7 +1546,7 @@ static inline __attribute__((always_inline)) void fp12_ifma4_to_lanes(__m256i *l
     __m512i b[4];
     size_t k;
 
-    fp12_ifma4_transpose(b, rows);
+    pf_v4_transpose_halves(b, rows);
 #pragma GCC unroll 8
     for (k = 0; k < count; k++)
         lanes[k] = k < 4 ? _mm512_castsi512_si256(b[k]) : _mm512_extracti64x4_epi64(b[k - 4], 1);
@@ -1576,7 +1561,7 @@ static inline __attribute__((always_inline)) void fp12_ifma4_to_rows(__m512i r[4
 #pragma GCC unroll 4
     for (k = 0; k < 4; k++) /* lane c[k] in the low half, c[k + 4] in the high: transposed, rows */
         z[k] = _mm512_inserti64x4(_mm512_castsi256_si512(c[k]), c[k + 4], 1);
-    fp12_ifma4_transpose(r, z);
+    pf_v4_transpose_halves(r, z);
 }/* Eight products of operands a[k], b[k] (one element per vector) in double width: p[k][h] holds the
  * columns [8 h, 8 h + 8) of product k. */
 static inline __attribute__((always_inline)) void fp12_ifma_products(__m512i p[][2], const __m512i *a,
@@ -1751,6 +1736,37 @@ static inline __attribute__((always_inline)) void fp12_ifma_reduce_r64(__m512i w
     fp12_ifma_scatter(w, &o);
 }
 
+/* fp12_ifma_gather for four values w[0..3] (an operation's last outputs), in 256-bit lanes. */
+static inline __attribute__((always_inline)) void fp12_ifma4_gather(fp12_ifma4_wide_t *t, __m512i w[][2])
+{
+    __m512i rows[4];
+    size_t k, h;
+
+#pragma GCC unroll 2
+    for (h = 0; h < 2; h++) {
+#pragma GCC unroll 4
+        for (k = 0; k < 4; k++)
+            rows[k] = w[k][h];
+        fp12_ifma4_to_lanes(&t->c[8 * h], rows, 16 - 8 * h < 8 ? 16 - 8 * h : 8);
+    }
+}
+
+/* The inverse for four reduced elements: w[k][0] <- the limbs of lane k of z. */
+static inline __attribute__((always_inline)) void fp12_ifma4_scatter(__m512i w[][2], const fp12_ifma4_lanes_t *z)
+{
+    __m256i c[8];
+    __m512i r[4];
+    size_t k;
+
+#pragma GCC unroll 8
+    for (k = 0; k < 8; k++)
+        c[k] = k < 8 ? z->l[k] : _mm256_setzero_si256();
+    fp12_ifma4_to_rows(r, c);
+#pragma GCC unroll 4
+    for (k = 0; k < 4; k++)
+        w[k][0] = r[k];
+}
+
 /* fp12_ifma_reduce_r64 for four values w[0..3] (an operation's last outputs), in 256-bit vectors. */
 static inline __attribute__((always_inline)) void fp12_ifma4_reduce_r64(__m512i w[][2],
                                                                          const uint64_t *offset_limbs,
@@ -1758,17 +1774,10 @@ static inline __attribute__((always_inline)) void fp12_ifma4_reduce_r64(__m512i 
 {
     fp12_ifma4_wide_t t;
     fp12_ifma4_lanes_t o;
-    __m256i y[9], c[8];
-    __m512i rows[4], r[4];
-    size_t j, k, h;
+    __m256i y[9];
+    size_t j;
 
-#pragma GCC unroll 2
-    for (h = 0; h < 2; h++) {
-#pragma GCC unroll 4
-        for (k = 0; k < 4; k++)
-            rows[k] = w[k][h];
-        fp12_ifma4_to_lanes(&t.c[8 * h], rows, 16 - 8 * h < 8 ? 16 - 8 * h : 8);
-    }
+    fp12_ifma4_gather(&t, w);
     fp12_ifma4_redc_r64(y, &t, offset_limbs);
 #pragma GCC unroll 16
     for (j = 9; j < 9; j++)
@@ -1776,13 +1785,7 @@ static inline __attribute__((always_inline)) void fp12_ifma4_reduce_r64(__m512i 
     fp12_ifma4_quotient_reduce(&o, y, u, mu);
     fp12_ifma4_sub_if_nonneg(&o, FP12_IFMA_P_TIMES[1]);
     fp12_ifma4_sub_if_nonneg(&o, FP12_IFMA_P_TIMES[0]);
-#pragma GCC unroll 8
-    for (k = 0; k < 8; k++)
-        c[k] = k < 8 ? o.l[k] : _mm256_setzero_si256();
-    fp12_ifma4_to_rows(r, c);
-#pragma GCC unroll 4
-    for (k = 0; k < 4; k++)
-        w[k][0] = r[k];
+    fp12_ifma4_scatter(w, &o);
 }
 
 /* out = a b; out may alias a or b. */

@@ -132,27 +132,32 @@ static inline limb_t pf_mac(limb_t a, limb_t b, limb_t c, limb_t *carry)
 
 #pragma GCC push_options
 #pragma GCC target("avx512f")
-/* Transpose the 8 x 8 matrix of 64-bit words whose row i is r[i], in place (r[j] then holds word j
- * of every former row, row i in lane i): three rounds of eight two-source shuffles. */
-static inline __attribute__((always_inline)) void pf_v8_transpose(__m512i r[8])
+/* The 4 x 4 blocks of rows r[0..3] transposed in each 256-bit half (two rounds of four two-source
+ * shuffles): b[w] holds word w of rows 0 .. 3 in its low half and word w + 4 in its high half. */
+static inline __attribute__((always_inline)) void pf_v4_transpose_halves(__m512i b[4], const __m512i r[4])
 {
     const __m512i even = _mm512_set_epi64(13, 12, 5, 4, 9, 8, 1, 0);
     const __m512i odd = _mm512_set_epi64(15, 14, 7, 6, 11, 10, 3, 2);
-    __m512i a[8], b[8];
+    /* a0, a2: words 0 2 4 6 of rows 0, 1 and of rows 2, 3 interleaved; a1, a3: words 1 3 5 7 */
+    const __m512i a0 = _mm512_unpacklo_epi64(r[0], r[1]), a1 = _mm512_unpackhi_epi64(r[0], r[1]);
+    const __m512i a2 = _mm512_unpacklo_epi64(r[2], r[3]), a3 = _mm512_unpackhi_epi64(r[2], r[3]);
+
+    b[0] = _mm512_permutex2var_epi64(a0, even, a2);
+    b[1] = _mm512_permutex2var_epi64(a1, even, a3);
+    b[2] = _mm512_permutex2var_epi64(a0, odd, a2);
+    b[3] = _mm512_permutex2var_epi64(a1, odd, a3);
+}
+
+/* Transpose the 8 x 8 matrix of 64-bit words whose row i is r[i], in place (r[j] then holds word j
+ * of every former row, row i in lane i): the 4 x 4 blocks of rows 0-3 and 4-7, then a round of
+ * eight shuffles that joins their halves. */
+static inline __attribute__((always_inline)) void pf_v8_transpose(__m512i r[8])
+{
+    __m512i b[8];
     size_t i;
 
-#pragma GCC unroll 8
-    for (i = 0; i < 8; i += 2) { /* a[i]: words 0 2 4 6 of rows i, i + 1 interleaved; a[i + 1]: 1 3 5 7 */
-        a[i] = _mm512_unpacklo_epi64(r[i], r[i + 1]);
-        a[i + 1] = _mm512_unpackhi_epi64(r[i], r[i + 1]);
-    }
-#pragma GCC unroll 8
-    for (i = 0; i < 8; i += 4) { /* b[i + w]: words w, w + 4 (w = 0 1 2 3) of rows i .. i + 3 */
-        b[i] = _mm512_permutex2var_epi64(a[i], even, a[i + 2]);
-        b[i + 2] = _mm512_permutex2var_epi64(a[i], odd, a[i + 2]);
-        b[i + 1] = _mm512_permutex2var_epi64(a[i + 1], even, a[i + 3]);
-        b[i + 3] = _mm512_permutex2var_epi64(a[i + 1], odd, a[i + 3]);
-    }
+    pf_v4_transpose_halves(b, r);
+    pf_v4_transpose_halves(b + 4, r + 4);
 #pragma GCC unroll 8
     for (i = 0; i < 4; i++) { /* word i from the low halves of rows 0-3 and 4-7, word i + 4 from the high */
         r[i] = _mm512_shuffle_i64x2(b[i], b[i + 4], 0x44);
