@@ -295,6 +295,11 @@ def _slots(values: dict[int, tuple[str, str]]) -> tuple[tuple[int, str], ...]:
     return tuple((slot + c, values[slot][c]) for slot in sorted(values) for c in (0, 1))
 
 
+def _slot(slot: int) -> tuple[str, str]:
+    """The input names of the Fp2 value at slot (its two coefficients)."""
+    return f"a{slot}", f"a{slot + 1}"
+
+
 def _slot_trace(beta: int, xi: tuple[int, int], slots: range, constant: bool) -> _Trace:
     t = _Trace(beta, xi)
     for i in slots:
@@ -332,15 +337,12 @@ def trace_line_dbl(beta: int, xi: tuple[int, int], b3: tuple[int, int] | None) -
     rounds: list[LineDblRound] = [(t, _slots(out))]
     if b3 is None:
         t = _slot_trace(beta, xi, range(LINE_DBL_SLOTS), True)
-        c = f"a{LINE_DBL_C}", f"a{LINE_DBL_C + 1}"
-        e = t.fp2_mul(c, ("b0", "b1"))
-        b = t.linear((f"a{LINE_DBL_B}", f"a{LINE_DBL_B + 1}"))
+        e = t.fp2_mul(_slot(LINE_DBL_C), ("b0", "b1"))
+        b = t.linear(_slot(LINE_DBL_B))
         rounds.append((t, _slots({LINE_DBL_EB: t.w2_comb([(1, e), (-1, b)]), LINE_DBL_E: e})))
 
     t = _slot_trace(beta, xi, range(LINE_DBL_SLOTS), False)
-    def coeff(slot: int) -> tuple[str, str]:
-        return f"a{slot}", f"a{slot + 1}"
-    b, e, xy2, h = coeff(LINE_DBL_B), coeff(LINE_DBL_E), coeff(LINE_DBL_XY2), coeff(LINE_DBL_H)
+    b, e, xy2, h = _slot(LINE_DBL_B), _slot(LINE_DBL_E), _slot(LINE_DBL_XY2), _slot(LINE_DBL_H)
     minus = t.pre_sum([(1, b[0]), (-3, e[0])]), t.pre_sum([(1, b[1]), (-3, e[1])])
     plus = t.pre_sum([(1, b[0]), (3, e[0])]), t.pre_sum([(1, b[1]), (3, e[1])])
     x3 = t.fp2_mul(xy2, minus)
@@ -555,8 +557,8 @@ def derive_ifma_tower(p: int, words: int, k: int, beta: int | None, xi: tuple[in
 
         small: tuple[int, int] | None = (centred(twist_b3[0]), centred(twist_b3[1]))
         for b3 in (small, None):
-            rounds = [_kernel(p, rt, "ab" if b3 is None and k == 1 else "a", ro, n, r64)
-                      for k, (rt, ro) in enumerate(trace_line_dbl(beta, xi2, b3))]
+            rounds = [_kernel(p, rt, "ab" if "b0" in rt.width else "a", ro, n, r64)
+                      for rt, ro in trace_line_dbl(beta, xi2, b3)]
             if None not in rounds:
                 line_dbl = tuple(r for r in rounds if r is not None)
                 line_dbl_b3 = () if b3 else tuple(limbs52(c * r64 % p, n) for c in twist_b3)
@@ -682,8 +684,7 @@ def _check_line_dbl(p: int, beta: int, b3: tuple[int, int], rounds: tuple[IfmaKe
     """The rounds, evaluated on integers (each on the slots that the rounds before it left, reduced
     mod p; 3 b' as b0, b1), give pf_line_dbl's raw line and doubled point, computed here from its
     formulas in Fp2."""
-    def m2(x: tuple[int, int], y: tuple[int, int]) -> tuple[int, int]:
-        return (x[0] * y[0] + beta * x[1] * y[1]) % p, (x[0] * y[1] + x[1] * y[0]) % p
+    m2 = _Fp12(p, beta, (0, 0))._m2  # the schoolbook product in Fp2 (xi plays no part)
 
     def lin(*terms: tuple[int, tuple[int, int]]) -> tuple[int, int]:
         return sum(k * v[0] for k, v in terms) % p, sum(k * v[1] for k, v in terms) % p
